@@ -1,0 +1,86 @@
+"""The adapter contract: what a runtime exposes so that the harness can run it through the corpus.
+
+Runtimes outside this repository are written against this module, so its names are a public API:
+the kinds, the apis, the capability strings ``<kind>:<api>`` and the method each kind calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Protocol, runtime_checkable
+
+KINDS: tuple[str, ...] = ("wire", "process", "stream", "blocks", "extract", "convert", "trace", "e2e")
+"""What a case exercises (DESIGN.md, vocabulary)."""
+
+APIS: tuple[str, ...] = (
+    "openai.chat",
+    "openai.embeddings",
+    "openai.images",
+    "openai.responses",
+    "anthropic.messages",
+    "gemini.generate_content",
+)
+"""The provider APIs the corpus covers."""
+
+METHOD_FOR_KIND: dict[str, str] = {
+    "wire": "build_request",
+    "process": "process",
+    "stream": "process_stream",
+    "blocks": "stream_blocks",
+    "extract": "extract",
+    "convert": "convert",
+    "e2e": "execute",
+}
+"""The adapter method the harness calls for each kind (``trace`` observes the spans of the others)."""
+
+
+def capability(kind: str, api: str) -> str:
+    """The capability string an adapter declares to receive cases of ``kind`` on ``api``."""
+    return f"{kind}:{api}"
+
+
+def parse_capability(text: str) -> tuple[str, str]:
+    """Split and validate a capability string; raises ``ValueError`` naming what is wrong."""
+    kind, sep, api = text.partition(":")
+    if not sep:
+        raise ValueError(f"capability {text!r} is not of the form '<kind>:<api>'")
+    if kind not in KINDS:
+        raise ValueError(f"capability {text!r}: unknown kind {kind!r} (known: {', '.join(KINDS)})")
+    if api not in APIS:
+        raise ValueError(f"capability {text!r}: unknown api {api!r} (known: {', '.join(APIS)})")
+    return kind, api
+
+
+@runtime_checkable
+class Adapter(Protocol):
+    """The minimum every adapter has; the per-kind methods below are needed only for declared kinds.
+
+    ``build_request(api, agent, messages) -> dict``                 wire
+    ``process(api, agent, response) -> object``                     process (response: the SDK's object)
+    ``process_stream(api, agent, events) -> Iterable``              stream (events: the SDK's stream)
+    ``stream_blocks(api, events) -> list[dict]``                    blocks
+    ``extract(api, request, response) -> dict``                     extract
+    ``convert(api, response, stream) -> list[dict]``                convert
+    ``execute(api, agent, messages, client) -> object``             e2e
+
+    Inputs use the spec's canonical vocabulary (plain dicts, camelCase keys). Results are plain data
+    (str, numbers, bool, None, lists, mappings) or objects exposing the spec's fields, such as a
+    ToolCall with ``id``, ``name`` and ``arguments``.
+    """
+
+    name: str
+    version: str
+
+    def capabilities(self) -> set[str]: ...
+
+
+class SupportsWire(Protocol):
+    def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any: ...
+
+
+class SupportsProcess(Protocol):
+    def process(self, api: str, agent: dict[str, Any], response: object) -> Any: ...
+
+
+class SupportsStream(Protocol):
+    def process_stream(self, api: str, agent: dict[str, Any], events: Iterable[object]) -> Iterable[Any]: ...

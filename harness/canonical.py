@@ -1,0 +1,51 @@
+"""Turn what an adapter returned into plain data the comparer can judge.
+
+Only representation is normalised, never content: tuples become lists, mappings become dicts, and an
+object exposing the spec's ToolCall fields (§8.7: ``id``, ``name``, ``arguments``) becomes a mapping of
+exactly those fields, read from attributes. Anything else that is not data (a model object, a
+generator, a socket) is an ``NotData`` error naming where it was found, so that an adapter can never
+pass by returning something the comparer cannot see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+TOOL_CALL_FIELDS = ("id", "name", "arguments")
+
+
+class NotData(Exception):
+    """The adapter returned an object that is not data at ``path``."""
+
+    def __init__(self, path: str, value: Any) -> None:
+        self.path = path
+        self.value = value
+        super().__init__(
+            f"the adapter returned {type(value).__module__}.{type(value).__qualname__} "
+            f"at {path or 'the top'}, "
+            "which is not data: expected str, int, float, bool, None, a list, a mapping with string keys, "
+            "or an object with the ToolCall fields id, name, arguments"
+        )
+
+
+def _is_tool_call_object(value: Any) -> bool:
+    return all(hasattr(value, f) for f in ("name", "arguments")) and not isinstance(value, type)
+
+
+def canonical(value: Any, path: str = "") -> Any:
+    """The plain-data form of ``value``; raises ``NotData``."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise NotData(f"{path}[{key!r}] (a non-string key)", key)
+            out[key] = canonical(item, f"{path}.{key}" if path else key)
+        return out
+    if isinstance(value, list | tuple):
+        return [canonical(item, f"{path}[{i}]") for i, item in enumerate(value)]
+    if _is_tool_call_object(value):
+        return {f: canonical(getattr(value, f, None), f"{path}.{f}" if path else f) for f in TOOL_CALL_FIELDS}
+    raise NotData(path, value)

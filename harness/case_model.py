@@ -1,0 +1,242 @@
+"""The pydantic model of a case file.
+
+A case file is a mapping with ``cases:`` (a list of cases) and optional ``x-*`` keys that hold YAML
+anchors for reuse (``<<: *defaults``), as docker-compose does. Every model forbids unknown fields, so a
+typo (``maxTokens``) is an error at its line rather than a silently ignored input. Inputs keep the
+spec's canonical vocabulary (camelCase); adapters receive them as plain dicts, exactly as written.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+
+from harness.adapter_contract import APIS
+
+Api = Literal[APIS]  # type: ignore[valid-type]
+
+_ID_PATTERN = r"^[a-z0-9][a-z0-9._-]*$"
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=False)
+
+
+# --- inputs: the spec's canonical vocabulary ------------------------------------------------------
+
+
+class Part(Strict):
+    """A ContentPart: ``text``, ``image``, ``audio``, ``file`` (other kinds are allowed, to test errors)."""
+
+    kind: str
+    value: Any = None
+    detail: str | None = None
+    mediaType: str | None = None
+
+
+class Message(Strict):
+    role: str
+    content: list[Part] = Field(default_factory=list)
+    metadata: dict[str, Any] | None = None
+
+
+class Property(Strict):
+    """A Property of ``inputs``, ``outputs`` or ``FunctionTool.parameters``."""
+
+    name: str
+    kind: str
+    description: str | None = None
+    required: bool | None = None
+    enumValues: list[Any] | None = None
+    default: Any = None
+    example: Any = None
+    items: Property | None = None
+    properties: list[Property] | None = None
+
+
+class Binding(Strict):
+    """A tool argument bound to an agent input: injected at call time, hidden from the LLM."""
+
+    name: str
+    input: str | None = None
+
+
+class Tool(Strict):
+    """A tool of any kind; kind-specific fields are optional here and checked by the runtime."""
+
+    kind: str
+    name: str | None = None
+    description: str | None = None
+    parameters: list[Property] | None = None
+    bindings: list[Binding] | None = None
+    strict: bool | None = None
+    path: str | None = None
+    connection: dict[str, Any] | None = None
+    serverName: str | None = None
+    allowedTools: list[str] | None = None
+    specification: Any = None
+    options: dict[str, Any] | None = None
+
+
+class ModelOptions(Strict):
+    temperature: float | None = None
+    maxOutputTokens: int | None = None
+    topP: float | None = None
+    topK: int | None = None
+    frequencyPenalty: float | None = None
+    presencePenalty: float | None = None
+    stopSequences: list[str] | None = None
+    seed: int | None = None
+    additionalProperties: dict[str, Any] | None = None
+
+
+class Model(Strict):
+    id: str
+    provider: str | None = None
+    apiType: str | None = None
+    options: ModelOptions | None = None
+    connection: dict[str, Any] | None = None
+
+
+class Agent(Strict):
+    name: str | None = None
+    description: str | None = None
+    model: Model
+    inputs: list[Property] | None = None
+    outputs: list[Property] | None = None
+    tools: list[Tool] | None = None
+    metadata: dict[str, Any] | None = None
+
+
+# --- provider responses -----------------------------------------------------------------------------
+
+
+class CassetteRef(Strict):
+    """A response recorded in a cassette: ``cassettes/<cassette>.yaml``, interaction ``interaction``."""
+
+    cassette: str = Field(pattern=r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$")
+    interaction: int = Field(default=0, ge=0)
+
+
+class InlineResponse(Strict):
+    """A response written in the case: a JSON ``body``, stream ``events`` (JSON objects) or raw ``sse``."""
+
+    status: int = 200
+    headers: dict[str, str] = Field(default_factory=dict)
+    body: Any = None
+    events: list[Any] | None = None
+    sse: str | None = None
+
+    @model_validator(mode="after")
+    def _one_payload(self) -> InlineResponse:
+        given = [name for name in ("body", "events", "sse") if name in self.model_fields_set]
+        if len(given) != 1:
+            raise ValueError("an inline response gives exactly one of body, events or sse")
+        return self
+
+
+Response = CassetteRef | InlineResponse
+
+
+# --- expectations ------------------------------------------------------------------------------------
+
+
+class ExpectedError(Strict):
+    """The adapter must raise: an exception whose class (or a base class) is named ``type``.
+
+    ``match`` is a regular expression searched in ``str(exception)``; for streams, ``yielded`` lists the
+    items that must have been yielded before the exception.
+    """
+
+    type: str
+    match: str | None = None
+    yielded: list[Any] | None = None
+
+    @model_validator(mode="after")
+    def _valid_regex(self) -> ExpectedError:
+        if self.match is not None:
+            try:
+                re.compile(self.match)
+            except re.error as exc:
+                raise ValueError(f"match is not a valid regular expression: {exc}") from exc
+        return self
+
+
+class CaseBase(Strict):
+    id: str = Field(pattern=_ID_PATTERN, description="Stable, readable, unique; starts with '<kind>.<api>.'")
+    rules: list[str] = Field(min_length=1, description="Ids of the rules (cases/rules.yaml) this case checks")
+    api: Api
+    description: str | None = None
+    expect: Any = Field(default=None, description="The expected result, compared exactly")
+    expect_error: ExpectedError | None = None
+    tolerance: float | None = Field(
+        default=None, ge=0, description="Absolute tolerance for floats; exact comparison when absent"
+    )
+
+    @model_validator(mode="after")
+    def _conventions(self) -> CaseBase:
+        kind = getattr(self, "kind", "")
+        prefix = f"{kind}.{self.api}."
+        if not self.id.startswith(prefix):
+            raise ValueError(f"id {self.id!r} must start with {prefix!r}")
+        has_expect = "expect" in self.model_fields_set
+        if has_expect == (self.expect_error is not None):
+            raise ValueError(
+                "missing expectation: give exactly one of `expect` or `expect_error`"
+                if not has_expect
+                else "give only one of `expect` or `expect_error`, not both"
+            )
+        if self.expect_error is not None and self.expect_error.yielded is not None and kind != "stream":
+            raise ValueError("expect_error.yielded is only meaningful for stream cases")
+        return self
+
+
+class WireCase(CaseBase):
+    """Agent + messages → the request body."""
+
+    kind: Literal["wire"]
+    agent: Agent
+    messages: list[Message] = Field(default_factory=list)
+
+
+class ProcessCase(CaseBase):
+    """A provider response (parsed by the official SDK) → the processor's result."""
+
+    kind: Literal["process"]
+    agent: Agent
+    response: Response
+
+
+class StreamCase(CaseBase):
+    """A provider stream (the official SDK's stream object) → the items the processor yields."""
+
+    kind: Literal["stream"]
+    agent: Agent
+    response: Response
+    incremental: bool = Field(
+        default=False,
+        description="Also check that text deltas are yielded before the last stream event is read",
+    )
+
+
+Case = Annotated[WireCase | ProcessCase | StreamCase, Field(discriminator="kind")]
+CASE_ADAPTER: TypeAdapter[Any] = TypeAdapter(Case)
+
+
+class CaseFile(BaseModel):
+    """A YAML case file: ``cases`` plus ``x-*`` keys that hold anchors for reuse."""
+
+    model_config = ConfigDict(extra="allow", json_schema_extra={"patternProperties": {"^x-": {}}})
+
+    cases: list[Case]
+
+
+def case_file_json_schema() -> dict[str, Any]:
+    """The JSON Schema that editors can use to validate case files (``wireconf schema``)."""
+    schema = CaseFile.model_json_schema()
+    schema["additionalProperties"] = False
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "wireconf case file"
+    return schema

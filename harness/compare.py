@@ -1,0 +1,124 @@
+"""Exact comparison of canonical results, and a minimal readable diff when they differ.
+
+The verdict is ``strict_equal``: JSON semantics (key order ignored, list order kept, ``1 == 1.0``) but
+``True`` is never ``1`` and a key that must be absent fails when present. A declared ``tolerance``
+loosens float comparison only. The diff is rendered from deepdiff's tree view as one line per
+difference with a JSONPath-like location, values shown as JSON.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+from typing import Any
+
+from deepdiff import DeepDiff
+
+_MAX_VALUE = 240
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def json_kind(value: Any) -> str:
+    """The JSON type of a canonical value: null, boolean, number, string, array or object."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if _is_number(value):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def strict_equal(expected: Any, actual: Any, tolerance: float | None = None) -> bool:
+    """Equality of two canonical values under JSON semantics, with bool distinct from numbers."""
+    if json_kind(expected) != json_kind(actual):
+        return False
+    if _is_number(expected):
+        if tolerance is not None and (isinstance(expected, float) or isinstance(actual, float)):
+            return math.isclose(expected, actual, rel_tol=0.0, abs_tol=tolerance)
+        return bool(expected == actual)
+    if isinstance(expected, dict):
+        return expected.keys() == actual.keys() and all(
+            strict_equal(expected[k], actual[k], tolerance) for k in expected
+        )
+    if isinstance(expected, list):
+        return len(expected) == len(actual) and all(
+            strict_equal(e, a, tolerance) for e, a in zip(expected, actual, strict=True)
+        )
+    return bool(expected == actual)
+
+
+def show(value: Any, limit: int = _MAX_VALUE) -> str:
+    """A value as compact JSON, shortened for one diff line."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _path(level: Any) -> tuple[tuple[int, Any], ...]:
+    return tuple((0, p) if isinstance(p, int) else (1, str(p)) for p in level.path(output_format="list"))
+
+
+def format_path(parts: tuple[tuple[int, Any], ...]) -> str:
+    """``$.messages[0].content`` from a deepdiff path."""
+    out = "$"
+    for is_key, part in parts:
+        out += f".{part}" if is_key and part.isidentifier() else (f"[{part!r}]" if is_key else f"[{part}]")
+    return out
+
+
+def _string_change(old: str, new: str) -> str:
+    if "\n" not in old and "\n" not in new:
+        return f"expected {show(old)}, got {show(new)}"
+    lines = difflib.unified_diff(old.splitlines(), new.splitlines(), "expected", "got", lineterm="", n=1)
+    return "text differs:\n      " + "\n      ".join(lines)
+
+
+def render_diff(expected: Any, actual: Any, tolerance: float | None = None) -> list[str]:
+    """One line per difference, e.g. ``$.max_tokens: unexpected key (got 100)``."""
+    diff = DeepDiff(
+        expected,
+        actual,
+        view="tree",
+        math_epsilon=tolerance,
+        verbose_level=2,
+    )
+    lines: list[tuple[Any, str]] = []
+    for level in diff.get("dictionary_item_removed", []):
+        lines.append((_path(level), f"missing key (expected {show(level.t1)})"))
+    for level in diff.get("dictionary_item_added", []):
+        lines.append((_path(level), f"unexpected key (got {show(level.t2)})"))
+    for level in diff.get("values_changed", []):
+        if isinstance(level.t1, str) and isinstance(level.t2, str):
+            lines.append((_path(level), _string_change(level.t1, level.t2)))
+        else:
+            lines.append((_path(level), f"expected {show(level.t1)}, got {show(level.t2)}"))
+    for level in diff.get("type_changes", []):
+        if _is_number(level.t1) and _is_number(level.t2) and strict_equal(level.t1, level.t2, tolerance):
+            continue  # 1 and 1.0 are the same JSON number
+        lines.append(
+            (
+                _path(level),
+                f"expected {json_kind(level.t1)} {show(level.t1)}, "
+                f"got {json_kind(level.t2)} {show(level.t2)}",
+            )
+        )
+    for level in diff.get("iterable_item_removed", []):
+        lines.append((_path(level), f"missing item (expected {show(level.t1)})"))
+    for level in diff.get("iterable_item_added", []):
+        lines.append((_path(level), f"unexpected item (got {show(level.t2)})"))
+    if not lines and not strict_equal(expected, actual, tolerance):
+        lines.append(((), f"expected {show(expected)}, got {show(actual)}"))
+    return [f"{format_path(path)}: {text}" for path, text in sorted(lines, key=lambda pair: pair[0])]

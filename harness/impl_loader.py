@@ -1,0 +1,120 @@
+"""Resolve ``--impl`` into a checked adapter object.
+
+Accepted forms (DESIGN.md): an entry-point name of the group ``wireconf.adapters``, ``module:attribute``
+or ``module``. The object found may be the adapter itself, a class (instantiated without arguments) or
+a factory function. Every problem is reported as one ``ImplError`` whose message names ``--impl``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import Any
+
+from harness.adapter_contract import METHOD_FOR_KIND, parse_capability
+
+ENTRY_POINT_GROUP = "wireconf.adapters"
+
+
+class ImplError(Exception):
+    """``--impl`` names something that cannot be used as an adapter."""
+
+
+@dataclass(frozen=True)
+class LoadedImpl:
+    """An adapter together with what the harness needs to know about it."""
+
+    spec: str
+    adapter: Any
+    name: str
+    version: str
+    capabilities: frozenset[str]
+    origin: str
+
+    def supports(self, cap: str) -> bool:
+        return cap in self.capabilities
+
+
+def _from_entry_point(name: str) -> tuple[Any, str] | None:
+    matches = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    if not matches:
+        return None
+    ep = matches[0]
+    try:
+        return ep.load(), f"entry point {name} = {ep.value}"
+    except Exception as exc:  # an adapter whose package is broken or missing an optional extra
+        raise ImplError(f"--impl {name}: entry point {ep.value} failed to load: {exc!r}") from exc
+
+
+def _from_module(spec: str) -> tuple[Any, str]:
+    module_name, _, attr_path = spec.partition(":")
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except Exception as exc:
+        raise ImplError(
+            f"--impl {spec}: cannot import module {module_name!r}: {exc!r}. "
+            f"Known entry points: {', '.join(available_entry_points()) or 'none'}"
+        ) from exc
+    for part in attr_path.split(".") if attr_path else ():
+        try:
+            obj = getattr(obj, part)
+        except AttributeError as exc:
+            raise ImplError(f"--impl {spec}: {module_name} has no attribute {attr_path!r}") from exc
+    return obj, spec
+
+
+def available_entry_points() -> list[str]:
+    """Names registered in the ``wireconf.adapters`` entry-point group."""
+    return sorted({ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)})
+
+
+def _instantiate(obj: Any, spec: str) -> Any:
+    if inspect.isclass(obj) or (callable(obj) and not hasattr(obj, "capabilities")):
+        try:
+            return obj()
+        except Exception as exc:
+            raise ImplError(f"--impl {spec}: creating the adapter {obj!r} raised {exc!r}") from exc
+    return obj
+
+
+def load_impl(spec: str) -> LoadedImpl:
+    """Find, create and check the adapter that ``spec`` names."""
+    if spec.startswith("exec:"):
+        raise ImplError(f"--impl {spec}: out-of-process runtimes (exec:) are not available in this version")
+    found = None if ":" in spec else _from_entry_point(spec)
+    obj, origin = found if found is not None else _from_module(spec)
+    adapter = _instantiate(obj, spec)
+    return check_adapter(adapter, spec, origin)
+
+
+def check_adapter(adapter: Any, spec: str, origin: str) -> LoadedImpl:
+    """Check the contract up front so that a broken adapter fails once, not once per case."""
+    missing = [attr for attr in ("name", "version", "capabilities") if not hasattr(adapter, attr)]
+    if missing:
+        raise ImplError(f"--impl {spec}: the adapter {adapter!r} lacks {', '.join(missing)}")
+    try:
+        declared = adapter.capabilities()
+    except Exception as exc:
+        raise ImplError(f"--impl {spec}: capabilities() raised {exc!r}") from exc
+    if isinstance(declared, str) or not hasattr(declared, "__iter__"):
+        raise ImplError(f"--impl {spec}: capabilities() must return a set of strings, got {declared!r}")
+    caps: set[str] = set()
+    for cap in declared:
+        try:
+            kind, _ = parse_capability(cap) if isinstance(cap, str) else parse_capability(repr(cap))
+        except ValueError as exc:
+            raise ImplError(f"--impl {spec}: {exc}") from exc
+        method = METHOD_FOR_KIND.get(kind)
+        if method is not None and not callable(getattr(adapter, method, None)):
+            raise ImplError(f"--impl {spec}: declares {cap!r} but has no method {method}()")
+        caps.add(cap)
+    return LoadedImpl(
+        spec=spec,
+        adapter=adapter,
+        name=str(adapter.name),
+        version=str(adapter.version),
+        capabilities=frozenset(caps),
+        origin=origin,
+    )

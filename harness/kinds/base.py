@@ -1,0 +1,91 @@
+"""What every kind driver shares: the outcome of one adapter call and the inputs cases refer to."""
+
+from __future__ import annotations
+
+import json
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.case_model import CassetteRef, InlineResponse
+from harness.cassettes import CassetteError, CassetteStore, RecordedResponse
+from harness.corpus import LoadedCase
+from harness.sdk_replay import SdkReplay, StreamProbe
+
+
+class CaseInputError(Exception):
+    """The case's inputs cannot be prepared (missing cassette, error response, …): a harness error."""
+
+
+@dataclass
+class Outcome:
+    """What the adapter did with one case, before canonicalisation."""
+
+    value: Any = None
+    raised: BaseException | None = None
+    traceback: str = ""
+    yielded: list[Any] = field(default_factory=list)
+    probe: StreamProbe | None = None
+
+
+ADAPTER_ERRORS = (Exception, SystemExit)
+"""What an adapter may raise as an outcome; KeyboardInterrupt still stops the run."""
+
+Call = Callable[[Any], Outcome]
+"""Given the adapter object, run the case's adapter call and report its outcome."""
+
+
+@dataclass
+class HarnessContext:
+    """Shared per session: cassettes parsed once, SDK replay clients created once."""
+
+    cassettes: CassetteStore
+    replay: SdkReplay
+
+
+def adapter_traceback(exc: BaseException) -> str:
+    """The traceback of an adapter's exception without the harness's own frames."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    kept = [f for f in frames if "/harness/" not in f.filename.replace("\\", "/")] or frames
+    lines = traceback.format_list(kept[-12:]) + traceback.format_exception_only(type(exc), exc)
+    return "".join(lines).rstrip()
+
+
+def raised(exc: BaseException, **extra: Any) -> Outcome:
+    return Outcome(raised=exc, traceback=adapter_traceback(exc), **extra)
+
+
+def recorded_response(ctx: HarnessContext, case: LoadedCase, stream: bool) -> RecordedResponse:
+    """The response a case names, from its cassette or written inline."""
+    source = case.model.response  # type: ignore[attr-defined]
+    if isinstance(source, CassetteRef):
+        try:
+            interaction = ctx.cassettes.interaction(source.cassette, source.interaction)
+        except CassetteError as exc:
+            raise CaseInputError(str(exc)) from exc
+        recorded = interaction.response
+        where = f"interaction {source.interaction} of cassette {source.cassette}"
+    else:
+        assert isinstance(source, InlineResponse)
+        where = "the inline response"
+        if "body" in source.model_fields_set:
+            body = json.dumps(source.body).encode("utf-8")
+            headers = {"content-type": ["application/json"]}
+        elif source.events is not None:
+            body = ctx.replay.inline_sse(case.api, source.events)
+            headers = {"content-type": ["text/event-stream"]}
+        else:
+            body = (source.sse or "").encode("utf-8")
+            headers = {"content-type": ["text/event-stream"]}
+        headers.update({k.lower(): [v] for k, v in source.headers.items()})
+        recorded = RecordedResponse(source.status, headers, body)
+    if stream != recorded.is_event_stream:
+        wanted = "an event stream (text/event-stream)" if stream else "a non-streaming response"
+        raise CaseInputError(f"{where} is not {wanted}; a {case.kind} case needs one")
+    if not 200 <= recorded.status < 300:
+        raise CaseInputError(
+            f"{where} is an HTTP {recorded.status} error response: the SDK raises before any processor "
+            f"sees it, so it cannot be the input of a {case.kind} case"
+        )
+    return recorded

@@ -1,0 +1,46 @@
+"""``stream``: the SDK's stream object over a recorded event stream → the items the processor yields.
+
+Items are collected one by one, so that what was yielded before an exception is kept, and the stream
+probe notes how many events the SDK had read at each yield (for ``incremental`` cases).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.corpus import LoadedCase
+from harness.kinds.base import (
+    ADAPTER_ERRORS,
+    Call,
+    CaseInputError,
+    HarnessContext,
+    Outcome,
+    raised,
+    recorded_response,
+)
+from harness.sdk_replay import StreamProbe, split_events
+from harness.yaml_source import to_plain
+
+NOUN = "yielded items"
+
+
+def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
+    recorded = recorded_response(ctx, case, stream=True)
+    probe = StreamProbe(split_events(recorded.body))
+    try:
+        events = ctx.replay.stream_object(case.api, recorded, probe)
+    except Exception as exc:
+        raise CaseInputError(f"the SDK could not open the stream: {exc!r}") from exc
+    agent = case.raw["agent"]
+
+    def call(adapter: Any) -> Outcome:
+        items: list[Any] = []
+        try:
+            for item in adapter.process_stream(case.api, to_plain(agent), events):
+                probe.mark_yield()
+                items.append(item)
+        except ADAPTER_ERRORS as exc:
+            return raised(exc, yielded=items, probe=probe)
+        return Outcome(value=items, yielded=items, probe=probe)
+
+    return call

@@ -1,0 +1,108 @@
+"""The pytest plugin (entry point ``pytest11: wireconf``): options, collection, header and summary.
+
+Only hooks live here; the work is done by the session, the items and the kind drivers.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness import __version__
+from harness.corpus import find_corpus_root, is_case_file
+from harness.items import CaseFile, RulesFile
+from harness.rule_catalogue import RULES_FILE
+from harness.session import SESSION_KEY, WireconfSession, get_session
+
+DEFAULT_CASE_TIMEOUT = 5.0
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("wireconf", "wireconf conformance corpus")
+    group.addoption(
+        "--impl",
+        dest="wireconf_impl",
+        default="reference",
+        metavar="IMPL",
+        help="implementation under test: an entry point of the group wireconf.adapters (e.g. reference), "
+        "module:attribute, or module (default: reference)",
+    )
+    group.addoption(
+        "--case-timeout",
+        dest="wireconf_case_timeout",
+        type=float,
+        default=DEFAULT_CASE_TIMEOUT,
+        metavar="SECONDS",
+        help=f"time limit per case for the adapter call; 0 disables it (default: {DEFAULT_CASE_TIMEOUT:g})",
+    )
+    group.addoption(
+        "--cassettes",
+        dest="wireconf_cassettes",
+        default=None,
+        metavar="DIR",
+        help="folder of cassettes (default: the 'cassettes' folder beside the corpus)",
+    )
+
+
+class _Tallying:
+    """Registered per config, so that nested runs (pytester) each count their own reports."""
+
+    def __init__(self, session: WireconfSession) -> None:
+        self.session = session
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        # On the xdist controller this receives the workers' reports too.
+        self.session.tally.record(report)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    session = WireconfSession(config)
+    config.stash[SESSION_KEY] = session
+    config.pluginmanager.register(_Tallying(session), f"wireconf-tally-{id(config)}")
+
+
+@lru_cache(maxsize=256)
+def _root_for(directory: Path) -> Path | None:
+    return find_corpus_root(directory)
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if file_path.suffix not in (".yaml", ".yml"):
+        return None
+    root = _root_for(file_path.parent.resolve())
+    if root is None:
+        return None
+    if file_path.name == RULES_FILE and file_path.parent.resolve() == root:
+        return RulesFile.from_parent(parent, path=file_path, corpus_root=root)
+    if is_case_file(file_path.resolve(), root):
+        return CaseFile.from_parent(parent, path=file_path, corpus_root=root)
+    return None
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    session = get_session(config)
+    impl = session.impl
+    caps = ", ".join(sorted(impl.capabilities)) or "none"
+    return [
+        f"wireconf {__version__}: implementation {impl.name} {impl.version} ({impl.origin})",
+        f"wireconf capabilities: {caps}; case timeout {session.timeout:g} s",
+    ]
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    if hasattr(config, "workerinput"):
+        return
+    session = get_session(config)
+    lines = session.tally.render(session.impl_label)
+    if not lines:
+        return
+    terminalreporter.write_sep("=", "wireconf conformance")
+    for line in lines:
+        terminalreporter.write_line(line)
+    if session.runner.abandoned:
+        terminalreporter.write_line(
+            f"{session.runner.abandoned} adapter call(s) overran --case-timeout and were abandoned"
+        )

@@ -1,0 +1,105 @@
+"""The verdict on one case: its canonical outcome against its expectation.
+
+Returns the lines of the explanation when the case fails, ``[]`` when it passes. Exceptions are
+outcomes like any other: a case that expects a value fails when the adapter raises (and shows the
+traceback), a case that expects an error fails when the adapter returns.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from harness.case_model import CaseBase, ExpectedError
+from harness.compare import render_diff, show, strict_equal
+from harness.sdk_replay import StreamProbe
+from harness.yaml_source import to_plain
+
+
+@dataclass
+class CanonicalOutcome:
+    """An ``Outcome`` after canonicalisation: plain data only."""
+
+    value: Any
+    raised: BaseException | None
+    traceback: str
+    yielded: list[Any]
+    probe: StreamProbe | None
+
+
+def _indent(text: str, prefix: str = "    ") -> str:
+    return "\n".join(prefix + line for line in text.splitlines())
+
+
+def exception_matches(exc: BaseException, expected: ExpectedError) -> bool:
+    names = {cls.__name__ for cls in type(exc).__mro__} | {
+        f"{cls.__module__}.{cls.__qualname__}" for cls in type(exc).__mro__
+    }
+    if expected.type not in names:
+        return False
+    return expected.match is None or re.search(expected.match, str(exc)) is not None
+
+
+def _describe_exception(exc: BaseException) -> str:
+    return f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}"
+
+
+def _expected_value(case: CaseBase, outcome: CanonicalOutcome, noun: str) -> list[str]:
+    if outcome.raised is not None:
+        lines = [f"expected a {noun}, but the adapter raised {_describe_exception(outcome.raised)}"]
+        if outcome.yielded:
+            lines.append(f"  yielded before raising: {show(outcome.yielded)}")
+        lines.append("  traceback (adapter frames):")
+        lines.append(_indent(outcome.traceback))
+        return lines
+    expected = to_plain(case.expect)
+    if strict_equal(expected, outcome.value, case.tolerance):
+        return []
+    diff = render_diff(expected, outcome.value, case.tolerance)
+    return [f"the {noun} differs from the expectation:", *("  " + line for line in diff)]
+
+
+def _expected_error(expected: ExpectedError, outcome: CanonicalOutcome, noun: str) -> list[str]:
+    wanted = expected.type + (f" matching /{expected.match}/" if expected.match else "")
+    if outcome.raised is None:
+        return [f"expected the adapter to raise {wanted}, but it returned a {noun}: {show(outcome.value)}"]
+    lines: list[str] = []
+    if not exception_matches(outcome.raised, expected):
+        lines += [
+            f"expected the adapter to raise {wanted}, but it raised {_describe_exception(outcome.raised)}",
+            "  traceback (adapter frames):",
+            _indent(outcome.traceback),
+        ]
+    yielded = to_plain(expected.yielded)
+    if yielded is not None and not strict_equal(yielded, outcome.yielded):
+        lines.append("the items yielded before the exception differ from the expectation:")
+        lines += ["  " + d for d in render_diff(yielded, outcome.yielded)]
+    return lines
+
+
+def _incremental(outcome: CanonicalOutcome) -> list[str]:
+    probe = outcome.probe
+    if probe is None or outcome.raised is not None:
+        return []
+    late = [
+        i
+        for i, (item, read) in enumerate(zip(outcome.yielded, probe.read_at_yield, strict=False))
+        if isinstance(item, str) and read >= probe.total
+    ]
+    if not late:
+        return []
+    return [
+        f"not incremental: text item(s) {late} were yielded only after all {probe.total} stream events "
+        "had been read (the stream was buffered before processing)"
+    ]
+
+
+def judge(case: CaseBase, outcome: CanonicalOutcome, noun: str) -> list[str]:
+    """Why the case fails, or ``[]`` when it passes."""
+    if case.expect_error is not None:
+        return _expected_error(case.expect_error, outcome, noun)
+    lines = _expected_value(case, outcome, noun)
+    if getattr(case, "incremental", False):
+        lines += _incremental(outcome)
+    return lines

@@ -1,0 +1,28 @@
+"""§8.1 chat completion processing (a ``ChatCompletion`` → text, parsed output or ToolCalls)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from reference_impl.tool_call import ToolCall
+
+
+def parse_structured(agent: dict[str, Any], content: str) -> Any:
+    """§7.7 response phase: JSON-parse when outputs are declared, the raw string when parsing fails."""
+    if agent.get("outputs") and content:
+        try:
+            return json.loads(content)
+        except ValueError:
+            return content
+    return content
+
+
+def process_chat(agent: dict[str, Any], response: Any) -> Any:
+    message = response.choices[0].message
+    if message.tool_calls:
+        return [ToolCall(tc.id, tc.function.name, tc.function.arguments) for tc in message.tool_calls]
+    refusal = getattr(message, "refusal", None)
+    if refusal:  # project decision 8.1/refusal-raises, as §8.6 does for streams
+        raise ValueError(f"Model refused: {refusal}")
+    return parse_structured(agent, message.content or "")

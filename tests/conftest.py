@@ -1,0 +1,61 @@
+"""Helpers for running the corpus (or a small corpus written by a test) through the plugin in-process."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from harness.corpus import Corpus
+from harness.summary import PROP_CASE, PROP_PROBLEM, classify
+
+REPO = Path(__file__).resolve().parent.parent
+CASES = REPO / "cases"
+
+
+@dataclass
+class CorpusRun:
+    """The outcome of every case of one run, read from pytest's own reports."""
+
+    outcomes: dict[str, str]
+    longreprs: dict[str, str]
+    problems: dict[str, str]
+    ret: int
+
+    def with_outcome(self, outcome: str) -> set[str]:
+        return {case for case, got in self.outcomes.items() if got == outcome}
+
+
+def collect_run(reprec: pytest.HookRecorder) -> CorpusRun:
+    outcomes: dict[str, str] = {}
+    longreprs: dict[str, str] = {}
+    problems: dict[str, str] = {}
+    for report in reprec.getreports("pytest_runtest_logreport"):
+        props = dict(report.user_properties)
+        if PROP_PROBLEM in props and report.when == "call" and report.failed:
+            problems[props[PROP_PROBLEM]] = str(report.longrepr)
+        if PROP_CASE not in props:
+            continue
+        outcome = classify(report)
+        if outcome is not None:
+            outcomes[props[PROP_CASE]] = outcome
+            if outcome != "passed":
+                longreprs[props[PROP_CASE]] = str(report.longrepr)
+    return CorpusRun(outcomes, longreprs, problems, int(reprec.ret))
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Corpus:
+    return Corpus(CASES)
+
+
+@pytest.fixture
+def run_corpus(pytester: pytest.Pytester):
+    """Run the project's corpus (or ``target``) in-process with extra options."""
+    pytester.syspathinsert(REPO)
+
+    def run(*args: str, target: Path = CASES) -> CorpusRun:
+        return collect_run(pytester.inline_run(str(target), "-p", "no:cacheprovider", *args))
+
+    return run

@@ -1,0 +1,81 @@
+"""The wireconf command, and docs that must stay true: the rendered catalogue, README ↔ .ci/run."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from harness.cli import main
+from harness.corpus import Corpus
+from harness.rules_doc import render_markdown
+from tests.conftest import CASES, REPO
+
+
+def test_lint_passes_on_the_corpus(capsys):
+    assert main(["lint", str(CASES)]) == 0
+    assert capsys.readouterr().out.strip().endswith(": ok")
+
+
+def test_lint_reports_problems_and_fails(tmp_path, capsys):
+    (tmp_path / "rules.yaml").write_text(
+        "rules:\n  - {id: a.1/x, level: MUST, basis: text, source: {seed: s, section: a.1}, statement: s}\n"
+    )
+    (tmp_path / "c.yaml").write_text("cases:\n  - {id: nope}\n")
+    assert main(["lint", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "c.yaml:2: nope: invalid case" in out and "rule a.1/x has no case" in out
+
+
+def test_schema_validates_every_case_file(capsys):
+    jsonschema = pytest.importorskip("jsonschema")
+    assert main(["schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    validator = jsonschema.Draft202012Validator(schema)
+    for path in sorted(CASES.rglob("*.yaml")):
+        if path.name != "rules.yaml":
+            validator.validate(yaml.safe_load(path.read_text()))
+    with pytest.raises(jsonschema.ValidationError):
+        validator.validate(
+            {
+                "cases": [
+                    {
+                        "id": "wire.openai.chat.x",
+                        "kind": "wire",
+                        "api": "openai.chat",
+                        "rules": ["r"],
+                        "agent": {"model": {"id": "m", "options": {"maxTokens": 1}}},
+                        "expect": {},
+                    }
+                ]
+            }
+        )
+
+
+def test_rules_doc_is_up_to_date():
+    assert (REPO / "docs" / "rules.md").read_text() == render_markdown(Corpus(CASES)), (
+        "docs/rules.md is stale: run `wireconf rules --markdown > docs/rules.md`"
+    )
+
+
+def _readme_commands() -> list[str]:
+    text = (REPO / "README.md").read_text()
+    return re.findall(r"```sh\n(.*?)```", text.split("## Quick start", 1)[1], re.S)[:2]
+
+
+def test_ci_runs_the_readme_test_command():
+    setup, tests = (block.strip() for block in _readme_commands())
+    ci = (REPO / ".ci" / "run").read_text()
+    assert tests in ci, "the test command of README.md must be what .ci/run runs"
+    assert "pytest cases" in setup
+
+
+def test_console_script_is_installed():
+    out = subprocess.run(
+        [sys.executable, "-m", "harness.cli", "--version"], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.startswith("wireconf ")

@@ -1,0 +1,101 @@
+"""The comparer's verdict is exact JSON equality; its diff is one readable line per difference."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from harness.canonical import NotData, canonical
+from harness.compare import render_diff, strict_equal
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual", "equal"),
+    [
+        ({"a": 1, "b": [1, 2]}, {"b": [1, 2], "a": 1}, True),
+        (1, 1.0, True),
+        (True, 1, False),
+        ([True], [1], False),
+        (0, False, False),
+        (None, "", False),
+        ([1, 2], [2, 1], False),
+        ({"a": None}, {}, False),
+        ("x", "x ", False),
+    ],
+)
+def test_strict_equal(expected, actual, equal):
+    assert strict_equal(expected, actual) is equal
+
+
+def test_tolerance_only_loosens_floats():
+    assert strict_equal([0.1234567], [0.1234568], tolerance=1e-6)
+    assert not strict_equal([0.1234567], [0.1234568])
+    assert not strict_equal([1], [2], tolerance=1e-6)
+
+
+def test_diff_lines_name_paths_and_json_values():
+    expected = {"messages": [{"role": "user", "content": "Hi"}], "max_completion_tokens": 5, "n": True}
+    actual = {
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "Hi"}]}],
+        "max_tokens": 5,
+        "n": 1,
+    }
+    assert render_diff(expected, actual) == [
+        "$.max_completion_tokens: missing key (expected 5)",
+        "$.max_tokens: unexpected key (got 5)",
+        '$.messages[0].content: expected string "Hi", got array [{"type": "text", "text": "Hi"}]',
+        "$.n: expected boolean true, got number 1",
+    ]
+
+
+def test_diff_of_lists_and_numbers():
+    assert render_diff(["a", "b"], ["a", "", "b"]) == ['$[1]: unexpected item (got "")']
+    assert render_diff({"t": 1}, {"t": 1.0}) == []
+    assert render_diff(list(range(12)), [*range(10), 99]) == [
+        "$[10]: expected 10, got 99",
+        "$[11]: missing item (expected 11)",
+    ]
+
+
+def test_multiline_strings_get_a_unified_diff():
+    (line,) = render_diff({"s": "a\nb\nc"}, {"s": "a\nB\nc"})
+    assert line.startswith("$.s: text differs:") and "-b" in line and "+B" in line
+
+
+@dataclass
+class ToolCallLike:
+    id: str
+    name: str
+    arguments: str
+    type: str = "function"
+
+
+class ToolCallWithoutId:
+    name = "f"
+    arguments = "{}"
+
+
+def test_canonical_reads_tool_call_fields_only():
+    assert canonical([ToolCallLike("c1", "f", "{}")]) == [{"id": "c1", "name": "f", "arguments": "{}"}]
+    assert canonical(ToolCallWithoutId()) == {"id": None, "name": "f", "arguments": "{}"}
+
+
+def test_canonical_keeps_mappings_as_they_are():
+    assert canonical({"id": "c1", "name": "f", "arguments": "{}", "type": "function"})["type"] == "function"
+    assert canonical((1, (2, 3))) == [1, [2, 3]]
+
+
+@pytest.mark.parametrize(
+    ("value", "where"),
+    [
+        (object(), "the top"),
+        ({"a": [1, {2, 3}]}, "a[1]"),
+        ({1: "x"}, "[1] (a non-string key)"),
+        (iter([1]), "the top"),
+    ],
+)
+def test_canonical_rejects_what_is_not_data(value, where):
+    with pytest.raises(NotData, match="not data") as info:
+        canonical(value)
+    assert f"at {where}" in str(info.value)

@@ -1,0 +1,92 @@
+"""What a maintainer sees: the header, the per-api summary, selection by case id, --impl errors, xdist."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.conftest import CASES, REPO
+
+SINGLE = "wire.openai.chat.single-text-part-is-string"
+
+
+def _summary_rows(lines: list[str]) -> dict[tuple[str, str], list[int]]:
+    rows = {}
+    for line in lines:
+        match = re.match(r"^(openai\.chat)\s+(\w+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$", line)
+        if match:
+            rows[(match[1], match[2])] = [int(x) for x in match.groups()[2:]]
+    return rows
+
+
+def test_header_names_the_implementation_and_version(pytester):
+    result = pytester.runpytest(str(CASES), "-p", "no:cacheprovider", "-k", SINGLE)
+    result.stdout.fnmatch_lines(["wireconf *: implementation reference * (entry point reference = *)"])
+
+
+def test_summary_counts_per_api_and_kind(pytester, corpus):
+    pytester.syspathinsert(REPO)
+    result = pytester.runpytest(str(CASES), "-p", "no:cacheprovider", "--impl=tests.fakes.wire_only:adapter")
+    rows = _summary_rows(result.stdout.lines)
+    count = {kind: sum(1 for c in corpus.cases() if c.kind == kind) for kind in ("wire", "process", "stream")}
+    # columns: passed failed error unsupported skipped
+    assert rows[("openai.chat", "wire")] == [count["wire"], 0, 0, 0, 0]
+    assert rows[("openai.chat", "process")] == [0, 0, 0, count["process"], 0]
+    assert rows[("openai.chat", "stream")] == [0, 0, 0, count["stream"], 0]
+    result.stdout.fnmatch_lines(["*wireconf conformance*", "implementation: wire-only 0.0.1"])
+
+
+def test_k_selects_by_case_id(run_corpus):
+    run = run_corpus("-k", SINGLE)
+    assert run.outcomes == {SINGLE: "passed"}
+
+
+def test_k_selects_by_rule_and_kind(run_corpus, corpus):
+    run = run_corpus("-k", "8.6/refusal-raises")
+    assert set(run.outcomes) == {c.id for c in corpus.cases_citing("8.6/refusal-raises")}
+
+
+def test_node_id_runs_one_case(pytester):
+    result = pytester.runpytest(
+        f"{CASES}/wire/openai.chat/messages.yaml::{SINGLE}", "-p", "no:cacheprovider", "-v"
+    )
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([f"*messages.yaml::{SINGLE} PASSED*"])
+
+
+def test_last_failed_reruns_only_the_failures(pytester, corpus):
+    pytester.syspathinsert(REPO)
+    first = pytester.runpytest(str(CASES), "--impl=tests.fakes.sends_max_tokens:adapter")
+    failing = len(corpus.cases_citing("7.1.5/max-completion-tokens"))
+    first.assert_outcomes(failed=failing, passed=sum(1 for _ in corpus.cases()) - failing + 2)
+    again = pytester.runpytest(str(CASES), "--lf", "--impl=tests.fakes.sends_max_tokens:adapter")
+    again.assert_outcomes(failed=failing)
+
+
+@pytest.mark.parametrize(
+    ("impl", "message"),
+    [
+        ("no_such_module_xyz", "--impl no_such_module_xyz: cannot import module 'no_such_module_xyz'"),
+        (
+            "tests.fakes.base:Missing",
+            "--impl tests.fakes.base:Missing: tests.fakes.base has no attribute 'Missing'",
+        ),
+        ("tests.fakes.base", "--impl tests.fakes.base: the adapter <module 'tests.fakes.base'"),
+    ],
+)
+def test_bad_impl_is_a_usage_error(pytester, impl, message):
+    pytester.syspathinsert(REPO)
+    result = pytester.runpytest(str(CASES), f"--impl={impl}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert message in result.stderr.str()
+
+
+def test_xdist_summary_matches_a_single_process(pytester, corpus, monkeypatch):
+    pytest.importorskip("xdist")
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    args = [str(CASES), "-p", "no:cacheprovider", "--impl=tests.fakes.sends_max_tokens:adapter"]
+    single = _summary_rows(pytester.runpytest_subprocess(*args).stdout.lines)
+    spread = _summary_rows(pytester.runpytest_subprocess(*args, "-n", "2").stdout.lines)
+    assert single and spread == single
+    assert single[("openai.chat", "wire")][1] == len(corpus.cases_citing("7.1.5/max-completion-tokens"))
