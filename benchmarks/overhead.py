@@ -23,8 +23,8 @@ import pytest
 
 from harness.cassettes import CassetteStore
 from harness.corpus import Corpus
-from harness.kinds.base import HarnessContext, recorded_response
-from harness.sdk_replay import SdkReplay, StreamProbe, split_events
+from harness.kinds.base import HarnessContext, sdk_input
+from harness.sdk_replay import SdkReplay
 from harness.yaml_source import to_plain
 from reference_impl.adapter import PROCESS, STREAM, WIRE
 
@@ -55,7 +55,7 @@ class _Count:
 def bare(repeat: int) -> tuple[float, int]:
     corpus = Corpus(CASES)
     ctx = HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
-    cases = [c for c in corpus.cases()]
+    cases = list(corpus.cases())
     best = float("inf")
     for _ in range(repeat):
         calls = []
@@ -63,15 +63,10 @@ def bare(repeat: int) -> tuple[float, int]:
             agent = to_plain(case.raw["agent"])
             if case.kind == "wire":
                 calls.append((WIRE[case.api], (agent, to_plain(case.raw.get("messages", []))), False))
-            elif case.kind == "process":
-                response = ctx.replay.response_object(case.api, recorded_response(ctx, case, stream=False))
-                calls.append((PROCESS[case.api], (agent, response), False))
             else:
-                recorded = recorded_response(ctx, case, stream=True)
-                stream = ctx.replay.stream_object(
-                    case.api, recorded, StreamProbe(split_events(recorded.body))
-                )
-                calls.append((STREAM[case.api], (agent, stream), True))
+                sdk_object, _ = sdk_input(ctx, case, stream=case.kind == "stream")
+                table = STREAM if case.kind == "stream" else PROCESS
+                calls.append((table[case.api], (agent, sdk_object), case.kind == "stream"))
         started = time.perf_counter()
         for fn, args, is_stream in calls:
             try:

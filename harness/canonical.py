@@ -5,6 +5,10 @@ object exposing the spec's ToolCall fields (§8.7: ``id``, ``name``, ``arguments
 exactly those fields, read from attributes. Anything else that is not data (a model object, a
 generator, a socket) is an ``NotData`` error naming where it was found, so that an adapter can never
 pass by returning something the comparer cannot see.
+
+A tool call returned as a mapping is read from its keys the same way, where the expectation holds a
+ToolCall (``tool_calls_as_expected``): a runtime's ``{"id", "name", "arguments", "type"}`` dict is
+judged on the spec's fields, like its ToolCall object would be.
 """
 
 from __future__ import annotations
@@ -49,3 +53,18 @@ def canonical(value: Any, path: str = "") -> Any:
     if _is_tool_call_object(value):
         return {f: canonical(getattr(value, f, None), f"{path}.{f}" if path else f) for f in TOOL_CALL_FIELDS}
     raise NotData(path, value)
+
+
+def _is_expected_tool_call(value: Any) -> bool:
+    return isinstance(value, dict) and set(value) == set(TOOL_CALL_FIELDS)
+
+
+def tool_calls_as_expected(expected: Any, actual: Any) -> Any:
+    """``actual`` with each mapping that stands where ``expected`` has a ToolCall read as a ToolCall."""
+    if _is_expected_tool_call(expected) and isinstance(actual, dict) and {"name", "arguments"} <= set(actual):
+        return {f: actual.get(f) for f in TOOL_CALL_FIELDS}
+    if isinstance(expected, list) and isinstance(actual, list):
+        return [tool_calls_as_expected(e, a) for e, a in zip(expected, actual, strict=False)] + actual[
+            len(expected) :
+        ]
+    return actual

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from harness.canonical import tool_calls_as_expected
 from harness.case_model import CaseBase, ExpectedError
 from harness.compare import render_diff, show, strict_equal
 from harness.sdk_replay import StreamProbe
@@ -54,9 +55,10 @@ def _expected_value(case: CaseBase, outcome: CanonicalOutcome, noun: str) -> lis
         lines.append(_indent(outcome.traceback))
         return lines
     expected = to_plain(case.expect)
-    if strict_equal(expected, outcome.value, case.tolerance):
+    actual = tool_calls_as_expected(expected, outcome.value)
+    if strict_equal(expected, actual, case.tolerance):
         return []
-    diff = render_diff(expected, outcome.value, case.tolerance)
+    diff = render_diff(expected, actual, case.tolerance)
     return [f"the {noun} differs from the expectation:", *("  " + line for line in diff)]
 
 
@@ -72,9 +74,10 @@ def _expected_error(expected: ExpectedError, outcome: CanonicalOutcome, noun: st
             _indent(outcome.traceback),
         ]
     yielded = to_plain(expected.yielded)
-    if yielded is not None and not strict_equal(yielded, outcome.yielded):
+    actual = tool_calls_as_expected(yielded, outcome.yielded)
+    if yielded is not None and not strict_equal(yielded, actual):
         lines.append("the items yielded before the exception differ from the expectation:")
-        lines += ["  " + d for d in render_diff(yielded, outcome.yielded)]
+        lines += ["  " + d for d in render_diff(yielded, actual)]
     return lines
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from harness.canonical import NotData, canonical
+from harness.canonical import NotData, canonical, tool_calls_as_expected
 from harness.compare import render_diff, strict_equal
 
 
@@ -99,3 +99,20 @@ def test_canonical_rejects_what_is_not_data(value, where):
     with pytest.raises(NotData, match="not data") as info:
         canonical(value)
     assert f"at {where}" in str(info.value)
+
+
+def test_tool_call_mappings_are_read_from_their_keys_where_a_tool_call_is_expected():
+    expected = ["Hello", {"id": "c1", "name": "f", "arguments": "{}"}]
+    actual = ["Hello", {"id": "c1", "name": "f", "arguments": "{}", "type": "function", "index": 0}]
+    assert tool_calls_as_expected(expected, actual) == expected
+    # a missing id stays visible as null; a dict where no tool call is expected is left alone
+    assert tool_calls_as_expected(expected, ["Hello", {"name": "f", "arguments": "{}"}])[1]["id"] is None
+    assert tool_calls_as_expected({"a": 1}, {"name": "f", "arguments": "{}", "x": 1}) == {
+        "name": "f",
+        "arguments": "{}",
+        "x": 1,
+    }
+    # surplus items are kept so the diff shows them
+    assert tool_calls_as_expected([], [{"name": "f", "arguments": "{}"}]) == [
+        {"name": "f", "arguments": "{}"}
+    ]

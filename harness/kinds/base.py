@@ -11,7 +11,7 @@ from typing import Any
 from harness.case_model import CassetteRef, InlineResponse
 from harness.cassettes import CassetteError, CassetteStore, RecordedResponse
 from harness.corpus import LoadedCase
-from harness.sdk_replay import SdkReplay, StreamProbe
+from harness.sdk_replay import SdkReplay, StreamProbe, split_events
 
 
 class CaseInputError(Exception):
@@ -89,3 +89,15 @@ def recorded_response(ctx: HarnessContext, case: LoadedCase, stream: bool) -> Re
             f"sees it, so it cannot be the input of a {case.kind} case"
         )
     return recorded
+
+
+def sdk_input(ctx: HarnessContext, case: LoadedCase, stream: bool) -> tuple[Any, StreamProbe | None]:
+    """The official SDK's object for the case's response (a stream comes with its probe)."""
+    recorded = recorded_response(ctx, case, stream)
+    probe = StreamProbe(split_events(recorded.body)) if stream else None
+    try:
+        if probe is not None:
+            return ctx.replay.stream_object(case.api, recorded, probe), probe
+        return ctx.replay.response_object(case.api, recorded), None
+    except Exception as exc:
+        raise CaseInputError(f"the SDK could not parse the recorded response: {exc!r}") from exc

@@ -5,26 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from harness.corpus import LoadedCase
-from harness.kinds.base import (
-    ADAPTER_ERRORS,
-    Call,
-    CaseInputError,
-    HarnessContext,
-    Outcome,
-    raised,
-    recorded_response,
-)
+from harness.kinds.base import ADAPTER_ERRORS, Call, HarnessContext, Outcome, raised, sdk_input
 from harness.yaml_source import to_plain
 
 NOUN = "result"
 
 
 def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
-    recorded = recorded_response(ctx, case, stream=False)
-    try:
-        response = ctx.replay.response_object(case.api, recorded)
-    except Exception as exc:
-        raise CaseInputError(f"the SDK could not parse the response: {exc!r}") from exc
+    response, _ = sdk_input(ctx, case, stream=False)
     agent = case.raw["agent"]
 
     def call(adapter: Any) -> Outcome:

@@ -9,28 +9,15 @@ from __future__ import annotations
 from typing import Any
 
 from harness.corpus import LoadedCase
-from harness.kinds.base import (
-    ADAPTER_ERRORS,
-    Call,
-    CaseInputError,
-    HarnessContext,
-    Outcome,
-    raised,
-    recorded_response,
-)
-from harness.sdk_replay import StreamProbe, split_events
+from harness.kinds.base import ADAPTER_ERRORS, Call, HarnessContext, Outcome, raised, sdk_input
 from harness.yaml_source import to_plain
 
 NOUN = "yielded items"
 
 
 def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
-    recorded = recorded_response(ctx, case, stream=True)
-    probe = StreamProbe(split_events(recorded.body))
-    try:
-        events = ctx.replay.stream_object(case.api, recorded, probe)
-    except Exception as exc:
-        raise CaseInputError(f"the SDK could not open the stream: {exc!r}") from exc
+    events, probe = sdk_input(ctx, case, stream=True)
+    assert probe is not None
     agent = case.raw["agent"]
 
     def call(adapter: Any) -> Outcome:
