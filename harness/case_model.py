@@ -1,17 +1,17 @@
-"""The pydantic model of a case file.
+"""The parts every case model shares: inputs in the spec's vocabulary, responses, expectations.
 
-A case file is a mapping with ``cases:`` (a list of cases) and optional ``x-*`` keys that hold YAML
-anchors for reuse (``<<: *defaults``), as docker-compose does. Every model forbids unknown fields, so a
-typo (``maxTokens``) is an error at its line rather than a silently ignored input. Inputs keep the
-spec's canonical vocabulary (camelCase); adapters receive them as plain dicts, exactly as written.
+Each kind's own case model lives with its driver in ``harness/kinds/<kind>.py``; the union of them
+(a case file's ``cases:``) is built in ``harness/kinds/__init__.py``. Every model forbids unknown
+fields, so a typo (``maxTokens``) is an error at its line rather than a silently ignored input. Inputs
+keep the spec's canonical vocabulary (camelCase); adapters receive them as plain dicts, as written.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from harness.adapter_contract import APIS
 
@@ -191,52 +191,3 @@ class CaseBase(Strict):
         if self.expect_error is not None and self.expect_error.yielded is not None and kind != "stream":
             raise ValueError("expect_error.yielded is only meaningful for stream cases")
         return self
-
-
-class WireCase(CaseBase):
-    """Agent + messages → the request body."""
-
-    kind: Literal["wire"]
-    agent: Agent
-    messages: list[Message] = Field(default_factory=list)
-
-
-class ProcessCase(CaseBase):
-    """A provider response (parsed by the official SDK) → the processor's result."""
-
-    kind: Literal["process"]
-    agent: Agent
-    response: Response
-
-
-class StreamCase(CaseBase):
-    """A provider stream (the official SDK's stream object) → the items the processor yields."""
-
-    kind: Literal["stream"]
-    agent: Agent
-    response: Response
-    incremental: bool = Field(
-        default=False,
-        description="Also check that text deltas are yielded before the last stream event is read",
-    )
-
-
-Case = Annotated[WireCase | ProcessCase | StreamCase, Field(discriminator="kind")]
-CASE_ADAPTER: TypeAdapter[Any] = TypeAdapter(Case)
-
-
-class CaseFile(BaseModel):
-    """A YAML case file: ``cases`` plus ``x-*`` keys that hold anchors for reuse."""
-
-    model_config = ConfigDict(extra="allow", json_schema_extra={"patternProperties": {"^x-": {}}})
-
-    cases: list[Case]
-
-
-def case_file_json_schema() -> dict[str, Any]:
-    """The JSON Schema that editors can use to validate case files (``wireconf schema``)."""
-    schema = CaseFile.model_json_schema()
-    schema["additionalProperties"] = False
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["title"] = "wireconf case file"
-    return schema

@@ -76,7 +76,11 @@ class RecordedResponse:
 
     @property
     def is_event_stream(self) -> bool:
-        return (self.header("content-type") or "").startswith("text/event-stream")
+        """By content type; a recording without one is a stream when its body is SSE-framed."""
+        content_type = self.header("content-type")
+        if content_type is not None:
+            return content_type.startswith("text/event-stream")
+        return self.body.lstrip().startswith((b"data:", b"event:", b":"))
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from harness.case_model import CASE_ADAPTER, CaseBase
+from harness.case_model import CaseBase
+from harness.kinds import CASE_ADAPTER
 from harness.rule_catalogue import RULES_FILE, Catalogue, load_catalogue
 from harness.yaml_source import LineDict, YamlSyntaxError, line_of, load_yaml_file
 

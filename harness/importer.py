@@ -60,7 +60,8 @@ def real_traffic_cassette(path: Path, today: date | None = None) -> tuple[str, d
         status = int(response["status"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ImportError_(f"{path}: not a real-traffic recording: {exc!r}") from exc
-    response_headers = {k: [str(v)] for k, v in (response.get("headers") or {}).items()}
+    # a header recorded as null was not in the source cassette: leave it out rather than invent one
+    response_headers = {k: [str(v)] for k, v in (response.get("headers") or {}).items() if v is not None}
     request_body = request.get("body")
     meta = CassetteMeta(
         provenance="imported",

@@ -19,6 +19,9 @@ from harness.session import SESSION_KEY, WireconfSession, get_session
 
 DEFAULT_CASE_TIMEOUT = 5.0
 
+# The other parts of the plugin, each a module of its own (pytest honours this in plugin modules).
+pytest_plugins = ["harness.record_plugin", "harness.ci_plugin"]
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("wireconf", "wireconf conformance corpus")
@@ -37,6 +40,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=DEFAULT_CASE_TIMEOUT,
         metavar="SECONDS",
         help=f"time limit per case for the adapter call; 0 disables it (default: {DEFAULT_CASE_TIMEOUT:g})",
+    )
+    group.addoption(
+        "--kind",
+        dest="wireconf_kinds",
+        action="append",
+        default=[],
+        metavar="KIND",
+        help="run only cases of this kind (wire, process, stream, ...); repeatable",
+    )
+    group.addoption(
+        "--api",
+        dest="wireconf_apis",
+        action="append",
+        default=[],
+        metavar="API",
+        help="run only cases of this api (openai.chat, anthropic.messages, ...); repeatable",
     )
     group.addoption(
         "--cassettes",
@@ -80,6 +99,22 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     if is_case_file(file_path.resolve(), root):
         return CaseFile.from_parent(parent, path=file_path, corpus_root=root)
     return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    kinds, apis = config.getoption("wireconf_kinds"), config.getoption("wireconf_apis")
+    if not kinds and not apis:
+        return
+    keep, drop = [], []
+    for item in items:
+        loaded = getattr(item, "loaded", None)
+        selected = (
+            loaded is not None and (not kinds or loaded.kind in kinds) and (not apis or loaded.api in apis)
+        )
+        (keep if selected else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

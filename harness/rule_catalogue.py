@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from harness.yaml_source import YamlSyntaxError, line_of, load_yaml_file
 
@@ -26,6 +26,18 @@ class Source(BaseModel):
 
     seed: str = Field(description="File name under shared/seeds, or 'project' for the project's own rules")
     section: str
+
+
+class Edit(BaseModel):
+    """One textual edit of the reference implementation: ``find`` (occurring exactly once) → ``replace``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    file: str = Field(
+        description="Path from the repository root, e.g. reference_impl/openai_chat/messages.py"
+    )
+    find: str
+    replace: str
 
 
 class Rule(BaseModel):
@@ -42,6 +54,15 @@ class Rule(BaseModel):
     quote: str | None = None
     origin: Literal["spec", "project"] = "spec"
     decision: str | None = Field(default=None, description="Why the project decided so (origin: project)")
+    mutant: list[Edit] | None = Field(
+        default=None,
+        description="Edits of the reference implementation that break this rule only (wireconf strength)",
+    )
+
+    @field_validator("mutant", mode="before")
+    @classmethod
+    def _one_edit_or_several(cls, value: Any) -> Any:
+        return [value] if isinstance(value, dict) else value
 
     @model_validator(mode="after")
     def _decisions_say_why(self) -> Rule:

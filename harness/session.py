@@ -12,7 +12,7 @@ from harness.cassettes import CassetteStore
 from harness.corpus import Corpus
 from harness.impl_loader import ImplError, LoadedImpl, load_impl
 from harness.kinds.base import HarnessContext
-from harness.sdk_replay import SdkReplay
+from harness.sdk import SdkReplay
 from harness.summary import Tally
 from harness.timeout import TimedRunner
 

@@ -14,7 +14,7 @@ from typing import Any
 from harness.canonical import tool_calls_as_expected
 from harness.case_model import CaseBase, ExpectedError
 from harness.compare import render_diff, show, strict_equal
-from harness.sdk_replay import StreamProbe
+from harness.sdk import StreamProbe
 from harness.yaml_source import to_plain
 
 

@@ -1,20 +1,43 @@
-"""The reference implementation behind the adapter contract (entry point ``reference``)."""
+"""The reference implementation behind the adapter contract (entry point ``reference``).
+
+Each part of the reference implementation (one package per provider API, one per design document)
+exposes ``FUNCTIONS[(kind, api)]``; the adapter's capabilities are exactly the keys of their union,
+and each adapter method calls the function registered for its kind and api, with the api dropped.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from reference_impl import __version__
-from reference_impl.openai_chat.processing import process_chat
-from reference_impl.openai_chat.request import build_chat_args
-from reference_impl.openai_chat.streaming import process_stream
+from reference_impl import (
+    __version__,
+    anthropic_messages,
+    gemini_generate_content,
+    openai_chat,
+    openai_embeddings,
+    openai_images,
+    openai_responses,
+    payload_extractors,
+    response_converter,
+    stream_blocks,
+)
 
-WIRE: dict[str, Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]]] = {
-    "openai.chat": build_chat_args,
+PARTS = (
+    openai_chat,
+    openai_embeddings,
+    openai_images,
+    openai_responses,
+    anthropic_messages,
+    gemini_generate_content,
+    stream_blocks,
+    payload_extractors,
+    response_converter,
+)
+
+FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {
+    key: function for part in PARTS for key, function in part.FUNCTIONS.items()
 }
-PROCESS: dict[str, Callable[[dict[str, Any], Any], Any]] = {"openai.chat": process_chat}
-STREAM: dict[str, Callable[[dict[str, Any], Iterable[Any]], Iterable[Any]]] = {"openai.chat": process_stream}
 
 
 class ReferenceAdapter:
@@ -22,19 +45,25 @@ class ReferenceAdapter:
     version = __version__
 
     def capabilities(self) -> set[str]:
-        return (
-            {f"wire:{api}" for api in WIRE}
-            | {f"process:{api}" for api in PROCESS}
-            | {f"stream:{api}" for api in STREAM}
-        )
+        return {f"{kind}:{api}" for kind, api in FUNCTIONS}
 
-    def build_request(
-        self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]
-    ) -> dict[str, Any]:
-        return WIRE[api](agent, messages)
+    def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any:
+        return FUNCTIONS[("wire", api)](agent, messages)
 
     def process(self, api: str, agent: dict[str, Any], response: Any) -> Any:
-        return PROCESS[api](agent, response)
+        return FUNCTIONS[("process", api)](agent, response)
 
     def process_stream(self, api: str, agent: dict[str, Any], events: Iterable[Any]) -> Iterable[Any]:
-        return STREAM[api](agent, events)
+        return FUNCTIONS[("stream", api)](agent, events)
+
+    def stream_blocks(self, api: str, events: Iterable[Any]) -> Any:
+        return FUNCTIONS[("blocks", api)](events)
+
+    def extract(self, api: str, request: Any, response: Any) -> Any:
+        return FUNCTIONS[("extract", api)](request, response)
+
+    def convert(self, api: str, response: Any, stream: bool) -> Any:
+        return FUNCTIONS[("convert", api)](response, stream)
+
+    def execute(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
+        return FUNCTIONS[("e2e", api)](agent, messages, client)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from datetime import date
 from pathlib import Path
 
@@ -13,11 +14,11 @@ import yaml
 from harness import cassette_format
 from harness.cassettes import CassetteError, CassetteStore, read_cassette
 from harness.importer import import_real_traffic, real_traffic_cassette
-from harness.sdk_replay import split_events
+from harness.sdk import split_events
 from tests.conftest import REPO
 
 CASSETTES = REPO / "cassettes"
-REAL_TRAFFIC = REPO.parent / "shared" / "real-traffic"
+REAL_TRAFFIC = Path(os.environ.get("WIRECONF_REAL_TRAFFIC", REPO.parent / "shared" / "real-traffic"))
 
 
 def all_cassettes() -> list[Path]:

@@ -47,6 +47,16 @@ def test_k_selects_by_rule_and_kind(run_corpus, corpus):
     assert set(run.outcomes) == {c.id for c in corpus.cases_citing("8.6/refusal-raises")}
 
 
+def test_kind_and_api_options_select(run_corpus, corpus):
+    run = run_corpus("--kind", "stream", "--api", "openai.chat")
+    assert set(run.outcomes) == {
+        c.id for c in corpus.cases() if c.kind == "stream" and c.api == "openai.chat"
+    }
+    assert set(run_corpus("--kind", "wire", "--kind", "process").outcomes) == {
+        c.id for c in corpus.cases() if c.kind in ("wire", "process")
+    }
+
+
 def test_node_id_runs_one_case(pytester):
     result = pytester.runpytest(
         f"{CASES}/wire/openai.chat/messages.yaml::{SINGLE}", "-p", "no:cacheprovider", "-v"

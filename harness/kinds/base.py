@@ -6,12 +6,14 @@ import json
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.case_model import CassetteRef, InlineResponse
 from harness.cassettes import CassetteError, CassetteStore, RecordedResponse
-from harness.corpus import LoadedCase
-from harness.sdk_replay import SdkReplay, StreamProbe, split_events
+from harness.sdk import SdkReplay, StreamProbe, split_events
+
+if TYPE_CHECKING:
+    from harness.corpus import LoadedCase
 
 
 class CaseInputError(Exception):

@@ -6,13 +6,30 @@ probe notes how many events the SDK had read at each yield (for ``incremental`` 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
-from harness.corpus import LoadedCase
+from pydantic import Field
+
+from harness.case_model import Agent, CaseBase, Response
 from harness.kinds.base import ADAPTER_ERRORS, Call, HarnessContext, Outcome, raised, sdk_input
 from harness.yaml_source import to_plain
 
+if TYPE_CHECKING:
+    from harness.corpus import LoadedCase
+
 NOUN = "yielded items"
+
+
+class CaseModel(CaseBase):
+    """A provider stream (the official SDK's stream object) → the items the processor yields."""
+
+    kind: Literal["stream"]
+    agent: Agent
+    response: Response
+    incremental: bool = Field(
+        default=False,
+        description="Also check that text deltas are yielded before the last stream event is read",
+    )
 
 
 def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:

@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
-from harness.corpus import LoadedCase
+from pydantic import Field
+
+from harness.case_model import Agent, CaseBase, Message
 from harness.kinds.base import ADAPTER_ERRORS, Call, HarnessContext, Outcome, raised
 from harness.yaml_source import to_plain
 
+if TYPE_CHECKING:
+    from harness.corpus import LoadedCase
+
 NOUN = "request body"
+
+
+class CaseModel(CaseBase):
+    """Agent + messages → the request body."""
+
+    kind: Literal["wire"]
+    agent: Agent
+    messages: list[Message] = Field(default_factory=list)
 
 
 class NotARequestBody(Exception):

@@ -1,0 +1,33 @@
+"""``wireconf strength``: run each rule's mutant of the reference through the rule's cases."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+
+def run(args: argparse.Namespace) -> int:
+    from harness.strength import MutantResult, strength
+
+    def progress(result: MutantResult) -> None:
+        if args.verbose or result.status != "killed":
+            print(f"{result.status:12} {result.rule}  {result.detail}".rstrip(), flush=True)
+
+    report = strength(Path(args.corpus), args.rule or None, args.jobs, args.case_timeout, progress)
+    for rule_id in report.missing:
+        print(f"{'no mutant':12} {rule_id}")
+    print(report.summary())
+    return 0 if report.ok else 1
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "strength", help="check that each MUST rule's mutant is caught by its cases"
+    )
+    parser.add_argument("corpus", nargs="?", default="cases")
+    parser.add_argument("--rule", action="append", help="only this rule (repeatable)")
+    parser.add_argument("--jobs", type=int, default=None, help="mutants run at once (default: CPU count)")
+    parser.add_argument("--case-timeout", type=float, default=5.0)
+    parser.add_argument("-v", "--verbose", action="store_true", help="also list the killed mutants")
+    parser.set_defaults(run=run)

@@ -1,0 +1,13 @@
+"""``extract`` (seed 003, payload extractors): recorded request/response bodies → messages, text, tool calls.
+
+Not implemented yet: ``CaseModel`` and ``prepare`` are ``None`` until this kind's issue lands, and the
+registry leaves the kind out of the case union (a case of this kind is reported as an unknown kind).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+NOUN = "result"
+CaseModel: Any = None
+prepare: Any = None

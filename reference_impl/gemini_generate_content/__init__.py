@@ -1,0 +1,12 @@
+"""Google Gemini generateContent: the project's §7.8 provider subsection (request, processing, streaming).
+
+``FUNCTIONS`` maps ``(kind, api)`` to the function the reference adapter calls; empty until this part
+of the reference implementation is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {}

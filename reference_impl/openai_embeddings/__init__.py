@@ -1,0 +1,12 @@
+"""OpenAI Embeddings: §7.2 (request) and §8.2 (processing).
+
+``FUNCTIONS`` maps ``(kind, api)`` to the function the reference adapter calls; empty until this part
+of the reference implementation is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {}

@@ -1,0 +1,12 @@
+"""The response converter of seed 004 (convert): responses and streams → normalised messages.
+
+``FUNCTIONS`` maps ``(kind, api)`` to the function the reference adapter calls; empty until this part
+of the reference implementation is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {}
