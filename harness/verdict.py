@@ -14,6 +14,7 @@ from typing import Any
 from harness.canonical import tool_calls_as_expected
 from harness.case_model import CaseBase, ExpectedError
 from harness.compare import render_diff, show, strict_equal
+from harness.matchers import apply_matchers
 from harness.sdk import StreamProbe
 from harness.yaml_source import to_plain
 
@@ -31,6 +32,11 @@ class CanonicalOutcome:
 
 def _indent(text: str, prefix: str = "    ") -> str:
     return "\n".join(prefix + line for line in text.splitlines())
+
+
+def _resolve(expected: Any, actual: Any) -> tuple[Any, Any]:
+    """Read tool calls the way the expectation holds them, then resolve declared matchers."""
+    return apply_matchers(expected, tool_calls_as_expected(expected, actual))
 
 
 def exception_matches(exc: BaseException, expected: ExpectedError) -> bool:
@@ -54,8 +60,7 @@ def _expected_value(case: CaseBase, outcome: CanonicalOutcome, noun: str) -> lis
         lines.append("  traceback (adapter frames):")
         lines.append(_indent(outcome.traceback))
         return lines
-    expected = to_plain(case.expect)
-    actual = tool_calls_as_expected(expected, outcome.value)
+    expected, actual = _resolve(to_plain(case.expect), outcome.value)
     if strict_equal(expected, actual, case.tolerance):
         return []
     diff = render_diff(expected, actual, case.tolerance)
@@ -74,7 +79,7 @@ def _expected_error(expected: ExpectedError, outcome: CanonicalOutcome, noun: st
             _indent(outcome.traceback),
         ]
     yielded = to_plain(expected.yielded)
-    actual = tool_calls_as_expected(yielded, outcome.yielded)
+    yielded, actual = _resolve(yielded, outcome.yielded) if yielded is not None else (None, outcome.yielded)
     if yielded is not None and not strict_equal(yielded, actual):
         lines.append("the items yielded before the exception differ from the expectation:")
         lines += ["  " + d for d in render_diff(yielded, actual)]

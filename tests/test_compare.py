@@ -116,3 +116,26 @@ def test_tool_call_mappings_are_read_from_their_keys_where_a_tool_call_is_expect
     assert tool_calls_as_expected([], [{"name": "f", "arguments": "{}"}]) == [
         {"name": "f", "arguments": "{}"}
     ]
+
+
+def test_json_matcher_accepts_any_spelling_of_the_same_json():
+    from harness.matchers import apply_matchers
+
+    expected = [{"id": "t1", "name": "f", "arguments": {"$json": {"city": "Paris", "n": 1}}}]
+    for spelling in ('{"city": "Paris", "n": 1}', '{"n":1,"city":"Paris"}'):
+        resolved, actual = apply_matchers(expected, [{"id": "t1", "name": "f", "arguments": spelling}])
+        assert strict_equal(resolved, actual)
+    resolved, actual = apply_matchers(
+        expected, [{"id": "t1", "name": "f", "arguments": '{"city": "Rome", "n": 1}'}]
+    )
+    assert render_diff(resolved, actual) == ['$[0].arguments[\'$json\'].city: expected "Paris", got "Rome"']
+    resolved, actual = apply_matchers({"$json": {"a": 1}}, {"a": 1})
+    assert not strict_equal(resolved, actual)  # a parsed dict is not a JSON string
+
+
+def test_pattern_matcher():
+    from harness.matchers import apply_matchers
+
+    assert strict_equal(*apply_matchers({"id": {"$pattern": "call_[0-9]+"}}, {"id": "call_12"}))
+    resolved, actual = apply_matchers({"id": {"$pattern": "call_[0-9]+"}}, {"id": "call_x"})
+    assert render_diff(resolved, actual) == ['$.id: expected "a string matching /call_[0-9]+/", got "call_x"']
