@@ -142,10 +142,12 @@ def judge_variants(case: CaseBase, outcome: CanonicalOutcome, noun: str, method:
     if not outcome.variants:
         return lines
     out = [f"{method}: " + lines[0], *lines[1:]] if lines else []
+    deviating = []
     for label, variant in outcome.variants:
         variant_lines = judge(case, variant, noun)
         if variant_lines:
+            deviating.append(label)
             out += [f"{label}: " + variant_lines[0], *variant_lines[1:]]
-    if out and not lines:
-        out.insert(0, f"{method} conforms, but its variant deviates:")
+    if deviating and not lines:
+        out.insert(0, f"{method} conforms; {', '.join(deviating)} deviates:")
     return out
