@@ -61,11 +61,13 @@ def _children() -> set[str]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads child processes from /proc")
-def test_mcp_cases_leave_no_server_running(run_corpus):
+def test_mcp_cases_leave_no_server_running(run_corpus, monkeypatch):
+    monkeypatch.setattr(mcp, "_LISTINGS", {})  # start the servers again, whatever ran before
     before = _children()
     run = run_corpus("-k", "mcp")
     assert run.outcomes and set(run.outcomes.values()) == {"passed"}
     assert not [c for c in _children() - before if "server.py" in c]
+    assert len(mcp._LISTINGS) == 2  # weather.json and paged.json, each listed once and kept
 
 
 def test_a_server_that_never_answers_raises_within_the_discovery_limit(monkeypatch):

@@ -5,11 +5,16 @@ close its stdin, then terminate it), so nothing outlives the call. The whole dis
 ``DISCOVERY_TIMEOUT``: a server that never answers costs that long, never the run. Every failure to
 reach the server is a ``ConnectionError`` (an ``OSError``) naming the server and what went wrong,
 with the tail of the server's stderr.
+
+A successful listing is kept for the life of the process, per launch (command, args, cwd, env), as
+runtimes cache an MCP server's tool list: starting a Python server costs a few hundred milliseconds,
+and the corpus asks the same server several times. Failures are never kept.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import tempfile
 from typing import Any, TextIO
 
@@ -25,6 +30,8 @@ DISCOVERY_TIMEOUT = 4.0
 """Seconds for spawn, handshake and listing; below wireconf's default per-case limit of 5 s."""
 
 STDERR_TAIL = 600
+
+_LISTINGS: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
 
 
 def _leaf(exc: BaseException) -> BaseException:
@@ -68,9 +75,13 @@ def discover(tool: dict[str, Any]) -> list[dict[str, Any]]:
         listing = _list_tools(command, args, connection.get("cwd"), connection.get("env"), errlog)
         return await asyncio.wait_for(listing, DISCOVERY_TIMEOUT)
 
+    key = (command, tuple(args), connection.get("cwd"), tuple(sorted((connection.get("env") or {}).items())))
+    if key in _LISTINGS:
+        return copy.deepcopy(_LISTINGS[key])  # bindings and strict mode edit what they are given
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
         try:
-            return asyncio.run(bounded(errlog))
+            _LISTINGS[key] = asyncio.run(bounded(errlog))
+            return copy.deepcopy(_LISTINGS[key])
         except Exception as exc:
             cause = _leaf(exc)
             if isinstance(cause, TimeoutError):
