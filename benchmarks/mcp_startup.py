@@ -6,7 +6,8 @@ corpus's stdio server, initialize, list its tools, stop it), as the reference do
 The import is measured in a fresh interpreter (the reference imports the client when it loads, outside
 any case's time limit). A discovery is timed per call, best and median of --repeat, with the server
 started by --python (the corpus's cases say `python3`; on a machine where `python3` is a version
-manager's shim, passing the interpreter itself shows what the shim adds).
+manager's shim, passing the interpreter itself shows what the shim adds). The reference keeps a
+listing per launch for the process; each timed discovery here forgets it first.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ def discovery_seconds(python: str, repeat: int) -> list[float]:
     }
     times = []
     for _ in range(repeat):
+        mcp._LISTINGS.clear()
         started = time.perf_counter()
         assert len(mcp.signatures(tool)) == 4
         times.append(time.perf_counter() - started)
