@@ -9,6 +9,8 @@ corpus loading and pytest's own session costs), divided by the number of cases.
 Bare: the reference functions called directly on inputs prepared beforehand (the SDK objects built in
 advance, streams consumed inside the timed call since that is where the SDK parses them); best of
 --repeat passes over the corpus.
+Cases with mcp tools are left out of both: each starts an MCP server process, which costs the same
+with or without the plugin and would drown the figure (benchmarks/mcp_startup.py measures them).
 """
 
 from __future__ import annotations
@@ -18,20 +20,28 @@ import io
 import time
 from contextlib import redirect_stdout
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from harness.cassettes import CassetteStore
-from harness.corpus import Corpus
+from harness.corpus import Corpus, LoadedCase
+from harness.data_paths import resolve_agent_paths
 from harness.kinds.base import HarnessContext, sdk_input
 from harness.sdk import SdkReplay
 from harness.yaml_source import to_plain
 from reference_impl.adapter import FUNCTIONS
+from reference_impl.tool_kinds.registry import set_registry
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
 KINDS = ("wire", "process", "stream")  # the kinds the bare loop below knows how to call
 KIND_OPTIONS = [option for kind in KINDS for option in ("--kind", kind)]
+WITHOUT_MCP = ["-k", "not mcp"]
+
+
+def _uses_mcp(case: LoadedCase) -> bool:
+    return any(tool.get("kind") == "mcp" for tool in case.raw.get("agent", {}).get("tools") or [])
 
 
 def through_plugin(repeat: int, *extra: str) -> tuple[float, int]:
@@ -41,7 +51,8 @@ def through_plugin(repeat: int, *extra: str) -> tuple[float, int]:
         started = time.perf_counter()
         with redirect_stdout(io.StringIO()):
             pytest.main(
-                [str(CASES), "-q", "-p", "no:cacheprovider", *KIND_OPTIONS, *extra], plugins=[counter]
+                [str(CASES), "-q", "-p", "no:cacheprovider", *KIND_OPTIONS, *WITHOUT_MCP, *extra],
+                plugins=[counter],
             )
         best = min(best, time.perf_counter() - started)
         count = counter.cases
@@ -56,19 +67,30 @@ class _Count:
             self.cases += 1
 
 
+def _with_registry(fn: Any, registry: list[Any]) -> Any:
+    """The wire call with the case's tool registry set first, as the harness does before each call."""
+
+    def call(*args: Any) -> Any:
+        set_registry(registry)
+        return fn(*args)
+
+    return call
+
+
 def bare(repeat: int) -> tuple[float, int]:
     corpus = Corpus(CASES)
     ctx = HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
-    cases = [case for case in corpus.cases() if case.kind in KINDS]
+    cases = [case for case in corpus.cases() if case.kind in KINDS and not _uses_mcp(case)]
     best = float("inf")
     for _ in range(repeat):
         calls = []
         for case in cases:  # inputs prepared outside the timed part, as the plugin prepares them
-            agent = to_plain(case.raw["agent"])
+            agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
             if case.kind == "wire":
-                calls.append(
-                    (FUNCTIONS[("wire", case.api)], (agent, to_plain(case.raw.get("messages", []))), False)
-                )
+                messages = to_plain(case.raw.get("messages", []))
+                registry = to_plain(case.raw.get("registry") or [])
+                build = _with_registry(FUNCTIONS[("wire", case.api)], registry)
+                calls.append((build, (agent, messages), False))
             else:
                 sdk_object, _ = sdk_input(ctx, case, stream=case.kind == "stream")
                 calls.append((FUNCTIONS[(case.kind, case.api)], (agent, sdk_object), case.kind == "stream"))
@@ -78,7 +100,7 @@ def bare(repeat: int) -> tuple[float, int]:
                 result = fn(*args)
                 if is_stream:
                     list(result)
-            except ValueError:
+            except (ValueError, OSError):
                 pass  # the cases that expect an error
         best = min(best, time.perf_counter() - started)
     return best, len(cases)

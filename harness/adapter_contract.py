@@ -33,6 +33,15 @@ METHOD_FOR_KIND: dict[str, str] = {
 }
 """The adapter method the harness calls for each kind (``trace`` observes the spans of the others)."""
 
+PROCESS_ASYNC_METHOD = "process_async"
+"""Optional: ``async def process_async(api, agent, response)``, §8's async processor. When an adapter has
+it, every ``process`` case also awaits it and judges its result against the same expectation."""
+
+TOOL_REGISTRY_METHOD = "set_tool_registry"
+"""Optional: ``set_tool_registry(entries)`` replaces the runtime's registry of custom tools (§7.1.3, kind
+``*``) with ``entries`` (``{name, parameters}``, parameters a JSON Schema) before each ``wire`` call.
+Required only by cases that declare a ``registry``."""
+
 
 def capability(kind: str, api: str) -> str:
     """The capability string an adapter declares to receive cases of ``kind`` on ``api``."""
@@ -63,6 +72,9 @@ class Adapter(Protocol):
     ``convert(api, response, stream) -> list[dict]``                convert
     ``execute(api, agent, messages, client) -> object``             e2e
 
+    Optional: ``async process_async(api, agent, response) -> object`` (awaited beside ``process``) and
+    ``set_tool_registry(entries) -> None`` (custom tools of ``wire`` cases).
+
     Inputs use the spec's canonical vocabulary (plain dicts, camelCase keys). Results are plain data
     (str, numbers, bool, None, lists, mappings) or objects exposing the spec's fields, such as a
     ToolCall with ``id``, ``name`` and ``arguments``.
@@ -84,3 +96,11 @@ class SupportsProcess(Protocol):
 
 class SupportsStream(Protocol):
     def process_stream(self, api: str, agent: dict[str, Any], events: Iterable[object]) -> Iterable[Any]: ...
+
+
+class SupportsProcessAsync(Protocol):
+    async def process_async(self, api: str, agent: dict[str, Any], response: object) -> Any: ...
+
+
+class SupportsToolRegistry(Protocol):
+    def set_tool_registry(self, entries: list[dict[str, Any]]) -> None: ...

@@ -80,6 +80,15 @@ class Tool(Strict):
     options: dict[str, Any] | None = None
 
 
+class RegistryEntry(Strict):
+    """An entry of a runtime's tool registry: the signature of the custom tool named ``name``."""
+
+    name: str
+    parameters: dict[str, Any] = Field(
+        description="The JSON Schema of the function's parameters, as registered"
+    )
+
+
 class ModelOptions(Strict):
     temperature: float | None = None
     maxOutputTokens: int | None = None

@@ -13,17 +13,16 @@ from typing import Any
 
 import pytest
 
-from harness.adapter_contract import capability
-from harness.canonical import NotData, canonical
+from harness.adapter_contract import METHOD_FOR_KIND, capability
+from harness.canonical import NotData
 from harness.corpus import LoadedCase, Problem
 from harness.kinds import DRIVERS
-from harness.kinds.base import CaseInputError, Outcome
-from harness.kinds.wire import NotARequestBody
+from harness.kinds.base import CaseInputError, ContractError, Outcome
 from harness.rule_catalogue import uncovered
 from harness.session import get_session
 from harness.summary import PROP_API, PROP_CASE, PROP_KIND, PROP_PROBLEM, PROP_RULES, PROP_UNSUPPORTED
 from harness.timeout import CaseTimeout
-from harness.verdict import CanonicalOutcome, judge
+from harness.verdict import CanonicalOutcome, canonical_outcome, judge_variants
 
 
 class CaseFailed(Exception):
@@ -94,23 +93,18 @@ class CaseItem(pytest.Item):
             outcome: Outcome = session.runner.run(lambda: call(adapter), session.timeout)
         except CaseTimeout as exc:
             self._error(f"error: {exc}")
-        except NotARequestBody as exc:
+        except ContractError as exc:
             self._error(f"error: {exc}")
         try:
-            self._outcome = CanonicalOutcome(
-                value=canonical(outcome.value),
-                raised=outcome.raised,
-                traceback=outcome.traceback,
-                yielded=canonical(outcome.yielded),
-                probe=outcome.probe,
-            )
+            self._outcome = canonical_outcome(outcome)
         except NotData as exc:
             self._error(f"error: {exc}")
 
     def runtest(self) -> None:
         assert self._outcome is not None
         noun = DRIVERS[self.loaded.kind].NOUN
-        lines = judge(self.loaded.model, self._outcome, noun)
+        method = METHOD_FOR_KIND.get(self.loaded.kind, self.loaded.kind)
+        lines = judge_variants(self.loaded.model, self._outcome, noun, method)
         if lines:
             expect_key = "expect_error" if self.loaded.model.expect_error is not None else "expect"
             where = f"  expectation at {self.loaded.path}:{self.loaded.line_of(expect_key)}"

@@ -8,15 +8,18 @@ traceback), a case that expects an error fails when the adapter returns.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from harness.canonical import tool_calls_as_expected
+from harness.canonical import NotData, canonical, tool_calls_as_expected
 from harness.case_model import CaseBase, ExpectedError
 from harness.compare import render_diff, show, strict_equal
 from harness.matchers import apply_matchers
 from harness.sdk import StreamProbe
 from harness.yaml_source import to_plain
+
+if TYPE_CHECKING:
+    from harness.kinds.base import Outcome
 
 
 @dataclass
@@ -28,6 +31,25 @@ class CanonicalOutcome:
     traceback: str
     yielded: list[Any]
     probe: StreamProbe | None
+    variants: list[tuple[str, CanonicalOutcome]] = field(default_factory=list)
+
+
+def canonical_outcome(outcome: Outcome, where: str = "") -> CanonicalOutcome:
+    """``outcome`` (and its variants) as plain data; raises ``NotData`` naming the variant at fault."""
+    try:
+        value, yielded = canonical(outcome.value), canonical(outcome.yielded)
+    except NotData as exc:
+        if where:
+            exc.args = (f"{where}: {exc}",)
+        raise
+    return CanonicalOutcome(
+        value=value,
+        raised=outcome.raised,
+        traceback=outcome.traceback,
+        yielded=yielded,
+        probe=outcome.probe,
+        variants=[(label, canonical_outcome(variant, label)) for label, variant in outcome.variants],
+    )
 
 
 def _indent(text: str, prefix: str = "    ") -> str:
@@ -111,3 +133,21 @@ def judge(case: CaseBase, outcome: CanonicalOutcome, noun: str) -> list[str]:
     if getattr(case, "incremental", False):
         lines += _incremental(outcome)
     return lines
+
+
+def judge_variants(case: CaseBase, outcome: CanonicalOutcome, noun: str, method: str) -> list[str]:
+    """``judge`` of the outcome and of each variant (``process_async`` beside ``process``): with variants,
+    each method that deviates is named, so that a maintainer sees which one failed."""
+    lines = judge(case, outcome, noun)
+    if not outcome.variants:
+        return lines
+    out = [f"{method}: " + lines[0], *lines[1:]] if lines else []
+    deviating = []
+    for label, variant in outcome.variants:
+        variant_lines = judge(case, variant, noun)
+        if variant_lines:
+            deviating.append(label)
+            out += [f"{label}: " + variant_lines[0], *variant_lines[1:]]
+    if deviating and not lines:
+        out.insert(0, f"{method} conforms; {', '.join(deviating)} deviates:")
+    return out

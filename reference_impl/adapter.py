@@ -22,6 +22,8 @@ from reference_impl import (
     response_converter,
     stream_blocks,
 )
+from reference_impl.process_async import process_async
+from reference_impl.tool_kinds.registry import set_registry
 
 PARTS = (
     openai_chat,
@@ -52,6 +54,12 @@ class ReferenceAdapter:
 
     def process(self, api: str, agent: dict[str, Any], response: Any) -> Any:
         return FUNCTIONS[("process", api)](agent, response)
+
+    async def process_async(self, api: str, agent: dict[str, Any], response: Any) -> Any:
+        return await process_async(FUNCTIONS[("process", api)], agent, response)
+
+    def set_tool_registry(self, entries: list[dict[str, Any]]) -> None:
+        set_registry(entries)
 
     def process_stream(self, api: str, agent: dict[str, Any], events: Iterable[Any]) -> Iterable[Any]:
         return FUNCTIONS[("stream", api)](agent, events)

@@ -1,4 +1,5 @@
-"""§7.1.4 schema conversion and §7.1.6 structured output (list[Property] → JSON Schema)."""
+"""§7.1.4 schema conversion, §7.1.6 / §7.7 structured output (list[Property] → JSON Schema), and the
+shape OpenAI's strict mode requires of a schema (used by strict output schemas and strict tools)."""
 
 from __future__ import annotations
 
@@ -43,13 +44,72 @@ def schema_to_wire(properties: list[dict[str, Any]] | None) -> dict[str, Any]:
     return schema
 
 
+def nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` that also admits null: ``null`` joins its type (and its enum, which would exclude it)."""
+    out = dict(schema)
+    kind = out.get("type")
+    if isinstance(kind, str):
+        out["type"] = [kind, "null"]
+    elif isinstance(kind, list):
+        out["type"] = kind if "null" in kind else [*kind, "null"]
+    else:
+        return {"anyOf": [schema, {"type": "null"}]}
+    if isinstance(out.get("enum"), list) and None not in out["enum"]:
+        out["enum"] = [*out["enum"], None]
+    return out
+
+
+def require_all(schema: dict[str, Any]) -> None:
+    """Strict mode's object shape, in place (decisions 7.7/strict-optional-properties-nullable and
+    7.1.3/strict-optional-parameters-nullable): OpenAI rejects a strict schema whose ``required`` does not
+    list every property, so every property is listed, in property order, and the ones that were optional
+    admit null instead: the model may still leave them out, by sending null."""
+    properties = schema.get("properties") or {}
+    listed = set(schema.get("required") or [])
+    for name in properties:
+        if name not in listed:
+            properties[name] = nullable(properties[name])
+    if properties:
+        schema["required"] = list(properties)
+
+
+def close_nested(schema: dict[str, Any]) -> None:
+    """Strict mode inside a JSON Schema parameter (decision 7.1.3/strict-nested-objects-closed): every
+    object below the top level is closed and requires all of its properties too, as OpenAI demands of
+    every object of a strict schema. Reaches objects in ``properties``, ``items`` and ``anyOf``."""
+    for child in (schema.get("properties") or {}).values():
+        _close_object(child)
+    if isinstance(schema.get("items"), dict):
+        _close_object(schema["items"])
+    for branch in schema.get("anyOf") or []:
+        _close_object(branch)
+
+
+def _close_object(schema: dict[str, Any]) -> None:
+    if not isinstance(schema, dict):
+        return
+    kinds = schema.get("type")
+    if kinds == "object" or (isinstance(kinds, list) and "object" in kinds) or "properties" in schema:
+        schema["additionalProperties"] = False
+        require_all(schema)
+    close_nested(schema)
+
+
+def strict_output_schema(outputs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The schema every strict structured-output mechanism sends for ``outputs`` (Chat's
+    ``response_format``, the Responses API's ``text.format``): the §7.1.4 conversion, closed, with every
+    property required and the optional ones nullable (decision 7.7/strict-optional-properties-nullable)."""
+    json_schema = schema_to_wire(outputs)
+    json_schema["additionalProperties"] = False
+    require_all(json_schema)
+    return json_schema
+
+
 def output_schema_to_wire(outputs: list[dict[str, Any]] | None) -> dict[str, Any] | None:
     """§7.1.6: ``response_format`` for non-empty outputs, else ``None``."""
     if not outputs:
         return None
-    json_schema = schema_to_wire(outputs)
-    json_schema["additionalProperties"] = False
     return {
         "type": "json_schema",
-        "json_schema": {"name": "structured_output", "strict": True, "schema": json_schema},
+        "json_schema": {"name": "structured_output", "strict": True, "schema": strict_output_schema(outputs)},
     }

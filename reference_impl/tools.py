@@ -1,7 +1,8 @@
 """§7.1.3 tool conversion: every tool kind projected as OpenAI function definitions.
 
-``PROJECTORS`` maps a tool kind to its projection; kinds without one are errors for now (prompty, mcp,
-openapi and custom tools plug in here).
+``PROJECTORS`` maps a built-in tool kind to its projection; any other kind is a custom tool whose
+signature comes from the tool registry (``reference_impl.tool_kinds.registry``). Bindings and strict
+mode are applied to every function a tool projects to, whatever its kind.
 """
 
 from __future__ import annotations
@@ -9,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from reference_impl.schema import schema_to_wire
+from reference_impl.schema import close_nested, require_all, schema_to_wire
+from reference_impl.tool_kinds import Signature, mcp, openapi, prompty, registry
 
 FuncDef = dict[str, Any]
+Projector = Callable[[dict[str, Any]], list[FuncDef]]
 
 
 def _function(name: Any, description: Any, parameters: dict[str, Any]) -> FuncDef:
@@ -27,15 +30,25 @@ def project_function(tool: dict[str, Any]) -> list[FuncDef]:
     return [_function(tool.get("name"), tool.get("description"), schema_to_wire(tool.get("parameters")))]
 
 
-PROJECTORS: dict[str, Callable[[dict[str, Any]], list[FuncDef]]] = {"function": project_function}
+def _from_signatures(signatures: Callable[[dict[str, Any]], list[Signature]]) -> Projector:
+    def project(tool: dict[str, Any]) -> list[FuncDef]:
+        return [_function(*signature) for signature in signatures(tool)]
+
+    return project
+
+
+PROJECTORS: dict[str, Projector] = {
+    "function": project_function,
+    "prompty": _from_signatures(prompty.signatures),
+    "mcp": _from_signatures(mcp.signatures),
+    "openapi": _from_signatures(openapi.signatures),
+}
+project_custom = _from_signatures(registry.signatures)
 
 
 def project_tool(tool: dict[str, Any]) -> list[FuncDef]:
-    kind = tool.get("kind")
-    projector = PROJECTORS.get(kind)  # type: ignore[arg-type]
-    if projector is None:
-        raise ValueError(f"tool {tool.get('name')!r}: no projection for tool kind {kind!r}")
-    return projector(tool)
+    projector = PROJECTORS.get(tool.get("kind"))  # type: ignore[arg-type]
+    return (projector or project_custom)(tool)
 
 
 def _strip_bindings(parameters: dict[str, Any], bindings: list[dict[str, Any]]) -> None:
@@ -58,5 +71,8 @@ def tools_to_wire(tools: list[dict[str, Any]] | None, inputs: Any = None) -> lis
             if tool.get("strict"):
                 func_def["function"]["strict"] = True
                 func_def["function"]["parameters"]["additionalProperties"] = False
+                # project decisions 7.1.3/strict-optional-parameters-nullable, strict-nested-objects-closed
+                require_all(func_def["function"]["parameters"])
+                close_nested(func_def["function"]["parameters"])
             wire_tools.append(func_def)
     return wire_tools or None

@@ -64,13 +64,15 @@ def test_raising_processor_fails_its_cases_with_the_exception_and_the_rest_pass(
 
 
 def test_hanging_adapter_is_one_error_per_case_and_the_run_goes_on(corpus, run_corpus):
+    # mcp cases start a server process, which a 0.2 s limit does not leave time for
     try:
-        run = run_corpus("--impl=tests.fakes.hangs:adapter", "--case-timeout=0.2")
+        run = run_corpus("--impl=tests.fakes.hangs:adapter", "--case-timeout=0.2", "-k", "not mcp")
     finally:
         hangs.RELEASE.set()
-    stream = {c.id for c in corpus.cases() if c.kind == "stream"}
+    selected = {c.id for c in corpus.cases() if "mcp" not in c.id}
+    stream = {c for c in selected if c.startswith("stream.")}
     assert run.with_outcome("error") == stream
-    assert run.with_outcome("passed") == {c.id for c in corpus.cases()} - stream
+    assert run.with_outcome("passed") == selected - stream
     assert (
         "did not return within 0.2 s (--case-timeout)" in run.longreprs["stream.openai.chat.real-text-deltas"]
     )

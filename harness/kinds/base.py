@@ -20,6 +20,10 @@ class CaseInputError(Exception):
     """The case's inputs cannot be prepared (missing cassette, error response, …): a harness error."""
 
 
+class ContractError(Exception):
+    """The adapter broke the adapter contract (a result of the wrong type, a method it lacks): no verdict."""
+
+
 @dataclass
 class Outcome:
     """What the adapter did with one case, before canonicalisation."""
@@ -29,6 +33,8 @@ class Outcome:
     traceback: str = ""
     yielded: list[Any] = field(default_factory=list)
     probe: StreamProbe | None = None
+    variants: list[tuple[str, Outcome]] = field(default_factory=list)
+    """Other methods judged against the same expectation (``process_async`` beside ``process``)."""
 
 
 ADAPTER_ERRORS = (Exception, SystemExit)

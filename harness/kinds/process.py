@@ -1,11 +1,28 @@
-"""``process``: a provider response, parsed by the official SDK → the processor's result."""
+"""``process``: a provider response, parsed by the official SDK → the processor's result.
+
+When the adapter has ``process_async`` (§8: ``process_async(agent, response) → result``), the case
+also awaits it, on a second SDK object parsed from the same bytes, and judges its result against the
+same expectation: a runtime whose async processor drifts from its sync one fails, naming the variant.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import inspect
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, Literal
 
+from harness.adapter_contract import PROCESS_ASYNC_METHOD
 from harness.case_model import Agent, CaseBase, Response
-from harness.kinds.base import ADAPTER_ERRORS, Call, HarnessContext, Outcome, raised, sdk_input
+from harness.kinds.base import (
+    ADAPTER_ERRORS,
+    Call,
+    ContractError,
+    HarnessContext,
+    Outcome,
+    raised,
+    sdk_input,
+)
 from harness.yaml_source import to_plain
 
 if TYPE_CHECKING:
@@ -22,14 +39,41 @@ class CaseModel(CaseBase):
     response: Response
 
 
+async def _settle(awaitable: Awaitable[Any]) -> Any:
+    return await awaitable
+
+
+def _await_variant(method: Any, api: str, agent: dict[str, Any], response: Any) -> Outcome:
+    """``process_async``'s outcome, run to completion on a fresh event loop (this is a worker thread)."""
+    try:
+        awaitable = method(api, agent, response)
+    except ADAPTER_ERRORS as exc:
+        return raised(exc)
+    if not inspect.isawaitable(awaitable):
+        raise ContractError(
+            f"{PROCESS_ASYNC_METHOD} returned {type(awaitable).__name__}, not an awaitable: "
+            f"declare it `async def {PROCESS_ASYNC_METHOD}(api, agent, response)`"
+        )
+    try:
+        return Outcome(value=asyncio.run(_settle(awaitable)))
+    except ADAPTER_ERRORS as exc:
+        return raised(exc)
+
+
 def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
     response, _ = sdk_input(ctx, case, stream=False)
+    response_for_async, _ = sdk_input(ctx, case, stream=False)  # its own object: nothing shared
     agent = case.raw["agent"]
 
     def call(adapter: Any) -> Outcome:
         try:
-            return Outcome(value=adapter.process(case.api, to_plain(agent), response))
+            outcome = Outcome(value=adapter.process(case.api, to_plain(agent), response))
         except ADAPTER_ERRORS as exc:
-            return raised(exc)
+            outcome = raised(exc)
+        method = getattr(adapter, PROCESS_ASYNC_METHOD, None)
+        if method is not None:
+            variant = _await_variant(method, case.api, to_plain(agent), response_for_async)
+            outcome.variants.append((PROCESS_ASYNC_METHOD, variant))
+        return outcome
 
     return call

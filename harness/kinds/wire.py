@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
-from harness.case_model import Agent, CaseBase, Message
-from harness.kinds.base import ADAPTER_ERRORS, Call, HarnessContext, Outcome, raised
+from harness.adapter_contract import TOOL_REGISTRY_METHOD
+from harness.case_model import Agent, CaseBase, Message, RegistryEntry
+from harness.data_paths import resolve_agent_paths
+from harness.kinds.base import ADAPTER_ERRORS, Call, ContractError, HarnessContext, Outcome, raised
 from harness.yaml_source import to_plain
 
 if TYPE_CHECKING:
@@ -23,18 +25,35 @@ class CaseModel(CaseBase):
     kind: Literal["wire"]
     agent: Agent
     messages: list[Message] = Field(default_factory=list)
+    registry: list[RegistryEntry] | None = Field(
+        default=None,
+        description="Entries of the runtime's tool registry for custom tools (§7.1.3, kind *), handed "
+        "to the adapter's set_tool_registry before the call",
+    )
 
 
-class NotARequestBody(Exception):
+class NotARequestBody(ContractError):
     """``build_request`` returned something other than a mapping."""
 
 
 def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
     agent, messages = case.raw["agent"], case.raw.get("messages", [])
+    registry = case.raw.get("registry")
+    base = case.path.parent
 
     def call(adapter: Any) -> Outcome:
+        set_registry = getattr(adapter, TOOL_REGISTRY_METHOD, None)
+        if registry and set_registry is None:
+            raise ContractError(
+                f"the case declares a tool registry but the adapter has no {TOOL_REGISTRY_METHOD}(entries) "
+                "method to receive it (docs/adapters.md, custom tools)"
+            )
         try:
-            body = adapter.build_request(case.api, to_plain(agent), to_plain(messages))
+            if set_registry is not None:
+                set_registry(to_plain(registry or []))
+            body = adapter.build_request(
+                case.api, resolve_agent_paths(to_plain(agent), base), to_plain(messages)
+            )
         except ADAPTER_ERRORS as exc:
             return raised(exc)
         if not isinstance(body, Mapping):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from reference_impl.api_type import check_api_type
 from reference_impl.openai_chat.messages import message_to_wire
 from reference_impl.options import build_options
 from reference_impl.schema import output_schema_to_wire
@@ -12,6 +13,7 @@ from reference_impl.tools import tools_to_wire
 
 def build_chat_args(agent: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any]:
     model = agent["model"]
+    check_api_type(model)
     args: dict[str, Any] = {
         "model": model["id"],
         "messages": [message_to_wire(m) for m in messages],
