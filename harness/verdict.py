@@ -109,21 +109,24 @@ def _expected_error(expected: ExpectedError, outcome: CanonicalOutcome, noun: st
 
 
 def _incremental(outcome: CanonicalOutcome) -> list[str]:
+    """Text items must be yielded as their events arrive. The last one may come after the final event
+    was read (Gemini streams have no closing event after their last text chunk); every earlier one
+    yielded only once the whole stream had been read means the processor buffered the stream."""
     probe = outcome.probe
     if probe is None or outcome.raised is not None:
         return []
-    late = [
-        i
+    text_reads = [
+        (i, read)
         for i, (item, read) in enumerate(zip(outcome.yielded, probe.read_at_yield, strict=False))
-        if isinstance(item, str) and read >= probe.total
+        if isinstance(item, str)
     ]
+    late = [i for i, read in text_reads[:-1] if read >= probe.total]
     if not late:
         return []
     return [
         f"not incremental: text item(s) {late} were yielded only after all {probe.total} stream events "
         "had been read (the stream was buffered before processing)"
     ]
-
 
 def judge(case: CaseBase, outcome: CanonicalOutcome, noun: str) -> list[str]:
     """Why the case fails, or ``[]`` when it passes."""
