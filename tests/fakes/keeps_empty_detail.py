@@ -1,12 +1,12 @@
 """Copies an image part's detail whenever the key is present, "" and null included
 (breaks 7.1.2/no-empty-detail)."""
 
-from tests.fakes.base import FakeAdapter
+from tests.fakes.base import ChatFake
 
 BROKEN_RULE = "7.1.2/no-empty-detail"
 
 
-class Adapter(FakeAdapter):
+class Adapter(ChatFake):
     name = "keeps-empty-detail"
 
     def build_request(self, api, agent, messages):

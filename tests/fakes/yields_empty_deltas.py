@@ -1,12 +1,12 @@
 """Yields every delta.content that is not None, "" included (breaks 8.6/empty-content-not-yielded)."""
 
 from reference_impl.tool_call import ToolCall
-from tests.fakes.base import FakeAdapter
+from tests.fakes.base import ChatFake
 
 BROKEN_RULE = "8.6/empty-content-not-yielded"
 
 
-class Adapter(FakeAdapter):
+class Adapter(ChatFake):
     name = "yields-empty-deltas"
 
     def process_stream(self, api, agent, events):
