@@ -1,12 +1,16 @@
-"""Anthropic Messages: §7.5 (request) and §8.5 (processing, including its SSE stream).
-
-``FUNCTIONS`` maps ``(kind, api)`` to the function the reference adapter calls; empty until this part
-of the reference implementation is written.
-"""
+"""Anthropic Messages: §7.5 (request) and §8.5 (processing, including its SSE stream)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {}
+from reference_impl.anthropic_messages.processing import process_anthropic
+from reference_impl.anthropic_messages.request import build_anthropic_args
+from reference_impl.anthropic_messages.streaming import process_stream
+
+FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {
+    ("wire", "anthropic.messages"): build_anthropic_args,
+    ("process", "anthropic.messages"): process_anthropic,
+    ("stream", "anthropic.messages"): process_stream,
+}

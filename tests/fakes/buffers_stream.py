@@ -1,16 +1,15 @@
-"""Reads the whole stream before yielding anything (breaks 8.6/incremental)."""
+"""Reads the whole stream before yielding anything, on every api (breaks the incremental rule of
+each: 8.6 for OpenAI Chat, 8.5's stream rule for Anthropic, 8.9 for Gemini)."""
 
 from tests.fakes.base import FakeAdapter
 
-BROKEN_RULE = "8.6/incremental"
+BROKEN_RULES = ("8.6/incremental", "8.5/stream-incremental", "8.9/incremental")
 
 
 class Adapter(FakeAdapter):
     name = "buffers-stream"
 
     def process_stream(self, api, agent, events):
-        if api != "openai.chat":
-            return super().process_stream(api, agent, events)
         return list(super().process_stream(api, agent, list(events)))
 
 

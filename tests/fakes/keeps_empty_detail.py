@@ -1,18 +1,16 @@
 """Copies an image part's detail whenever the key is present, "" and null included
 (breaks 7.1.2/no-empty-detail)."""
 
-from tests.fakes.base import FakeAdapter
+from tests.fakes.base import ChatFake
 
 BROKEN_RULE = "7.1.2/no-empty-detail"
 
 
-class Adapter(FakeAdapter):
+class Adapter(ChatFake):
     name = "keeps-empty-detail"
 
     def build_request(self, api, agent, messages):
         body = super().build_request(api, agent, messages)
-        if api != "openai.chat":
-            return body
         for message, wire in zip(messages, body["messages"], strict=True):
             parts = message.get("content") or []
             if isinstance(wire["content"], list):

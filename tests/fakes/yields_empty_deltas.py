@@ -1,18 +1,15 @@
 """Yields every delta.content that is not None, "" included (breaks 8.6/empty-content-not-yielded)."""
 
 from reference_impl.tool_call import ToolCall
-from tests.fakes.base import FakeAdapter
+from tests.fakes.base import ChatFake
 
 BROKEN_RULE = "8.6/empty-content-not-yielded"
 
 
-class Adapter(FakeAdapter):
+class Adapter(ChatFake):
     name = "yields-empty-deltas"
 
     def process_stream(self, api, agent, events):
-        if api != "openai.chat":
-            yield from super().process_stream(api, agent, events)
-            return
         calls = {}
         for chunk in events:
             choice = next((c for c in chunk.choices or [] if c.index == 0), None)

@@ -1,0 +1,51 @@
+"""§7.5 build_anthropic_args: the Anthropic Messages request body."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reference_impl.anthropic_messages.messages import convert_messages
+from reference_impl.anthropic_messages.options import anthropic_options, max_tokens
+from reference_impl.schema import schema_to_wire
+
+
+def _strip_bindings(schema: dict[str, Any], bindings: list[dict[str, Any]]) -> None:
+    """Bound parameters are injected at call time, never shown to the model (§7.1.3's reason holds
+    for every provider: project decision 7.5/tool-bindings-stripped)."""
+    for binding in bindings:
+        schema["properties"].pop(binding["name"], None)
+        if binding["name"] in schema.get("required", []):
+            schema["required"].remove(binding["name"])
+    if "required" in schema and not schema["required"]:
+        del schema["required"]
+
+
+def anthropic_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    """``{name, description, input_schema}``; a null description is omitted and ``strict`` is not sent."""
+    input_schema = schema_to_wire(tool.get("parameters"))
+    _strip_bindings(input_schema, tool.get("bindings") or [])
+    wire: dict[str, Any] = {"name": tool.get("name")}
+    if tool.get("description") is not None:
+        wire["description"] = tool["description"]
+    wire["input_schema"] = input_schema
+    return wire
+
+
+def build_anthropic_args(agent: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any]:
+    model = agent["model"]
+    options = model.get("options") or {}
+    system, wire_messages = convert_messages(messages)
+    args: dict[str, Any] = {
+        "model": model["id"],
+        "messages": wire_messages,
+        "max_tokens": max_tokens(options),
+    }
+    if system:
+        args["system"] = system
+    for key, value in anthropic_options(options).items():
+        if key not in args:  # additionalProperties never replace what the request already holds
+            args[key] = value
+    tools = [anthropic_tool(tool) for tool in agent.get("tools") or [] if tool.get("kind") == "function"]
+    if tools:
+        args["tools"] = tools
+    return args
