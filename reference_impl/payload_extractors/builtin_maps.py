@@ -88,12 +88,12 @@ GEMINI_ROLE_ALIASES = {"model": "assistant"}
 
 def _gemini_text(parts: Any) -> str | None:
     """The answer text of a parts list: text parts joined, thought parts left out; None when none."""
-    texts = [
+    pieces = [
         p["text"]
         for p in parts or []
         if isinstance(p, dict) and isinstance(p.get("text"), str) and not p.get("thought")
     ]
-    return "".join(texts) if texts else None
+    return "".join(pieces) if pieces else None
 
 
 def gemini_tool_call(part: dict[str, Any], index: int) -> dict[str, Any]:
