@@ -32,6 +32,8 @@ class LoadedImpl:
     version: str
     capabilities: frozenset[str]
     origin: str
+    unavailable: str | None = None
+    """Why the runtime behind an installed adapter cannot run here (its package is missing), or None."""
 
     def supports(self, cap: str) -> bool:
         return cap in self.capabilities
@@ -117,4 +119,5 @@ def check_adapter(adapter: Any, spec: str, origin: str) -> LoadedImpl:
         version=str(adapter.version),
         capabilities=frozenset(caps),
         origin=origin,
+        unavailable=getattr(adapter, "unavailable", None) or None,
     )

@@ -79,6 +79,9 @@ class CaseItem(pytest.Item):
     def setup(self) -> None:
         session = get_session(self.config)
         cap = capability(self.loaded.kind, self.loaded.api)
+        if session.impl.unavailable:
+            self.user_properties.append((PROP_UNSUPPORTED, True))
+            pytest.skip(f"{cap}: {session.impl.name} is unavailable here: {session.impl.unavailable}")
         if not session.impl.supports(cap):
             self.user_properties.append((PROP_UNSUPPORTED, True))
             pytest.skip(f"{cap} not supported by {session.impl.name}")
