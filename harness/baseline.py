@@ -22,7 +22,8 @@ from harness.atomic import write_atomic
 
 HEADER = (
     "# wireconf baseline: the cases this runtime is known to fail, each with a reason.\n"
-    "# A listed case that passes fails the run until it is removed: pytest --baseline FILE --update-baseline\n"
+    "# A listed case that passes fails the run until it is removed\n"
+    "# (pytest --baseline FILE --update-baseline rewrites it from a run).\n"
 )
 
 

@@ -271,8 +271,8 @@ class _Controller:
             }
             if self.config.getoption("wireconf_update_baseline"):
                 lines.append(
-                    f"baseline {self.baseline.path} updated: {len(self.baseline.expected)} expected failure(s) "
-                    f"({counts['fixed']} removed because they pass)"
+                    f"baseline {self.baseline.path} updated: {len(self.baseline.expected)} expected "
+                    f"failure(s) ({counts['fixed']} removed because they pass)"
                 )
             else:
                 lines.append(

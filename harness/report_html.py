@@ -1,4 +1,4 @@
-"""A report as one static HTML page: the matrix of runtimes × (kind, api), and every failing case.
+"""A report as one static HTML page: the matrix of runtimes by (kind, api), and every failing case.
 
 Self-contained (inline CSS, a few lines of script, no network), so it can be published as a CI
 artifact or on a static site. Each matrix cell links to its failing cases; each case opens to its
@@ -50,7 +50,7 @@ def anchor(*parts: str) -> str:
 
 def _counts(counts: Counter[str]) -> str:
     if not counts:
-        return '<span class="muted">–</span>'
+        return '<span class="muted">-</span>'
     total = sum(counts[c] for c in COLUMNS) or 1
     spans = "".join(
         f'<span class="{c}" style="width:{100 * counts[c] / total:.1f}%"></span>'
@@ -124,13 +124,15 @@ def render_html(matrix: Matrix, title: str = "wireconf conformance report") -> s
             if cases:
                 failures.append(
                     f'<section id="{anchor("fail", rt.label, *section)}"><h3>{escape(section[0])} '
-                    f"{escape(section[1])} ({len(cases)})</h3>{''.join(_case(rt, r) for r in cases)}</section>"
+                    f"{escape(section[1])} ({len(cases)})</h3>"
+                    f"{''.join(_case(rt, r) for r in cases)}</section>"
                 )
     return (
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
         f"<style>{CSS}</style><script>{SCRIPT}</script></head><body>"
         f"<h1>{escape(title)}</h1>"
-        f'<p class="muted">{len(matrix.runtimes)} runtime(s), {len(matrix.sections)} (kind, api) section(s)</p>'
+        f'<p class="muted">{len(matrix.runtimes)} runtime(s), '
+        f"{len(matrix.sections)} (kind, api) section(s)</p>"
         f'<div class="cards">{"".join(_card(rt) for rt in matrix.runtimes)}</div>'
         f'<h2>Matrix</h2><table id="matrix"><thead><tr><th>kind</th><th>api</th>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table>{''.join(failures)}</body></html>\n"

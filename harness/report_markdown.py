@@ -11,7 +11,7 @@ MAX_DIFF_LINES = 40
 
 def _cell(counts: Counter[str]) -> str:
     if not counts:
-        return "–"
+        return "-"
     text = " / ".join(str(counts[c]) for c in COLUMNS)
     return text + (f" ({counts['known']} known)" if counts["known"] else "")
 

@@ -1,4 +1,4 @@
-"""The shape every rendering of a report shares: runtimes × (kind, api) with counts, and the failures.
+"""The shape every rendering of a report shares: runtimes by (kind, api) with counts, and the failures.
 
 Counts use the conformance outcomes: passed, failed, error, and skipped (a capability the runtime does
 not declare, or a case skipped for another reason). A failure the baseline expects is still a failure;
