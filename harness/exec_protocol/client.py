@@ -36,7 +36,7 @@ class ExecError(Exception):
     """The runtime process cannot be started or did not say a valid hello."""
 
 
-class RuntimeCrashed(Exception):  # noqa: N818 - what happened to the runtime, as the case shows it
+class RuntimeCrashed(Exception):
     """The runtime process died while it handled a call; the process is restarted for the next call."""
 
 
@@ -146,7 +146,9 @@ class ExecAdapter:
     def convert(self, api: str, response: object, stream: bool) -> Any:
         if stream:
             return self._call("convert", api, "convert", {"stream": True}, stream=("response", response))
-        return self._call("convert", api, "convert", {"response": response, "stream": False}, sdk=["response"])
+        return self._call(
+            "convert", api, "convert", {"response": response, "stream": False}, sdk=["response"]
+        )
 
     def close(self) -> None:
         """Ask the process to stop; kill it if it does not within a few seconds."""
@@ -209,10 +211,13 @@ class ExecAdapter:
         process.kill()
         if process is self._process:
             self._process = None
-        return RuntimeCrashed(
+        crashed = RuntimeCrashed(
             f"the runtime process ({self.command}) {process.status()} while handling this case; "
-            f"it is restarted for the next case{process.stderr_tail()}"
+            f"it is restarted for the next case"
         )
+        tail = process.stderr_tail().removeprefix("; ")
+        crashed.wireconf_traceback = f"(no traceback: the process died){' - ' + tail if tail else ''}"  # type: ignore[attr-defined]
+        return crashed
 
     # -- calls -----------------------------------------------------------------------------------------
 
@@ -270,7 +275,9 @@ class ExecAdapter:
                     reply = decode(line)
                     self._log("runtime", reply)
                     if reply.get("id") != call_id:
-                        raise ProtocolError(f"expected a message for call {call_id}, got {line.strip()[:200]}")
+                        raise ProtocolError(
+                            f"expected a message for call {call_id}, got {line.strip()[:200]}"
+                        )
                 except ProtocolError:
                     self._process = None if process is self._process else self._process
                     process.kill()
@@ -293,7 +300,9 @@ class ExecAdapter:
                         self._send(process, {"type": "event", "id": call_id, "event": to_json(event)})
                 else:
                     process.kill()
-                    raise ProtocolError(f"unexpected {kind_of!r} message during {method}: {line.strip()[:200]}")
+                    raise ProtocolError(
+                        f"unexpected {kind_of!r} message during {method}: {line.strip()[:200]}"
+                    )
         finally:
             # Not finished (abandoned, closed early, crashed): the next call restarts the process.
             if finished and self._in_flight is process:
@@ -312,4 +321,6 @@ def _check_hello(hello: dict[str, Any]) -> None:
     if not isinstance(caps, list) or not all(isinstance(c, str) for c in caps):
         raise ProtocolError(f"hello needs `capabilities`, a list of strings: {hello}")
     if any(c.startswith("e2e:") for c in caps):
-        raise ProtocolError("e2e capabilities cannot be served over exec: (the SDK client stays in the harness)")
+        raise ProtocolError(
+            "e2e capabilities cannot be served over exec: (the SDK client stays in the harness)"
+        )

@@ -60,8 +60,9 @@ def to_json(value: Any) -> Any:
     raise TypeError(f"{type(value).__module__}.{type(value).__qualname__} cannot be sent as JSON")
 
 
-def error_payload(exc: BaseException) -> dict[str, Any]:
-    """An exception as the ``error`` of an error message."""
+def error_payload(exc: BaseException, skip: str = "/harness/exec_protocol/") -> dict[str, Any]:
+    """An exception as the ``error`` of an error message; frames of files whose path contains ``skip``
+    (the protocol's own) are left out of the traceback."""
     mro = [
         f"{cls.__module__}.{cls.__qualname__}"
         for cls in type(exc).__mro__
@@ -71,8 +72,15 @@ def error_payload(exc: BaseException) -> dict[str, Any]:
         "type": type(exc).__qualname__,
         "mro": mro,
         "message": str(exc),
-        "traceback": "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)).rstrip(),
+        "traceback": _traceback(exc, skip),
     }
+
+
+def _traceback(exc: BaseException, skip: str) -> str:
+    frames = traceback.extract_tb(exc.__traceback__)
+    kept = [f for f in frames if skip not in f.filename.replace("\\", "/")] or frames
+    lines = traceback.format_list(kept[-12:]) + traceback.format_exception_only(type(exc), exc)
+    return "".join(lines).rstrip()
 
 
 def _builtin_exception(qualified: str) -> type[Exception] | None:

@@ -34,7 +34,7 @@ ARGUMENTS: dict[str, tuple[str, ...]] = {
 }
 
 
-class _End(Exception):  # noqa: N818 - the harness said the stream has no more events
+class _End(Exception):
     pass
 
 
@@ -72,7 +72,9 @@ class Server:
             if message["type"] == "stop":
                 return 0
             if message["type"] != "call":
-                print(f"wireconf serve: ignoring a {message['type']!r} message outside a call", file=sys.stderr)
+                print(
+                    f"wireconf serve: ignoring a {message['type']!r} message outside a call", file=sys.stderr
+                )
                 continue
             self.run_call(message)
         return 0
@@ -114,7 +116,9 @@ class Server:
         from harness.cassettes import RecordedResponse
 
         body = json.dumps(data).encode("utf-8")
-        return self._sdk().response_object(api, RecordedResponse(200, {"content-type": ["application/json"]}, body))
+        return self._sdk().response_object(
+            api, RecordedResponse(200, {"content-type": ["application/json"]}, body)
+        )
 
     def _sdk_stream(self, api: str, call_id: int) -> Any:
         from harness.cassettes import RecordedResponse
