@@ -1,8 +1,9 @@
 """Resolve ``--impl`` into a checked adapter object.
 
 Accepted forms (DESIGN.md): an entry-point name of the group ``wireconf.adapters``, ``module:attribute``,
-``module``, or ``exec:COMMAND`` (a runtime in another process, ``harness.exec_protocol``). The object found may be the adapter itself, a class (instantiated without arguments) or
-a factory function. Every problem is reported as one ``ImplError`` whose message names ``--impl``.
+``module``, or ``exec:COMMAND`` (a runtime in another process, ``harness.exec_protocol``). The object
+found may be the adapter itself, a class (instantiated without arguments) or a factory function. Every
+problem is reported as one ``ImplError`` whose message names ``--impl``.
 """
 
 from __future__ import annotations

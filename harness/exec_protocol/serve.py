@@ -4,7 +4,7 @@ stdin/stdout, so that a runtime that needs another Python (or another virtualenv
     # in the runtime's environment (with wireconf installed there too):
     python -m harness.exec_protocol.serve mypkg.conformance:Adapter
     # in the harness's environment:
-    pytest cases --impl "exec:/path/to/py312/bin/python -m harness.exec_protocol.serve mypkg.conformance:Adapter"
+    pytest cases --impl "exec:/opt/py312/bin/python -m harness.exec_protocol.serve mypkg.conformance:Adapter"
 
 The adapter receives exactly what it would receive in-process: canonical dicts, and official SDK
 objects rebuilt by the SDK itself from the provider JSON the harness sends (streams are pulled event by
