@@ -150,6 +150,11 @@ class ExecAdapter:
             "convert", api, "convert", {"response": response, "stream": False}, sdk=["response"]
         )
 
+    def ready(self) -> None:
+        """Make sure a process is running and free (called by the plugin before each case's time limit
+        starts): a crashed process, or one still busy with an abandoned call, is replaced here."""
+        self._ensure_running()
+
     def close(self) -> None:
         """Ask the process to stop; kill it if it does not within a few seconds."""
         process, self._process = self._process, None
