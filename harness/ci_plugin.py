@@ -222,7 +222,7 @@ class _Controller:
         outcome = classify(report) if PROP_CASE in props else ("error" if report.failed else None)
         if outcome is not None and record.status in ("passed", "pending"):
             record.status = outcome
-            if outcome != "passed":
+            if outcome != "passed" or props.get(PROP_BASELINE) == "fixed":
                 record.message = str(report.longrepr) if report.longrepr else None
         for key, attr in ((PROP_DIFF, "diff"), (PROP_BASELINE, "baseline"), (PROP_REASON, "reason")):
             if key in props:

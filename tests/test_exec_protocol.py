@@ -118,7 +118,8 @@ def test_abandoned_call_restarts_the_runtime_and_the_run_goes_on(run_corpus, ser
         f"--impl=exec:{PY_SERVE} tests.fakes.hangs:adapter",
         "--case-timeout=2",
         "-k",
-        "stream.openai.chat.real-text-deltas or real-plain-text or wire.openai.chat.single-text-part-is-string",
+        "stream.openai.chat.real-text-deltas or real-plain-text"
+        " or wire.openai.chat.single-text-part-is-string",
     )
     assert run.with_outcome("error") == {"stream.openai.chat.real-text-deltas"}
     assert "did not return within 2 s" in run.longreprs["stream.openai.chat.real-text-deltas"]
