@@ -156,4 +156,6 @@ def test_xdist_workers_report_through_the_controller(pytester, corpus, broken, t
     assert len(lines) == len(list(corpus.cases()))  # one line per case, none twice
     assert {x["id"] for x in lines if x["status"] == "failed"} == broken
     assert all(x.get("baseline") == "expected" for x in lines if x["status"] == "failed")
-    result.stdout.fnmatch_lines([f"*{len(broken)} expected failure(s), 0 new failure(s), 0 listed case(s) now passing*"])
+    result.stdout.fnmatch_lines(
+        [f"*{len(broken)} expected failure(s), 0 new failure(s), 0 listed case(s) now passing*"]
+    )
