@@ -13,6 +13,7 @@ starts a fresh one, so that an answer meant for one case can never reach another
 from __future__ import annotations
 
 import collections
+import contextlib
 import itertools
 import json
 import os
@@ -64,15 +65,17 @@ class _Process:
 
     def _read_stdout(self) -> None:
         assert self.popen.stdout is not None
-        for line in self.popen.stdout:
-            if line.strip():
-                self.lines.put(line)
+        with self.popen.stdout as out:
+            for line in out:
+                if line.strip():
+                    self.lines.put(line)
         self.lines.put(None)
 
     def _read_stderr(self) -> None:
         assert self.popen.stderr is not None
-        for line in self.popen.stderr:
-            self.stderr.append(line.rstrip("\n"))
+        with self.popen.stderr as err:
+            for line in err:
+                self.stderr.append(line.rstrip("\n"))
 
     def send(self, line: str) -> None:
         assert self.popen.stdin is not None
@@ -101,6 +104,9 @@ class _Process:
         if self.popen.poll() is None:
             self.popen.kill()
         self.popen.wait()
+        if self.popen.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.popen.stdin.close()
 
 
 class ExecAdapter:
