@@ -1,8 +1,9 @@
 """Resolve ``--impl`` into a checked adapter object.
 
-Accepted forms (DESIGN.md): an entry-point name of the group ``wireconf.adapters``, ``module:attribute``
-or ``module``. The object found may be the adapter itself, a class (instantiated without arguments) or
-a factory function. Every problem is reported as one ``ImplError`` whose message names ``--impl``.
+Accepted forms (DESIGN.md): an entry-point name of the group ``wireconf.adapters``, ``module:attribute``,
+``module``, or ``exec:COMMAND`` (a runtime in another process, ``harness.exec_protocol``). The object
+found may be the adapter itself, a class (instantiated without arguments) or a factory function. Every
+problem is reported as one ``ImplError`` whose message names ``--impl``.
 """
 
 from __future__ import annotations
@@ -84,7 +85,13 @@ def _instantiate(obj: Any, spec: str) -> Any:
 def load_impl(spec: str) -> LoadedImpl:
     """Find, create and check the adapter that ``spec`` names."""
     if spec.startswith("exec:"):
-        raise ImplError(f"--impl {spec}: out-of-process runtimes (exec:) are not available in this version")
+        from harness.exec_protocol.client import ExecAdapter, ExecError
+
+        try:
+            adapter = ExecAdapter(spec.removeprefix("exec:"))
+        except ExecError as exc:
+            raise ImplError(f"--impl {spec}: {exc}") from exc
+        return check_adapter(adapter, spec, f"exec: {adapter.command}")
     found = None if ":" in spec else _from_entry_point(spec)
     obj, origin = found if found is not None else _from_module(spec)
     adapter = _instantiate(obj, spec)

@@ -26,11 +26,13 @@ from harness.verdict import CanonicalOutcome, canonical_outcome, judge_variants
 
 
 class CaseFailed(Exception):
-    """A case whose outcome differs from its expectation; carries the explanation lines."""
+    """A case whose outcome differs from its expectation; carries the explanation lines and, apart,
+    the lines that explain the difference (for reports)."""
 
-    def __init__(self, lines: list[str]) -> None:
+    def __init__(self, lines: list[str], diff: list[str] | None = None) -> None:
         super().__init__("\n".join(lines))
         self.lines = lines
+        self.diff = lines if diff is None else diff
 
 
 class CaseFile(pytest.File):
@@ -111,7 +113,7 @@ class CaseItem(pytest.Item):
         if lines:
             expect_key = "expect_error" if self.loaded.model.expect_error is not None else "expect"
             where = f"  expectation at {self.loaded.path}:{self.loaded.line_of(expect_key)}"
-            raise CaseFailed([*self._header(), where, *lines])
+            raise CaseFailed([*self._header(), where, *lines], diff=lines)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, CaseFailed):

@@ -53,7 +53,11 @@ class HarnessContext:
 
 
 def adapter_traceback(exc: BaseException) -> str:
-    """The traceback of an adapter's exception without the harness's own frames."""
+    """The traceback of an adapter's exception without the harness's own frames; an exception raised in
+    a runtime process (``exec:``) carries that process's own traceback text."""
+    remote = getattr(exc, "wireconf_traceback", None)
+    if isinstance(remote, str) and remote:
+        return remote
     frames = traceback.extract_tb(exc.__traceback__)
     kept = [f for f in frames if "/harness/" not in f.filename.replace("\\", "/")] or frames
     lines = traceback.format_list(kept[-12:]) + traceback.format_exception_only(type(exc), exc)

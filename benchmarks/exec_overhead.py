@@ -1,0 +1,118 @@
+"""What running a runtime out of process (``--impl exec:``) costs per case, against the same adapter
+in-process.
+
+    .venv/bin/python benchmarks/exec_overhead.py [--repeat 5]
+
+The adapter calls of every case are made directly (inputs prepared beforehand, as the plugin prepares
+them outside the time limit; streams consumed inside the timed part), once on the reference adapter
+in-process and once through ``ExecAdapter`` on the same adapter served by the Python helper, and for
+the cases it declares (process and stream of openai.chat) through the Node.js fake runtime. Best of
+--repeat passes; the runtime's start-up is measured apart (it is paid once per run, not per case).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from harness.cassettes import CassetteStore
+from harness.corpus import Corpus
+from harness.exec_protocol.client import ExecAdapter
+from harness.kinds.base import HarnessContext, sdk_input
+from harness.sdk import SdkReplay
+from harness.yaml_source import to_plain
+from reference_impl.adapter import ReferenceAdapter
+
+REPO = Path(__file__).resolve().parent.parent
+SERVE = f"{sys.executable} -m harness.exec_protocol.serve reference"
+NODE = shutil.which("node")
+
+
+def calls(kinds: tuple[str, ...]) -> Callable[[], list[Callable[[Any], Any]]]:
+    corpus, ctx = Corpus(REPO / "cases"), HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
+    cases = [c for c in corpus.cases() if c.kind in kinds and c.api == "openai.chat"]
+
+    def prepare() -> list[Callable[[Any], Any]]:
+        out = []
+        for case in cases:
+            agent = to_plain(case.raw["agent"])
+            if case.kind == "wire":
+                messages = to_plain(case.raw.get("messages", []))
+                out.append(lambda a, ag=agent, m=messages, api=case.api: a.build_request(api, ag, m))
+            elif case.kind == "process":
+                response, _ = sdk_input(ctx, case, stream=False)
+                out.append(lambda a, ag=agent, r=response, api=case.api: a.process(api, ag, r))
+            else:
+                events, _ = sdk_input(ctx, case, stream=True)
+                out.append(lambda a, ag=agent, e=events, api=case.api: list(a.process_stream(api, ag, e)))
+        return out
+
+    return prepare
+
+
+def timed(adapter: Any, prepare: Callable[[], list[Callable[[Any], Any]]], repeat: int) -> tuple[float, int]:
+    best, count = float("inf"), 0
+    for _ in range(repeat):
+        batch = prepare()
+        started = time.perf_counter()
+        for call in batch:
+            with contextlib.suppress(ValueError):  # the cases that expect an error
+                call(adapter)
+        best, count = min(best, time.perf_counter() - started), len(batch)
+    return best, count
+
+
+def start_up(command: str, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        adapter = ExecAdapter(command)
+        best = min(best, time.perf_counter() - started)
+        adapter.close()
+    return best
+
+
+def compare(label: str, command: str, kinds: tuple[str, ...], repeat: int) -> None:
+    prepare = calls(kinds)
+    inproc, count = timed(ReferenceAdapter(), prepare, repeat)
+    remote = ExecAdapter(command)
+    try:
+        out, _ = timed(remote, prepare, repeat)
+    finally:
+        remote.close()
+    boot = start_up(command, repeat)
+    per_in, per_out = inproc / count * 1000, out / count * 1000
+    print(f"{label}: {count} cases")
+    print(f"  in-process {per_in:7.3f} ms per case   exec: {per_out:7.3f} ms per case")
+    print(
+        f"  overhead {per_out - per_in:.3f} ms per case; runtime start-up {boot * 1000:.0f} ms once per run"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    compare(
+        "reference through the Python helper (wire, process, stream)",
+        SERVE,
+        ("wire", "process", "stream"),
+        args.repeat,
+    )
+    if NODE:
+        node = f"{NODE} {REPO / 'tests' / 'fakes' / 'node_runtime.mjs'}"
+        compare(
+            "Node.js fake vs reference in-process (process, stream)", node, ("process", "stream"), args.repeat
+        )
+
+
+if __name__ == "__main__":
+    main()

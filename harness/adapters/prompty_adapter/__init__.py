@@ -1,0 +1,114 @@
+"""The ``prompty`` adapter: prompty's own executors and processors (PyPI ``prompty``) through the corpus.
+
+Install with ``pip install -e '.[prompty]'``; run with ``pytest cases --impl prompty``.
+
+- ``wire``: prompty's executor for the agent's provider runs for real (``execute(agent, messages)``)
+  against a capturing client; the keyword arguments it passes to the SDK method are the request body.
+- ``process``: what the pipeline step ``prompty.process(agent, response)`` does: the processor of
+  the agent's provider, ``processor.process(agent, response)``, with the official SDK's response.
+- ``stream``: the same ``prompty.process`` with the SDK stream wrapped in ``PromptyStream``, exactly
+  as prompty's executors hand a stream to its processors; the generator it returns is the result.
+- ``e2e`` (when the kind exists): ``prompty.run(agent, messages)`` with the SDK client the harness
+  hands over, registered as a reference connection, the same seam ``wire`` uses with its capture.
+
+prompty dispatches on ``agent.model.provider``; for a case whose agent names none, the adapter picks
+the provider of the api under test (prompty's loader would give the wildcard ``"*"``, which nothing
+serves).
+
+The adapter never adjusts prompty's output. The one representation step: when prompty passes an SDK
+object through unprocessed (it does so for responses it does not recognise), that object is shown as
+its JSON, so the diff shows what came back instead of an unjudgeable object.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from harness.adapters._optional import optional_module
+from harness.adapters.prompty_adapter.capture import CapturingClient, RequestCaptured, as_request_body
+from harness.adapters.prompty_adapter.inputs import load_agent, load_messages
+
+OPENAI_APIS = ("openai.chat", "openai.embeddings", "openai.images", "openai.responses")
+STREAMING_APIS = ("openai.chat", "openai.responses", "anthropic.messages")
+APIS = (*OPENAI_APIS, "anthropic.messages")
+API_PROVIDER = {api: api.split(".")[0] for api in APIS}
+"""The provider prompty dispatches on when a case's agent names none (prompty's default provider)."""
+
+_names = itertools.count(1)
+
+
+def _sdk_object_as_json(value: Any) -> Any:
+    """An SDK model object (openai / anthropic) as its JSON; anything else unchanged."""
+    to_dict = getattr(value, "to_dict", None)
+    if callable(to_dict) and hasattr(type(value), "model_fields"):
+        return to_dict(mode="json")
+    if isinstance(value, list):
+        return [_sdk_object_as_json(item) for item in value]
+    return value
+
+
+def _provider(api: str, agent: Any) -> str:
+    """The provider key prompty dispatches on: the agent's, else the api's.
+
+    prompty's loader gives a model that names no provider the wildcard ``"*"``, which no executor
+    serves (and ``register_default_provider`` does not replace); the api under test names it instead.
+    """
+    provider = agent.model.provider
+    return API_PROVIDER[api] if provider in (None, "", "*") else str(provider)
+
+
+class PromptyAdapter:
+    """prompty's OpenAI and Anthropic providers (chat, embeddings, images, Responses API, Messages)."""
+
+    name = "prompty"
+
+    def __init__(self) -> None:
+        self._prompty, self.version, self.unavailable = optional_module(
+            "prompty", "prompty", "install the extra: pip install -e '.[prompty]'"
+        )
+        self._capture_name = f"wireconf-capture-{next(_names)}"
+        if self._prompty is not None:
+            self._prompty.register_connection(self._capture_name, client=CapturingClient())
+
+    def capabilities(self) -> set[str]:
+        if self._prompty is None:
+            return set()
+        caps = {f"wire:{api}" for api in APIS} | {f"process:{api}" for api in APIS}
+        return caps | {f"stream:{api}" for api in STREAMING_APIS}
+
+    # -- wire ---------------------------------------------------------------------------------------
+
+    def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any:
+        from prompty.core.discovery import get_executor
+
+        loaded = load_agent(agent, connection=self._capture_name)
+        executor = get_executor(_provider(api, loaded))
+        try:
+            executor.execute(loaded, load_messages(messages))
+        except RequestCaptured as captured:
+            return as_request_body(captured.arguments)
+        raise AssertionError("prompty's executor returned without calling its SDK client")
+
+    # -- process / stream ---------------------------------------------------------------------------
+
+    def _process(self, api: str, agent: Any, response: object) -> Any:
+        """``prompty.process``: the provider's processor, ``processor.process(agent, response)``."""
+        from prompty.core.discovery import get_processor
+
+        return get_processor(_provider(api, agent)).process(agent, response)
+
+    def process(self, api: str, agent: dict[str, Any], response: object) -> Any:
+        return _sdk_object_as_json(self._process(api, load_agent(agent), response))
+
+    def process_stream(self, api: str, agent: dict[str, Any], events: Iterable[object]) -> Iterator[Any]:
+        from prompty.core.types import PromptyStream
+
+        loaded = load_agent(agent)
+        executor_name = "AnthropicExecutor" if api.startswith("anthropic.") else "OpenAIExecutor"
+        result = self._process(api, loaded, PromptyStream(executor_name, iter(events)))
+        if isinstance(result, Iterator):
+            yield from result
+        else:  # prompty returned something that is not a stream of items: show it as the one item
+            yield _sdk_object_as_json(result)

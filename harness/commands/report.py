@@ -1,0 +1,74 @@
+"""``wireconf report RUN.jsonl...``: merge ``--report`` files (xdist, shards, several runtimes) and
+render them as Markdown, JUnit XML, shields badge JSON and a static HTML page."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def _write(path: str, text: str) -> None:
+    if path == "-":
+        sys.stdout.write(text)
+        return
+    from harness.atomic import write_atomic
+
+    write_atomic(Path(path), text)
+
+
+def run(args: argparse.Namespace) -> int:
+    from harness.report_badge import render_badge
+    from harness.report_html import render_html
+    from harness.report_junit import render_junit
+    from harness.report_markdown import render_markdown
+    from harness.report_matrix import build_matrix
+    from harness.report_record import ReportError, read_records
+
+    try:
+        records = read_records(Path(p) for p in args.reports)
+    except ReportError as exc:
+        print(f"wireconf report: {exc}", file=sys.stderr)
+        return 2
+    if not records:
+        print("wireconf report: the report files hold no case", file=sys.stderr)
+        return 2
+    matrix = build_matrix(records)
+    if args.badge and len(matrix.runtimes) > 1 and "{impl}" not in args.badge:
+        print("wireconf report: several runtimes: --badge needs {impl} in its path", file=sys.stderr)
+        return 2
+    wrote = False
+    if args.junit:
+        _write(args.junit, render_junit(matrix))
+        wrote = True
+    if args.html:
+        _write(args.html, render_html(matrix, args.title))
+        wrote = True
+    if args.badge:
+        for rt in matrix.runtimes:
+            _write(args.badge.replace("{impl}", rt.impl), render_badge(rt))
+        wrote = True
+    if args.markdown or not wrote:
+        _write(args.markdown or "-", render_markdown(matrix))
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "report",
+        help="render --report files as Markdown, JUnit XML, a shields badge and an HTML page",
+        description="Merge one or more --report files (from xdist runs, --shard runs on several machines, "
+        "several runtimes) and render them. With no output option, Markdown goes to stdout.",
+    )
+    parser.add_argument("reports", nargs="+", metavar="RUN.jsonl", help="files written by pytest --report")
+    parser.add_argument(
+        "--markdown", metavar="PATH", help="Markdown (e.g. $GITHUB_STEP_SUMMARY; - for stdout)"
+    )
+    parser.add_argument("--junit", metavar="PATH", help="JUnit XML")
+    parser.add_argument(
+        "--badge", metavar="PATH", help="shields endpoint JSON; {impl} in the path for several"
+    )
+    parser.add_argument("--html", metavar="PATH", help="a static HTML page")
+    parser.add_argument("--title", default="wireconf conformance report", help="title of the HTML page")
+    parser.set_defaults(run=run)

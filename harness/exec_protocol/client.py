@@ -1,0 +1,337 @@
+"""The harness's side of the exec protocol: an adapter object that runs each call in a runtime process.
+
+The process is started once (its ``hello`` gives name, version and capabilities) and serves one call
+at a time. When it dies during a call, that call fails with the exit status and the end of its
+stderr, and the next call starts a fresh process (which must say the same hello). When the harness
+abandons a call (``--case-timeout``), the next call finds it still in flight, kills that process and
+starts a fresh one, so that an answer meant for one case can never reach another.
+
+``WIRECONF_EXEC_TRANSCRIPT=FILE`` appends every message, both ways, to FILE as JSON lines
+``{"from": "harness"|"runtime", "message": {...}}`` (the tests validate them against the schema).
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import itertools
+import json
+import os
+import queue
+import shlex
+import subprocess
+import threading
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from harness.exec_protocol import PROTOCOL_VERSION
+from harness.exec_protocol.messages import ProtocolError, decode, encode, remote_exception, to_json
+
+HELLO_TIMEOUT = 60.0
+STOP_TIMEOUT = 5.0
+STDERR_LINES = 40
+TRANSCRIPT_ENV = "WIRECONF_EXEC_TRANSCRIPT"
+
+
+class ExecError(Exception):
+    """The runtime process cannot be started or did not say a valid hello."""
+
+
+class RuntimeCrashed(Exception):
+    """The runtime process died while it handled a call; the process is restarted for the next call."""
+
+
+class _Process:
+    """One running runtime process: its pipes, a reader thread for stdout and the tail of stderr."""
+
+    def __init__(self, argv: list[str], cwd: str | None) -> None:
+        try:
+            self.popen = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                text=True,
+                encoding="utf-8",
+                bufsize=1,
+            )
+        except OSError as exc:
+            raise ExecError(f"cannot start {shlex.join(argv)}: {exc}") from exc
+        self.lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self.stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        threading.Thread(target=self._read_stdout, daemon=True, name="wireconf-exec-out").start()
+        threading.Thread(target=self._read_stderr, daemon=True, name="wireconf-exec-err").start()
+
+    def _read_stdout(self) -> None:
+        assert self.popen.stdout is not None
+        with self.popen.stdout as out:
+            for line in out:
+                if line.strip():
+                    self.lines.put(line)
+        self.lines.put(None)
+
+    def _read_stderr(self) -> None:
+        assert self.popen.stderr is not None
+        with self.popen.stderr as err:
+            for line in err:
+                self.stderr.append(line.rstrip("\n"))
+
+    def send(self, line: str) -> None:
+        assert self.popen.stdin is not None
+        self.popen.stdin.write(line + "\n")
+        self.popen.stdin.flush()
+
+    def receive(self, timeout: float | None = None) -> str | None:
+        """The next line, or ``None`` once stdout is closed (the process is gone)."""
+        try:
+            return self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise ExecError(f"the runtime said nothing for {timeout:g} s") from None
+
+    def status(self) -> str:
+        try:
+            code = self.popen.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            return "closed its stdout"
+        return f"exited with status {code}" if code >= 0 else f"was killed by signal {-code}"
+
+    def stderr_tail(self) -> str:
+        lines = list(self.stderr)
+        return ("; its last stderr lines:\n    " + "\n    ".join(lines)) if lines else ""
+
+    def kill(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.kill()
+        self.popen.wait()
+        if self.popen.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.popen.stdin.close()
+
+
+class ExecAdapter:
+    """An adapter whose calls run in another process (``--impl exec:COMMAND``)."""
+
+    def __init__(self, command: str, cwd: str | None = None) -> None:
+        self.command = command
+        self.argv = shlex.split(command)
+        if not self.argv:
+            raise ExecError("exec: needs a command, e.g. exec:node my_runtime.js")
+        self.cwd = cwd
+        self.restarts = 0
+        self._ids = itertools.count(1)
+        self._in_flight: _Process | None = None
+        self._transcript = os.environ.get(TRANSCRIPT_ENV)
+        self._process, hello = self._start()
+        self.name = str(hello["name"])
+        self.version = str(hello["version"])
+        self._capabilities = frozenset(str(c) for c in hello["capabilities"])
+        self._hello = hello
+
+    # -- the adapter contract ------------------------------------------------------------------------
+
+    def capabilities(self) -> set[str]:
+        return set(self._capabilities)
+
+    def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any:
+        return self._call("wire", api, "build_request", {"agent": agent, "messages": messages})
+
+    def process(self, api: str, agent: dict[str, Any], response: object) -> Any:
+        return self._call("process", api, "process", {"agent": agent, "response": response}, sdk=["response"])
+
+    def process_stream(self, api: str, agent: dict[str, Any], events: Iterable[object]) -> Iterator[Any]:
+        exchange = self._exchange("stream", api, "process_stream", {"agent": agent}, [], ("events", events))
+        return exchange
+
+    def stream_blocks(self, api: str, events: Iterable[object]) -> Any:
+        return self._call("blocks", api, "stream_blocks", {}, stream=("events", events))
+
+    def extract(self, api: str, request: Any, response: Any) -> Any:
+        return self._call("extract", api, "extract", {"request": request, "response": response})
+
+    def convert(self, api: str, response: object, stream: bool) -> Any:
+        if stream:
+            return self._call("convert", api, "convert", {"stream": True}, stream=("response", response))
+        return self._call(
+            "convert", api, "convert", {"response": response, "stream": False}, sdk=["response"]
+        )
+
+    def ready(self) -> None:
+        """Make sure a process is running and free (called by the plugin before each case's time limit
+        starts): a crashed process, or one still busy with an abandoned call, is replaced here."""
+        self._ensure_running()
+
+    def close(self) -> None:
+        """Ask the process to stop; kill it if it does not within a few seconds."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        try:
+            self._send(process, {"type": "stop"})
+            process.popen.wait(timeout=STOP_TIMEOUT)
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            pass
+        process.kill()
+
+    # -- the process ---------------------------------------------------------------------------------
+
+    def _start(self) -> tuple[_Process, dict[str, Any]]:
+        process = _Process(self.argv, self.cwd)
+        try:
+            line = process.receive(timeout=HELLO_TIMEOUT)
+            if line is None:
+                raise ExecError(f"the runtime {process.status()} before saying hello{process.stderr_tail()}")
+            hello = decode(line)
+            self._log("runtime", hello)
+            _check_hello(hello)
+        except (ExecError, ProtocolError) as exc:
+            process.kill()
+            raise ExecError(f"{self.command}: {exc}") from None
+        return process, hello
+
+    def _ensure_running(self) -> _Process:
+        stale = self._in_flight
+        if stale is not None:  # the previous call was abandoned (timeout): its process cannot be trusted
+            stale.kill()
+            self._in_flight = None
+            if stale is self._process:
+                self._process = None
+        if self._process is None or self._process.popen.poll() is not None:
+            if self._process is not None:
+                self._process.kill()
+            self._process, hello = self._start()
+            self.restarts += 1
+            if (hello["name"], hello["version"], set(hello["capabilities"])) != (
+                self.name,
+                self.version,
+                set(self._capabilities),
+            ):
+                raise ExecError(f"{self.command}: restarted, but said a different hello: {hello}")
+        return self._process
+
+    def _log(self, side: str, message: dict[str, Any]) -> None:
+        if self._transcript:
+            with open(self._transcript, "a", encoding="utf-8") as out:
+                out.write(json.dumps({"from": side, "message": message}, ensure_ascii=False) + "\n")
+
+    def _send(self, process: _Process, message: dict[str, Any]) -> None:
+        self._log("harness", message)
+        process.send(encode(message))
+
+    def _crashed(self, process: _Process) -> RuntimeCrashed:
+        process.kill()
+        if process is self._process:
+            self._process = None
+        crashed = RuntimeCrashed(
+            f"the runtime process ({self.command}) {process.status()} while handling this case; "
+            f"it is restarted for the next case"
+        )
+        tail = process.stderr_tail().removeprefix("; ")
+        crashed.wireconf_traceback = f"(no traceback: the process died){' - ' + tail if tail else ''}"  # type: ignore[attr-defined]
+        return crashed
+
+    # -- calls -----------------------------------------------------------------------------------------
+
+    def _call(
+        self,
+        kind: str,
+        api: str,
+        method: str,
+        args: dict[str, Any],
+        sdk: list[str] | None = None,
+        stream: tuple[str, Iterable[object]] | None = None,
+    ) -> Any:
+        exchange = self._exchange(kind, api, method, args, sdk or [], stream)
+        try:
+            item = next(exchange)
+        except StopIteration as done:
+            return done.value
+        exchange.close()
+        raise ProtocolError(f"{method} is not a streaming method, but the runtime sent an item: {item!r}")
+
+    def _exchange(
+        self,
+        kind: str,
+        api: str,
+        method: str,
+        args: dict[str, Any],
+        sdk: list[str],
+        stream: tuple[str, Iterable[object]] | None,
+    ) -> Iterator[Any]:
+        process = self._ensure_running()
+        call_id = next(self._ids)
+        events = iter(stream[1]) if stream is not None else None
+        message = {
+            "type": "call",
+            "id": call_id,
+            "kind": kind,
+            "api": api,
+            "method": method,
+            "args": to_json(args),
+            "sdk": sdk,
+            "stream": stream[0] if stream is not None else None,
+        }
+        self._in_flight = process
+        finished = False  # the runtime answered (result or error): the process is free for the next call
+        try:
+            try:
+                self._send(process, message)
+            except (OSError, ValueError):
+                raise self._crashed(process) from None
+            while True:
+                line = process.receive()
+                if line is None:
+                    raise self._crashed(process)
+                try:
+                    reply = decode(line)
+                    self._log("runtime", reply)
+                    if reply.get("id") != call_id:
+                        raise ProtocolError(
+                            f"expected a message for call {call_id}, got {line.strip()[:200]}"
+                        )
+                except ProtocolError:
+                    self._process = None if process is self._process else self._process
+                    process.kill()
+                    raise
+                kind_of = reply["type"]
+                if kind_of == "result":
+                    finished = True
+                    return reply.get("value")
+                if kind_of == "error":
+                    finished = True
+                    raise remote_exception(reply.get("error") or {})
+                if kind_of == "yield":
+                    yield reply.get("item")
+                elif kind_of == "next" and events is not None:
+                    try:
+                        event = next(events)
+                    except StopIteration:
+                        self._send(process, {"type": "end", "id": call_id})
+                    else:
+                        self._send(process, {"type": "event", "id": call_id, "event": to_json(event)})
+                else:
+                    process.kill()
+                    raise ProtocolError(
+                        f"unexpected {kind_of!r} message during {method}: {line.strip()[:200]}"
+                    )
+        finally:
+            # Not finished (abandoned, closed early, crashed): the next call restarts the process.
+            if finished and self._in_flight is process:
+                self._in_flight = None
+
+
+def _check_hello(hello: dict[str, Any]) -> None:
+    if hello.get("type") != "hello":
+        raise ProtocolError(f"the first message must be a hello, got {hello}")
+    if hello.get("protocol") != PROTOCOL_VERSION:
+        raise ProtocolError(f"protocol {hello.get('protocol')!r} is not supported (this harness speaks 1)")
+    for key in ("name", "version"):
+        if not isinstance(hello.get(key), str) or not hello[key]:
+            raise ProtocolError(f"hello needs a non-empty string {key!r}: {hello}")
+    caps = hello.get("capabilities")
+    if not isinstance(caps, list) or not all(isinstance(c, str) for c in caps):
+        raise ProtocolError(f"hello needs `capabilities`, a list of strings: {hello}")
+    if any(c.startswith("e2e:") for c in caps):
+        raise ProtocolError(
+            "e2e capabilities cannot be served over exec: (the SDK client stays in the harness)"
+        )

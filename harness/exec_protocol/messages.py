@@ -1,0 +1,118 @@
+"""What both sides of the exec protocol share: reading and writing lines, SDK objects as JSON, and
+exceptions as messages and back. Standard library only, so that the runtime side can use it too.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import traceback
+from collections.abc import Mapping
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+SCHEMA_FILE = "schema.json"
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of every protocol message."""
+    text = resources.files(__package__).joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
+def encode(message: Mapping[str, Any]) -> str:
+    """One line of the protocol (no newline): compact JSON, non-ASCII kept, never NaN."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+class ProtocolError(Exception):
+    """A line that is not a protocol message, or a message that does not fit the conversation."""
+
+
+def decode(line: str) -> dict[str, Any]:
+    try:
+        message = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ProtocolError(f"not a JSON line: {line[:200]!r} ({exc})") from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise ProtocolError(f"not a protocol message (a JSON object with a `type`): {line[:200]!r}")
+    return message
+
+
+def to_json(value: Any) -> Any:
+    """``value`` as JSON data; an SDK object becomes the provider's own JSON (its API field names).
+
+    openai and anthropic models serialise themselves with ``to_dict`` (API names, fields that were
+    set); google-genai models with ``model_dump(by_alias=True)`` (its camelCase wire names).
+    """
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, Mapping):
+        return {str(k): to_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [to_json(v) for v in value]
+    if hasattr(type(value), "model_fields"):
+        to_dict = getattr(value, "to_dict", None)
+        if callable(to_dict) and type(value).__module__.startswith(("openai", "anthropic")):
+            return to_dict(mode="json")
+        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    raise TypeError(f"{type(value).__module__}.{type(value).__qualname__} cannot be sent as JSON")
+
+
+def error_payload(exc: BaseException, skip: str = "/harness/exec_protocol/") -> dict[str, Any]:
+    """An exception as the ``error`` of an error message; frames of files whose path contains ``skip``
+    (the protocol's own) are left out of the traceback."""
+    mro = [
+        f"{cls.__module__}.{cls.__qualname__}"
+        for cls in type(exc).__mro__
+        if issubclass(cls, BaseException) and cls not in (BaseException, object)
+    ]
+    return {
+        "type": type(exc).__qualname__,
+        "mro": mro,
+        "message": str(exc),
+        "traceback": _traceback(exc, skip),
+    }
+
+
+def _traceback(exc: BaseException, skip: str) -> str:
+    frames = traceback.extract_tb(exc.__traceback__)
+    kept = [f for f in frames if skip not in f.filename.replace("\\", "/")] or frames
+    lines = traceback.format_list(kept[-12:]) + traceback.format_exception_only(type(exc), exc)
+    return "".join(lines).rstrip()
+
+
+def _builtin_exception(qualified: str) -> type[Exception] | None:
+    module, _, name = qualified.rpartition(".")
+    found = getattr(builtins, name, None)
+    if module in ("", "builtins") and isinstance(found, type) and issubclass(found, Exception):
+        return found
+    return None
+
+
+@lru_cache(maxsize=256)
+def _remote_class(mro: tuple[str, ...]) -> type[Exception]:
+    """A class whose MRO carries the remote names, rooted at the first built-in exception named."""
+    chain: list[str] = []
+    base: type[Exception] = Exception
+    for qualified in mro:
+        builtin = _builtin_exception(qualified)
+        if builtin is not None:
+            base = builtin
+            break
+        chain.append(qualified)
+    cls = base
+    for qualified in reversed(chain):
+        module, _, name = qualified.rpartition(".")
+        cls = type(name, (cls,), {"__module__": module or "remote", "__qualname__": name})
+    return cls
+
+
+def remote_exception(error: Mapping[str, Any]) -> Exception:
+    """The exception an error message describes: same class names (``ValueError`` is ``ValueError``),
+    same message, and the runtime's traceback as ``wireconf_traceback``."""
+    mro = tuple(str(n) for n in (error.get("mro") or [error.get("type") or "Exception"]))
+    exc = _remote_class(mro)(str(error.get("message", "")))
+    exc.wireconf_traceback = str(error.get("traceback") or "")  # type: ignore[attr-defined]
+    return exc

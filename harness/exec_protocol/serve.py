@@ -1,0 +1,208 @@
+"""The runtime's side of the exec protocol for Python adapters: serve any in-process adapter over
+stdin/stdout, so that a runtime that needs another Python (or another virtualenv) runs in its own.
+
+    # in the runtime's environment (with wireconf installed there too):
+    python -m harness.exec_protocol.serve mypkg.conformance:Adapter
+    # in the harness's environment:
+    pytest cases --impl "exec:/opt/py312/bin/python -m harness.exec_protocol.serve mypkg.conformance:Adapter"
+
+The adapter receives exactly what it would receive in-process: canonical dicts, and official SDK
+objects rebuilt by the SDK itself from the provider JSON the harness sends (streams are pulled event by
+event as the adapter reads them, so incremental processing stays visible). Its results go back as
+JSON; a ToolCall-like object is sent as its ``id``, ``name`` and ``arguments``. While a call runs,
+anything the adapter prints goes to stderr, so stdout stays the protocol's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator, Mapping
+from typing import IO, Any
+
+from harness.exec_protocol import PROTOCOL_VERSION
+from harness.exec_protocol.messages import decode, encode, error_payload, to_json
+
+ARGUMENTS: dict[str, tuple[str, ...]] = {
+    "build_request": ("agent", "messages"),
+    "process": ("agent", "response"),
+    "process_stream": ("agent", "events"),
+    "stream_blocks": ("events",),
+    "extract": ("request", "response"),
+    "convert": ("response", "stream"),
+}
+
+
+class _End(Exception):
+    pass
+
+
+class Server:
+    """Reads calls on ``stdin``, runs them on ``adapter``, writes the replies on ``stdout``."""
+
+    def __init__(self, adapter: Any, stdin: IO[str], stdout: IO[str]) -> None:
+        self.adapter = adapter
+        self.stdin = stdin
+        self.stdout = stdout
+        self._replay: Any = None
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.stdout.write(encode(message) + "\n")
+        self.stdout.flush()
+
+    def receive(self) -> dict[str, Any] | None:
+        line = self.stdin.readline()
+        while line and not line.strip():
+            line = self.stdin.readline()
+        return decode(line) if line else None
+
+    def warm_up(self, caps: list[str]) -> None:
+        """Create the SDK clients the declared capabilities need before saying hello, so that their
+        import and set-up time is not charged to the first case's time limit."""
+        from harness.sdk import SDK_CALLS
+
+        providers = {
+            SDK_CALLS[c.split(":")[1]].provider for c in caps if not c.startswith(("wire:", "extract:"))
+        }
+        for provider in sorted(providers):
+            self._sdk()._client(provider)
+
+    def serve(self) -> int:
+        caps = sorted(str(c) for c in self.adapter.capabilities() if not str(c).startswith("e2e:"))
+        self.warm_up(caps)
+        self.send(
+            {
+                "type": "hello",
+                "protocol": PROTOCOL_VERSION,
+                "name": str(self.adapter.name),
+                "version": str(self.adapter.version),
+                "capabilities": caps,
+            }
+        )
+        while (message := self.receive()) is not None:
+            if message["type"] == "stop":
+                return 0
+            if message["type"] != "call":
+                print(
+                    f"wireconf serve: ignoring a {message['type']!r} message outside a call", file=sys.stderr
+                )
+                continue
+            self.run_call(message)
+        return 0
+
+    # -- one call ----------------------------------------------------------------------------------------
+
+    def run_call(self, call: dict[str, Any]) -> None:
+        call_id, method = call["id"], call["method"]
+        try:
+            args = self._arguments(call)
+            result = getattr(self.adapter, method)(call["api"], *args)
+            if method == "process_stream":
+                for item in result:
+                    self.send({"type": "yield", "id": call_id, "item": result_json(item)})
+                result = None
+            self.send({"type": "result", "id": call_id, "value": result_json(result)})
+        except Exception as exc:
+            self.send({"type": "error", "id": call_id, "error": error_payload(exc)})
+
+    def _arguments(self, call: dict[str, Any]) -> list[Any]:
+        args = dict(call.get("args") or {})
+        api = call["api"]
+        for name in call.get("sdk") or []:
+            args[name] = self._sdk_object(api, args[name])
+        if call.get("stream"):
+            args[call["stream"]] = self._sdk_stream(api, call["id"])
+        return [args.get(name) for name in ARGUMENTS[call["method"]]]
+
+    # -- SDK objects, rebuilt by the SDKs themselves ---------------------------------------------------
+
+    def _sdk(self) -> Any:
+        if self._replay is None:
+            from harness.sdk import SdkReplay
+
+            self._replay = SdkReplay()
+        return self._replay
+
+    def _sdk_object(self, api: str, data: Any) -> Any:
+        from harness.cassettes import RecordedResponse
+
+        body = json.dumps(data).encode("utf-8")
+        return self._sdk().response_object(
+            api, RecordedResponse(200, {"content-type": ["application/json"]}, body)
+        )
+
+    def _sdk_stream(self, api: str, call_id: int) -> Any:
+        from harness.cassettes import RecordedResponse
+        from harness.sdk import SDK_CALLS, StreamProbe
+
+        frame = SDK_CALLS[api].sse
+        assert frame is not None, f"{api} has no event stream"
+        trailer = frame([])
+        server = self
+
+        class PulledEvents(StreamProbe):
+            """Events fetched from the harness one at a time, as the SDK reads them."""
+
+            def chunks(self) -> Iterator[bytes]:
+                while True:
+                    try:
+                        event = server.pull(call_id)
+                    except _End:
+                        if trailer:
+                            yield trailer
+                        return
+                    self.read += 1
+                    framed = frame([event])
+                    yield framed[: len(framed) - len(trailer)] if trailer else framed
+
+        recorded = RecordedResponse(200, {"content-type": ["text/event-stream"]}, b"")
+        return self._sdk().stream_object(api, recorded, PulledEvents(events=[]))
+
+    def pull(self, call_id: int) -> Any:
+        self.send({"type": "next", "id": call_id})
+        message = self.receive()
+        if message is None:
+            raise SystemExit(0)  # the harness is gone
+        if message["type"] == "end":
+            raise _End
+        if message["type"] != "event" or message.get("id") != call_id:
+            raise RuntimeError(f"expected an event for call {call_id}, got {message}")
+        return message["event"]
+
+
+def result_json(value: Any) -> Any:
+    """A result as JSON: data as is, a ToolCall-like object as its three fields, an SDK object as its
+    JSON; anything else cannot be sent, which the harness is told as an error."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, Mapping):
+        return {str(k): result_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [result_json(v) for v in value]
+    if hasattr(value, "name") and hasattr(value, "arguments") and not isinstance(value, type):
+        return {f: result_json(getattr(value, f, None)) for f in ("id", "name", "arguments")}
+    return to_json(value)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m harness.exec_protocol.serve",
+        description="Serve a wireconf adapter over the exec protocol (stdin/stdout JSON lines).",
+    )
+    parser.add_argument("impl", help="the adapter: an entry point name, module:attribute or module")
+    args = parser.parse_args(argv)
+    from harness.impl_loader import ImplError, load_impl
+
+    try:
+        adapter = load_impl(args.impl).adapter
+    except ImplError as exc:
+        print(f"wireconf serve: {exc}", file=sys.stderr)
+        return 2
+    protocol_out = sys.stdout
+    sys.stdout = sys.stderr  # what the adapter prints must not corrupt the protocol
+    return Server(adapter, sys.stdin, protocol_out).serve()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

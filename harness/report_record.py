@@ -1,0 +1,88 @@
+"""One line of a ``--report`` file: the verdict on one case for one runtime, and reading them back.
+
+Every line stands alone (it names its runtime and version), so files from several runs, xdist
+workers' controller or CI machines (``--shard``), can be concatenated or merged in any order.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+STATUSES = ("passed", "failed", "error", "unsupported", "skipped")
+
+
+@dataclass
+class CaseRecord:
+    impl: str
+    version: str
+    id: str
+    kind: str | None
+    api: str | None
+    rules: list[str]
+    status: str
+    duration: float
+    baseline: str | None = None  # expected | new | fixed, when a baseline was given
+    reason: str | None = None  # the baseline's reason, or the skip reason
+    diff: str | None = None  # the lines that explain a failure
+    message: str | None = None  # pytest's full report of a failure or error
+    location: str | None = None
+    shard: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def runtime(self) -> str:
+        return f"{self.impl} {self.version}"
+
+    def to_json(self) -> str:
+        data = {k: v for k, v in asdict(self).items() if v is not None and k != "extra"}
+        data.update(self.extra)
+        return json.dumps(data, ensure_ascii=False, sort_keys=False)
+
+
+_FIELDS = {f.name for f in fields(CaseRecord)} - {"extra"}
+
+
+class ReportError(Exception):
+    """A report file cannot be read; the message names the file and line."""
+
+
+def parse_record(line: str, where: str) -> CaseRecord:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ReportError(f"{where}: not JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ReportError(f"{where}: expected a JSON object")
+    missing = [k for k in ("impl", "version", "id", "status") if k not in data]
+    if missing:
+        raise ReportError(f"{where}: missing {', '.join(missing)}")
+    if data["status"] not in STATUSES:
+        raise ReportError(f"{where}: unknown status {data['status']!r} (known: {', '.join(STATUSES)})")
+    known = {k: v for k, v in data.items() if k in _FIELDS}
+    known.setdefault("kind", None)
+    known.setdefault("api", None)
+    known.setdefault("rules", [])
+    known.setdefault("duration", 0.0)
+    return CaseRecord(**known, extra={k: v for k, v in data.items() if k not in _FIELDS})
+
+
+def read_records(paths: Iterable[Path]) -> list[CaseRecord]:
+    """Every record of every file, merged: one per (runtime, case), the last one read winning.
+
+    A case seen twice for the same runtime (a shard run again, a retried job) keeps its last verdict.
+    """
+    merged: dict[tuple[str, str, str], CaseRecord] = {}
+    for path in paths:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ReportError(f"{path}: cannot read: {exc}") from exc
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                record = parse_record(line, f"{path}:{number}")
+                merged[(record.impl, record.version, record.id)] = record
+    return list(merged.values())

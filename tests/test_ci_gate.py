@@ -1,0 +1,161 @@
+"""The CI regression gate (``--baseline``, ``--update-baseline``), the ``--report`` file, ``--shard`` and
+xdist: what a runtime's CI sees."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from harness.report_record import read_records
+from tests.conftest import CASES, REPO
+from tests.fakes import sends_max_tokens
+
+BROKEN = sends_max_tokens.BROKEN_RULE
+FAKE = "--impl=tests.fakes.sends_max_tokens:adapter"
+
+
+@pytest.fixture
+def broken(corpus) -> set[str]:
+    return {case.id for case in corpus.cases_citing(BROKEN)}
+
+
+def write_baseline(path, entries: dict[str, str], impl: str = "sends-max-tokens"):
+    path.write_text(yaml.safe_dump({"impl": impl, "version": "0.0.1", "expected_failures": entries}))
+    return path
+
+
+def test_listed_failures_are_expected_and_the_run_passes(run_corpus, broken, tmp_path):
+    baseline = write_baseline(tmp_path / "b.yaml", {case: "sends max_tokens" for case in broken})
+    run = run_corpus(FAKE, f"--baseline={baseline}")
+    assert run.ret == 0
+    assert run.with_outcome("failed") == broken  # still deviations in the conformance tally
+    assert not run.with_outcome("error")
+
+
+def test_an_unlisted_failure_fails_the_run(run_corpus, broken, tmp_path):
+    left_out = sorted(broken)[0]
+    baseline = write_baseline(tmp_path / "b.yaml", {c: "known" for c in broken if c != left_out})
+    run = run_corpus(FAKE, f"--baseline={baseline}")
+    assert run.ret == pytest.ExitCode.TESTS_FAILED
+    assert run.with_outcome("failed") == broken
+    assert BROKEN in run.longreprs[left_out]  # the new failure shows its diff as usual
+
+
+def test_a_listed_case_that_now_passes_fails_the_run_until_updated(run_corpus, broken, tmp_path):
+    fixed = "wire.openai.chat.single-text-part-is-string"
+    entries = {**{c: "known" for c in broken}, fixed: "was broken once"}
+    baseline = write_baseline(tmp_path / "b.yaml", entries)
+    report = tmp_path / "run.jsonl"
+    run = run_corpus(FAKE, f"--baseline={baseline}", f"--report={report}")
+    assert run.ret == pytest.ExitCode.TESTS_FAILED
+    assert run.outcomes[fixed] == "passed"  # the tally counts it as the pass it is
+    (line,) = [x for x in map(json.loads, report.read_text().splitlines()) if x["id"] == fixed]
+    assert line["baseline"] == "fixed"
+    assert "is listed in the baseline" in line["message"] and "now passes" in line["message"]
+
+    updated = run_corpus(FAKE, f"--baseline={baseline}", "--update-baseline")
+    assert updated.ret == 0
+    data = yaml.safe_load(baseline.read_text())
+    assert set(data["expected_failures"]) == broken
+    assert all(reason == "known" for reason in data["expected_failures"].values())  # reasons kept
+    assert run_corpus(FAKE, f"--baseline={baseline}").ret == 0
+
+
+def test_update_baseline_writes_a_new_file_with_reasons(run_corpus, broken, tmp_path):
+    baseline = tmp_path / "new.yaml"
+    run = run_corpus(FAKE, f"--baseline={baseline}", "--update-baseline")
+    assert run.ret == 0
+    data = yaml.safe_load(baseline.read_text())
+    assert data["impl"] == "sends-max-tokens" and data["version"] == "0.0.1"
+    assert set(data["expected_failures"]) == broken
+    reason = data["expected_failures"]["wire.openai.chat.option-max-output-tokens"]
+    assert reason.startswith(BROKEN) and "max_completion_tokens" in reason
+
+
+def test_update_keeps_entries_of_cases_that_did_not_run(run_corpus, broken, tmp_path):
+    baseline = write_baseline(tmp_path / "b.yaml", {c: "known" for c in broken})
+    run_corpus(FAKE, f"--baseline={baseline}", "--update-baseline", "-k", "stream")
+    assert set(yaml.safe_load(baseline.read_text())["expected_failures"]) == broken
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("expected_failures: [a, b]", "*`expected_failures` must map case ids to reasons*"),
+        ("expected_failures: {wire.x: ''}", "*entry 'wire.x' needs a reason*"),
+        ("cases: {}", "*unknown key(s) cases*"),
+    ],
+)
+def test_a_malformed_baseline_is_a_usage_error_naming_the_file(pytester, tmp_path, content, message):
+    path = tmp_path / "bad.yaml"
+    path.write_text(content)
+    result = pytester.runpytest(str(CASES), f"--baseline={path}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*--baseline {path}: {message.strip('*')}*"])
+
+
+def test_update_baseline_needs_a_file(pytester):
+    result = pytester.runpytest(str(CASES), "--update-baseline")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--update-baseline needs --baseline FILE*"])
+
+
+def test_report_has_one_line_per_case_with_verdict_rules_and_diff(run_corpus, corpus, broken, tmp_path):
+    report = tmp_path / "run.jsonl"
+    run_corpus(FAKE, f"--report={report}")
+    lines = [json.loads(line) for line in report.read_text().splitlines()]
+    assert sorted(line["id"] for line in lines) == sorted(c.id for c in corpus.cases())
+    by_id = {line["id"]: line for line in lines}
+    failing = by_id["wire.openai.chat.option-max-output-tokens"]
+    assert failing["impl"] == "sends-max-tokens" and failing["version"] == "0.0.1"
+    assert failing["status"] == "failed" and BROKEN in failing["rules"]
+    assert "$.max_tokens: unexpected key (got 256)" in failing["diff"]
+    assert failing["location"].startswith("cases/wire/openai.chat/options.yaml:")
+    assert {k for k, v in by_id.items() if v["status"] == "failed"} == broken
+    assert all(line["duration"] >= 0 for line in lines)
+
+
+def test_report_gives_the_reason_of_unsupported_cases(run_corpus, tmp_path):
+    report = tmp_path / "run.jsonl"
+    run_corpus("--impl=tests.fakes.wire_only:adapter", f"--report={report}", "-k", "real-text-deltas")
+    (line,) = [json.loads(x) for x in report.read_text().splitlines()]
+    assert line["status"] == "unsupported"
+    assert "stream:openai.chat not supported by wire-only" in line["reason"]
+
+
+def test_shards_split_the_run_and_merge_back_into_one_report(run_corpus, corpus, tmp_path):
+    parts = []
+    for index in (1, 2, 3):
+        report = tmp_path / f"shard{index}.jsonl"
+        run_corpus(FAKE, f"--shard={index}/3", f"--report={report}")
+        parts.append({json.loads(x)["id"] for x in report.read_text().splitlines()})
+    assert all(parts)  # every shard got some cases
+    assert sum(len(p) for p in parts) == len(set().union(*parts))  # no case twice
+    assert set().union(*parts) == {c.id for c in corpus.cases()}  # none lost
+    merged = read_records(tmp_path / f"shard{i}.jsonl" for i in (1, 2, 3))
+    assert len(merged) == len(list(corpus.cases()))
+
+
+def test_a_malformed_shard_is_a_usage_error(pytester):
+    result = pytester.runpytest(str(CASES), "--shard=4/3")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--shard '4/3': i must be between 1 and n*"])
+
+
+def test_xdist_workers_report_through_the_controller(pytester, corpus, broken, tmp_path, monkeypatch):
+    pytest.importorskip("xdist")
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    report, baseline = tmp_path / "x.jsonl", write_baseline(tmp_path / "b.yaml", {c: "known" for c in broken})
+    result = pytester.runpytest_subprocess(
+        str(CASES), "-n", "2", "-p", "no:cacheprovider", FAKE, f"--report={report}", f"--baseline={baseline}"
+    )
+    assert result.ret == 0
+    lines = [json.loads(x) for x in report.read_text().splitlines()]
+    assert len(lines) == len(list(corpus.cases()))  # one line per case, none twice
+    assert {x["id"] for x in lines if x["status"] == "failed"} == broken
+    assert all(x.get("baseline") == "expected" for x in lines if x["status"] == "failed")
+    result.stdout.fnmatch_lines(
+        [f"*{len(broken)} expected failure(s), 0 new failure(s), 0 listed case(s) now passing*"]
+    )

@@ -1,0 +1,169 @@
+"""Out-of-process runtimes (``--impl exec:COMMAND``): a Node.js runtime passes what it declares, a crash
+fails only the case in flight, every message of real traffic fits the protocol's schema, and the
+Python helper serves an in-process adapter with the same verdicts."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import sys
+
+import pytest
+
+from harness.exec_protocol.messages import remote_exception, schema
+from tests.conftest import CASES, REPO
+
+NODE = shutil.which("node")
+NODE_RUNTIME = REPO / "tests" / "fakes" / "node_runtime.mjs"
+NODE_IMPL = f"--impl=exec:{NODE} {NODE_RUNTIME}"
+PY_SERVE = f"{shlex.quote(sys.executable)} -m harness.exec_protocol.serve"
+DECLARED = ("process", "stream")  # the node fake's capabilities, on openai.chat
+
+needs_node = pytest.mark.skipif(NODE is None, reason="node (Node.js) is not installed")
+
+
+@pytest.fixture
+def served_from_repo(monkeypatch):
+    """Runtime processes started by a test import this repository's modules (tests.fakes.*)."""
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+
+
+@needs_node
+def test_node_runtime_passes_every_case_it_declares(corpus, run_corpus):
+    run = run_corpus(NODE_IMPL)
+    declared = {c.id for c in corpus.cases() if c.api == "openai.chat" and c.kind in DECLARED}
+    assert declared
+    assert run.with_outcome("passed") == declared
+    assert run.with_outcome("unsupported") == {c.id for c in corpus.cases()} - declared
+    assert run.ret == 0
+
+
+@needs_node
+def test_killing_the_runtime_mid_run_fails_exactly_the_case_in_flight(
+    corpus, run_corpus, monkeypatch, tmp_path
+):
+    flag = tmp_path / "crashed"
+    monkeypatch.setenv("WIRECONF_FAKE_CRASH_FILE", str(flag))
+    monkeypatch.setenv("WIRECONF_FAKE_CRASH_AT", "30")  # the 30th call of the first process, once
+    run = run_corpus(NODE_IMPL)
+    assert flag.exists(), "the runtime was not killed"
+    failed = run.with_outcome("failed")
+    assert len(failed) == 1
+    (case_id,) = failed
+    assert "was killed by signal 9 while handling this case" in run.longreprs[case_id]
+    assert "restarted" in run.longreprs[case_id]
+    declared = {c.id for c in corpus.cases() if c.api == "openai.chat" and c.kind in DECLARED}
+    assert run.with_outcome("passed") == declared - failed  # the restarted process served the rest
+    assert run.with_outcome("error") == set()
+
+
+@needs_node
+def test_every_message_of_a_real_run_fits_the_schema(run_corpus, monkeypatch, tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    transcript = tmp_path / "transcript.jsonl"
+    monkeypatch.setenv("WIRECONF_EXEC_TRANSCRIPT", str(transcript))
+    # a stream with tool calls (next/event/end/yield), a refusal (error), plain processing (result)
+    run_corpus(NODE_IMPL, "-k", "real-text-then-tool-call or real-refusal-raises or real-plain-text")
+    validator = jsonschema.Draft202012Validator(schema())
+    seen = set()
+    lines = transcript.read_text(encoding="utf-8").splitlines()
+    for line in lines:
+        entry = json.loads(line)
+        errors = [e.message for e in validator.iter_errors(entry["message"])]
+        assert not errors, (entry, errors)
+        seen.add((entry["from"], entry["message"]["type"]))
+    assert seen == {
+        ("runtime", "hello"),
+        ("harness", "call"),
+        ("runtime", "next"),
+        ("harness", "event"),
+        ("harness", "end"),
+        ("runtime", "yield"),
+        ("runtime", "result"),
+        ("runtime", "error"),
+        ("harness", "stop"),
+    }
+
+
+def test_the_schema_rejects_malformed_messages():
+    jsonschema = pytest.importorskip("jsonschema")
+    validator = jsonschema.Draft202012Validator(schema())
+    good = {"type": "hello", "protocol": 1, "name": "x", "version": "1", "capabilities": ["wire:openai.chat"]}
+    assert validator.is_valid(good)
+    assert not validator.is_valid({**good, "capabilities": ["wire:openai.chatt"]})
+    assert not validator.is_valid({**good, "protocol": 2})
+    assert not validator.is_valid({"type": "result"})  # no id
+    assert not validator.is_valid({"type": "error", "id": 1, "error": {"message": "no type"}})
+
+
+def test_python_helper_serves_an_adapter_with_the_same_verdicts(corpus, run_corpus):
+    run = run_corpus(f"--impl=exec:{PY_SERVE} reference")
+    assert run.with_outcome("passed") == {c.id for c in corpus.cases()}
+
+
+def test_python_helper_carries_exceptions_and_their_tracebacks(corpus, run_corpus, served_from_repo):
+    run = run_corpus(f"--impl=exec:{PY_SERVE} tests.fakes.raises:adapter", "-k", "process")
+    process = {c.id for c in corpus.cases() if c.kind == "process"}
+    assert run.with_outcome("failed") == process
+    text = run.longreprs["process.openai.chat.real-plain-text"]
+    assert "the adapter raised builtins.RuntimeError: processor exploded on purpose" in text
+    assert "tests/fakes/raises.py" in text  # the runtime's own frame, from the other process
+    assert "exec_protocol/serve.py" not in text
+
+
+def test_abandoned_call_restarts_the_runtime_and_the_run_goes_on(run_corpus, served_from_repo):
+    # stream cases hang; the wire case runs after one of them, in a freshly started process
+    run = run_corpus(
+        f"--impl=exec:{PY_SERVE} tests.fakes.hangs:adapter",
+        "--case-timeout=2",
+        "-k",
+        "stream.openai.chat.real-text-deltas or real-plain-text"
+        " or wire.openai.chat.single-text-part-is-string",
+    )
+    assert run.with_outcome("error") == {"stream.openai.chat.real-text-deltas"}
+    assert "did not return within 2 s" in run.longreprs["stream.openai.chat.real-text-deltas"]
+    assert run.with_outcome("passed") == {
+        "process.openai.chat.real-plain-text",
+        "wire.openai.chat.single-text-part-is-string",
+    }
+
+
+def test_a_command_that_cannot_start_is_one_clear_usage_error(pytester):
+    result = pytester.runpytest(str(CASES), "--impl=exec:/nonexistent/runtime --flag")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--impl exec:/nonexistent/runtime --flag: cannot start*"])
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        ("print('hello there')", "*not a JSON line*"),
+        ("import sys; sys.exit(3)", "*exited with status 3 before saying hello*"),
+        (
+            'print(\'{"type":"hello","protocol":1,"name":"x","version":"1","capabilities":["e2e:openai.chat"]}\')',
+            "*e2e capabilities cannot be served over exec:*",
+        ),
+        (
+            'print(\'{"type":"hello","protocol":7,"name":"x","version":"1","capabilities":[]}\')',
+            "*protocol 7 is not supported*",
+        ),
+    ],
+)
+def test_a_runtime_with_a_bad_hello_is_rejected_at_start(pytester, script, expected):
+    path = pytester.path / "runtime.py"
+    path.write_text(script + "\n")
+    result = pytester.runpytest(str(CASES), f"--impl=exec:{shlex.quote(sys.executable)} {path}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([expected])
+
+
+def test_remote_exceptions_keep_their_names_for_expect_error():
+    exc = remote_exception(
+        {"type": "RefusalError", "mro": ["js.RefusalError", "ValueError", "Error"], "message": "no"}
+    )
+    assert isinstance(exc, ValueError)
+    assert type(exc).__name__ == "RefusalError" and type(exc).__module__ == "js"
+    custom = remote_exception({"type": "Boom", "mro": ["pkg.errors.Boom", "Exception"], "message": "x"})
+    assert not isinstance(custom, ValueError)
+    assert [c.__name__ for c in type(custom).__mro__][:2] == ["Boom", "Exception"]

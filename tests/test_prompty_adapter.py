@@ -1,0 +1,121 @@
+"""The prompty adapter (PyPI ``prompty``) through the whole corpus: every case passes, fails with a
+diff, or is skipped with a reason, never an error; its committed baseline matches a fresh run."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.adapters.prompty_adapter.capture import as_request_body
+from harness.adapters.prompty_adapter.inputs import agent_data, message_data
+from tests.conftest import CASES, REPO
+
+BASELINE = REPO / "conformance" / "prompty.yaml"
+
+
+def test_canonical_inputs_map_to_prompty_words_only():
+    message = {
+        "role": "user",
+        "content": [
+            {"kind": "text", "value": "Look"},
+            {"kind": "image", "value": "https://x/y.png", "detail": None, "mediaType": "image/png"},
+        ],
+        "metadata": {"name": "ann"},
+    }
+    assert message_data(message) == {
+        "role": "user",
+        "parts": [
+            {"kind": "text", "value": "Look"},
+            {"kind": "image", "source": "https://x/y.png", "detail": None, "mediaType": "image/png"},
+        ],
+        "metadata": {"name": "ann"},
+    }
+    agent = {"model": {"id": "m", "options": {"maxOutputTokens": 5}}, "outputs": []}
+    assert agent_data(agent) == agent  # nothing added, dropped or defaulted
+    routed = agent_data(agent, connection="c")
+    assert routed["model"]["connection"] == {"kind": "reference", "name": "c"}
+    assert routed["model"]["options"] == {"maxOutputTokens": 5} and "connection" not in agent["model"]
+
+
+def test_a_request_that_is_not_json_is_an_error_naming_where():
+    class Message:
+        pass
+
+    assert as_request_body({"model": "m", "input": ["a", ("b", 1)]}) == {
+        "model": "m",
+        "input": ["a", ["b", 1]],
+    }
+    with pytest.raises(TypeError, match=r"\$\.input\[1\] is a .*Message"):
+        as_request_body({"model": "m", "input": ["ok", Message()]})
+
+
+def test_without_prompty_installed_impl_prompty_is_one_clear_usage_error(pytester, monkeypatch):
+    monkeypatch.setitem(sys.modules, "prompty", None)  # as if the package were not installed
+    result = pytester.runpytest_inprocess(str(CASES), "--impl=prompty", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--impl prompty*is not installed here; install the extra: pip install -e*"])
+
+
+needs_prompty = pytest.mark.skipif(
+    importlib.util.find_spec("prompty") is None,
+    reason="prompty is not installed (pip install -e '.[prompty]')",
+)
+
+
+@needs_prompty
+def test_prompty_runs_the_whole_corpus_without_errors(corpus, run_corpus):
+    run = run_corpus("--impl=prompty")
+    assert set(run.outcomes) == {c.id for c in corpus.cases()}
+    assert run.with_outcome("error") == set(), {c: run.longreprs[c][:500] for c in run.with_outcome("error")}
+    assert run.with_outcome("skipped") == set()
+    for case_id in run.with_outcome("unsupported"):
+        assert "not supported by prompty" in run.longreprs[case_id]
+    failed = run.with_outcome("failed")
+    assert failed, "prompty passes everything: the findings page would be empty"
+    cases = {c.id: c for c in corpus.cases()}
+    for case_id in failed:
+        text = run.longreprs[case_id]
+        assert f"case {case_id} (" in text and "against prompty" in text
+        assert any(f"rule {rule}" in text for rule in cases[case_id].model.rules)
+        assert "differs from the expectation" in text or "expected" in text
+
+
+@needs_prompty
+def test_the_committed_baseline_matches_a_fresh_run(run_corpus):
+    run = run_corpus("--impl=prompty", f"--baseline={BASELINE}")
+    assert run.ret == 0, (
+        "conformance/prompty.yaml is out of date with the corpus: re-run `wireconf findings` and review "
+        "the reasons of new entries"
+    )
+
+
+def test_findings_page_names_every_baseline_entry():
+    import yaml
+
+    entries = yaml.safe_load(BASELINE.read_text(encoding="utf-8"))["expected_failures"]
+    page = (REPO / "docs" / "findings.md").read_text(encoding="utf-8")
+    assert entries
+    for case_id in entries:
+        assert f"`{case_id}`" in page, f"{case_id} is in the baseline but not on the findings page"
+
+
+def test_findings_command_rebuilds_the_page(tmp_path, monkeypatch):
+    """The command is what the integrator re-runs: it must reproduce the committed page exactly."""
+    pytest.importorskip("prompty")
+    from harness.cli import main
+
+    out, baselines = tmp_path / "findings.md", tmp_path / "conformance"
+    baselines.mkdir()
+    (baselines / "prompty.yaml").write_text(BASELINE.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(REPO)
+    assert main(["findings", "--impl", "prompty", "--baselines", str(baselines), "--out", str(out)]) == 0
+    committed = (REPO / "docs" / "findings.md").read_text(encoding="utf-8")
+    assert out.read_text(encoding="utf-8") == committed.replace(
+        "wireconf findings`", "wireconf findings --impl prompty`"
+    )
+    assert Path(baselines / "prompty.yaml").read_text(encoding="utf-8") == BASELINE.read_text(
+        encoding="utf-8"
+    )

@@ -1,0 +1,144 @@
+"""``wireconf report``: reports of real runs (two runtimes) rendered as Markdown, JUnit XML, a badge and
+an HTML page, the page checked in headless Chromium (a screenshot and what the page shows)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from harness.cli import main
+from tests.conftest import REPO
+from tests.fakes import sends_max_tokens
+from tests.png import colours
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+SELECT = ("-k", "options or real-text-deltas or real-plain-text")
+BROKEN = sends_max_tokens.BROKEN_RULE
+GREEN, RED = (0x2D, 0xA4, 0x4E), (0xCF, 0x22, 0x2E)
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory):
+    """Reports of the reference and of a fake that breaks one rule, on the same selection of cases."""
+    out = tmp_path_factory.mktemp("reports")
+    paths = []
+    for name, impl in (("reference", "reference"), ("broken", "tests.fakes.sends_max_tokens:adapter")):
+        path = out / f"{name}.jsonl"
+        command = [sys.executable, "-m", "pytest", "cases", f"--impl={impl}", f"--report={path}", *SELECT]
+        subprocess.run([*command, "-p", "no:cacheprovider", "-q"], check=False, capture_output=True, cwd=REPO)
+        paths.append(path)
+    return paths
+
+
+def _lines(path):
+    return [json.loads(x) for x in path.read_text().splitlines()]
+
+
+def test_markdown_has_the_matrix_and_each_failure_with_its_diff(reports, capsys):
+    assert main(["report", *map(str, reports)]) == 0
+    text = capsys.readouterr().out
+    broken = [x for x in _lines(reports[1]) if x["status"] == "failed"]
+    assert broken
+    wire = [x for x in _lines(reports[1]) if x["kind"] == "wire"]
+    passed = sum(1 for x in wire if x["status"] == "passed")
+    assert re.search(
+        rf"\| wire \| openai\.chat \| {len(wire)} / 0 / 0 / 0 \| {passed} / {len(broken)} / 0 / 0 \|", text
+    )
+    assert "### sends-max-tokens 0.0.1: " in text
+    assert "<code>wire.openai.chat.option-max-output-tokens</code> failed" in text
+    assert "$.max_tokens: unexpected key (got 256)" in text
+
+
+def test_junit_counts_and_failures(reports, tmp_path):
+    out = tmp_path / "junit.xml"
+    assert main(["report", *map(str, reports), "--junit", str(out)]) == 0
+    root = ET.parse(out).getroot()
+    suites = {s.get("name"): s for s in root.iter("testsuite")}
+    broken = suites["sends-max-tokens 0.0.1"]
+    failing = {c.get("name") for c in broken.iter("testcase") if c.find("failure") is not None}
+    assert failing == {x["id"] for x in _lines(reports[1]) if x["status"] == "failed"}
+    assert int(broken.get("failures")) == len(failing)
+    assert int(suites["reference 0.1.0"].get("failures")) == 0
+    case = next(
+        c for c in broken.iter("testcase") if c.get("name") == "wire.openai.chat.option-max-output-tokens"
+    )
+    assert case.get("classname") == "sends-max-tokens.wire.openai.chat"
+    assert BROKEN in case.find("failure").text
+
+
+def test_badges_one_per_runtime(reports, tmp_path):
+    assert main(["report", *map(str, reports), "--badge", str(tmp_path / "{impl}.json")]) == 0
+    reference = json.loads((tmp_path / "reference.json").read_text())
+    broken = json.loads((tmp_path / "sends-max-tokens.json").read_text())
+    assert reference["schemaVersion"] == 1 and reference["color"] == "brightgreen"
+    total = len(_lines(reports[1]))
+    passed = sum(1 for x in _lines(reports[1]) if x["status"] == "passed")
+    assert broken["message"] == f"{passed}/{total} cases pass" and broken["color"] != "brightgreen"
+    assert main(["report", *map(str, reports), "--badge", str(tmp_path / "one.json")]) == 2  # needs {impl}
+
+
+def test_a_broken_report_line_is_an_error_naming_file_and_line(tmp_path, capsys):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"impl": "x", "version": "1", "id": "a", "status": "passed"}\n{"impl": "x"}\n')
+    assert main(["report", str(bad)]) == 2
+    assert f"{bad}:2: missing version, id, status" in capsys.readouterr().err
+
+
+def _chromium(tmp_path, url, *args):
+    profile = tmp_path / "profile"
+    command = [
+        CHROMIUM,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        f"--user-data-dir={profile}",
+        "--window-size=1100,900",
+        *args,
+        url,
+    ]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
+
+
+@pytest.mark.skipif(
+    CHROMIUM is None, reason="chromium is not installed (apt-get install chromium; .ci/run does)"
+)
+def test_html_report_renders_in_chromium(reports, tmp_path):
+    page = tmp_path / "report.html"
+    assert main(["report", *map(str, reports), "--html", str(page)]) == 0
+
+    shot = tmp_path / "top.png"
+    _chromium(tmp_path, page.as_uri(), f"--screenshot={shot}")
+    seen = colours(shot)
+    assert seen[GREEN] > 500, "no pass bar on screen"  # the pass bars of the matrix and the cards
+    assert seen[RED] > 100, "no failure bar on screen"  # the failing share of the broken runtime
+
+    dom = _chromium(tmp_path, page.as_uri(), "--dump-dom").stdout
+    rows = re.findall(r'<tr data-kind="(\w+)" data-api="([\w.]+)">', dom)
+    assert ("wire", "openai.chat") in rows and ("process", "openai.chat") in rows
+    failed = sum(1 for x in _lines(reports[1]) if x["status"] == "failed")
+    assert f"sends-max-tokens 0.0.1: {failed} failing case(s)" in dom
+    assert 'id="case-sends-max-tokens_0.0.1-wire.openai.chat.option-max-output-tokens"' in dom
+    assert "<details open" not in dom  # collapsed until asked for
+
+    # drill-down: the link of a matrix cell opens that cell's failing cases, diff and rules
+    link = re.search(r'<a href="#(fail-sends-max-tokens[^"]+-wire-openai\.chat)">failing cases</a>', dom)
+    assert link, "the failing cell has no link to its cases"
+    opened = _chromium(tmp_path, f"{page.as_uri()}#{link.group(1)}", "--dump-dom").stdout
+    section = opened[opened.index(f'id="{link.group(1)}"') :]
+    target = r'<details class="case" id="case-sends-max-tokens[^"]*option-max-output-tokens" '
+    target += r'data-status="failed" open'
+    assert re.search(target, section), "the case did not open"
+    assert f"<code>{BROKEN}</code>" in section
+    assert "$.max_tokens: unexpected key (got 256)" in section
+    drill = tmp_path / "drill.png"
+    _chromium(tmp_path, f"{page.as_uri()}#{link.group(1)}", f"--screenshot={drill}")
+    assert colours(drill)[(0xF6, 0xF8, 0xFA)] > 1000  # opened cases have their own background
