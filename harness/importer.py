@@ -16,7 +16,7 @@ from typing import Any
 
 from harness import __version__
 from harness.atomic import write_atomic
-from harness.cassette_format import serialize
+from harness.cassette_writer import checked_text
 from harness.cassettes import CassetteMeta
 
 # real-traffic "api" → (wireconf api, stream)
@@ -98,11 +98,13 @@ def real_traffic_cassette(path: Path, today: date | None = None) -> tuple[str, d
 
 
 def import_real_traffic(paths: list[Path], out: Path, today: date | None = None) -> list[Imported]:
-    """Write one cassette per file; every file is checked before anything is written."""
-    prepared = [(p, *real_traffic_cassette(p, today)) for p in paths]
-    done = []
-    for source, provider, cassette in prepared:
-        target = out / provider / f"{source.stem}.yaml"
-        write_atomic(target, serialize(cassette))
-        done.append(Imported(source, target))
-    return done
+    """Write one cassette per file; every file is converted, scrubbed and scanned before anything
+    is written."""
+    prepared = []
+    for path in paths:
+        provider, cassette = real_traffic_cassette(path, today)
+        target = out / provider / f"{path.stem}.yaml"
+        prepared.append((path, target, checked_text(target, cassette)))
+    for _, target, text in prepared:
+        write_atomic(target, text)
+    return [Imported(source, target) for source, target, _ in prepared]
