@@ -35,7 +35,11 @@ class ImportSource(BaseModel):
 
 
 class CassetteMeta(BaseModel):
-    """The ``wireconf:`` block: what the cassette holds and where its bytes came from."""
+    """The ``wireconf:`` block: what the cassette holds and where its bytes came from.
+
+    ``sdk`` names the versions of the SDK (and HTTP library) that sent the recorded requests; a cassette
+    recorded by wireconf also names the ``case`` and the implementation (``impl``) that recorded it.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
@@ -50,6 +54,8 @@ class CassetteMeta(BaseModel):
     date: date
     sdk: dict[str, str] = {}
     wireconf: str
+    case: str | None = None
+    impl: str | None = None
 
     @model_validator(mode="after")
     def _imported_names_source(self) -> CassetteMeta:
@@ -182,6 +188,10 @@ class CassetteStore:
         if isinstance(cached, CassetteError):
             raise cached
         return cached
+
+    def forget(self, name: str) -> None:
+        """Drop a cached cassette (it was just written) so that the next load reads the new file."""
+        self._cache.pop(name, None)
 
     def interaction(self, name: str, index: int) -> Interaction:
         cassette = self.load(name)

@@ -103,14 +103,15 @@ class CaseItem(pytest.Item):
                 traceback=outcome.traceback,
                 yielded=canonical(outcome.yielded),
                 probe=outcome.probe,
+                context=outcome.context,
             )
         except NotData as exc:
             self._error(f"error: {exc}")
 
     def runtest(self) -> None:
         assert self._outcome is not None
-        noun = DRIVERS[self.loaded.kind].NOUN
-        lines = judge(self.loaded.model, self._outcome, noun)
+        driver = DRIVERS[self.loaded.kind]
+        lines = getattr(driver, "judge", judge)(self.loaded.model, self._outcome, driver.NOUN)
         if lines:
             expect_key = "expect_error" if self.loaded.model.expect_error is not None else "expect"
             where = f"  expectation at {self.loaded.path}:{self.loaded.line_of(expect_key)}"

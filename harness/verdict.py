@@ -28,6 +28,7 @@ class CanonicalOutcome:
     traceback: str
     yielded: list[Any]
     probe: StreamProbe | None
+    context: Any = None
 
 
 def _indent(text: str, prefix: str = "    ") -> str:

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.cassettes import RecordedResponse
 from harness.sdk import anthropic_replay, gemini_replay, openai_replay
+from harness.sdk.cassette_transport import cassette_transport
 from harness.sdk.transport import ReplayTransport, StreamProbe, split_events
 
-__all__ = ["SDK_CALLS", "SdkReplay", "StreamProbe", "split_events"]
+if TYPE_CHECKING:
+    from harness.e2e_exchange import Exchange
+
+__all__ = ["SDK_CALLS", "SdkReplay", "StreamProbe", "e2e_client", "split_events"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,33 @@ _PROVIDERS: dict[str, Callable[[], tuple[ReplayTransport, Any]]] = {
     "anthropic": anthropic_replay.new_replay,
     "gemini": gemini_replay.new_replay,
 }
+
+
+def _gemini_replay_client(transport: Any, uris: list[str]) -> Any:
+    return gemini_replay.client(transport, gemini_replay.api_version_of(uris[0]) if uris else None)
+
+
+_E2E_CLIENTS: dict[str, tuple[Callable[[], Any], Callable[[Any, list[str]], Any], Callable[[Any], Any]]] = {
+    "openai": (openai_replay.http_module, lambda t, _: openai_replay.client(t), openai_replay.record_client),
+    "anthropic": (
+        anthropic_replay.http_module,
+        lambda t, _: anthropic_replay.client(t),
+        anthropic_replay.record_client,
+    ),
+    "gemini": (gemini_replay.http_module, _gemini_replay_client, gemini_replay.record_client),
+}
+
+
+def e2e_client(provider: str, exchange: Exchange) -> Any:
+    """A new official SDK client for ``provider`` whose HTTP is answered by ``exchange``: with the
+    replay key and the provider's public base URL in replay, with the environment's key and base URL
+    (read by the SDK itself, as a user's runtime would) when the exchange records."""
+    http_module, replay_client, record_client = _E2E_CLIENTS[provider]
+    transport = cassette_transport(http_module(), exchange)
+    if exchange.records:
+        return record_client(transport)
+    uris = [i.request.uri for i in exchange.cassette.interactions] if exchange.cassette else []
+    return replay_client(transport, uris)
 
 
 class SdkReplay:
