@@ -7,7 +7,7 @@ it from the case's cassette (``harness.sdk.cassette_transport``). The case check
 exactly and with a diff: the JSON body of the request the runtime really sent (``expect_request``;
 a list when it sends several) and its result (``expect`` or ``expect_error``). A result that is an
 iterator (a streaming runtime's generator) is drained item by item, as a ``stream`` case does, so
-``incremental: true`` works here too.
+``incremental: true`` works here too (a list returned for a streamed response counts as buffered).
 
 A request that matches no recorded interaction fails the case with the nearest recorded request and
 the body diff; a missing cassette is an error that says so. In record mode (``--record-mode``) the
@@ -30,7 +30,7 @@ from harness.e2e_exchange import RECORDED_NOW, Exchange
 from harness.kinds.base import ADAPTER_ERRORS, Call, CaseInputError, HarnessContext, Outcome, raised
 from harness.matchers import apply_matchers
 from harness.recording import PROVIDER_ENV
-from harness.sdk import SDK_CALLS, e2e_client
+from harness.sdk import SDK_CALLS, e2e_client, warm_up
 from harness.verdict import CanonicalOutcome
 from harness.verdict import judge as judge_result
 from harness.yaml_source import to_plain
@@ -90,6 +90,7 @@ def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
             f"cassette {model.cassette} not found: {path} does not exist "
             f"(record it with --record-mode=once and {keys} set)"
         )
+    warm_up(case.api)
     exchange = Exchange(model.cassette, path, cassette, mode, case.api, provider, policy.environ)
     client = e2e_client(provider, exchange)
     agent, messages = to_plain(case.raw["agent"]), to_plain(case.raw.get("messages", []))
@@ -98,7 +99,7 @@ def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
         items: list[Any] = []
         try:
             value = adapter.execute(case.api, agent, messages, client)
-            if isinstance(value, Iterator):
+            if isinstance(value, Iterator) or (exchange.probes and isinstance(value, list | tuple)):
                 for item in value:
                     if exchange.probes:
                         exchange.probes[0].mark_yield()

@@ -20,7 +20,7 @@ from harness.sdk.transport import ReplayTransport, StreamProbe, split_events
 if TYPE_CHECKING:
     from harness.e2e_exchange import Exchange
 
-__all__ = ["SDK_CALLS", "SdkReplay", "StreamProbe", "e2e_client", "split_events"]
+__all__ = ["SDK_CALLS", "SdkReplay", "StreamProbe", "e2e_client", "split_events", "warm_up"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,33 @@ _PROVIDERS: dict[str, Callable[[], tuple[ReplayTransport, Any]]] = {
     "anthropic": anthropic_replay.new_replay,
     "gemini": gemini_replay.new_replay,
 }
+
+
+_WARM: set[str] = set()
+
+
+def warm_up(api: str) -> None:
+    """Make one throwaway call (and one streaming call) on ``api`` through its SDK, once per process.
+
+    An SDK's first call imports its resource modules and builds its parsers (about 0.3 s for openai);
+    an e2e case calls the SDK inside the runtime's time limit, so that one-time cost is paid here,
+    outside it, as process and stream cases pay it when their input is prepared."""
+    if api in _WARM:
+        return
+    _WARM.add(api)
+    sdk_call = SDK_CALLS[api]
+    replay, client = _PROVIDERS[sdk_call.provider]()
+    attempts = [(RecordedResponse(200, {"content-type": ["application/json"]}, b"{}"), False)]
+    if sdk_call.streams:
+        attempts.append((RecordedResponse(200, {"content-type": ["text/event-stream"]}, b""), True))
+    for recorded, stream in attempts:
+        try:
+            result = sdk_call.call(client, replay.prepare(recorded), stream)
+            if stream:
+                for _ in result:
+                    pass
+        except Exception:  # best effort: the case itself will show any real problem
+            continue
 
 
 def _gemini_replay_client(transport: Any, uris: list[str]) -> Any:

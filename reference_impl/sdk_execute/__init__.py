@@ -43,23 +43,39 @@ def _function(kind: str, api: str) -> Callable[..., Any] | None:
     return None
 
 
-def execute(api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
-    """The result of one call: the processed response, or the generator of a processed stream."""
-    build, process = _function("wire", api), _function("process", api)
-    if build is None or process is None:
-        raise NotImplementedError(f"no wire or process function for {api}")
-    body = dict(build(agent, messages))
-    streaming = body.get("stream") is True
+def send(api: str, client: Any, body: dict[str, Any], model_id: str) -> Any:
+    """Send ``body`` through the SDK client: the SDK's response object, or its stream object."""
     if api == "gemini.generate_content":
-        response = gemini_call(client, body, agent["model"]["id"])
-    else:
-        response = SDK_CALLS[api](client, body)
-    if not streaming:
+        return gemini_call(client, body, model_id)
+    return SDK_CALLS[api](client, body)
+
+
+def execute_with(
+    api: str,
+    agent: dict[str, Any],
+    messages: list[dict[str, Any]],
+    client: Any,
+    build: Callable[[dict[str, Any], list[dict[str, Any]]], Any],
+    process: Callable[[dict[str, Any], Any], Any],
+    stream: Callable[[dict[str, Any], Any], Any] | None,
+) -> Any:
+    """One call with the given parts: build, send through the SDK, process the response or stream.
+    Returns the processed result, or the generator of a processed stream."""
+    body = dict(build(agent, messages))
+    response = send(api, client, body, agent["model"]["id"])
+    if body.get("stream") is not True:
         return process(agent, response)
-    stream = _function("stream", api)
     if stream is None:
         raise NotImplementedError(f"the request asks for a stream, and there is no stream function for {api}")
     return stream(agent, response)
+
+
+def execute(api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
+    """``execute_with`` the api's registered wire, process and stream functions."""
+    build, process = _function("wire", api), _function("process", api)
+    if build is None or process is None:
+        raise NotImplementedError(f"no wire or process function for {api}")
+    return execute_with(api, agent, messages, client, build, process, _function("stream", api))
 
 
 FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {
