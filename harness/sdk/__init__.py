@@ -8,6 +8,7 @@ including its tolerance for fields it does not know yet. One client per provider
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -49,7 +50,7 @@ _PROVIDERS: dict[str, Callable[[], tuple[ReplayTransport, Any]]] = {
 }
 
 
-_WARM: set[str] = set()
+_WARM: dict[str, set[str]] = {}
 
 
 def warm_up(api: str) -> None:
@@ -57,10 +58,18 @@ def warm_up(api: str) -> None:
 
     An SDK's first call imports its resource modules and builds its parsers (about 0.3 s for openai);
     an e2e case calls the SDK inside the runtime's time limit, so that one-time cost is paid here,
-    outside it, as process and stream cases pay it when their input is prepared."""
-    if api in _WARM:
+    outside it, as process and stream cases pay it when their input is prepared. The modules the
+    warm-up imported are remembered: if something removed them (pytester restores ``sys.modules``
+    after an in-process run), the next call warms up again."""
+    loaded = _WARM.get(api)
+    if loaded is not None and loaded <= sys.modules.keys():
         return
-    _WARM.add(api)
+    before = set(sys.modules)
+    _warm_up(api)
+    _WARM[api] = set(sys.modules) - before
+
+
+def _warm_up(api: str) -> None:
     sdk_call = SDK_CALLS[api]
     replay, client = _PROVIDERS[sdk_call.provider]()
     attempts = [(RecordedResponse(200, {"content-type": ["application/json"]}, b"{}"), False)]
