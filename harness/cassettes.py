@@ -23,15 +23,18 @@ CASSETTE_SUFFIX = ".yaml"
 
 
 class ImportSource(BaseModel):
-    """Where an imported recording was published."""
+    """Where an imported recording was published: the repository, the file in it and the commit (when
+    known), the interaction taken from it (absent when the whole cassette was imported), the file that
+    was read, and its ``format`` (``real-traffic``, ``vcrpy``, ``ruby-vcr``)."""
 
     model_config = ConfigDict(extra="forbid")
 
     repo: str
     path: str
-    commit: str
-    interaction: int
+    commit: str | None = None
+    interaction: int | None = None
     file: str | None = None
+    format: str | None = None
 
 
 class CassetteMeta(BaseModel):
