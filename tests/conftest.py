@@ -10,6 +10,7 @@ import pytest
 from harness.corpus import Corpus
 from harness.sdk import SDK_CALLS, warm_up
 from harness.summary import PROP_CASE, PROP_PROBLEM, classify
+from tests.fake_provider import fake_provider  # noqa: F401  (the fake provider server, as a fixture)
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"

@@ -15,10 +15,13 @@ from __future__ import annotations
 import json
 import re
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+
+import pytest
 
 ORG_ID = "org-PLANTEDorganisation000000"
 PROJECT_ID = "proj_PLANTEDproject00000000000"
@@ -32,6 +35,9 @@ class Keys:
     openai: str
     anthropic: str
     gemini: str
+
+
+KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
 
 
 @dataclass
@@ -80,6 +86,25 @@ class FakeProvider:
             self._server.shutdown()
             self._server.server_close()
             self._server = None
+
+
+PLANTED_KEYS = Keys(
+    openai="sk-proj-PLANTEDopenaiKey0123456789abcdefABCDEF",
+    anthropic="sk-ant-api03-PLANTEDanthropicKey0123456789abcdef",
+    gemini="AIzaPLANTEDgeminiKey0123456789abcdefghi",
+)
+
+
+@pytest.fixture
+def fake_provider(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeProvider]:
+    """The server started, and the environment of a user pointing the SDKs at it with planted keys."""
+    provider = FakeProvider(PLANTED_KEYS).start()
+    for name in KEY_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    for name, value in provider.environ().items():
+        monkeypatch.setenv(name, value)
+    yield provider
+    provider.stop()
 
 
 # --- answers ----------------------------------------------------------------------------------------

@@ -15,18 +15,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from harness.cassettes import read_cassette
 from tests.conftest import REPO
-from tests.fake_provider import LEAKED_KEY, FakeProvider, Keys
-
-KEYS = Keys(
-    openai="sk-proj-PLANTEDopenaiKey0123456789abcdefABCDEF",
-    anthropic="sk-ant-api03-PLANTEDanthropicKey0123456789abcdef",
-    gemini="AIzaPLANTEDgeminiKey0123456789abcdefghi",
-)
-KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
+from tests.fake_provider import LEAKED_KEY, FakeProvider
+from tests.fake_provider import PLANTED_KEYS as KEYS
 
 RULES = """\
 rules:
@@ -160,17 +152,6 @@ def write_corpus(root: Path, cases: str = CASES) -> Path:
     (corpus / "rules.yaml").write_text(RULES)
     (corpus / "e2e.yaml").write_text(cases)
     return corpus
-
-
-@pytest.fixture
-def fake_provider(monkeypatch):
-    provider = FakeProvider(KEYS).start()
-    for name in KEY_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    for name, value in provider.environ().items():
-        monkeypatch.setenv(name, value)
-    yield provider
-    provider.stop()
 
 
 def stop_and_forget_keys(provider: FakeProvider, monkeypatch) -> None:
