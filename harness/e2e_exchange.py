@@ -13,7 +13,7 @@ of the runtime's ``execute``: the requests in order, the interaction that answer
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from http import HTTPStatus
@@ -69,6 +69,7 @@ class Exchange:
     probes: list[StreamProbe] = field(default_factory=list)
     refused: SecretInCassette | None = None
     written: Path | None = None
+    closers: list[Callable[[], None]] = field(default_factory=list)
     _played: set[int] = field(default_factory=set)
 
     @property
@@ -153,7 +154,10 @@ class Exchange:
         )
 
     def finish(self, case_id: str, impl: str, today: date | None = None) -> None:
-        """Write the cassette if something was recorded; a secret leaves the file untouched."""
+        """Close the connections to the provider, then write the cassette if something was recorded;
+        a secret leaves the file untouched."""
+        for close in self.closers:
+            close()
         if not self.new:
             return
         loaded: list[dict[str, Any]] = []

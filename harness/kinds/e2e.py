@@ -26,7 +26,7 @@ from pydantic import Field
 from harness.case_model import Agent, CaseBase, Message
 from harness.cassettes import Cassette, CassetteError
 from harness.compare import render_diff, strict_equal
-from harness.e2e_exchange import RECORDED_NOW, Exchange
+from harness.e2e_exchange import Exchange
 from harness.kinds.base import ADAPTER_ERRORS, Call, CaseInputError, HarnessContext, Outcome, raised
 from harness.matchers import apply_matchers
 from harness.recording import PROVIDER_ENV
@@ -159,8 +159,3 @@ def judge(case: CaseModel, outcome: CanonicalOutcome, noun: str) -> list[str]:
             lines.append(f"(the result is not judged: the runtime raised {type(outcome.raised).__name__})")
         return lines
     return lines + judge_result(case, outcome, noun)
-
-
-def recorded_now(exchange: Exchange) -> int:
-    """How many of the exchange's requests reached the real provider."""
-    return sum(1 for sent in exchange.sent if sent.answered_by == RECORDED_NOW)

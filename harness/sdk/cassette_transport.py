@@ -93,4 +93,6 @@ def cassette_transport(http: ModuleType, exchange: Exchange) -> Any:
         async def aclose(self) -> None:
             self.close()
 
-    return CassetteTransport()
+    transport = CassetteTransport()
+    exchange.closers.append(transport.close)
+    return transport
