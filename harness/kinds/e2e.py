@@ -64,11 +64,11 @@ class CaseModel(CaseBase):
 def _load(ctx: HarnessContext, name: str) -> tuple[Cassette | None, bool]:
     """The cassette (``None`` when it does not exist yet) and whether wireconf may record into it."""
     try:
+        if not ctx.cassettes.path_of(name).exists():
+            return None, True
         cassette = ctx.cassettes.load(name)
     except CassetteError as exc:
-        if ctx.cassettes.path_of(name).exists():
-            raise CaseInputError(str(exc)) from exc
-        return None, True
+        raise CaseInputError(str(exc)) from exc
     writable = cassette.meta is not None and cassette.meta.provenance == "recorded"
     return cassette, writable
 
