@@ -1,11 +1,16 @@
 """The project's vcrpy serializer: cassettes a person can review in a pull request.
 
 On disk a cassette is YAML with ``wireconf:`` (metadata), ``interactions:`` and ``version:``. Bodies are
-written by what they are: ``{json: <mapping>}`` for JSON, ``{sse: |literal}`` for event streams,
-``{string: ...}`` for other text, ``{base64: ...}`` only for bytes that are not text. gzip/deflate
-bodies are decoded and their ``content-encoding`` dropped. Single-valued headers are written as
-strings. ``deserialize`` returns the dict vcrpy expects (bodies as strings, headers as lists), so the
-module works as-is with ``vcr.register_serializer("wireconf", harness.cassette_format)``.
+written by what they are: ``{json: <mapping>}`` for JSON, ``{sse: [events]}`` for event streams (one
+item per event, byte for byte: see ``harness.sse_form``), ``{string: ...}`` for other text,
+``{base64: ...}`` only for bytes that are not text. gzip/deflate bodies are decoded and their
+``content-encoding`` dropped. Single-valued headers are written as strings; long lines are never
+folded, so a diff shows one changed line per changed event or value.
+
+``deserialize`` returns the dict vcrpy expects (bodies as strings, headers as lists, the ``wireconf``
+block as vcrpy metadata so that a vcrpy load-and-save keeps it), so the module works as-is with
+``vcr.register_serializer("wireconf", harness.cassette_format)``. Which headers are kept, and what is
+scrubbed, is not decided here but by the writer (``harness.cassette_writer``).
 """
 
 from __future__ import annotations
@@ -18,25 +23,23 @@ from typing import Any
 
 import yaml
 
+from harness.sse_form import LiteralText, decode_sse, encode_sse, looks_like_sse
 from harness.yaml_source import load_yaml
 
 FORMAT_VERSION = 1
 _Dumper: type = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-
-
-class _Literal(str):
-    """A string written as a YAML literal block (``|``) so that each SSE line stays a line."""
+_NO_FOLDING = 1_000_000
 
 
 class _CassetteDumper(_Dumper):  # type: ignore[misc, valid-type]
     pass
 
 
-def _literal(dumper: Any, value: _Literal) -> Any:
+def _literal(dumper: Any, value: LiteralText) -> Any:
     return dumper.represent_scalar("tag:yaml.org,2002:str", str(value), style="|")
 
 
-_CassetteDumper.add_representer(_Literal, _literal)
+_CassetteDumper.add_representer(LiteralText, _literal)
 
 
 def _header(headers: dict[str, Any], name: str) -> str | None:
@@ -81,14 +84,16 @@ def encode_body(data: bytes | None, content_type: str | None) -> dict[str, Any] 
     except UnicodeDecodeError:
         return {"base64": base64.b64encode(data).decode("ascii")}
     kind = (content_type or "").split(";")[0].strip().lower()
-    if kind == "text/event-stream":
-        return {"sse": _Literal(text)}
+    if kind == "text/event-stream" or (not kind and looks_like_sse(text)):
+        form = encode_sse(text)
+        if form is not None:
+            return form
     if kind.endswith("json") or text.lstrip()[:1] in ("{", "["):
         try:
             return {"json": json.loads(text)}
         except ValueError:
             pass
-    return {"string": _Literal(text) if "\n" in text else text}
+    return {"string": LiteralText(text) if "\n" in text else text}
 
 
 def decode_body(body: Any) -> bytes | None:
@@ -97,12 +102,14 @@ def decode_body(body: Any) -> bytes | None:
         return None
     if isinstance(body, str | bytes):
         return _as_bytes(body)
+    if isinstance(body, dict) and "sse" in body and set(body) <= {"sse", "eol"}:
+        return decode_sse(body["sse"], body.get("eol")).encode("utf-8")
     if not isinstance(body, dict) or len(body) != 1:
-        raise ValueError("a body is one of {json: ...}, {sse: ...}, {string: ...}, {base64: ...}")
+        raise ValueError("a body is one of {json: ...}, {sse: [...]}, {string: ...}, {base64: ...}")
     ((form, value),) = body.items()
     if form == "json":
         return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    if form in ("sse", "string"):
+    if form == "string":
         if isinstance(value, bytes):
             return value
         if not isinstance(value, str):
@@ -125,22 +132,49 @@ def _vcr_headers(headers: dict[str, Any] | None) -> dict[str, list[str]]:
     return {k: (list(v) if isinstance(v, list) else [v]) for k, v in (headers or {}).items()}
 
 
-def readable_interaction(interaction: dict[str, Any]) -> dict[str, Any]:
-    """A vcrpy interaction dict → its readable form."""
+def decoded_interaction(interaction: dict[str, Any]) -> dict[str, Any]:
+    """A vcrpy interaction dict with its bodies as plain bytes: gzip/deflate decoded (and their
+    ``content-encoding`` dropped), vcrpy's ``{string: ...}`` and text bodies turned into bytes."""
     request, response = interaction["request"], interaction["response"]
-    req_headers = _readable_headers(request.get("headers"))
-    req_body, req_headers = _decompress(_as_bytes(request.get("body")) or b"", req_headers)
-    resp_headers = _readable_headers(response.get("headers"))
-    resp_body, resp_headers = _decompress(_as_bytes(response.get("body")) or b"", resp_headers)
-    out_request: dict[str, Any] = {"method": request["method"], "uri": request["uri"], "headers": req_headers}
-    out_request["body"] = encode_body(req_body, _header(req_headers, "content-type"))
+    req_body, req_headers = _decompress(
+        _as_bytes(request.get("body")) or b"", _vcr_headers(request.get("headers"))
+    )
+    resp_body, resp_headers = _decompress(
+        _as_bytes(response.get("body")) or b"", _vcr_headers(response.get("headers"))
+    )
     status = response.get("status") or {}
     return {
-        "request": out_request,
+        "request": {
+            "method": request["method"],
+            "uri": request["uri"],
+            "headers": req_headers,
+            "body": req_body if request.get("body") is not None else None,
+        },
         "response": {
             "status": {"code": int(status.get("code", 200)), "message": status.get("message", "")},
             "headers": resp_headers,
-            "body": encode_body(resp_body, _header(resp_headers, "content-type")),
+            "body": {"string": resp_body},
+        },
+    }
+
+
+def readable_interaction(interaction: dict[str, Any]) -> dict[str, Any]:
+    """A vcrpy interaction dict → its readable form."""
+    decoded = decoded_interaction(interaction)
+    request, response = decoded["request"], decoded["response"]
+    req_headers = _readable_headers(request["headers"])
+    resp_headers = _readable_headers(response["headers"])
+    return {
+        "request": {
+            "method": request["method"],
+            "uri": request["uri"],
+            "headers": req_headers,
+            "body": encode_body(request["body"], _header(req_headers, "content-type")),
+        },
+        "response": {
+            "status": response["status"],
+            "headers": resp_headers,
+            "body": encode_body(response["body"]["string"], _header(resp_headers, "content-type")),
         },
     }
 
@@ -165,14 +199,38 @@ def vcr_interaction(interaction: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def dump_yaml(data: Any) -> str:
+    """YAML the way cassettes are written: keys in order, unicode as is, no folded lines."""
+    return str(
+        yaml.dump(data, Dumper=_CassetteDumper, sort_keys=False, allow_unicode=True, width=_NO_FOLDING)
+    )
+
+
 def serialize(cassette_dict: dict[str, Any]) -> str:
-    """vcrpy serializer entry point: the cassette dict → readable YAML (metadata first)."""
+    """vcrpy serializer entry point: the cassette dict → readable YAML (metadata first).
+
+    The ``wireconf`` block is taken from the dict's ``wireconf`` key, or from vcrpy's ``metadata``
+    (where ``deserialize`` put it); other vcrpy metadata is kept under ``metadata:``.
+    """
+    metadata = dict(cassette_dict.get("metadata") or {})
+    wireconf = cassette_dict.get("wireconf") or metadata.pop("wireconf", None)
+    metadata.pop("wireconf", None)
     out: dict[str, Any] = {}
-    if cassette_dict.get("wireconf"):
-        out["wireconf"] = cassette_dict["wireconf"]
+    if wireconf:
+        out["wireconf"] = _plain(wireconf)
     out["interactions"] = [readable_interaction(i) for i in cassette_dict.get("interactions", [])]
-    out["version"] = cassette_dict.get("version", 1)
-    return yaml.dump(out, Dumper=_CassetteDumper, sort_keys=False, allow_unicode=True, width=100)
+    if metadata:
+        out["metadata"] = _plain(metadata)
+    out["version"] = cassette_dict.get("version", FORMAT_VERSION)
+    return dump_yaml(out)
+
+
+def _plain(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _plain(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_plain(v) for v in data]
+    return data
 
 
 def deserialize(cassette_string: str) -> dict[str, Any]:
@@ -180,8 +238,15 @@ def deserialize(cassette_string: str) -> dict[str, Any]:
     data = load_yaml(cassette_string)
     if not isinstance(data, dict) or not isinstance(data.get("interactions"), list):
         raise ValueError("a cassette is a mapping with an `interactions:` list")
-    return {
-        "wireconf": data.get("wireconf"),
+    metadata = _plain(dict(data.get("metadata") or {}))
+    wireconf = _plain(data.get("wireconf"))
+    if wireconf:
+        metadata["wireconf"] = wireconf
+    out: dict[str, Any] = {
+        "wireconf": wireconf,
         "interactions": [vcr_interaction(i) for i in data["interactions"]],
-        "version": data.get("version", 1),
+        "version": data.get("version", FORMAT_VERSION),
     }
+    if metadata:
+        out["metadata"] = metadata
+    return out

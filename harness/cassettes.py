@@ -23,19 +23,26 @@ CASSETTE_SUFFIX = ".yaml"
 
 
 class ImportSource(BaseModel):
-    """Where an imported recording was published."""
+    """Where an imported recording was published: the repository, the file in it and the commit (when
+    known), the interaction taken from it (absent when the whole cassette was imported), the file that
+    was read, and its ``format`` (``real-traffic``, ``vcrpy``, ``ruby-vcr``)."""
 
     model_config = ConfigDict(extra="forbid")
 
     repo: str
     path: str
-    commit: str
-    interaction: int
+    commit: str | None = None
+    interaction: int | None = None
     file: str | None = None
+    format: str | None = None
 
 
 class CassetteMeta(BaseModel):
-    """The ``wireconf:`` block: what the cassette holds and where its bytes came from."""
+    """The ``wireconf:`` block: what the cassette holds and where its bytes came from.
+
+    ``sdk`` names the versions of the SDK (and HTTP library) that sent the recorded requests; a cassette
+    recorded by wireconf also names the ``case`` and the implementation (``impl``) that recorded it.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
@@ -50,6 +57,8 @@ class CassetteMeta(BaseModel):
     date: date
     sdk: dict[str, str] = {}
     wireconf: str
+    case: str | None = None
+    impl: str | None = None
 
     @model_validator(mode="after")
     def _imported_names_source(self) -> CassetteMeta:
@@ -182,6 +191,10 @@ class CassetteStore:
         if isinstance(cached, CassetteError):
             raise cached
         return cached
+
+    def forget(self, name: str) -> None:
+        """Drop a cached cassette (it was just written) so that the next load reads the new file."""
+        self._cache.pop(name, None)
 
     def interaction(self, name: str, index: int) -> Interaction:
         cassette = self.load(name)

@@ -1,13 +1,17 @@
-"""``wireconf import``: public recordings of real provider traffic → the project's cassettes.
+"""``wireconf import``: recordings of real provider traffic → the project's cassettes.
 
-Reads the JSON files of ``shared/real-traffic`` (one request/response pair each, with the public
-repository, path and commit it was published in) and writes one cassette per file under
-``<out>/<provider>/<file stem>.yaml``, with ``provenance: imported`` and the source kept verbatim.
+Two sources. The JSON files of ``shared/real-traffic`` (one request/response pair each, with the public
+repository, path and commit it was published in). And the cassettes a runtime's maintainers already
+have: vcrpy / pytest-recording (YAML or JSON, gzip or base64 bodies) and Ruby VCR (``harness.vcr_import``),
+whose source is the git checkout they sit in (remote, path, commit) unless ``--source-repo`` /
+``--source-commit`` say otherwise. Each file becomes ``<out>/<provider>/<file stem>.yaml`` with
+``provenance: imported`` and its source, written like every cassette: scrubbed, scanned, atomically.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
 from dataclasses import dataclass
 from datetime import date
 from http import HTTPStatus
@@ -16,8 +20,10 @@ from typing import Any
 
 from harness import __version__
 from harness.atomic import write_atomic
-from harness.cassette_format import serialize
+from harness.cassette_writer import checked_text
 from harness.cassettes import CassetteMeta
+from harness.vcr_import import NotACassette, endpoint_of
+from harness.vcr_import import read as read_vcr
 
 # real-traffic "api" → (wireconf api, stream)
 REAL_TRAFFIC_APIS: dict[str, tuple[str, bool]] = {
@@ -71,6 +77,7 @@ def real_traffic_cassette(path: Path, today: date | None = None) -> tuple[str, d
             "commit": data["source_commit"],
             "interaction": int(data["interaction_index"]),
             "file": path.name,
+            "format": "real-traffic",
         },
         notes=data.get("notes"),
         provider=provider,
@@ -98,11 +105,113 @@ def real_traffic_cassette(path: Path, today: date | None = None) -> tuple[str, d
 
 
 def import_real_traffic(paths: list[Path], out: Path, today: date | None = None) -> list[Imported]:
-    """Write one cassette per file; every file is checked before anything is written."""
-    prepared = [(p, *real_traffic_cassette(p, today)) for p in paths]
-    done = []
-    for source, provider, cassette in prepared:
-        target = out / provider / f"{source.stem}.yaml"
-        write_atomic(target, serialize(cassette))
-        done.append(Imported(source, target))
-    return done
+    """Write one cassette per real-traffic file (see ``import_files``)."""
+    return import_files(paths, out, today=today)
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a cassette file was published: repository, path in it, commit (when known)."""
+
+    repo: str
+    path: str
+    commit: str | None
+
+
+def _git(directory: Path, *args: str) -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(directory), *args], capture_output=True, text=True, timeout=10, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() or None if done.returncode == 0 else None
+
+
+def source_of(path: Path, repo: str | None = None, commit: str | None = None) -> Source:
+    """The git checkout ``path`` sits in (its ``origin`` remote, the path inside it, ``HEAD``), unless
+    given; raises ``ImportError_`` when the repository cannot be told."""
+    top = _git(path.parent, "rev-parse", "--show-toplevel")
+    inside = str(path.resolve().relative_to(Path(top).resolve())) if top else path.name
+    repo = repo or (_git(path.parent, "remote", "get-url", "origin") if top else None)
+    if not repo:
+        raise ImportError_(
+            f"{path}: cannot tell where this cassette was published (not in a git checkout with an origin "
+            "remote); name it with --source-repo (and --source-commit)"
+        )
+    commit = commit or (_git(path.parent, "rev-parse", "HEAD") if top else None)
+    return Source(repo, inside, commit)
+
+
+def vcr_cassette(path: Path, source: Source, today: date | None = None) -> tuple[str, dict[str, Any]]:
+    """The provider folder and the cassette dict for a vcrpy / pytest-recording / Ruby VCR cassette."""
+    try:
+        kind, interactions = read_vcr(path)
+    except NotACassette as exc:
+        raise ImportError_(str(exc)) from exc
+    if not interactions:
+        raise ImportError_(f"{path}: the cassette has no interactions")
+    endpoints = []
+    for index, interaction in enumerate(interactions):
+        endpoint = endpoint_of(interaction)
+        if endpoint is None:
+            request = interaction["request"]
+            raise ImportError_(
+                f"{path}: interaction {index} ({request['method']} {request['uri']}) is not an endpoint of "
+                "OpenAI, Anthropic or Gemini that wireconf knows; split it out of the cassette first"
+            )
+        endpoints.append(endpoint)
+    if len({(e.provider, e.api) for e in endpoints}) > 1:
+        found = ", ".join(sorted({e.api for e in endpoints}))
+        raise ImportError_(f"{path}: its interactions are of several apis ({found}); one api per cassette")
+    first = interactions[0]["request"]
+    meta = CassetteMeta(
+        provenance="imported",
+        source={
+            "repo": source.repo,
+            "path": source.path,
+            "commit": source.commit,
+            "file": path.name,
+            "format": kind,
+        },
+        provider=endpoints[0].provider,
+        api=endpoints[0].api,  # type: ignore[arg-type]
+        stream=any(e.stream for e in endpoints),
+        endpoint=f"{first['method']} {first['uri']}",
+        date=today or date.today(),
+        wireconf=__version__,
+    )
+    cassette = {"wireconf": meta.model_dump(mode="json", exclude_none=True), "interactions": interactions}
+    return endpoints[0].provider, cassette
+
+
+def _is_real_traffic(path: Path) -> bool:
+    if path.suffix != ".json":
+        return False
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and "source_repo" in data and "api" in data
+
+
+def import_files(
+    paths: list[Path],
+    out: Path,
+    today: date | None = None,
+    source_repo: str | None = None,
+    source_commit: str | None = None,
+) -> list[Imported]:
+    """Write one cassette per file. Every file is read, converted, scrubbed and scanned before anything
+    is written, so one bad file leaves every cassette as it was."""
+    prepared = []
+    for path in paths:
+        if _is_real_traffic(path):
+            provider, cassette = real_traffic_cassette(path, today)
+        else:
+            provider, cassette = vcr_cassette(path, source_of(path, source_repo, source_commit), today)
+        target = out / provider / f"{path.stem}.yaml"
+        prepared.append((path, target, checked_text(target, cassette)))
+    for _, target, text in prepared:
+        write_atomic(target, text)
+    return [Imported(source, target) for source, target, _ in prepared]

@@ -47,4 +47,10 @@ def lint(root: Path, cassettes: Path | None = None) -> LintReport:
                 store.interaction(source.cassette, source.interaction)
             except CassetteError as exc:
                 problems.append(f"{case.path}:{case.line_of('response')}: {case.id}: {exc}")
+        cassette = getattr(case.model, "cassette", None)  # e2e: the cassette that answers the runtime
+        if isinstance(cassette, str):
+            try:
+                store.load(cassette)
+            except CassetteError as exc:
+                problems.append(f"{case.path}:{case.line_of('cassette')}: {case.id}: {exc}")
     return LintReport(corpus, problems)

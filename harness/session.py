@@ -12,6 +12,7 @@ from harness.cassettes import CassetteStore
 from harness.corpus import Corpus
 from harness.impl_loader import ImplError, LoadedImpl, load_impl
 from harness.kinds.base import HarnessContext
+from harness.recording import policy_of
 from harness.sdk import SdkReplay
 from harness.summary import Tally
 from harness.timeout import TimedRunner
@@ -53,7 +54,7 @@ class WireconfSession:
     def context(self, corpus_root: Path) -> HarnessContext:
         root = self.cassettes_root(corpus_root)
         if root not in self._contexts:
-            self._contexts[root] = HarnessContext(CassetteStore(root), self.replay)
+            self._contexts[root] = HarnessContext(CassetteStore(root), self.replay, policy_of(self.config))
         return self._contexts[root]
 
 

@@ -8,6 +8,7 @@ traceback), a case that expects an error fails when the adapter returns.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +33,7 @@ class CanonicalOutcome:
     yielded: list[Any]
     probe: StreamProbe | None
     variants: list[tuple[str, CanonicalOutcome]] = field(default_factory=list)
+    context: Any = None
 
 
 def canonical_outcome(outcome: Outcome, where: str = "") -> CanonicalOutcome:
@@ -49,6 +51,7 @@ def canonical_outcome(outcome: Outcome, where: str = "") -> CanonicalOutcome:
         yielded=yielded,
         probe=outcome.probe,
         variants=[(label, canonical_outcome(variant, label)) for label, variant in outcome.variants],
+        context=outcome.context,
     )
 
 
@@ -138,16 +141,23 @@ def judge(case: CaseBase, outcome: CanonicalOutcome, noun: str) -> list[str]:
     return lines
 
 
-def judge_variants(case: CaseBase, outcome: CanonicalOutcome, noun: str, method: str) -> list[str]:
-    """``judge`` of the outcome and of each variant (``process_async`` beside ``process``): with variants,
-    each method that deviates is named, so that a maintainer sees which one failed."""
-    lines = judge(case, outcome, noun)
+Judge = Callable[[CaseBase, CanonicalOutcome, str], list[str]]
+
+
+def judge_variants(
+    case: CaseBase, outcome: CanonicalOutcome, noun: str, method: str, judge_one: Judge | None = None
+) -> list[str]:
+    """``judge_one`` (a kind's own judge, else ``judge``) of the outcome and of each variant
+    (``process_async`` beside ``process``): with variants, each method that deviates is named, so that
+    a maintainer sees which one failed."""
+    judge_one = judge_one or judge
+    lines = judge_one(case, outcome, noun)
     if not outcome.variants:
         return lines
     out = [f"{method}: " + lines[0], *lines[1:]] if lines else []
     deviating = []
     for label, variant in outcome.variants:
-        variant_lines = judge(case, variant, noun)
+        variant_lines = judge_one(case, variant, noun)
         if variant_lines:
             deviating.append(label)
             out += [f"{label}: " + variant_lines[0], *variant_lines[1:]]

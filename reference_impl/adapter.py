@@ -20,6 +20,7 @@ from reference_impl import (
     openai_responses,
     payload_extractors,
     response_converter,
+    sdk_execute,
     stream_blocks,
 )
 from reference_impl.process_async import process_async
@@ -35,6 +36,7 @@ PARTS = (
     stream_blocks,
     payload_extractors,
     response_converter,
+    sdk_execute,
 )
 
 FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {

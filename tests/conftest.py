@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from harness.corpus import Corpus
+from harness.sdk import SDK_CALLS, warm_up
 from harness.summary import PROP_CASE, PROP_PROBLEM, classify
+from tests.fake_provider import fake_provider  # noqa: F401  (the fake provider server, as a fixture)
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
@@ -43,6 +45,15 @@ def collect_run(reprec: pytest.HookRecorder) -> CorpusRun:
             if outcome != "passed":
                 longreprs[props[PROP_CASE]] = str(report.longrepr)
     return CorpusRun(outcomes, longreprs, problems, int(reprec.ret))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _sdks_imported_once() -> None:
+    """Warm the SDKs up before any pytester fixture takes its ``sys.modules`` snapshot, so that their
+    lazily imported modules stay imported for the whole session instead of being purged after each
+    test and imported again (seconds each time) by the next in-process run."""
+    for api in SDK_CALLS:
+        warm_up(api)
 
 
 @pytest.fixture(scope="session")

@@ -46,14 +46,19 @@ def test_imported_cassettes_are_exactly_what_the_importer_writes(path, tmp_path)
     assert written.written.read_text() == path.read_text()
 
 
-def test_json_bodies_are_mappings_and_sse_is_a_literal_block():
+def test_json_bodies_are_mappings_and_sse_events_are_items():
     text = (
         CASSETTES
         / "openai"
         / "chat_stream__05__openllmetry__test_open_ai_function_calls_tools_streaming_parallel_i0.yaml"
     ).read_text()
     assert "      json:\n        messages:\n" in text
-    assert "      sse: |" in text and '\n        data: {"id":"chatcmpl-9g58' in text
+    assert '      sse:\n      - \'data: {"id":"chatcmpl-9g58' in text
+    assert "\n      - 'data: [DONE]'\n" in text
+    anthropic = next((CASSETTES / "anthropic").glob("anthropic_stream__01__*.yaml")).read_text()
+    assert '      - |-\n        event: ping\n        data: {"type": "ping"}\n' in anthropic
+    gemini = next((CASSETTES / "google").glob("gemini_stream__01__*.yaml")).read_text()
+    assert '      eol: "\\r\\n"' in gemini and "\\r\\n" not in gemini.split("eol:")[0]
 
 
 def test_roundtrip_keeps_bytes_of_streams_and_json_values():

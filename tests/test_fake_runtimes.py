@@ -54,9 +54,19 @@ def test_buffered_stream_is_reported_as_not_incremental(run_corpus):
     assert "not incremental" in run.longreprs["stream.openai.chat.real-text-deltas"]
 
 
+def _e2e(corpus, streaming):
+    """The e2e cases whose runtime asks for a stream (``stream: true`` passed through), or not."""
+
+    def streams(case):
+        options = case.model.agent.model.options
+        return bool(options and (options.additionalProperties or {}).get("stream") is True)
+
+    return {c.id for c in corpus.cases() if c.kind == "e2e" and streams(c) == streaming}
+
+
 def test_raising_processor_fails_its_cases_with_the_exception_and_the_rest_pass(corpus, run_corpus):
     run = run_corpus("--impl=tests.fakes.raises:adapter")
-    process = {c.id for c in corpus.cases() if c.kind == "process"}
+    process = {c.id for c in corpus.cases() if c.kind == "process"} | _e2e(corpus, streaming=False)
     assert run.with_outcome("failed") == process
     assert run.with_outcome("passed") == {c.id for c in corpus.cases()} - process
     text = run.longreprs["process.openai.chat.real-plain-text"]
@@ -71,7 +81,7 @@ def test_hanging_adapter_is_one_error_per_case_and_the_run_goes_on(corpus, run_c
     finally:
         hangs.RELEASE.set()
     selected = {c.id for c in corpus.cases() if "mcp" not in c.id}
-    stream = {c for c in selected if c.startswith("stream.")}
+    stream = ({c.id for c in corpus.cases() if c.kind == "stream"} | _e2e(corpus, streaming=True)) & selected
     assert run.with_outcome("error") == stream
     assert run.with_outcome("passed") == selected - stream
     assert (
@@ -87,8 +97,10 @@ def test_junk_results_are_errors_naming_what_was_returned(corpus, run_corpus):
         for c in corpus.cases()
         if c.kind == "process" or (c.kind == "wire" and c.model.expect_error is None)
     }
+    e2e = {c.id for c in corpus.cases() if c.kind == "e2e"}  # its execute crashes on its own junk body
     assert run.with_outcome("error") == junk
-    assert run.with_outcome("passed") == {c.id for c in corpus.cases()} - junk
+    assert run.with_outcome("failed") == e2e
+    assert run.with_outcome("passed") == {c.id for c in corpus.cases()} - junk - e2e
     assert "_thread.lock at result, which is not data" in run.longreprs["process.openai.chat.real-plain-text"]
     assert "build_request returned list, not a mapping" in run.longreprs["wire.openai.chat.minimal-request"]
 

@@ -1,4 +1,5 @@
-"""``wireconf import``: recordings of real provider traffic → the project's cassettes."""
+"""``wireconf import``: recordings of real provider traffic (real-traffic JSON, vcrpy / pytest-recording
+or Ruby VCR cassettes) → the project's cassettes."""
 
 from __future__ import annotations
 
@@ -9,11 +10,17 @@ from typing import Any
 
 
 def run(args: argparse.Namespace) -> int:
-    from harness.importer import ImportError_, import_real_traffic
+    from harness.cassette_writer import SecretInCassette
+    from harness.importer import ImportError_, import_files
 
     try:
-        done = import_real_traffic([Path(p) for p in args.files], Path(args.out))
-    except ImportError_ as exc:
+        done = import_files(
+            [Path(p) for p in args.files],
+            Path(args.out),
+            source_repo=args.source_repo,
+            source_commit=args.source_commit,
+        )
+    except (ImportError_, SecretInCassette) as exc:
         print(f"wireconf import: {exc}", file=sys.stderr)
         return 1
     for item in done:
@@ -22,7 +29,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("import", help="turn real-traffic recordings into cassettes")
-    parser.add_argument("files", nargs="+", help="real-traffic JSON files")
+    parser = subparsers.add_parser(
+        "import", help="turn real-traffic recordings and vcrpy / pytest-recording cassettes into cassettes"
+    )
+    parser.add_argument(
+        "files",
+        nargs="+",
+        help="real-traffic JSON files, vcrpy / pytest-recording (YAML or JSON) or Ruby VCR cassettes",
+    )
     parser.add_argument("--out", default="cassettes", help="cassette folder (default: cassettes)")
+    parser.add_argument(
+        "--source-repo", help="where the cassettes were published (default: the origin of their git checkout)"
+    )
+    parser.add_argument(
+        "--source-commit", help="the commit they were published at (default: the checkout's HEAD)"
+    )
     parser.set_defaults(run=run)

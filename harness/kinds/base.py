@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.case_model import CassetteRef, InlineResponse
 from harness.cassettes import CassetteError, CassetteStore, RecordedResponse
+from harness.recording import RecordingPolicy
 from harness.sdk import SdkReplay, StreamProbe, split_events
 
 if TYPE_CHECKING:
@@ -35,6 +36,8 @@ class Outcome:
     probe: StreamProbe | None = None
     variants: list[tuple[str, Outcome]] = field(default_factory=list)
     """Other methods judged against the same expectation (``process_async`` beside ``process``)."""
+    context: Any = None
+    """What a kind observed besides the value, for its own ``judge`` (e2e: the HTTP exchange)."""
 
 
 ADAPTER_ERRORS = (Exception, SystemExit)
@@ -46,10 +49,11 @@ Call = Callable[[Any], Outcome]
 
 @dataclass
 class HarnessContext:
-    """Shared per session: cassettes parsed once, SDK replay clients created once."""
+    """Shared per session: cassettes parsed once, SDK replay clients created once, the record mode."""
 
     cassettes: CassetteStore
     replay: SdkReplay
+    recording: RecordingPolicy = field(default_factory=RecordingPolicy)
 
 
 def adapter_traceback(exc: BaseException) -> str:

@@ -1,14 +1,161 @@
 """``e2e``: agent + messages → the HTTP request the runtime sends through the official SDK client the
-harness hands it (replaying a cassette) → the processed result.
+harness hands it → the recorded response → the runtime's result.
 
-Not implemented yet: ``CaseModel`` and ``prepare`` are ``None`` until this kind's issue lands, and the
-registry leaves the kind out of the case union (a case of this kind is reported as an unknown kind).
+The adapter's ``execute(api, agent, messages, client)`` receives a new SDK client (``openai.OpenAI``,
+``anthropic.Anthropic`` or ``google.genai.Client``) whose transport captures every request and answers
+it from the case's cassette (``harness.sdk.cassette_transport``). The case checks two things, each
+exactly and with a diff: the JSON body of the request the runtime really sent (``expect_request``;
+a list when it sends several) and its result (``expect`` or ``expect_error``). A result that is an
+iterator (a streaming runtime's generator) is drained item by item, as a ``stream`` case does, so
+``incremental: true`` works here too (a list returned for a streamed response counts as buffered).
+
+A request that matches no recorded interaction fails the case with the nearest recorded request and
+the body diff; a missing cassette is an error that says so. In record mode (``--record-mode``) the
+same client reaches the real provider and the exchange is written as a cassette (scrubbed, scanned,
+atomically) when the call ends, whatever its outcome.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, Literal
+
+import pytest
+from pydantic import Field
+
+from harness.case_model import Agent, CaseBase, Message
+from harness.cassettes import Cassette, CassetteError
+from harness.compare import render_diff, strict_equal
+from harness.e2e_exchange import Exchange
+from harness.kinds.base import ADAPTER_ERRORS, Call, CaseInputError, HarnessContext, Outcome, raised
+from harness.matchers import apply_matchers
+from harness.recording import PROVIDER_ENV
+from harness.sdk import SDK_CALLS, e2e_client, warm_up
+from harness.verdict import CanonicalOutcome
+from harness.verdict import judge as judge_result
+from harness.yaml_source import to_plain
+
+if TYPE_CHECKING:
+    from harness.corpus import LoadedCase
 
 NOUN = "result"
-CaseModel: Any = None
-prepare: Any = None
+
+
+class CaseModel(CaseBase):
+    """Agent + messages → the request sent through the official SDK and the result of its response."""
+
+    kind: Literal["e2e"]
+    agent: Agent
+    messages: list[Message] = Field(default_factory=list)
+    cassette: str = Field(
+        pattern=r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$",
+        description="The cassette that answers the runtime's requests: cassettes/<cassette>.yaml",
+    )
+    expect_request: Any = Field(
+        description="The JSON body of the request the runtime sends through the SDK, compared exactly "
+        "(a list of bodies when it sends several requests)",
+    )
+    incremental: bool = Field(
+        default=False,
+        description="Also check that text items are yielded before the last stream event is read",
+    )
+
+
+def _load(ctx: HarnessContext, name: str) -> tuple[Cassette | None, bool]:
+    """The cassette (``None`` when it does not exist yet) and whether wireconf may record into it."""
+    try:
+        if not ctx.cassettes.path_of(name).exists():
+            return None, True
+        cassette = ctx.cassettes.load(name)
+    except CassetteError as exc:
+        raise CaseInputError(str(exc)) from exc
+    writable = cassette.meta is not None and cassette.meta.provenance == "recorded"
+    return cassette, writable
+
+
+def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
+    model: CaseModel = case.model  # type: ignore[assignment]
+    provider = SDK_CALLS[case.api].provider
+    policy = ctx.recording
+    cassette, writable = _load(ctx, model.cassette)
+    exists = cassette is not None
+    reason = policy.skip_reason(provider, exists, writable)
+    if reason is not None:
+        pytest.skip(reason)
+    mode = policy.effective_mode(exists, writable)
+    path = ctx.cassettes.path_of(model.cassette)
+    if cassette is None and mode == "none":
+        keys = " or ".join(PROVIDER_ENV[provider].key_variables)
+        raise CaseInputError(
+            f"cassette {model.cassette} not found: {path} does not exist "
+            f"(record it with --record-mode=once and {keys} set)"
+        )
+    warm_up(case.api)
+    exchange = Exchange(model.cassette, path, cassette, mode, case.api, provider, policy.environ)
+    client = e2e_client(provider, exchange)
+    agent, messages = to_plain(case.raw["agent"]), to_plain(case.raw.get("messages", []))
+
+    def call(adapter: Any) -> Outcome:
+        items: list[Any] = []
+        try:
+            value = adapter.execute(case.api, agent, messages, client)
+            if isinstance(value, Iterator) or (exchange.probes and isinstance(value, list | tuple)):
+                for item in value:
+                    if exchange.probes:
+                        exchange.probes[0].mark_yield()
+                    items.append(item)
+                value = items
+            outcome = Outcome(value=value, yielded=items)
+        except ADAPTER_ERRORS as exc:
+            outcome = raised(exc, yielded=items)
+        finally:
+            exchange.finish(case.id, _label(adapter))
+            if exchange.written is not None:
+                ctx.cassettes.forget(model.cassette)
+        outcome.probe = exchange.probes[0] if exchange.probes else None
+        outcome.context = exchange
+        return outcome
+
+    return call
+
+
+def _label(adapter: Any) -> str:
+    return f"{getattr(adapter, 'name', type(adapter).__name__)} {getattr(adapter, 'version', '')}".strip()
+
+
+# --- the verdict ------------------------------------------------------------------------------------
+
+
+def _request_lines(expected: Any, exchange: Exchange) -> list[str]:
+    bodies = [sent.json for sent in exchange.sent]
+    several = isinstance(expected, list)
+    actual = bodies if several else (bodies[0] if len(bodies) == 1 else bodies)
+    if not several and len(bodies) != 1:
+        return [f"the case expects one request through the SDK; the runtime sent {len(bodies)}"]
+    expected_resolved, actual_resolved = apply_matchers(expected, actual)
+    if strict_equal(expected_resolved, actual_resolved):
+        return []
+    diff = render_diff(expected_resolved, actual_resolved)
+    return ["the request body sent through the SDK differs from the expectation:", *("  " + d for d in diff)]
+
+
+def judge(case: CaseModel, outcome: CanonicalOutcome, noun: str) -> list[str]:
+    """The refused recording, the exchange, the request body, then the result."""
+    exchange: Exchange = outcome.context
+    if exchange.refused is not None:
+        return [f"RECORDING REFUSED: {exchange.refused}"]
+    lines: list[str] = []
+    if not exchange.sent:
+        lines.append(
+            "the runtime sent no request through the SDK client it was handed "
+            "(an e2e runtime must call the provider through that client)"
+        )
+    for _, unmatched in exchange.unmatched:
+        lines += unmatched
+    if exchange.sent:
+        lines += _request_lines(to_plain(case.expect_request), exchange)
+    if not exchange.sent or exchange.unmatched:
+        if outcome.raised is not None:
+            lines.append(f"(the result is not judged: the runtime raised {type(outcome.raised).__name__})")
+        return lines
+    return lines + judge_result(case, outcome, noun)

@@ -8,15 +8,20 @@ including its tolerance for fields it does not know yet. One client per provider
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.cassettes import RecordedResponse
 from harness.sdk import anthropic_replay, gemini_replay, openai_replay
+from harness.sdk.cassette_transport import cassette_transport
 from harness.sdk.transport import ReplayTransport, StreamProbe, split_events
 
-__all__ = ["SDK_CALLS", "SdkReplay", "StreamProbe", "split_events"]
+if TYPE_CHECKING:
+    from harness.e2e_exchange import Exchange
+
+__all__ = ["SDK_CALLS", "SdkReplay", "StreamProbe", "e2e_client", "split_events", "warm_up"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,68 @@ _PROVIDERS: dict[str, Callable[[], tuple[ReplayTransport, Any]]] = {
     "anthropic": anthropic_replay.new_replay,
     "gemini": gemini_replay.new_replay,
 }
+
+
+_WARM: dict[str, set[str]] = {}
+
+
+def warm_up(api: str) -> None:
+    """Make one throwaway call (and one streaming call) on ``api`` through its SDK, once per process.
+
+    An SDK's first call imports its resource modules and builds its parsers (about 0.3 s for openai);
+    an e2e case calls the SDK inside the runtime's time limit, so that one-time cost is paid here,
+    outside it, as process and stream cases pay it when their input is prepared. The modules the
+    warm-up imported are remembered: if something removed them (pytester restores ``sys.modules``
+    after an in-process run), the next call warms up again."""
+    loaded = _WARM.get(api)
+    if loaded is not None and loaded <= sys.modules.keys():
+        return
+    before = set(sys.modules)
+    _warm_up(api)
+    _WARM[api] = set(sys.modules) - before
+
+
+def _warm_up(api: str) -> None:
+    sdk_call = SDK_CALLS[api]
+    replay, client = _PROVIDERS[sdk_call.provider]()
+    attempts = [(RecordedResponse(200, {"content-type": ["application/json"]}, b"{}"), False)]
+    if sdk_call.streams:
+        attempts.append((RecordedResponse(200, {"content-type": ["text/event-stream"]}, b""), True))
+    for recorded, stream in attempts:
+        try:
+            result = sdk_call.call(client, replay.prepare(recorded), stream)
+            if stream:
+                for _ in result:
+                    pass
+        except Exception:  # best effort: the case itself will show any real problem
+            continue
+
+
+def _gemini_replay_client(transport: Any, uris: list[str]) -> Any:
+    return gemini_replay.client(transport, gemini_replay.api_version_of(uris[0]) if uris else None)
+
+
+_E2E_CLIENTS: dict[str, tuple[Callable[[], Any], Callable[[Any, list[str]], Any], Callable[[Any], Any]]] = {
+    "openai": (openai_replay.http_module, lambda t, _: openai_replay.client(t), openai_replay.record_client),
+    "anthropic": (
+        anthropic_replay.http_module,
+        lambda t, _: anthropic_replay.client(t),
+        anthropic_replay.record_client,
+    ),
+    "gemini": (gemini_replay.http_module, _gemini_replay_client, gemini_replay.record_client),
+}
+
+
+def e2e_client(provider: str, exchange: Exchange) -> Any:
+    """A new official SDK client for ``provider`` whose HTTP is answered by ``exchange``: with the
+    replay key and the provider's public base URL in replay, with the environment's key and base URL
+    (read by the SDK itself, as a user's runtime would) when the exchange records."""
+    http_module, replay_client, record_client = _E2E_CLIENTS[provider]
+    transport = cassette_transport(http_module(), exchange)
+    if exchange.records:
+        return record_client(transport)
+    uris = [i.request.uri for i in exchange.cassette.interactions] if exchange.cassette else []
+    return replay_client(transport, uris)
 
 
 class SdkReplay:

@@ -25,6 +25,14 @@ def client(transport: Any) -> Any:
     )
 
 
+def record_client(transport: Any) -> Any:
+    """The client a user with real keys gets: ``ANTHROPIC_API_KEY`` and ``ANTHROPIC_BASE_URL`` read by
+    the SDK, HTTP through ``transport``."""
+    import anthropic
+
+    return anthropic.Anthropic(http_client=http_module().Client(transport=transport), max_retries=0)
+
+
 def new_replay() -> tuple[ReplayTransport, Any]:
     replay = ReplayTransport(http_module())
     return replay, client(replay.transport)

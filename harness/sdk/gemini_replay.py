@@ -20,13 +20,60 @@ def http_module() -> Any:
         return httpx
 
 
-def client(transport: Any) -> Any:
-    """A real ``google.genai.Client`` (Gemini API, not Vertex) whose HTTP goes to ``transport``."""
+def _http_options(transport: Any, **extra: Any) -> Any:
+    """Both of the SDK's HTTP clients (sync, and async for ``client.aio``) on ``transport``.
+
+    Handing over both clients, and a TLS context for its websocket client that loads no certificates,
+    keeps google-genai from building two default TLS contexts per client (about 100 ms each)."""
+    import ssl
+
+    from google.genai import types
+
+    http = http_module()
+    return types.HttpOptions(
+        httpx_client=http.Client(transport=transport),
+        httpx_async_client=http.AsyncClient(transport=transport),
+        async_client_args={"ssl": ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)},
+        **extra,
+    )
+
+
+def client(transport: Any, api_version: str | None = None) -> Any:
+    """A real ``google.genai.Client`` (Gemini API, not Vertex) whose HTTP goes to ``transport``.
+
+    ``api_version`` (``v1beta``, ``v1``) pins the version segment of request paths; an e2e case pins
+    the one its cassette was recorded with, since the version is the client's choice, not the
+    runtime's (google-genai 3 defaults to ``v1``, most recordings are ``v1beta``)."""
+    from google import genai
+
+    extra = {"api_version": api_version} if api_version else {}
+    return genai.Client(
+        api_key="wireconf-replay",
+        vertexai=False,
+        http_options=_http_options(transport, base_url="https://generativelanguage.googleapis.com/", **extra),
+    )
+
+
+def api_version_of(uri: str) -> str | None:
+    """The API version segment of a recorded Gemini request URI (``/v1beta/models/...`` → ``v1beta``)."""
+    from urllib.parse import urlsplit
+
+    first = urlsplit(uri).path.lstrip("/").split("/", 1)[0]
+    return first if first.startswith("v") and first[1:2].isdigit() else None
+
+
+def record_client(transport: Any) -> Any:
+    """The client a user with real keys gets: key from ``GEMINI_API_KEY`` / ``GOOGLE_API_KEY`` and base
+    URL from ``GOOGLE_GEMINI_BASE_URL`` (read by the SDK), HTTP through ``transport``."""
     from google import genai
     from google.genai import types
 
-    http_client = http_module().Client(transport=transport)
-    return genai.Client(api_key="wireconf-replay", http_options=types.HttpOptions(httpx_client=http_client))
+    http = http_module()
+    options = types.HttpOptions(
+        httpx_client=http.Client(transport=transport),
+        httpx_async_client=http.AsyncClient(transport=transport),
+    )
+    return genai.Client(vertexai=False, http_options=options)
 
 
 def new_replay() -> tuple[ReplayTransport, Any]:

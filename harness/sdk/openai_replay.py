@@ -26,6 +26,14 @@ def client(transport: Any) -> Any:
     )
 
 
+def record_client(transport: Any) -> Any:
+    """The client a user with real keys gets: key, organisation, project and base URL from the
+    environment (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``, …, read by the SDK), HTTP through ``transport``."""
+    import openai
+
+    return openai.OpenAI(http_client=http_module().Client(transport=transport), max_retries=0)
+
+
 def new_replay() -> tuple[ReplayTransport, Any]:
     replay = ReplayTransport(http_module())
     return replay, client(replay.transport)

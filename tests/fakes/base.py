@@ -1,12 +1,30 @@
-"""A fake is the reference adapter with one method changed."""
+"""A fake is the reference adapter with one method changed.
+
+Its ``execute`` (e2e) is built from its own ``build_request`` / ``process`` / ``process_stream``, as a
+real runtime's one code path would be, so a fake that breaks a rule breaks it end to end too.
+"""
 
 from __future__ import annotations
 
+from functools import partial
+
 from reference_impl.adapter import ReferenceAdapter
+from reference_impl.sdk_execute import execute_with
 
 
 class FakeAdapter(ReferenceAdapter):
     version = "0.0.1"
+
+    def execute(self, api, agent, messages, client):
+        return execute_with(
+            api,
+            agent,
+            messages,
+            client,
+            partial(self.build_request, api),
+            partial(self.process, api),
+            partial(self.process_stream, api),
+        )
 
 
 class ChatFake(FakeAdapter):

@@ -1,0 +1,85 @@
+"""``execute`` for every api (the e2e kind): build the body with the api's wire function, send it
+through the official SDK client the caller hands over, and process what comes back with the api's
+process function (or its stream function, when the body asks for a stream).
+
+An api gets an ``("e2e", api)`` entry as soon as the other parts of the reference implementation
+register its ``wire`` and ``process`` functions; nothing here is specific to one api beyond how its
+SDK method is called (``sdk_calls``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from reference_impl import (
+    anthropic_messages,
+    gemini_generate_content,
+    openai_chat,
+    openai_embeddings,
+    openai_images,
+    openai_responses,
+)
+from reference_impl.sdk_execute.sdk_calls import SDK_CALLS
+from reference_impl.sdk_execute.sdk_calls import gemini_generate_content as gemini_call
+
+_PARTS = (
+    openai_chat,
+    openai_embeddings,
+    openai_images,
+    openai_responses,
+    anthropic_messages,
+    gemini_generate_content,
+)
+APIS = (*SDK_CALLS, "gemini.generate_content")
+
+
+def _function(kind: str, api: str) -> Callable[..., Any] | None:
+    for part in _PARTS:
+        function = part.FUNCTIONS.get((kind, api))
+        if function is not None:
+            return function
+    return None
+
+
+def send(api: str, client: Any, body: dict[str, Any], model_id: str) -> Any:
+    """Send ``body`` through the SDK client: the SDK's response object, or its stream object."""
+    if api == "gemini.generate_content":
+        return gemini_call(client, body, model_id)
+    return SDK_CALLS[api](client, body)
+
+
+def execute_with(
+    api: str,
+    agent: dict[str, Any],
+    messages: list[dict[str, Any]],
+    client: Any,
+    build: Callable[[dict[str, Any], list[dict[str, Any]]], Any],
+    process: Callable[[dict[str, Any], Any], Any],
+    stream: Callable[[dict[str, Any], Any], Any] | None,
+) -> Any:
+    """One call with the given parts: build, send through the SDK, process the response or stream.
+    Returns the processed result, or the generator of a processed stream."""
+    body = dict(build(agent, messages))
+    response = send(api, client, body, agent["model"]["id"])
+    if body.get("stream") is not True:
+        return process(agent, response)
+    if stream is None:
+        raise NotImplementedError(f"the request asks for a stream, and there is no stream function for {api}")
+    return stream(agent, response)
+
+
+def execute(api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
+    """``execute_with`` the api's registered wire, process and stream functions."""
+    build, process = _function("wire", api), _function("process", api)
+    if build is None or process is None:
+        raise NotImplementedError(f"no wire or process function for {api}")
+    return execute_with(api, agent, messages, client, build, process, _function("stream", api))
+
+
+FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {
+    ("e2e", api): partial(execute, api)
+    for api in APIS
+    if _function("wire", api) is not None and _function("process", api) is not None
+}

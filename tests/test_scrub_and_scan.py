@@ -1,0 +1,168 @@
+"""Scrubbing removes secrets where they are known to live; the scan stops the rest; writes are atomic."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from harness.atomic import write_atomic
+from harness.cassette_writer import SecretInCassette, cassette_text, write_cassette
+from harness.scrub import before_record_request, scrub_interaction, scrub_uri
+from harness.secret_scan import scan
+from tests.conftest import REPO
+
+
+def interaction(request_headers=None, response_headers=None, uri="https://api.openai.com/v1/chat/completions",
+                request_body=b'{"model":"m"}', response_body=b'{"id":"x"}'):  # fmt: skip
+    return {
+        "request": {"method": "POST", "uri": uri, "headers": request_headers or {}, "body": request_body},
+        "response": {
+            "status": {"code": 200, "message": "OK"},
+            "headers": response_headers or {"Content-Type": ["application/json"]},
+            "body": {"string": response_body},
+        },
+    }
+
+
+def test_headers_keep_only_the_allowlist_in_both_directions():
+    out = scrub_interaction(
+        interaction(
+            {
+                "Authorization": ["Bearer sk-x"],
+                "x-api-key": ["k"],
+                "x-goog-api-key": ["k"],
+                "api-key": ["k"],
+                "OpenAI-Organization": ["org-1"],
+                "openai-project": ["proj_1"],
+                "Cookie": ["a=b"],
+                "Content-Type": ["application/json"],
+                "anthropic-version": ["2023-06-01"],
+                "x-stainless-os": ["Linux"],
+            },
+            {
+                "Content-Type": ["application/json"],
+                "set-cookie": ["a=b"],
+                "anthropic-organization-id": ["o"],
+                "openai-organization": ["org-1"],
+                "x-request-id": ["r"],
+                "date": ["now"],
+                "retry-after": ["1"],
+            },
+        )
+    )
+    assert out["request"]["headers"] == {
+        "Content-Type": ["application/json"],
+        "anthropic-version": ["2023-06-01"],
+    }
+    assert out["response"]["headers"] == {"Content-Type": ["application/json"], "retry-after": ["1"]}
+
+
+def test_credential_query_parameters_go_and_the_rest_stays_byte_for_byte():
+    uri = "https://g.example/v1beta/models/m:streamGenerateContent?alt=sse&key=AIzaXYZ&st=2024%3A01"
+    assert scrub_uri(uri) == "https://g.example/v1beta/models/m:streamGenerateContent?alt=sse&st=2024%3A01"
+    assert scrub_uri("https://x/y?API_KEY=1") == "https://x/y"
+    assert scrub_uri("https://x/y?a=1") == "https://x/y?a=1"
+
+
+def test_body_credentials_urls_and_identifiers_are_scrubbed():
+    request = json.dumps(
+        {"model": "m", "metadata": {"api_key": "k-1", "user": "u"}, "access_token": "t"}
+    ).encode()
+    url = "https://blob.example/private/org-ABCDEFGHIJKLMNOPQRSTUVWX/img.png?se=1&sig=abc%2Fdef"
+    response = json.dumps({"data": [{"url": url}], "max_tokens": 5}).encode()
+    out = scrub_interaction(interaction(request_body=request, response_body=response))
+    assert json.loads(out["request"]["body"]) == {
+        "model": "m",
+        "metadata": {"api_key": "<scrubbed>", "user": "u"},
+        "access_token": "<scrubbed>",
+    }
+    assert json.loads(out["response"]["body"]["string"]) == {
+        "data": [{"url": "https://blob.example/private/org-<scrubbed>/img.png?se=1"}],
+        "max_tokens": 5,
+    }
+
+
+def test_an_event_stream_is_never_rewritten():
+    sse = b'data: {"api_key": "x"}\n\n'
+    out = scrub_interaction(
+        interaction(response_body=sse, response_headers={"content-type": ["text/event-stream"]})
+    )
+    assert out["response"]["body"]["string"] == sse
+
+
+@pytest.mark.parametrize(
+    ("secret", "what"),
+    [
+        ("sk-proj-" + "A1b2" * 12, "OpenAI/Anthropic-style API key"),
+        ("sk-ant-api03-" + "x" * 40, "OpenAI/Anthropic-style API key"),
+        ("AIza" + "B" * 35, "Google API key"),
+        ("ya29." + "c" * 30, "Google OAuth access token"),
+        ("Bearer " + "d" * 30, "bearer token"),
+        ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abcdefghijklmnop", "JSON Web Token"),
+        ("AKIA" + "E" * 16, "AWS access key id"),
+        ("ghp_" + "f" * 36, "GitHub token"),
+        ("-----BEGIN RSA PRIVATE KEY-----", "private key"),
+        ("org-" + "G" * 24, "OpenAI organisation id"),
+    ],
+)
+def test_the_scan_finds_secret_shapes_and_never_prints_them(secret, what):
+    (finding,) = scan(f"a: 1\nb: 'text {secret} text'\n", values={})
+    assert finding.line == 2 and finding.what.startswith(what)
+    assert secret not in str(finding) and f"({len(secret)} chars)" in str(finding)
+
+
+def test_the_scan_finds_the_exact_values_of_the_key_variables():
+    env = {"OPENAI_API_KEY": "plainvalue123", "ANTHROPIC_API_KEY": "short", "GEMINI_API_KEY": ""}
+    from harness.secret_scan import key_values
+
+    values = key_values(env)
+    assert values == {"OPENAI_API_KEY": "plainvalue123"}  # too short or empty values are not keys
+    (finding,) = scan("x\ny plainvalue123\n", values)
+    assert finding.what == "the value of $OPENAI_API_KEY" and finding.line == 2
+
+
+def test_the_scan_finds_nothing_in_the_real_traffic_cassettes():
+    for path in sorted((REPO / "cassettes").rglob("*.yaml")):
+        assert scan(path.read_text(), values={}) == [], path.name
+
+
+def test_a_hit_writes_nothing_and_keeps_the_old_file(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text("old")
+    leaking = {"interactions": [interaction(response_body=b'{"note": "sk-proj-' + b"z" * 40 + b'"}')]}
+    with pytest.raises(SecretInCassette, match=r"refusing to write .*c\.yaml.*1 secret-looking"):
+        write_cassette(path, leaking, environ={})
+    assert path.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["c.yaml"]
+    with pytest.raises(SecretInCassette, match=r"the value of \$ANTHROPIC_API_KEY"):
+        write_cassette(path, {"interactions": [interaction(uri="https://x/v1/messages?q=my-anthropic-key")]},
+                       environ={"ANTHROPIC_API_KEY": "my-anthropic-key"})  # fmt: skip
+
+
+def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch):
+    path = tmp_path / "c.yaml"
+    path.write_text("old")
+
+    def crash(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("os.replace", crash)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(path, "new")
+    assert path.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["c.yaml"]
+
+
+def test_the_text_is_scrubbed_before_it_is_scanned():
+    text = cassette_text({"interactions": [interaction({"Authorization": ["Bearer sk-proj-" + "q" * 40]})]})
+    assert "Bearer" not in text and scan(text, values={}) == []
+
+
+def test_the_vcrpy_request_hook_scrubs_a_vcr_request():
+    from vcr.request import Request
+
+    request = Request(
+        "POST", "https://x/v1/m?key=abc&alt=sse", b'{"api_key": "k"}', {"Authorization": "Bearer k"}
+    )
+    out = before_record_request(request)
+    assert out.uri == "https://x/v1/m?alt=sse" and dict(out.headers) == {}
+    assert json.loads(out.body) == {"api_key": "<scrubbed>"}
