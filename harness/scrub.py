@@ -10,7 +10,9 @@ re-recording a diff (``date``, request ids, rate-limit counters, ``x-stainless-*
 
 Query parameters that carry credentials (``key=``, ``api_key=``, ``access_token=``, …) are removed from
 URIs. In JSON bodies, values under credential-named keys (``api_key``, ``access_token``,
-``client_secret``, …) are replaced by ``"<scrubbed>"``, URLs in string values lose their credential
+``client_secret``, …) are replaced by ``"<scrubbed>"``, except inside model content (tool-call
+arguments and tool schemas: ``args``, ``input``, ``arguments``, ``properties``, …), where a key named
+``password`` is the model's data, not a credential of the recording; URLs in string values lose their credential
 query parameters (signed image URLs carry ``sig=``), and organisation / project ids (``org-…``,
 ``proj_…``, e.g. in an image URL's path) become ``org-<scrubbed>``. A credential anywhere else (a key in
 a message text) is not quietly rewritten: the secret scan (``harness.secret_scan``) finds it and the
@@ -60,6 +62,25 @@ SECRET_BODY_KEYS = frozenset(
 )
 
 
+CONTENT_KEYS = frozenset(
+    {
+        "args",
+        "input",
+        "arguments",
+        "properties",
+        "parameters",
+        "parametersJsonSchema",
+        "input_schema",
+        "inputSchema",
+        "responseJsonSchema",
+        "responseSchema",
+        "schema",
+    }
+)
+"""Keys whose values are model content (tool-call arguments, tool and output schemas): credential-named
+keys inside them are data the cases assert on; a real secret there is still caught by the scan."""
+
+
 _IDENTIFIERS = re.compile(r"(?<![A-Za-z0-9_-])(org-|proj_)[A-Za-z0-9]{20,}")
 
 
@@ -87,18 +108,24 @@ def scrub_text(value: str) -> str:
     return _IDENTIFIERS.sub(lambda m: f"{m.group(1)}{SCRUBBED}", value)
 
 
-def scrub_json(value: Any) -> Any:
-    """``value`` with every credential-named key's value replaced by ``"<scrubbed>"`` and every string
-    passed through ``scrub_text``."""
+def _is_credential(key: Any, value: Any) -> bool:
+    return isinstance(key, str) and key.lower() in SECRET_BODY_KEYS and isinstance(value, str) and bool(value)
+
+
+def scrub_json(value: Any, in_content: bool = False) -> Any:
+    """``value`` with every credential-named key's string value replaced by ``"<scrubbed>"`` (outside
+    model content) and every string passed through ``scrub_text``."""
     if isinstance(value, str):
         return scrub_text(value)
     if isinstance(value, dict):
         return {
-            k: (SCRUBBED if isinstance(k, str) and k.lower() in SECRET_BODY_KEYS and v else scrub_json(v))
+            k: SCRUBBED
+            if not in_content and _is_credential(k, v)
+            else scrub_json(v, in_content or (isinstance(k, str) and k in CONTENT_KEYS))
             for k, v in value.items()
         }
     if isinstance(value, list):
-        return [scrub_json(v) for v in value]
+        return [scrub_json(v, in_content) for v in value]
     return value
 
 

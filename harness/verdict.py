@@ -131,6 +131,7 @@ def _incremental(outcome: CanonicalOutcome) -> list[str]:
         "had been read (the stream was buffered before processing)"
     ]
 
+
 def judge(case: CaseBase, outcome: CanonicalOutcome, noun: str) -> list[str]:
     """Why the case fails, or ``[]`` when it passes."""
     if case.expect_error is not None:

@@ -166,3 +166,20 @@ def test_the_vcrpy_request_hook_scrubs_a_vcr_request():
     out = before_record_request(request)
     assert out.uri == "https://x/v1/m?alt=sse" and dict(out.headers) == {}
     assert json.loads(out.body) == {"api_key": "<scrubbed>"}
+
+
+def test_credential_named_keys_inside_model_content_are_kept():
+    """A tool argument or schema property named ``password`` is the model's data, not the recording's
+    credential; the same key at the body's own level is a credential and is masked."""
+    from harness.scrub import SCRUBBED, scrub_json
+
+    body = {
+        "api_key": "k-123",
+        "contents": [{"parts": [{"functionCall": {"name": "login", "args": {"password": "mellon"}}}]}],
+        "tools": [{"input_schema": {"properties": {"password": {"type": "string"}}}}],
+        "nested": {"client_secret": "s3cr3t", "count": 2},
+    }
+    cleaned = scrub_json(body)
+    assert cleaned["api_key"] == SCRUBBED and cleaned["nested"]["client_secret"] == SCRUBBED
+    assert cleaned["contents"][0]["parts"][0]["functionCall"]["args"] == {"password": "mellon"}
+    assert cleaned["tools"][0]["input_schema"]["properties"]["password"] == {"type": "string"}
