@@ -12,8 +12,8 @@ Query parameters that carry credentials (``key=``, ``api_key=``, ``access_token=
 URIs. In JSON bodies, values under credential-named keys (``api_key``, ``access_token``,
 ``client_secret``, …) are replaced by ``"<scrubbed>"``, except inside model content (tool-call
 arguments and tool schemas: ``args``, ``input``, ``arguments``, ``properties``, …), where a key named
-``password`` is the model's data, not a credential of the recording; URLs in string values lose their credential
-query parameters (signed image URLs carry ``sig=``), and organisation / project ids (``org-…``,
+``password`` is the model's data, not a credential of the recording; URLs in string values lose their
+credential query parameters (signed image URLs carry ``sig=``), and organisation / project ids (``org-…``,
 ``proj_…``, e.g. in an image URL's path) become ``org-<scrubbed>``. A credential anywhere else (a key in
 a message text) is not quietly rewritten: the secret scan (``harness.secret_scan``) finds it and the
 write fails, so that a person looks. Event streams are not rewritten either (that would change their

@@ -54,8 +54,10 @@ def test_without_optional_methods_only_registry_cases_lack_a_verdict(corpus, run
     run = run_corpus("--impl=tests.fakes.without_optional_methods:adapter")
     with_registry = {c.id for c in corpus.cases() if getattr(c.model, "registry", None)}
     assert with_registry
+    declared = {c.id for c in corpus.cases() if c.kind in ("wire", "process", "stream")}
     assert run.with_outcome("error") == with_registry
-    assert run.with_outcome("passed") == {c.id for c in corpus.cases()} - with_registry
+    assert run.with_outcome("passed") == declared - with_registry
+    assert run.with_outcome("unsupported") == {c.id for c in corpus.cases()} - declared
     text = run.longreprs["wire.openai.chat.custom-tool-from-registry"]
     assert "declares a tool registry but the adapter has no set_tool_registry(entries)" in text
 

@@ -11,7 +11,7 @@ import pytest
 
 from harness.adapters.prompty_adapter.capture import as_request_body
 from harness.adapters.prompty_adapter.inputs import agent_data, message_data
-from tests.conftest import CASES, REPO
+from tests.conftest import REPO
 
 BASELINE = REPO / "conformance" / "prompty.yaml"
 
@@ -52,11 +52,16 @@ def test_a_request_that_is_not_json_is_an_error_naming_where():
         as_request_body({"model": "m", "input": ["ok", Message()]})
 
 
-def test_without_prompty_installed_impl_prompty_is_one_clear_usage_error(pytester, monkeypatch):
+def test_without_prompty_installed_every_case_is_skipped_with_the_reason(corpus, run_corpus, monkeypatch):
+    """Like every adapter of a runtime no one here wrote: a missing package skips the cases (counted as
+    unsupported, never as passes) with the reason and how to install it."""
     monkeypatch.setitem(sys.modules, "prompty", None)  # as if the package were not installed
-    result = pytester.runpytest_inprocess(str(CASES), "--impl=prompty", "-p", "no:cacheprovider")
-    assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*--impl prompty*is not installed here; install the extra: pip install -e*"])
+    run = run_corpus("--impl=prompty", "--api=openai.chat", "--kind=wire")
+    chat_wire = {c.id for c in corpus.cases() if c.api == "openai.chat" and c.kind == "wire"}
+    assert run.with_outcome("unsupported") == chat_wire
+    reason = run.longreprs["wire.openai.chat.single-text-part-is-string"]
+    assert "prompty is unavailable here: prompty is not importable" in reason
+    assert "pip install -e '.[prompty]'" in reason
 
 
 needs_prompty = pytest.mark.skipif(

@@ -18,7 +18,7 @@ from tests.fakes import sends_max_tokens
 from tests.png import colours
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-SELECT = ("-k", "options or real-text-deltas or real-plain-text")
+SELECT = ("--api=openai.chat", "-k", "options or real-text-deltas or real-plain-text")
 BROKEN = sends_max_tokens.BROKEN_RULE
 GREEN, RED = (0x2D, 0xA4, 0x4E), (0xCF, 0x22, 0x2E)
 
@@ -47,9 +47,10 @@ def test_markdown_has_the_matrix_and_each_failure_with_its_diff(reports, capsys)
     assert broken
     wire = [x for x in _lines(reports[1]) if x["kind"] == "wire"]
     passed = sum(1 for x in wire if x["status"] == "passed")
-    assert re.search(
-        rf"\| wire \| openai\.chat \| {len(wire)} / 0 / 0 / 0 \| {passed} / {len(broken)} / 0 / 0 \|", text
-    )
+    failed = sum(1 for x in wire if x["status"] == "failed")
+    assert failed and passed + failed == len(wire)
+    row = rf"\| wire \| openai\.chat \| {len(wire)} / 0 / 0 / 0 \| {passed} / {failed} / 0 / 0 \|"
+    assert re.search(row, text)
     assert "### sends-max-tokens 0.0.1: " in text
     assert "<code>wire.openai.chat.option-max-output-tokens</code> failed" in text
     assert "$.max_tokens: unexpected key (got 256)" in text

@@ -127,6 +127,12 @@ class ExecAdapter:
         self.version = str(hello["version"])
         self._capabilities = frozenset(str(c) for c in hello["capabilities"])
         self._hello = hello
+        # the optional methods exist on this proxy only when the runtime has them, as in-process
+        optional = set(hello.get("optional") or ())
+        if "set_tool_registry" in optional:
+            self.set_tool_registry = self._set_tool_registry
+        if "process_async" in optional:
+            self.process_async = self._process_async
 
     # -- the adapter contract ------------------------------------------------------------------------
 
@@ -154,6 +160,16 @@ class ExecAdapter:
             return self._call("convert", api, "convert", {"stream": True}, stream=("response", response))
         return self._call(
             "convert", api, "convert", {"response": response, "stream": False}, sdk=["response"]
+        )
+
+    def _set_tool_registry(self, entries: list[dict[str, Any]]) -> None:
+        self._call("wire", None, "set_tool_registry", {"entries": entries})
+
+    async def _process_async(self, api: str, agent: dict[str, Any], response: object) -> Any:
+        """The runtime awaits its own ``process_async``; this side waits for the answer (the harness
+        runs it on its own event loop in the case's worker thread)."""
+        return self._call(
+            "process", api, "process_async", {"agent": agent, "response": response}, sdk=["response"]
         )
 
     def ready(self) -> None:
@@ -235,7 +251,7 @@ class ExecAdapter:
     def _call(
         self,
         kind: str,
-        api: str,
+        api: str | None,
         method: str,
         args: dict[str, Any],
         sdk: list[str] | None = None,
@@ -252,7 +268,7 @@ class ExecAdapter:
     def _exchange(
         self,
         kind: str,
-        api: str,
+        api: str | None,
         method: str,
         args: dict[str, Any],
         sdk: list[str],
@@ -328,6 +344,9 @@ def _check_hello(hello: dict[str, Any]) -> None:
     for key in ("name", "version"):
         if not isinstance(hello.get(key), str) or not hello[key]:
             raise ProtocolError(f"hello needs a non-empty string {key!r}: {hello}")
+    optional = hello.get("optional", [])
+    if not isinstance(optional, list) or not all(isinstance(m, str) for m in optional):
+        raise ProtocolError(f"hello's `optional` is a list of method names: {hello}")
     caps = hello.get("capabilities")
     if not isinstance(caps, list) or not all(isinstance(c, str) for c in caps):
         raise ProtocolError(f"hello needs `capabilities`, a list of strings: {hello}")

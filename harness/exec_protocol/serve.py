@@ -16,6 +16,7 @@ anything the adapter prints goes to stderr, so stdout stays the protocol's.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import sys
 from collections.abc import Iterator, Mapping
@@ -31,7 +32,12 @@ ARGUMENTS: dict[str, tuple[str, ...]] = {
     "stream_blocks": ("events",),
     "extract": ("request", "response"),
     "convert": ("response", "stream"),
+    "process_async": ("agent", "response"),
+    "set_tool_registry": ("entries",),
 }
+
+OPTIONAL_METHODS = ("process_async", "set_tool_registry")
+"""Methods of the adapter contract that an adapter MAY have; the hello says which this one has."""
 
 
 class _End(Exception):
@@ -78,6 +84,7 @@ class Server:
                 "name": str(self.adapter.name),
                 "version": str(self.adapter.version),
                 "capabilities": caps,
+                "optional": [m for m in OPTIONAL_METHODS if callable(getattr(self.adapter, m, None))],
             }
         )
         while (message := self.receive()) is not None:
@@ -97,7 +104,12 @@ class Server:
         call_id, method = call["id"], call["method"]
         try:
             args = self._arguments(call)
-            result = getattr(self.adapter, method)(call["api"], *args)
+            if method == "set_tool_registry":
+                result = self.adapter.set_tool_registry(*args)
+            elif method == "process_async":
+                result = asyncio.run(self.adapter.process_async(call["api"], *args))
+            else:
+                result = getattr(self.adapter, method)(call["api"], *args)
             if method == "process_stream":
                 for item in result:
                     self.send({"type": "yield", "id": call_id, "item": result_json(item)})
