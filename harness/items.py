@@ -19,6 +19,7 @@ from harness.corpus import LoadedCase, Problem
 from harness.kinds import DRIVERS
 from harness.kinds.base import CaseInputError, Outcome
 from harness.kinds.wire import NotARequestBody
+from harness.recorded_values import with_recorded_values
 from harness.rule_catalogue import uncovered
 from harness.session import get_session
 from harness.summary import PROP_API, PROP_CASE, PROP_KIND, PROP_PROBLEM, PROP_RULES, PROP_UNSUPPORTED
@@ -56,6 +57,7 @@ class CaseItem(pytest.Item):
     def __init__(self, *, loaded: LoadedCase, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.loaded = loaded
+        self._case = loaded.model  # with recorded values resolved in setup
         self._outcome: CanonicalOutcome | None = None
         self.extra_keyword_matches.update({loaded.kind, loaded.api, *loaded.model.rules})
         self.user_properties += [
@@ -87,6 +89,7 @@ class CaseItem(pytest.Item):
         ctx = session.context(self.parent.corpus_root)  # type: ignore[union-attr]
         try:
             call = driver.prepare(ctx, self.loaded)
+            self._case = with_recorded_values(ctx, self.loaded)
         except CaseInputError as exc:
             self._error(f"cannot prepare the case's input: {exc}")
         adapter = session.impl.adapter
@@ -110,7 +113,7 @@ class CaseItem(pytest.Item):
     def runtest(self) -> None:
         assert self._outcome is not None
         noun = DRIVERS[self.loaded.kind].NOUN
-        lines = judge(self.loaded.model, self._outcome, noun)
+        lines = judge(self._case, self._outcome, noun)
         if lines:
             expect_key = "expect_error" if self.loaded.model.expect_error is not None else "expect"
             where = f"  expectation at {self.loaded.path}:{self.loaded.line_of(expect_key)}"
