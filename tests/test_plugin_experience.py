@@ -29,7 +29,10 @@ def test_summary_counts_per_api_and_kind(pytester, corpus):
     pytester.syspathinsert(REPO)
     result = pytester.runpytest(str(CASES), "-p", "no:cacheprovider", "--impl=tests.fakes.wire_only:adapter")
     rows = _summary_rows(result.stdout.lines)
-    count = {kind: sum(1 for c in corpus.cases() if c.kind == kind) for kind in ("wire", "process", "stream")}
+    count = {
+        kind: sum(1 for c in corpus.cases() if c.kind == kind and c.api == "openai.chat")
+        for kind in ("wire", "process", "stream")
+    }
     # columns: passed failed error unsupported skipped
     assert rows[("openai.chat", "wire")] == [count["wire"], 0, 0, 0, 0]
     assert rows[("openai.chat", "process")] == [0, 0, 0, count["process"], 0]

@@ -9,6 +9,8 @@ class Adapter(FakeAdapter):
     name = "buffers-stream"
 
     def process_stream(self, api, agent, events):
+        if api != "openai.chat":
+            return super().process_stream(api, agent, events)
         return list(super().process_stream(api, agent, list(events)))
 
 

@@ -11,6 +11,8 @@ class Adapter(FakeAdapter):
 
     def build_request(self, api, agent, messages):
         body = super().build_request(api, agent, messages)
+        if api != "openai.chat":
+            return body
         for message, wire in zip(messages, body["messages"], strict=True):
             parts = message.get("content") or []
             if isinstance(wire["content"], list):

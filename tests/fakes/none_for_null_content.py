@@ -10,6 +10,8 @@ class Adapter(FakeAdapter):
     name = "none-for-null-content"
 
     def process(self, api, agent, response):
+        if api != "openai.chat":
+            return super().process(api, agent, response)
         message = response.choices[0].message
         if message.content is None and not message.tool_calls and not message.refusal:
             return None

@@ -11,7 +11,7 @@ class Adapter(FakeAdapter):
 
     def build_request(self, api, agent, messages):
         body = super().build_request(api, agent, messages)
-        if agent.get("tools") is not None:
+        if api == "openai.chat" and agent.get("tools") is not None:
             body.setdefault("tools", [])
         return body
 

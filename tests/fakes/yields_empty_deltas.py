@@ -10,6 +10,9 @@ class Adapter(FakeAdapter):
     name = "yields-empty-deltas"
 
     def process_stream(self, api, agent, events):
+        if api != "openai.chat":
+            yield from super().process_stream(api, agent, events)
+            return
         calls = {}
         for chunk in events:
             choice = next((c for c in chunk.choices or [] if c.index == 0), None)
