@@ -18,6 +18,7 @@ from harness.canonical import NotData
 from harness.corpus import LoadedCase, Problem
 from harness.kinds import DRIVERS
 from harness.kinds.base import CaseInputError, ContractError, Outcome
+from harness.recorded_values import with_recorded_values
 from harness.rule_catalogue import uncovered
 from harness.session import get_session
 from harness.summary import PROP_API, PROP_CASE, PROP_KIND, PROP_PROBLEM, PROP_RULES, PROP_UNSUPPORTED
@@ -57,6 +58,7 @@ class CaseItem(pytest.Item):
     def __init__(self, *, loaded: LoadedCase, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.loaded = loaded
+        self._case = loaded.model  # with recorded values resolved in setup
         self._outcome: CanonicalOutcome | None = None
         self.extra_keyword_matches.update({loaded.kind, loaded.api, *loaded.model.rules})
         self.user_properties += [
@@ -91,6 +93,7 @@ class CaseItem(pytest.Item):
         ctx = session.context(self.parent.corpus_root)  # type: ignore[union-attr]
         try:
             call = driver.prepare(ctx, self.loaded)
+            self._case = with_recorded_values(ctx, self.loaded)
         except CaseInputError as exc:
             self._error(f"cannot prepare the case's input: {exc}")
         adapter = session.impl.adapter
@@ -110,7 +113,7 @@ class CaseItem(pytest.Item):
         driver = DRIVERS[self.loaded.kind]
         method = METHOD_FOR_KIND.get(self.loaded.kind, self.loaded.kind)
         lines = judge_variants(
-            self.loaded.model, self._outcome, driver.NOUN, method, getattr(driver, "judge", None)
+            self._case, self._outcome, driver.NOUN, method, getattr(driver, "judge", None)
         )
         if lines:
             expect_key = "expect_error" if self.loaded.model.expect_error is not None else "expect"

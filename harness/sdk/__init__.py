@@ -37,7 +37,7 @@ class SdkCall:
 SDK_CALLS: dict[str, SdkCall] = {
     "openai.chat": SdkCall("openai", openai_replay.chat, True, openai_replay.chat_sse),
     "openai.embeddings": SdkCall("openai", openai_replay.embeddings, False, None),
-    "openai.images": SdkCall("openai", openai_replay.images, False, None),
+    "openai.images": SdkCall("openai", openai_replay.images, True, openai_replay.typed_sse),
     "openai.responses": SdkCall("openai", openai_replay.responses, True, openai_replay.typed_sse),
     "anthropic.messages": SdkCall("anthropic", anthropic_replay.messages, True, openai_replay.typed_sse),
     "gemini.generate_content": SdkCall("gemini", gemini_replay.generate_content, True, gemini_replay.sse),

@@ -47,13 +47,20 @@ def chat(sdk: Any, headers: dict[str, str], stream: bool) -> Any:
 
 
 def embeddings(sdk: Any, headers: dict[str, str], stream: bool) -> Any:
-    """``CreateEmbeddingResponse`` (recorded float vectors pass through the SDK's base64 decoding)."""
-    return sdk.embeddings.create(model="wireconf-replay", input="x", extra_headers=headers)
+    """``CreateEmbeddingResponse`` as recorded (float vectors).
+
+    ``encoding_format="float"`` because without it the SDK asks for base64 and its post-parser raises
+    its own error on an empty ``data`` before any processor sees it, so §8.2's empty check could never
+    be exercised; with it the SDK hands over the parsed body unchanged, as the recordings were made.
+    """
+    return sdk.embeddings.create(
+        model="wireconf-replay", input="x", encoding_format="float", extra_headers=headers
+    )
 
 
 def images(sdk: Any, headers: dict[str, str], stream: bool) -> Any:
-    """``ImagesResponse``."""
-    return sdk.images.generate(model="wireconf-replay", prompt="x", extra_headers=headers)
+    """``ImagesResponse``, or ``openai.Stream[ImageGenStreamEvent]`` (partial and completed images)."""
+    return sdk.images.generate(model="wireconf-replay", prompt="x", stream=stream, extra_headers=headers)
 
 
 def responses(sdk: Any, headers: dict[str, str], stream: bool) -> Any:

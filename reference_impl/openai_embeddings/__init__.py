@@ -1,7 +1,7 @@
 """OpenAI Embeddings: §7.2 (request) and §8.2 (processing).
 
-``FUNCTIONS`` maps ``(kind, api)`` to the function the reference adapter calls; empty until this part
-of the reference implementation is written.
+There is no ``stream`` function: the embeddings endpoint has no streaming mode (project decision
+7.2/no-stream), so the reference declares no ``stream:openai.embeddings`` capability.
 """
 
 from __future__ import annotations
@@ -9,4 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {}
+from reference_impl.openai_embeddings.processing import process_embedding
+from reference_impl.openai_embeddings.request import build_embedding_args
+
+FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {
+    ("wire", "openai.embeddings"): build_embedding_args,
+    ("process", "openai.embeddings"): process_embedding,
+}

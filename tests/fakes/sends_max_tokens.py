@@ -10,7 +10,7 @@ class Adapter(FakeAdapter):
 
     def build_request(self, api, agent, messages):
         body = super().build_request(api, agent, messages)
-        if "max_completion_tokens" in body:
+        if api == "openai.chat" and "max_completion_tokens" in body:
             body["max_tokens"] = body.pop("max_completion_tokens")
         return body
 
