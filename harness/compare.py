@@ -79,6 +79,11 @@ def format_path(parts: tuple[tuple[int, Any], ...]) -> str:
     return out
 
 
+def _typed(value: Any) -> str:
+    """A value with its JSON type, for type changes: ``string "1"``, ``number 1``, ``null``."""
+    return "null" if value is None else f"{json_kind(value)} {show(value)}"
+
+
 def _string_change(old: str, new: str) -> str:
     if "\n" not in old and "\n" not in new:
         return f"expected {show(old)}, got {show(new)}"
@@ -111,8 +116,7 @@ def render_diff(expected: Any, actual: Any, tolerance: float | None = None) -> l
         lines.append(
             (
                 _path(level),
-                f"expected {json_kind(level.t1)} {show(level.t1)}, "
-                f"got {json_kind(level.t2)} {show(level.t2)}",
+                f"expected {_typed(level.t1)}, got {_typed(level.t2)}",
             )
         )
     for level in diff.get("iterable_item_removed", []):

@@ -59,6 +59,11 @@ def _provider(api: str, agent: Any) -> str:
     return API_PROVIDER[api] if provider in (None, "", "*") else str(provider)
 
 
+def _registered_tool(**arguments: Any) -> Any:
+    """The handler registered for a case's custom tool: wire cases never execute tools."""
+    raise RuntimeError("wireconf registered this tool for request building only")
+
+
 class PromptyAdapter:
     """prompty's OpenAI and Anthropic providers (chat, embeddings, images, Responses API, Messages)."""
 
@@ -79,6 +84,16 @@ class PromptyAdapter:
         return caps | {f"stream:{api}" for api in STREAMING_APIS}
 
     # -- wire ---------------------------------------------------------------------------------------
+
+    def set_tool_registry(self, entries: list[dict[str, Any]]) -> None:
+        """prompty's name registry (``register_tool``, spec §11.2 layer 1) holds a handler per tool name.
+        It has no place for a signature, so the entries are registered by name with a handler that is
+        never called here; what prompty then sends for a custom tool is prompty's own behaviour."""
+        from prompty.core.tool_dispatch import clear_tools, register_tool
+
+        clear_tools()
+        for entry in entries:
+            register_tool(str(entry["name"]), _registered_tool)
 
     def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any:
         from prompty.core.discovery import get_executor
