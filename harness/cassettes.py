@@ -168,6 +168,24 @@ def read_cassette(path: Path, name: str | None = None) -> Cassette:
     return Cassette(name or path.stem, path, meta, tuple(interactions))
 
 
+_PARSED: dict[Path, tuple[tuple[int, int], Cassette]] = {}
+
+
+def _read_unchanged(path: Path, name: str) -> Cassette:
+    """``read_cassette``, parsed once per process while the file is unchanged (pytest sessions in one
+    process, such as the mutation runs, share the parse; a re-recorded file is read again)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return read_cassette(path, name)
+    key = (stat.st_mtime_ns, stat.st_size)
+    cached = _PARSED.get(path)
+    if cached is None or cached[0] != key or cached[1].name != name:
+        cached = (key, read_cassette(path, name))
+        _PARSED[path] = cached
+    return cached[1]
+
+
 class CassetteStore:
     """The cassettes under one folder, each parsed at most once."""
 
@@ -184,7 +202,7 @@ class CassetteStore:
         cached = self._cache.get(name)
         if cached is None:
             try:
-                cached = read_cassette(self.path_of(name), name)
+                cached = _read_unchanged(self.path_of(name), name)
             except CassetteError as exc:
                 cached = exc
             self._cache[name] = cached

@@ -187,3 +187,23 @@ class Corpus:
 
     def cases_citing(self, rule_id: str) -> list[LoadedCase]:
         return [c for c in self.cases() if rule_id in c.model.rules]
+
+
+_LOADED: dict[Path, tuple[tuple[tuple[str, int, int], ...], Corpus]] = {}
+
+
+def _fingerprint(root: Path) -> tuple[tuple[str, int, int], ...]:
+    files = [p for p in root.rglob("*") if p.is_file() and (p.name == RULES_FILE or is_case_file(p, root))]
+    return tuple(sorted((str(p), (st := p.stat()).st_mtime_ns, st.st_size) for p in files))
+
+
+def load_corpus(root: Path) -> Corpus:
+    """The corpus under ``root``, parsed once per process for as long as none of its files changes
+    (pytest sessions in one process, such as the mutation runs or pytester's, share it)."""
+    root = root.resolve()
+    fingerprint = _fingerprint(root)
+    cached = _LOADED.get(root)
+    if cached is None or cached[0] != fingerprint:
+        cached = (fingerprint, Corpus(root))
+        _LOADED[root] = cached
+    return cached[1]

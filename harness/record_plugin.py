@@ -158,7 +158,10 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if hasattr(config, "workerinput"):
         return
     reports = [r for key in ("passed", "failed", "error") for r in terminalreporter.stats.get(key, [])]
-    recorded = sorted({value for r in reports for key, value in r.user_properties if key == PROP_RECORDED})
+    # collection errors are CollectReports, which have no user_properties
+    recorded = sorted(
+        {value for r in reports for key, value in getattr(r, "user_properties", ()) if key == PROP_RECORDED}
+    )
     refused = [r for r in reports if r.failed and REFUSED_MARK in str(r.longrepr)]
     found = config.stash.get(_UNUSED, None)
     if not (recorded or refused or found):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness.cassettes import CassetteStore
-from harness.corpus import Corpus
+from harness.corpus import Corpus, load_corpus
 from harness.impl_loader import ImplError, LoadedImpl, load_impl
 from harness.kinds.base import HarnessContext
 from harness.recording import policy_of
@@ -44,7 +44,7 @@ class WireconfSession:
     def corpus(self, root: Path) -> Corpus:
         """The corpus under ``root``, loaded once."""
         if root not in self._corpora:
-            self._corpora[root] = Corpus(root)
+            self._corpora[root] = load_corpus(root)
         return self._corpora[root]
 
     def cassettes_root(self, corpus_root: Path) -> Path:

@@ -104,3 +104,14 @@ def test_xdist_summary_matches_a_single_process(pytester, corpus, monkeypatch):
     assert single and spread == single
     wire = [c for c in corpus.cases_citing("7.1.5/max-completion-tokens") if c.kind == "wire"]
     assert single[("openai.chat", "wire")][1] == len(wire)
+
+
+def test_a_collection_error_elsewhere_does_not_break_the_plugin(pytester):
+    """A test module that does not import sits beside the corpus run: pytest reports it as a collection
+    error, the plugin's summaries still work (no INTERNALERROR) and the cases still run."""
+    pytester.makepyfile(test_broken="import no_such_module_anywhere\n")
+    result = pytester.runpytest(
+        ".", str(CASES), "-p", "no:cacheprovider", "-k", SINGLE, "--continue-on-collection-errors"
+    )
+    result.stdout.no_fnmatch_line("*INTERNALERROR*")
+    result.stdout.fnmatch_lines(["*wireconf conformance*", "*1 error*"])

@@ -112,16 +112,19 @@ def e2e_client(provider: str, exchange: Exchange) -> Any:
     return replay_client(transport, uris)
 
 
-class SdkReplay:
-    """The per-session entry point; each provider's client is created on first use."""
+_SHARED_CLIENTS: dict[str, tuple[ReplayTransport, Any]] = {}
+"""One replay client per provider for the whole process: the transport answers each request by its
+key, so sessions (nested pytester runs, the mutation workers' runs) can share them safely, and the
+SDKs' client set-up is paid once."""
 
-    def __init__(self) -> None:
-        self._clients: dict[str, tuple[ReplayTransport, Any]] = {}
+
+class SdkReplay:
+    """The per-session entry point; each provider's client is created on first use, once per process."""
 
     def _client(self, provider: str) -> tuple[ReplayTransport, Any]:
-        if provider not in self._clients:
-            self._clients[provider] = _PROVIDERS[provider]()
-        return self._clients[provider]
+        if provider not in _SHARED_CLIENTS:
+            _SHARED_CLIENTS[provider] = _PROVIDERS[provider]()
+        return _SHARED_CLIENTS[provider]
 
     def _sdk_call(self, api: str) -> SdkCall:
         try:
