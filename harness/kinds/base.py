@@ -6,6 +6,7 @@ import json
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.case_model import CassetteRef, InlineResponse
@@ -56,6 +57,19 @@ class HarnessContext:
     recording: RecordingPolicy = field(default_factory=RecordingPolicy)
 
 
+def _short_path(filename: str) -> str:
+    """A frame's file without the machine-specific prefix (venv, checkout), so that a failure reads the
+    same on every machine and a findings page rebuilt elsewhere is byte-identical."""
+    posix = filename.replace("\\", "/")
+    marker = posix.rfind("/site-packages/")
+    if marker >= 0:
+        return posix[marker + 1 :]
+    try:
+        return str(Path(filename).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return filename
+
+
 def adapter_traceback(exc: BaseException) -> str:
     """The traceback of an adapter's exception without the harness's own frames; an exception raised in
     a runtime process (``exec:``) carries that process's own traceback text."""
@@ -64,6 +78,8 @@ def adapter_traceback(exc: BaseException) -> str:
         return remote
     frames = traceback.extract_tb(exc.__traceback__)
     kept = [f for f in frames if "/harness/" not in f.filename.replace("\\", "/")] or frames
+    for frame in kept:
+        frame.filename = _short_path(frame.filename)
     lines = traceback.format_list(kept[-12:]) + traceback.format_exception_only(type(exc), exc)
     return "".join(lines).rstrip()
 
