@@ -79,3 +79,32 @@ def test_console_script_is_installed():
         [sys.executable, "-m", "harness.cli", "--version"], capture_output=True, text=True, check=True
     )
     assert out.stdout.startswith("wireconf ")
+
+
+def _readme_row(name: str) -> str:
+    text = (REPO / "README.md").read_text()
+    match = re.search(rf"^\| {name} \| (.+) \|$", text, re.M)
+    assert match, f"README.md's coverage table has no `{name}` row"
+    return match.group(1)
+
+
+def test_readme_coverage_figures_are_true():
+    corpus = Corpus(CASES)
+    rules = corpus.catalogue.rules.values()
+    cases = list(corpus.cases())
+    on_traffic = [c for c in cases if "cassette" in json.dumps(c.raw, default=str)]
+    cassettes = list((REPO / "cassettes").rglob("*.yaml"))
+    project = sum(r.origin == "project" for r in rules)
+    assert _readme_row("rules").startswith(
+        f"{len(rules)} ({len(rules) - project} from the specification's text, {project} project decisions)"
+    ), "README.md's rule count is stale"
+    assert _readme_row("cases").startswith(
+        f"{len(cases)}, {len(on_traffic)} of them on imported real provider traffic "
+        f"({len(cassettes)} cassettes)"
+    ), "README.md's case counts are stale"
+    kinds = {f"`{c.kind}`" for c in cases}
+    apis = {f"`{c.api}`" for c in cases}
+    assert set(re.findall(r"`[a-z0-9_.]+`", _readme_row("apis"))) == apis
+    assert set(re.findall(r"`[a-z0-9_]+`", _readme_row("kinds"))) - {"`process_async`"} == kinds
+    mutants = sum(r.mutant is not None for r in rules)
+    assert _readme_row("mutants").startswith(f"{mutants} of {mutants} "), "README.md's mutant count is stale"
