@@ -2,9 +2,12 @@
 under the ``convert`` contract (``pip install 'wireconf[agentflow]'``).
 
 Agentflow needs Python >= 3.12. On an older interpreter the adapter loads, declares nothing and says
-so; it is meant to run out of process through ``--impl exec:`` once that protocol exists, with
-``message_as_data`` (below) as the translation the worker applies. In-process it calls the documented
-API: ``LiteLLMConverter().convert_response(response)`` and ``convert_streaming_response(config,
+so; there it runs out of process, served by the Python helper from a 3.12 environment that has wireconf
+and agentflow installed (``tests/test_agentflow_out_of_process.py`` proves that path with a fake)::
+
+    pytest cases --impl "exec:/opt/py312/bin/python -m harness.exec_protocol.serve agentflow"
+
+It calls the documented API: ``LiteLLMConverter().convert_response(response)`` and ``convert_streaming_response(config,
 node_name, response)``, whose ``Message`` objects it reads into the canonical message (docs/seeds.md).
 """
 
@@ -81,7 +84,8 @@ class AgentflowAdapter:
             self._llm, self.version = None, "not installed"
             self.unavailable = (
                 f"agentflow needs Python >= 3.12 and this is {sys.version.split()[0]}; "
-                "run it out of process (--impl exec:) once that protocol exists"
+                "serve it from a Python 3.12 environment: --impl 'exec:python3.12 -m "
+                "harness.exec_protocol.serve agentflow'"
             )
             return
         if module is None:
