@@ -7,8 +7,9 @@ and agentflow installed (``tests/test_agentflow_out_of_process.py`` proves that 
 
     pytest cases --impl "exec:/opt/py312/bin/python -m harness.exec_protocol.serve agentflow"
 
-It calls the documented API: ``LiteLLMConverter().convert_response(response)`` and ``convert_streaming_response(config,
-node_name, response)``, whose ``Message`` objects it reads into the canonical message (docs/seeds.md).
+It calls the documented API: ``LiteLLMConverter().convert_response(response)`` and
+``convert_streaming_response(config, node_name, response)``, whose ``Message`` objects it reads into
+the canonical message (docs/seeds.md).
 """
 
 from __future__ import annotations
