@@ -71,6 +71,26 @@ needs_prompty = pytest.mark.skipif(
 
 
 @needs_prompty
+def test_prompty_declares_what_it_really_does():
+    """Skips must be true: prompty runs e2e (executor then processor through any SDK client) and hands
+    image streams to its processor; it has no Gemini provider and no seed 002-004 components."""
+    from harness.adapters.prompty_adapter import PromptyAdapter
+
+    caps = PromptyAdapter().capabilities()
+    assert {
+        "e2e:openai.chat",
+        "e2e:anthropic.messages",
+        "stream:openai.images",
+        "wire:openai.embeddings",
+    } <= caps
+    assert not [
+        c
+        for c in caps
+        if c.endswith("gemini.generate_content") or c.split(":")[0] in ("blocks", "extract", "convert")
+    ]
+
+
+@needs_prompty
 def test_prompty_runs_the_whole_corpus_without_errors(corpus, run_corpus):
     run = run_corpus("--impl=prompty")
     assert set(run.outcomes) == {c.id for c in corpus.cases()}

@@ -8,8 +8,13 @@ Install with ``pip install -e '.[prompty]'``; run with ``pytest cases --impl pro
   the agent's provider, ``processor.process(agent, response)``, with the official SDK's response.
 - ``stream``: the same ``prompty.process`` with the SDK stream wrapped in ``PromptyStream``, exactly
   as prompty's executors hand a stream to its processors; the generator it returns is the result.
-- ``e2e`` (when the kind exists): ``prompty.run(agent, messages)`` with the SDK client the harness
-  hands over, registered as a reference connection, the same seam ``wire`` uses with its capture.
+- ``e2e``: what ``prompty.run(agent, messages)`` does (the provider's executor, then its processor)
+  with the SDK client the harness hands over registered as a reference connection, the same seam
+  ``wire`` uses with its capture.
+
+Image streams: prompty's image executor passes ``stream`` (an additional property) to
+``images.generate`` and hands the SDK stream it gets back, unwrapped, to the OpenAI processor; the
+adapter does the same, so ``stream:openai.images`` is declared and judged like every other stream.
 
 prompty dispatches on ``agent.model.provider``; for a case whose agent names none, the adapter picks
 the provider of the api under test (prompty's loader would give the wildcard ``"*"``, which nothing
@@ -31,7 +36,9 @@ from harness.adapters.prompty_adapter.capture import CapturingClient, RequestCap
 from harness.adapters.prompty_adapter.inputs import load_agent, load_messages
 
 OPENAI_APIS = ("openai.chat", "openai.embeddings", "openai.images", "openai.responses")
-STREAMING_APIS = ("openai.chat", "openai.responses", "anthropic.messages")
+STREAMING_APIS = ("openai.chat", "openai.responses", "openai.images", "anthropic.messages")
+UNWRAPPED_STREAMS = ("openai.images",)
+"""Apis whose executor returns the SDK stream itself rather than a ``PromptyStream``."""
 APIS = (*OPENAI_APIS, "anthropic.messages")
 API_PROVIDER = {api: api.split(".")[0] for api in APIS}
 """The provider prompty dispatches on when a case's agent names none (prompty's default provider)."""
@@ -47,6 +54,15 @@ def _sdk_object_as_json(value: Any) -> Any:
     if isinstance(value, list):
         return [_sdk_object_as_json(item) for item in value]
     return value
+
+
+def _items(result: Any) -> Iterator[Any]:
+    """The items of what prompty's processor returned for a stream: its generator's items, else (it
+    returned something that is not a stream of items) that value as the one item."""
+    if isinstance(result, Iterator):
+        yield from result
+    else:
+        yield _sdk_object_as_json(result)
 
 
 def _provider(api: str, agent: Any) -> str:
@@ -81,6 +97,7 @@ class PromptyAdapter:
         if self._prompty is None:
             return set()
         caps = {f"wire:{api}" for api in APIS} | {f"process:{api}" for api in APIS}
+        caps |= {f"e2e:{api}" for api in APIS}
         return caps | {f"stream:{api}" for api in STREAMING_APIS}
 
     # -- wire ---------------------------------------------------------------------------------------
@@ -122,8 +139,18 @@ class PromptyAdapter:
 
         loaded = load_agent(agent)
         executor_name = "AnthropicExecutor" if api.startswith("anthropic.") else "OpenAIExecutor"
-        result = self._process(api, loaded, PromptyStream(executor_name, iter(events)))
-        if isinstance(result, Iterator):
-            yield from result
-        else:  # prompty returned something that is not a stream of items: show it as the one item
-            yield _sdk_object_as_json(result)
+        stream = iter(events) if api in UNWRAPPED_STREAMS else PromptyStream(executor_name, iter(events))
+        yield from _items(self._process(api, loaded, stream))
+
+    # -- e2e ----------------------------------------------------------------------------------------
+
+    def execute(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
+        """``prompty.run``'s two steps, executor then processor, through the harness's SDK client."""
+        from prompty.core.discovery import get_executor
+
+        name = f"wireconf-e2e-{next(_names)}"
+        self._prompty.register_connection(name, client=client)
+        loaded = load_agent(agent, connection=name)
+        response = get_executor(_provider(api, loaded)).execute(loaded, load_messages(messages))
+        result = self._process(api, loaded, response)
+        return _items(result) if isinstance(result, Iterator) else _sdk_object_as_json(result)

@@ -1,0 +1,142 @@
+"""The findings page (``harness/findings.py``): failures filed under the rule their reason names, grouped
+by root cause (the same explanation) in a table per runtime, and the committed baselines' reasons name a
+rule their case really cites."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+
+from harness.baseline import default_reason
+from harness.findings import UNREVIEWED, NotRun, filed_under, render_findings, root_causes
+from harness.report_record import CaseRecord
+from harness.rule_catalogue import Catalogue, load_catalogue
+from tests.conftest import CASES, REPO
+
+SPEC_RULE = "8.1/null-content-empty-string"  # the spec's pseudocode
+PROJECT_RULE = "8.1/refusal-raises"  # a project decision
+CAUSE_A = "the processor returns content as is; §8.1 returns content or an empty string."
+CAUSE_B = "a refusal is returned as text; the project raises ValueError."
+
+
+@pytest.fixture(scope="module")
+def catalogue() -> Catalogue:
+    return load_catalogue(CASES / "rules.yaml")
+
+
+def record(case_id: str, reason: str | None, rules: list[str], impl: str = "rt", **kw: object) -> CaseRecord:
+    diff = kw.pop("diff", f'the result differs:\n  $: expected string "", got null ({case_id})')
+    status = str(kw.pop("status", "failed"))
+    baseline = "expected" if status == "failed" else None
+    return CaseRecord(
+        impl, "1.0", case_id, "process", "openai.chat", rules, status, 0.0, baseline, reason, str(diff), **kw
+    )
+
+
+def test_catalogue_has_the_rules_these_tests_use(catalogue):
+    assert catalogue.rules[SPEC_RULE].origin != "project"
+    assert catalogue.rules[PROJECT_RULE].origin == "project"
+
+
+def test_a_written_reason_files_the_case_under_its_rule_with_its_explanation():
+    case = record("c1", f"{PROJECT_RULE}: {CAUSE_B}", [SPEC_RULE, PROJECT_RULE])
+    assert filed_under(case) == (PROJECT_RULE, CAUSE_B)
+
+
+def test_a_generated_reason_is_filed_under_the_first_rule_without_an_explanation():
+    case = record("c1", None, [SPEC_RULE, PROJECT_RULE])
+    case.reason = default_reason(case.rules, case.diff, None)
+    assert filed_under(case) == (SPEC_RULE, None)
+
+
+def test_a_reason_naming_a_rule_the_case_does_not_cite_is_kept_whole():
+    reason = f"{PROJECT_RULE}: {CAUSE_B}"
+    assert filed_under(record("c1", reason, [SPEC_RULE])) == (SPEC_RULE, reason)
+
+
+def test_root_causes_group_identical_explanations_most_cases_first_unreviewed_last():
+    failures = [
+        record("b", f"{PROJECT_RULE}: {CAUSE_B}", [PROJECT_RULE]),
+        record("a1", f"{SPEC_RULE}: {CAUSE_A}", [SPEC_RULE]),
+        record("z", None, [SPEC_RULE]),
+        record("a2", f"{SPEC_RULE}: {CAUSE_A}", [SPEC_RULE, PROJECT_RULE]),
+        record("z2", None, [SPEC_RULE]),
+        record("z3", None, [SPEC_RULE]),
+    ]
+    for case in failures:
+        if case.reason is None:
+            case.reason = default_reason(case.rules, case.diff, None)
+    causes = root_causes(failures)
+    assert [(c.explanation, [r.id for r in c.records]) for c in causes] == [
+        (CAUSE_A, ["a1", "a2"]),
+        (CAUSE_B, ["b"]),
+        (None, ["z", "z2", "z3"]),
+    ]
+    assert causes[0].rules == [SPEC_RULE]
+
+
+def test_the_page_opens_each_runtime_with_its_root_causes_then_the_deviations(catalogue):
+    records = [
+        record("case.one", f"{SPEC_RULE}: {CAUSE_A}", [SPEC_RULE]),
+        record("case.two", f"{SPEC_RULE}: {CAUSE_A}", [SPEC_RULE]),
+        record("case.three", f"{PROJECT_RULE}: {CAUSE_B}", [PROJECT_RULE]),
+        record("case.four", None, [PROJECT_RULE], diff="the result differs:\n  $: expected 1, got 2"),
+        record("case.ok", None, [SPEC_RULE], status="passed"),
+        record(
+            "idle.case",
+            "Skipped: process:openai.chat not supported",
+            [SPEC_RULE],
+            impl="idle",
+            status="unsupported",
+        ),
+    ]
+    records[3].reason = default_reason(records[3].rules, records[3].diff, None)
+    page = render_findings(records, catalogue, [NotRun("broken", "cannot import")], "wireconf findings", 5)
+
+    assert "| rt 1.0 | 1 | 4 | 0 | 0 | 2 | 3 |" in page  # counts, rules broken, root causes
+    assert "| broken | not run: cannot import |" in page
+    assert "Not judged here" in page and "- idle 1.0" in page and "## idle" not in page
+    section = page.split("## rt 1.0", 1)[1]
+    assert "1 of 5 judged cases pass; 4 fail, breaking 2 rule(s), from 3 root cause(s)." in section
+    table, deviations = section.split("### Deviations by rule")
+    rows = [line for line in table.splitlines() if re.match(r"\| \d+ \|", line)]
+    assert rows == [
+        f"| 2 | {CAUSE_A} | `{SPEC_RULE}` | spec |",
+        f"| 1 | {CAUSE_B} | `{PROJECT_RULE}` | project decision |",
+        f"| 1 | {UNREVIEWED} | `{PROJECT_RULE}` | project decision |",
+    ]
+    # under each rule, the cases sharing an explanation follow it once, each with its own diff
+    assert deviations.count(CAUSE_A) == 1
+    assert f"**Why** (2 cases): {CAUSE_A}" in deviations
+    assert (
+        deviations.index("`case.one`")
+        < deviations.index("`case.two`")
+        < deviations.index(f"`{PROJECT_RULE}`")
+    )
+    assert "(case.one)" in deviations and "(case.two)" in deviations
+    assert f"**Why** (1 case): {UNREVIEWED}" in deviations and "expected 1, got 2" in deviations
+    assert catalogue.rules[PROJECT_RULE].statement in deviations
+
+
+def test_a_pipe_in_an_explanation_does_not_break_the_table(catalogue):
+    records = [record("c", f"{SPEC_RULE}: sends a|b instead of c", [SPEC_RULE])]
+    page = render_findings(records, catalogue, [], "wireconf findings", 1)
+    assert "| 1 | sends a\\|b instead of c |" in page
+
+
+@pytest.mark.parametrize("impl", ["prompty", "nat"])
+def test_every_committed_reason_names_a_rule_its_case_cites(corpus, impl):
+    """A reason written by a person starts with the rule really broken, one its case cites, so the
+    page files it there; the explanation after it is never empty."""
+    entries = yaml.safe_load((REPO / "conformance" / f"{impl}.yaml").read_text(encoding="utf-8"))
+    cases = {c.id: c for c in corpus.cases()}
+    assert entries["expected_failures"]
+    for case_id, reason in entries["expected_failures"].items():
+        assert case_id in cases, f"{impl}: {case_id} is not in the corpus"
+        rule, _, explanation = reason.partition(": ")
+        assert rule in cases[case_id].model.rules, (
+            f"{impl}: {case_id} is filed under {rule}, not a rule it cites"
+        )
+        assert explanation.strip(), f"{impl}: {case_id} has no explanation"
