@@ -100,5 +100,7 @@ def _first_e2e_response(ctx: HarnessContext, case: LoadedCase, where: str) -> Re
     except CassetteError as exc:
         raise CaseInputError(f"{where}: {exc}") from exc
     if recorded.is_event_stream:
-        raise CaseInputError(f"{where}: interaction 0 of cassette {name} is an event stream, with no JSON body")
+        raise CaseInputError(
+            f"{where}: interaction 0 of cassette {name} is an event stream, with no JSON body"
+        )
     return recorded

@@ -97,7 +97,9 @@ def sse(events: list[Any]) -> bytes:
     return "".join(f"data: {json.dumps(e, ensure_ascii=False)}\r\n\r\n" for e in events).encode("utf-8")
 
 
-_FREE_FORM = frozenset({"args", "response", "parametersJsonSchema", "responseJsonSchema", "example", "default"})
+_FREE_FORM = frozenset(
+    {"args", "response", "parametersJsonSchema", "responseJsonSchema", "example", "default"}
+)
 """Fields whose value is free JSON (protobuf Struct / Value): their keys are the caller's, kept as sent."""
 
 _MAPS = frozenset({"properties", "labels"})
