@@ -90,7 +90,8 @@ def test_an_unmatched_gemini_request_shows_the_path_and_the_body_diff(run_corpus
     )
     assert "google/gemini__03__logfire__test_instrument_google_genai_response_schema_i0 (" in text
     assert (
-        "path /v1beta/models/gemini-0-other:generateContent ≠ recorded /v1beta/models/gemini-2.5-flash:generateContent"
+        "path /v1beta/models/gemini-0-other:generateContent"
+        " ≠ recorded /v1beta/models/gemini-2.5-flash:generateContent"
     ) in text
     # the recorded client sent an OpenAPI responseSchema; the runtime sent JSON Schema
     assert "the body sent differs from the recorded request's (expected = recorded):" in text
