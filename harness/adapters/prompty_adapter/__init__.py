@@ -8,8 +8,10 @@ Install with ``pip install -e '.[prompty]'``; run with ``pytest cases --impl pro
   the agent's provider, ``processor.process(agent, response)``, with the official SDK's response.
 - ``stream``: the same ``prompty.process`` with the SDK stream wrapped in ``PromptyStream``, exactly
   as prompty's executors hand a stream to its processors; the generator it returns is the result.
-- ``e2e`` (when the kind exists): ``prompty.run(agent, messages)`` with the SDK client the harness
-  hands over, registered as a reference connection, the same seam ``wire`` uses with its capture.
+- ``e2e``: what ``prompty.run(agent, messages)`` does, the provider's executor then its processor,
+  with the SDK client the harness hands over registered as a reference connection (the seam ``wire``
+  uses with its capture). A stream comes back as prompty's generator and is drained by the harness.
+  prompty has no Gemini provider, so gemini.generate_content is not declared for any kind.
 
 prompty dispatches on ``agent.model.provider``; for a case whose agent names none, the adapter picks
 the provider of the api under test (prompty's loader would give the wildcard ``"*"``, which nothing
@@ -74,13 +76,14 @@ class PromptyAdapter:
             "prompty", "prompty", "install the extra: pip install -e '.[prompty]'"
         )
         self._capture_name = f"wireconf-capture-{next(_names)}"
+        self._e2e_name = f"wireconf-e2e-{next(_names)}"
         if self._prompty is not None:
             self._prompty.register_connection(self._capture_name, client=CapturingClient())
 
     def capabilities(self) -> set[str]:
         if self._prompty is None:
             return set()
-        caps = {f"wire:{api}" for api in APIS} | {f"process:{api}" for api in APIS}
+        caps = {f"{kind}:{api}" for kind in ("wire", "process", "e2e") for api in APIS}
         return caps | {f"stream:{api}" for api in STREAMING_APIS}
 
     # -- wire ---------------------------------------------------------------------------------------
@@ -105,6 +108,19 @@ class PromptyAdapter:
         except RequestCaptured as captured:
             return as_request_body(captured.arguments)
         raise AssertionError("prompty's executor returned without calling its SDK client")
+
+    # -- e2e ----------------------------------------------------------------------------------------
+
+    def execute(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
+        """``prompty.run``'s two steps, executor then processor, on the provider ``_provider`` names;
+        the executor reaches the provider through ``client`` (a reference connection)."""
+        from prompty.core.discovery import get_executor
+
+        self._prompty.register_connection(self._e2e_name, client=client)
+        loaded = load_agent(agent, connection=self._e2e_name)
+        response = get_executor(_provider(api, loaded)).execute(loaded, load_messages(messages))
+        result = self._process(api, loaded, response)
+        return result if isinstance(result, Iterator) else _sdk_object_as_json(result)
 
     # -- process / stream ---------------------------------------------------------------------------
 
