@@ -29,9 +29,9 @@ REQUEST_LEVEL = ("safetySettings", "toolConfig", "cachedContent")
 """additionalProperties keys that are fields of the request itself, not of its generationConfig."""
 
 STREAM = "stream"
-"""``additionalProperties.stream: true`` asks for ``streamGenerateContent`` (7.9.7/stream-selects-endpoint):
-it stays at the top level of the built body, where the executor reads it (as for OpenAI and
-Anthropic), and is never sent: the SDK call takes it off and picks the streaming method."""
+"""``additionalProperties.stream: true`` asks for ``streamGenerateContent`` (7.9.7/stream-selects-endpoint),
+another method of the URL with the same body: it is not a body field, so it is left out of the body
+(the executor reads it from the options)."""
 
 JSON_MIME_TYPE = "application/json"
 
@@ -56,7 +56,8 @@ def function_declarations(tools: list[dict[str, Any]] | None) -> list[dict[str, 
 def generation_config(model_options: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
     """``(generationConfig, request-level fields)`` from the model options."""
     config = build_options(model_options, GENERATION_CONFIG)
-    request_level = {key: config.pop(key) for key in (*REQUEST_LEVEL, STREAM) if key in config}
+    config.pop(STREAM, None)
+    request_level = {key: config.pop(key) for key in REQUEST_LEVEL if key in config}
     return config, request_level
 
 
