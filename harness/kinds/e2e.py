@@ -158,6 +158,7 @@ def judge(case: CaseModel, outcome: CanonicalOutcome, noun: str) -> list[str]:
         lines += _request_lines(to_plain(case.expect_request), exchange)
     if not exchange.sent or exchange.unmatched:
         if outcome.raised is not None:
-            lines.append(f"(the result is not judged: the runtime raised {type(outcome.raised).__name__})")
+            raised = f"{type(outcome.raised).__name__}: {outcome.raised}"
+            lines.append(f"(the result is not judged: the runtime raised {raised:.400})")
         return lines
     return lines + judge_result(case, outcome, noun)
