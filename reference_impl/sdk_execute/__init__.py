@@ -49,10 +49,12 @@ STREAM_BY_METHOD = ("gemini.generate_content",)
 
 def asks_for_stream(api: str, agent: dict[str, Any], body: dict[str, Any]) -> bool:
     """``"stream": true`` in the body, or for ``STREAM_BY_METHOD`` apis in the options (7.9.7)."""
+    if body.get("stream") is True:
+        return True
     if api in STREAM_BY_METHOD:
         options = agent["model"].get("options") or {}
         return (options.get("additionalProperties") or {}).get("stream") is True
-    return body.get("stream") is True
+    return False
 
 
 def send(api: str, client: Any, body: dict[str, Any], model_id: str, stream: bool) -> Any:

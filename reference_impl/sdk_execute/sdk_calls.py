@@ -49,6 +49,7 @@ def gemini_generate_content(client: Any, body: dict[str, Any], model: str, strea
     from google.genai import types
 
     rest = dict(body)
+    rest.pop("stream", None)  # a stream is the other method, never a body field (7.9.7)
     model = str(rest.pop("model", model))
     contents = rest.pop("contents", [])
     config: dict[str, Any] = dict(rest.pop("generationConfig", None) or {})
