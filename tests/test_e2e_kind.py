@@ -7,6 +7,7 @@ import textwrap
 
 import pytest
 
+from harness.adapter_contract import APIS
 from harness.kinds.e2e import CaseModel
 from tests.conftest import CASES
 
@@ -24,19 +25,87 @@ def e2e_ids(corpus) -> set[str]:
     return {case.id for case in corpus.cases() if case.kind == "e2e"}
 
 
+def test_every_api_has_e2e_cases_plain_and_streaming(corpus):
+    e2e = [case for case in corpus.cases() if case.kind == "e2e"]
+    assert {case.api for case in e2e} == set(APIS)
+    streamed = {case.api for case in e2e if case.model.incremental}
+    assert streamed == {"openai.chat", "openai.responses", "anthropic.messages", "gemini.generate_content"}
+
+
 def test_e2e_cases_pass_on_the_reference_with_the_network_blocked(corpus, run_corpus, monkeypatch):
     # base URLs that would reach nothing: the cases must not need them, and the guard would name them
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", "http://127.0.0.1:9")
     run = run_corpus("--kind=e2e")
     assert e2e_ids(corpus) and run.outcomes == dict.fromkeys(e2e_ids(corpus), "passed")
 
 
-def test_a_runtime_that_builds_its_own_client_fails_naming_the_host(corpus, run_corpus):
+@pytest.mark.parametrize(
+    ("case", "host"),
+    [
+        ("e2e.openai.chat.text-reply", "api.openai.com"),
+        ("e2e.openai.embeddings.single-text", "api.openai.com"),
+        ("e2e.anthropic.messages.system-lifted", "api.anthropic.com"),
+        ("e2e.gemini.generate_content.tool-as-json-schema", "generativelanguage.googleapis.com"),
+    ],
+)
+def test_a_runtime_that_builds_its_own_client_fails_naming_the_host(run_corpus, case, host):
+    run = run_corpus("--impl=tests.fakes.e2e_misbehaving:own_client", "-k", case)
+    assert run.outcomes == {case: "failed"}
+    text = run.longreprs[case]
+    assert "the network is blocked while a runtime runs, and it tried to reach:" in text
+    assert f"resolve {host}:443" in text
+
+
+def test_no_e2e_case_passes_with_a_client_of_the_runtimes_own(corpus, run_corpus):
     run = run_corpus("--impl=tests.fakes.e2e_misbehaving:own_client", "--kind=e2e")
     assert run.with_outcome("failed") == e2e_ids(corpus)
-    text = run.longreprs["e2e.openai.chat.text-reply"]
-    assert "the network is blocked while a runtime runs, and it tried to reach:" in text
-    assert "resolve api.openai.com:443" in text
+
+
+def test_an_unmatched_anthropic_request_shows_the_route_and_the_body_diff(run_corpus):
+    case = "e2e.anthropic.messages.system-lifted"
+    run = run_corpus("--impl=tests.fakes.e2e_misbehaving:always_streams", "-k", case)
+    text = run.longreprs[case]
+    assert (
+        "request 1 (POST https://api.anthropic.com/v1/messages) matches no recorded interaction of cassette "
+        "anthropic/anthropic__01__logfire__test_sync_messages_version_latest_i0 ("
+    ) in text
+    assert (
+        "nearest: interaction 0 (POST https://api.anthropic.com/v1/messages): stream true ≠ recorded false"
+        in text
+    )
+    assert "the body sent differs from the recorded request's (expected = recorded):" in text
+    assert "$.stream: unexpected key (got true)" in text
+    assert "the result is not judged" in text
+
+
+def test_an_unmatched_gemini_request_shows_the_path_and_the_body_diff(run_corpus):
+    case = "e2e.gemini.generate_content.structured-output"
+    run = run_corpus("--impl=tests.fakes.e2e_misbehaving:other_model", "-k", case)
+    text = run.longreprs[case]
+    assert (
+        "request 1 (POST https://generativelanguage.googleapis.com/v1beta/models/gemini-0-other:generateContent)"
+        in text
+    )
+    assert "google/gemini__03__logfire__test_instrument_google_genai_response_schema_i0 (" in text
+    assert (
+        "path /v1beta/models/gemini-0-other:generateContent"
+        " ≠ recorded /v1beta/models/gemini-2.5-flash:generateContent"
+    ) in text
+    # the recorded client sent an OpenAPI responseSchema; the runtime sent JSON Schema
+    assert "the body sent differs from the recorded request's (expected = recorded):" in text
+    assert "responseJsonSchema" in text
+
+
+def test_a_gemini_stream_request_goes_to_the_alt_sse_route(run_corpus):
+    case = "e2e.gemini.generate_content.stream-max-tokens-not-an-error"
+    run = run_corpus("--impl=tests.fakes.e2e_misbehaving:other_model", "-k", case)
+    text = run.longreprs[case]
+    assert (
+        "request 1 (POST https://generativelanguage.googleapis.com/v1beta/models/gemini-0-other:streamGenerateContent"
+        "?alt=sse)"
+    ) in text
 
 
 def test_an_unmatched_request_names_the_cassette_and_the_nearest_recorded_request(run_corpus):

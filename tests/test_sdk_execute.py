@@ -130,6 +130,24 @@ def test_a_streamed_body_uses_the_streaming_call_and_the_stream_function():
     assert sent[0][0].endswith("/models/g:streamGenerateContent") and "stream" not in sent[0][1]
 
 
+def test_gemini_streams_when_the_options_ask_for_it():
+    """7.9.7/stream-selects-endpoint: the built body holds no `stream`; the option picks the method."""
+    client, sent = capture(gemini_replay.client)
+    body = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+    agent = {"model": {"id": "g", "options": {"additionalProperties": {"stream": True}}}}
+    items = execute_with(
+        "gemini.generate_content",
+        agent,
+        [],
+        client,
+        lambda a, m: body,
+        lambda a, r: "not used",
+        lambda a, events: (e for e in events),
+    )
+    assert len(list(items)) == 1
+    assert sent[0][0].endswith("/models/g:streamGenerateContent") and "stream" not in sent[0][1]
+
+
 def test_a_stream_without_a_stream_function_says_so():
     client, _ = capture(openai_replay.client)
     with pytest.raises(NotImplementedError, match=r"no stream function for openai\.chat"):

@@ -5,7 +5,8 @@ The adapter's ``execute(api, agent, messages, client)`` receives a new SDK clien
 ``anthropic.Anthropic`` or ``google.genai.Client``) whose transport captures every request and answers
 it from the case's cassette (``harness.sdk.cassette_transport``). The case checks two things, each
 exactly and with a diff: the JSON body of the request the runtime really sent (``expect_request``;
-a list when it sends several) and its result (``expect`` or ``expect_error``). A result that is an
+a list when it sends several; Gemini's fields read under their JSON names, ``SdkCall.request_body``)
+and its result (``expect`` or ``expect_error``). A result that is an
 iterator (a streaming runtime's generator) is drained item by item, as a ``stream`` case does, so
 ``incremental: true`` works here too (a list returned for a streamed response counts as buffered).
 
@@ -127,7 +128,8 @@ def _label(adapter: Any) -> str:
 
 
 def _request_lines(expected: Any, exchange: Exchange) -> list[str]:
-    bodies = [sent.json for sent in exchange.sent]
+    read = SDK_CALLS[exchange.api].request_body or (lambda body: body)
+    bodies = [read(sent.json) for sent in exchange.sent]
     several = isinstance(expected, list)
     actual = bodies if several else (bodies[0] if len(bodies) == 1 else bodies)
     if not several and len(bodies) != 1:
@@ -156,6 +158,7 @@ def judge(case: CaseModel, outcome: CanonicalOutcome, noun: str) -> list[str]:
         lines += _request_lines(to_plain(case.expect_request), exchange)
     if not exchange.sent or exchange.unmatched:
         if outcome.raised is not None:
-            lines.append(f"(the result is not judged: the runtime raised {type(outcome.raised).__name__})")
+            raised = f"{type(outcome.raised).__name__}: {outcome.raised}"
+            lines.append(f"(the result is not judged: the runtime raised {raised:.400})")
         return lines
     return lines + judge_result(case, outcome, noun)

@@ -32,6 +32,8 @@ class SdkCall:
     call: Callable[[Any, dict[str, str], bool], Any]
     streams: bool
     sse: Callable[[list[Any]], bytes] | None
+    request_body: Callable[[Any], Any] | None = None
+    """How an e2e case reads the JSON body sent through the SDK (``None``: as sent)."""
 
 
 SDK_CALLS: dict[str, SdkCall] = {
@@ -40,7 +42,9 @@ SDK_CALLS: dict[str, SdkCall] = {
     "openai.images": SdkCall("openai", openai_replay.images, True, openai_replay.typed_sse),
     "openai.responses": SdkCall("openai", openai_replay.responses, True, openai_replay.typed_sse),
     "anthropic.messages": SdkCall("anthropic", anthropic_replay.messages, True, openai_replay.typed_sse),
-    "gemini.generate_content": SdkCall("gemini", gemini_replay.generate_content, True, gemini_replay.sse),
+    "gemini.generate_content": SdkCall(
+        "gemini", gemini_replay.generate_content, True, gemini_replay.sse, gemini_replay.canonical_body
+    ),
 }
 
 _PROVIDERS: dict[str, Callable[[], tuple[ReplayTransport, Any]]] = {

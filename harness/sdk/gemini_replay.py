@@ -95,3 +95,41 @@ def generate_content(sdk: Any, headers: dict[str, str], stream: bool) -> Any:
 def sse(events: list[Any]) -> bytes:
     """Gemini's ``alt=sse`` framing: ``data:`` lines separated by CRLF blank lines."""
     return "".join(f"data: {json.dumps(e, ensure_ascii=False)}\r\n\r\n" for e in events).encode("utf-8")
+
+
+_FREE_FORM = frozenset(
+    {"args", "response", "parametersJsonSchema", "responseJsonSchema", "example", "default"}
+)
+"""Fields whose value is free JSON (protobuf Struct / Value): their keys are the caller's, kept as sent."""
+
+_MAPS = frozenset({"properties", "labels"})
+"""Map fields: their keys are names (kept as sent), their values are messages."""
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def canonical_body(value: Any) -> Any:
+    """A generateContent request body with every field under its JSON (lowerCamelCase) name.
+
+    The Gemini API reads a field under its proto name (``parameters_json_schema``) or its JSON name
+    (``parametersJsonSchema``) alike, and google-genai writes some nested fields one way or the other
+    depending on its version (real traffic has ``thinkingConfig: {include_thoughts: ...}``). An e2e
+    case names the fields once, in JSON names; free JSON values (a schema, call arguments) and the
+    keys of maps are the caller's and are left exactly as sent."""
+    if isinstance(value, list):
+        return [canonical_body(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        name = _camel(key)
+        if name in _FREE_FORM:
+            out[name] = item
+        elif name in _MAPS and isinstance(item, dict):
+            out[name] = {k: canonical_body(v) for k, v in item.items()}
+        else:
+            out[name] = canonical_body(item)
+    return out

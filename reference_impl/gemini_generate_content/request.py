@@ -28,6 +28,11 @@ GENERATION_CONFIG: dict[str, str] = {
 REQUEST_LEVEL = ("safetySettings", "toolConfig", "cachedContent")
 """additionalProperties keys that are fields of the request itself, not of its generationConfig."""
 
+STREAM = "stream"
+"""``additionalProperties.stream: true`` asks for ``streamGenerateContent`` (7.9.7/stream-selects-endpoint),
+another method of the URL with the same body: it is not a body field, so it is left out of the body
+(the executor reads it from the options)."""
+
 JSON_MIME_TYPE = "application/json"
 
 
@@ -51,6 +56,7 @@ def function_declarations(tools: list[dict[str, Any]] | None) -> list[dict[str, 
 def generation_config(model_options: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
     """``(generationConfig, request-level fields)`` from the model options."""
     config = build_options(model_options, GENERATION_CONFIG)
+    config.pop(STREAM, None)
     request_level = {key: config.pop(key) for key in REQUEST_LEVEL if key in config}
     return config, request_level
 

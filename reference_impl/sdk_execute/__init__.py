@@ -9,7 +9,7 @@ SDK method is called (``sdk_calls``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
@@ -43,10 +43,24 @@ def _function(kind: str, api: str) -> Callable[..., Any] | None:
     return None
 
 
-def send(api: str, client: Any, body: dict[str, Any], model_id: str) -> Any:
+STREAM_BY_METHOD = ("gemini.generate_content",)
+"""apis whose stream is another SDK method (another URL), not a body field: the option asks for it."""
+
+
+def asks_for_stream(api: str, agent: dict[str, Any], body: dict[str, Any]) -> bool:
+    """``"stream": true`` in the body, or for ``STREAM_BY_METHOD`` apis in the options (7.9.7)."""
+    if body.get("stream") is True:
+        return True
+    if api in STREAM_BY_METHOD:
+        options = agent["model"].get("options") or {}
+        return (options.get("additionalProperties") or {}).get("stream") is True
+    return False
+
+
+def send(api: str, client: Any, body: dict[str, Any], model_id: str, stream: bool) -> Any:
     """Send ``body`` through the SDK client: the SDK's response object, or its stream object."""
     if api == "gemini.generate_content":
-        return gemini_call(client, body, model_id)
+        return gemini_call(client, body, model_id, stream)
     return SDK_CALLS[api](client, body)
 
 
@@ -61,9 +75,13 @@ def execute_with(
 ) -> Any:
     """One call with the given parts: build, send through the SDK, process the response or stream.
     Returns the processed result, or the generator of a processed stream."""
-    body = dict(build(agent, messages))
-    response = send(api, client, body, agent["model"]["id"])
-    if body.get("stream") is not True:
+    built = build(agent, messages)
+    if not isinstance(built, Mapping):  # dict() would turn a list of one 2-key body into {key: key}
+        raise TypeError(f"the wire function returned {type(built).__name__}, not a mapping")
+    body = dict(built)
+    stream_asked = asks_for_stream(api, agent, body)
+    response = send(api, client, body, agent["model"]["id"], stream_asked)
+    if not stream_asked:
         return process(agent, response)
     if stream is None:
         raise NotImplementedError(f"the request asks for a stream, and there is no stream function for {api}")

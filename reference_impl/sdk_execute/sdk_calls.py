@@ -5,7 +5,8 @@ declares become its arguments, any other key (an option passed through ``additio
 in ``extra_body``, so that the SDK sends exactly the built body and never refuses an unknown key.
 ``"stream": true`` in the body makes it a streaming call. Gemini's REST body is mapped back onto
 google-genai's ``generate_content(model, contents, config)``: ``generationConfig`` fields and the
-other top-level fields become the config (the SDK writes them back where they belong).
+other top-level fields become the config (the SDK writes them back where they belong); a stream is
+``generate_content_stream`` with the same arguments.
 """
 
 from __future__ import annotations
@@ -43,12 +44,12 @@ def _openai_method(path: str) -> Callable[[Any, dict[str, Any]], Any]:
     return call
 
 
-def gemini_generate_content(client: Any, body: dict[str, Any], model: str) -> Any:
-    """``models.generate_content`` (or ``generate_content_stream`` when ``"stream": true``)."""
+def gemini_generate_content(client: Any, body: dict[str, Any], model: str, stream: bool) -> Any:
+    """``models.generate_content``, or ``generate_content_stream`` when a stream is asked for."""
     from google.genai import types
 
     rest = dict(body)
-    stream = rest.pop("stream", False) is True
+    rest.pop("stream", None)  # a stream is the other method, never a body field (7.9.7)
     model = str(rest.pop("model", model))
     contents = rest.pop("contents", [])
     config: dict[str, Any] = dict(rest.pop("generationConfig", None) or {})

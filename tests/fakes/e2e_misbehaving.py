@@ -2,19 +2,30 @@
 
 from __future__ import annotations
 
+import anthropic
 import openai
 
 from tests.fakes.base import FakeAdapter
 
 
+def _own_client(api):
+    """The provider's SDK client a runtime would build itself (it would reach the provider's host)."""
+    if api.startswith("anthropic."):
+        return anthropic.Anthropic(api_key="sk-ant-not-a-real-key", max_retries=0)
+    if api.startswith("gemini."):
+        from google import genai
+
+        return genai.Client(api_key="not-a-real-key", vertexai=False)
+    return openai.OpenAI(api_key="sk-not-a-real-key", max_retries=0)
+
+
 class OwnClient(FakeAdapter):
-    """Ignores the client it is handed and builds its own (which would reach api.openai.com)."""
+    """Ignores the client it is handed and builds its own."""
 
     name = "own-client"
 
     def execute(self, api, agent, messages, client):
-        mine = openai.OpenAI(api_key="sk-not-a-real-key", max_retries=0)
-        return super().execute(api, agent, messages, mine)
+        return super().execute(api, agent, messages, _own_client(api))
 
 
 class WrongEndpoint(FakeAdapter):
@@ -47,7 +58,32 @@ class Twice(FakeAdapter):
         return super().execute(api, agent, messages, client)
 
 
+class AlwaysStreams(FakeAdapter):
+    """Asks for a stream whatever the options say (the route of a non-streaming cassette differs)."""
+
+    name = "always-streams"
+
+    def execute(self, api, agent, messages, client):
+        model = dict(agent["model"])
+        options = dict(model.get("options") or {})
+        options["additionalProperties"] = {**(options.get("additionalProperties") or {}), "stream": True}
+        model["options"] = options
+        return super().execute(api, {**agent, "model": model}, messages, client)
+
+
+class OtherModel(FakeAdapter):
+    """Calls another model than the agent's (Gemini addresses it in the URL path)."""
+
+    name = "other-model"
+
+    def execute(self, api, agent, messages, client):
+        model = {**agent["model"], "id": "gemini-0-other"}
+        return super().execute(api, {**agent, "model": model}, messages, client)
+
+
 own_client = OwnClient()
+always_streams = AlwaysStreams()
+other_model = OtherModel()
 wrong_endpoint = WrongEndpoint()
 silent = Silent()
 twice = Twice()

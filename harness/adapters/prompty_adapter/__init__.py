@@ -8,9 +8,10 @@ Install with ``pip install -e '.[prompty]'``; run with ``pytest cases --impl pro
   the agent's provider, ``processor.process(agent, response)``, with the official SDK's response.
 - ``stream``: the same ``prompty.process`` with the SDK stream wrapped in ``PromptyStream``, exactly
   as prompty's executors hand a stream to its processors; the generator it returns is the result.
-- ``e2e``: what ``prompty.run(agent, messages)`` does (the provider's executor, then its processor)
-  with the SDK client the harness hands over registered as a reference connection, the same seam
-  ``wire`` uses with its capture.
+- ``e2e``: what ``prompty.run(agent, messages)`` does, the provider's executor then its processor,
+  with the SDK client the harness hands over registered as a reference connection (the seam ``wire``
+  uses with its capture). A stream comes back as prompty's generator and is drained by the harness.
+  prompty has no Gemini provider, so gemini.generate_content is not declared for any kind.
 
 Image streams: prompty's image executor passes ``stream`` (an additional property) to
 ``images.generate`` and hands the SDK stream it gets back, unwrapped, to the OpenAI processor; the
@@ -96,8 +97,7 @@ class PromptyAdapter:
     def capabilities(self) -> set[str]:
         if self._prompty is None:
             return set()
-        caps = {f"wire:{api}" for api in APIS} | {f"process:{api}" for api in APIS}
-        caps |= {f"e2e:{api}" for api in APIS}
+        caps = {f"{kind}:{api}" for kind in ("wire", "process", "e2e") for api in APIS}
         return caps | {f"stream:{api}" for api in STREAMING_APIS}
 
     # -- wire ---------------------------------------------------------------------------------------
