@@ -112,9 +112,7 @@ class CaseItem(pytest.Item):
         assert self._outcome is not None
         driver = DRIVERS[self.loaded.kind]
         method = METHOD_FOR_KIND.get(self.loaded.kind, self.loaded.kind)
-        lines = judge_variants(
-            self._case, self._outcome, driver.NOUN, method, getattr(driver, "judge", None)
-        )
+        lines = judge_variants(self._case, self._outcome, driver.NOUN, method, getattr(driver, "judge", None))
         if lines:
             expect_key = "expect_error" if self.loaded.model.expect_error is not None else "expect"
             where = f"  expectation at {self.loaded.path}:{self.loaded.line_of(expect_key)}"
