@@ -12,7 +12,7 @@ only once per process, so the capture is process-wide and installed on first use
   every trace case is an error that says why (``TracingUnavailable``).
 
 Spans are snapshotted as plain data right away (``CapturedSpan``): name, the ``gen_ai.*`` attributes
-(OpenTelemetry's tuples become lists) and how many other attributes there were.
+(OpenTelemetry's tuples become lists), the names of the other attributes and the emitting scope.
 """
 
 from __future__ import annotations
@@ -28,6 +28,10 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import StatusCode
 
 GEN_AI_PREFIX = "gen_ai."
+SDK_SCOPES = frozenset({"com.anthropic.sdk.python"})
+"""Instrumentation scopes of the official SDKs' own tracing. Their spans come from the SDK client the
+harness hands the runtime (the anthropic SDK traces its calls when an OpenTelemetry SDK is present),
+not from the runtime: they are shown in failures, never judged."""
 
 
 class TracingUnavailable(Exception):
@@ -43,6 +47,12 @@ class CapturedSpan:
     other_attributes: list[str] = field(default_factory=list)
     error: str | None = None
     """The span's status description when its status is ERROR (shown, never judged)."""
+    scope: str = ""
+    """The instrumentation scope (the tracer's name) that emitted the span."""
+
+    @property
+    def from_sdk_client(self) -> bool:
+        return self.scope in SDK_SCOPES
 
 
 def _plain(value: Any) -> Any:
@@ -55,7 +65,8 @@ def snapshot(span: ReadableSpan) -> CapturedSpan:
     others = sorted(k for k in attributes if not k.startswith(GEN_AI_PREFIX))
     status = span.status
     error = (status.description or "ERROR") if status.status_code is StatusCode.ERROR else None
-    return CapturedSpan(span.name, gen_ai, others, error)
+    scope = span.instrumentation_scope.name if span.instrumentation_scope is not None else ""
+    return CapturedSpan(span.name, gen_ai, others, error, scope)
 
 
 def attach(provider: object) -> InMemorySpanExporter:

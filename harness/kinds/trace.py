@@ -13,7 +13,9 @@ them against ``expect``, a list of spans:
   no span); they are shown to help read a failure;
 - the spans that carry ``gen_ai.*`` attributes must be exactly the expected ones with attributes, in
   the order they ended; an expected span with ``attributes: {}`` asks for a span without any (the
-  process span), and spans without ``gen_ai.*`` attributes beyond those asked for are not judged.
+  process span), and spans without ``gen_ai.*`` attributes beyond those asked for are not judged;
+- spans of the official SDK client the harness hands over (the anthropic SDK traces its own calls)
+  are not the runtime's: they are listed in a failure, never judged.
 
 The call's own result is not judged (its kind does that); an adapter that raises fails the case
 unless it declares ``raises``. The trace kind has no adapter method of its own: an adapter declares
@@ -178,7 +180,8 @@ def _listing(spans: list[CapturedSpan]) -> list[str]:
         others = f"; {len(span.other_attributes)} other attribute(s)" if span.other_attributes else ""
         error = f"; status ERROR: {span.error}" if span.error else ""
         gen_ai = show(span.gen_ai) if span.gen_ai else "no gen_ai.* attributes"
-        lines.append(f"    {number}. {span.name!r}: {gen_ai}{others}{error}")
+        sdk = f" [the SDK client's own span ({span.scope}), not judged]" if span.from_sdk_client else ""
+        lines.append(f"    {number}. {span.name!r}: {gen_ai}{others}{error}{sdk}")
     return lines
 
 
@@ -204,8 +207,9 @@ def _raised_lines(case: CaseModel, outcome: CanonicalOutcome) -> list[str]:
 def _span_lines(case: CaseModel, spans: list[CapturedSpan]) -> list[str]:
     expected = [to_plain(span.attributes) for span in case.expect if span.attributes]
     wanted_plain = sum(1 for span in case.expect if not span.attributes)
-    actual = [span.gen_ai for span in spans if span.gen_ai]
-    plain = [span for span in spans if not span.gen_ai]
+    runtime = [span for span in spans if not span.from_sdk_client]
+    actual = [span.gen_ai for span in runtime if span.gen_ai]
+    plain = [span for span in runtime if not span.gen_ai]
     lines: list[str] = []
     expected_resolved, actual_resolved = apply_matchers(expected, actual)
     if not strict_equal(expected_resolved, actual_resolved, case.tolerance):
