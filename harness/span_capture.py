@@ -5,7 +5,8 @@ listens with the OpenTelemetry SDK: a ``SimpleSpanProcessor`` feeding an ``InMem
 attached to the process's global ``TracerProvider``. OpenTelemetry lets the global provider be set
 only once per process, so the capture is process-wide and installed on first use:
 
-- no provider set yet: the harness sets an SDK ``TracerProvider`` of its own;
+- no provider set yet: the harness sets an SDK ``TracerProvider`` of its own, whose sampler records
+  spans only while a trace case's call runs (the spans of every other case cost nothing);
 - an SDK ``TracerProvider`` already set (by the runtime, a conftest, ``opentelemetry-instrument``):
   the harness adds its processor to it, and the runtime's own exporters keep working;
 - any other provider (a vendor's own implementation, a no-op one): spans cannot be observed, and
@@ -25,6 +26,7 @@ from opentelemetry import trace
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.sdk.trace.sampling import Decision, Sampler, SamplingResult
 from opentelemetry.trace import StatusCode
 
 GEN_AI_PREFIX = "gen_ai."
@@ -85,6 +87,30 @@ def attach(provider: object) -> InMemorySpanExporter:
     return exporter
 
 
+class WhileCapturing(Sampler):
+    """Records spans while a capture is on (a trace case's call), drops them otherwise."""
+
+    active = False
+
+    def should_sample(
+        self,
+        parent_context: Any,
+        trace_id: int,
+        name: str,
+        kind: Any = None,
+        attributes: Any = None,
+        links: Any = None,
+        trace_state: Any = None,
+    ) -> SamplingResult:
+        # the attributes given at span start are kept only when the sampler passes them on
+        if not WhileCapturing.active:
+            return SamplingResult(Decision.DROP)
+        return SamplingResult(Decision.RECORD_AND_SAMPLE, attributes)
+
+    def get_description(self) -> str:
+        return "wireconf: while a trace case runs"
+
+
 class SpanCapture:
     """The process's one capture: attached on first use, cleared around each trace case."""
 
@@ -110,12 +136,14 @@ class SpanCapture:
         """The exporter, emptied: what it holds next is what the coming call emits."""
         exporter = cls.exporter()
         exporter.clear()
+        WhileCapturing.active = True
         return exporter
 
     @staticmethod
     def collect(exporter: InMemorySpanExporter) -> list[CapturedSpan]:
         """The spans finished since ``start``, in the order they ended, as plain data; then empties
         the exporter (spans of other kinds' cases are not kept)."""
+        WhileCapturing.active = False
         spans = [snapshot(span) for span in exporter.get_finished_spans()]
         exporter.clear()
         return spans
@@ -125,5 +153,5 @@ def _global_provider() -> object:
     """The global tracer provider, after setting an SDK one if none was set (the API's default is a
     proxy that stands for "not set yet")."""
     if isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider):
-        trace.set_tracer_provider(TracerProvider())
+        trace.set_tracer_provider(TracerProvider(sampler=WhileCapturing()))
     return trace.get_tracer_provider()

@@ -81,16 +81,16 @@ def test_an_adapter_without_trace_capability_is_skipped_with_the_reason(corpus, 
     assert "trace:openai.chat not supported by untraced" in run.longreprs["trace.openai.chat.execute-span"]
 
 
-def test_a_call_the_adapter_lacks_is_skipped_naming_it(corpus, run_corpus):
+def test_a_call_the_adapter_lacks_is_unsupported_naming_it(corpus, run_corpus):
     run = run_corpus("--impl=tests.fakes.trace_misbehaving:traced_without_process_async", "--kind=trace")
     chat = trace_ids(corpus, "openai.chat")
     asynchronous = {i for i in chat if "process-async" in i}
     assert run.with_outcome("passed") == {i for i in chat if "process-span" in i} - asynchronous
-    assert asynchronous <= run.with_outcome("skipped")
+    assert run.with_outcome("unsupported") == trace_ids(corpus) - run.with_outcome("passed")
     text = run.longreprs["trace.openai.chat.process-async-span"]
     assert "trace:openai.chat: the adapter has no process_async(), the call traced" in text
     assert (
-        "the traced call needs e2e:openai.chat, not declared"
+        "trace:openai.chat: the traced execute call needs e2e:openai.chat, not declared"
         in run.longreprs["trace.openai.chat.execute-span"]
     )
 

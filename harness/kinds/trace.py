@@ -17,17 +17,19 @@ them against ``expect``, a list of spans:
 - spans of the official SDK client the harness hands over (the anthropic SDK traces its own calls)
   are not the runtime's: they are listed in a failure, never judged.
 
-The call's own result is not judged (its kind does that); an adapter that raises fails the case
-unless it declares ``raises``. The trace kind has no adapter method of its own: an adapter declares
-``trace:<api>`` beside the capability of the call it traces, and a case whose call the adapter lacks
-is skipped with the reason. Over ``exec:`` spans cannot cross the process: not servable, as e2e.
+The call's own result is not judged (its kind does that): an adapter that raises fails the case,
+unless the case declares ``raises``, the exception a conforming call raises on its input (a refusal);
+whether the call raises or returns, its spans are judged the same.
+
+The trace kind has no adapter method of its own: an adapter declares ``trace:<api>`` beside the
+capability of the call it traces, and a case whose call the adapter lacks is skipped with the reason.
+Over ``exec:`` spans cannot cross the process: not servable, as e2e.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-import pytest
 from pydantic import Field, field_validator, model_validator
 
 from harness.adapter_contract import PROCESS_ASYNC_METHOD, capability
@@ -96,7 +98,8 @@ class CaseModel(CaseBase):
     )
     response: Response | None = Field(default=None, description="process / process_async: the response")
     raises: ExpectedError | None = Field(
-        default=None, description="The call raises this (its spans are judged all the same)"
+        default=None,
+        description="The call may raise this (a conforming one does on this input); spans judged either way",
     )
     expect: list[ExpectedSpan] = Field(  # type: ignore[assignment]
         default_factory=list, description="The spans the call finishes, judged by their gen_ai.* attributes"
@@ -134,12 +137,6 @@ def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
         response, _ = sdk_input(ctx, case, stream=False)
 
     def call(adapter: Any) -> Outcome:
-        needed = capability(CALL_CAPABILITY[method], case.api)
-        if not callable(getattr(adapter, method, None)):
-            pytest.skip(f"{capability('trace', case.api)}: the adapter has no {method}(), the call traced")
-        declared = getattr(adapter, "capabilities", lambda: set())()
-        if needed not in declared:
-            pytest.skip(f"{capability('trace', case.api)}: the traced call needs {needed}, not declared")
         exporter = SpanCapture.start()
         try:
             if method == "execute":
@@ -159,6 +156,19 @@ def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
         return outcome
 
     return call
+
+
+def unsupported(case: LoadedCase, adapter: Any, supports: Any) -> str | None:
+    """Why this adapter cannot run the case's traced call, or ``None``: the call's own capability
+    (``e2e`` for execute, ``process`` for process and process_async) and, for process_async, the
+    optional method itself. Checked by the item beside ``trace:<api>``."""
+    model: CaseModel = case.model  # type: ignore[assignment]
+    needed = capability(CALL_CAPABILITY[model.call], case.api)
+    if not supports(needed):
+        return f"{capability('trace', case.api)}: the traced {model.call} call needs {needed}, not declared"
+    if not callable(getattr(adapter, model.call, None)):
+        return f"{capability('trace', case.api)}: the adapter has no {model.call}(), the call traced"
+    return None
 
 
 class Observed:
@@ -185,23 +195,18 @@ def _listing(spans: list[CapturedSpan]) -> list[str]:
     return lines
 
 
+def _described(exc: BaseException) -> str:
+    return f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}"
+
+
 def _raised_lines(case: CaseModel, outcome: CanonicalOutcome) -> list[str]:
-    exc = outcome.raised
-    described = f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}" if exc is not None else ""
-    if case.raises is None:
-        if exc is None:
-            return []
-        return [
-            f"the {case.call} call raised {described}",
-            "  traceback (adapter frames):",
-            *("    " + line for line in outcome.traceback.splitlines()),
-        ]
-    wanted = case.raises.type + (f" matching /{case.raises.match}/" if case.raises.match else "")
-    if exc is None:
-        return [f"expected the {case.call} call to raise {wanted}, but it returned"]
-    if not exception_matches(exc, case.raises):
-        return [f"expected the {case.call} call to raise {wanted}, but it raised {described}"]
-    return []
+    if outcome.raised is None or (case.raises is not None and exception_matches(outcome.raised, case.raises)):
+        return []
+    return [
+        f"the {case.call} call raised {_described(outcome.raised)}",
+        "  traceback (adapter frames):",
+        *("    " + line for line in outcome.traceback.splitlines()),
+    ]
 
 
 def _span_lines(case: CaseModel, spans: list[CapturedSpan]) -> list[str]:
