@@ -231,3 +231,12 @@ def test_an_unknown_call_or_a_non_gen_ai_attribute_is_a_corpus_problem_with_its_
     ) in problems
     assert "trace.yaml:17: trace.openai.chat.other-attribute" in problems
     assert "only gen_ai.* attributes are judged; remove server.address" in problems
+
+
+def test_bless_refuses_a_trace_case_rather_than_writing_a_null_expectation():
+    from harness.bless import BlessError, bless
+
+    with pytest.raises(
+        BlessError, match=r"trace.openai.chat.process-span: not blessed, trace cases are written"
+    ):
+        bless(CASES, ["trace.openai.chat.process-span"])
