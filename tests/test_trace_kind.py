@@ -96,9 +96,16 @@ def test_a_call_the_adapter_lacks_is_unsupported_naming_it(corpus, run_corpus):
 
 
 def test_an_adapter_that_raises_fails_with_its_traceback(run_corpus):
-    run = run_corpus("--impl=tests.fakes.raises:adapter", "-k", "trace.openai.chat.process-span")
+    run = run_corpus("--impl=tests.fakes.trace_misbehaving:crashes", "-k", "trace.openai.chat.process-span")
+    # the refusal case declares `raises: ValueError`: a RuntimeError is not that, and fails it too
+    assert run.outcomes == {
+        "trace.openai.chat.process-span": "failed",
+        "trace.openai.chat.process-span-on-refusal": "failed",
+    }
     text = run.longreprs["trace.openai.chat.process-span"]
-    assert "the process call raised " in text and "traceback (adapter frames):" in text
+    assert "the process call raised builtins.RuntimeError: processor exploded on purpose" in text
+    assert "traceback (adapter frames):" in text and "tests/fakes/trace_misbehaving.py" in text
+    assert "spans the call finished" not in text  # its span is there: only the exception is reported
 
 
 # --- the tracer provider ------------------------------------------------------------------------------

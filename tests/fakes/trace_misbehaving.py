@@ -15,6 +15,7 @@ class DeprecatedNames(ChatFake):
     provider, the wire's max_completion_tokens, prompt_tokens for input tokens; no finish reasons."""
 
     name = "deprecated-names"
+    traced = True
 
     def execute(self, api, agent, messages, client):
         with _TRACER.start_as_current_span("chat") as span:
@@ -43,6 +44,7 @@ class NoProcessSpan(ChatFake):
     """Processes with the reference's processor, unwrapped: no process span."""
 
     name = "no-process-span"
+    traced = True
 
     def process(self, api, agent, response):
         return FUNCTIONS[("process", api)].__wrapped__(agent, response)
@@ -51,13 +53,21 @@ class NoProcessSpan(ChatFake):
         return self.process(api, agent, response)
 
 
+class Crashes(ChatFake):
+    """Emits its process span, then crashes inside it."""
+
+    name = "crashes"
+    traced = True
+
+    def process(self, api, agent, response):
+        with _TRACER.start_as_current_span("process"):
+            raise RuntimeError("processor exploded on purpose")
+
+
 class Untraced(ChatFake):
-    """Declares everything but trace."""
+    """Declares everything but trace (a fake's default)."""
 
     name = "untraced"
-
-    def capabilities(self):
-        return {c for c in super().capabilities() if not c.startswith("trace:")}
 
 
 _reference = ReferenceAdapter()
@@ -83,4 +93,5 @@ class TracedWithoutProcessAsync:
 deprecated_names = DeprecatedNames()
 no_process_span = NoProcessSpan()
 untraced = Untraced()
+crashes = Crashes()
 traced_without_process_async = TracedWithoutProcessAsync()
