@@ -164,10 +164,11 @@ def unsupported(case: LoadedCase, adapter: Any, supports: Any) -> str | None:
     optional method itself. Checked by the item beside ``trace:<api>``."""
     model: CaseModel = case.model  # type: ignore[assignment]
     needed = capability(CALL_CAPABILITY[model.call], case.api)
+    unsupported_by = f"{capability('trace', case.api)} not supported by {getattr(adapter, 'name', adapter)}"
     if not supports(needed):
-        return f"{capability('trace', case.api)}: the traced {model.call} call needs {needed}, not declared"
+        return f"{unsupported_by} for this case: the traced {model.call} call needs {needed}, not declared"
     if not callable(getattr(adapter, model.call, None)):
-        return f"{capability('trace', case.api)}: the adapter has no {model.call}(), the call traced"
+        return f"{unsupported_by} for this case: the adapter has no {model.call}(), the call traced"
     return None
 
 
