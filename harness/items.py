@@ -90,6 +90,11 @@ class CaseItem(pytest.Item):
             self.user_properties.append((PROP_UNSUPPORTED, True))
             pytest.skip(f"{cap} not supported by {session.impl.name}")
         driver = DRIVERS[self.loaded.kind]
+        why = getattr(driver, "unsupported", None)  # a kind that needs more than its own capability
+        reason = why(self.loaded, session.impl.adapter, session.impl.supports) if why else None
+        if reason is not None:
+            self.user_properties.append((PROP_UNSUPPORTED, True))
+            pytest.skip(reason)
         ctx = session.context(self.parent.corpus_root)  # type: ignore[union-attr]
         try:
             call = driver.prepare(ctx, self.loaded)

@@ -99,11 +99,13 @@ def test_the_schema_rejects_malformed_messages():
 
 def test_python_helper_serves_an_adapter_with_the_same_verdicts(corpus, run_corpus):
     """Every case the reference passes in-process passes over exec:, the optional methods (custom-tool
-    registry, process_async) included; only e2e stays behind (the SDK client cannot cross a process)."""
+    registry, process_async) included; only e2e and trace stay behind (the SDK client and the spans
+    cannot cross a process)."""
     run = run_corpus(f"--impl=exec:{PY_SERVE} reference")
-    e2e = {c.id for c in corpus.cases() if c.kind == "e2e"}
-    assert run.with_outcome("passed") == {c.id for c in corpus.cases()} - e2e
-    assert run.with_outcome("unsupported") == e2e
+    behind = {c.id for c in corpus.cases() if c.kind in ("e2e", "trace")}
+    assert {c.id for c in corpus.cases() if c.kind == "trace"}
+    assert run.with_outcome("passed") == {c.id for c in corpus.cases()} - behind
+    assert run.with_outcome("unsupported") == behind
     assert any(getattr(c.model, "registry", None) for c in corpus.cases())
 
 
@@ -148,6 +150,10 @@ def test_a_command_that_cannot_start_is_one_clear_usage_error(pytester):
         (
             'print(\'{"type":"hello","protocol":1,"name":"x","version":"1","capabilities":["e2e:openai.chat"]}\')',
             "*e2e capabilities cannot be served over exec:*",
+        ),
+        (
+            'print(\'{"type":"hello","protocol":1,"name":"x","version":"1","capabilities":["trace:openai.chat"]}\')',
+            "*trace capabilities cannot be served over exec:*",
         ),
         (
             'print(\'{"type":"hello","protocol":7,"name":"x","version":"1","capabilities":[]}\')',

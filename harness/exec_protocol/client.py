@@ -354,3 +354,8 @@ def _check_hello(hello: dict[str, Any]) -> None:
         raise ProtocolError(
             "e2e capabilities cannot be served over exec: (the SDK client stays in the harness)"
         )
+    if any(c.startswith("trace:") for c in caps):
+        raise ProtocolError(
+            "trace capabilities cannot be served over exec: (the runtime's spans stay in its own process, "
+            "where the harness's OpenTelemetry exporter cannot see them)"
+        )

@@ -37,6 +37,8 @@ ARGUMENTS: dict[str, tuple[str, ...]] = {
 }
 
 OPTIONAL_METHODS = ("process_async", "set_tool_registry")
+NOT_SERVABLE = ("e2e:", "trace:")
+"""Capabilities that cannot cross the process: e2e's SDK client and trace's spans stay on their side."""
 """Methods of the adapter contract that an adapter MAY have; the hello says which this one has."""
 
 
@@ -75,7 +77,7 @@ class Server:
             self._sdk()._client(provider)
 
     def serve(self) -> int:
-        caps = sorted(str(c) for c in self.adapter.capabilities() if not str(c).startswith("e2e:"))
+        caps = sorted(str(c) for c in self.adapter.capabilities() if not str(c).startswith(NOT_SERVABLE))
         self.warm_up(caps)
         self.send(
             {

@@ -74,48 +74,68 @@ def _load(ctx: HarnessContext, name: str) -> tuple[Cassette | None, bool]:
     return cassette, writable
 
 
-def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
-    model: CaseModel = case.model  # type: ignore[assignment]
+def open_exchange(ctx: HarnessContext, case: LoadedCase, name: str) -> tuple[Exchange, Any]:
+    """The case's exchange over cassette ``name`` and the SDK client that talks through it (skips
+    when the record policy says so; a missing cassette in replay mode is a ``CaseInputError``)."""
     provider = SDK_CALLS[case.api].provider
     policy = ctx.recording
-    cassette, writable = _load(ctx, model.cassette)
+    cassette, writable = _load(ctx, name)
     exists = cassette is not None
     reason = policy.skip_reason(provider, exists, writable)
     if reason is not None:
         pytest.skip(reason)
     mode = policy.effective_mode(exists, writable)
-    path = ctx.cassettes.path_of(model.cassette)
+    path = ctx.cassettes.path_of(name)
     if cassette is None and mode == "none":
         keys = " or ".join(PROVIDER_ENV[provider].key_variables)
         raise CaseInputError(
-            f"cassette {model.cassette} not found: {path} does not exist "
+            f"cassette {name} not found: {path} does not exist "
             f"(record it with --record-mode=once and {keys} set)"
         )
     warm_up(case.api)
-    exchange = Exchange(model.cassette, path, cassette, mode, case.api, provider, policy.environ)
-    client = e2e_client(provider, exchange)
+    exchange = Exchange(name, path, cassette, mode, case.api, provider, policy.environ)
+    return exchange, e2e_client(provider, exchange)
+
+
+def run_execute(
+    ctx: HarnessContext,
+    case: LoadedCase,
+    adapter: Any,
+    exchange: Exchange,
+    client: Any,
+    agent: dict[str, Any],
+    messages: list[dict[str, Any]],
+) -> Outcome:
+    """``adapter.execute`` through ``client``, a returned iterator drained item by item; the exchange
+    is finished (recorded cassettes written) whatever happens."""
+    items: list[Any] = []
+    try:
+        value = adapter.execute(case.api, agent, messages, client)
+        if isinstance(value, Iterator) or (exchange.probes and isinstance(value, list | tuple)):
+            for item in value:
+                if exchange.probes:
+                    exchange.probes[0].mark_yield()
+                items.append(item)
+            value = items
+        outcome = Outcome(value=value, yielded=items)
+    except ADAPTER_ERRORS as exc:
+        outcome = raised(exc, yielded=items)
+    finally:
+        exchange.finish(case.id, _label(adapter))
+        if exchange.written is not None:
+            ctx.cassettes.forget(exchange.name)
+    outcome.probe = exchange.probes[0] if exchange.probes else None
+    outcome.context = exchange
+    return outcome
+
+
+def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
+    model: CaseModel = case.model  # type: ignore[assignment]
+    exchange, client = open_exchange(ctx, case, model.cassette)
     agent, messages = to_plain(case.raw["agent"]), to_plain(case.raw.get("messages", []))
 
     def call(adapter: Any) -> Outcome:
-        items: list[Any] = []
-        try:
-            value = adapter.execute(case.api, agent, messages, client)
-            if isinstance(value, Iterator) or (exchange.probes and isinstance(value, list | tuple)):
-                for item in value:
-                    if exchange.probes:
-                        exchange.probes[0].mark_yield()
-                    items.append(item)
-                value = items
-            outcome = Outcome(value=value, yielded=items)
-        except ADAPTER_ERRORS as exc:
-            outcome = raised(exc, yielded=items)
-        finally:
-            exchange.finish(case.id, _label(adapter))
-            if exchange.written is not None:
-                ctx.cassettes.forget(model.cassette)
-        outcome.probe = exchange.probes[0] if exchange.probes else None
-        outcome.context = exchange
-        return outcome
+        return run_execute(ctx, case, adapter, exchange, client, agent, messages)
 
     return call
 

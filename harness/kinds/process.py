@@ -43,7 +43,7 @@ async def _settle(awaitable: Awaitable[Any]) -> Any:
     return await awaitable
 
 
-def _await_variant(method: Any, api: str, agent: dict[str, Any], response: Any) -> Outcome:
+def await_process_async(method: Any, api: str, agent: dict[str, Any], response: Any) -> Outcome:
     """``process_async``'s outcome, run to completion on a fresh event loop (this is a worker thread)."""
     try:
         awaitable = method(api, agent, response)
@@ -72,7 +72,7 @@ def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
             outcome = raised(exc)
         method = getattr(adapter, PROCESS_ASYNC_METHOD, None)
         if method is not None:
-            variant = _await_variant(method, case.api, to_plain(agent), response_for_async)
+            variant = await_process_async(method, case.api, to_plain(agent), response_for_async)
             outcome.variants.append((PROCESS_ASYNC_METHOD, variant))
         return outcome
 

@@ -1,13 +1,248 @@
-"""``trace`` (§7.1.8 and §8): the spans and ``gen_ai.*`` attributes a runtime emits.
+"""``trace`` (§7.1.8, §7.2 and §8's preamble): the OpenTelemetry spans a runtime emits, and their
+``gen_ai.*`` attributes.
 
-Not implemented yet: ``CaseModel`` and ``prepare`` are ``None`` until this kind's issue lands, and the
-registry leaves the kind out of the case union (a case of this kind is reported as an unknown kind).
+A trace case names the adapter ``call`` it observes: ``execute`` (the e2e call: agent + messages, the
+official SDK client over the case's cassette; §7.1.8's execute span), ``process`` or
+``process_async`` (a recorded response parsed by the official SDK; §8's process span). The harness
+captures the spans the call finishes with the OpenTelemetry SDK (``harness.span_capture``) and judges
+them against ``expect``, a list of spans:
+
+- a span is judged by its ``gen_ai.*`` attributes only, exactly: a ``gen_ai.*`` attribute the
+  expectation does not list fails the case, a missing or different one too; other attributes
+  (``server.address``, a runtime's own keys) are ignored. Span names are not compared (the spec names
+  no span); they are shown to help read a failure;
+- the spans that carry ``gen_ai.*`` attributes must be exactly the expected ones with attributes, in
+  the order they ended; an expected span with ``attributes: {}`` asks for a span without any (the
+  process span), and spans without ``gen_ai.*`` attributes beyond those asked for are not judged;
+- spans of the official SDK client the harness hands over (the anthropic SDK traces its own calls)
+  are not the runtime's: they are listed in a failure, never judged.
+
+The call's own result is not judged (its kind does that): an adapter that raises fails the case,
+unless the case declares ``raises``, the exception a conforming call raises on its input (a refusal);
+whether the call raises or returns, its spans are judged the same.
+
+The trace kind has no adapter method of its own: an adapter declares ``trace:<api>`` beside the
+capability of the call it traces, and a case whose call the adapter lacks is skipped with the reason.
+Over ``exec:`` spans cannot cross the process: not servable, as e2e.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
-NOUN = "result"
-CaseModel: Any = None
-prepare: Any = None
+from pydantic import Field, field_validator, model_validator
+
+from harness.adapter_contract import PROCESS_ASYNC_METHOD, capability
+from harness.case_model import Agent, CaseBase, ExpectedError, Message, Response, Strict
+from harness.compare import render_diff, show, strict_equal
+from harness.kinds.base import (
+    ADAPTER_ERRORS,
+    Call,
+    CaseInputError,
+    HarnessContext,
+    Outcome,
+    raised,
+    sdk_input,
+)
+from harness.kinds.e2e import open_exchange, run_execute
+from harness.kinds.process import await_process_async
+from harness.matchers import apply_matchers
+from harness.span_capture import GEN_AI_PREFIX, CapturedSpan, SpanCapture, TracingUnavailable
+from harness.verdict import exception_matches
+from harness.yaml_source import to_plain
+
+if TYPE_CHECKING:
+    from harness.corpus import LoadedCase
+    from harness.e2e_exchange import Exchange
+    from harness.verdict import CanonicalOutcome
+
+NOUN = "spans"
+CALLS = ("execute", "process", PROCESS_ASYNC_METHOD)
+CALL_CAPABILITY = {"execute": "e2e", "process": "process", PROCESS_ASYNC_METHOD: "process"}
+"""The capability an adapter declares for the call a trace case observes."""
+
+
+class ExpectedSpan(Strict):
+    """One span: its ``gen_ai.*`` attributes, all of them (``{}``: a span that has none)."""
+
+    attributes: dict[str, Any] = Field(
+        description="The span's gen_ai.* attributes, compared exactly (lists for OpenTelemetry's arrays)"
+    )
+
+    @field_validator("attributes")
+    @classmethod
+    def _gen_ai_only(cls, value: dict[str, Any]) -> dict[str, Any]:
+        other = [k for k in value if not k.startswith(GEN_AI_PREFIX)]
+        if other:
+            raise ValueError(
+                f"only gen_ai.* attributes are judged; remove {', '.join(other)} (other attributes are "
+                "ignored, so listing them would check nothing)"
+            )
+        return value
+
+
+class CaseModel(CaseBase):
+    """The spans one adapter call emits: ``execute`` over a cassette, or ``process`` /
+    ``process_async`` of a recorded response."""
+
+    kind: Literal["trace"]
+    call: Literal["execute", "process", "process_async"] = Field(
+        description="The adapter call whose spans are judged"
+    )
+    agent: Agent
+    messages: list[Message] | None = Field(default=None, description="execute: the messages sent")
+    cassette: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$",
+        description="execute: the cassette that answers the runtime's requests (cassettes/<cassette>.yaml)",
+    )
+    response: Response | None = Field(default=None, description="process / process_async: the response")
+    raises: ExpectedError | None = Field(
+        default=None,
+        description="The call may raise this (a conforming one does on this input); spans judged either way",
+    )
+    expect: list[ExpectedSpan] = Field(  # type: ignore[assignment]
+        default_factory=list, description="The spans the call finishes, judged by their gen_ai.* attributes"
+    )
+
+    @model_validator(mode="after")
+    def _inputs_of_call(self) -> CaseModel:
+        if self.expect_error is not None:
+            raise ValueError("trace cases judge spans: a raising call declares `raises`, not expect_error")
+        if self.call == "execute":
+            if self.cassette is None or self.response is not None:
+                raise ValueError("call: execute takes `cassette` (and `messages`), not `response`")
+        elif self.response is None or self.cassette is not None or self.messages is not None:
+            raise ValueError(f"call: {self.call} takes `response`, not `cassette` or `messages`")
+        return self
+
+
+def _check_capture() -> None:
+    try:
+        SpanCapture.exporter()
+    except TracingUnavailable as exc:
+        raise CaseInputError(f"cannot capture spans: {exc}") from exc
+
+
+def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
+    model: CaseModel = case.model  # type: ignore[assignment]
+    _check_capture()
+    agent = to_plain(case.raw["agent"])
+    method = model.call
+    if method == "execute":
+        assert model.cassette is not None
+        exchange, client = open_exchange(ctx, case, model.cassette)
+        messages = to_plain(case.raw.get("messages") or [])
+    else:
+        response, _ = sdk_input(ctx, case, stream=False)
+
+    def call(adapter: Any) -> Outcome:
+        exporter = SpanCapture.start()
+        try:
+            if method == "execute":
+                outcome = run_execute(ctx, case, adapter, exchange, client, agent, messages)
+            elif method == "process":
+                try:
+                    outcome = Outcome(value=adapter.process(case.api, agent, response))
+                except ADAPTER_ERRORS as exc:
+                    outcome = raised(exc)
+            else:
+                outcome = await_process_async(adapter.process_async, case.api, agent, response)
+        finally:
+            spans = SpanCapture.collect(exporter)
+        outcome.context = Observed(spans, outcome.context)
+        outcome.value = None  # the result is its own kind's business; only spans are judged here
+        outcome.yielded = []
+        return outcome
+
+    return call
+
+
+def unsupported(case: LoadedCase, adapter: Any, supports: Any) -> str | None:
+    """Why this adapter cannot run the case's traced call, or ``None``: the call's own capability
+    (``e2e`` for execute, ``process`` for process and process_async) and, for process_async, the
+    optional method itself. Checked by the item beside ``trace:<api>``."""
+    model: CaseModel = case.model  # type: ignore[assignment]
+    needed = capability(CALL_CAPABILITY[model.call], case.api)
+    unsupported_by = f"{capability('trace', case.api)} not supported by {getattr(adapter, 'name', adapter)}"
+    if not supports(needed):
+        return f"{unsupported_by} for this case: the traced {model.call} call needs {needed}, not declared"
+    if not callable(getattr(adapter, model.call, None)):
+        return f"{unsupported_by} for this case: the adapter has no {model.call}(), the call traced"
+    return None
+
+
+class Observed:
+    """What a trace case saw: the finished spans and, for ``execute``, the HTTP exchange."""
+
+    def __init__(self, spans: list[CapturedSpan], exchange: Exchange | None) -> None:
+        self.spans = spans
+        self.exchange = exchange
+
+
+# --- the verdict ------------------------------------------------------------------------------------
+
+
+def _listing(spans: list[CapturedSpan]) -> list[str]:
+    if not spans:
+        return ["  the call finished no span"]
+    lines = ["  spans the call finished (in end order; names are shown, not judged):"]
+    for number, span in enumerate(spans, 1):
+        others = f"; {len(span.other_attributes)} other attribute(s)" if span.other_attributes else ""
+        error = f"; status ERROR: {span.error}" if span.error else ""
+        gen_ai = show(span.gen_ai) if span.gen_ai else "no gen_ai.* attributes"
+        sdk = f" [the SDK client's own span ({span.scope}), not judged]" if span.from_sdk_client else ""
+        lines.append(f"    {number}. {span.name!r}: {gen_ai}{others}{error}{sdk}")
+    return lines
+
+
+def _described(exc: BaseException) -> str:
+    return f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}"
+
+
+def _raised_lines(case: CaseModel, outcome: CanonicalOutcome) -> list[str]:
+    if outcome.raised is None or (case.raises is not None and exception_matches(outcome.raised, case.raises)):
+        return []
+    return [
+        f"the {case.call} call raised {_described(outcome.raised)}",
+        "  traceback (adapter frames):",
+        *("    " + line for line in outcome.traceback.splitlines()),
+    ]
+
+
+def _span_lines(case: CaseModel, spans: list[CapturedSpan]) -> list[str]:
+    expected = [to_plain(span.attributes) for span in case.expect if span.attributes]
+    wanted_plain = sum(1 for span in case.expect if not span.attributes)
+    runtime = [span for span in spans if not span.from_sdk_client]
+    actual = [span.gen_ai for span in runtime if span.gen_ai]
+    plain = [span for span in runtime if not span.gen_ai]
+    lines: list[str] = []
+    expected_resolved, actual_resolved = apply_matchers(expected, actual)
+    if not strict_equal(expected_resolved, actual_resolved, case.tolerance):
+        lines.append(
+            f"the spans carrying gen_ai.* attributes differ from the expectation "
+            f"(expected {len(expected)}, the call finished {len(actual)}):"
+        )
+        lines += ["  " + d for d in render_diff(expected_resolved, actual_resolved, case.tolerance)]
+    if len(plain) < wanted_plain:
+        lines.append(
+            f"expected {wanted_plain} span(s) without gen_ai.* attributes (e.g. §8's process span); "
+            f"the call finished {len(plain)}"
+        )
+    return lines + _listing(spans) if lines else []
+
+
+def judge(case: CaseModel, outcome: CanonicalOutcome, noun: str) -> list[str]:
+    """The exchange (execute), whether the call raised as declared, then the spans."""
+    observed: Observed = outcome.context
+    lines: list[str] = []
+    exchange = observed.exchange
+    if exchange is not None:
+        if exchange.refused is not None:
+            return [f"RECORDING REFUSED: {exchange.refused}"]
+        if not exchange.sent:
+            lines.append("the runtime sent no request through the SDK client it was handed")
+        for _, unmatched in exchange.unmatched:
+            lines += unmatched
+    lines += _raised_lines(case, outcome)
+    return lines + _span_lines(case, observed.spans)

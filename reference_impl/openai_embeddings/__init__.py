@@ -11,8 +11,9 @@ from typing import Any
 
 from reference_impl.openai_embeddings.processing import process_embedding
 from reference_impl.openai_embeddings.request import build_embedding_args
+from reference_impl.tracing.spans import process_span
 
 FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {
     ("wire", "openai.embeddings"): build_embedding_args,
-    ("process", "openai.embeddings"): process_embedding,
+    ("process", "openai.embeddings"): process_span(process_embedding),
 }

@@ -8,9 +8,10 @@ from typing import Any
 from reference_impl.openai_responses.processing import process_responses
 from reference_impl.openai_responses.request import build_responses_args
 from reference_impl.openai_responses.streaming import process_responses_stream
+from reference_impl.tracing.spans import process_span
 
 FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {
     ("wire", "openai.responses"): build_responses_args,
-    ("process", "openai.responses"): process_responses,
+    ("process", "openai.responses"): process_span(process_responses),
     ("stream", "openai.responses"): process_responses_stream,
 }

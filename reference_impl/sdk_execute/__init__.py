@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
+from opentelemetry.trace import use_span
+
 from reference_impl import (
     anthropic_messages,
     gemini_generate_content,
@@ -23,6 +25,9 @@ from reference_impl import (
 )
 from reference_impl.sdk_execute.sdk_calls import SDK_CALLS
 from reference_impl.sdk_execute.sdk_calls import gemini_generate_content as gemini_call
+from reference_impl.tracing.request_attributes import request_attributes
+from reference_impl.tracing.response_attributes import RESPONSE_ATTRIBUTES, StreamFacts
+from reference_impl.tracing.spans import ending, execute_span, fail
 
 _PARTS = (
     openai_chat,
@@ -73,19 +78,33 @@ def execute_with(
     process: Callable[[dict[str, Any], Any], Any],
     stream: Callable[[dict[str, Any], Any], Any] | None,
 ) -> Any:
-    """One call with the given parts: build, send through the SDK, process the response or stream.
+    """One call with the given parts: build, send through the SDK, process the response or stream,
+    inside §7.1.8's execute span (which ends when the result, or the last streamed item, is ready).
     Returns the processed result, or the generator of a processed stream."""
     built = build(agent, messages)
     if not isinstance(built, Mapping):  # dict() would turn a list of one 2-key body into {key: key}
         raise TypeError(f"the wire function returned {type(built).__name__}, not a mapping")
     body = dict(built)
     stream_asked = asks_for_stream(api, agent, body)
-    response = send(api, client, body, agent["model"]["id"], stream_asked)
-    if not stream_asked:
-        return process(agent, response)
-    if stream is None:
-        raise NotImplementedError(f"the request asks for a stream, and there is no stream function for {api}")
-    return stream(agent, response)
+    span = execute_span(request_attributes(api, agent))
+    try:
+        with use_span(span, end_on_exit=False, record_exception=False, set_status_on_exception=False):
+            response = send(api, client, body, agent["model"]["id"], stream_asked)
+            if not stream_asked:
+                span.set_attributes(RESPONSE_ATTRIBUTES[api](response))
+                result = process(agent, response)
+                span.end()
+                return result
+            if stream is None:
+                raise NotImplementedError(
+                    f"the request asks for a stream, and there is no stream function for {api}"
+                )
+            facts = StreamFacts(api)
+            items = stream(agent, facts.watch(response))
+    except BaseException as exc:
+        fail(span, exc)
+        raise
+    return ending(span, iter(items), facts.attributes)
 
 
 def execute(api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
@@ -96,8 +115,10 @@ def execute(api: str, agent: dict[str, Any], messages: list[dict[str, Any]], cli
     return execute_with(api, agent, messages, client, build, process, _function("stream", api))
 
 
+EXECUTABLE = tuple(api for api in APIS if _function("wire", api) is not None and _function("process", api))
+
 FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {
-    ("e2e", api): partial(execute, api)
-    for api in APIS
-    if _function("wire", api) is not None and _function("process", api) is not None
+    **{("e2e", api): partial(execute, api) for api in EXECUTABLE},
+    # trace: the spans of execute (§7.1.8, §7.2) and of process / process_async (§8), which emit them
+    **{("trace", api): partial(request_attributes, api) for api in EXECUTABLE},
 }

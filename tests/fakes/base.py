@@ -14,6 +14,11 @@ from reference_impl.sdk_execute import execute_with
 
 class FakeAdapter(ReferenceAdapter):
     version = "0.0.1"
+    traced = False
+    """A fake's changed method emits no span: fakes leave ``trace`` out unless they are about tracing."""
+
+    def capabilities(self):
+        return {c for c in super().capabilities() if self.traced or not c.startswith("trace:")}
 
     def execute(self, api, agent, messages, client):
         return execute_with(

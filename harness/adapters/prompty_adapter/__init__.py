@@ -12,6 +12,8 @@ Install with ``pip install -e '.[prompty]'``; run with ``pytest cases --impl pro
   with the SDK client the harness hands over registered as a reference connection (the seam ``wire``
   uses with its capture). A stream comes back as prompty's generator and is drained by the harness.
   prompty has no Gemini provider, so gemini.generate_content is not declared for any kind.
+- ``trace``: prompty's own OpenTelemetry backend is switched on as its documentation says; the spans
+  of its ``process`` calls and of its ``execute`` (e2e above) are judged.
 
 Image streams: prompty's image executor passes ``stream`` (an additional property) to
 ``images.generate`` and hands the SDK stream it gets back, unwrapped, to the OpenAI processor; the
@@ -76,6 +78,20 @@ def _provider(api: str, agent: Any) -> str:
     return API_PROVIDER[api] if provider in (None, "", "*") else str(provider)
 
 
+def _enable_otel_tracing() -> bool:
+    """Turn on prompty's own OpenTelemetry backend, the way its documentation tells users to
+    (``Tracer.add("otel", otel_tracer())``; needs ``opentelemetry-api``, prompty's ``otel`` extra), so
+    that the spans its ``@trace``-decorated executors and processors emit reach the harness. False when
+    prompty's backend cannot be imported."""
+    try:
+        from prompty.tracing.otel import otel_tracer
+        from prompty.tracing.tracer import Tracer
+    except ImportError:
+        return False
+    Tracer.add("otel", otel_tracer())
+    return True
+
+
 def _registered_tool(**arguments: Any) -> Any:
     """The handler registered for a case's custom tool: wire cases never execute tools."""
     raise RuntimeError("wireconf registered this tool for request building only")
@@ -91,13 +107,17 @@ class PromptyAdapter:
             "prompty", "prompty", "install the extra: pip install -e '.[prompty]'"
         )
         self._capture_name = f"wireconf-capture-{next(_names)}"
+        self._traced = False
         if self._prompty is not None:
             self._prompty.register_connection(self._capture_name, client=CapturingClient())
+            self._traced = _enable_otel_tracing()
 
     def capabilities(self) -> set[str]:
         if self._prompty is None:
             return set()
         caps = {f"{kind}:{api}" for kind in ("wire", "process", "e2e") for api in APIS}
+        if self._traced:  # the spans of its process and execute calls
+            caps |= {f"trace:{api}" for api in APIS}
         return caps | {f"stream:{api}" for api in STREAMING_APIS}
 
     # -- wire ---------------------------------------------------------------------------------------
