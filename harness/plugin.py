@@ -77,7 +77,13 @@ class _Tallying:
         self.session.tally.record(report)
 
 
+RECORDED_MODEL_WARNING = r"ignore:The model '.*' is deprecated:DeprecationWarning"
+"""The anthropic SDK warns about the model id of a request; in replay the id is a recorded one (old by
+nature), so the warning is about the cassette, never about the runtime under test."""
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("filterwarnings", RECORDED_MODEL_WARNING)
     session = WireconfSession(config)
     config.stash[SESSION_KEY] = session
     config.pluginmanager.register(_Tallying(session), f"wireconf-tally-{id(config)}")
