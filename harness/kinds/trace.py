@@ -191,6 +191,8 @@ def _listing(spans: list[CapturedSpan]) -> list[str]:
         others = f"; {len(span.other_attributes)} other attribute(s)" if span.other_attributes else ""
         error = f"; status ERROR: {span.error}" if span.error else ""
         gen_ai = show(span.gen_ai) if span.gen_ai else "no gen_ai.* attributes"
+        if span.gen_ai and span.from_sdk_client:  # names only: its values hold timings (time_to_first_chunk)
+            gen_ai = f"gen_ai.* attributes {', '.join(sorted(span.gen_ai))}"
         sdk = f" [the SDK client's own span ({span.scope}), not judged]" if span.from_sdk_client else ""
         lines.append(f"    {number}. {span.name!r}: {gen_ai}{others}{error}{sdk}")
     return lines
