@@ -154,7 +154,15 @@ def test_xdist_workers_report_through_the_controller(pytester, corpus, broken, t
     monkeypatch.setenv("PYTHONPATH", str(REPO))
     report, baseline = tmp_path / "x.jsonl", write_baseline(tmp_path / "b.yaml", {c: "known" for c in broken})
     result = pytester.runpytest_subprocess(
-        str(CASES), "-n", "2", "-p", "no:cacheprovider", FAKE, f"--report={report}", f"--baseline={baseline}"
+        str(CASES),
+        "-n",
+        "2",
+        "-p",
+        "no:cacheprovider",
+        FAKE,
+        f"--report={report}",
+        f"--baseline={baseline}",
+        "--case-timeout=60",  # verdicts, not speed: a loaded machine must not turn a case into an error
     )
     assert result.ret == 0
     lines = [json.loads(x) for x in report.read_text().splitlines()]

@@ -101,7 +101,7 @@ def test_python_helper_serves_an_adapter_with_the_same_verdicts(corpus, run_corp
     """Every case the reference passes in-process passes over exec:, the optional methods (custom-tool
     registry, process_async) included; only e2e and trace stay behind (the SDK client and the spans
     cannot cross a process)."""
-    run = run_corpus(f"--impl=exec:{PY_SERVE} reference")
+    run = run_corpus(f"--impl=exec:{PY_SERVE} reference", "--case-timeout=60")  # verdicts, not speed
     behind = {c.id for c in corpus.cases() if c.kind in ("e2e", "trace")}
     assert {c.id for c in corpus.cases() if c.kind == "trace"}
     assert run.with_outcome("passed") == {c.id for c in corpus.cases()} - behind
