@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,6 +15,14 @@ from tests.fake_provider import fake_provider  # noqa: F401  (the fake provider 
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
+
+
+def small_corpus(root: Path, rules: str, name: str, cases: str) -> Path:
+    """A corpus of one case file (``cases`` dedented) beside ``rules`` (a rules.yaml), under ``root``."""
+    root.mkdir()
+    (root / "rules.yaml").write_text(rules)
+    (root / name).write_text(textwrap.dedent(cases))
+    return root
 
 
 @dataclass

@@ -3,13 +3,13 @@ judged exactly, and every way a runtime can misuse the exchange reported plainly
 
 from __future__ import annotations
 
-import textwrap
+from pathlib import Path
 
 import pytest
 
 from harness.adapter_contract import APIS
 from harness.kinds.e2e import CaseModel
-from tests.conftest import CASES
+from tests.conftest import CASES, small_corpus
 
 RULES = """\
 rules:
@@ -158,12 +158,8 @@ def test_a_buffering_runtime_is_not_incremental_end_to_end(run_corpus):
     assert "not incremental" in run.longreprs["e2e.openai.chat.stream-text"]
 
 
-def _corpus(pytester: pytest.Pytester, case: str) -> object:
-    root = pytester.path / "corpus"
-    root.mkdir()
-    (root / "rules.yaml").write_text(RULES)
-    (root / "e2e.yaml").write_text(textwrap.dedent(case))
-    return root
+def _corpus(pytester: pytest.Pytester, case: str) -> Path:
+    return small_corpus(pytester.path / "corpus", RULES, "e2e.yaml", case)
 
 
 def test_a_missing_cassette_is_an_error_that_says_so(pytester, run_corpus):

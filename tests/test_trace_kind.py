@@ -3,14 +3,15 @@ every way a runtime (or the process it runs in) can get in the way reported plai
 
 from __future__ import annotations
 
-import textwrap
+from pathlib import Path
 
 import pytest
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.trace import NoOpTracerProvider
 
+from harness.adapter_contract import APIS
 from harness.span_capture import SDK_SCOPES, TracingUnavailable, attach, snapshot
-from tests.conftest import CASES
+from tests.conftest import CASES, small_corpus
 
 RULES = """\
 rules:
@@ -29,14 +30,7 @@ def trace_ids(corpus, api: str | None = None) -> set[str]:
 def test_trace_cases_cover_every_api_and_pass_on_the_reference(corpus, run_corpus):
     run = run_corpus("--kind=trace")
     ids = trace_ids(corpus)
-    assert {c.api for c in corpus.cases() if c.kind == "trace"} == {
-        "openai.chat",
-        "openai.embeddings",
-        "openai.images",
-        "openai.responses",
-        "anthropic.messages",
-        "gemini.generate_content",
-    }
+    assert {c.api for c in corpus.cases() if c.kind == "trace"} == set(APIS)
     assert run.outcomes == dict.fromkeys(ids, "passed")
 
 
@@ -180,12 +174,8 @@ def test_a_provider_that_is_not_the_sdks_makes_each_trace_case_an_error_that_say
 # --- bad input ----------------------------------------------------------------------------------------
 
 
-def _corpus(pytester: pytest.Pytester, case: str) -> object:
-    root = pytester.path / "corpus"
-    root.mkdir()
-    (root / "rules.yaml").write_text(RULES)
-    (root / "trace.yaml").write_text(textwrap.dedent(case))
-    return root
+def _corpus(pytester: pytest.Pytester, case: str) -> Path:
+    return small_corpus(pytester.path / "corpus", RULES, "trace.yaml", case)
 
 
 def test_a_missing_cassette_is_an_error_naming_the_case(pytester, run_corpus):
