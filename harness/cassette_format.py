@@ -49,7 +49,8 @@ def _header(headers: dict[str, Any], name: str) -> str | None:
     return None
 
 
-def _as_bytes(body: Any) -> bytes | None:
+def as_bytes(body: Any) -> bytes | None:
+    """A vcrpy body (bytes, text, ``{string: ...}``) as bytes; ``None`` for no body."""
     if body is None:
         return None
     if isinstance(body, bytes):
@@ -57,7 +58,7 @@ def _as_bytes(body: Any) -> bytes | None:
     if isinstance(body, str):
         return body.encode("utf-8")
     if isinstance(body, dict) and "string" in body:  # vcrpy's response body
-        return _as_bytes(body["string"])
+        return as_bytes(body["string"])
     raise TypeError(f"cannot serialise a body of type {type(body).__name__}")
 
 
@@ -101,7 +102,7 @@ def decode_body(body: Any) -> bytes | None:
     if body is None:
         return None
     if isinstance(body, str | bytes):
-        return _as_bytes(body)
+        return as_bytes(body)
     if isinstance(body, dict) and "sse" in body and set(body) <= {"sse", "eol"}:
         return decode_sse(body["sse"], body.get("eol")).encode("utf-8")
     if not isinstance(body, dict) or len(body) != 1:
@@ -137,10 +138,10 @@ def decoded_interaction(interaction: dict[str, Any]) -> dict[str, Any]:
     ``content-encoding`` dropped), vcrpy's ``{string: ...}`` and text bodies turned into bytes."""
     request, response = interaction["request"], interaction["response"]
     req_body, req_headers = _decompress(
-        _as_bytes(request.get("body")) or b"", _vcr_headers(request.get("headers"))
+        as_bytes(request.get("body")) or b"", _vcr_headers(request.get("headers"))
     )
     resp_body, resp_headers = _decompress(
-        _as_bytes(response.get("body")) or b"", _vcr_headers(response.get("headers"))
+        as_bytes(response.get("body")) or b"", _vcr_headers(response.get("headers"))
     )
     status = response.get("status") or {}
     return {

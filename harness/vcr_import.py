@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from harness.cassette_format import decode_body
+from harness.cassette_format import as_bytes, decode_body
 
 
 class NotACassette(Exception):
@@ -48,20 +48,15 @@ def _loader() -> type:
 
 
 def _body_bytes(body: Any) -> bytes | None:
-    """Any of the tools' body forms → bytes (``None`` for no body)."""
-    if body is None:
-        return None
-    if isinstance(body, bytes):
-        return body
-    if isinstance(body, str):
-        return body.encode("utf-8")
+    """Any of the tools' body forms → bytes (``None`` for no body): the serializer's vcrpy forms plus
+    Ruby VCR's base64 and wireconf's readable mappings."""
     if isinstance(body, dict):
         if "base64_string" in body:  # Ruby VCR, binary
             return base64.b64decode(body["base64_string"])
         if "string" in body:  # vcrpy response, Ruby VCR {encoding, string}
             return _body_bytes(body["string"])
         return decode_body(body)  # wireconf's readable forms
-    raise ValueError(f"a body of type {type(body).__name__}")
+    return as_bytes(body)
 
 
 def _headers(raw: Any) -> dict[str, list[str]]:
