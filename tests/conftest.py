@@ -19,7 +19,7 @@ CASES = REPO / "cases"
 
 def small_corpus(root: Path, rules: str, name: str, cases: str) -> Path:
     """A corpus of one case file (``cases`` dedented) beside ``rules`` (a rules.yaml), under ``root``."""
-    root.mkdir()
+    root.mkdir(parents=True, exist_ok=True)
     (root / "rules.yaml").write_text(rules)
     (root / name).write_text(textwrap.dedent(cases))
     return root

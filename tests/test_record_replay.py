@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from harness.cassettes import read_cassette
-from tests.conftest import REPO
+from tests.conftest import REPO, small_corpus
 from tests.fake_provider import LEAKED_KEY, FakeProvider
 from tests.fake_provider import PLANTED_KEYS as KEYS
 
@@ -147,11 +147,7 @@ IMPL = "--impl=tests.fakes.sdk_echo:adapter"
 
 
 def write_corpus(root: Path, cases: str = CASES) -> Path:
-    corpus = root / "corpus"
-    corpus.mkdir(parents=True, exist_ok=True)
-    (corpus / "rules.yaml").write_text(RULES)
-    (corpus / "e2e.yaml").write_text(cases)
-    return corpus
+    return small_corpus(root / "corpus", RULES, "e2e.yaml", cases)
 
 
 def stop_and_forget_keys(provider: FakeProvider, monkeypatch) -> None:
