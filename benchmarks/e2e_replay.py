@@ -21,12 +21,12 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from harness.cassettes import CassetteStore
-from harness.corpus import Corpus
+from harness.cassettes.store import CassetteStore
+from harness.corpus.loader import Corpus
+from harness.corpus.yaml_source import to_plain
 from harness.kinds import e2e
 from harness.kinds.base import HarnessContext
 from harness.sdk import SdkReplay, openai_replay, warm_up
-from harness.yaml_source import to_plain
 from reference_impl.adapter import ReferenceAdapter
 
 REPO = Path(__file__).resolve().parent.parent

@@ -23,13 +23,13 @@ from typing import Any
 
 from overhead import _uses_mcp  # benchmarks/ is on sys.path when this script runs
 
-from harness.cassettes import CassetteStore
-from harness.corpus import Corpus
-from harness.data_paths import resolve_agent_paths
+from harness.cassettes.store import CassetteStore
+from harness.corpus.data_paths import resolve_agent_paths
+from harness.corpus.loader import Corpus
+from harness.corpus.yaml_source import to_plain
 from harness.exec_protocol.client import ExecAdapter
 from harness.kinds.base import HarnessContext, sdk_input
 from harness.sdk import SdkReplay
-from harness.yaml_source import to_plain
 from reference_impl.adapter import ReferenceAdapter
 
 REPO = Path(__file__).resolve().parent.parent

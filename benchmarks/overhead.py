@@ -24,12 +24,12 @@ from typing import Any
 
 import pytest
 
-from harness.cassettes import CassetteStore
-from harness.corpus import Corpus, LoadedCase
-from harness.data_paths import resolve_agent_paths
+from harness.cassettes.store import CassetteStore
+from harness.corpus.data_paths import resolve_agent_paths
+from harness.corpus.loader import Corpus, LoadedCase
+from harness.corpus.yaml_source import to_plain
 from harness.kinds.base import HarnessContext, sdk_input
 from harness.sdk import SdkReplay
-from harness.yaml_source import to_plain
 from reference_impl.adapter import FUNCTIONS
 from reference_impl.tool_kinds.registry import set_registry
 

@@ -17,20 +17,20 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from harness.atomic import write_atomic
-from harness.canonical import NotData, canonical, tool_calls_as_expected
-from harness.case_model import ExpectedError
-from harness.cassettes import CassetteStore
-from harness.compare import strict_equal
-from harness.corpus import Corpus, LoadedCase
+from harness.cassettes.atomic import write_atomic
+from harness.cassettes.store import CassetteStore
+from harness.corpus.loader import Corpus, LoadedCase
+from harness.corpus.model import ExpectedError
+from harness.corpus.yaml_edit import EditError, edit_case
+from harness.corpus.yaml_source import LineDict, load_yaml_file, to_plain
 from harness.impl_loader import load_impl
+from harness.judging.canonical import NotData, canonical, tool_calls_as_expected
+from harness.judging.compare import strict_equal
+from harness.judging.matchers import apply_matchers
+from harness.judging.verdict import exception_matches
 from harness.kinds import CASE_ADAPTER, DRIVERS
 from harness.kinds.base import CaseInputError, HarnessContext, Outcome
-from harness.matchers import apply_matchers
 from harness.sdk import SdkReplay
-from harness.verdict import exception_matches
-from harness.yaml_edit import EditError, edit_case
-from harness.yaml_source import LineDict, load_yaml_file, to_plain
 
 
 class BlessError(Exception):

@@ -26,8 +26,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from harness.corpus import Corpus
-from harness.rule_catalogue import Edit, Rule
+from harness.corpus.loader import Corpus
+from harness.corpus.rules import Edit, Rule
 
 REQUIRED_LEVELS = ("MUST", "MUST NOT")
 PACKAGE = "reference_impl"

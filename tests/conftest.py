@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.corpus import Corpus
+from harness.corpus.loader import Corpus
+from harness.pytest_plugin.summary import PROP_CASE, PROP_PROBLEM, classify
 from harness.sdk import SDK_CALLS, warm_up
-from harness.summary import PROP_CASE, PROP_PROBLEM, classify
 from tests.fake_provider import fake_provider  # noqa: F401  (the fake provider server, as a fixture)
 
 REPO = Path(__file__).resolve().parent.parent

@@ -9,7 +9,7 @@ import types
 import pytest
 
 from harness.impl_loader import ImplError, check_adapter, load_impl
-from harness.timeout import CaseTimeout, TimedRunner
+from harness.pytest_plugin.timeout import CaseTimeout, TimedRunner
 
 
 def test_entry_point_reference():

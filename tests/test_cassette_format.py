@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import cassette_format
-from harness.importer import real_traffic_cassette
-from harness.sse_form import decode_sse, encode_sse
+from harness.cassettes import format as cassette_format
+from harness.cassettes.importer import real_traffic_cassette
+from harness.cassettes.sse_form import decode_sse, encode_sse
 from tests.conftest import REPO
 
 REAL_TRAFFIC = Path(os.environ.get("WIRECONF_REAL_TRAFFIC", REPO.parent / "shared" / "real-traffic"))

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness import cassette_format
-from harness.cassettes import CassetteError, CassetteStore, read_cassette
-from harness.importer import import_real_traffic, real_traffic_cassette
+from harness.cassettes import format as cassette_format
+from harness.cassettes.importer import import_real_traffic, real_traffic_cassette
+from harness.cassettes.store import CassetteError, CassetteStore, read_cassette
 from harness.sdk import split_events
 from tests.conftest import REPO
 

@@ -8,7 +8,7 @@ import json
 import pytest
 import yaml
 
-from harness.report_record import read_records
+from harness.reports.jsonl import read_records
 from tests.conftest import CASES, REPO
 from tests.fakes import sends_max_tokens
 

@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from harness.cli import main
-from harness.corpus import Corpus
-from harness.rules_doc import render_markdown
+from harness.corpus.loader import Corpus
+from harness.corpus.rules_doc import render_markdown
 from tests.conftest import CASES, REPO
 
 

@@ -160,7 +160,7 @@ def test_files_read_the_same_without_libyaml(path):
     """libyaml accepts a few things the pure-Python parser rejects; the corpus must load on both."""
     import yaml
 
-    from harness.yaml_source import load_yaml, to_plain
+    from harness.corpus.yaml_source import load_yaml, to_plain
 
     text = path.read_text()
     assert yaml.load(text, Loader=yaml.SafeLoader) == to_plain(load_yaml(text))

@@ -192,7 +192,7 @@ def test_expect_request_is_required_and_the_schema_documents_it():
 
 
 def test_every_e2e_case_names_a_cassette_that_exists():
-    from harness.lint import lint
+    from harness.corpus.lint import lint
 
     report = lint(CASES)
     assert report.ok, report.problems

@@ -1,6 +1,6 @@
-"""The findings page (``harness/findings.py``): failures filed under the rule their reason names, grouped
-by root cause (the same explanation) in a table per runtime, and the committed baselines' reasons name a
-rule their case really cites."""
+"""The findings page (``harness/reports/findings.py``): failures filed under the rule their reason
+names, grouped by root cause (the same explanation) in a table per runtime, and the committed
+baselines' reasons name a rule their case really cites."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import re
 import pytest
 import yaml
 
-from harness.baseline import default_reason
-from harness.findings import UNREVIEWED, NotRun, filed_under, render_findings, root_causes
-from harness.report_record import CaseRecord
-from harness.rule_catalogue import Catalogue, load_catalogue
+from harness.corpus.rules import Catalogue, load_catalogue
+from harness.reports.baseline import default_reason
+from harness.reports.findings import UNREVIEWED, NotRun, filed_under, render_findings, root_causes
+from harness.reports.jsonl import CaseRecord
 from tests.conftest import CASES, REPO
 
 SPEC_RULE = "8.1/null-content-empty-string"  # the spec's pseudocode

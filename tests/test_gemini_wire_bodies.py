@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from google.genai import types
 
-from harness.corpus import Corpus
-from harness.yaml_source import to_plain
+from harness.corpus.loader import Corpus
+from harness.corpus.yaml_source import to_plain
 
 REQUEST_FIELDS: dict[str, Any] = {
     "contents": types.Content,

@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
-from harness.cassettes import read_cassette
-from harness.recording import RecordingPolicy
+from harness.cassettes.recording import RecordingPolicy
+from harness.cassettes.store import read_cassette
 from tests.conftest import REPO
 from tests.test_record_replay import write_corpus
 

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness.cassettes import read_cassette
+from harness.cassettes.store import read_cassette
 from tests.conftest import REPO, small_corpus
 from tests.fake_provider import LEAKED_KEY, FakeProvider
 from tests.fake_provider import PLANTED_KEYS as KEYS

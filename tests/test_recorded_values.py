@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.recorded_values import has_references, pointer_get, resolve
+from harness.judging.recorded_values import has_references, pointer_get, resolve
 from tests.conftest import CASES, REPO
 
 RULES = (CASES / "rules.yaml").read_text()

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from harness.atomic import write_atomic
-from harness.cassette_writer import SecretInCassette, cassette_text, write_cassette
-from harness.scrub import before_record_request, scrub_interaction, scrub_uri
-from harness.secret_scan import scan
+from harness.cassettes.atomic import write_atomic
+from harness.cassettes.scrub import before_record_request, scrub_interaction, scrub_uri
+from harness.cassettes.secret_scan import scan
+from harness.cassettes.writer import SecretInCassette, cassette_text, write_cassette
 from tests.conftest import REPO
 
 
@@ -114,7 +114,7 @@ def test_the_scan_finds_secret_shapes_and_never_prints_them(secret, what):
 
 def test_the_scan_finds_the_exact_values_of_the_key_variables():
     env = {"OPENAI_API_KEY": "plainvalue123", "ANTHROPIC_API_KEY": "short", "GEMINI_API_KEY": ""}
-    from harness.secret_scan import key_values
+    from harness.cassettes.secret_scan import key_values
 
     values = key_values(env)
     assert values == {"OPENAI_API_KEY": "plainvalue123"}  # too short or empty values are not keys
@@ -171,7 +171,7 @@ def test_the_vcrpy_request_hook_scrubs_a_vcr_request():
 def test_credential_named_keys_inside_model_content_are_kept():
     """A tool argument or schema property named ``password`` is the model's data, not the recording's
     credential; the same key at the body's own level is a credential and is masked."""
-    from harness.scrub import SCRUBBED, scrub_json
+    from harness.cassettes.scrub import SCRUBBED, scrub_json
 
     body = {
         "api_key": "k-123",

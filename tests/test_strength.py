@@ -79,7 +79,7 @@ def test_survivors_missing_and_stale_mutants_are_reported(tmp_path):
 
 @pytest.mark.parametrize("path", ["harness/cli.py", "../etc/passwd"])
 def test_mutants_edit_only_the_reference(tmp_path, path):
-    from harness.rule_catalogue import Edit
+    from harness.corpus.rules import Edit
     from harness.strength import apply_edits
 
     (tmp_path / "reference_impl").mkdir()

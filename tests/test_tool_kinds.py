@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.data_paths import resolve_agent_paths
+from harness.corpus.data_paths import resolve_agent_paths
 from reference_impl.tool_kinds import mcp, openapi, prompty
 from tests.conftest import CASES
 

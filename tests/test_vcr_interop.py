@@ -15,12 +15,12 @@ import openai
 import pytest
 import vcr
 
-from harness import cassette_format
-from harness.cassette_writer import SecretInCassette, WireconfPersister
-from harness.cassettes import read_cassette
+from harness.cassettes import format as cassette_format
+from harness.cassettes.importer import ImportError_, import_files
+from harness.cassettes.scrub import before_record_request, before_record_response
+from harness.cassettes.store import read_cassette
+from harness.cassettes.writer import SecretInCassette, WireconfPersister
 from harness.cli import main as wireconf
-from harness.importer import ImportError_, import_files
-from harness.scrub import before_record_request, before_record_response
 from tests.conftest import REPO
 
 ANSWER = {

@@ -43,10 +43,10 @@ def _run(impl: str, cases: Path, baseline: Path, report: Path) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from harness.baseline import load_baseline
-    from harness.corpus import Corpus
-    from harness.findings import NotRun, render_findings
-    from harness.report_record import read_records
+    from harness.corpus.loader import Corpus
+    from harness.reports.baseline import load_baseline
+    from harness.reports.findings import NotRun, render_findings
+    from harness.reports.jsonl import read_records
 
     cases = Path(args.cases)
     corpus = Corpus(cases)
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     command = COMMAND + "".join(f" --impl {i}" for i in args.impl)
     size = sum(1 for _ in corpus.cases())
     text = render_findings(records, corpus.catalogue, not_run, command, size)
-    from harness.atomic import write_atomic
+    from harness.cassettes.atomic import write_atomic
 
     write_atomic(Path(args.out), text)
     print(f"wrote {args.out}", file=sys.stderr)

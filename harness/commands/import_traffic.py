@@ -10,8 +10,8 @@ from typing import Any
 
 
 def run(args: argparse.Namespace) -> int:
-    from harness.cassette_writer import SecretInCassette
-    from harness.importer import ImportError_, import_files
+    from harness.cassettes.importer import ImportError_, import_files
+    from harness.cassettes.writer import SecretInCassette
 
     try:
         done = import_files(

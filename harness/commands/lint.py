@@ -8,7 +8,7 @@ from typing import Any
 
 
 def run(args: argparse.Namespace) -> int:
-    from harness.lint import lint
+    from harness.corpus.lint import lint
 
     report = lint(Path(args.corpus), Path(args.cassettes) if args.cassettes else None)
     for problem in report.problems:

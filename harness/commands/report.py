@@ -13,18 +13,18 @@ def _write(path: str, text: str) -> None:
     if path == "-":
         sys.stdout.write(text)
         return
-    from harness.atomic import write_atomic
+    from harness.cassettes.atomic import write_atomic
 
     write_atomic(Path(path), text)
 
 
 def run(args: argparse.Namespace) -> int:
-    from harness.report_badge import render_badge
-    from harness.report_html import render_html
-    from harness.report_junit import render_junit
-    from harness.report_markdown import render_markdown
-    from harness.report_matrix import build_matrix
-    from harness.report_record import ReportError, read_records
+    from harness.reports.badge import render_badge
+    from harness.reports.html import render_html
+    from harness.reports.jsonl import ReportError, read_records
+    from harness.reports.junit import render_junit
+    from harness.reports.markdown import render_markdown
+    from harness.reports.matrix import build_matrix
 
     try:
         records = read_records(Path(p) for p in args.reports)

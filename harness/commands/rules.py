@@ -9,8 +9,8 @@ from typing import Any
 
 
 def run(args: argparse.Namespace) -> int:
-    from harness.corpus import Corpus
-    from harness.rules_doc import render_markdown
+    from harness.corpus.loader import Corpus
+    from harness.corpus.rules_doc import render_markdown
 
     corpus = Corpus(Path(args.corpus))
     if corpus.catalogue.problems:

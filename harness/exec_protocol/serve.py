@@ -139,7 +139,7 @@ class Server:
         return self._replay
 
     def _sdk_object(self, api: str, data: Any) -> Any:
-        from harness.cassettes import RecordedResponse
+        from harness.cassettes.store import RecordedResponse
 
         body = json.dumps(data).encode("utf-8")
         return self._sdk().response_object(
@@ -147,7 +147,7 @@ class Server:
         )
 
     def _sdk_stream(self, api: str, call_id: int) -> Any:
-        from harness.cassettes import RecordedResponse
+        from harness.cassettes.store import RecordedResponse
         from harness.sdk import SDK_CALLS, StreamProbe
 
         frame = SDK_CALLS[api].sse

@@ -9,13 +9,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.case_model import CassetteRef, InlineResponse
-from harness.cassettes import CassetteError, CassetteStore, RecordedResponse
-from harness.recording import RecordingPolicy
+from harness.cassettes.recording import RecordingPolicy
+from harness.cassettes.store import CassetteError, CassetteStore, RecordedResponse
+from harness.corpus.model import CassetteRef, InlineResponse
 from harness.sdk import SdkReplay, StreamProbe, split_events
 
 if TYPE_CHECKING:
-    from harness.corpus import LoadedCase
+    from harness.corpus.loader import LoadedCase
 
 
 class CaseInputError(Exception):

@@ -24,20 +24,20 @@ from typing import TYPE_CHECKING, Any, Literal
 import pytest
 from pydantic import Field
 
-from harness.case_model import Agent, CaseBase, Message
-from harness.cassettes import Cassette, CassetteError
-from harness.compare import render_diff, strict_equal
-from harness.e2e_exchange import Exchange
+from harness.cassettes.exchange import Exchange
+from harness.cassettes.recording import PROVIDER_ENV
+from harness.cassettes.store import Cassette, CassetteError
+from harness.corpus.model import Agent, CaseBase, Message
+from harness.corpus.yaml_source import to_plain
+from harness.judging.compare import render_diff, strict_equal
+from harness.judging.matchers import apply_matchers
+from harness.judging.verdict import CanonicalOutcome
+from harness.judging.verdict import judge as judge_result
 from harness.kinds.base import ADAPTER_ERRORS, Call, CaseInputError, HarnessContext, Outcome, raised
-from harness.matchers import apply_matchers
-from harness.recording import PROVIDER_ENV
 from harness.sdk import SDK_CALLS, e2e_client, warm_up
-from harness.verdict import CanonicalOutcome
-from harness.verdict import judge as judge_result
-from harness.yaml_source import to_plain
 
 if TYPE_CHECKING:
-    from harness.corpus import LoadedCase
+    from harness.corpus.loader import LoadedCase
 
 NOUN = "result"
 

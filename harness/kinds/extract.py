@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, model_validator
 
-from harness.case_model import CaseBase, Strict
-from harness.cassettes import CassetteError
+from harness.cassettes.store import CassetteError
+from harness.corpus.model import CaseBase, Strict
+from harness.corpus.yaml_source import to_plain
 from harness.kinds.base import ADAPTER_ERRORS, Call, CaseInputError, HarnessContext, Outcome, raised
-from harness.yaml_source import to_plain
 
 if TYPE_CHECKING:
-    from harness.corpus import LoadedCase
+    from harness.corpus.loader import LoadedCase
 
 NOUN = "extraction"
 

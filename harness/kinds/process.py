@@ -13,7 +13,8 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, Literal
 
 from harness.adapter_contract import PROCESS_ASYNC_METHOD
-from harness.case_model import Agent, CaseBase, Response
+from harness.corpus.model import Agent, CaseBase, Response
+from harness.corpus.yaml_source import to_plain
 from harness.kinds.base import (
     ADAPTER_ERRORS,
     Call,
@@ -23,10 +24,9 @@ from harness.kinds.base import (
     raised,
     sdk_input,
 )
-from harness.yaml_source import to_plain
 
 if TYPE_CHECKING:
-    from harness.corpus import LoadedCase
+    from harness.corpus.loader import LoadedCase
 
 NOUN = "result"
 

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
-from harness.case_model import Agent, CaseBase, Response
+from harness.corpus.model import Agent, CaseBase, Response
+from harness.corpus.yaml_source import to_plain
 from harness.kinds.base import ADAPTER_ERRORS, Call, HarnessContext, Outcome, raised, sdk_input
-from harness.yaml_source import to_plain
 
 if TYPE_CHECKING:
-    from harness.corpus import LoadedCase
+    from harness.corpus.loader import LoadedCase
 
 NOUN = "yielded items"
 

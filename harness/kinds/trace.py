@@ -33,8 +33,11 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from harness.adapter_contract import PROCESS_ASYNC_METHOD, capability
-from harness.case_model import Agent, CaseBase, ExpectedError, Message, Response, Strict
-from harness.compare import render_diff, show, strict_equal
+from harness.corpus.model import Agent, CaseBase, ExpectedError, Message, Response, Strict
+from harness.corpus.yaml_source import to_plain
+from harness.judging.compare import render_diff, show, strict_equal
+from harness.judging.matchers import apply_matchers
+from harness.judging.verdict import exception_matches
 from harness.kinds.base import (
     ADAPTER_ERRORS,
     Call,
@@ -46,15 +49,12 @@ from harness.kinds.base import (
 )
 from harness.kinds.e2e import open_exchange, run_execute
 from harness.kinds.process import await_process_async
-from harness.matchers import apply_matchers
 from harness.span_capture import GEN_AI_PREFIX, CapturedSpan, SpanCapture, TracingUnavailable
-from harness.verdict import exception_matches
-from harness.yaml_source import to_plain
 
 if TYPE_CHECKING:
-    from harness.corpus import LoadedCase
-    from harness.e2e_exchange import Exchange
-    from harness.verdict import CanonicalOutcome
+    from harness.cassettes.exchange import Exchange
+    from harness.corpus.loader import LoadedCase
+    from harness.judging.verdict import CanonicalOutcome
 
 NOUN = "spans"
 CALLS = ("execute", "process", PROCESS_ASYNC_METHOD)

@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field
 
 from harness.adapter_contract import TOOL_REGISTRY_METHOD
-from harness.case_model import Agent, CaseBase, Message, RegistryEntry
-from harness.data_paths import resolve_agent_paths
+from harness.corpus.data_paths import resolve_agent_paths
+from harness.corpus.model import Agent, CaseBase, Message, RegistryEntry
+from harness.corpus.yaml_source import to_plain
 from harness.kinds.base import ADAPTER_ERRORS, Call, ContractError, HarnessContext, Outcome, raised
-from harness.yaml_source import to_plain
 
 if TYPE_CHECKING:
-    from harness.corpus import LoadedCase
+    from harness.corpus.loader import LoadedCase
 
 NOUN = "request body"
 

@@ -13,13 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from harness.cassettes import RecordedResponse
+from harness.cassettes.store import RecordedResponse
 from harness.sdk import anthropic_replay, gemini_replay, openai_replay
 from harness.sdk.cassette_transport import cassette_transport
 from harness.sdk.transport import ReplayTransport, StreamProbe, split_events
 
 if TYPE_CHECKING:
-    from harness.e2e_exchange import Exchange
+    from harness.cassettes.exchange import Exchange
 
 __all__ = ["SDK_CALLS", "SdkReplay", "StreamProbe", "e2e_client", "split_events", "warm_up"]
 

@@ -14,11 +14,11 @@ from collections.abc import AsyncIterator, Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from harness.network_guard import GUARD
+from harness.cassettes.network_guard import GUARD
 from harness.sdk.transport import StreamProbe, split_events
 
 if TYPE_CHECKING:
-    from harness.e2e_exchange import Exchange
+    from harness.cassettes.exchange import Exchange
 
 _DROPPED_RESPONSE_HEADERS = ("content-encoding", "content-length", "transfer-encoding")
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from harness.cassettes import RecordedResponse
+from harness.cassettes.store import RecordedResponse
 
 REPLAY_HEADER = "x-wireconf-replay"
 _EVENT_END = re.compile(rb"\r?\n\r?\n")

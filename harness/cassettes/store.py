@@ -1,0 +1,224 @@
+"""Reading cassettes for cases: ``cassette: openai/chat-x`` → ``<cassettes>/openai/chat-x.yaml``.
+
+Each cassette is parsed once per session and kept; a case asks for one interaction's response. A
+missing file, broken YAML, bad metadata or an interaction index out of range is a ``CassetteError``
+naming the file (and line where there is one).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from harness.adapter_contract import APIS
+from harness.cassettes.format import decode_body
+from harness.corpus.yaml_source import YamlSyntaxError, line_of, load_yaml_file
+
+CASSETTE_SUFFIX = ".yaml"
+
+
+class ImportSource(BaseModel):
+    """Where an imported recording was published: the repository, the file in it and the commit (when
+    known), the interaction taken from it (absent when the whole cassette was imported), the file that
+    was read, and its ``format`` (``real-traffic``, ``vcrpy``, ``ruby-vcr``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    repo: str
+    path: str
+    commit: str | None = None
+    interaction: int | None = None
+    file: str | None = None
+    format: str | None = None
+
+
+class CassetteMeta(BaseModel):
+    """The ``wireconf:`` block: what the cassette holds and where its bytes came from.
+
+    ``sdk`` names the versions of the SDK (and HTTP library) that sent the recorded requests; a cassette
+    recorded by wireconf also names the ``case`` and the implementation (``impl``) that recorded it.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    format: int = 1
+    provenance: Literal["recorded", "imported", "synthetic"]
+    source: ImportSource | None = None
+    notes: str | None = None
+    provider: str
+    api: Literal[APIS]  # type: ignore[valid-type]
+    stream: bool = False
+    endpoint: str
+    date: date
+    sdk: dict[str, str] = {}
+    wireconf: str
+    case: str | None = None
+    impl: str | None = None
+
+    @model_validator(mode="after")
+    def _imported_names_source(self) -> CassetteMeta:
+        if self.provenance == "imported" and self.source is None:
+            raise ValueError("an imported cassette names its source")
+        return self
+
+
+class CassetteError(Exception):
+    """A cassette that cannot be used; the message names the file."""
+
+
+@dataclass(frozen=True)
+class RecordedResponse:
+    status: int
+    headers: dict[str, list[str]]
+    body: bytes
+
+    def header(self, name: str) -> str | None:
+        for key, values in self.headers.items():
+            if key.lower() == name.lower():
+                return values[0] if values else None
+        return None
+
+    @property
+    def is_event_stream(self) -> bool:
+        """By content type; a recording without one is a stream when its body is SSE-framed."""
+        content_type = self.header("content-type")
+        if content_type is not None:
+            return content_type.startswith("text/event-stream")
+        return self.body.lstrip().startswith((b"data:", b"event:", b":"))
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    method: str
+    uri: str
+    headers: dict[str, list[str]]
+    body: bytes | None
+
+
+@dataclass(frozen=True)
+class Interaction:
+    request: RecordedRequest
+    response: RecordedResponse
+
+
+@dataclass(frozen=True)
+class Cassette:
+    name: str
+    path: Path
+    meta: CassetteMeta | None
+    interactions: tuple[Interaction, ...]
+
+
+def _headers(raw: Any) -> dict[str, list[str]]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise ValueError("headers must be a mapping")
+    return {str(k): [str(x) for x in v] if isinstance(v, list) else [str(v)] for k, v in raw.items()}
+
+
+def _interaction(raw: Any) -> Interaction:
+    request, response = raw["request"], raw["response"]
+    status = response.get("status") or {}
+    return Interaction(
+        RecordedRequest(
+            method=str(request["method"]),
+            uri=str(request["uri"]),
+            headers=_headers(request.get("headers")),
+            body=decode_body(request.get("body")),
+        ),
+        RecordedResponse(
+            status=int(status.get("code", 200)) if isinstance(status, dict) else int(status),
+            headers=_headers(response.get("headers")),
+            body=decode_body(response.get("body")) or b"",
+        ),
+    )
+
+
+def read_cassette(path: Path, name: str | None = None) -> Cassette:
+    """Parse one cassette file; raises ``CassetteError`` naming the file and line."""
+    if not path.is_file():
+        raise CassetteError(f"cassette {name or path} not found: {path} does not exist")
+    try:
+        raw = load_yaml_file(path)
+    except YamlSyntaxError as exc:
+        raise CassetteError(f"{path}:{exc.line}: not valid YAML: {exc}") from exc
+    if not isinstance(raw, dict) or not isinstance(raw.get("interactions"), list):
+        raise CassetteError(f"{path}:1: a cassette is a mapping with an `interactions:` list")
+    meta = None
+    if raw.get("wireconf") is not None:
+        try:
+            meta = CassetteMeta.model_validate(raw["wireconf"])
+        except ValidationError as exc:
+            raise CassetteError(
+                f"{path}:{line_of(raw, ['wireconf'])}: bad `wireconf:` metadata: {exc}"
+            ) from exc
+    interactions = []
+    for index, item in enumerate(raw["interactions"]):
+        try:
+            interactions.append(_interaction(item))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            line = line_of(raw, ["interactions", index])
+            raise CassetteError(f"{path}:{line}: interaction {index} is malformed: {exc!r}") from exc
+    return Cassette(name or path.stem, path, meta, tuple(interactions))
+
+
+_PARSED: dict[Path, tuple[tuple[int, int], Cassette]] = {}
+
+
+def _read_unchanged(path: Path, name: str) -> Cassette:
+    """``read_cassette``, parsed once per process while the file is unchanged (pytest sessions in one
+    process, such as the mutation runs, share the parse; a re-recorded file is read again)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return read_cassette(path, name)
+    key = (stat.st_mtime_ns, stat.st_size)
+    cached = _PARSED.get(path)
+    if cached is None or cached[0] != key or cached[1].name != name:
+        cached = (key, read_cassette(path, name))
+        _PARSED[path] = cached
+    return cached[1]
+
+
+class CassetteStore:
+    """The cassettes under one folder, each parsed at most once."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._cache: dict[str, Cassette | CassetteError] = {}
+
+    def path_of(self, name: str) -> Path:
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*", name) or ".." in name.split("/"):
+            raise CassetteError(f"cassette name {name!r} is not a relative path under {self.root}")
+        return self.root / f"{name}{CASSETTE_SUFFIX}"
+
+    def load(self, name: str) -> Cassette:
+        cached = self._cache.get(name)
+        if cached is None:
+            try:
+                cached = _read_unchanged(self.path_of(name), name)
+            except CassetteError as exc:
+                cached = exc
+            self._cache[name] = cached
+        if isinstance(cached, CassetteError):
+            raise cached
+        return cached
+
+    def forget(self, name: str) -> None:
+        """Drop a cached cassette (it was just written) so that the next load reads the new file."""
+        self._cache.pop(name, None)
+
+    def interaction(self, name: str, index: int) -> Interaction:
+        cassette = self.load(name)
+        if not 0 <= index < len(cassette.interactions):
+            raise CassetteError(
+                f"cassette {name} ({cassette.path}) has {len(cassette.interactions)} interaction(s); "
+                f"there is no interaction {index}"
+            )
+        return cassette.interactions[index]

@@ -1,0 +1,147 @@
+"""Reading the cassettes people already have: vcrpy and pytest-recording (YAML or JSON), Ruby VCR.
+
+Bodies come in every form those tools write: plain strings, vcrpy's ``{string: ...}``, YAML
+``!!binary`` (how vcrpy stores gzip bytes), Ruby VCR's ``{encoding, string}`` and ``{base64_string}``,
+the readable forms of wireconf's own format, and the ``content`` / ``status_code`` shape of old vcrpy
+httpx cassettes. Everything becomes vcrpy interaction dicts with bytes bodies; gzip/deflate are decoded
+later, by the writer. Each interaction is classified by its endpoint (provider, api, stream).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import yaml
+
+from harness.cassettes.format import as_bytes, decode_body
+
+
+class NotACassette(Exception):
+    """A file that is not a cassette wireconf can read; the message names the file."""
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    provider: str  # the cassettes/ folder: openai, anthropic, google
+    api: str
+    stream: bool
+
+
+_ROUTES: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    (re.compile(r"/chat/completions$"), "openai", "openai.chat"),
+    (re.compile(r"/embeddings$"), "openai", "openai.embeddings"),
+    (re.compile(r"/images/generations$"), "openai", "openai.images"),
+    (re.compile(r"/responses$"), "openai", "openai.responses"),
+    (re.compile(r"/messages$"), "anthropic", "anthropic.messages"),
+    (re.compile(r"/models/[^/]+:(stream)?[gG]enerateContent$"), "google", "gemini.generate_content"),
+)
+
+
+def _loader() -> type:
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # !!binary becomes bytes
+
+
+def _body_bytes(body: Any) -> bytes | None:
+    """Any of the tools' body forms → bytes (``None`` for no body): the serializer's vcrpy forms plus
+    Ruby VCR's base64 and wireconf's readable mappings."""
+    if isinstance(body, dict):
+        if "base64_string" in body:  # Ruby VCR, binary
+            return base64.b64decode(body["base64_string"])
+        if "string" in body:  # vcrpy response, Ruby VCR {encoding, string}
+            return _body_bytes(body["string"])
+        return decode_body(body)  # wireconf's readable forms
+    return as_bytes(body)
+
+
+def _headers(raw: Any) -> dict[str, list[str]]:
+    if not raw:
+        return {}
+    if isinstance(raw, list):  # [[name, value], ...]
+        out: dict[str, list[str]] = {}
+        for name, value in raw:
+            out.setdefault(str(name), []).append(str(value))
+        return out
+    return {str(k): [str(x) for x in v] if isinstance(v, list) else [str(v)] for k, v in raw.items()}
+
+
+def _status(response: dict[str, Any]) -> dict[str, Any]:
+    status = response.get("status", response.get("status_code", 200))
+    if isinstance(status, dict):
+        return {"code": int(status.get("code", 200)), "message": str(status.get("message") or "")}
+    return {"code": int(status), "message": ""}
+
+
+def _interaction(raw: dict[str, Any]) -> dict[str, Any]:
+    request, response = raw["request"], raw["response"]
+    body = response.get("body", response.get("content"))
+    return {
+        "request": {
+            "method": str(request["method"]).upper(),
+            "uri": str(request["uri"]),
+            "headers": _headers(request.get("headers")),
+            "body": _body_bytes(request.get("body")),
+        },
+        "response": {
+            "status": _status(response),
+            "headers": _headers(response.get("headers")),
+            "body": {"string": _body_bytes(body) or b""},
+        },
+    }
+
+
+def parse(text: str, name: str = "<text>") -> tuple[str, list[dict[str, Any]]]:
+    """The format (``vcrpy``, ``ruby-vcr``, ``wireconf``) and the interactions of a cassette's text."""
+    try:
+        data = json.loads(text) if text.lstrip().startswith("{") else yaml.load(text, Loader=_loader())
+    except (ValueError, yaml.YAMLError) as exc:
+        raise NotACassette(f"{name}: neither JSON nor YAML: {exc}") from exc
+    if not isinstance(data, dict):
+        raise NotACassette(f"{name}: a cassette is a mapping")
+    if isinstance(data.get("http_interactions"), list):
+        kind, raw = "ruby-vcr", data["http_interactions"]
+    elif isinstance(data.get("interactions"), list):
+        kind, raw = ("wireconf" if "wireconf" in data else "vcrpy"), data["interactions"]
+    else:
+        raise NotACassette(f"{name}: no `interactions:` (vcrpy) or `http_interactions:` (Ruby VCR) list")
+    interactions = []
+    for index, item in enumerate(raw):
+        try:
+            interactions.append(_interaction(item))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise NotACassette(f"{name}: interaction {index} is malformed: {exc!r}") from exc
+    return kind, interactions
+
+
+def read(path: Path) -> tuple[str, list[dict[str, Any]]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise NotACassette(f"{path}: cannot read: {exc}") from exc
+    return parse(text, str(path))
+
+
+def endpoint_of(interaction: dict[str, Any]) -> Endpoint | None:
+    """What an interaction is by its URI and headers; ``None`` for an endpoint wireconf does not know."""
+    request, response = interaction["request"], interaction["response"]
+    parts = urlsplit(request["uri"])
+    for pattern, provider, api in _ROUTES:
+        match = pattern.search(parts.path)
+        if match is None:
+            continue
+        content_type = " ".join(
+            v for k, vs in response["headers"].items() if k.lower() == "content-type" for v in vs
+        )
+        stream = "text/event-stream" in content_type or "alt=sse" in parts.query
+        if api != "gemini.generate_content" and not stream:
+            try:
+                stream = json.loads(request["body"] or b"{}").get("stream") is True
+            except (ValueError, AttributeError):
+                stream = False
+        return Endpoint(provider, api, stream or bool(api == "gemini.generate_content" and match.group(1)))
+    return None

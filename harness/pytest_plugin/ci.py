@@ -1,0 +1,297 @@
+"""The CI side of the plugin: ``--baseline`` / ``--update-baseline`` (the regression gate),
+``--report`` (one JSON line per case) and ``--shard i/n`` (one part of the run per machine).
+
+The gate acts where each verdict is made (on the xdist worker that ran the case): a listed failure is
+turned into an xfail with the baseline's reason, a listed case that passes into a failure that says
+so. Everything the controller needs travels in the reports' ``user_properties``, so the report file
+and the baseline update are written once, by the process that sees every verdict.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import IO, Any
+
+import pytest
+
+from harness.pytest_plugin.items import CaseFailed, CaseItem
+from harness.pytest_plugin.session import get_session
+from harness.pytest_plugin.shard import Shard, parse_shard
+from harness.pytest_plugin.summary import (
+    PROP_API,
+    PROP_BASELINE,
+    PROP_CASE,
+    PROP_KIND,
+    PROP_PROBLEM,
+    PROP_RULES,
+    classify,
+)
+from harness.reports.baseline import Baseline, BaselineError, default_reason, load_baseline
+from harness.reports.jsonl import CaseRecord
+
+PROP_DIFF = "wireconf_diff"
+PROP_REASON = "wireconf_reason"
+PROP_LOCATION = "wireconf_location"
+
+BASELINE_KEY = pytest.StashKey[Baseline | None]()
+SHARD_KEY = pytest.StashKey[Shard | None]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("wireconf-ci", "wireconf CI gate and reports")
+    group.addoption(
+        "--baseline",
+        dest="wireconf_baseline",
+        default=None,
+        metavar="FILE",
+        help="YAML file of case ids this runtime is known to fail, each with a reason: listed failures are "
+        "expected (xfail), a listed case that passes fails the run, an unlisted failure fails the run",
+    )
+    group.addoption(
+        "--update-baseline",
+        dest="wireconf_update_baseline",
+        action="store_true",
+        default=False,
+        help="rewrite the --baseline file from this run (failures added, passing cases removed, cases not "
+        "run kept); the gate does not fail the run",
+    )
+    group.addoption(
+        "--report",
+        dest="wireconf_report",
+        default=None,
+        metavar="PATH.jsonl",
+        help="write one JSON line per case (impl, version, id, rules, status, diff, duration); "
+        "render with `wireconf report`",
+    )
+    group.addoption(
+        "--shard",
+        dest="wireconf_shard",
+        default=None,
+        metavar="I/N",
+        help="run only the I-th of N disjoint parts of the collection (stable across machines)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    path = config.getoption("wireconf_baseline")
+    update = config.getoption("wireconf_update_baseline")
+    if update and not path:
+        raise pytest.UsageError("--update-baseline needs --baseline FILE (the file to write)")
+    try:
+        baseline = load_baseline(Path(path), missing_ok=update) if path else None
+    except BaselineError as exc:
+        raise pytest.UsageError(str(exc)) from exc
+    config.stash[BASELINE_KEY] = baseline
+    shard = config.getoption("wireconf_shard")
+    try:
+        config.stash[SHARD_KEY] = parse_shard(shard) if shard else None
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from exc
+    if not hasattr(config, "workerinput"):
+        config.pluginmanager.register(_Controller(config, baseline), f"wireconf-ci-{id(config)}")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Stop an out-of-process runtime (``exec:``) cleanly when the run ends."""
+    from harness.pytest_plugin.session import SESSION_KEY
+
+    session = config.stash.get(SESSION_KEY, None)
+    close = getattr(getattr(session, "impl", None), "adapter", None)
+    close = getattr(close, "close", None)
+    if callable(close):
+        close()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Let an adapter that runs in another process (re)start it before the case's time limit starts, so
+    that a restart after a crash or an abandoned call is never charged to the next case."""
+    if isinstance(item, CaseItem):
+        ready = getattr(get_session(item.config).impl.adapter, "ready", None)
+        if callable(ready):
+            ready()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    shard = config.stash.get(SHARD_KEY, None)
+    if shard is None:
+        return
+    keep = [item for item in items if shard.holds(_shard_key(item))]
+    drop = [item for item in items if not shard.holds(_shard_key(item))]
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+def _shard_key(item: pytest.Item) -> str:
+    loaded = getattr(item, "loaded", None)
+    return loaded.id if loaded is not None else item.nodeid
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    lines = []
+    baseline = config.stash.get(BASELINE_KEY, None)
+    if baseline is not None:
+        mode = "update" if config.getoption("wireconf_update_baseline") else "gate"
+        lines.append(
+            f"wireconf baseline ({mode}): {baseline.path}, {len(baseline.expected)} expected failure(s)"
+        )
+        impl = get_session(config).impl
+        if baseline.impl not in (None, impl.name):
+            lines.append(
+                f"wireconf baseline WARNING: the file is for {baseline.impl}, the run is {impl.name}"
+            )
+    shard = config.stash.get(SHARD_KEY, None)
+    if shard is not None:
+        lines.append(f"wireconf shard {shard}")
+    return lines
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report: pytest.TestReport = yield
+    if not isinstance(item, CaseItem):
+        return report
+    if call.excinfo is not None and isinstance(call.excinfo.value, CaseFailed):
+        report.user_properties.append((PROP_DIFF, "\n".join(call.excinfo.value.diff)))
+    if report.when == "setup":
+        report.user_properties.append((PROP_LOCATION, _relative_location(item)))
+        if report.skipped and isinstance(report.longrepr, tuple):
+            report.user_properties.append((PROP_REASON, str(report.longrepr[2])))
+    baseline = item.config.stash.get(BASELINE_KEY, None)
+    if baseline is not None and report.when == "call":
+        _gate(item, report, baseline)
+    return report
+
+
+def _relative_location(item: CaseItem) -> str:
+    """``path:line`` of the case, relative to pytest's rootdir when inside it (same on every machine)."""
+    try:
+        path = item.loaded.path.resolve().relative_to(item.config.rootpath.resolve())
+    except ValueError:
+        path = item.loaded.path
+    return f"{path.as_posix()}:{item.loaded.line}"
+
+
+def _gate(item: CaseItem, report: pytest.TestReport, baseline: Baseline) -> None:
+    """Apply the baseline to the verdict of one case (its call phase)."""
+    updating = item.config.getoption("wireconf_update_baseline")
+    reason = baseline.reason(item.loaded.id)
+    if report.failed and (reason is not None or updating):
+        report.user_properties += [(PROP_BASELINE, "expected"), (PROP_REASON, reason or "new in this run")]
+        report.outcome = "skipped"
+        report.wasxfail = f"baseline: {reason or 'new in this run (--update-baseline)'}"
+    elif report.failed:
+        report.user_properties.append((PROP_BASELINE, "new"))
+    elif report.passed and reason is not None:
+        report.user_properties += [(PROP_BASELINE, "fixed"), (PROP_REASON, reason)]
+        if not updating:
+            report.outcome = "failed"
+            report.longrepr = (
+                f"case {item.loaded.id} is listed in the baseline {baseline.path} as failing "
+                f"({reason}), but it now passes: remove the entry, or run with --update-baseline"
+            )
+
+
+class _Controller:
+    """Collects every case's verdict (its own or the xdist workers') for the report and the update."""
+
+    def __init__(self, config: pytest.Config, baseline: Baseline | None) -> None:
+        self.config = config
+        self.baseline = baseline
+        path = config.getoption("wireconf_report")
+        self.report_path = Path(path) if path else None
+        self._out: IO[str] | None = None
+        self._pending: dict[str, CaseRecord] = {}
+        self.records: list[CaseRecord] = []
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        if self.report_path is not None:
+            self.report_path.parent.mkdir(parents=True, exist_ok=True)
+            self._out = self.report_path.open("w", encoding="utf-8")
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        props = dict(report.user_properties)
+        if PROP_CASE not in props and PROP_PROBLEM not in props:
+            return
+        record = self._pending.get(report.nodeid)
+        if record is None:
+            record = self._pending[report.nodeid] = self._new_record(props)
+        record.duration += report.duration
+        outcome = classify(report) if PROP_CASE in props else ("error" if report.failed else None)
+        if outcome is not None and record.status in ("passed", "pending"):
+            record.status = outcome
+            if outcome != "passed" or props.get(PROP_BASELINE) == "fixed":
+                record.message = str(report.longrepr) if report.longrepr else None
+        for key, attr in ((PROP_DIFF, "diff"), (PROP_BASELINE, "baseline"), (PROP_REASON, "reason")):
+            if key in props:
+                setattr(record, attr, props[key])
+        record.location = props.get(PROP_LOCATION, record.location)
+        if report.when == "teardown":
+            self._finish(self._pending.pop(report.nodeid))
+
+    def _new_record(self, props: dict[str, Any]) -> CaseRecord:
+        impl = get_session(self.config).impl
+        shard = self.config.stash.get(SHARD_KEY, None)
+        problem = props.get(PROP_PROBLEM)
+        return CaseRecord(
+            impl=impl.name,
+            version=impl.version,
+            id=problem or props[PROP_CASE],
+            kind=None if problem else props.get(PROP_KIND),
+            api=None if problem else props.get(PROP_API),
+            rules=[r for r in str(props.get(PROP_RULES, "")).split(",") if r],
+            status="pending",
+            duration=0.0,
+            shard=None if shard is None else str(shard),
+        )
+
+    def _finish(self, record: CaseRecord) -> None:
+        if record.status == "pending":  # a phase that settled nothing (cannot happen for a full run)
+            record.status = "error"
+        record.duration = round(record.duration, 6)
+        self.records.append(record)
+        if self._out is not None:
+            self._out.write(record.to_json() + "\n")
+            self._out.flush()
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self._out is not None:
+            self._out.close()
+            self._out = None
+        if self.baseline is not None and self.config.getoption("wireconf_update_baseline"):
+            self._update_baseline(self.baseline)
+
+    def _update_baseline(self, baseline: Baseline) -> None:
+        impl = get_session(self.config).impl
+        for record in self.records:
+            if record.status == "passed":
+                baseline.expected.pop(record.id, None)
+            elif record.status == "failed" and record.id not in baseline.expected:
+                baseline.expected[record.id] = default_reason(record.rules, record.diff, record.message)
+        baseline.impl, baseline.version = impl.name, impl.version
+        baseline.save()
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        lines = []
+        if self.baseline is not None:
+            counts = {
+                k: sum(1 for r in self.records if r.baseline == k) for k in ("expected", "new", "fixed")
+            }
+            if self.config.getoption("wireconf_update_baseline"):
+                lines.append(
+                    f"baseline {self.baseline.path} updated: {len(self.baseline.expected)} expected "
+                    f"failure(s) ({counts['fixed']} removed because they pass)"
+                )
+            else:
+                lines.append(
+                    f"baseline {self.baseline.path}: {counts['expected']} expected failure(s), "
+                    f"{counts['new']} new failure(s), {counts['fixed']} listed case(s) now passing"
+                )
+        if self.report_path is not None:
+            lines.append(f"report: {self.report_path} ({len(self.records)} cases)")
+        if lines:
+            terminalreporter.write_sep("-", "wireconf CI")
+            for line in lines:
+                terminalreporter.write_line(line)

@@ -1,0 +1,203 @@
+"""pytest collection of the corpus: a case file → one item per case (named by the case id).
+
+The adapter is called during the item's setup and the verdict is given in its call phase, so pytest's
+own outcomes mean what a maintainer expects: FAILED is a deviation from a rule (with a diff), ERROR is
+a case the harness could not judge (the adapter hung or returned something that is not data, a
+cassette is missing), SKIPPED is a capability the adapter does not declare.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from harness.adapter_contract import METHOD_FOR_KIND, capability
+from harness.corpus.loader import LoadedCase, Problem
+from harness.corpus.rules import uncovered
+from harness.judging.canonical import NotData
+from harness.judging.recorded_values import with_recorded_values
+from harness.judging.verdict import CanonicalOutcome, canonical_outcome, judge_variants
+from harness.kinds import DRIVERS
+from harness.kinds.base import CaseInputError, ContractError, Outcome
+from harness.pytest_plugin.session import get_session
+from harness.pytest_plugin.summary import (
+    PROP_API,
+    PROP_CASE,
+    PROP_KIND,
+    PROP_PROBLEM,
+    PROP_RULES,
+    PROP_UNSUPPORTED,
+)
+from harness.pytest_plugin.timeout import CaseTimeout
+
+
+class CaseFailed(Exception):
+    """A case whose outcome differs from its expectation; carries the explanation lines and, apart,
+    the lines that explain the difference (for reports)."""
+
+    def __init__(self, lines: list[str], diff: list[str] | None = None) -> None:
+        super().__init__("\n".join(lines))
+        self.lines = lines
+        self.diff = lines if diff is None else diff
+
+
+class CaseFile(pytest.File):
+    """A YAML file of cases inside a corpus (a folder tree that holds ``rules.yaml``)."""
+
+    def __init__(self, *, corpus_root: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.corpus_root = corpus_root
+
+    def collect(self) -> Iterator[pytest.Item]:
+        corpus = get_session(self.config).corpus(self.corpus_root)
+        for entry in corpus.entries.get(self.path.resolve(), []):
+            if isinstance(entry, Problem):
+                yield ProblemItem.from_parent(self, name=entry.name, problem=entry)
+            else:
+                yield CaseItem.from_parent(self, name=entry.id, loaded=entry)
+
+
+class CaseItem(pytest.Item):
+    """One case of the corpus, run against the implementation named by ``--impl``."""
+
+    def __init__(self, *, loaded: LoadedCase, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.loaded = loaded
+        self._case = loaded.model  # with recorded values resolved in setup
+        self._outcome: CanonicalOutcome | None = None
+        self.extra_keyword_matches.update({loaded.kind, loaded.api, *loaded.model.rules})
+        self.user_properties += [
+            (PROP_CASE, loaded.id),
+            (PROP_API, loaded.api),
+            (PROP_KIND, loaded.kind),
+            (PROP_RULES, ",".join(loaded.model.rules)),
+        ]
+
+    def _header(self) -> list[str]:
+        session = get_session(self.config)
+        catalogue = session.corpus(self.parent.corpus_root).catalogue  # type: ignore[union-attr]
+        lines = [f"case {self.loaded.id} ({self.loaded.location}) against {session.impl_label}"]
+        for rule_id in self.loaded.model.rules:
+            rule = catalogue.rules.get(rule_id)
+            lines.append(f"  rule {rule_id}" + (f" [{rule.level}]: {rule.statement}" if rule else ""))
+        return lines
+
+    def _error(self, message: str) -> None:
+        pytest.fail("\n".join([*self._header(), message]), pytrace=False)
+
+    def setup(self) -> None:
+        session = get_session(self.config)
+        cap = capability(self.loaded.kind, self.loaded.api)
+        if session.impl.unavailable:
+            self.user_properties.append((PROP_UNSUPPORTED, True))
+            pytest.skip(f"{cap}: {session.impl.name} is unavailable here: {session.impl.unavailable}")
+        if not session.impl.supports(cap):
+            self.user_properties.append((PROP_UNSUPPORTED, True))
+            pytest.skip(f"{cap} not supported by {session.impl.name}")
+        driver = DRIVERS[self.loaded.kind]
+        why = getattr(driver, "unsupported", None)  # a kind that needs more than its own capability
+        reason = why(self.loaded, session.impl.adapter, session.impl.supports) if why else None
+        if reason is not None:
+            self.user_properties.append((PROP_UNSUPPORTED, True))
+            pytest.skip(reason)
+        ctx = session.context(self.parent.corpus_root)  # type: ignore[union-attr]
+        try:
+            call = driver.prepare(ctx, self.loaded)
+            self._case = with_recorded_values(ctx, self.loaded)
+        except CaseInputError as exc:
+            self._error(f"cannot prepare the case's input: {exc}")
+        adapter = session.impl.adapter
+        try:
+            outcome: Outcome = session.runner.run(lambda: call(adapter), session.timeout)
+        except CaseTimeout as exc:
+            self._error(f"error: {exc}")
+        except ContractError as exc:
+            self._error(f"error: {exc}")
+        try:
+            self._outcome = canonical_outcome(outcome)
+        except NotData as exc:
+            self._error(f"error: {exc}")
+
+    def runtest(self) -> None:
+        assert self._outcome is not None
+        driver = DRIVERS[self.loaded.kind]
+        method = METHOD_FOR_KIND.get(self.loaded.kind, self.loaded.kind)
+        lines = judge_variants(self._case, self._outcome, driver.NOUN, method, getattr(driver, "judge", None))
+        if lines:
+            expect_key = "expect_error" if self.loaded.model.expect_error is not None else "expect"
+            where = f"  expectation at {self.loaded.path}:{self.loaded.line_of(expect_key)}"
+            raise CaseFailed([*self._header(), where, *lines], diff=lines)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, CaseFailed):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Any, int, str]:
+        return self.path, self.loaded.line - 1, f"{self.loaded.kind} {self.loaded.api}: {self.loaded.id}"
+
+
+class CorpusProblem(Exception):
+    pass
+
+
+class ProblemItem(pytest.Item):
+    """A case (or a whole file) that could not be loaded: one failing item naming the file and line."""
+
+    def __init__(self, *, problem: Problem, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.problem = problem
+        self.user_properties.append((PROP_PROBLEM, problem.name))
+
+    def runtest(self) -> None:
+        raise CorpusProblem(str(self.problem))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, CorpusProblem):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Any, int, str]:
+        return self.path, max(self.problem.line - 1, 0), f"corpus problem: {self.problem.name}"
+
+
+class RulesFile(pytest.File):
+    """``rules.yaml``: checks the catalogue itself and that every rule has at least one case."""
+
+    def __init__(self, *, corpus_root: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.corpus_root = corpus_root
+
+    def collect(self) -> Iterator[pytest.Item]:
+        yield RuleCheckItem.from_parent(self, name="catalogue", check="catalogue")
+        yield RuleCheckItem.from_parent(self, name="coverage", check="coverage")
+
+
+class RuleCheckItem(pytest.Item):
+    def __init__(self, *, check: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.check = check
+
+    def runtest(self) -> None:
+        corpus = get_session(self.config).corpus(self.parent.corpus_root)  # type: ignore[union-attr]
+        if self.check == "catalogue":
+            problems = [str(p) for p in corpus.catalogue.problems]
+            if problems:
+                raise CorpusProblem("the rule catalogue has problems:\n  " + "\n  ".join(problems))
+        else:
+            missing = uncovered(corpus.catalogue, corpus.cited_rules)
+            if missing:
+                raise CorpusProblem(
+                    f"{len(missing)} rule(s) of {corpus.catalogue.path} have no case:\n  "
+                    + "\n  ".join(missing)
+                )
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, CorpusProblem):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Any, int, str]:
+        return self.path, 0, f"rule catalogue: {self.check}"

@@ -1,0 +1,149 @@
+"""The pytest plugin (entry point ``pytest11: wireconf``): options, collection, header and summary.
+
+Only hooks live here; the work is done by the session, the items and the kind drivers.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness import __version__
+from harness.corpus.loader import find_corpus_root, is_case_file
+from harness.corpus.rules import RULES_FILE
+from harness.pytest_plugin.items import CaseFile, RulesFile
+from harness.pytest_plugin.session import SESSION_KEY, WireconfSession, get_session
+
+DEFAULT_CASE_TIMEOUT = 5.0
+
+# The other parts of the plugin, each a module of its own (pytest honours this in plugin modules).
+pytest_plugins = ["harness.pytest_plugin.record_mode", "harness.pytest_plugin.ci"]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("wireconf", "wireconf conformance corpus")
+    group.addoption(
+        "--impl",
+        dest="wireconf_impl",
+        default="reference",
+        metavar="IMPL",
+        help="implementation under test: an entry point of the group wireconf.adapters (e.g. reference), "
+        "module:attribute, or module (default: reference)",
+    )
+    group.addoption(
+        "--case-timeout",
+        dest="wireconf_case_timeout",
+        type=float,
+        default=DEFAULT_CASE_TIMEOUT,
+        metavar="SECONDS",
+        help=f"time limit per case for the adapter call; 0 disables it (default: {DEFAULT_CASE_TIMEOUT:g})",
+    )
+    group.addoption(
+        "--kind",
+        dest="wireconf_kinds",
+        action="append",
+        default=[],
+        metavar="KIND",
+        help="run only cases of this kind (wire, process, stream, ...); repeatable",
+    )
+    group.addoption(
+        "--api",
+        dest="wireconf_apis",
+        action="append",
+        default=[],
+        metavar="API",
+        help="run only cases of this api (openai.chat, anthropic.messages, ...); repeatable",
+    )
+    group.addoption(
+        "--cassettes",
+        dest="wireconf_cassettes",
+        default=None,
+        metavar="DIR",
+        help="folder of cassettes (default: the 'cassettes' folder beside the corpus)",
+    )
+
+
+class _Tallying:
+    """Registered per config, so that nested runs (pytester) each count their own reports."""
+
+    def __init__(self, session: WireconfSession) -> None:
+        self.session = session
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        # On the xdist controller this receives the workers' reports too.
+        self.session.tally.record(report)
+
+
+RECORDED_MODEL_WARNING = r"ignore:The model '.*' is deprecated:DeprecationWarning"
+"""The anthropic SDK warns about the model id of a request; in replay the id is a recorded one (old by
+nature), so the warning is about the cassette, never about the runtime under test."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("filterwarnings", RECORDED_MODEL_WARNING)
+    session = WireconfSession(config)
+    config.stash[SESSION_KEY] = session
+    config.pluginmanager.register(_Tallying(session), f"wireconf-tally-{id(config)}")
+
+
+@lru_cache(maxsize=256)
+def _root_for(directory: Path) -> Path | None:
+    return find_corpus_root(directory)
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if file_path.suffix not in (".yaml", ".yml"):
+        return None
+    root = _root_for(file_path.parent.resolve())
+    if root is None:
+        return None
+    if file_path.name == RULES_FILE and file_path.parent.resolve() == root:
+        return RulesFile.from_parent(parent, path=file_path, corpus_root=root)
+    if is_case_file(file_path.resolve(), root):
+        return CaseFile.from_parent(parent, path=file_path, corpus_root=root)
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    kinds, apis = config.getoption("wireconf_kinds"), config.getoption("wireconf_apis")
+    if not kinds and not apis:
+        return
+    keep, drop = [], []
+    for item in items:
+        loaded = getattr(item, "loaded", None)
+        selected = (
+            loaded is not None and (not kinds or loaded.kind in kinds) and (not apis or loaded.api in apis)
+        )
+        (keep if selected else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    session = get_session(config)
+    impl = session.impl
+    caps = ", ".join(sorted(impl.capabilities)) or "none"
+    return [
+        f"wireconf {__version__}: implementation {impl.name} {impl.version} ({impl.origin})",
+        f"wireconf capabilities: {caps}; case timeout {session.timeout:g} s",
+    ]
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    if hasattr(config, "workerinput"):
+        return
+    session = get_session(config)
+    lines = session.tally.render(session.impl_label)
+    if not lines:
+        return
+    terminalreporter.write_sep("=", "wireconf conformance")
+    for line in lines:
+        terminalreporter.write_line(line)
+    if session.runner.abandoned:
+        terminalreporter.write_line(
+            f"{session.runner.abandoned} adapter call(s) overran --case-timeout and were abandoned"
+        )

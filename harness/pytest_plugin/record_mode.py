@@ -1,0 +1,185 @@
+"""Record and replay in the pytest plugin: ``--record-mode``, the network guard around every adapter
+call, and what the terminal summary says about cassettes (recorded, refused, unused).
+
+Registered by ``harness.pytest_plugin.plugin`` through ``pytest_plugins``. When pytest-recording is
+installed it owns
+``--record-mode`` (same name, same vcrpy meanings); wireconf then reads that option instead of adding
+its own, so the two plugins live in one session.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.cassettes.network_guard import GUARD, NetworkAttempt
+from harness.cassettes.recording import MODES, POLICY_KEY, RecordingPolicy
+from harness.cassettes.unused import is_full_run, unused
+from harness.pytest_plugin.session import get_session
+
+RECORD_TIMEOUT = 300.0
+"""--case-timeout in record mode, unless given: a real provider takes seconds, not milliseconds."""
+
+PROP_RECORDED = "wireconf_recorded"
+REFUSED_MARK = "RECORDING REFUSED"
+
+_ATTEMPTS = pytest.StashKey[list[NetworkAttempt]]()
+_UNUSED = pytest.StashKey[list[str] | None]()
+_WORKER_KEY = "wireconf_unused"
+
+
+def _owned_by_pytest_recording() -> bool:
+    return importlib.util.find_spec("pytest_recording") is not None
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    if _owned_by_pytest_recording():
+        return
+    group = parser.getgroup("wireconf")
+    group.addoption(
+        "--record-mode",
+        dest="record_mode",
+        choices=MODES,
+        default="none",
+        help="e2e cassettes, vcrpy's meanings: none (replay only, the default), once (record missing "
+        "cassettes), new_episodes (record unmatched requests), all (re-record); keys from "
+        "OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY / GOOGLE_API_KEY",
+    )
+
+
+def _mode(config: pytest.Config) -> str:
+    mode = str(config.getoption("record_mode", default="none") or "none")
+    return "all" if mode == "rewrite" else mode  # pytest-recording's rewrite: re-record everything
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config: pytest.Config) -> None:
+    mode = _mode(config)
+    if mode not in MODES:
+        raise pytest.UsageError(f"--record-mode={mode}: wireconf knows {', '.join(MODES)}")
+    config.stash[POLICY_KEY] = RecordingPolicy(mode)
+    given = any(str(arg).startswith("--case-timeout") for arg in config.invocation_params.args)
+    if mode != "none" and not given:
+        session = get_session(config)
+        session.timeout = max(session.timeout, RECORD_TIMEOUT)
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    mode = _mode(config)
+    if mode == "none":
+        return ["wireconf replay: cassettes only, network blocked during adapter calls"]
+    return [f"wireconf RECORD MODE {mode}: e2e cases may call the real providers with the keys set"]
+
+
+# --- the network guard ---------------------------------------------------------------------------
+
+
+def _is_case(item: pytest.Item) -> bool:
+    return hasattr(item, "loaded")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Any:
+    """Cases call their adapter during setup: the network is blocked for all of it."""
+    if not _is_case(item):
+        return (yield)
+    with GUARD.armed() as attempts:
+        item.stash[_ATTEMPTS] = attempts
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Any:
+    attempts = item.stash.get(_ATTEMPTS, [])
+    if attempts:
+        loaded = item.loaded  # type: ignore[attr-defined]
+        tried = "\n".join(f"  {attempt}" for attempt in dict.fromkeys(attempts))
+        pytest.fail(
+            f"case {loaded.id} ({loaded.location}): the network is blocked while a runtime runs, and it "
+            f"tried to reach:\n{tried}\n"
+            "A runtime under test gets provider traffic only through the SDK client the harness hands to "
+            "execute (e2e cases); everything else runs on recorded bytes.",
+            pytrace=False,
+        )
+    return (yield)
+
+
+# --- reporting: recorded, refused, unused --------------------------------------------------------
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Any:
+    report = yield
+    outcome = getattr(item, "_outcome", None)
+    exchange = getattr(outcome, "context", None)
+    if call.when == "setup" and getattr(exchange, "written", None) is not None:
+        report.user_properties.append((PROP_RECORDED, str(exchange.written)))
+    return report
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    cases = [item for item in session.items if _is_case(item)]
+    session.config.stash[_UNUSED] = None
+    if not cases:
+        return
+    parent = cases[0].parent
+    root = getattr(parent, "corpus_root", None)
+    if root is None:
+        return
+    wireconf = get_session(session.config)
+    corpus = wireconf.corpus(root)
+    if not is_full_run(corpus, (item.loaded.id for item in cases)):  # type: ignore[attr-defined]
+        return
+    found = unused(corpus, wireconf.cassettes_root(root))
+    session.config.stash[_UNUSED] = found
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput[_WORKER_KEY] = found
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """xdist controller: keep what a worker found (every worker collects the same selection)."""
+    found = getattr(node, "workeroutput", {}).get(_WORKER_KEY)
+    if found is not None:
+        node.config.stash[_UNUSED] = found
+
+
+def _relative(path: str) -> str:
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    if hasattr(config, "workerinput"):
+        return
+    reports = [r for key in ("passed", "failed", "error") for r in terminalreporter.stats.get(key, [])]
+    # collection errors are CollectReports, which have no user_properties
+    recorded = sorted(
+        {value for r in reports for key, value in getattr(r, "user_properties", ()) if key == PROP_RECORDED}
+    )
+    refused = [r for r in reports if r.failed and REFUSED_MARK in str(r.longrepr)]
+    found = config.stash.get(_UNUSED, None)
+    if not (recorded or refused or found):
+        return
+    terminalreporter.write_sep("=", "wireconf cassettes")
+    for path in recorded:
+        terminalreporter.write_line(f"recorded {_relative(path)}")
+    if refused:
+        terminalreporter.write_line(
+            f"{len(refused)} recording(s) REFUSED: a secret was found after scrubbing; nothing was written "
+            "for them (see the failures above)",
+            red=True,
+            bold=True,
+        )
+    if found:
+        shown = found if config.get_verbosity() > 0 else found[:5]
+        more = "" if len(shown) == len(found) else f" (first {len(shown)}; -v lists all)"
+        terminalreporter.write_line(f"{len(found)} cassette(s) are used by no case{more}:")
+        for name in shown:
+            terminalreporter.write_line(f"  {name}")

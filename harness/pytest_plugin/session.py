@@ -1,0 +1,65 @@
+"""The per-run state of the plugin: the implementation under test, corpora, cassettes, the timer and the
+tally. Kept on ``config.stash`` (never in module globals) so that nested pytester runs stay separate.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.cassettes.recording import policy_of
+from harness.cassettes.store import CassetteStore
+from harness.corpus.loader import Corpus, load_corpus
+from harness.impl_loader import ImplError, LoadedImpl, load_impl
+from harness.kinds.base import HarnessContext
+from harness.pytest_plugin.summary import Tally
+from harness.pytest_plugin.timeout import TimedRunner
+from harness.sdk import SdkReplay
+
+CASSETTES_DIR = "cassettes"
+
+
+class WireconfSession:
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        spec = config.getoption("wireconf_impl")
+        try:
+            self.impl: LoadedImpl = load_impl(spec)
+        except ImplError as exc:
+            raise pytest.UsageError(str(exc)) from exc
+        self.timeout: float = config.getoption("wireconf_case_timeout")
+        cassettes = config.getoption("wireconf_cassettes")
+        self.cassettes_option: Path | None = Path(cassettes).resolve() if cassettes else None
+        self.runner = TimedRunner()
+        self.replay = SdkReplay()
+        self.tally = Tally()
+        self._corpora: dict[Path, Corpus] = {}
+        self._contexts: dict[Path, HarnessContext] = {}
+
+    @property
+    def impl_label(self) -> str:
+        return f"{self.impl.name} {self.impl.version}"
+
+    def corpus(self, root: Path) -> Corpus:
+        """The corpus under ``root``, loaded once."""
+        if root not in self._corpora:
+            self._corpora[root] = load_corpus(root)
+        return self._corpora[root]
+
+    def cassettes_root(self, corpus_root: Path) -> Path:
+        """``--cassettes`` if given, else the ``cassettes`` folder beside the corpus."""
+        return self.cassettes_option or corpus_root.parent / CASSETTES_DIR
+
+    def context(self, corpus_root: Path) -> HarnessContext:
+        root = self.cassettes_root(corpus_root)
+        if root not in self._contexts:
+            self._contexts[root] = HarnessContext(CassetteStore(root), self.replay, policy_of(self.config))
+        return self._contexts[root]
+
+
+SESSION_KEY = pytest.StashKey[WireconfSession]()
+
+
+def get_session(config: pytest.Config) -> WireconfSession:
+    return config.stash[SESSION_KEY]

@@ -1,0 +1,211 @@
+"""The findings page: every deviation of every real runtime, grouped by the rule it breaks, with its diff.
+
+A failing case is filed under the rule its baseline reason starts with (``7.1.1/multi-part-is-array:
+prompty joins ...``: a person who read the diff names the rule really broken), else under the first
+rule it cites (the rule the case targets, by the corpus's convention); the other rules it checks are
+named with it. The rest of the reason, the person's explanation, is shown with the diff.
+
+Cases that share an explanation (written with the same words in the baseline) share a root cause: each
+runtime's section opens with a table of them, most cases first, so a maintainer sees what to fix
+before reading the diffs, which follow by rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from harness.corpus.rules import Catalogue
+from harness.reports.jsonl import CaseRecord
+from harness.reports.matrix import COLUMNS, RuntimeSummary, build_matrix
+
+MAX_DIFF_LINES = 30
+
+
+@dataclass
+class NotRun:
+    impl: str
+    reason: str
+
+
+_LEADING_RULE = re.compile(r"^\s*([0-9a-z][0-9a-z.]*/[a-z0-9][a-z0-9-]*)\s*[:,]\s*")
+
+
+def filed_under(record: CaseRecord) -> tuple[str, str | None]:
+    """The rule a failing case is filed under, and the explanation of its baseline reason (if any)."""
+    fallback = record.rules[0] if record.rules else "(no rule)"
+    reason = record.reason if record.baseline == "expected" else None
+    match = _LEADING_RULE.match(reason or "")
+    if match and match.group(1) in record.rules:
+        explanation = reason[match.end() :] if reason else None
+        default = record.diff and explanation and explanation in record.diff  # the update's first diff line
+        return match.group(1), None if default or ", " in reason[: match.end()] else explanation
+    return fallback, reason
+
+
+UNREVIEWED = "(not reviewed yet: the baseline's reason is the harness's first diff line)"
+
+
+@dataclass
+class RootCause:
+    """One explanation from a baseline and every failing case it explains (across rules)."""
+
+    explanation: str | None
+    records: list[CaseRecord]
+
+    @property
+    def rules(self) -> list[str]:
+        return list(dict.fromkeys(filed_under(r)[0] for r in self.records))
+
+
+def root_causes(failures: list[CaseRecord]) -> list[RootCause]:
+    """The failures grouped by their explanation, most cases first (ties by text); the cases whose
+    reason is still the generated one form their own group, last."""
+    groups: dict[str | None, list[CaseRecord]] = defaultdict(list)
+    for record in sorted(failures, key=lambda r: r.id):
+        groups[filed_under(record)[1]].append(record)
+    causes = [RootCause(text, cases) for text, cases in groups.items()]
+    return sorted(causes, key=lambda c: (c.explanation is None, -len(c.records), c.explanation or ""))
+
+
+def _basis(rule_ids: list[str], catalogue: Catalogue) -> str:
+    """Whether the rules are the spec's words, the project's decisions, or both."""
+    kinds = set()
+    for rule_id in rule_ids:
+        rule: Any = catalogue.rules.get(rule_id)
+        kinds.add("unknown" if rule is None else "project" if rule.origin == "project" else "spec")
+    return {"spec": "spec", "project": "project decision"}.get("".join(sorted(kinds)), "spec + project")
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _codes(items: list[str]) -> str:
+    return ", ".join(f"`{item}`" for item in items)
+
+
+def _fence(text: str) -> list[str]:
+    lines = text.rstrip().splitlines()
+    if len(lines) > MAX_DIFF_LINES:
+        lines = [*lines[:MAX_DIFF_LINES], f"... {len(lines) - MAX_DIFF_LINES} more line(s)"]
+    return ["  ```", *("  " + line for line in lines), "  ```"]
+
+
+def _rule_heading(rule_id: str, catalogue: Catalogue) -> list[str]:
+    rule: Any = catalogue.rules.get(rule_id)
+    if rule is None:
+        return [f"#### `{rule_id}`", ""]
+    out = [f"#### `{rule_id}` [{rule.level}]: {rule.statement}", ""]
+    if rule.quote:
+        out += [f"> {rule.quote.strip()}", ""]
+    origin = (
+        f"project decision ({rule.decision})"
+        if rule.origin == "project" and rule.decision
+        else f"seed {rule.source.seed}"
+    )
+    out += [f"Source: §{rule.source.section}, {origin}.", ""]
+    return out
+
+
+def _cause_table(causes: list[RootCause], catalogue: Catalogue) -> list[str]:
+    out = ["| cases | root cause | rules broken | basis |", "|---:|---|---|---|"]
+    for cause in causes:
+        text = cause.explanation or UNREVIEWED
+        rules = cause.rules
+        out.append(f"| {len(cause.records)} | {_cell(text)} | {_codes(rules)} | {_basis(rules, catalogue)} |")
+    return out
+
+
+def _deviations(cases: list[CaseRecord], rule_id: str) -> list[str]:
+    """The cases of one rule, those sharing an explanation under it once."""
+    out: list[str] = []
+    for cause in root_causes(cases):
+        count = len(cause.records)
+        out += [
+            "",
+            f"**Why** ({count} case{'s' if count > 1 else ''}): {cause.explanation or UNREVIEWED}",
+            "",
+        ]
+        for record in cause.records:
+            also = [r for r in record.rules if r != rule_id]
+            line = f"- `{record.id}` ({record.location or 'location unknown'})"
+            out.append(line + (f"; also checks {_codes(also)}" if also else ""))
+            out += _fence(record.diff or record.message or "(no details)")
+    return out
+
+
+def _capabilities(rt: RuntimeSummary) -> str:
+    """The capabilities judged, or those skipped, whichever list is shorter."""
+    judged = sorted({f"{r.kind}:{r.api}" for r in rt.records if r.status not in ("unsupported", "skipped")})
+    skipped = sorted({f"{r.kind}:{r.api}" for r in rt.records if r.status == "unsupported"} - set(judged))
+    if not skipped:
+        return ""
+    if len(judged) < len(skipped):
+        return f" Declares only {', '.join(judged)} ({len(skipped)} other capabilities skipped)."
+    return f" Not declared (skipped): {', '.join(skipped)}."
+
+
+def _runtime_section(
+    rt: RuntimeSummary, groups: dict[str, list[CaseRecord]], causes: list[RootCause], catalogue: Catalogue
+) -> list[str]:
+    out = ["", f"## {rt.label}", ""]
+    out.append(
+        f"{rt.counts['passed']} of {rt.judged} judged cases pass; {len(rt.failures)} fail, breaking "
+        f"{len(groups)} rule(s), from {len(causes)} root cause(s)." + _capabilities(rt)
+    )
+    if not causes:
+        return out
+    out += ["", "### Root causes", "", *_cause_table(causes, catalogue), "", "### Deviations by rule"]
+    for rule_id, cases in groups.items():
+        out += ["", *_rule_heading(rule_id, catalogue)[:-1], *_deviations(cases, rule_id)]
+    return out
+
+
+INTRO = [
+    "Each runtime's section opens with its root causes: an explanation written once in the runtime's",
+    "baseline (`conformance/<runtime>.yaml`, case id → `<rule>: <explanation>`) and the number of",
+    "failing cases it accounts for. Then every failing case, filed under the rule it breaks, with the",
+    "rule's text, the explanation and the harness's diff. A rule whose basis is a *project decision* is",
+    "where the specification is silent or ambiguous and wireconf decided (the decision is quoted with",
+    "the rule, and in docs/rules.md); a runtime that differs there deserves a look rather than a verdict.",
+]
+
+
+def render_findings(
+    records: list[CaseRecord], catalogue: Catalogue, not_run: list[NotRun], command: str, corpus_size: int
+) -> str:
+    matrix = build_matrix(records)
+    out = [
+        "# Findings: where real runtimes deviate from the specification",
+        "",
+        f"Generated by `{command}` from a corpus of {corpus_size} cases; do not edit by hand:",
+        "re-run the command (it also refreshes each runtime's baseline under `conformance/`, keeping",
+        "the reasons written there, which this page shows).",
+        "",
+        *INTRO,
+        "",
+        "| runtime | " + " | ".join(COLUMNS) + " | rules broken | root causes |",
+        "|---|" + "---|" * (len(COLUMNS) + 2),
+    ]
+    by_runtime: dict[str, tuple[dict[str, list[CaseRecord]], list[RootCause]]] = {}
+    for rt in matrix.runtimes:
+        groups: dict[str, list[CaseRecord]] = defaultdict(list)
+        for record in rt.failures:
+            groups[filed_under(record)[0]].append(record)
+        causes = root_causes(rt.failures)
+        by_runtime[rt.label] = (dict(sorted(groups.items())), causes)
+        counts = " | ".join(str(rt.counts[c]) for c in COLUMNS)
+        out.append(f"| {rt.label} | {counts} | {len(groups)} | {len(causes)} |")
+    for item in not_run:
+        out.append(f"| {item.impl} | not run: {item.reason} |" + " |" * (len(COLUMNS) + 1))
+    idle = [rt for rt in matrix.runtimes if not rt.judged]
+    if idle:
+        out += ["", "Not judged here, every case skipped (`pytest cases --impl <runtime>` says why):"]
+        out += [f"- {rt.label}" for rt in idle]
+    for rt in matrix.runtimes:
+        if rt.judged:
+            out += _runtime_section(rt, *by_runtime[rt.label], catalogue)
+    return "\n".join(out) + "\n"

@@ -1,0 +1,64 @@
+"""A report as Markdown, for a CI step summary (``$GITHUB_STEP_SUMMARY``) or a pull-request comment."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from harness.reports.matrix import COLUMNS, Matrix
+
+MAX_DIFF_LINES = 40
+
+
+def _cell(counts: Counter[str]) -> str:
+    if not counts:
+        return "-"
+    text = " / ".join(str(counts[c]) for c in COLUMNS)
+    return text + (f" ({counts['known']} known)" if counts["known"] else "")
+
+
+def _fence(text: str) -> str:
+    lines = text.splitlines()
+    if len(lines) > MAX_DIFF_LINES:
+        lines = [*lines[:MAX_DIFF_LINES], f"… {len(lines) - MAX_DIFF_LINES} more line(s)"]
+    body = "\n".join(lines).replace("```", "`\u200b``")
+    return f"```\n{body}\n```"
+
+
+def render_markdown(matrix: Matrix) -> str:
+    out = ["## wireconf conformance", ""]
+    for rt in matrix.runtimes:
+        c = rt.counts
+        known = f" ({rt.known} known from the baseline)" if rt.known else ""
+        out.append(
+            f"- **{rt.label}**: {c['passed']} passed, {c['failed']} failed{known}, {c['error']} error, "
+            f"{c['skipped']} skipped — {rt.pass_rate:.0%} of judged cases pass"
+        )
+    out += ["", "Each cell: passed / failed / error / skipped.", ""]
+    out.append("| kind | api | " + " | ".join(rt.label for rt in matrix.runtimes) + " |")
+    out.append("|---|---|" + "---|" * len(matrix.runtimes))
+    for section in matrix.sections:
+        cells = " | ".join(_cell(matrix.cell(rt, section)) for rt in matrix.runtimes)
+        out.append(f"| {section[0]} | {section[1]} | {cells} |")
+    for rt in matrix.runtimes:
+        if not rt.failures:
+            continue
+        out += ["", f"### {rt.label}: {len(rt.failures)} failing case(s)", ""]
+        for record in rt.failures:
+            mark = (
+                " (known)"
+                if record.baseline == "expected"
+                else " (**new**)"
+                if record.baseline == "new"
+                else ""
+            )
+            rules = ", ".join(f"`{r}`" for r in record.rules)
+            out.append(f"<details><summary><code>{record.id}</code> {record.status}{mark}: {rules}</summary>")
+            out.append("")
+            if record.location:
+                out.append(
+                    f"`{record.location}`" + (f" — baseline: {record.reason}" if record.reason else "")
+                )
+                out.append("")
+            out.append(_fence(record.diff or record.message or "(no details)"))
+            out += ["", "</details>"]
+    return "\n".join(out) + "\n"
