@@ -42,7 +42,7 @@ export function asData(value, path = "$") {
  * Subclasses (the SDKs' APIError, Prompty's StreamFailureError) and the engine's own TypeError,
  * SyntaxError, ... keep their names.
  */
-export function errorPayload(error) {
+export function errorPayload(error, places = {}) {
   if (!(error instanceof Error)) {
     return { type: "Error", mro: ["Error"], message: String(error), traceback: "" };
   }
@@ -53,5 +53,13 @@ export function errorPayload(error) {
     proto = Object.getPrototypeOf(proto);
   }
   if (error.constructor === Error) mro.push("ValueError");
-  return { type: mro[0] || error.name, mro, message: error.message, traceback: error.stack || "" };
+  return { type: mro[0] || error.name, mro, message: error.message, traceback: shortened(error.stack, places) };
+}
+
+/** A stack with machine-specific locations replaced by short names (`places`: prefix → name), so
+ * that a failure reads the same on every machine. */
+function shortened(stack, places) {
+  let text = stack || "";
+  for (const [prefix, name] of Object.entries(places)) text = text.split(prefix).join(name);
+  return text;
 }

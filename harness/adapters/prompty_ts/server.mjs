@@ -39,6 +39,12 @@ const sdks = {
 };
 const replay = replayer(sdks, core);
 
+// stack frames name the runtime's files from its folder, and this server's by their place in wireconf
+const PLACES = {
+  [pathToFileURL(path.resolve(root)).href + "/"]: "",
+  [new URL(".", import.meta.url).href]: "harness/adapters/prompty_ts/",
+};
+
 const CAPTURE = "wireconf-capture";
 core.registerConnection(CAPTURE, capturingClient());
 
@@ -112,6 +118,6 @@ for (;;) {
     if (!method) throw new Error(`prompty-ts does not serve ${message.method}`);
     send({ type: "result", id: message.id, value: await method(message) });
   } catch (error) {
-    send({ type: "error", id: message.id, error: errorPayload(error) });
+    send({ type: "error", id: message.id, error: errorPayload(error, PLACES) });
   }
 }
