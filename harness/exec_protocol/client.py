@@ -34,6 +34,7 @@ from harness.exec_protocol.messages import (
     remote_exception,
     to_json,
 )
+from harness.providers.registry import PROVIDER_OF
 from harness.sdk.origins import origin_of
 
 HELLO_TIMEOUT = 60.0
@@ -286,6 +287,7 @@ class ExecAdapter:
     ) -> Iterator[Any]:
         process = self._ensure_running()
         call_id = next(self._ids)
+        sdk_json = PROVIDER_OF[api].sdk_json if api in PROVIDER_OF else None
         events: Iterator[Any] | None = iter(stream[1]) if stream is not None else None
         if self._recorded_inputs:
             args, events = _as_recorded(args, sdk, stream)
@@ -295,7 +297,7 @@ class ExecAdapter:
             "kind": kind,
             "api": api,
             "method": method,
-            "args": to_json(args),
+            "args": to_json(args, sdk_json),
             "sdk": sdk,
             "stream": stream[0] if stream is not None else None,
         }
@@ -336,7 +338,10 @@ class ExecAdapter:
                     except StopIteration:
                         self._send(process, {"type": "end", "id": call_id})
                     else:
-                        payload = chunk_json(event) if self._recorded_inputs else {"event": to_json(event)}
+                        if self._recorded_inputs:
+                            payload = chunk_json(event)
+                        else:
+                            payload = {"event": to_json(event, sdk_json)}
                         self._send(process, {"type": "event", "id": call_id, **payload})
                 else:
                     process.kill()
