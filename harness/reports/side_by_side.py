@@ -22,6 +22,13 @@ JUDGED = ("passed", "failed", "error")
 _RAISED = re.compile(r"(raised|but it raised) [\w.]+: ")
 _HEADERS = re.compile(r"^the .* differs from the expectation:$")
 MAX_CELL = 110
+BASIS = {
+    "text": "the spec's text",
+    "pseudocode": "the spec's pseudocode",
+    "vectors": "Prompty's vectors",
+    "decision": "project decision: the spec is silent",
+}
+"""How the last column names the basis of the rule broken (docs/rules.md)."""
 
 
 def behaviour(record: CaseRecord) -> str:
@@ -47,12 +54,11 @@ class Disagreement:
     right: CaseRecord
 
     def supported(self, catalogue: Catalogue) -> str:
-        """Which runtime the rule broken supports, and whether that rule is the spec's text."""
+        """The runtime the rule broken supports (the one that passes, or neither), and the rule's basis."""
         rule: Any = catalogue.rules.get(self.rule)
-        spec = rule is None or rule.origin != "project"
         passing = [r for r in (self.left, self.right) if r.status == "passed"]
         who = passing[0].impl if passing else "neither"
-        return f"{who} (spec text)" if spec else f"{who} (the spec is silent: project decision)"
+        return f"{who} ({BASIS.get(rule.basis if rule else '', 'rule unknown')})"
 
 
 @dataclass
@@ -152,9 +158,9 @@ def render(comparison: Comparison, catalogue: Catalogue, labels: dict[str, str])
         f"{left}, {comparison.count('failed', 'passed')} pass only in {right}, "
         f"{comparison.count('failed', 'failed')} fail in both, differently.",
         "A failure is compared by its diff, without the traceback and the exception's class names (each",
-        "language spells its own). The last column names the runtime the rule broken supports: the one",
-        'that passes, or neither; "spec text" when the rule is the specification\'s own words, "project',
-        'decision" when the specification is silent there and wireconf decided (see docs/rules.md).',
+        "language spells its own). The last column names the runtime the rule broken supports, the one",
+        "that passes or neither, and what the rule rests on: the spec's text or its pseudocode, Prompty's",
+        "upstream vectors, or a project decision where the spec is silent (docs/rules.md).",
     ]
     by_rule: dict[str, list[Disagreement]] = defaultdict(list)
     for item in comparison.disagreements:
