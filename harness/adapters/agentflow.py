@@ -130,4 +130,3 @@ class AgentflowAdapter:
             if hasattr(item, "delta") and hasattr(item, "content"):  # a Message, not an EventModel
                 out.append(message_as_data(item))
         return out
-

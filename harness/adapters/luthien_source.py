@@ -106,7 +106,9 @@ def find_processor(src: str | None = None) -> Found:
         processor = getattr(module, ENTRY, None)
         top = importlib.import_module("luthien_proxy")
     except Exception as exc:  # ImportError, or a module that fails while importing
-        return Found(None, "not installed", f"{MODULE} is not importable ({type(exc).__name__}: {exc}); {HINT}")
+        return Found(
+            None, "not installed", f"{MODULE} is not importable ({type(exc).__name__}: {exc}); {HINT}"
+        )
     finally:
         sys.path[:] = saved_path
         for name in [n for n in sys.modules if _owned(n)]:

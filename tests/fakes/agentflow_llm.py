@@ -113,7 +113,7 @@ class LiteLLMConverter:
             yield await self.convert_response(response)
             return
         if not isinstance(response, CustomStreamWrapper):
-            raise Exception(UNSUPPORTED)  # the real converter's own error  # noqa: TRY002
+            raise Exception(UNSUPPORTED)  # the real converter's own error
         text, reasoning, usage = "", "", None
         calls: dict[int, dict[str, Any]] = {}
         info: dict[str, Any] = {"model": None, "object": None, "finish_reason": None}

@@ -56,7 +56,9 @@ class StreamProcessor:
             raise TypeError(f"StreamProcessor.process needs an async iterator, got {type(incoming).__name__}")
         async for chunk in incoming:
             if not isinstance(chunk, ModelResponseStream):
-                raise TypeError(f"a LiteLLM proxy hands ModelResponseStream chunks, got {type(chunk).__name__}")
+                raise TypeError(
+                    f"a LiteLLM proxy hands ModelResponseStream chunks, got {type(chunk).__name__}"
+                )
             self._update_state(chunk)
             await self.on_chunk(chunk, self.state, context)
             self.state.just_completed = None
