@@ -16,6 +16,8 @@ import yaml
 
 COMMAND = "wireconf findings"
 RUNTIMES_FILE = "runtimes.yaml"
+SIDE_BY_SIDE = (("prompty", "prompty-ts"),)
+"""Runtimes that implement one specification in two languages: the page compares each pair."""
 
 
 @dataclass(frozen=True)
@@ -110,12 +112,24 @@ def run(args: argparse.Namespace) -> int:
             print(f"{impl}: {len(found)} cases, {failing} failing; baseline {baseline}", file=sys.stderr)
     command = COMMAND + "".join(f" --impl {i}" for i in args.impl)
     size = sum(1 for _ in corpus.cases())
-    text = render_findings(records, corpus.catalogue, not_run, command, size)
+    text = render_findings(records, corpus.catalogue, not_run, command, size, _side_by_side(records, corpus))
     from harness.cassettes.atomic import write_atomic
 
     write_atomic(Path(args.out), text)
     print(f"wrote {args.out}", file=sys.stderr)
     return 0
+
+
+def _side_by_side(records: list[Any], corpus: Any) -> list[str]:
+    from harness.reports import side_by_side
+
+    labels = {record.impl: record.runtime for record in records}
+    lines: list[str] = []
+    for left, right in SIDE_BY_SIDE:
+        comparison = side_by_side.compare(records, left, right)
+        if comparison is not None:
+            lines += side_by_side.render(comparison, corpus.catalogue, labels)
+    return lines
 
 
 def register(subparsers: Any) -> None:

@@ -4,6 +4,7 @@ exceptions as messages and back. Standard library only, so that the runtime side
 
 from __future__ import annotations
 
+import base64
 import builtins
 import json
 import os
@@ -59,6 +60,28 @@ def to_json(value: Any, sdk_json: Callable[[Any], Any] | None = None) -> Any:
             return sdk_json(value)
         return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
     raise TypeError(f"{type(value).__module__}.{type(value).__qualname__} cannot be sent as JSON")
+
+
+def _text_or_base64(data: bytes, key: str) -> dict[str, str]:
+    """``{key: text}`` for UTF-8 bytes (every recorded JSON and SSE body), else base64 with
+    ``encoding: base64``: the bytes cross unchanged either way."""
+    try:
+        return {key: data.decode("utf-8")}
+    except UnicodeDecodeError:
+        return {key: base64.b64encode(data).decode("ascii"), "encoding": "base64"}
+
+
+def recorded_json(status: int, headers: Mapping[str, list[str]], body: bytes | None) -> dict[str, Any]:
+    """A recorded HTTP response as protocol data (``inputs: recorded``): its status, its headers (name →
+    values, as recorded) and its body; ``body=None`` gives the head of a stream, whose body is pulled
+    event by event (``chunk``)."""
+    head: dict[str, Any] = {"status": status, "headers": {k: list(v) for k, v in headers.items()}}
+    return head if body is None else {**head, **_text_or_base64(body, "body")}
+
+
+def chunk_json(chunk: bytes) -> dict[str, str]:
+    """The fields of an ``event`` message that carries the next bytes of a recorded stream."""
+    return _text_or_base64(chunk, "chunk")
 
 
 def error_payload(exc: BaseException, skip: str = "/harness/exec_protocol/") -> dict[str, Any]:
