@@ -170,5 +170,8 @@ def test_xdist_workers_report_through_the_controller(pytester, corpus, broken, t
     assert {x["id"] for x in lines if x["status"] == "failed"} == broken
     assert all(x.get("baseline") == "expected" for x in lines if x["status"] == "failed")
     result.stdout.fnmatch_lines(
-        [f"*{len(broken)} expected failure(s), 0 new failure(s), 0 listed case(s) now passing*"]
+        [
+            f"*{len(broken)} expected failure(s), 0 regression(s), 0 new failure(s), "
+            "0 listed case(s) now passing*"
+        ]
     )

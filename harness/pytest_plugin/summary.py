@@ -11,6 +11,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.reports.baseline import FIXED
+
 OUTCOMES = ("passed", "failed", "error", "unsupported", "skipped")
 
 PROP_CASE = "wireconf_case"
@@ -19,19 +21,23 @@ PROP_KIND = "wireconf_kind"
 PROP_RULES = "wireconf_rules"
 PROP_UNSUPPORTED = "wireconf_unsupported"
 PROP_PROBLEM = "wireconf_problem"
+PROP_CORPUS = "wireconf_corpus"  # the corpus root of a case (reports name its version and hash)
+PROP_CHECK = "wireconf_check"  # one of the two checks of rules.yaml (catalogue, coverage)
 PROP_BASELINE = "wireconf_baseline"
 """Set by the CI gate (``harness.pytest_plugin.ci``): ``expected`` (a listed failure, reported as xfailed),
-``fixed`` (a listed case that passed, reported as failed), ``new`` (an unlisted failure)."""
+``fixed`` (a listed case that passed, reported as failed), ``regression`` / ``new`` / ``unlisted`` (an
+unlisted failure; see ``harness.reports.baseline``), reported as failed or, when the gate lets it pass,
+xfailed."""
 
 
 def classify(report: Any) -> str | None:
     """The conformance outcome a report settles, or ``None`` for a phase that settles nothing."""
     props = dict(report.user_properties)
     baseline = props.get(PROP_BASELINE)
-    if baseline == "expected":  # still a deviation; the gate only changed what it costs the run
-        return "failed"
-    if baseline == "fixed":
+    if baseline == FIXED:
         return "passed"
+    if baseline is not None:  # still a deviation; the gate only decided what it costs the run
+        return "failed"
     if report.skipped:
         return "unsupported" if props.get(PROP_UNSUPPORTED) else "skipped"
     if report.when == "call":
