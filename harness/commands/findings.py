@@ -10,6 +10,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from harness.commands import add_corpus_argument
+
 COMMAND = "wireconf findings"
 
 
@@ -43,12 +45,13 @@ def _run(impl: str, cases: Path, baseline: Path, report: Path) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from harness.corpus.installed import corpus_folder
     from harness.corpus.loader import Corpus
     from harness.reports.baseline import load_baseline
     from harness.reports.findings import NotRun, render_findings
     from harness.reports.jsonl import read_records
 
-    cases = Path(args.cases)
+    cases = corpus_folder(args.corpus)
     corpus = Corpus(cases)
     records, not_run = [], []
     with tempfile.TemporaryDirectory(prefix="wireconf-findings-") as tmp:
@@ -89,7 +92,7 @@ def register(subparsers: Any) -> None:
         help="a runtime (entry point, module:attribute or exec:COMMAND); repeatable "
         "(default: every wireconf.adapters entry point except reference)",
     )
-    parser.add_argument("--cases", default="cases", help="the corpus (default: cases)")
+    add_corpus_argument(parser, "--cases")
     parser.add_argument(
         "--baselines", default="conformance", help="folder of baselines (default: conformance)"
     )

@@ -224,11 +224,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 def _relative_location(item: CaseItem) -> str:
-    """``path:line`` of the case, relative to pytest's rootdir when inside it (same on every machine)."""
-    try:
-        path = item.loaded.path.resolve().relative_to(item.config.rootpath.resolve())
-    except ValueError:
-        path = item.loaded.path
+    """``path:line`` of the case, the same on every machine: relative to pytest's rootdir when inside it,
+    else to the folder that holds the corpus (an installed corpus reads ``cases/wire/...``, as in a
+    checkout)."""
+    path = item.loaded.path.resolve()
+    for base in (item.config.rootpath.resolve(), item.parent.corpus_root.parent):  # type: ignore[union-attr]
+        if path.is_relative_to(base):
+            return f"{path.relative_to(base).as_posix()}:{item.loaded.line}"
     return f"{path.as_posix()}:{item.loaded.line}"
 
 
