@@ -49,7 +49,8 @@ def test_markdown_has_the_matrix_and_each_failure_with_its_diff(reports, capsys)
     passed = sum(1 for x in wire if x["status"] == "passed")
     failed = sum(1 for x in wire if x["status"] == "failed")
     assert failed and passed + failed == len(wire)
-    row = rf"\| wire \| openai\.chat \| {len(wire)} / 0 / 0 / 0 \| {passed} / {failed} / 0 / 0 \|"
+    # columns: passed / failed / error / unsupported / skipped, as the terminal summary names them
+    row = rf"\| wire \| openai\.chat \| {len(wire)} / 0 / 0 / 0 / 0 \| {passed} / {failed} / 0 / 0 / 0 \|"
     assert re.search(row, text)
     assert "### sends-max-tokens 0.0.1: " in text
     assert "<code>wire.openai.chat.option-max-output-tokens</code> failed" in text
@@ -78,9 +79,13 @@ def test_badges_one_per_runtime(reports, tmp_path):
     reference = json.loads((tmp_path / "reference.json").read_text())
     broken = json.loads((tmp_path / "sends-max-tokens.json").read_text())
     assert reference["schemaVersion"] == 1 and reference["color"] == "brightgreen"
-    total = sum(1 for x in _lines(reports[1]) if x["status"] != "unsupported")  # judged cases only
-    passed = sum(1 for x in _lines(reports[1]) if x["status"] == "passed")
-    assert broken["message"] == f"{passed}/{total} cases pass" and broken["color"] != "brightgreen"
+    lines = _lines(reports[1])
+    total = sum(1 for x in lines if x["status"] in ("passed", "failed", "error"))  # judged cases only
+    passed = sum(1 for x in lines if x["status"] == "passed")
+    unsupported = sum(1 for x in lines if x["status"] == "unsupported")
+    (version,) = {x["corpus"] for x in lines}
+    message = f"{passed}/{total} cases pass" + (f", {unsupported} unsupported" if unsupported else "")
+    assert broken["message"] == f"{message} (corpus {version})" and broken["color"] != "brightgreen"
     assert main(["report", *map(str, reports), "--badge", str(tmp_path / "one.json")]) == 2  # needs {impl}
 
 

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{impl}: {len(found)} cases, {failing} failing; baseline {baseline}", file=sys.stderr)
     command = COMMAND + "".join(f" --impl {i}" for i in args.impl)
     size = sum(1 for _ in corpus.cases())
-    text = render_findings(records, corpus.catalogue, not_run, command, size)
+    text = render_findings(records, corpus.catalogue, not_run, command, size, corpus.catalogue.version)
     from harness.cassettes.atomic import write_atomic
 
     write_atomic(Path(args.out), text)

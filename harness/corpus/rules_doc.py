@@ -27,6 +27,8 @@ def render_markdown(corpus: Corpus) -> str:
         "",
         "Generated from `cases/rules.yaml` by `wireconf rules --markdown`; do not edit by hand.",
         "",
+        f"Corpus version {catalogue.version or '(none declared)'} (docs/ci.md, \"Corpus versions\").",
+        "",
         f"{len(catalogue.rules)} rules, {len(decisions)} of them decisions of this project "
         "(marked **decision**: the spec is silent, ambiguous or contradicts itself there).",
         "Levels: pseudocode behaviour counts as MUST, since the spec introduces its algorithms with "

@@ -27,7 +27,6 @@ class CaseRecord:
     duration: float
     baseline: str | None = None  # expected | regression | new | unlisted | fixed, when a baseline was given
     reason: str | None = None  # the baseline's reason, why the gate named it so, or the skip reason
-    accepted: bool | None = None  # a failure the gate let pass (expected, or new with --allow-new-failures)
     diff: str | None = None  # the lines that explain a failure
     message: str | None = None  # pytest's full report of a failure or error
     location: str | None = None
@@ -35,6 +34,7 @@ class CaseRecord:
     corpus: str | None = None  # the corpus's declared version
     corpus_hash: str | None = None  # and the hash of its content (harness.corpus.identity)
     python: str | None = None  # the Python that ran the harness, major.minor
+    accepted: bool | None = None  # a failure the gate let pass (expected, or new with --allow-new-failures)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
