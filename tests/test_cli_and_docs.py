@@ -94,9 +94,10 @@ def test_readme_coverage_figures_are_true():
     cases = list(corpus.cases())
     on_traffic = [c for c in cases if "cassette" in json.dumps(c.raw, default=str)]
     cassettes = list((REPO / "cassettes").rglob("*.yaml"))
-    project = sum(r.origin == "project" for r in rules)
+    tiers = {tier: sum(r.tier == tier for r in rules) for tier in ("spec", "vectors", "project")}
     assert _readme_row("rules").startswith(
-        f"{len(rules)} ({len(rules) - project} from the specification's text, {project} project decisions)"
+        f"{len(rules)} ({tiers['spec']} from the specification's text, {tiers['vectors']} decided by "
+        f"Prompty's vectors, {tiers['project']} project decisions)"
     ), "README.md's rule count is stale"
     assert _readme_row("cases").startswith(
         f"{len(cases)}, {len(on_traffic)} of them on imported real provider traffic "

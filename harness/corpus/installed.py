@@ -12,6 +12,7 @@ from pathlib import Path
 
 import harness
 from harness.corpus.rules import RULES_FILE
+from harness.errors import WireconfError
 
 PACKAGED = Path(harness.__file__).resolve().parent / "_corpus"
 """The corpus inside an installed wheel."""
@@ -22,7 +23,7 @@ CHECKOUT = Path(harness.__file__).resolve().parent.parent
 CASES_DIR = "cases"
 
 
-class CorpusNotFound(Exception):
+class CorpusNotFound(WireconfError):
     """A corpus that is not there; the message says which path and why, in one line."""
 
 

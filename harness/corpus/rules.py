@@ -1,8 +1,17 @@
 """The rule catalogue (``cases/rules.yaml``): every normative sentence the corpus checks.
 
 A rule has a stable id ``<section>/<slug>``, a level, its source (seed file and section), a one-line
-statement and, where the spec's words are quoted, the quote. Rules the project had to decide (the spec
-is silent, ambiguous, or its pseudocode and prose disagree) carry ``origin: project`` and the reason.
+statement and, where the spec's words are quoted, the quote. Its ``basis`` says where it comes from, and
+so its tier (``Rule.tier``), which reports show apart because a runtime is judged on the spec first:
+
+- ``spec``: the spec's text (``basis: text``) or the observable behaviour of its pseudocode
+  (``basis: pseudocode``);
+- ``vectors``: Prompty's upstream conformance vectors, written by the spec's authors, decide where the
+  text is silent or says otherwise (``basis: vectors``, naming the vectors in ``vectors``);
+- ``project``: the project's decision where the spec is silent, ambiguous or contradicts itself
+  (``basis: decision``).
+
+Both non-spec tiers say why in ``decision``.
 """
 
 from __future__ import annotations
@@ -23,6 +32,18 @@ VERSION_PATTERN = re.compile(r"^\d+\.\d+\.\d+$")
 """``corpus.version`` in ``rules.yaml``: MAJOR.MINOR.PATCH (bumped by the rule in docs/ci.md)."""
 
 Level = Literal["MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY"]
+Basis = Literal["text", "pseudocode", "vectors", "decision"]
+Tier = Literal["spec", "vectors", "project"]
+
+TIERS: tuple[Tier, ...] = ("spec", "vectors", "project")
+"""From the most to the least authoritative source."""
+
+TIER_OF_BASIS: dict[str, Tier] = {
+    "text": "spec",
+    "pseudocode": "spec",
+    "vectors": "vectors",
+    "decision": "project",
+}
 
 
 class Source(BaseModel):
@@ -49,15 +70,24 @@ class Rule(BaseModel):
 
     id: str = Field(pattern=r"^[0-9a-z][0-9a-z.]*/[a-z0-9][a-z0-9-]*$")
     level: Level
-    basis: Literal["text", "pseudocode", "decision"] = Field(
+    basis: Basis = Field(
         description="text: a sentence of the spec; pseudocode: observable behaviour of its algorithm; "
-        "decision: the project's choice where the spec is silent or contradicts itself"
+        "vectors: Prompty's upstream conformance vectors decide (named in `vectors`); "
+        "decision: the project's choice where the spec is silent, ambiguous or contradicts itself"
     )
     source: Source
     statement: str
     quote: str | None = None
-    origin: Literal["spec", "project"] = "spec"
-    decision: str | None = Field(default=None, description="Why the project decided so (origin: project)")
+    vectors: list[str] | None = Field(
+        default=None,
+        description="Names of Prompty's upstream conformance vectors (cases imported by "
+        "`wireconf import-vectors`) that decide this rule (basis: vectors), or that a decision departs "
+        "from (its `decision` says why)",
+    )
+    decision: str | None = Field(
+        default=None,
+        description="Why the rule says so where the spec's text does not (basis: vectors or decision)",
+    )
     mutant: list[Edit] | None = Field(
         default=None,
         description="Edits of the reference implementation that break this rule only (wireconf strength)",
@@ -70,11 +100,23 @@ class Rule(BaseModel):
 
     @model_validator(mode="after")
     def _decisions_say_why(self) -> Rule:
-        if (self.origin == "project") != (self.basis == "decision"):
-            raise ValueError("basis: decision and origin: project go together")
-        if self.origin == "project" and not self.decision:
-            raise ValueError("a project decision must say why in `decision`")
+        if self.tier == "spec":
+            if self.decision or self.vectors:
+                raise ValueError(
+                    f"a rule of basis {self.basis} is the spec's own: it has no `decision` or `vectors` "
+                    "(use basis: vectors or decision where the spec's text does not say so)"
+                )
+            return self
+        if not self.decision:
+            raise ValueError(f"a rule of basis {self.basis} must say why in `decision`")
+        if self.basis == "vectors" and not self.vectors:
+            raise ValueError("a rule of basis vectors names the vectors that decide it in `vectors`")
         return self
+
+    @property
+    def tier(self) -> Tier:
+        """``spec``, ``vectors`` or ``project``: where the rule comes from (see the module docstring)."""
+        return TIER_OF_BASIS[self.basis]
 
     @property
     def section(self) -> str:

@@ -71,12 +71,14 @@ def root_causes(failures: list[CaseRecord]) -> list[RootCause]:
 
 
 def _basis(rule_ids: list[str], catalogue: Catalogue) -> str:
-    """Whether the rules are the spec's words, the project's decisions, or both."""
-    kinds = set()
+    """The tiers of the rules (spec, vectors, project decision), most authoritative first."""
+    tiers = set()
     for rule_id in rule_ids:
         rule: Any = catalogue.rules.get(rule_id)
-        kinds.add("unknown" if rule is None else "project" if rule.origin == "project" else "spec")
-    return {"spec": "spec", "project": "project decision"}.get("".join(sorted(kinds)), "spec + project")
+        tiers.add("unknown" if rule is None else rule.tier)
+    names = {"spec": "spec", "vectors": "vectors", "project": "project decision", "unknown": "unknown"}
+    order = ["spec", "vectors", "project", "unknown"]
+    return " + ".join(names[tier] for tier in order if tier in tiers)
 
 
 def _cell(text: str) -> str:
@@ -101,11 +103,12 @@ def _rule_heading(rule_id: str, catalogue: Catalogue) -> list[str]:
     out = [f"#### `{rule_id}` [{rule.level}]: {rule.statement}", ""]
     if rule.quote:
         out += [f"> {rule.quote.strip()}", ""]
-    origin = (
-        f"project decision ({rule.decision})"
-        if rule.origin == "project" and rule.decision
-        else f"seed {rule.source.seed}"
-    )
+    if rule.tier == "project":
+        origin = f"project decision ({rule.decision})"
+    elif rule.tier == "vectors":
+        origin = f"Prompty's vectors {', '.join(rule.vectors or [])} ({rule.decision})"
+    else:
+        origin = f"seed {rule.source.seed}"
     out += [f"Source: §{rule.source.section}, {origin}.", ""]
     return out
 
