@@ -152,7 +152,7 @@ class ProblemItem(pytest.Item):
     def __init__(self, *, problem: Problem, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.problem = problem
-        self.user_properties.append((PROP_PROBLEM, problem.name))
+        self.user_properties += [(PROP_PROBLEM, problem.name), (PROP_CORPUS, str(self.parent.corpus_root))]  # type: ignore[union-attr]
 
     def runtest(self) -> None:
         raise CorpusProblem(str(self.problem))
