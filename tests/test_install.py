@@ -114,8 +114,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     source, dist = root / "source", root / "dist"
     shutil.copytree(REPO, source, ignore=COPY_IGNORED)  # the checkout is never written to
     sdist = _build(sys.executable, source, "build_sdist", dist)
-    with tarfile.open(sdist) as archive:
-        archive.extractall(root / "unpacked", filter="data")
+    with tarfile.open(sdist) as archive:  # the data filter exists from Python 3.11.4 on
+        safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+        archive.extractall(root / "unpacked", **safe)
     wheel = _build(
         sys.executable, root / "unpacked" / sdist.name.removesuffix(".tar.gz"), "build_wheel", dist
     )
