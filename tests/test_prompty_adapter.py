@@ -137,7 +137,11 @@ def test_findings_command_rebuilds_the_page(tmp_path, monkeypatch):
     committed page exactly, and leave what every baseline says fails, and why, as it is (it also records
     the cases that pass and the corpus's version: bookkeeping for the gate, see docs/ci.md)."""
     pytest.importorskip("prompty")
+    from harness.adapters.prompty_ts.locate import RUNTIME_ENV
     from harness.cli import main
+    from tests.prompty_ts_build import built_runtime
+
+    monkeypatch.setenv(RUNTIME_ENV, str(built_runtime()))  # the page compares it with prompty
 
     out, baselines = tmp_path / "findings.md", tmp_path / "conformance"
     shutil.copytree(REPO / "conformance", baselines)

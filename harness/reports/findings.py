@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -183,8 +184,10 @@ def render_findings(
     not_run: list[NotRun],
     command: str,
     corpus_size: int,
+    appendix: Sequence[str] = (),
     corpus_version: str | None = None,
 ) -> str:
+    """The page; ``appendix`` (Markdown lines) closes it (the side-by-side comparisons)."""
     matrix = build_matrix(records)
     version = f" (version {corpus_version})" if corpus_version else ""
     out = [
@@ -217,4 +220,4 @@ def render_findings(
     for rt in matrix.runtimes:
         if rt.judged:
             out += _runtime_section(rt, *by_runtime[rt.label], catalogue)
-    return "\n".join(out) + "\n"
+    return "\n".join([*out, *appendix]) + "\n"
