@@ -36,7 +36,7 @@ from harness.exec_protocol.messages import (
     to_json,
 )
 from harness.providers.registry import PROVIDER_OF
-from harness.sdk.origins import origin_of
+from harness.sdk.origins import Origin, origin_of
 
 HELLO_TIMEOUT = 60.0
 STOP_TIMEOUT = 5.0
@@ -378,7 +378,8 @@ class ExecAdapter:
                 self._in_flight = None
 
 
-def _recorded(sdk_object: object, name: str) -> Any:
+def _recorded(sdk_object: object, name: str) -> Origin:
+    """Where the harness got ``sdk_object`` from; a TypeError for an object it did not parse itself."""
     origin = origin_of(sdk_object)
     if origin is None:
         raise TypeError(
