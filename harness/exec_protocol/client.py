@@ -24,16 +24,30 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from harness.exec_protocol import PROTOCOL_VERSION
-from harness.exec_protocol.messages import ProtocolError, decode, encode, remote_exception, to_json
+from harness.exec_protocol import PROTOCOL_VERSIONS
+from harness.exec_protocol.http_bridge import HttpBridge
+from harness.exec_protocol.messages import (
+    ProtocolError,
+    chunk_json,
+    decode,
+    encode,
+    recorded_json,
+    remote_exception,
+    to_json,
+)
 from harness.kinds.kind import AdapterMethod, Kind
 from harness.kinds.registry import KINDS
 from harness.providers.registry import PROVIDER_OF
+from harness.sdk.origins import origin_of
 
 HELLO_TIMEOUT = 60.0
 STOP_TIMEOUT = 5.0
 STDERR_LINES = 40
 TRANSCRIPT_ENV = "WIRECONF_EXEC_TRANSCRIPT"
+
+
+_STREAMED = object()
+"""What a call returns when the runtime's result was a stream, whose items were its yields."""
 
 
 class ExecError(Exception):
@@ -130,11 +144,12 @@ class ExecAdapter:
         self.version = str(hello["version"])
         self._capabilities = frozenset(str(c) for c in hello["capabilities"])
         self._hello = hello
+        self._recorded_inputs = hello.get("inputs") == "recorded"
         # the methods of the contract, generated from the kinds; the optional ones exist on this proxy
         # only when the runtime has them, as in-process
         optional = set(hello.get("optional") or ())
         for kind in KINDS.values():
-            if kind.servable and kind.method is not None:
+            if kind.exec_protocol is not None and kind.method is not None:
                 setattr(self, kind.method.name, self._bind(kind, kind.method))
             for method in kind.optional_methods:
                 if method.name in optional:
@@ -146,9 +161,10 @@ class ExecAdapter:
         return set(self._capabilities)
 
     def _bind(self, kind: Kind[Any, Any], method: AdapterMethod) -> Callable[..., Any]:
-        """The proxy of one adapter method: its arguments by name, an SDK object sent as its provider's
-        JSON (named in ``sdk``), an SDK stream pulled event by event (named in ``stream``), the items
-        of a method that yields streamed back as they come."""
+        """The proxy of one adapter method, from its description: its arguments by name; an SDK object
+        sent as its provider's JSON (named in ``sdk``); an SDK stream pulled event by event (named in
+        ``stream``); an SDK client described, the runtime's HTTP sent through it (``HttpBridge``,
+        protocol 2); the items of a method that yields streamed back as they come."""
 
         def call(*arguments: Any) -> Any:
             api = arguments[0] if method.takes_api else None
@@ -156,16 +172,30 @@ class ExecAdapter:
             args: dict[str, Any] = {}
             sdk: list[str] = []
             stream: tuple[str, Iterable[object]] | None = None
+            bridge: HttpBridge | None = None
             for name, value in zip(method.params, values, strict=True):
-                if name in method.sdk and not _is_sdk_object(value):
+                if name == method.http_client:
+                    bridge = HttpBridge(value)
+                    args[name] = bridge.description
+                elif name in method.sdk and not _is_sdk_object(value):
                     stream = (name, value)
-                    continue
-                if name in method.sdk:
-                    sdk.append(name)
-                args[name] = value
+                else:
+                    args[name] = value
+                    if name in method.sdk:
+                        sdk.append(name)
+            exchange = self._exchange(kind.name, api, method.name, args, sdk, stream, bridge)
             if method.yields:
-                return self._exchange(kind.name, api, method.name, args, sdk, stream)
-            return self._call(kind.name, api, method.name, args, sdk, stream)
+                return exchange
+            try:
+                first = next(exchange)
+            except StopIteration as done:
+                return iter(()) if done.value is _STREAMED else done.value
+            if method.may_stream:  # a stream result: an iterator of the items the runtime yields
+                return itertools.chain([first], exchange)
+            exchange.close()
+            raise ProtocolError(
+                f"{method.name} is not a streaming method, but the runtime sent an item: {first!r}"
+            )
 
         if not method.awaited:
             return call
@@ -253,23 +283,6 @@ class ExecAdapter:
 
     # -- calls -----------------------------------------------------------------------------------------
 
-    def _call(
-        self,
-        kind: str,
-        api: str | None,
-        method: str,
-        args: dict[str, Any],
-        sdk: list[str] | None = None,
-        stream: tuple[str, Iterable[object]] | None = None,
-    ) -> Any:
-        exchange = self._exchange(kind, api, method, args, sdk or [], stream)
-        try:
-            item = next(exchange)
-        except StopIteration as done:
-            return done.value
-        exchange.close()
-        raise ProtocolError(f"{method} is not a streaming method, but the runtime sent an item: {item!r}")
-
     def _exchange(
         self,
         kind: str,
@@ -278,11 +291,14 @@ class ExecAdapter:
         args: dict[str, Any],
         sdk: list[str],
         stream: tuple[str, Iterable[object]] | None,
+        http: HttpBridge | None = None,
     ) -> Iterator[Any]:
         process = self._ensure_running()
         call_id = next(self._ids)
         sdk_json = PROVIDER_OF[api].sdk_json if api in PROVIDER_OF else None
-        events = iter(stream[1]) if stream is not None else None
+        events: Iterator[Any] | None = iter(stream[1]) if stream is not None else None
+        if self._recorded_inputs:
+            args, events = _as_recorded(args, sdk, stream)
         message = {
             "type": "call",
             "id": call_id,
@@ -318,7 +334,7 @@ class ExecAdapter:
                 kind_of = reply["type"]
                 if kind_of == "result":
                     finished = True
-                    return reply.get("value")
+                    return _STREAMED if reply.get("streamed") else reply.get("value")
                 if kind_of == "error":
                     finished = True
                     raise remote_exception(reply.get("error") or {})
@@ -330,8 +346,16 @@ class ExecAdapter:
                     except StopIteration:
                         self._send(process, {"type": "end", "id": call_id})
                     else:
-                        message = {"type": "event", "id": call_id, "event": to_json(event, sdk_json)}
-                        self._send(process, message)
+                        if isinstance(event, bytes):  # recorded inputs, an e2e response's body
+                            payload = chunk_json(event)
+                        else:
+                            payload = {"event": to_json(event, sdk_json)}
+                        self._send(process, {"type": "event", "id": call_id, **payload})
+                elif kind_of == "http" and http is not None:
+                    head, chunks = http.send(reply.get("request") or {})
+                    if chunks is not None:  # its body is pulled with `next`
+                        events = chunks
+                    self._send(process, {"type": "response", "id": call_id, **head})
                 else:
                     process.kill()
                     raise ProtocolError(
@@ -343,6 +367,35 @@ class ExecAdapter:
                 self._in_flight = None
 
 
+def _recorded(sdk_object: object, name: str) -> Any:
+    origin = origin_of(sdk_object)
+    if origin is None:
+        raise TypeError(
+            f"the runtime asked for recorded inputs, but `{name}` ({type(sdk_object).__name__}) was not "
+            "parsed by the harness from a recorded response"
+        )
+    return origin
+
+
+def _as_recorded(
+    args: dict[str, Any], sdk: list[str], stream: tuple[str, Iterable[object]] | None
+) -> tuple[dict[str, Any], Iterator[bytes] | None]:
+    """``inputs: recorded`` (protocol 2): each SDK argument as the response it was parsed from, and a
+    streamed argument as its head in ``args`` with its events pulled from the same probe the SDK object
+    reads (each one counted as read, as in-process), as raw bytes."""
+    args = dict(args)
+    for name in sdk:
+        recorded = _recorded(args[name], name).recorded
+        args[name] = recorded_json(recorded.status, recorded.headers, recorded.body)
+    if stream is None:
+        return args, None
+    name, sdk_stream = stream
+    origin = _recorded(sdk_stream, name)
+    assert origin.probe is not None, f"`{name}` is not a stream"
+    args[name] = recorded_json(origin.recorded.status, origin.recorded.headers, None)
+    return args, origin.probe.chunks()
+
+
 def _is_sdk_object(value: Any) -> bool:
     """An SDK response (a pydantic model, or a mapping) rather than a stream of events."""
     return isinstance(value, Mapping) or hasattr(type(value), "model_fields")
@@ -351,8 +404,15 @@ def _is_sdk_object(value: Any) -> bool:
 def _check_hello(hello: dict[str, Any]) -> None:
     if hello.get("type") != "hello":
         raise ProtocolError(f"the first message must be a hello, got {hello}")
-    if hello.get("protocol") != PROTOCOL_VERSION:
-        raise ProtocolError(f"protocol {hello.get('protocol')!r} is not supported (this harness speaks 1)")
+    protocol = hello.get("protocol")
+    if protocol not in PROTOCOL_VERSIONS:
+        raise ProtocolError(
+            f"protocol {protocol!r} is not supported (this harness speaks "
+            f"{', '.join(map(str, PROTOCOL_VERSIONS))})"
+        )
+    inputs = hello.get("inputs", "json")
+    if inputs not in ("json", "recorded") or (inputs != "json" and protocol < 2):
+        raise ProtocolError(f'hello\'s `inputs` is "json" or, from protocol 2, "recorded": {hello}')
     for key in ("name", "version"):
         if not isinstance(hello.get(key), str) or not hello[key]:
             raise ProtocolError(f"hello needs a non-empty string {key!r}: {hello}")
@@ -363,5 +423,11 @@ def _check_hello(hello: dict[str, Any]) -> None:
     if not isinstance(caps, list) or not all(isinstance(c, str) for c in caps):
         raise ProtocolError(f"hello needs `capabilities`, a list of strings: {hello}")
     for kind in KINDS.values():
-        if kind.not_servable is not None and any(c.startswith(f"{kind.name}:") for c in caps):
-            raise ProtocolError(f"{kind.name} capabilities cannot be served over exec: ({kind.not_servable})")
+        if not any(c.startswith(f"{kind.name}:") for c in caps):
+            continue
+        if kind.exec_protocol is None:
+            raise ProtocolError(f"{kind.name} capabilities cannot be served over exec: ({kind.exec_limits})")
+        if protocol < kind.exec_protocol:
+            raise ProtocolError(
+                f"{kind.name} capabilities need protocol {kind.exec_protocol} ({kind.exec_limits})"
+            )

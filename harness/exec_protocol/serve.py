@@ -33,8 +33,14 @@ ARGUMENTS: dict[str, tuple[str, ...]] = {name: method.params for name, (_, metho
 OPTIONAL_METHODS = tuple(method.name for method in REGISTRY_OPTIONAL_METHODS)
 """Methods of the adapter contract that an adapter MAY have; the hello says which this one has."""
 
-NOT_SERVABLE = tuple(f"{kind.name}:" for kind in KINDS.values() if not kind.servable)
-"""Capabilities that cannot cross the process (e2e's SDK client and trace's spans stay on their side)."""
+NOT_SERVABLE = tuple(
+    f"{kind.name}:"
+    for kind in KINDS.values()
+    if kind.exec_protocol is None or (kind.method is not None and kind.method.http_client is not None)
+)
+"""Capabilities this helper does not serve: those that cannot cross a process (trace's spans stay on
+the runtime's side) and those whose call hands over an SDK client (e2e: a Python adapter in another
+process would need its HTTP bridged back, which this helper does not do)."""
 
 
 class _End(Exception):

@@ -177,8 +177,12 @@ class E2eKind(Kind[E2eCase, Exchange]):
     name = "e2e"
     case_model = E2eCase
     noun = "result"
-    method = AdapterMethod("execute", ("agent", "messages", "client"))
-    not_servable = "the SDK client stays in the harness"
+    method = AdapterMethod("execute", ("agent", "messages", "client"), http_client="client", may_stream=True)
+    exec_protocol = 2
+    exec_limits = (
+        "the SDK client stays in the harness; from protocol 2 the runtime's own SDK sends its requests "
+        "through it with `http` messages"
+    )
     unblessed: ClassVar[dict[str, Any]] = {"expect_request": None}
 
     def prepare(self, ctx: HarnessContext, case: LoadedCase[E2eCase]) -> Call[Exchange]:

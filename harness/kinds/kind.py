@@ -43,14 +43,19 @@ class AdapterMethod:
     ``params`` are the arguments after ``api`` (none when ``takes_api`` is false), by name: an
     out-of-process runtime receives them by these names. The ``sdk`` ones are official SDK objects (a
     response, or a stream of events): over ``exec:`` a response travels as the provider's JSON and is
-    rebuilt by the SDK on the other side, a stream's events are pulled one by one. A method that
-    ``yields`` returns an iterable whose items are the result; an ``awaited`` one is ``async def``.
+    rebuilt by the SDK on the other side, a stream's events are pulled one by one. ``http_client`` names
+    the argument that is an official SDK client: over ``exec:`` the runtime gets its description and
+    sends its HTTP through it (protocol 2). A method that ``yields`` returns an iterable whose items are
+    the result; one that ``may_stream`` returns a value or such an iterable; an ``awaited`` one is
+    ``async def``.
     """
 
     name: str
     params: tuple[str, ...]
     sdk: tuple[str, ...] = ()
+    http_client: str | None = None
     yields: bool = False
+    may_stream: bool = False
     awaited: bool = False
     takes_api: bool = True
 
@@ -77,12 +82,12 @@ class Kind(ABC, Generic[ModelT, ContextT]):
     """The adapter method its cases call; ``None`` for a kind that observes other calls (trace)."""
     optional_methods: ClassVar[tuple[AdapterMethod, ...]] = ()
     """Methods an adapter MAY have; the kind calls them when it does (process_async, set_tool_registry)."""
-    not_servable: ClassVar[str | None] = None
-    """Why its cases cannot cross a process (``exec:``); ``None``: they can."""
-
-    @property
-    def servable(self) -> bool:
-        return self.not_servable is None
+    exec_protocol: ClassVar[int | None] = 1
+    """The exec protocol version from which a runtime in another process (``exec:``) can serve its
+    cases; ``None``: it never can."""
+    exec_limits: ClassVar[str] = ""
+    """Why its cases cannot cross a process, or not before ``exec_protocol`` (said to a runtime whose
+    hello declares them)."""
 
     @property
     def label(self) -> str:

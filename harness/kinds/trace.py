@@ -23,7 +23,7 @@ whether the call raises or returns, its spans are judged the same.
 
 The trace kind has no adapter method of its own: an adapter declares ``trace:<api>`` beside the
 capability of the call it traces, and a case whose call the adapter lacks is skipped with the reason.
-Over ``exec:`` spans cannot cross the process: not servable, as e2e.
+Over ``exec:`` spans cannot cross the process: a runtime in another process cannot declare it.
 """
 
 from __future__ import annotations
@@ -242,7 +242,8 @@ class TraceKind(Kind[TraceCase, Observed]):
     case_model = TraceCase
     noun = "spans"
     method = None  # it observes the spans of another kind's call
-    not_servable = (
+    exec_protocol = None
+    exec_limits = (
         "the runtime's spans stay in its own process, where the harness's OpenTelemetry exporter "
         "cannot see them"
     )
