@@ -15,6 +15,8 @@ from harness import __version__
 from harness.corpus.installed import CorpusNotFound, installed_corpus
 from harness.corpus.loader import find_corpus_root, is_case_file
 from harness.corpus.rules import RULES_FILE
+from harness.kinds.registry import KIND_NAMES
+from harness.providers.registry import API_NAMES
 from harness.pytest_plugin.items import CaseFile, RulesFile
 from harness.pytest_plugin.session import SESSION_KEY, WireconfSession, get_session
 
@@ -56,7 +58,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="append",
         default=[],
         metavar="KIND",
-        help="run only cases of this kind (wire, process, stream, ...); repeatable",
+        help=f"run only cases of this kind ({', '.join(KIND_NAMES)}); repeatable",
     )
     group.addoption(
         "--api",
@@ -64,7 +66,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="append",
         default=[],
         metavar="API",
-        help="run only cases of this api (openai.chat, anthropic.messages, ...); repeatable",
+        help=f"run only cases of this api ({', '.join(API_NAMES)}); repeatable",
     )
     group.addoption(
         "--cassettes",
