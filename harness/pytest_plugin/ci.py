@@ -9,6 +9,7 @@ and the baseline update are written once, by the process that sees every verdict
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any
 
@@ -167,11 +168,16 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 def _relative_location(item: CaseItem) -> str:
     """``path:line`` of the case, relative to pytest's rootdir when inside it (same on every machine)."""
+    return f"{_relative_path(item.loaded.path, item.config.rootpath)}:{item.loaded.line}"
+
+
+@lru_cache(maxsize=1024)
+def _relative_path(path: Path, rootpath: Path) -> str:
+    """Resolving a path asks the file system about each of its parts: done once per case file."""
     try:
-        path = item.loaded.path.resolve().relative_to(item.config.rootpath.resolve())
+        return path.resolve().relative_to(rootpath.resolve()).as_posix()
     except ValueError:
-        path = item.loaded.path
-    return f"{path.as_posix()}:{item.loaded.line}"
+        return path.as_posix()
 
 
 def _gate(item: CaseItem, report: pytest.TestReport, baseline: Baseline) -> None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from harness.cassettes.store import RecordedResponse
 from harness.sdk import anthropic_replay, gemini_replay, openai_replay
 from harness.sdk.cassette_transport import cassette_transport
+from harness.sdk.parsed import ParsedResponses
 from harness.sdk.transport import ReplayTransport, StreamProbe, split_events
 
 if TYPE_CHECKING:
@@ -122,6 +123,10 @@ key, so sessions (nested pytester runs, the mutation workers' runs) can share th
 SDKs' client set-up is paid once."""
 
 
+_PARSED = ParsedResponses()
+"""Objects parsed from the same bytes are shared process-wide like the clients (each caller gets a copy)."""
+
+
 class SdkReplay:
     """The per-session entry point; each provider's client is created on first use, once per process."""
 
@@ -137,10 +142,15 @@ class SdkReplay:
             raise NotImplementedError(f"no SDK replay for {api}") from None
 
     def response_object(self, api: str, recorded: RecordedResponse) -> Any:
-        """The SDK object a non-streaming call on ``api`` returns for ``recorded``."""
+        """The SDK object a non-streaming call on ``api`` returns for ``recorded`` (a copy of the one the
+        SDK made the first time it was given these bytes in this process)."""
         sdk_call = self._sdk_call(api)
-        replay, client = self._client(sdk_call.provider)
-        return sdk_call.call(client, replay.prepare(recorded), False)
+
+        def parse() -> Any:
+            replay, client = self._client(sdk_call.provider)
+            return sdk_call.call(client, replay.prepare(recorded), False)
+
+        return _PARSED.get(api, recorded, parse)
 
     def stream_object(self, api: str, recorded: RecordedResponse, probe: StreamProbe) -> Any:
         """The SDK stream object a streaming call on ``api`` returns for ``recorded``."""
