@@ -9,8 +9,8 @@ import threading
 import pytest
 
 from harness.cassettes.store import RecordedResponse
-from harness.sdk import SdkReplay
 from harness.sdk.parsed import ParsedResponses
+from harness.sdk.replay import SdkReplay
 
 CHAT = {
     "id": "chatcmpl-1",
