@@ -6,10 +6,10 @@ and pytest runs two at the end of each session to surface exceptions raised in f
 those Python runs as the cases allocate. ``gc.freeze()`` moves them out of the collector's sight; what
 the cases allocate is collected as usual.
 
-The heap is frozen after collection and again after a case that imported modules (an SDK is imported
-by the first case that needs it), so only a run that collected corpus cases freezes. The next session in
-the same process (pytester's in-process runs, the mutants of ``wireconf strength``) unfreezes first, so
-that what an earlier session left behind can still be collected.
+The heap is frozen after a collection that found corpus cases, and again after a case that imported
+modules (an SDK is imported by the first case that needs it); other sessions never freeze. The next
+session in the same process (pytester's in-process runs, the mutants of ``wireconf strength``)
+unfreezes first, so that what an earlier session left behind can still be collected.
 """
 
 from __future__ import annotations
@@ -38,8 +38,20 @@ def pytest_configure(config: pytest.Config) -> None:
         _modules_when_frozen = None
 
 
+_collected_cases = False
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    global _collected_cases
+    _collected_cases = _collected_cases or isinstance(item, CaseItem)
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
-    if any(isinstance(item, CaseItem) for item in session.items):
+    """Freeze when the session collected corpus cases, run or deselected alike: their corpus is held
+    either way."""
+    global _collected_cases
+    if _collected_cases:
+        _collected_cases = False
         _freeze()
 
 
