@@ -108,6 +108,8 @@ def pytest_configure(config: pytest.Config) -> None:
     update = config.getoption("wireconf_update_baseline")
     if update and not path:
         raise pytest.UsageError("--update-baseline needs --baseline FILE (the file to write)")
+    if config.getoption("wireconf_allow_new_failures") and not path:
+        raise pytest.UsageError("--allow-new-failures needs --baseline FILE (new is relative to a baseline)")
     try:
         baseline = load_baseline(Path(path), missing_ok=update) if path else None
     except BaselineError as exc:
