@@ -247,3 +247,17 @@ def test_warming_needs_protocol_2(pytester):
     result = pytester.runpytest(str(CASES), f"--impl=exec:{shlex.quote(sys.executable)} {path}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*`warming` is true or false, from protocol 2*"])
+
+
+def test_the_committed_schema_is_the_one_generated_from_the_records():
+    """schema.json (read by runtimes in other languages) is generated from the provider and kind
+    records: every api and every kind that can cross a process, nothing hand-kept."""
+    from harness.exec_protocol.schema import COMMITTED, generate, render
+    from harness.kinds.registry import KINDS
+    from harness.providers.registry import APIS
+
+    generated = generate()
+    assert COMMITTED.read_text(encoding="utf-8") == render(generated), "run `wireconf exec-schema --write`"
+    call = generated["$defs"]["call"]["properties"]
+    assert call["api"]["enum"] == [*APIS, None]
+    assert call["kind"]["enum"] == [kind.name for kind in KINDS.values() if kind.exec_protocol is not None]
