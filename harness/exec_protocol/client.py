@@ -39,7 +39,7 @@ from harness.exec_protocol.messages import (
 from harness.kinds.kind import AdapterMethod, Kind
 from harness.kinds.registry import KINDS
 from harness.providers.registry import PROVIDER_OF
-from harness.sdk.origins import origin_of
+from harness.sdk.origins import Origin, origin_of
 
 HELLO_TIMEOUT = 60.0
 STOP_TIMEOUT = 5.0
@@ -368,7 +368,8 @@ class ExecAdapter:
                 self._in_flight = None
 
 
-def _recorded(sdk_object: object, name: str) -> Any:
+def _recorded(sdk_object: object, name: str) -> Origin:
+    """Where the harness got ``sdk_object`` from; a TypeError for an object it did not parse itself."""
     origin = origin_of(sdk_object)
     if origin is None:
         raise TypeError(
