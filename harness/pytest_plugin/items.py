@@ -154,6 +154,12 @@ class CaseItem(ShownAsWritten):
             where = f"  expectation at {self.loaded.path}:{self.loaded.line_of(expect_key)}"
             raise CaseFailed([*self._header(), where, *lines], diff=lines)
 
+    def teardown(self) -> None:
+        """Let go of the outcome (the adapter's exception holds its frames): the report has the verdict,
+        and a run of thousands of cases should not keep every one's objects alive to its end."""
+        self._outcome = None
+        self._case = self.loaded.model
+
     def reportinfo(self) -> tuple[Any, int, str]:
         return self.path, self.loaded.line - 1, f"{self.loaded.kind} {self.loaded.api}: {self.loaded.id}"
 
