@@ -178,3 +178,43 @@ def test_nat_runs_the_extract_cases_when_installed(run_corpus):
     assert "extract.openai.chat.real-one-tool-call-content-null" in run.with_outcome("passed")
     for case in run.with_outcome("failed"):
         assert "differs from the expectation" in run.longreprs[case]
+
+
+def test_litellm_draws_seeded_ids_inside_the_context_and_random_ones_elsewhere():
+    """LiteLLM's uuids (Gemini calls' ``call_<uuid>``) come from a generator seeded anew for each call:
+    the same sequence every time, distinct draws, LiteLLM's own UUID type; another thread is not served
+    from it, and the backend's own ``uuid4`` is back afterwards."""
+    import threading
+
+    from harness.adapters.litellm_ids import seeded_ids
+    from harness.adapters.litellm_objects import import_litellm
+
+    import_litellm()
+    from litellm._uuid import uuid as backend
+
+    original = backend.uuid4
+    runs, elsewhere = [], []
+    for _ in range(2):
+        with seeded_ids():
+            first = backend.uuid4()
+            thread = threading.Thread(target=lambda: elsewhere.append(str(backend.uuid4())))
+            thread.start()
+            thread.join()
+            runs.append([str(first), *(str(backend.uuid4()) for _ in range(2))])
+            assert type(first) is type(original()) and first.version == 4
+    assert runs[0] == runs[1]
+    assert len(set(runs[0])) == 3
+    assert elsewhere[0] != elsewhere[1] and not set(elsewhere) & set(runs[0])
+    assert backend.uuid4 is original
+    assert str(backend.uuid4()) not in runs[0]
+
+
+def test_two_runs_through_litellm_give_identical_verdicts_and_diffs(run_corpus):
+    """Gemini calls arrive without ids and LiteLLM draws them; the diffs that show them are the same on
+    every run, so docs/findings.md rebuilds byte for byte."""
+    runs = [
+        run_corpus("--impl=tests.fakes.luthien_streaming:adapter", "-k", "blocks and gemini") for _ in "ab"
+    ]
+    assert runs[0].outcomes == runs[1].outcomes
+    assert runs[0].longreprs == runs[1].longreprs
+    assert any("call_" in text for text in runs[0].longreprs.values()), "a diff shows an id LiteLLM drew"
