@@ -5,11 +5,13 @@ known gaps as failures with diffs. The real luthien and agentflow runs: tests/te
 
 from __future__ import annotations
 
+import asyncio
 import sys
 
 import pytest
 
 from harness.adapters.agentflow import AgentflowAdapter, message_as_data
+from harness.adapters.litellm_objects import UNNAMED_MODEL
 from harness.adapters.luthien_source import SRC_VARIABLE
 from harness.adapters.nat import NatAdapter
 from harness.impl_loader import load_impl
@@ -218,3 +220,47 @@ def test_two_runs_through_litellm_give_identical_verdicts_and_diffs(run_corpus):
     assert runs[0].outcomes == runs[1].outcomes
     assert runs[0].longreprs == runs[1].longreprs
     assert any("call_" in text for text in runs[0].longreprs.values()), "a diff shows an id LiteLLM drew"
+
+
+def _stream_input(corpus, case_id: str):
+    from harness.cassettes.store import CassetteStore
+    from harness.kinds.base import HarnessContext, recorded_response, sdk_input
+    from harness.sdk.replay import SdkReplay
+    from tests.conftest import REPO
+
+    ctx = HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
+    case = next(c for c in corpus.cases() if c.id == case_id)
+    events, probe = sdk_input(ctx, case, case.model.response, stream=True)
+    return events, probe, recorded_response(ctx, case, case.model.response, stream=True)
+
+
+def _lines_litellm_reads(wrapper) -> list[str]:
+    async def read() -> list[str]:
+        return [line async for line in wrapper.completion_stream.streaming_response]
+
+    return asyncio.run(read())
+
+
+@pytest.mark.parametrize(
+    ("case_id", "model"),
+    [
+        ("blocks.gemini.generate_content.real-single-function-call", "gemini-2.0-flash"),
+        ("blocks.anthropic.messages.real-max-tokens-text", "claude-sonnet-4-20250514"),
+        (
+            "blocks.gemini.generate_content.thought-parts-make-no-block",
+            UNNAMED_MODEL["gemini.generate_content"],
+        ),
+    ],
+)
+def test_litellm_reads_the_recorded_lines_with_the_model_the_stream_names(corpus, case_id, model):
+    """As after its own HTTP call: LiteLLM's parser reads the response's lines, the recorded bytes
+    (not the SDK's re-serialised chunks, which would add e.g. google-genai's ``sdkHttpResponse``),
+    through the probe the SDK would read; its model is the one the stream names (the request's, which
+    the recording does not hold), or a default one for inline events that name none."""
+    from harness.adapters.litellm_objects import stream_wrapper
+
+    events, probe, recorded = _stream_input(corpus, case_id)
+    wrapper = stream_wrapper(".".join(case_id.split(".")[1:3]), events)
+    assert wrapper.model == model
+    assert _lines_litellm_reads(wrapper) == recorded.body.decode("utf-8").splitlines()
+    assert probe.read == probe.total
