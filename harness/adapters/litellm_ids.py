@@ -5,11 +5,12 @@ LiteLLM gives ids where the provider sent none, at random by design: every Gemin
 ``call_<28 hex digits of a uuid4>`` (``litellm.llms.vertex_ai.gemini.vertex_and_google_ai_studio_gemini:
 ModelResponseIterator.chunk_parser``), every ``ModelResponse`` / ``ModelResponseStream`` a
 ``chatcmpl-<uuid4>``, a tool call without id a ``<uuid4>`` (``litellm.types.utils``). The rules only
-need an id that is there (``blocks/missing-tool-call-id``), never a particular spelling; but those ids
-show in the diffs of failing cases, and the findings page (docs/findings.md, ``wireconf findings``)
-must rebuild byte for byte from the same runtimes. So while ``seeded_ids()`` is active, every uuid4
-LiteLLM draws in that context comes from ``random.Random(SEED)``: still a well-formed version-4 UUID
-of LiteLLM's own UUID type, still different from every other draw of the call.
+need ids that are there and tell blocks apart (``blocks/missing-tool-call-id``,
+``blocks/block-ids-distinct``), never a particular spelling; but those ids show in the diffs of failing
+cases, and the findings page (docs/findings.md, ``wireconf findings``) must rebuild byte for byte
+from the same runtimes. So while ``seeded_ids()`` is active, every uuid4 LiteLLM draws in that context
+comes from ``random.Random(SEED)``: still a well-formed version-4 UUID of LiteLLM's own UUID type,
+still different from every other draw of the call.
 
 LiteLLM draws all its uuids through one module (``litellm._uuid``: ``from litellm._uuid import uuid``,
 then ``uuid.uuid4()``, where ``uuid`` is its backend, ``fastuuid``), so replacing the backend's
