@@ -139,3 +139,25 @@ def test_pattern_matcher():
     assert strict_equal(*apply_matchers({"id": {"$pattern": "call_[0-9]+"}}, {"id": "call_12"}))
     resolved, actual = apply_matchers({"id": {"$pattern": "call_[0-9]+"}}, {"id": "call_x"})
     assert render_diff(resolved, actual) == ['$.id: expected "a string matching /call_[0-9]+/", got "call_x"']
+
+
+def test_id_matcher_stands_for_one_id_per_name_and_a_different_one_per_name():
+    from harness.judging.matchers import apply_matchers
+
+    expected = [{"blocks": [{"id": {"$id": "a"}}, {"id": {"$id": "b"}}], "current": {"$id": "b"}}]
+    assert strict_equal(*apply_matchers(expected, [{"blocks": [{"id": "x"}, {"id": "y"}], "current": "y"}]))
+    # the current block is not the block the name stands for
+    resolved, actual = apply_matchers(expected, [{"blocks": [{"id": "x"}, {"id": "y"}], "current": "x"}])
+    assert render_diff(resolved, actual) == ['$[0].current: expected "y (the id $id b stands for)", got "x"']
+    # two blocks share one id: the name that came second stands for nothing
+    resolved, actual = apply_matchers(expected, [{"blocks": [{"id": "x"}, {"id": "x"}], "current": "x"}])
+    assert render_diff(resolved, actual) == [
+        '$[0].blocks[1].id: expected "an id of its own ($id b), not $id a\'s", got "x"',
+        '$[0].current: expected "an id of its own ($id b), not $id a\'s", got "x"',
+    ]
+    # an id must be there
+    resolved, actual = apply_matchers(expected, [{"blocks": [{"id": ""}, {"id": None}], "current": "y"}])
+    assert render_diff(resolved, actual) == [
+        '$[0].blocks[0].id: expected "a non-empty id ($id a)", got ""',
+        '$[0].blocks[1].id: expected string "a non-empty id ($id b)", got null',
+    ]

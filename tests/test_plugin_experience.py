@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from harness.corpus.identity import declared_version
 from tests.conftest import CASES, REPO
 
 SINGLE = "wire.openai.chat.single-text-part-is-string"
@@ -127,7 +128,10 @@ def test_wireconf_runs_the_installed_corpus_from_any_directory(pytester):
     result = pytester.runpytest("--wireconf", "-p", "no:cacheprovider", "-k", SINGLE, "-v")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(
-        [f"wireconf corpus 1.* (sha256:*): {CASES}", f"wire/openai.chat/messages.yaml::{SINGLE} PASSED*"]
+        [
+            f"wireconf corpus {declared_version(CASES / 'rules.yaml')} (sha256:*): {CASES}",
+            f"wire/openai.chat/messages.yaml::{SINGLE} PASSED*",
+        ]
     )
     result.stdout.no_fnmatch_line("*test_own*")
     # paths on the command line run beside it

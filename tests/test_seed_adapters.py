@@ -5,11 +5,13 @@ known gaps as failures with diffs. The real luthien and agentflow runs: tests/te
 
 from __future__ import annotations
 
+import asyncio
 import sys
 
 import pytest
 
 from harness.adapters.agentflow import AgentflowAdapter, message_as_data
+from harness.adapters.litellm_objects import UNNAMED_MODEL
 from harness.adapters.luthien_source import SRC_VARIABLE
 from harness.adapters.nat import NatAdapter
 from harness.impl_loader import load_impl
@@ -178,3 +180,87 @@ def test_nat_runs_the_extract_cases_when_installed(run_corpus):
     assert "extract.openai.chat.real-one-tool-call-content-null" in run.with_outcome("passed")
     for case in run.with_outcome("failed"):
         assert "differs from the expectation" in run.longreprs[case]
+
+
+def test_litellm_draws_seeded_ids_inside_the_context_and_random_ones_elsewhere():
+    """LiteLLM's uuids (Gemini calls' ``call_<uuid>``) come from a generator seeded anew for each call:
+    the same sequence every time, distinct draws, LiteLLM's own UUID type; another thread is not served
+    from it, and the backend's own ``uuid4`` is back afterwards."""
+    import threading
+
+    from harness.adapters.litellm_ids import seeded_ids
+    from harness.adapters.litellm_objects import import_litellm
+
+    import_litellm()
+    from litellm._uuid import uuid as backend
+
+    original = backend.uuid4
+    runs, elsewhere = [], []
+    for _ in range(2):
+        with seeded_ids():
+            first = backend.uuid4()
+            thread = threading.Thread(target=lambda: elsewhere.append(str(backend.uuid4())))
+            thread.start()
+            thread.join()
+            runs.append([str(first), *(str(backend.uuid4()) for _ in range(2))])
+            assert type(first) is type(original()) and first.version == 4
+    assert runs[0] == runs[1]
+    assert len(set(runs[0])) == 3
+    assert elsewhere[0] != elsewhere[1] and not set(elsewhere) & set(runs[0])
+    assert backend.uuid4 is original
+    assert str(backend.uuid4()) not in runs[0]
+
+
+def test_two_runs_through_litellm_give_identical_verdicts_and_diffs(run_corpus):
+    """Gemini calls arrive without ids and LiteLLM draws them; the diffs that show them are the same on
+    every run, so docs/findings.md rebuilds byte for byte."""
+    runs = [
+        run_corpus("--impl=tests.fakes.luthien_streaming:adapter", "-k", "blocks and gemini") for _ in "ab"
+    ]
+    assert runs[0].outcomes == runs[1].outcomes
+    assert runs[0].longreprs == runs[1].longreprs
+    assert any("call_" in text for text in runs[0].longreprs.values()), "a diff shows an id LiteLLM drew"
+
+
+def _stream_input(corpus, case_id: str):
+    from harness.cassettes.store import CassetteStore
+    from harness.kinds.base import HarnessContext, recorded_response, sdk_input
+    from harness.sdk.replay import SdkReplay
+    from tests.conftest import REPO
+
+    ctx = HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
+    case = next(c for c in corpus.cases() if c.id == case_id)
+    events, probe = sdk_input(ctx, case, case.model.response, stream=True)
+    return events, probe, recorded_response(ctx, case, case.model.response, stream=True)
+
+
+def _lines_litellm_reads(wrapper) -> list[str]:
+    async def read() -> list[str]:
+        return [line async for line in wrapper.completion_stream.streaming_response]
+
+    return asyncio.run(read())
+
+
+@pytest.mark.parametrize(
+    ("case_id", "model"),
+    [
+        ("blocks.gemini.generate_content.real-single-function-call", "gemini-2.0-flash"),
+        ("blocks.anthropic.messages.real-max-tokens-text", "claude-sonnet-4-20250514"),
+        (
+            "blocks.gemini.generate_content.thought-parts-make-no-block",
+            UNNAMED_MODEL["gemini.generate_content"],
+        ),
+    ],
+)
+def test_litellm_reads_the_recorded_lines_with_the_model_the_stream_names(corpus, case_id, model):
+    """As after its own HTTP call: LiteLLM's parser reads the response's lines, the recorded bytes
+    (not the SDK's re-serialised chunks, which would add e.g. google-genai's ``sdkHttpResponse``),
+    through the probe the SDK would read; its model is the one the stream names (the request's, which
+    the recording does not hold), or a default one for inline events that name none."""
+    from harness.adapters.litellm_objects import stream_wrapper
+
+    events, probe, recorded = _stream_input(corpus, case_id)
+    wrapper = stream_wrapper(".".join(case_id.split(".")[1:3]), events)
+    assert wrapper.model == model
+    assert _lines_litellm_reads(wrapper) == recorded.body.decode("utf-8").splitlines()
+    assert probe.read == probe.total

@@ -6,7 +6,9 @@ The converter takes what LiteLLM returns: a ``ModelResponse``, or the ``CustomSt
 streaming call. The adapter builds those from the recorded response with LiteLLM's own conversion
 (``harness.adapters.litellm_objects``) and calls the documented API,
 ``LiteLLMConverter().convert_response(response)`` and ``convert_streaming_response(config, node_name,
-response)``, whose ``Message`` objects it reads into the canonical message (docs/seeds.md).
+response)``, whose ``Message`` objects it reads into the canonical message (docs/seeds.md). The ids
+LiteLLM draws at random come from a generator seeded for the call (``litellm_ids.py``), in this
+process or in the one that serves agentflow over ``exec:``.
 
 Agentflow needs Python >= 3.12. On an older interpreter the adapter loads, declares nothing and says
 so; there it runs out of process, served from a Python >= 3.12 environment that has wireconf and the
@@ -116,12 +118,14 @@ class AgentflowAdapter:
 
     def convert(self, api: str, response: Any, stream: bool) -> list[dict[str, Any]]:
         from harness.adapters import litellm_objects
+        from harness.adapters.litellm_ids import seeded_ids
 
         converter = self._converter()
-        if not stream:
-            model_response = litellm_objects.model_response(response)
-            return [message_as_data(asyncio.run(converter.convert_response(model_response)))]
-        return asyncio.run(self._stream(converter, litellm_objects.stream_wrapper(api, response)))
+        with seeded_ids():  # the ids LiteLLM draws at random, the same on every run (litellm_ids.py)
+            if not stream:
+                model_response = litellm_objects.model_response(response)
+                return [message_as_data(asyncio.run(converter.convert_response(model_response)))]
+            return asyncio.run(self._stream(converter, litellm_objects.stream_wrapper(api, response)))
 
     @staticmethod
     async def _stream(converter: Any, wrapper: Any) -> list[dict[str, Any]]:

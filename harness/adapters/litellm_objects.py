@@ -11,9 +11,17 @@ its HTTP call returns:
   (``litellm.llms.anthropic.chat.handler:ModelResponseIterator``, over ``response.iter_lines()``, the
   recorded bytes the SDK's stream holds), wrapped in ``CustomStreamWrapper`` (provider ``anthropic``).
 - ``gemini.generate_content``: LiteLLM's Gemini parser (``litellm.llms.vertex_ai.gemini.
-  vertex_and_google_ai_studio_gemini:ModelResponseIterator``) over the ``data:`` lines of the stream
-  (each chunk's JSON as the Gemini SDK parsed it), wrapped in ``CustomStreamWrapper`` (provider
-  ``gemini``).
+  vertex_and_google_ai_studio_gemini:ModelResponseIterator``) over the response's lines, wrapped in
+  ``CustomStreamWrapper`` (provider ``gemini``). The Gemini SDK's stream does not expose its HTTP
+  response, so the recorded bytes come from the harness's note of what it parsed the stream from
+  (``harness.sdk.origins``), read through the same counted probe the SDK would read; only a stream the
+  harness did not parse itself (one rebuilt in a process served over ``exec:``) is re-serialised from
+  the SDK's chunks into ``data:`` lines.
+
+The model LiteLLM is called with comes from the request; a recorded stream names the model that
+answered (OpenAI's ``model``, Anthropic's ``message_start.message.model``, Gemini's ``modelVersion``),
+which is the closest the recording holds. A stream that names none (an inline case's events) gets
+``UNNAMED_MODEL``.
 
 ``stream_options``: LiteLLM asks OpenAI for a usage chunk by default; a recorded stream carries one
 only if its request asked, so ``include_usage`` is set exactly when the stream has a usage chunk (a
@@ -25,16 +33,24 @@ and the default (not asked) is kept.
 from __future__ import annotations
 
 import datetime
+import itertools
 import json
 import os
 import uuid
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
 LITELLM_OFFLINE = "LITELLM_LOCAL_MODEL_COST_MAP"
 """Set before litellm is imported, so that it reads its bundled model cost map instead of fetching it."""
 
 PROVIDERS = {"openai.chat": "openai", "anthropic.messages": "anthropic", "gemini.generate_content": "gemini"}
+
+UNNAMED_MODEL = {
+    "openai.chat": "gpt-4o",
+    "anthropic.messages": "claude-sonnet-4-5",
+    "gemini.generate_content": "gemini-2.5-flash",
+}
+"""The model for a stream that names none (inline events): one LiteLLM knows for each provider."""
 
 
 def import_litellm() -> Any:
@@ -86,6 +102,48 @@ def _data_lines(events: Iterable[Any]) -> Iterator[str]:
         yield ""
 
 
+def _recorded_lines(sdk_stream: Any) -> Iterator[str] | None:
+    """The lines of the recorded response ``sdk_stream`` was parsed from, read through its probe (so
+    each event counts as read, as when the SDK reads it) and split by httpx as ``response.iter_lines()``
+    splits them for LiteLLM; ``None`` when the harness did not parse this stream itself."""
+    import httpx
+
+    from harness.sdk.origins import origin_of
+
+    origin = origin_of(sdk_stream)
+    if origin is None or origin.probe is None:
+        return None
+    headers = [(name, value) for name, values in origin.recorded.headers.items() for value in values]
+    return httpx.Response(origin.recorded.status, headers=headers, content=origin.probe.chunks()).iter_lines()
+
+
+def _anthropic_model(event: dict[str, Any]) -> str | None:
+    return (event.get("message") or {}).get("model") if event.get("type") == "message_start" else None
+
+
+def _gemini_model(event: dict[str, Any]) -> str | None:
+    return event.get("modelVersion")
+
+
+def _model_of(
+    api: str, lines: Iterator[str], read: Callable[[dict[str, Any]], Any]
+) -> tuple[str, Iterator[str]]:
+    """The model the stream's first event names (``UNNAMED_MODEL[api]`` if none), and the stream's lines
+    all still to come: only the lines up to that first event are read ahead."""
+    ahead: list[str] = []
+    model = None
+    for line in lines:
+        ahead.append(line)
+        if line.startswith("data:"):
+            try:
+                event = json.loads(line[len("data:") :])
+            except ValueError:
+                break
+            model = read(event) if isinstance(event, dict) else None
+            break
+    return (model if isinstance(model, str) and model else UNNAMED_MODEL[api]), itertools.chain(ahead, lines)
+
+
 async def _async(items: Iterable[Any]) -> AsyncIterator[Any]:
     """What ``acompletion`` reads from: the SDK's ``AsyncStream``, or ``response.aiter_lines()``."""
     for item in items:
@@ -102,26 +160,26 @@ def stream_wrapper(api: str, sdk_stream: Any) -> Any:
         chunks = list(sdk_stream)  # read ahead only to learn whether the request asked for usage
         if any(getattr(chunk, "usage", None) is not None for chunk in chunks):
             stream_options = {"include_usage": True}
-        model = next((c.model for c in chunks if getattr(c, "model", None)), "gpt-4o")
+        model = next((c.model for c in chunks if getattr(c, "model", None)), UNNAMED_MODEL[api])
         log = _logging(model, provider)
         completion_stream: Any = _async(chunks)
     elif api == "anthropic.messages":
         from litellm.llms.anthropic.chat.handler import ModelResponseIterator as AnthropicIterator
 
-        model = "claude-sonnet-4-5"
+        model, lines = _model_of(api, sdk_stream.response.iter_lines(), _anthropic_model)
         log = _logging(model, provider)
-        completion_stream = AnthropicIterator(
-            streaming_response=_async(sdk_stream.response.iter_lines()), sync_stream=False
-        )
+        completion_stream = AnthropicIterator(streaming_response=_async(lines), sync_stream=False)
     elif api == "gemini.generate_content":
         from litellm.llms.vertex_ai.gemini.vertex_and_google_ai_studio_gemini import (
             ModelResponseIterator as GeminiIterator,
         )
 
-        model = "gemini-2.5-flash"
+        recorded = _recorded_lines(sdk_stream)
+        lines = recorded if recorded is not None else _data_lines(sdk_stream)
+        model, lines = _model_of(api, lines, _gemini_model)
         log = _logging(model, provider)
         completion_stream = GeminiIterator(
-            streaming_response=_async(_data_lines(sdk_stream)), sync_stream=False, logging_obj=log
+            streaming_response=_async(lines), sync_stream=False, logging_obj=log
         )
     else:
         raise ValueError(f"LiteLLM has no stream conversion for {api} here")

@@ -7,7 +7,8 @@ adapter builds exactly that from the recorded stream with LiteLLM's own conversi
 Gemini parsers over those providers' bytes), then drives the processor the documented way,
 ``StreamProcessor(on_chunk).process(incoming, context)``, with a callback that records the
 ``StreamState`` it is handed at each chunk. So the Anthropic and Gemini cases judge what a luthien
-policy sees behind LiteLLM, including what LiteLLM's conversion changes.
+policy sees behind LiteLLM, including what LiteLLM's conversion changes. The ids LiteLLM draws at random
+come from a generator seeded for the call (``litellm_ids.py``), so every run gives the same states.
 
 Point it at a checkout: ``WIRECONF_LUTHIEN_SRC=path/to/luthien-proxy/src`` (``luthien_source.py``); the
 version names the commit (``0.1.0+967f2d8f``). Without the class, or without litellm, the adapter
@@ -81,17 +82,19 @@ class LuthienAdapter:
         return set() if self._processor is None else {f"blocks:{api}" for api in APIS}
 
     def stream_blocks(self, api: str, events: Any) -> list[dict[str, Any]]:
+        from harness.adapters.litellm_ids import seeded_ids
         from harness.adapters.litellm_objects import stream_wrapper
 
-        incoming = stream_wrapper(api, events)
         states: list[dict[str, Any]] = []
 
         async def on_chunk(chunk: Any, state: Any, context: Any) -> None:
             states.append(snapshot(state))
             await context.send(chunk)
 
-        processor = self._processor(on_chunk)
-        asyncio.run(processor.process(incoming, _Context()))
+        with seeded_ids():  # LiteLLM's random ids (Gemini calls' call_<uuid>) the same on every run
+            incoming = stream_wrapper(api, events)
+            processor = self._processor(on_chunk)
+            asyncio.run(processor.process(incoming, _Context()))
         return states
 
 
