@@ -8,17 +8,6 @@ from typing import Any
 from reference_impl.tool_call import ToolCall
 
 
-def refusal_text(response: Any) -> str:
-    """The refusal parts of the output's messages, joined as ``output_text`` joins text parts."""
-    return "".join(
-        part.refusal or ""
-        for item in response.output
-        if item.type == "message"
-        for part in item.content
-        if part.type == "refusal"
-    )
-
-
 def parse_output(agent: dict[str, Any], output_text: str) -> Any:
     """Structured output (§7.7 response phase): JSON-parse when outputs are declared, else the text."""
     if agent.get("outputs") and output_text:
@@ -35,7 +24,5 @@ def process_responses(agent: dict[str, Any], response: Any) -> Any:
     function_calls = [item for item in response.output if item.type == "function_call"]
     if function_calls:
         return [ToolCall(fc.call_id, fc.name, fc.arguments) for fc in function_calls]
-    refusal = refusal_text(response)
-    if refusal:  # project decision 8.4/refusal-raises, as 8.1/refusal-raises and §8.6 do
-        raise ValueError(f"Model refused: {refusal}")
+    # output_text holds no refusal part: a refused response gives "" (rule 8.4/refusal-output-text)
     return parse_output(agent, response.output_text)
