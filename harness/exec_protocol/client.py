@@ -21,7 +21,7 @@ import queue
 import shlex
 import subprocess
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from harness.exec_protocol import PROTOCOL_VERSION
@@ -31,6 +31,12 @@ HELLO_TIMEOUT = 60.0
 STOP_TIMEOUT = 5.0
 STDERR_LINES = 40
 TRANSCRIPT_ENV = "WIRECONF_EXEC_TRANSCRIPT"
+
+
+def _sdk(response: object) -> list[str]:
+    """``["response"]`` when the response is an SDK object the runtime's side rebuilds; ``[]`` for a plain
+    mapping (``response_as: mapping`` cases), which reaches the runtime as the mapping it is."""
+    return [] if isinstance(response, Mapping) else ["response"]
 
 
 class ExecError(Exception):
@@ -143,7 +149,9 @@ class ExecAdapter:
         return self._call("wire", api, "build_request", {"agent": agent, "messages": messages})
 
     def process(self, api: str, agent: dict[str, Any], response: object) -> Any:
-        return self._call("process", api, "process", {"agent": agent, "response": response}, sdk=["response"])
+        return self._call(
+            "process", api, "process", {"agent": agent, "response": response}, sdk=_sdk(response)
+        )
 
     def process_stream(self, api: str, agent: dict[str, Any], events: Iterable[object]) -> Iterator[Any]:
         exchange = self._exchange("stream", api, "process_stream", {"agent": agent}, [], ("events", events))
@@ -169,7 +177,7 @@ class ExecAdapter:
         """The runtime awaits its own ``process_async``; this side waits for the answer (the harness
         runs it on its own event loop in the case's worker thread)."""
         return self._call(
-            "process", api, "process_async", {"agent": agent, "response": response}, sdk=["response"]
+            "process", api, "process_async", {"agent": agent, "response": response}, sdk=_sdk(response)
         )
 
     def ready(self) -> None:

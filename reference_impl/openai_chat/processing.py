@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from openai.types.chat import ChatCompletion
+
+from reference_impl.sdk_objects import from_mapping
 from reference_impl.tool_call import ToolCall
 
 
@@ -19,6 +22,7 @@ def parse_structured(agent: dict[str, Any], content: str) -> Any:
 
 
 def process_chat(agent: dict[str, Any], response: Any) -> Any:
+    response = from_mapping(ChatCompletion, response)  # decision 8/plain-mapping-response
     message = response.choices[0].message
     if message.tool_calls:
         return [ToolCall(tc.id, tc.function.name, tc.function.arguments) for tc in message.tool_calls]

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from openai.types.responses import Response
+
+from reference_impl.sdk_objects import from_mapping
 from reference_impl.tool_call import ToolCall
 
 
@@ -19,6 +22,7 @@ def parse_output(agent: dict[str, Any], output_text: str) -> Any:
 
 
 def process_responses(agent: dict[str, Any], response: Any) -> Any:
+    response = from_mapping(Response, response)  # decision 8/plain-mapping-response
     if response.error:  # status "incomplete" is no error (project decision 8.4/incomplete-not-error)
         raise ValueError(response.error.message)
     function_calls = [item for item in response.output if item.type == "function_call"]
