@@ -15,7 +15,7 @@ from harness.impl_loader import ImplError, LoadedImpl, load_impl
 from harness.kinds.base import HarnessContext
 from harness.pytest_plugin.summary import Tally
 from harness.pytest_plugin.timeout import TimedRunner
-from harness.sdk import SdkReplay
+from harness.sdk.replay import SdkReplay
 
 CASSETTES_DIR = "cassettes"
 
