@@ -4,7 +4,10 @@ The spec's authors publish vectors (``vectors.json``: contract, operation, and p
 input and expected output). Imported as cases, they make the corpus a superset of upstream's suite for
 §7/§8, each case carrying its provenance (``vector: {name, commit}``; the file's header names the
 repository and the path of the vectors file). Upstream's
-runners compare only the keys a vector lists, so every imported case says ``expect_keys: listed``.
+runners compare only the keys a vector lists, so every imported case says ``expect_keys: listed``: such
+a case cannot see a key that must be absent (``tools_null_when_empty`` passes a runtime that sends
+``tools: []``), which is why imported cases cite only the rules their listed keys check and the
+hand-written cases check absence exactly.
 
 A vector becomes a case in the corpus's vocabulary:
 
