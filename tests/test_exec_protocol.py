@@ -64,7 +64,8 @@ def test_every_message_of_a_real_run_fits_the_schema(run_corpus, monkeypatch, tm
     transcript = tmp_path / "transcript.jsonl"
     monkeypatch.setenv("WIRECONF_EXEC_TRANSCRIPT", str(transcript))
     # a stream with tool calls (next/event/end/yield), a refused stream (error), plain processing (result)
-    run_corpus(NODE_IMPL, "-k", "real-text-then-tool-call or refusal-raises-after-earlier-text or real-plain-text")
+    selection = "real-text-then-tool-call or refusal-raises-after-earlier-text or real-plain-text"
+    run_corpus(NODE_IMPL, "-k", selection)
     validator = jsonschema.Draft202012Validator(schema())
     seen = set()
     lines = transcript.read_text(encoding="utf-8").splitlines()
