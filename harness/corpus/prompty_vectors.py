@@ -1,13 +1,12 @@
-"""Prompty's upstream conformance vectors (§7 wire, §8 process and processStream) → corpus cases.
+"""Prompty's upstream conformance vectors (§7 wire, §8 process) → corpus cases.
 
 The spec's authors publish vectors (``vectors.json``: contract, operation, and per vector its name,
 input and expected output). Imported as cases, they make the corpus a superset of upstream's suite for
 §7/§8, each case carrying its provenance (``vector: {name, commit}``; the file's header names the
-repository and the path of the vectors file). Upstream's
-runners compare only the keys a vector lists, so every imported case says ``expect_keys: listed``: such
-a case cannot see a key that must be absent (``tools_null_when_empty`` passes a runtime that sends
-``tools: []``), which is why imported cases cite only the rules their listed keys check and the
-hand-written cases check absence exactly.
+repository and the path of the vectors file). Upstream's runners compare only the keys a vector lists,
+so every imported case says ``expect_keys: listed``: such a case cannot see a key that must be absent
+(``tools_null_when_empty`` passes a runtime that sends ``tools: []``), which is why imported cases cite
+only the rules their listed keys check and the hand-written cases check absence exactly.
 
 A vector becomes a case in the corpus's vocabulary:
 
@@ -15,21 +14,18 @@ A vector becomes a case in the corpus's vocabulary:
   ``tools``/``outputs`` make the agent, ``expected.request_body`` is the expectation;
 - ``Processor.process``: a ``process`` case on the response as an inline body (parsed by the official
   SDK like every process case); ``has_outputs`` gives the agent one output property, as upstream's
-  runners do (processors only ask whether outputs exist); ``expected.result`` is the expectation;
-- ``Processor.processStream``: a ``stream`` case on the provider events; its text chunks are what must
-  be yielded and a failure chunk the error that must end the stream (any exception with the vector's
-  message, since the vector names no type).
+  runners do (processors only ask whether outputs exist); ``expected.result`` is the expectation.
 
-A vector that the case model cannot express is left out with the reason (``Skipped``), never
-half-imported. Which rules an imported case checks is the one thing written by hand: re-importing keeps
-each case's ``rules`` (by vector name), and a new vector is written with ``rules: []``, which the
-loader refuses until someone cites the rules it checks.
+A vector that the case model cannot express, or that judges another contract (the processStream
+vectors judge Prompty's streaming pipeline, not §8.6's processor), is left out with the reason
+(``Skipped``), never half-imported. Which rules an imported case checks is the one thing written by
+hand: re-importing keeps each case's ``rules`` (by vector name), and a new vector is written with
+``rules: []``, which the loader refuses until someone cites the rules it checks.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,8 +47,17 @@ _OPENAI_APIS = {
 _KINDS = {
     ("WireConformance", "toRequest"): "wire",
     ("Processor", "process"): "process",
-    ("Processor", "processStream"): "stream",
 }
+_NOT_A_PROCESSOR = ("Processor", "processStream")
+"""The processStream vectors judge Prompty's streaming pipeline (PromptyStream chunks of kind text or
+failure, determinate and indeterminate failures, reconciliation, whether a completion is committed), a
+contract that is not §8.6's process_stream (strings and ToolCalls yielded, a refusal raised): upstream
+runs them through its pipeline, not its processor. They are left out, with that reason."""
+STREAM_CONTRACT = (
+    "it judges Prompty's streaming pipeline (PromptyStream chunks of kind text or failure, failure "
+    "classification and reconciliation), not §8.6's process_stream, which yields strings and raises; "
+    "upstream runs it through its pipeline, not its processor"
+)
 _OUTPUTS_PRESENT = [{"name": "dummy", "kind": "string"}]
 """The outputs an imported process case's agent has when the vector says ``has_outputs: true``."""
 
@@ -65,8 +70,6 @@ class VectorsError(Exception):
 class Skipped:
     name: str
     reason: str
-    kind: str | None = None
-    api: str | None = None
 
 
 @dataclass
@@ -131,55 +134,23 @@ def _process_case(vector: dict[str, Any]) -> dict[str, Any]:
     return {"agent": agent, "response": {"body": input_["response"]}, "expect": vector["expected"]["result"]}
 
 
-def _stream_case(vector: dict[str, Any]) -> dict[str, Any] | str:
-    input_ = vector["input"]
-    events = []
-    for event in input_.get("events") or []:
-        if event.get("kind") != "provider":
-            return (
-                f"an event of kind {event.get('kind')!r} (a failure of the transport after the stream "
-                "opened) cannot be replayed from recorded bytes, and §8.6 says nothing about it"
-            )
-        events.append(event["value"])
-    yielded: list[Any] = []
-    failure: dict[str, Any] | None = None
-    for chunk in vector["expected"].get("chunks") or []:
-        if failure is not None:
-            return "the stream goes on after a failure chunk"
-        if chunk.get("kind") == "text":
-            yielded.append(chunk["value"])
-        elif chunk.get("kind") == "failure":
-            failure = chunk["failure"]
-        else:
-            return f"an expected chunk of kind {chunk.get('kind')!r} has no counterpart in a stream case"
-    case: dict[str, Any] = {"agent": {"model": _model(input_, "test")}, "response": {"events": events}}
-    if failure is None:
-        case["expect"] = yielded
-    else:
-        case["expect_error"] = {
-            "type": "Exception",
-            "match": "^" + re.escape(failure["message"]).replace("\\ ", " ") + "$",
-            "yielded": yielded,
-        }
-    return case
-
-
 def case_of(entry: dict[str, Any], commit: str) -> tuple[str, str, dict[str, Any]] | Skipped | None:
     """``(kind, api, case)`` for a §7/§8 vector, a ``Skipped`` with the reason, or ``None`` for the
     vectors of other sections (load, render, parse, agent loop, discovery)."""
-    kind = _KINDS.get((entry.get("contract"), entry.get("operation")))  # type: ignore[arg-type]
+    contract = (entry.get("contract"), entry.get("operation"))
+    if contract == _NOT_A_PROCESSOR:
+        return Skipped(entry["vector"]["name"], STREAM_CONTRACT)
+    kind = _KINDS.get(contract)  # type: ignore[arg-type]
     if kind is None:
         return None
     vector = entry["vector"]
     name = vector["name"]
     input_ = vector.get("input") or {}
-    api = api_of(input_.get("provider"), input_.get("apiType") if kind != "stream" else "chat")
+    api = api_of(input_.get("provider"), input_.get("apiType"))
     if api is None:
         where = f"provider {input_.get('provider')!r} / apiType {input_.get('apiType')!r}"
         return Skipped(name, f"{where} is no api of the corpus")
-    built = {"wire": _wire_case, "process": _process_case, "stream": _stream_case}[kind](vector)
-    if isinstance(built, str):
-        return Skipped(name, built, kind, api)
+    built = {"wire": _wire_case, "process": _process_case}[kind](vector)
     case: dict[str, Any] = {
         "id": f"{kind}.{api}.vector.{name}",
         "rules": [],
@@ -209,15 +180,13 @@ def _kept_rules(path: Path) -> dict[str, list[str]]:
     return kept
 
 
-def _header(commit: str, kind: str, api: str, skipped: list[Skipped]) -> str:
+def _header(commit: str, kind: str, api: str) -> str:
     lines = [
         f"# Prompty's upstream conformance vectors for `{kind}` on {api}, imported by",
         f"# `wireconf import-vectors` from {REPOSITORY} {UPSTREAM_PATH} at {commit}.",
         "# Generated: re-import rather than edit. Only `rules` is written by hand (re-importing keeps it).",
         "# `expect_keys: listed`: as upstream's runners do, only the keys a vector lists are compared.",
     ]
-    for item in skipped:
-        lines.append(f"# Not imported: {item.name}: {item.reason}.")
     return "\n".join(lines) + "\n"
 
 
@@ -261,8 +230,7 @@ def import_vectors(vectors_file: Path, corpus_root: Path, commit: str) -> Import
             case["rules"] = kept.get(case["vector"]["name"], [])
             if not case["rules"]:
                 result.without_rules.append(case["id"])
-        skipped = [item for item in result.skipped if (item.kind, item.api) == (kind, api)]
-        text = _header(commit, kind, api, skipped) + _dump(sorted(cases, key=lambda c: c["id"]))
+        text = _header(commit, kind, api) + _dump(sorted(cases, key=lambda c: c["id"]))
         result.files[path] = text
         result.cases += len(cases)
     return result
