@@ -14,8 +14,9 @@ from harness.cli import main
 from harness.corpus.loader import Corpus
 from harness.corpus.prompty_vectors import FILE_NAME, import_vectors, load_vectors
 from harness.judging.listed import listed_only
-from harness.judging.verdict import CanonicalOutcome, judge
-from harness.kinds.wire import CaseModel as WireCase
+from harness.judging.outcome import CanonicalOutcome
+from harness.judging.verdict import judge
+from harness.kinds.wire import WireCase
 from tests.conftest import CASES, REPO, small_corpus
 
 _CANDIDATES = [
