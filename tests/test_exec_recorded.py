@@ -45,14 +45,15 @@ def _case(corpus, case_id):
 
 def test_process_gets_the_recorded_response_byte_for_byte(remote, ctx, corpus):
     case = _case(corpus, "process.openai.chat.real-plain-text")
-    response, _ = sdk_input(ctx, case, stream=False)
-    recorded = recorded_response(ctx, case, stream=False)
+    response, _ = sdk_input(ctx, case, case.model.response, stream=False)
+    recorded = recorded_response(ctx, case, case.model.response, stream=False)
     got = remote.process("openai.chat", {}, response)
     assert got == {"status": recorded.status, "headers": recorded.headers, "body": recorded.body.decode()}
 
 
 def test_a_stream_is_pulled_one_event_per_next_through_the_probe(remote, ctx, corpus):
-    events, probe = sdk_input(ctx, _case(corpus, "stream.openai.chat.real-text-deltas"), stream=True)
+    case = _case(corpus, "stream.openai.chat.real-text-deltas")
+    events, probe = sdk_input(ctx, case, case.model.response, stream=True)
     seen = [(item, probe.read) for item in remote.process_stream("openai.chat", {}, events)]
     assert [item for item, _ in seen] == [event.decode() for event in probe.events]
     assert [read for _, read in seen] == list(range(1, probe.total + 1))  # read only as pulled

@@ -33,6 +33,7 @@ import yaml
 
 from harness.cassettes.atomic import write_atomic
 from harness.corpus.identity import CorpusIdentity
+from harness.errors import WireconfError
 
 HEADER = (
     "# wireconf baseline: the cases this runtime is known to fail, each with a reason, and the cases it\n"
@@ -47,7 +48,7 @@ EXPECTED = "expected"  # listed as failing, fails
 FIXED = "fixed"  # listed as failing, passes
 
 
-class BaselineError(Exception):
+class BaselineError(WireconfError):
     """The baseline file cannot be used; the message names the file and what is wrong."""
 
 
