@@ -1,5 +1,6 @@
 """§7.1.4 schema conversion, §7.1.6 / §7.7 structured output (list[Property] → JSON Schema), and the
-shape OpenAI's strict mode requires of a schema (used by strict output schemas and strict tools)."""
+shape OpenAI's strict mode requires of a schema (used by strict output schemas and strict tools),
+recursive as Prompty's vectors decide."""
 
 from __future__ import annotations
 
@@ -27,21 +28,38 @@ def json_type(prop: dict[str, Any]) -> str:
         ) from None
 
 
-def schema_to_wire(properties: list[dict[str, Any]] | None) -> dict[str, Any]:
-    """Only ``type``, ``description`` and ``enum`` are projected, as the pseudocode does."""
-    schema: dict[str, Any] = {"type": "object", "properties": {}, "required": []}
-    for prop in properties or []:
-        prop_schema: dict[str, Any] = {"type": json_type(prop)}
-        if prop.get("description"):
-            prop_schema["description"] = prop["description"]
-        if prop.get("enumValues"):
-            prop_schema["enum"] = prop["enumValues"]
-        schema["properties"][prop["name"]] = prop_schema
+def property_schema(prop: dict[str, Any]) -> dict[str, Any]:
+    """One Property's schema. §7.1.4's pseudocode projects ``type``, ``description`` and ``enum``; as
+    Prompty's vectors decide (rules 7.1.4/array-items, 7.1.4/nested-properties), an array's ``items``
+    and an object's ``properties`` are projected too, the same way, at any depth. ``default`` and
+    ``example`` are not projected."""
+    prop_schema: dict[str, Any] = {"type": json_type(prop)}
+    if prop.get("description"):
+        prop_schema["description"] = prop["description"]
+    if prop.get("enumValues"):
+        prop_schema["enum"] = prop["enumValues"]
+    if prop.get("kind") == "array" and prop.get("items"):
+        prop_schema["items"] = property_schema(prop["items"])
+    if prop.get("kind") == "object" and prop.get("properties"):
+        prop_schema.update(_properties(prop["properties"]))
+    return prop_schema
+
+
+def _properties(properties: list[dict[str, Any]]) -> dict[str, Any]:
+    """``properties`` and, when any is required, ``required`` (in declaration order)."""
+    out: dict[str, Any] = {"properties": {}, "required": []}
+    for prop in properties:
+        out["properties"][prop["name"]] = property_schema(prop)
         if prop.get("required"):
-            schema["required"].append(prop["name"])
-    if not schema["required"]:
-        del schema["required"]
-    return schema
+            out["required"].append(prop["name"])
+    if not out["required"]:
+        del out["required"]
+    return out
+
+
+def schema_to_wire(properties: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """§7.1.4: a list[Property] as a JSON Schema object."""
+    return {"type": "object", **_properties(properties or [])}
 
 
 def nullable(schema: dict[str, Any]) -> dict[str, Any]:
@@ -60,7 +78,7 @@ def nullable(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def require_all(schema: dict[str, Any]) -> None:
-    """Strict mode's object shape, in place (decisions 7.7/strict-optional-properties-nullable and
+    """Strict mode's object shape, in place (rules 7.7/strict-optional-properties-nullable and
     7.1.3/strict-optional-parameters-nullable): OpenAI rejects a strict schema whose ``required`` does not
     list every property, so every property is listed, in property order, and the ones that were optional
     admit null instead: the model may still leave them out, by sending null."""
@@ -74,9 +92,10 @@ def require_all(schema: dict[str, Any]) -> None:
 
 
 def close_nested(schema: dict[str, Any]) -> None:
-    """Strict mode inside a JSON Schema parameter (decision 7.1.3/strict-nested-objects-closed): every
-    object below the top level is closed and requires all of its properties too, as OpenAI demands of
-    every object of a strict schema. Reaches objects in ``properties``, ``items`` and ``anyOf``."""
+    """Strict mode below the top level (rules 7.1.3/strict-nested-objects-closed and
+    7.1.6/strict-nested-objects-closed): every nested object is closed and requires all of its
+    properties too, as OpenAI demands of every object of a strict schema. Reaches objects in
+    ``properties``, ``items`` and ``anyOf``."""
     for child in (schema.get("properties") or {}).values():
         _close_object(child)
     if isinstance(schema.get("items"), dict):
@@ -98,10 +117,12 @@ def _close_object(schema: dict[str, Any]) -> None:
 def strict_output_schema(outputs: list[dict[str, Any]]) -> dict[str, Any]:
     """The schema every strict structured-output mechanism sends for ``outputs`` (Chat's
     ``response_format``, the Responses API's ``text.format``): the §7.1.4 conversion, closed, with every
-    property required and the optional ones nullable (decision 7.7/strict-optional-properties-nullable)."""
+    property required and the optional ones nullable, at every depth, as Prompty's vectors decide
+    (rules 7.7/strict-optional-properties-nullable, 7.1.6/strict-nested-objects-closed)."""
     json_schema = schema_to_wire(outputs)
     json_schema["additionalProperties"] = False
     require_all(json_schema)
+    close_nested(json_schema)
     return json_schema
 
 

@@ -51,14 +51,22 @@ def project_tool(tool: dict[str, Any]) -> list[FuncDef]:
     return (projector or project_custom)(tool)
 
 
-def _strip_bindings(parameters: dict[str, Any], bindings: list[dict[str, Any]]) -> None:
-    for binding in bindings:
-        name = binding["name"]
+def bound_names(bindings: list[dict[str, Any]] | dict[str, Any]) -> list[str]:
+    """The names of the bound arguments, in either form of the spec's model: a list of ``{name, input}``,
+    or a mapping keyed by argument name (``{unit: {input: preferred_unit}}``, the form of Prompty's
+    vectors: rule 7.1.3/bindings-named-form)."""
+    if isinstance(bindings, dict):
+        return list(bindings)
+    return [binding["name"] for binding in bindings]
+
+
+def strip_bindings(parameters: dict[str, Any], bindings: list[dict[str, Any]] | dict[str, Any]) -> None:
+    """§7.1.3: bound parameters leave ``properties`` and ``required``; a ``required`` list they empty
+    stays, empty, as the pseudocode leaves it (rule 7.1.3/bindings-emptied-required-kept)."""
+    for name in bound_names(bindings):
         parameters.get("properties", {}).pop(name, None)
         if name in parameters.get("required", []):
             parameters["required"].remove(name)
-    if "required" in parameters and not parameters["required"]:
-        del parameters["required"]  # project decision 7.1.3/bindings-empty-required-dropped
 
 
 def tools_to_wire(tools: list[dict[str, Any]] | None, inputs: Any = None) -> list[FuncDef] | None:
@@ -67,7 +75,7 @@ def tools_to_wire(tools: list[dict[str, Any]] | None, inputs: Any = None) -> lis
     for tool in tools or []:
         for func_def in project_tool(tool):
             if tool.get("bindings"):
-                _strip_bindings(func_def["function"]["parameters"], tool["bindings"])
+                strip_bindings(func_def["function"]["parameters"], tool["bindings"])
             if tool.get("strict"):
                 func_def["function"]["strict"] = True
                 func_def["function"]["parameters"]["additionalProperties"] = False

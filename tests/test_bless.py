@@ -72,17 +72,16 @@ def test_a_stale_expectation_is_replaced_in_place(corpus):
 
 
 def test_an_exception_becomes_a_readable_expect_error(corpus):
-    path = corpus / "process" / "openai.chat" / "real-traffic.yaml"
+    path = corpus / "process" / "openai.embeddings" / "edge-cases.yaml"
     text = path.read_text()
-    old = '    expect_error: {type: ValueError, match: "^Model refused: "}\n'
+    old = '    expect_error: {type: ValueError, match: "^Empty embedding response$"}\n'
     assert old in text
     path.write_text(text.replace(old, "    expect: null\n"))
-    bless(corpus, ["process.openai.chat.real-refusal-with-outputs-raises"])
+    bless(corpus, ["process.openai.embeddings.empty-data-raises"])
     lines = changed_lines(text, path.read_text())
-    message = "I''m very sorry, but I can''t assist with that request\\.$"
     assert lines == [
-        '-    expect_error: {type: ValueError, match: "^Model refused: "}',
-        f"+    expect_error: {{type: ValueError, match: '^Model refused: {message}'}}",
+        '-    expect_error: {type: ValueError, match: "^Empty embedding response$"}',
+        "+    expect_error: {type: ValueError, match: ^Empty embedding response$}",
     ]
 
 

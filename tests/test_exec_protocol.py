@@ -63,8 +63,9 @@ def test_every_message_of_a_real_run_fits_the_schema(run_corpus, monkeypatch, tm
     jsonschema = pytest.importorskip("jsonschema")
     transcript = tmp_path / "transcript.jsonl"
     monkeypatch.setenv("WIRECONF_EXEC_TRANSCRIPT", str(transcript))
-    # a stream with tool calls (next/event/end/yield), a refusal (error), plain processing (result)
-    run_corpus(NODE_IMPL, "-k", "real-text-then-tool-call or real-refusal-raises or real-plain-text")
+    # a stream with tool calls (next/event/end/yield), a refused stream (error), plain processing (result)
+    selection = "real-text-then-tool-call or refusal-raises-after-earlier-text or real-plain-text"
+    run_corpus(NODE_IMPL, "-k", selection)
     validator = jsonschema.Draft202012Validator(schema())
     seen = set()
     lines = transcript.read_text(encoding="utf-8").splitlines()

@@ -94,11 +94,7 @@ def test_a_call_the_adapter_lacks_is_unsupported_naming_it(corpus, run_corpus):
 
 def test_an_adapter_that_raises_fails_with_its_traceback(run_corpus):
     run = run_corpus("--impl=tests.fakes.trace_misbehaving:crashes", "-k", "trace.openai.chat.process-span")
-    # the refusal case declares `raises: ValueError`: a RuntimeError is not that, and fails it too
-    assert run.outcomes == {
-        "trace.openai.chat.process-span": "failed",
-        "trace.openai.chat.process-span-on-refusal": "failed",
-    }
+    assert run.outcomes == {"trace.openai.chat.process-span": "failed"}
     text = run.longreprs["trace.openai.chat.process-span"]
     assert "the process call raised builtins.RuntimeError: processor exploded on purpose" in text
     assert "traceback (adapter frames):" in text and "tests/fakes/trace_misbehaving.py" in text
@@ -156,13 +152,13 @@ def _run_with_provider(pytester: pytest.Pytester, install: str) -> pytest.RunRes
 def test_a_provider_the_user_set_keeps_working_and_is_observed(pytester):
     install = "provider = TracerProvider()\nprovider.add_span_processor(SimpleSpanProcessor(USER))\n"
     result = _run_with_provider(pytester, install + "trace.set_tracer_provider(provider)")
-    result.assert_outcomes(passed=4)
-    result.stdout.fnmatch_lines(["*the user's exporter saw 4 span(s)*"])
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*the user's exporter saw 2 span(s)*"])
 
 
 def test_a_provider_that_is_not_the_sdks_makes_each_trace_case_an_error_that_says_why(pytester):
     result = _run_with_provider(pytester, "trace.set_tracer_provider(trace.NoOpTracerProvider())")
-    result.assert_outcomes(errors=4)
+    result.assert_outcomes(errors=2)
     result.stdout.fnmatch_lines(
         [
             "*cannot prepare the case's input: cannot capture spans: the global OpenTelemetry tracer "

@@ -1,7 +1,8 @@
 """``wireconf lint``: everything about a corpus that can be checked without running a runtime.
 
 Schema of every case file, unique case ids, rule references that exist, rules that some case cites,
-the catalogue itself, and cassettes that the cases name (they exist and hold the interaction).
+the catalogue itself, the upstream vectors rules cite (imported as cases), and cassettes that the cases
+name (they exist and hold the interaction).
 """
 
 from __future__ import annotations
@@ -38,6 +39,14 @@ def lint(root: Path, cassettes: Path | None = None) -> LintReport:
     problems += [
         f"{corpus.catalogue.path}: rule {rule_id} has no case"
         for rule_id in uncovered(corpus.catalogue, corpus.cited_rules)
+    ]
+    imported = {case.model.vector.name for case in corpus.cases() if case.model.vector is not None}
+    problems += [
+        f"{corpus.catalogue.path}: rule {rule.id} cites vector {name!r}, which no case imported "
+        "(wireconf import-vectors)"
+        for rule in corpus.catalogue.rules.values()
+        for name in rule.vectors or []
+        if name not in imported
     ]
     store = CassetteStore(cassettes or corpus.root.parent / "cassettes")
     for case in corpus.cases():

@@ -42,6 +42,17 @@ class Message(Strict):
     metadata: dict[str, Any] | None = None
 
 
+class Items(Strict):
+    """The ``items`` of an array Property: a Property whose name, if any, means nothing."""
+
+    name: str | None = None
+    kind: str
+    description: str | None = None
+    enumValues: list[Any] | None = None
+    items: Items | None = None
+    properties: list[Property] | None = None
+
+
 class Property(Strict):
     """A Property of ``inputs``, ``outputs`` or ``FunctionTool.parameters``."""
 
@@ -52,7 +63,7 @@ class Property(Strict):
     enumValues: list[Any] | None = None
     default: Any = None
     example: Any = None
-    items: Property | None = None
+    items: Items | None = None
     properties: list[Property] | None = None
 
 
@@ -63,6 +74,18 @@ class Binding(Strict):
     input: str | None = None
 
 
+class BindingTarget(Strict):
+    """A binding in the named form: the argument's name is the key, this is what it is bound to."""
+
+    input: str | None = None
+
+
+Bindings = list[Binding] | dict[str, BindingTarget | str]
+"""Both forms of the spec's model: a list of ``{name, input}``, or a mapping keyed by argument name
+whose value is ``{input}`` or the input's name alone (``{unit: {input: preferred_unit}}``, ``{unit:
+preferred_unit}``). Adapters receive the form the case writes."""
+
+
 class Tool(Strict):
     """A tool of any kind; kind-specific fields are optional here and checked by the runtime."""
 
@@ -70,7 +93,7 @@ class Tool(Strict):
     name: str | None = None
     description: str | None = None
     parameters: list[Property] | None = None
-    bindings: list[Binding] | None = None
+    bindings: Bindings | None = None
     strict: bool | None = None
     path: str | None = None
     connection: dict[str, Any] | None = None
@@ -90,6 +113,8 @@ class RegistryEntry(Strict):
 
 
 class ModelOptions(Strict):
+    """The spec's ModelOptions (Prompty's model: ``ModelOptions`` in its TypeScript and Python runtimes)."""
+
     temperature: float | None = None
     maxOutputTokens: int | None = None
     topP: float | None = None
@@ -98,6 +123,8 @@ class ModelOptions(Strict):
     presencePenalty: float | None = None
     stopSequences: list[str] | None = None
     seed: int | None = None
+    reasoningEffort: str | None = None
+    allowMultipleToolCalls: bool | None = None
     additionalProperties: dict[str, Any] | None = None
 
 
@@ -173,6 +200,14 @@ class ExpectedError(Strict):
         return self
 
 
+class VectorSource(Strict):
+    """Where an imported case comes from: one of Prompty's upstream conformance vectors
+    (microsoft/prompty, ``schema/tsp-output/.typra-generated/vectors.json``)."""
+
+    name: str = Field(description="The vector's name, unchanged")
+    commit: str = Field(pattern=r"^[0-9a-f]{7,40}$", description="The upstream commit it was imported at")
+
+
 class CaseBase(Strict):
     """What every case has; each kind's model (``harness/kinds/<kind>.py``) adds its inputs and narrows
     ``kind`` to its own name."""
@@ -189,6 +224,15 @@ class CaseBase(Strict):
     expect_error: ExpectedError | None = None
     tolerance: float | None = Field(
         default=None, ge=0, description="Absolute tolerance for floats; exact comparison when absent"
+    )
+    expect_keys: Literal["all", "listed"] = Field(
+        default="all",
+        description="all (the default): the result equals `expect` exactly. listed: only the keys that "
+        "`expect` lists are compared, at every depth (a key it lists must be there; other keys are free): "
+        "the comparison of Prompty's upstream vector runners, for the cases imported from them",
+    )
+    vector: VectorSource | None = Field(
+        default=None, description="The upstream vector this case was imported from (wireconf import-vectors)"
     )
 
     @model_validator(mode="after")
@@ -207,4 +251,6 @@ class CaseBase(Strict):
             raise ValueError(
                 f"expect_error.yielded is only meaningful for a kind whose call yields items, not {self.kind}"
             )
+        if self.expect_keys == "listed" and not has_expect:
+            raise ValueError("expect_keys: listed compares the keys of `expect`; this case has none")
         return self

@@ -9,9 +9,10 @@ so its tier (``Rule.tier``), which reports show apart because a runtime is judge
 - ``vectors``: Prompty's upstream conformance vectors, written by the spec's authors, decide where the
   text is silent or says otherwise (``basis: vectors``, naming the vectors in ``vectors``);
 - ``project``: the project's decision where the spec is silent, ambiguous or contradicts itself
-  (``basis: decision``).
+  (``basis: decision``); a decision never contradicts the spec's text.
 
-Both non-spec tiers say why in ``decision``.
+Both non-spec tiers say in ``gap`` why the text does not decide them (``Gap``) and in ``decision`` why
+the rule says what it says.
 """
 
 from __future__ import annotations
@@ -37,6 +38,12 @@ Tier = Literal["spec", "vectors", "project"]
 
 TIERS: tuple[Tier, ...] = ("spec", "vectors", "project")
 """From the most to the least authoritative source."""
+
+Gap = Literal["silent", "ambiguous", "conflicting", "overruled"]
+"""Why the spec's text does not decide a rule of tier vectors or project: it says nothing that decides the
+case (silent), its words admit more than one reading (ambiguous), two of its statements disagree, prose
+and pseudocode or two sections (conflicting), or it says otherwise and the spec authors' vectors overrule
+it (overruled: tier vectors only, since a project decision never contradicts the spec's text)."""
 
 TIER_OF_BASIS: dict[str, Tier] = {
     "text": "spec",
@@ -84,6 +91,11 @@ class Rule(BaseModel):
         "`wireconf import-vectors`) that decide this rule (basis: vectors), or that a decision departs "
         "from (its `decision` says why)",
     )
+    gap: Gap | None = Field(
+        default=None,
+        description="Why the spec's text does not decide this rule (basis: vectors or decision): silent, "
+        "ambiguous, conflicting, or overruled (by the vectors; basis: vectors only)",
+    )
     decision: str | None = Field(
         default=None,
         description="Why the rule says so where the spec's text does not (basis: vectors or decision)",
@@ -101,16 +113,26 @@ class Rule(BaseModel):
     @model_validator(mode="after")
     def _decisions_say_why(self) -> Rule:
         if self.tier == "spec":
-            if self.decision or self.vectors:
+            if self.decision or self.vectors or self.gap:
                 raise ValueError(
-                    f"a rule of basis {self.basis} is the spec's own: it has no `decision` or `vectors` "
-                    "(use basis: vectors or decision where the spec's text does not say so)"
+                    f"a rule of basis {self.basis} is the spec's own: it has no `decision`, `gap` or "
+                    "`vectors` (use basis: vectors or decision where the spec's text does not say so)"
                 )
             return self
         if not self.decision:
             raise ValueError(f"a rule of basis {self.basis} must say why in `decision`")
+        if self.gap is None:
+            raise ValueError(
+                f"a rule of basis {self.basis} says in `gap` why the spec's text does not decide it "
+                "(silent, ambiguous, conflicting, overruled)"
+            )
         if self.basis == "vectors" and not self.vectors:
             raise ValueError("a rule of basis vectors names the vectors that decide it in `vectors`")
+        if self.basis == "decision" and self.gap == "overruled":
+            raise ValueError(
+                "a project decision never contradicts the spec's text (gap: overruled); only the spec "
+                "authors' vectors can (basis: vectors)"
+            )
         return self
 
     @property

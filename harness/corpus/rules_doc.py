@@ -18,7 +18,9 @@ def _cell(text: str) -> str:
 
 
 def _tier(rule: Rule) -> str:
-    return f"spec ({rule.basis})" if rule.tier == "spec" else rule.tier
+    """``spec (text)``, ``vectors (overruled)``, ``project (silent)``: the tier and the basis within it,
+    or why the spec's text does not decide the rule."""
+    return f"{rule.tier} ({rule.basis if rule.tier == 'spec' else rule.gap})"
 
 
 def render_markdown(corpus: Corpus) -> str:
@@ -43,7 +45,13 @@ def render_markdown(corpus: Corpus) -> str:
         "spec's authors, decide where the text is silent or says otherwise (the vectors are named; they "
         "are imported as cases by `wireconf import-vectors`);",
         f"- **project** ({counts['project']}): the project's decisions where the spec is silent, "
-        "ambiguous or contradicts itself.",
+        "ambiguous or contradicts itself; a decision never contradicts the spec's text.",
+        "",
+        "Beside a vectors or project rule's tier stands why the spec's text does not decide it: **silent** "
+        "(it says nothing that decides the case), **ambiguous** (its words admit more than one reading), "
+        "**conflicting** (two of its statements disagree, prose and pseudocode or two sections; the rule "
+        "follows one and says which), **overruled** (the text says otherwise and the spec authors' vectors "
+        "decide: vectors only).",
         "",
         "Levels: pseudocode behaviour counts as MUST, since the spec introduces its algorithms with "
         '"MUST be converted ... The algorithm is".',

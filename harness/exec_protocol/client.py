@@ -180,6 +180,8 @@ class ExecAdapter:
                 if name == method.http_client:
                     bridge = HttpBridge(value)
                     args[name] = bridge.description
+                elif name in method.sdk and isinstance(value, Mapping):
+                    args[name] = value  # plain data (response_as: mapping), sent as it is, not in `sdk`
                 elif name in method.sdk and not _is_sdk_object(value):
                     stream = (name, value)
                 else:
@@ -422,8 +424,8 @@ def _as_recorded(
 
 
 def _is_sdk_object(value: Any) -> bool:
-    """An SDK response (a pydantic model, or a mapping) rather than a stream of events."""
-    return isinstance(value, Mapping) or hasattr(type(value), "model_fields")
+    """An SDK response (a pydantic model) rather than a stream of events."""
+    return hasattr(type(value), "model_fields")
 
 
 def _check_hello(hello: dict[str, Any]) -> None:

@@ -15,6 +15,7 @@ from harness.corpus.model import CaseBase, ExpectedError
 from harness.corpus.yaml_source import to_plain
 from harness.judging.canonical import tool_calls_as_expected
 from harness.judging.compare import render_diff, show, strict_equal
+from harness.judging.listed import listed_only
 from harness.judging.matchers import apply_matchers
 from harness.judging.outcome import CanonicalOutcome
 
@@ -49,11 +50,15 @@ def _expected_value(case: CaseBase, outcome: CanonicalOutcome[Any], noun: str) -
         lines.append("  traceback (adapter frames):")
         lines.append(_indent(outcome.traceback))
         return lines
-    expected, actual = _resolve(to_plain(case.expect), outcome.value)
+    listed = case.expect_keys == "listed"
+    expected = to_plain(case.expect)
+    value = listed_only(expected, outcome.value) if listed else outcome.value
+    expected, actual = _resolve(expected, value)
     if strict_equal(expected, actual, case.tolerance):
         return []
     diff = render_diff(expected, actual, case.tolerance)
-    return [f"the {noun} differs from the expectation:", *("  " + line for line in diff)]
+    scope = " (on the keys it lists: expect_keys: listed)" if listed else ""
+    return [f"the {noun} differs from the expectation{scope}:", *("  " + line for line in diff)]
 
 
 def _expected_error(expected: ExpectedError, outcome: CanonicalOutcome[Any], noun: str) -> list[str]:

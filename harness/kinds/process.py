@@ -1,4 +1,5 @@
-"""``process``: a provider response, parsed by the official SDK → the processor's result.
+"""``process``: a provider response, parsed by the official SDK → the processor's result (or, with
+``response_as: mapping``, the decoded JSON body as a plain dict).
 
 When the adapter has ``process_async`` (§8: ``process_async(agent, response) → result``), the case
 also awaits it, on a second SDK object parsed from the same bytes, and judges its result against the
@@ -9,15 +10,18 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 from collections.abc import Awaitable
 from typing import Any, Literal
+
+from pydantic import Field
 
 from harness.corpus.case import LoadedCase
 from harness.corpus.model import Agent, CaseBase, Response
 from harness.corpus.yaml_source import to_plain
-from harness.errors import ContractError
+from harness.errors import CaseInputError, ContractError
 from harness.judging.outcome import Outcome
-from harness.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, sdk_input
+from harness.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, recorded_response, sdk_input
 from harness.kinds.kind import AdapterMethod, Call, Kind
 
 PROCESS_ASYNC = AdapterMethod("process_async", ("agent", "response"), sdk=("response",), awaited=True)
@@ -31,6 +35,12 @@ class ProcessCase(CaseBase):
     kind: Literal["process"]
     agent: Agent
     response: Response
+    response_as: Literal["sdk", "mapping"] = Field(
+        default="sdk",
+        description="sdk (the default): the official SDK's object for the response. mapping: the decoded "
+        "JSON body as a plain dict, as a runtime that calls the HTTP API itself (or gets a provider dict) "
+        "has it",
+    )
 
 
 async def _settle(awaitable: Awaitable[Any]) -> Any:
@@ -54,6 +64,18 @@ def await_process_async(method: Any, api: str, agent: dict[str, Any], response: 
         return raised(exc)
 
 
+def _mapping_input(ctx: HarnessContext, case: LoadedCase[ProcessCase]) -> dict[str, Any]:
+    """The response's JSON body, decoded, as a plain dict (``response_as: mapping``)."""
+    recorded = recorded_response(ctx, case, case.model.response, stream=False)
+    try:
+        body = json.loads(recorded.body)
+    except ValueError as exc:
+        raise CaseInputError(f"the recorded response is not JSON, so it has no mapping form: {exc}") from exc
+    if not isinstance(body, dict):
+        raise CaseInputError("the recorded response's JSON body is not an object")
+    return body
+
+
 class ProcessKind(Kind[ProcessCase, None]):
     name = "process"
     case_model = ProcessCase
@@ -62,9 +84,13 @@ class ProcessKind(Kind[ProcessCase, None]):
     optional_methods = (PROCESS_ASYNC,)
 
     def prepare(self, ctx: HarnessContext, case: LoadedCase[ProcessCase]) -> Call[None]:
-        response, _ = sdk_input(ctx, case, case.model.response, stream=False)
-        # its own object for process_async: nothing shared
-        response_for_async, _ = sdk_input(ctx, case, case.model.response, stream=False)
+        if case.model.response_as == "mapping":
+            response: Any = _mapping_input(ctx, case)
+            response_for_async: Any = _mapping_input(ctx, case)
+        else:
+            response, _ = sdk_input(ctx, case, case.model.response, stream=False)
+            # its own object for process_async: nothing shared
+            response_for_async, _ = sdk_input(ctx, case, case.model.response, stream=False)
         agent = case.raw["agent"]
 
         def call(adapter: Any) -> Outcome[None]:

@@ -1,8 +1,9 @@
 """§7.5 message conversion: internal messages → the ``system`` text and Anthropic's ``messages``.
 
 Anthropic messages are always arrays of typed content blocks. Beyond the pseudocode (text and base64
-images), this module holds the project's decisions for what §7.5 leaves open: several system messages,
-image URLs, parts Anthropic has no block for, and the tool-call round trip carried in metadata.
+images, the last system message as ``system``), this module holds the project's decisions for what
+§7.5 leaves open or where the spec disagrees with itself: image URLs, parts Anthropic has no block for,
+and the tool-call round trip carried in metadata.
 """
 
 from __future__ import annotations
@@ -10,13 +11,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-SYSTEM_SEPARATOR = "\n\n"
-
 
 def _image_source(part: dict[str, Any]) -> dict[str, Any]:
     """A URL is sent as a URL source, a data URL as its base64 payload, anything else as base64 data
-    described by the part's mediaType (project decisions 7.5/image-url-source, 7.5/image-data-url,
-    7.5/image-media-type-required)."""
+    described by the part's mediaType (project decisions 7.5/image-url-source, 7.5/image-data-url;
+    without a mediaType the source has none: 7.5/image-media-type-absent-omitted)."""
     value = part.get("value")
     if isinstance(value, str) and value.startswith(("http://", "https://")):
         return {"type": "url", "url": value}
@@ -26,10 +25,11 @@ def _image_source(part: dict[str, Any]) -> dict[str, Any]:
         if not comma or len(params) < 2 or params[-1] != "base64" or not params[0]:
             raise ValueError("an image data URL must be base64-encoded: data:<media type>;base64,<data>")
         return {"type": "base64", "media_type": params[0], "data": data}
-    media_type = part.get("mediaType")
-    if not media_type:
-        raise ValueError("a base64 image part needs a mediaType (Anthropic requires source.media_type)")
-    return {"type": "base64", "media_type": media_type, "data": value}
+    source: dict[str, Any] = {"type": "base64"}
+    if part.get("mediaType") is not None:
+        source["media_type"] = part["mediaType"]
+    source["data"] = value
+    return source
 
 
 def part_to_block(part: dict[str, Any]) -> dict[str, Any]:
@@ -92,15 +92,16 @@ def _tool_result_block(message: dict[str, Any]) -> dict[str, Any]:
 
 
 def convert_messages(messages: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
-    """``(system text, wire messages)``: system messages lifted out wherever they stand; tool results
-    become ``tool_result`` blocks of a user message, consecutive ones sharing one message."""
-    system_texts: list[str] = []
+    """``(system text, wire messages)``: system messages lifted out wherever they stand, the last one's
+    text being the system text, as the pseudocode assigns it in its loop (rule 7.5/last-system-message);
+    tool results become ``tool_result`` blocks of a user message, consecutive ones sharing one message."""
+    system_text = ""
     wire: list[dict[str, Any]] = []
     grouping_results = False
     for message in messages:
         role = message.get("role")
         if role == "system":
-            system_texts.append(extract_text(message))
+            system_text = extract_text(message)
             continue
         if role == "tool":
             block = _tool_result_block(message)
@@ -112,4 +113,4 @@ def convert_messages(messages: list[dict[str, Any]]) -> tuple[str, list[dict[str
             continue
         wire.append(anthropic_message(message))
         grouping_results = False
-    return SYSTEM_SEPARATOR.join(text for text in system_texts if text), wire
+    return system_text, wire

@@ -7,23 +7,15 @@ from typing import Any
 from reference_impl.anthropic_messages.messages import convert_messages
 from reference_impl.anthropic_messages.options import anthropic_options, max_tokens
 from reference_impl.schema import schema_to_wire
-
-
-def _strip_bindings(schema: dict[str, Any], bindings: list[dict[str, Any]]) -> None:
-    """Bound parameters are injected at call time, never shown to the model (§7.1.3's reason holds
-    for every provider: project decision 7.5/tool-bindings-stripped)."""
-    for binding in bindings:
-        schema["properties"].pop(binding["name"], None)
-        if binding["name"] in schema.get("required", []):
-            schema["required"].remove(binding["name"])
-    if "required" in schema and not schema["required"]:
-        del schema["required"]
+from reference_impl.tools import strip_bindings
 
 
 def anthropic_tool(tool: dict[str, Any]) -> dict[str, Any]:
-    """``{name, description, input_schema}``; a null description is omitted and ``strict`` is not sent."""
+    """``{name, description, input_schema}``; a null description is omitted and ``strict`` is not sent.
+    Bound parameters are stripped as for OpenAI (§7.1.3's reason holds for every provider: project
+    decision 7.5/tool-bindings-stripped)."""
     input_schema = schema_to_wire(tool.get("parameters"))
-    _strip_bindings(input_schema, tool.get("bindings") or [])
+    strip_bindings(input_schema, tool.get("bindings") or [])
     wire: dict[str, Any] = {"name": tool.get("name")}
     if tool.get("description") is not None:
         wire["description"] = tool["description"]

@@ -31,7 +31,7 @@ def process_stream(agent: dict[str, Any], stream: Iterable[Any]) -> Iterator[Any
             elif delta.type == "input_json_delta" and event.index in calls:
                 calls[event.index]["json"] += delta.partial_json or ""  # not for server_tool_use blocks
         elif kind == "message_delta" and event.delta.stop_reason == "refusal":
-            raise refusal_error("")
+            raise refusal_error()
     for index in sorted(calls):
         call = calls[index]
         arguments = call["json"] or serialize_input(call["input"] or {})

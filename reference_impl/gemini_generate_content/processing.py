@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from google.genai.types import GenerateContentResponse
+
 from reference_impl.gemini_generate_content.candidates import (
     is_answer_text,
     parts_of,
@@ -12,9 +14,11 @@ from reference_impl.gemini_generate_content.candidates import (
     to_tool_call,
 )
 from reference_impl.openai_chat.processing import parse_structured
+from reference_impl.sdk_objects import from_mapping
 
 
 def process_generate_content(agent: dict[str, Any], response: Any) -> Any:
+    response = from_mapping(GenerateContentResponse, response)  # decision 8/plain-mapping-response
     candidates = response.candidates or []
     if not candidates:
         raise_prompt_blocked(response)

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from openai.types.chat import ChatCompletion
+
+from reference_impl.sdk_objects import from_mapping
 from reference_impl.tool_call import ToolCall
 
 
@@ -19,10 +22,11 @@ def parse_structured(agent: dict[str, Any], content: str) -> Any:
 
 
 def process_chat(agent: dict[str, Any], response: Any) -> Any:
+    response = from_mapping(ChatCompletion, response)  # decision 8/plain-mapping-response
     message = response.choices[0].message
     if message.tool_calls:
         return [ToolCall(tc.id, tc.function.name, tc.function.arguments) for tc in message.tool_calls]
-    refusal = getattr(message, "refusal", None)
-    if refusal:  # project decision 8.1/refusal-raises, as §8.6 does for streams
-        raise ValueError(f"Model refused: {refusal}")
-    return parse_structured(agent, message.content or "")
+    content = message.content
+    if not content and getattr(message, "refusal", None):
+        content = message.refusal  # rule 8.1/refusal-text: Prompty's vector chat_refusal
+    return parse_structured(agent, content or "")

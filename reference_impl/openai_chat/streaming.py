@@ -10,9 +10,10 @@ from reference_impl.tool_call import ToolCall
 
 def _first_choice(chunk: Any) -> Any:
     """The choice with index 0 (project decision 8.6/first-choice-only): with n > 1 the chunks of the
-    other candidates interleave and must not be mixed into the answer."""
+    other candidates interleave and must not be mixed into the answer. A choice without an index is
+    the first one (a stream of one candidate needs none)."""
     for choice in getattr(chunk, "choices", None) or []:
-        if choice.index == 0:
+        if choice.index in (0, None):
             return choice
     return None
 

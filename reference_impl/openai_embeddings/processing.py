@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from openai.types import CreateEmbeddingResponse
+
+from reference_impl.sdk_objects import from_mapping
+
 
 def process_embedding(agent: dict[str, Any], response: Any) -> Any:
+    response = from_mapping(CreateEmbeddingResponse, response)  # decision 8/plain-mapping-response
     data = response.data or []
     if len(data) == 0:
         raise ValueError("Empty embedding response")

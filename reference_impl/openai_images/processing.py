@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from openai.types import ImagesResponse
+
+from reference_impl.sdk_objects import from_mapping
+
 
 def image_result(item: Any) -> Any:
     """``url`` wins over ``b64_json`` on the same item; an item with neither gives nothing."""
@@ -15,6 +19,7 @@ def image_result(item: Any) -> Any:
 
 
 def process_image(agent: dict[str, Any], response: Any) -> Any:
+    response = from_mapping(ImagesResponse, response)  # decision 8/plain-mapping-response
     data = response.data or []
     if len(data) == 0:
         raise ValueError("Empty image response")

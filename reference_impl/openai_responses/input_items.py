@@ -45,24 +45,48 @@ def message_item(message: dict[str, Any]) -> dict[str, Any]:
 def function_call_items(message: dict[str, Any]) -> list[dict[str, Any]]:
     """The recorded ``function_call`` item as it is, then the ``function_call_output`` answering it."""
     metadata = message["metadata"]
-    call = metadata[FUNCTION_CALL_KEY]
-    call_id = metadata.get("tool_call_id")
-    if call_id is None and isinstance(call, dict):
-        call_id = call.get("call_id")  # project decision 7.4.1/call-id-from-function-call
     content = message.get("content") or []
     output = {
         "type": "function_call_output",
-        "call_id": call_id,
+        "call_id": metadata.get("tool_call_id"),  # null without one, as §7.4.1 reads it
         "output": content[0].get("value") if content else "",
     }
-    return [call, output]
+    return [metadata[FUNCTION_CALL_KEY], output]
+
+
+INSTRUCTIONS_SEPARATOR = "\n\n"
+
+
+def system_text(message: dict[str, Any]) -> str:
+    """A system message's text: its text parts concatenated; another part is an error (decision
+    7.4/instructions-text)."""
+    texts = []
+    for part in message.get("content") or []:
+        if part.get("kind") != "text":
+            raise ValueError(
+                f"a system message becomes `instructions`, text only, not a {part.get('kind')!r} part"
+            )
+        texts.append(part.get("value") or "")
+    return "".join(texts)
+
+
+def instructions(messages: list[dict[str, Any]]) -> str | None:
+    """The text of every system message, in order, joined by a blank line (rule 7.4/system-as-instructions,
+    decided by Prompty's vector responses_simple; decision 7.4/instructions-text); ``None`` without."""
+    texts = [system_text(m) for m in messages if m.get("role") == "system"]
+    joined = INSTRUCTIONS_SEPARATOR.join(text for text in texts if text)
+    return joined or None
 
 
 def input_items(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every message but the system ones, which are ``instructions``; developer messages stay items, as
+    §7.4.1 builds them (rule 7.4/developer-in-input)."""
     items: list[dict[str, Any]] = []
     for message in messages:
+        if message.get("role") == "system":
+            continue
         if message.get("metadata") and FUNCTION_CALL_KEY in message["metadata"]:
             items.extend(function_call_items(message))
             continue
-        items.append(message_item(message))  # system messages too (project decision 7.4/system-in-input)
+        items.append(message_item(message))
     return items

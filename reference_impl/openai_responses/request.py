@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from reference_impl.api_type import require_api_type
-from reference_impl.openai_responses.input_items import input_items
+from reference_impl.openai_responses.input_items import input_items, instructions
 from reference_impl.options import build_options
 from reference_impl.schema import output_schema_to_wire
 from reference_impl.tools import tools_to_wire
@@ -39,11 +39,12 @@ def text_format(outputs: list[dict[str, Any]] | None) -> dict[str, Any] | None:
 def build_responses_args(agent: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any]:
     require_api_type(agent, "responses", "Responses API requests")
     model = agent["model"]
-    args: dict[str, Any] = {
-        "model": model["id"],
-        "input": input_items(messages),
-        **build_options(model.get("options"), RESPONSES_OPTIONS),
-    }
+    args: dict[str, Any] = {"model": model["id"]}
+    system = instructions(messages)
+    if system is not None:
+        args["instructions"] = system
+    args["input"] = input_items(messages)
+    args.update(build_options(model.get("options"), RESPONSES_OPTIONS))
     tools = responses_tools(agent.get("tools"))
     if tools:
         args["tools"] = tools

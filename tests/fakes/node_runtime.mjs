@@ -46,8 +46,7 @@ function processChat(agent, response) {
   if (message.tool_calls && message.tool_calls.length) {
     return message.tool_calls.map((tc) => ({ id: tc.id, name: tc.function.name, arguments: tc.function.arguments }));
   }
-  if (message.refusal) throw new ValueError(`Model refused: ${message.refusal}`);
-  return parseStructured(agent, message.content || "");
+  return parseStructured(agent, message.content || message.refusal || "");
 }
 
 async function processStream(id, agent) {
@@ -58,7 +57,7 @@ async function processStream(id, agent) {
     if (reply === null) process.exit(0);
     if (reply.type === "end") break;
     maybeCrash();
-    const choice = (reply.event.choices || []).find((c) => c.index === 0);
+    const choice = (reply.event.choices || []).find((c) => c.index === 0 || c.index == null);
     const delta = choice && choice.delta;
     if (!delta) continue;
     if (delta.content) send({ type: "yield", id, item: delta.content });

@@ -12,7 +12,7 @@ class Adapter(ChatFake):
     def process_stream(self, api, agent, events):
         calls = {}
         for chunk in events:
-            choice = next((c for c in chunk.choices or [] if c.index == 0), None)
+            choice = next((c for c in chunk.choices or [] if c.index in (0, None)), None)
             if choice is None:
                 continue
             delta = choice.delta

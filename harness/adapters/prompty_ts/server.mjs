@@ -72,9 +72,10 @@ async function buildRequest(api, agent, messages) {
   throw new Error("Prompty's executor returned without calling its SDK client");
 }
 
-async function processResponse(api, agent, recorded) {
+async function processResponse(api, agent, recorded, isRecorded) {
   const loaded = loadAgent(core, agent);
-  const response = await replay.response(api, recorded);
+  // an argument the harness does not list in `sdk` is plain data (response_as: mapping): the JSON body
+  const response = isRecorded ? await replay.response(api, recorded) : recorded;
   return asData(await core.getProcessor(providerOf(api, loaded)).process(loaded, response));
 }
 
@@ -119,7 +120,8 @@ function setToolRegistry() {
 
 const METHODS = {
   build_request: (call) => buildRequest(call.api, call.args.agent, call.args.messages),
-  process: (call) => processResponse(call.api, call.args.agent, call.args.response),
+  process: (call) =>
+    processResponse(call.api, call.args.agent, call.args.response, (call.sdk ?? []).includes("response")),
   process_stream: processStream,
   set_tool_registry: setToolRegistry,
   execute,
