@@ -47,7 +47,10 @@ class FakeProvider:
     hang_streams: bool = False
     requests: list[dict[str, Any]] = field(default_factory=list)
     stream_started: threading.Event = field(default_factory=threading.Event)
+    stream_finished: threading.Event = field(default_factory=threading.Event)
     release: threading.Event = field(default_factory=threading.Event)
+    barrier: threading.Barrier | None = None
+    """When set, every answer waits until the barrier's parties have all sent a request."""
     _server: ThreadingHTTPServer | None = None
 
     @property
@@ -344,14 +347,17 @@ class _Handler(BaseHTTPRequestHandler):
         for name, value in self._secret_headers(key):
             self.send_header(name, value)
         self.end_headers()
-        for index, event in enumerate(events):
-            data = event.encode()
-            self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
-            self.wfile.flush()
-            if self.fake.hang_streams and index == 1:
-                self.fake.stream_started.set()
-                self.fake.release.wait(60)
-        self.wfile.write(b"0\r\n\r\n")
+        try:
+            for index, event in enumerate(events):
+                data = event.encode()
+                self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+                self.wfile.flush()
+                if self.fake.hang_streams and index == 1:
+                    self.fake.stream_started.set()
+                    self.fake.release.wait(60)
+            self.wfile.write(b"0\r\n\r\n")
+        finally:
+            self.fake.stream_finished.set()
 
     def _key(self, provider: str, query: dict[str, list[str]]) -> str | None:
         auth = self.headers.get("authorization", "")
@@ -376,6 +382,8 @@ class _Handler(BaseHTTPRequestHandler):
         provider = "gemini" if gemini else ("anthropic" if parts.path == "/v1/messages" else "openai")
         key = self._key(provider, query)
         expected = getattr(self.fake.keys, provider)
+        if self.fake.barrier is not None:
+            self.fake.barrier.wait(60)
         if key != expected:
             self._send(401, {"error": {"message": "invalid key", "type": "authentication_error"}}, "")
             return
