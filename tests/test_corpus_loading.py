@@ -194,4 +194,4 @@ def test_an_alias_bomb_is_refused_while_loading_naming_the_file_and_line(pyteste
     run = run_corpus(target=root)
     assert run.outcomes == {"wire.openai.chat.good": "passed"}
     assert list(run.problems) == ["[file]"]
-    assert f"{root / 'bomb.yaml'}:6: [file]: aliases expand this file" in run.problems["[file]"]
+    assert f"{root / 'bomb.yaml'}:5: [file]: aliases expand this file" in run.problems["[file]"]

@@ -147,7 +147,7 @@ def read_cassette(path: Path, name: str | None = None) -> Cassette:
     try:
         raw = load_yaml_file(path)
     except YamlSyntaxError as exc:
-        raise CassetteError(f"{path}:{exc.line}: not valid YAML: {exc}") from exc
+        raise CassetteError(f"{path}:{exc.line}: {exc.described()}") from exc
     if not isinstance(raw, dict) or not isinstance(raw.get("interactions"), list):
         raise CassetteError(f"{path}:1: a cassette is a mapping with an `interactions:` list")
     meta = None

@@ -15,7 +15,7 @@ from typing import Any
 from harness.cassettes.atomic import write_atomic
 from harness.cassettes.format import decoded_interaction, serialize
 from harness.cassettes.scrub import scrub_interaction
-from harness.cassettes.secret_scan import Finding, key_values, scan
+from harness.cassettes.secret_scan import Finding, key_values, scan, scan_interactions
 
 
 class SecretInCassette(Exception):
@@ -32,10 +32,24 @@ class SecretInCassette(Exception):
         )
 
 
+def _scrubbed(cassette_dict: Mapping[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    interactions = [scrub_interaction(decoded_interaction(i)) for i in cassette_dict.get("interactions", [])]
+    return serialize({**cassette_dict, "interactions": interactions}), interactions
+
+
 def cassette_text(cassette_dict: Mapping[str, Any]) -> str:
     """The text of a cassette dict (``interactions`` as vcrpy dicts, optional ``wireconf``), scrubbed."""
-    interactions = [scrub_interaction(decoded_interaction(i)) for i in cassette_dict.get("interactions", [])]
-    return serialize({**cassette_dict, "interactions": interactions})
+    return _scrubbed(cassette_dict)[0]
+
+
+def secrets_in(
+    text: str, interactions: list[dict[str, Any]], environ: Mapping[str, str] | None, secrets: Iterable[str]
+) -> list[Finding]:
+    """What the scan finds in the text to be written and in the scrubbed interactions behind it."""
+    values = key_values(environ)
+    secrets = list(secrets)
+    findings = scan(text, values, secrets)
+    return findings + scan_interactions(interactions, values, secrets, known=findings)
 
 
 def checked_text(
@@ -45,8 +59,8 @@ def checked_text(
     secrets: Iterable[str] = (),
 ) -> str:
     """The scrubbed text, after the scan; raises ``SecretInCassette`` on a hit."""
-    text = cassette_text(cassette_dict)
-    findings = scan(text, key_values(environ), secrets)
+    text, interactions = _scrubbed(cassette_dict)
+    findings = secrets_in(text, interactions, environ, secrets)
     if findings:
         raise SecretInCassette(path, findings)
     return text
@@ -67,10 +81,11 @@ class _ScrubbingSerializer:
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
+        self.scrubbed: list[dict[str, Any]] = []
 
     def serialize(self, data: dict[str, Any]) -> str:
-        interactions = [scrub_interaction(decoded_interaction(i)) for i in data.get("interactions", [])]
-        return str(self.inner.serialize({**data, "interactions": interactions}))
+        self.scrubbed = [scrub_interaction(decoded_interaction(i)) for i in data.get("interactions", [])]
+        return str(self.inner.serialize({**data, "interactions": self.scrubbed}))
 
     def deserialize(self, text: str) -> Any:
         return self.inner.deserialize(text)
@@ -90,8 +105,9 @@ class WireconfPersister:
         from vcr.serialize import serialize as vcr_serialize
 
         path = Path(cassette_path)
-        text = vcr_serialize(cassette_dict, _ScrubbingSerializer(serializer))
-        findings = scan(text, key_values())
+        scrubbing = _ScrubbingSerializer(serializer)
+        text = vcr_serialize(cassette_dict, scrubbing)
+        findings = secrets_in(text, scrubbing.scrubbed, None, ())
         if findings:
             raise SecretInCassette(path, findings)
         write_atomic(path, text)
