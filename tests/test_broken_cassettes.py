@@ -12,7 +12,10 @@ import yaml
 from harness.cassettes.format import decode_body
 from tests.conftest import REPO, small_corpus
 
-STREAM_CASSETTE = "openai/chat_stream__01__opentelemetry-python-contrib__test_chat_completion_with_raw_response_streaming_i0"
+STREAM_CASSETTE = (
+    "openai/chat_stream__01__opentelemetry-python-contrib__"
+    "test_chat_completion_with_raw_response_streaming_i0"
+)
 PLAIN_CASSETTE = "openai/chat__01__opentelemetry-python-contrib__test_chat_completion_with_content_i0"
 
 RULES = """\
@@ -96,7 +99,7 @@ def test_a_stream_cut_mid_event_and_a_body_that_is_not_json_are_errors_of_the_ca
         assert run.outcomes[case] == "error", (case, run.longreprs.get(case))
         text = run.longreprs[case]
         assert "broken-" in text and "cassette" in text and "the adapter raised" not in text, text
-    assert "event 13 is cut short or is not JSON" in run.longreprs[IDS[0]]
+    assert "event 14 of 14 is cut short or not JSON" in run.longreprs[IDS[0]]
     assert "is not valid JSON" in run.longreprs[PLAIN_IDS[0]]
 
 

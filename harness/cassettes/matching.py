@@ -52,11 +52,7 @@ def json_body(body: bytes | None) -> Any:
 def route_of(method: str, uri: str, body: bytes | None) -> Route:
     parts = urlsplit(uri)
     query = tuple(
-        sorted(
-            (k, v)
-            for k, v in parse_qsl(parts.query, keep_blank_values=True)
-            if k.lower() in QUERY_PARAMS
-        )
+        sorted((k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k.lower() in QUERY_PARAMS)
     )
     parsed = json_body(body)
     stream = isinstance(parsed, dict) and parsed.get("stream") is True

@@ -158,9 +158,13 @@ def available() -> tuple[bool, str]:
     """Whether processes can be given a network namespace here, and how (or why not); probed once."""
     global _PROBED
     if _PROBED is None:
-        _PROBED = _probe() if sys.platform.startswith("linux") and hasattr(os, "fork") else (
-            False,
-            f"network namespaces are Linux's ({sys.platform} has none)",
+        _PROBED = (
+            _probe()
+            if sys.platform.startswith("linux") and hasattr(os, "fork")
+            else (
+                False,
+                f"network namespaces are Linux's ({sys.platform} has none)",
+            )
         )
     return _PROBED
 

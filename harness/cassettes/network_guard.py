@@ -201,7 +201,5 @@ def charged(attempts: list[NetworkAttempt], earlier_threads: set[int], runner_th
     """The attempts a case is charged with: those of its runner thread and of threads it started;
     threads that existed before it (work left running by earlier cases) are not its doing."""
     return list(
-        dict.fromkeys(
-            str(a) for a in attempts if a.ident == runner_thread or a.ident not in earlier_threads
-        )
+        dict.fromkeys(str(a) for a in attempts if a.ident == runner_thread or a.ident not in earlier_threads)
     )

@@ -10,7 +10,9 @@ re-recording a diff (``date``, request ids, rate-limit counters, ``x-stainless-*
 
 Request URIs keep only the query parameters on a short allowlist too (``alt``, ``api-version``, ``beta``
 and the list endpoints' paging): a provider's or a gateway's credential parameter (``key=``,
-``subscription-key=``, ``sig=``, one that does not exist yet) cannot be missed. In JSON bodies, values under credential-named keys (``api_key``, ``access_token``,
+``subscription-key=``, ``sig=``, one that does not exist yet) cannot be missed.
+
+In JSON bodies, values under credential-named keys (``api_key``, ``access_token``,
 ``client_secret``, …) are replaced by ``"<scrubbed>"``, except inside model content (tool-call
 arguments and tool schemas: ``args``, ``input``, ``arguments``, ``properties``, …), where a key named
 ``password`` is the model's data, not a credential of the recording; URLs in string values lose their

@@ -88,7 +88,9 @@ def _hits(text: str, values: Mapping[str, str], extra: Iterable[str]) -> Iterato
 def scan(text: str, values: Mapping[str, str] | None = None, extra: Iterable[str] = ()) -> list[Finding]:
     """Every secret-shaped string in ``text`` and every rendering of the given values (by name)."""
     found = values if values is not None else key_values()
-    findings = [Finding(what, _line(text, at), mask(secret)) for at, what, secret in _hits(text, found, extra)]
+    findings = [
+        Finding(what, _line(text, at), mask(secret)) for at, what, secret in _hits(text, found, extra)
+    ]
     return sorted(findings, key=lambda f: f.line)
 
 
@@ -186,7 +188,12 @@ def scan_interactions(
             if text.startswith(UNREADABLE):
                 encoding = text.removeprefix(UNREADABLE)
                 findings.append(
-                    Finding(f"a body the scan cannot read (content-encoding: {encoding})", 0, "", f"interaction {number}, {where}")
+                    Finding(
+                        f"a body the scan cannot read (content-encoding: {encoding})",
+                        0,
+                        "",
+                        f"interaction {number}, {where}",
+                    )
                 )
                 continue
             for _, what, secret in _hits(text, found, extra):

@@ -8,12 +8,13 @@ touched (an existing cassette stays as it was) and ``SecretInCassette`` says whe
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from harness.cassettes.atomic import write_atomic
-from harness.cassettes.format import decoded_interaction, serialize
+from harness.cassettes.format import decoded_interaction, deserialize, serialize
+from harness.cassettes.lock import cassette_lock
 from harness.cassettes.scrub import scrub_interaction
 from harness.cassettes.secret_scan import Finding, key_values, scan, scan_interactions
 
@@ -72,8 +73,23 @@ def write_cassette(
     environ: Mapping[str, str] | None = None,
     secrets: Iterable[str] = (),
 ) -> None:
-    """Scrub, serialize, scan and atomically write one cassette."""
-    write_atomic(path, checked_text(path, cassette_dict, environ, secrets))
+    """Scrub, serialize, scan and atomically write one cassette (under its lock)."""
+    update_cassette(path, lambda _: cassette_dict, environ, secrets)
+
+
+def update_cassette(
+    path: Path,
+    build: Callable[[dict[str, Any] | None], Mapping[str, Any]],
+    environ: Mapping[str, str] | None = None,
+    secrets: Iterable[str] = (),
+) -> None:
+    """Under the cassette's lock (``harness.cassettes.lock``): read what is on disk now (``None`` when
+    there is nothing), let ``build`` make the cassette to write from it (a recording merges its new
+    interactions in), then scrub, scan and write it atomically. Overlapping writers keep each other's
+    interactions."""
+    with cassette_lock(path):
+        current = deserialize(path.read_text(encoding="utf-8")) if path.is_file() else None
+        write_atomic(path, checked_text(path, build(current), environ, secrets))
 
 
 class _ScrubbingSerializer:

@@ -92,8 +92,13 @@ def open_exchange(ctx: HarnessContext, case: LoadedCase, name: str) -> tuple[Exc
             f"cassette {name} not found: {path} does not exist "
             f"(record it with --record-mode=once and {keys} set)"
         )
+    problem = cassette.problem() if cassette is not None else None
+    if problem is not None:
+        raise CaseInputError(problem)
     warm_up(case.api)
     exchange = Exchange(name, path, cassette, mode, case.api, provider, policy.environ)
+    exchange.on_written = ctx.on_written
+    ctx.opened.append(exchange)
     return exchange, e2e_client(provider, exchange)
 
 

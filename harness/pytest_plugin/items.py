@@ -1,36 +1,45 @@
 """pytest collection of the corpus: a case file → one item per case (named by the case id).
 
-The adapter is called during the item's setup and the verdict is given in its call phase, so pytest's
-own outcomes mean what a maintainer expects: FAILED is a deviation from a rule (with a diff), ERROR is
-a case the harness could not judge (the adapter hung or returned something that is not data, a
-cassette is missing), SKIPPED is a capability the adapter does not declare.
+The case runs during the item's setup (where, and under what time limit: ``harness.pytest_plugin.
+runner``) and its verdict is reported in its call phase, so pytest's own outcomes mean what a
+maintainer expects: FAILED is a deviation from a rule (with a diff), ERROR is a case the harness could
+not judge (the adapter hung, ended its process or returned something that is not data, a cassette is
+missing or broken, the runtime wrote into the cassettes folder), SKIPPED is a capability the adapter
+does not declare.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from harness.adapter_contract import METHOD_FOR_KIND, capability
+from harness.adapter_contract import capability
 from harness.corpus.loader import LoadedCase, Problem
 from harness.corpus.rules import uncovered
-from harness.judging.canonical import NotData
-from harness.judging.recorded_values import with_recorded_values
-from harness.judging.verdict import CanonicalOutcome, canonical_outcome, judge_variants
 from harness.kinds import DRIVERS
-from harness.kinds.base import CaseInputError, ContractError, Outcome
+from harness.pytest_plugin.case_run import CaseResult
+from harness.pytest_plugin.runner import replay_logs
 from harness.pytest_plugin.session import get_session
 from harness.pytest_plugin.summary import (
     PROP_API,
     PROP_CASE,
     PROP_KIND,
     PROP_PROBLEM,
+    PROP_RECORDED,
     PROP_RULES,
     PROP_UNSUPPORTED,
 )
-from harness.pytest_plugin.timeout import CaseTimeout
+from harness.pytest_plugin.timeout import CaseAborted
+from harness.secret_values import redact
+
+NETWORK_HELP = (
+    "A runtime under test gets provider traffic only through the SDK client the harness hands to "
+    "execute (e2e cases); everything else runs on recorded bytes."
+)
 
 
 class CaseFailed(Exception):
@@ -65,8 +74,7 @@ class CaseItem(pytest.Item):
     def __init__(self, *, loaded: LoadedCase, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.loaded = loaded
-        self._case = loaded.model  # with recorded values resolved in setup
-        self._outcome: CanonicalOutcome | None = None
+        self._result: CaseResult | None = None
         self.extra_keyword_matches.update({loaded.kind, loaded.api, *loaded.model.rules})
         self.user_properties += [
             (PROP_CASE, loaded.id),
@@ -74,10 +82,15 @@ class CaseItem(pytest.Item):
             (PROP_KIND, loaded.kind),
             (PROP_RULES, ",".join(loaded.model.rules)),
         ]
+        get_session(self.config).case_items[self.nodeid] = self
+
+    @property
+    def corpus_root(self) -> Path:
+        return self.parent.corpus_root  # type: ignore[union-attr, no-any-return]
 
     def _header(self) -> list[str]:
         session = get_session(self.config)
-        catalogue = session.corpus(self.parent.corpus_root).catalogue  # type: ignore[union-attr]
+        catalogue = session.corpus(self.corpus_root).catalogue
         lines = [f"case {self.loaded.id} ({self.loaded.location}) against {session.impl_label}"]
         for rule_id in self.loaded.model.rules:
             rule = catalogue.rules.get(rule_id)
@@ -86,6 +99,10 @@ class CaseItem(pytest.Item):
 
     def _error(self, message: str) -> None:
         pytest.fail("\n".join([*self._header(), message]), pytrace=False)
+
+    def _note_recorded(self, paths: Any) -> None:
+        for path in paths:
+            self.user_properties.append((PROP_RECORDED, str(path)))
 
     def setup(self) -> None:
         session = get_session(self.config)
@@ -102,33 +119,55 @@ class CaseItem(pytest.Item):
         if reason is not None:
             self.user_properties.append((PROP_UNSUPPORTED, True))
             pytest.skip(reason)
-        ctx = session.context(self.parent.corpus_root)  # type: ignore[union-attr]
+        watch = session.watch(self.corpus_root)
         try:
-            call = driver.prepare(ctx, self.loaded)
-            self._case = with_recorded_values(ctx, self.loaded)
-        except CaseInputError as exc:
-            self._error(f"cannot prepare the case's input: {exc}")
-        adapter = session.impl.adapter
-        try:
-            outcome: Outcome = session.runner.run(lambda: call(adapter), session.timeout)
-        except CaseTimeout as exc:
-            self._error(f"error: {exc}")
-        except ContractError as exc:
-            self._error(f"error: {exc}")
-        try:
-            self._outcome = canonical_outcome(outcome)
-        except NotData as exc:
-            self._error(f"error: {exc}")
+            result = session.runner.run(self)
+        except CaseAborted as exc:
+            self._note_recorded(exc.recorded)
+            aborted = redact(f"error: {exc}")
+        else:
+            aborted = None
+        if aborted is not None:
+            self._error(aborted)  # outside the except block: no chained traceback in the report
+        self._result = result
+        self._note_recorded(result.recorded)
+        sys.stdout.write(result.stdout)
+        sys.stderr.write(result.stderr)
+        replay_logs(result)
+        self._check_cassettes(watch, result)
+        if result.status == "skipped":
+            pytest.skip(result.message)
+        if result.status == "error":
+            self._error(result.message)
+
+    def _check_cassettes(self, watch: Any, result: CaseResult) -> None:
+        """An error when something other than the harness's recording wrote into the cassettes folder."""
+        if watch is None:
+            return
+        recorded = {Path(path).resolve() for path in result.recorded}
+        changed = sorted(p for p in watch.changes() if p.resolve() not in recorded)
+        if changed:
+            names = ", ".join(str(p.relative_to(watch.root)) for p in changed)
+            self._error(
+                f"error: the cassettes folder {watch.root} changed while this case ran: {names}. Cassettes "
+                "are the recorded evidence every case is judged on, and the harness wrote none of these: "
+                "the runtime did. Restore them (git status / git checkout on the folder)."
+            )
 
     def runtest(self) -> None:
-        assert self._outcome is not None
-        driver = DRIVERS[self.loaded.kind]
-        method = METHOD_FOR_KIND.get(self.loaded.kind, self.loaded.kind)
-        lines = judge_variants(self._case, self._outcome, driver.NOUN, method, getattr(driver, "judge", None))
-        if lines:
+        result = self._result
+        assert result is not None
+        if result.attempts:
+            tried = "\n".join(f"  {attempt}" for attempt in result.attempts)
+            pytest.fail(
+                f"case {self.loaded.id} ({self.loaded.location}): the network is blocked while a runtime "
+                f"runs, and it tried to reach:\n{tried}\n{NETWORK_HELP}",
+                pytrace=False,
+            )
+        if result.lines:
             expect_key = "expect_error" if self.loaded.model.expect_error is not None else "expect"
             where = f"  expectation at {self.loaded.path}:{self.loaded.line_of(expect_key)}"
-            raise CaseFailed([*self._header(), where, *lines], diff=lines)
+            raise CaseFailed([*self._header(), where, *result.lines], diff=result.lines)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, CaseFailed):

@@ -20,6 +20,7 @@ PROP_RULES = "wireconf_rules"
 PROP_UNSUPPORTED = "wireconf_unsupported"
 PROP_PROBLEM = "wireconf_problem"
 PROP_BASELINE = "wireconf_baseline"
+PROP_RECORDED = "wireconf_recorded"
 """Set by the CI gate (``harness.pytest_plugin.ci``): ``expected`` (a listed failure, reported as xfailed),
 ``fixed`` (a listed case that passed, reported as failed), ``new`` (an unlisted failure)."""
 

@@ -1,0 +1,71 @@
+"""Everything one case does, from its inputs to its verdict, returned as plain data.
+
+``run_case`` prepares the case's inputs (cassette → SDK objects), calls the adapter, canonicalises
+what it returned and judges it, and returns a ``CaseResult``: strings and lists only, so that it can
+cross a process boundary (the process runner runs it in a forked process and sends the result back).
+Whatever can hang is inside it, so one time limit bounds all of it. What the result shows has every
+rendering of the environment's keys replaced (``harness.secret_values.redact``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import pytest
+
+from harness.adapter_contract import METHOD_FOR_KIND
+from harness.judging.canonical import NotData
+from harness.judging.recorded_values import with_recorded_values
+from harness.judging.verdict import canonical_outcome, judge_variants
+from harness.kinds import DRIVERS
+from harness.kinds.base import CaseInputError, ContractError
+from harness.secret_values import redact
+
+if TYPE_CHECKING:
+    from harness.corpus.loader import LoadedCase
+    from harness.pytest_plugin.session import WireconfSession
+
+
+@dataclass
+class CaseResult:
+    """The outcome of one case as data: ``judged`` (``lines`` empty when it passes), ``error`` (no
+    verdict: ``message`` says why) or ``skipped`` (``message`` is the reason)."""
+
+    status: Literal["judged", "error", "skipped"]
+    message: str = ""
+    lines: list[str] = field(default_factory=list)
+    attempts: list[str] = field(default_factory=list)
+    """Network attempts the case's own code made (blocked), shown as ``action host:port (thread)``."""
+    recorded: list[str] = field(default_factory=list)
+    """Cassettes the case wrote (record mode)."""
+    stdout: str = ""
+    stderr: str = ""
+    logs: list[dict[str, Any]] = field(default_factory=list)
+    """Log records (``LogRecord.__dict__``, message formatted) of a case run in another process."""
+
+
+def run_case(session: WireconfSession, loaded: LoadedCase, corpus_root: Path) -> CaseResult:
+    """Prepare, call, canonicalise and judge one case. Raises only what stops a case (the time limit)
+    and the harness's own bugs."""
+    ctx = session.context(corpus_root)
+    driver = DRIVERS[loaded.kind]
+    try:
+        call = driver.prepare(ctx, loaded)
+        case = with_recorded_values(ctx, loaded)
+    except CaseInputError as exc:
+        return CaseResult("error", redact(f"cannot prepare the case's input: {exc}"))
+    except pytest.skip.Exception as exc:
+        return CaseResult("skipped", str(exc.msg))
+    try:
+        outcome = call(session.impl.adapter)
+    except ContractError as exc:
+        return CaseResult("error", redact(f"error: {exc}"))
+    try:
+        canonical = canonical_outcome(outcome)
+    except NotData as exc:
+        return CaseResult("error", redact(f"error: {exc}"))
+    method = METHOD_FOR_KIND.get(loaded.kind, loaded.kind)
+    lines = judge_variants(case, canonical, driver.NOUN, method, getattr(driver, "judge", None))
+    return CaseResult("judged", lines=[redact(line) for line in lines])
