@@ -20,17 +20,11 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from urllib.parse import quote, quote_plus
 
-KEY_VARIABLES = (
-    "OPENAI_API_KEY",
-    "OPENAI_ADMIN_KEY",
-    "OPENAI_ORG_ID",
-    "OPENAI_PROJECT_ID",
-    "ANTHROPIC_API_KEY",
-    "ANTHROPIC_AUTH_TOKEN",
-    "GEMINI_API_KEY",
-    "GOOGLE_API_KEY",
-)
-"""Environment variables whose values must never appear in a cassette or a report, in any form."""
+from harness.providers.registry import SECRET_VARIABLES
+
+KEY_VARIABLES = SECRET_VARIABLES
+"""Environment variables whose values must never appear in a cassette or a report, in any form: every
+provider record's key and credential variables (``harness.providers``)."""
 
 MIN_VALUE_LENGTH = 8
 """Values shorter than this are not keys (``test`` is a word, not a secret)."""

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from harness.corpus.loader import Corpus
+from harness.providers.registry import API_NAMES
 from harness.pytest_plugin.summary import PROP_CASE, PROP_PROBLEM, classify
-from harness.sdk import SDK_CALLS, warm_up
+from harness.sdk.replay import warm_up
 from tests.fake_provider import fake_provider  # noqa: F401  (the fake provider server, as a fixture)
 
 REPO = Path(__file__).resolve().parent.parent
@@ -61,8 +62,22 @@ def _sdks_imported_once() -> None:
     """Warm the SDKs up before any pytester fixture takes its ``sys.modules`` snapshot, so that their
     lazily imported modules stay imported for the whole session instead of being purged after each
     test and imported again (seconds each time) by the next in-process run."""
-    for api in SDK_CALLS:
+    for api in API_NAMES:
         warm_up(api)
+    _litellm_imported_once()
+
+
+def _litellm_imported_once() -> None:
+    """litellm (about 3 s to import) and the parts of it the seed adapters use, for the same reason."""
+    try:
+        from harness.adapters.litellm_objects import import_litellm
+
+        import_litellm()
+    except ImportError:
+        return
+    import litellm.litellm_core_utils.llm_response_utils.convert_dict_to_response
+    import litellm.llms.anthropic.chat.handler
+    import litellm.llms.vertex_ai.gemini.vertex_and_google_ai_studio_gemini  # noqa: F401
 
 
 @pytest.fixture(scope="session")

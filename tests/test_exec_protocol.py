@@ -92,7 +92,10 @@ def test_the_schema_rejects_malformed_messages():
     good = {"type": "hello", "protocol": 1, "name": "x", "version": "1", "capabilities": ["wire:openai.chat"]}
     assert validator.is_valid(good)
     assert not validator.is_valid({**good, "capabilities": ["wire:openai.chatt"]})
-    assert not validator.is_valid({**good, "protocol": 2})
+    assert not validator.is_valid({**good, "protocol": 3})
+    assert validator.is_valid({**good, "protocol": 2, "inputs": "recorded"})
+    assert not validator.is_valid({**good, "inputs": "recorded"})  # recorded inputs are protocol 2
+    assert not validator.is_valid({**good, "protocol": 2, "inputs": "bytes"})
     assert not validator.is_valid({"type": "result"})  # no id
     assert not validator.is_valid({"type": "error", "id": 1, "error": {"message": "no type"}})
 
@@ -149,7 +152,7 @@ def test_a_command_that_cannot_start_is_one_clear_usage_error(pytester):
         ("import sys; sys.exit(3)", "*exited with status 3 before saying hello*"),
         (
             'print(\'{"type":"hello","protocol":1,"name":"x","version":"1","capabilities":["e2e:openai.chat"]}\')',
-            "*e2e capabilities cannot be served over exec:*",
+            "*e2e capabilities need protocol 2*",
         ),
         (
             'print(\'{"type":"hello","protocol":1,"name":"x","version":"1","capabilities":["trace:openai.chat"]}\')',

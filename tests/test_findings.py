@@ -16,9 +16,9 @@ from harness.reports.jsonl import CaseRecord
 from tests.conftest import CASES, REPO
 
 SPEC_RULE = "8.1/null-content-empty-string"  # the spec's pseudocode
-PROJECT_RULE = "8.1/refusal-raises"  # a project decision
+PROJECT_RULE = "8.6/first-choice-only"  # a project decision
 CAUSE_A = "the processor returns content as is; §8.1 returns content or an empty string."
-CAUSE_B = "a refusal is returned as text; the project raises ValueError."
+CAUSE_B = "every candidate's deltas are yielded; the project reads index 0 only."
 
 
 @pytest.fixture(scope="module")
@@ -36,8 +36,8 @@ def record(case_id: str, reason: str | None, rules: list[str], impl: str = "rt",
 
 
 def test_catalogue_has_the_rules_these_tests_use(catalogue):
-    assert catalogue.rules[SPEC_RULE].origin != "project"
-    assert catalogue.rules[PROJECT_RULE].origin == "project"
+    assert catalogue.rules[SPEC_RULE].tier == "spec"
+    assert catalogue.rules[PROJECT_RULE].tier == "project"
 
 
 def test_a_written_reason_files_the_case_under_its_rule_with_its_explanation():
@@ -95,7 +95,8 @@ def test_the_page_opens_each_runtime_with_its_root_causes_then_the_deviations(ca
     records[3].reason = default_reason(records[3].rules, records[3].diff, None)
     page = render_findings(records, catalogue, [NotRun("broken", "cannot import")], "wireconf findings", 5)
 
-    assert "| rt 1.0 | 1 | 4 | 0 | 0 | 2 | 3 |" in page  # counts, rules broken, root causes
+    # passed, failed, error, unsupported, skipped, rules broken, root causes
+    assert "| rt 1.0 | 1 | 4 | 0 | 0 | 0 | 2 | 3 |" in page
     assert "| broken | not run: cannot import |" in page
     assert "Not judged here" in page and "- idle 1.0" in page and "## idle" not in page
     section = page.split("## rt 1.0", 1)[1]

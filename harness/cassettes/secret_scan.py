@@ -3,10 +3,10 @@
 Scrubbing (``harness.cassettes.scrub``) removes secrets from the places they are known to live. This
 scan is the backstop for everywhere else, and it reads what is written, not one rendering of it:
 
-- the final serialized text, for secret-shaped strings (API keys of OpenAI, Anthropic and Google,
-  OAuth and bearer tokens, JWTs, cloud and VCS tokens, private keys) and for the values of the key
-  variables in the environment, in every rendering ``harness.secret_values`` knows (as is, base64,
-  URL-safe base64, hex, percent-encoded, JSON-escaped);
+- the final serialized text, for secret-shaped strings (the key shapes of every provider record,
+  ``harness.providers``; bearer tokens, JWTs, cloud and VCS tokens, private keys) and for the values of
+  every provider's key and credential variables in the environment, in every rendering
+  ``harness.secret_values`` knows (as is, base64, URL-safe base64, hex, percent-encoded, JSON-escaped);
 - each body as bytes, whatever the YAML shows of it: a body that is not UTF-8 (written as
   ``base64:``), one cut in the middle of a character, UTF-16 text;
 - the concatenation of a stream's (or a JSON array's, or JSON lines') string values at the same
@@ -26,18 +26,13 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote_plus
 
+from harness.providers.registry import KEY_SHAPES
 from harness.secret_values import KEY_VARIABLES, MIN_VALUE_LENGTH, key_values, renderings
 
 __all__ = ["KEY_VARIABLES", "MIN_VALUE_LENGTH", "Finding", "key_values", "scan", "scan_interactions"]
 
-_B = r"(?<![A-Za-z0-9_-])"  # not inside a longer token
 PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("OpenAI/Anthropic-style API key (sk-…)", re.compile(_B + r"sk-[A-Za-z0-9_-]{20,}")),
-    ("OpenAI session key (sess-…)", re.compile(_B + r"sess-[A-Za-z0-9]{20,}")),
-    ("OpenAI organisation id (org-…)", re.compile(_B + r"org-[A-Za-z0-9]{20,}")),
-    ("OpenAI project id (proj_…)", re.compile(_B + r"proj_[A-Za-z0-9]{20,}")),
-    ("Google API key (AIza…)", re.compile(r"AIza[0-9A-Za-z_-]{35}")),
-    ("Google OAuth access token (ya29.…)", re.compile(r"ya29\.[0-9A-Za-z_-]{20,}")),
+    *((shape.what, re.compile(shape.pattern)) for shape in KEY_SHAPES),
     ("bearer token", re.compile(r"(?i)bearer\s+[A-Za-z0-9._~+/-]{16,}=*")),
     ("JSON Web Token", re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
     ("AWS access key id", re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Z0-9])")),

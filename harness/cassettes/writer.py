@@ -17,6 +17,7 @@ from harness.cassettes.format import decoded_interaction, deserialize, serialize
 from harness.cassettes.lock import cassette_lock
 from harness.cassettes.scrub import scrub_interaction
 from harness.cassettes.secret_scan import Finding, key_values, scan, scan_interactions
+from harness.corpus.yaml_source import YamlSyntaxError
 
 
 class SecretInCassette(Exception):
@@ -73,8 +74,9 @@ def write_cassette(
     environ: Mapping[str, str] | None = None,
     secrets: Iterable[str] = (),
 ) -> None:
-    """Scrub, serialize, scan and atomically write one cassette (under its lock)."""
-    update_cassette(path, lambda _: cassette_dict, environ, secrets)
+    """Scrub, serialize, scan and atomically write one cassette (under its lock), replacing any."""
+    with cassette_lock(path):
+        write_atomic(path, checked_text(path, cassette_dict, environ, secrets))
 
 
 def update_cassette(
@@ -88,8 +90,17 @@ def update_cassette(
     interactions in), then scrub, scan and write it atomically. Overlapping writers keep each other's
     interactions."""
     with cassette_lock(path):
-        current = deserialize(path.read_text(encoding="utf-8")) if path.is_file() else None
+        try:
+            current = deserialize(path.read_text(encoding="utf-8")) if path.is_file() else None
+        except (OSError, UnicodeDecodeError, ValueError, YamlSyntaxError) as exc:
+            raise CassetteUnreadable(
+                f"cannot record into {path}: it is not a readable cassette ({exc}); nothing was written"
+            ) from exc
         write_atomic(path, checked_text(path, build(current), environ, secrets))
+
+
+class CassetteUnreadable(Exception):
+    """The cassette on disk cannot be read, so what was recorded cannot be merged into it."""
 
 
 class _ScrubbingSerializer:

@@ -1,12 +1,22 @@
 """The rule catalogue (``cases/rules.yaml``): every normative sentence the corpus checks.
 
 A rule has a stable id ``<section>/<slug>``, a level, its source (seed file and section), a one-line
-statement and, where the spec's words are quoted, the quote. Rules the project had to decide (the spec
-is silent, ambiguous, or its pseudocode and prose disagree) carry ``origin: project`` and the reason.
+statement and, where the spec's words are quoted, the quote. Its ``basis`` says where it comes from, and
+so its tier (``Rule.tier``), which reports show apart because a runtime is judged on the spec first:
+
+- ``spec``: the spec's text (``basis: text``) or the observable behaviour of its pseudocode
+  (``basis: pseudocode``);
+- ``vectors``: Prompty's upstream conformance vectors, written by the spec's authors, decide where the
+  text is silent or says otherwise (``basis: vectors``, naming the vectors in ``vectors``);
+- ``project``: the project's decision where the spec is silent, ambiguous or contradicts itself
+  (``basis: decision``).
+
+Both non-spec tiers say why in ``decision``.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +28,22 @@ from harness.corpus.yaml_source import YamlSyntaxError, line_of, load_yaml_file
 
 RULES_FILE = "rules.yaml"
 
+VERSION_PATTERN = re.compile(r"^\d+\.\d+\.\d+$")
+"""``corpus.version`` in ``rules.yaml``: MAJOR.MINOR.PATCH (bumped by the rule in docs/ci.md)."""
+
 Level = Literal["MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY"]
+Basis = Literal["text", "pseudocode", "vectors", "decision"]
+Tier = Literal["spec", "vectors", "project"]
+
+TIERS: tuple[Tier, ...] = ("spec", "vectors", "project")
+"""From the most to the least authoritative source."""
+
+TIER_OF_BASIS: dict[str, Tier] = {
+    "text": "spec",
+    "pseudocode": "spec",
+    "vectors": "vectors",
+    "decision": "project",
+}
 
 
 class Source(BaseModel):
@@ -45,15 +70,24 @@ class Rule(BaseModel):
 
     id: str = Field(pattern=r"^[0-9a-z][0-9a-z.]*/[a-z0-9][a-z0-9-]*$")
     level: Level
-    basis: Literal["text", "pseudocode", "decision"] = Field(
+    basis: Basis = Field(
         description="text: a sentence of the spec; pseudocode: observable behaviour of its algorithm; "
-        "decision: the project's choice where the spec is silent or contradicts itself"
+        "vectors: Prompty's upstream conformance vectors decide (named in `vectors`); "
+        "decision: the project's choice where the spec is silent, ambiguous or contradicts itself"
     )
     source: Source
     statement: str
     quote: str | None = None
-    origin: Literal["spec", "project"] = "spec"
-    decision: str | None = Field(default=None, description="Why the project decided so (origin: project)")
+    vectors: list[str] | None = Field(
+        default=None,
+        description="Names of Prompty's upstream conformance vectors (cases imported by "
+        "`wireconf import-vectors`) that decide this rule (basis: vectors), or that a decision departs "
+        "from (its `decision` says why)",
+    )
+    decision: str | None = Field(
+        default=None,
+        description="Why the rule says so where the spec's text does not (basis: vectors or decision)",
+    )
     mutant: list[Edit] | None = Field(
         default=None,
         description="Edits of the reference implementation that break this rule only (wireconf strength)",
@@ -66,11 +100,23 @@ class Rule(BaseModel):
 
     @model_validator(mode="after")
     def _decisions_say_why(self) -> Rule:
-        if (self.origin == "project") != (self.basis == "decision"):
-            raise ValueError("basis: decision and origin: project go together")
-        if self.origin == "project" and not self.decision:
-            raise ValueError("a project decision must say why in `decision`")
+        if self.tier == "spec":
+            if self.decision or self.vectors:
+                raise ValueError(
+                    f"a rule of basis {self.basis} is the spec's own: it has no `decision` or `vectors` "
+                    "(use basis: vectors or decision where the spec's text does not say so)"
+                )
+            return self
+        if not self.decision:
+            raise ValueError(f"a rule of basis {self.basis} must say why in `decision`")
+        if self.basis == "vectors" and not self.vectors:
+            raise ValueError("a rule of basis vectors names the vectors that decide it in `vectors`")
         return self
+
+    @property
+    def tier(self) -> Tier:
+        """``spec``, ``vectors`` or ``project``: where the rule comes from (see the module docstring)."""
+        return TIER_OF_BASIS[self.basis]
 
     @property
     def section(self) -> str:
@@ -98,6 +144,8 @@ class Catalogue:
     path: Path
     rules: dict[str, Rule]
     problems: list[CatalogueProblem]
+    version: str | None = None
+    """The corpus's declared version (``corpus: {version: ...}``); ``None`` for a corpus without one."""
 
     def __contains__(self, rule_id: object) -> bool:
         return rule_id in self.rules
@@ -120,9 +168,12 @@ def load_catalogue(path: Path) -> Catalogue:
         return Catalogue(path, {}, [CatalogueProblem(path, 1, "expected a mapping with a `rules:` list")])
     rules: dict[str, Rule] = {}
     problems: list[CatalogueProblem] = []
-    extra = {k for k in raw if k != "rules" and not (isinstance(k, str) and k.startswith("x-"))}
+    extra = {
+        k for k in raw if k not in ("rules", "corpus") and not (isinstance(k, str) and k.startswith("x-"))
+    }
     if extra:
         problems.append(CatalogueProblem(path, 1, f"unknown top-level keys: {sorted(extra)}"))
+    version = _corpus_version(raw, path, problems)
     for index, entry in enumerate(raw["rules"]):
         try:
             rule = Rule.model_validate(entry)
@@ -138,7 +189,29 @@ def load_catalogue(path: Path) -> Catalogue:
             )
             continue
         rules[rule.id] = rule
-    return Catalogue(path, rules, problems)
+    return Catalogue(path, rules, problems, version)
+
+
+def _corpus_version(raw: dict[str, Any], path: Path, problems: list[CatalogueProblem]) -> str | None:
+    """``corpus: {version: X.Y.Z}``, optional; a malformed one is a problem with its line."""
+    if "corpus" not in raw:
+        return None
+    block = raw["corpus"]
+    line = line_of(raw, ["corpus"])
+    if not isinstance(block, dict) or set(block) != {"version"}:
+        problems.append(CatalogueProblem(path, line, "corpus: expected a mapping with `version` only"))
+        return None
+    version = block["version"]
+    if not isinstance(version, str) or not VERSION_PATTERN.match(version):
+        problems.append(
+            CatalogueProblem(
+                path,
+                line_of(raw, ["corpus", "version"]),
+                f"corpus.version: expected MAJOR.MINOR.PATCH, got {version!r}",
+            )
+        )
+        return None
+    return version
 
 
 def uncovered(catalogue: Catalogue, cited: Iterable[str]) -> list[str]:

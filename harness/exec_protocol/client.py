@@ -32,14 +32,29 @@ from typing import Any
 
 from harness.case_abort import CaseTimeout, RunnerEnded
 from harness.cassettes import netns
-from harness.exec_protocol import PROTOCOL_VERSION
-from harness.exec_protocol.messages import ProtocolError, decode, encode, remote_exception, to_json
+from harness.exec_protocol import PROTOCOL_VERSIONS
+from harness.exec_protocol.http_bridge import HttpBridge
+from harness.exec_protocol.messages import (
+    ProtocolError,
+    chunk_json,
+    decode,
+    encode,
+    recorded_json,
+    remote_exception,
+    to_json,
+)
+from harness.providers.registry import PROVIDER_OF
+from harness.sdk.origins import origin_of
 
 HELLO_TIMEOUT = 60.0
 MAX_FAILED_RESTARTS = 2
 STOP_TIMEOUT = 5.0
 STDERR_LINES = 40
 TRANSCRIPT_ENV = "WIRECONF_EXEC_TRANSCRIPT"
+
+
+_STREAMED = object()
+"""What a call returns when the runtime's result was a stream, whose items were its yields."""
 
 
 class ExecError(Exception):
@@ -168,6 +183,7 @@ class ExecAdapter:
         self.version = str(hello["version"])
         self._capabilities = frozenset(str(c) for c in hello["capabilities"])
         self._hello = hello
+        self._recorded_inputs = hello.get("inputs") == "recorded"
         # the optional methods exist on this proxy only when the runtime has them, as in-process
         optional = set(hello.get("optional") or ())
         if "set_tool_registry" in optional:
@@ -189,6 +205,19 @@ class ExecAdapter:
     def process_stream(self, api: str, agent: dict[str, Any], events: Iterable[object]) -> Iterator[Any]:
         exchange = self._exchange("stream", api, "process_stream", {"agent": agent}, [], ("events", events))
         return exchange
+
+    def execute(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
+        """e2e (protocol 2): the runtime builds its own SDK client from the ``client`` description and
+        sends its HTTP through ``client`` (``HttpBridge``). A stream result comes back as an iterator
+        of the items it yields, as in-process."""
+        bridge = HttpBridge(client)
+        args = {"agent": agent, "messages": messages, "client": bridge.description}
+        exchange = self._exchange("e2e", api, "execute", args, [], None, bridge)
+        try:
+            first = next(exchange)
+        except StopIteration as done:
+            return iter(()) if done.value is _STREAMED else done.value
+        return itertools.chain([first], exchange)
 
     def stream_blocks(self, api: str, events: Iterable[object]) -> Any:
         return self._call("blocks", api, "stream_blocks", {}, stream=("events", events))
@@ -333,6 +362,16 @@ class ExecAdapter:
         self._log("harness", message)
         process.send(encode(message), self._deadline)
 
+    def _answer(self, process: _Process, message: dict[str, Any]) -> None:
+        """Send a message in the middle of a call: a runtime gone is a crash, one not reading in time a
+        timeout."""
+        try:
+            self._send(process, message)
+        except (OSError, ValueError):
+            raise self._crashed(process) from None
+        except _Silent:
+            raise self._timed_out(process) from None
+
     def _crashed(self, process: _Process) -> RuntimeCrashed:
         process.kill()
         if process is self._process:
@@ -369,17 +408,21 @@ class ExecAdapter:
         args: dict[str, Any],
         sdk: list[str],
         stream: tuple[str, Iterable[object]] | None,
+        http: HttpBridge | None = None,
     ) -> Iterator[Any]:
         process = self._ensure_running()
         call_id = next(self._ids)
-        events = iter(stream[1]) if stream is not None else None
+        sdk_json = PROVIDER_OF[api].sdk_json if api in PROVIDER_OF else None
+        events: Iterator[Any] | None = iter(stream[1]) if stream is not None else None
+        if self._recorded_inputs:
+            args, events = _as_recorded(args, sdk, stream)
         message = {
             "type": "call",
             "id": call_id,
             "kind": kind,
             "api": api,
             "method": method,
-            "args": to_json(args),
+            "args": to_json(args, sdk_json),
             "sdk": sdk,
             "stream": stream[0] if stream is not None else None,
         }
@@ -413,7 +456,7 @@ class ExecAdapter:
                 kind_of = reply["type"]
                 if kind_of == "result":
                     finished = True
-                    return reply.get("value")
+                    return _STREAMED if reply.get("streamed") else reply.get("value")
                 if kind_of == "error":
                     finished = True
                     raise remote_exception(reply.get("error") or {})
@@ -425,13 +468,20 @@ class ExecAdapter:
                     except StopIteration:
                         reply_message = {"type": "end", "id": call_id}
                     else:
-                        reply_message = {"type": "event", "id": call_id, "event": to_json(event)}
-                    try:
-                        self._send(process, reply_message)
-                    except (OSError, ValueError):
-                        raise self._crashed(process) from None
-                    except _Silent:
-                        raise self._timed_out(process) from None
+                        if isinstance(event, bytes):  # recorded inputs, an e2e response's body
+                            reply_message = {"type": "event", "id": call_id, **chunk_json(event)}
+                        else:
+                            reply_message = {
+                                "type": "event",
+                                "id": call_id,
+                                "event": to_json(event, sdk_json),
+                            }
+                    self._answer(process, reply_message)
+                elif kind_of == "http" and http is not None:
+                    head, chunks = http.send(reply.get("request") or {})
+                    if chunks is not None:  # its body is pulled with `next`
+                        events = chunks
+                    self._answer(process, {"type": "response", "id": call_id, **head})
                 else:
                     process.kill()
                     raise ProtocolError(
@@ -443,11 +493,47 @@ class ExecAdapter:
                 self._in_flight = None
 
 
+def _recorded(sdk_object: object, name: str) -> Any:
+    origin = origin_of(sdk_object)
+    if origin is None:
+        raise TypeError(
+            f"the runtime asked for recorded inputs, but `{name}` ({type(sdk_object).__name__}) was not "
+            "parsed by the harness from a recorded response"
+        )
+    return origin
+
+
+def _as_recorded(
+    args: dict[str, Any], sdk: list[str], stream: tuple[str, Iterable[object]] | None
+) -> tuple[dict[str, Any], Iterator[bytes] | None]:
+    """``inputs: recorded`` (protocol 2): each SDK argument as the response it was parsed from, and a
+    streamed argument as its head in ``args`` with its events pulled from the same probe the SDK object
+    reads (each one counted as read, as in-process), as raw bytes."""
+    args = dict(args)
+    for name in sdk:
+        recorded = _recorded(args[name], name).recorded
+        args[name] = recorded_json(recorded.status, recorded.headers, recorded.body)
+    if stream is None:
+        return args, None
+    name, sdk_stream = stream
+    origin = _recorded(sdk_stream, name)
+    assert origin.probe is not None, f"`{name}` is not a stream"
+    args[name] = recorded_json(origin.recorded.status, origin.recorded.headers, None)
+    return args, origin.probe.chunks()
+
+
 def _check_hello(hello: dict[str, Any]) -> None:
     if hello.get("type") != "hello":
         raise ProtocolError(f"the first message must be a hello, got {hello}")
-    if hello.get("protocol") != PROTOCOL_VERSION:
-        raise ProtocolError(f"protocol {hello.get('protocol')!r} is not supported (this harness speaks 1)")
+    protocol = hello.get("protocol")
+    if protocol not in PROTOCOL_VERSIONS:
+        raise ProtocolError(
+            f"protocol {protocol!r} is not supported (this harness speaks "
+            f"{', '.join(map(str, PROTOCOL_VERSIONS))})"
+        )
+    inputs = hello.get("inputs", "json")
+    if inputs not in ("json", "recorded") or (inputs != "json" and protocol < 2):
+        raise ProtocolError(f'hello\'s `inputs` is "json" or, from protocol 2, "recorded": {hello}')
     for key in ("name", "version"):
         if not isinstance(hello.get(key), str) or not hello[key]:
             raise ProtocolError(f"hello needs a non-empty string {key!r}: {hello}")
@@ -457,9 +543,10 @@ def _check_hello(hello: dict[str, Any]) -> None:
     caps = hello.get("capabilities")
     if not isinstance(caps, list) or not all(isinstance(c, str) for c in caps):
         raise ProtocolError(f"hello needs `capabilities`, a list of strings: {hello}")
-    if any(c.startswith("e2e:") for c in caps):
+    if protocol < 2 and any(c.startswith("e2e:") for c in caps):
         raise ProtocolError(
-            "e2e capabilities cannot be served over exec: (the SDK client stays in the harness)"
+            "e2e capabilities need protocol 2 (the SDK client stays in the harness; from protocol 2 the "
+            "runtime's own SDK sends its requests through it with `http` messages)"
         )
     if any(c.startswith("trace:") for c in caps):
         raise ProtocolError(

@@ -17,7 +17,7 @@ from harness.corpus.yaml_source import to_plain
 from harness.judging.canonical import NotData, canonical, tool_calls_as_expected
 from harness.judging.compare import render_diff, show, strict_equal
 from harness.judging.matchers import apply_matchers
-from harness.sdk import StreamProbe
+from harness.sdk.transport import StreamProbe
 
 if TYPE_CHECKING:
     from harness.kinds.base import Outcome

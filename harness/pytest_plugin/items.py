@@ -27,6 +27,8 @@ from harness.pytest_plugin.session import get_session
 from harness.pytest_plugin.summary import (
     PROP_API,
     PROP_CASE,
+    PROP_CHECK,
+    PROP_CORPUS,
     PROP_KIND,
     PROP_PROBLEM,
     PROP_RECORDED,
@@ -81,6 +83,7 @@ class CaseItem(pytest.Item):
             (PROP_API, loaded.api),
             (PROP_KIND, loaded.kind),
             (PROP_RULES, ",".join(loaded.model.rules)),
+            (PROP_CORPUS, str(self.parent.corpus_root)),  # type: ignore[union-attr]
         ]
         get_session(self.config).case_items[self.nodeid] = self
 
@@ -188,7 +191,7 @@ class ProblemItem(pytest.Item):
     def __init__(self, *, problem: Problem, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.problem = problem
-        self.user_properties.append((PROP_PROBLEM, problem.name))
+        self.user_properties += [(PROP_PROBLEM, problem.name), (PROP_CORPUS, str(self.parent.corpus_root))]  # type: ignore[union-attr]
 
     def runtest(self) -> None:
         raise CorpusProblem(str(self.problem))
@@ -218,6 +221,7 @@ class RuleCheckItem(pytest.Item):
     def __init__(self, *, check: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.check = check
+        self.user_properties.append((PROP_CHECK, check))
 
     def runtest(self) -> None:
         corpus = get_session(self.config).corpus(self.parent.corpus_root)  # type: ignore[union-attr]

@@ -249,10 +249,11 @@ class ForkedRunner(CaseRunner):
 
     def _warm_up(self) -> None:
         """Import what every fork would otherwise import inside its first case's time limit."""
-        from harness.sdk import SDK_CALLS, warm_up
+        from harness.providers.registry import APIS
+        from harness.sdk.replay import warm_up
 
         apis = {item.loaded.api for item in self.session.case_items.values()}
-        for api in sorted(apis & SDK_CALLS.keys()):
+        for api in sorted(apis & APIS.keys()):
             warm_up(api)
 
     def _start(self) -> Connection:

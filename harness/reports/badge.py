@@ -19,12 +19,24 @@ def badge_color(rt: RuntimeSummary) -> str:
     return "red"
 
 
+def badge_message(rt: RuntimeSummary) -> str:
+    """``640/650 cases pass, 6 unsupported (corpus 1.0.0)``: judged cases that pass; unsupported ones are
+    not judged, so the badge says how many there are, and which corpus the count is of."""
+    text = f"{rt.counts['passed']}/{rt.judged} cases pass"
+    if rt.counts["unsupported"]:
+        text += f", {rt.counts['unsupported']} unsupported"
+    versions = sorted({r.corpus for r in rt.records if r.corpus})
+    if len(versions) == 1:
+        text += f" (corpus {versions[0]})"
+    return text
+
+
 def render_badge(rt: RuntimeSummary) -> str:
-    """The badge of one runtime: judged cases that pass (unsupported ones are not judged)."""
+    """The badge of one runtime (shields.io endpoint JSON)."""
     data = {
         "schemaVersion": 1,
         "label": f"wireconf {rt.impl}",
-        "message": f"{rt.counts['passed']}/{rt.judged} cases pass",
+        "message": badge_message(rt),
         "color": badge_color(rt),
     }
     return json.dumps(data, indent=2) + "\n"

@@ -1,15 +1,18 @@
 """A report as JUnit XML, for CI systems that show test results from it.
 
-One ``testsuite`` per runtime, one ``testcase`` per case (``classname`` = impl.kind.api). A failure the
-baseline expects is written as skipped with the baseline's reason, as pytest's own JUnit writer
-does for xfail, so the file agrees with the run's verdict.
+One ``testsuite`` per runtime, one ``testcase`` per case (``classname`` = impl.kind.api), with the
+runtime and the corpus it was judged against as the suite's properties. A failure the gate lets pass
+(expected by the baseline, or new with ``--allow-new-failures``) is written as skipped with the
+baseline's reason, as pytest's own JUnit writer does for xfail, and a listed case that now passes as a
+failure, so the file agrees with the run's verdict. Skips say which they are: ``unsupported: ...`` (a
+capability the runtime does not declare) or ``skipped: ...``.
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from harness.reports.matrix import Matrix
+from harness.reports.matrix import Matrix, RuntimeSummary, baseline_mark
 
 
 def render_junit(matrix: Matrix) -> str:
@@ -17,6 +20,7 @@ def render_junit(matrix: Matrix) -> str:
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for rt in matrix.runtimes:
         suite = ET.SubElement(root, "testsuite", name=rt.label)
+        _properties(suite, rt)
         counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
         seconds = 0.0
         for record in rt.records:
@@ -33,20 +37,28 @@ def render_junit(matrix: Matrix) -> str:
                 case.set("file", record.location.rsplit(":", 1)[0])
             detail = record.diff or record.message or ""
             first = next((line for line in detail.splitlines() if line.strip()), record.status)
-            if record.status == "failed" and record.baseline == "expected":
+            mark = baseline_mark(record)
+            if record.status == "failed" and record.gate_accepted:
                 counts["skipped"] += 1
-                ET.SubElement(case, "skipped", message=f"known failure (baseline): {record.reason}")
+                ET.SubElement(case, "skipped", message=f"{mark} failure (baseline): {record.reason}")
                 ET.SubElement(case, "system-out").text = detail
             elif record.status == "failed":
                 counts["failures"] += 1
-                node = ET.SubElement(case, "failure", message=first, type="deviation")
-                node.text = f"rules: {', '.join(record.rules)}\n{record.message or detail}"
+                kind = record.baseline or "deviation"
+                message = f"{mark}: {first}" if mark else first
+                node = ET.SubElement(case, "failure", message=message, type=kind)
+                why = f"baseline: {record.reason}\n" if record.baseline and record.reason else ""
+                node.text = f"rules: {', '.join(record.rules)}\n{why}{record.message or detail}"
             elif record.status == "error":
                 counts["errors"] += 1
                 ET.SubElement(case, "error", message=first).text = record.message or detail
             elif record.status in ("unsupported", "skipped"):
                 counts["skipped"] += 1
-                ET.SubElement(case, "skipped", message=record.reason or record.status)
+                ET.SubElement(case, "skipped", message=f"{record.status}: {record.reason or record.status}")
+            elif record.baseline == "fixed":
+                counts["failures"] += 1
+                message = "listed in the baseline as failing, now passes: remove the entry"
+                ET.SubElement(case, "failure", message=message, type="fixed").text = record.message
         for key, value in counts.items():
             suite.set(key, str(value))
             totals[key] += value
@@ -55,3 +67,19 @@ def render_junit(matrix: Matrix) -> str:
         root.set(key, str(value))
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _properties(suite: ET.Element, rt: RuntimeSummary) -> None:
+    """The runtime and what it was judged against, as JUnit properties (CI systems show them)."""
+    props = ET.SubElement(suite, "properties")
+    values = {
+        "wireconf.impl": rt.impl,
+        "wireconf.version": rt.version,
+        "wireconf.python": rt.python,
+        "wireconf.corpus": rt.corpus,
+        "wireconf.corpus.version": " + ".join(sorted({r.corpus or "unversioned" for r in rt.records})),
+        "wireconf.corpus.hash": " + ".join(sorted({r.corpus_hash or "unknown" for r in rt.records})),
+    }
+    for name, value in values.items():
+        if value is not None:
+            ET.SubElement(props, "property", name=name, value=value)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from harness.reports.matrix import COLUMNS, Matrix
+from harness.reports.matrix import COLUMNS, Matrix, baseline_mark
 
 MAX_DIFF_LINES = 40
 
@@ -26,33 +26,44 @@ def _fence(text: str) -> str:
 
 def render_markdown(matrix: Matrix) -> str:
     out = ["## wireconf conformance", ""]
+    corpora = matrix.corpora
+    if len(corpora) == 1:
+        out += [f"Corpus {corpora[0]}.", ""]
+    elif corpora:
+        out += [f"Corpora: {', '.join(corpora)} (the runtimes were not all judged against the same one).", ""]
     for rt in matrix.runtimes:
         c = rt.counts
         known = f" ({rt.known} known from the baseline)" if rt.known else ""
+        corpus = f" (corpus {rt.corpus})" if len(corpora) > 1 else ""
         out.append(
-            f"- **{rt.label}**: {c['passed']} passed, {c['failed']} failed{known}, {c['error']} error, "
-            f"{c['skipped']} skipped — {rt.pass_rate:.0%} of judged cases pass"
+            f"- **{rt.label}**{corpus}: {c['passed']} passed, {c['failed']} failed{known}, "
+            f"{c['error']} error, {c['unsupported']} unsupported, {c['skipped']} skipped — "
+            f"{rt.pass_rate:.0%} of judged cases pass"
         )
-    out += ["", "Each cell: passed / failed / error / skipped.", ""]
+    out += ["", "Each cell: " + " / ".join(COLUMNS) + ".", ""]
     out.append("| kind | api | " + " | ".join(rt.label for rt in matrix.runtimes) + " |")
     out.append("|---|---|" + "---|" * len(matrix.runtimes))
     for section in matrix.sections:
         cells = " | ".join(_cell(matrix.cell(rt, section)) for rt in matrix.runtimes)
         out.append(f"| {section[0]} | {section[1]} | {cells} |")
     for rt in matrix.runtimes:
+        if rt.fixed:
+            ids = ", ".join(f"`{r.id}`" for r in rt.fixed)
+            out += [
+                "",
+                f"**{rt.label}**: {len(rt.fixed)} case(s) listed in the baseline as failing now pass "
+                f"(remove them from it): {ids}",
+            ]
         if not rt.failures:
             continue
         out += ["", f"### {rt.label}: {len(rt.failures)} failing case(s)", ""]
         for record in rt.failures:
-            mark = (
-                " (known)"
-                if record.baseline == "expected"
-                else " (**new**)"
-                if record.baseline == "new"
-                else ""
-            )
+            mark = baseline_mark(record)
+            shown = "" if mark is None else f" (**{mark}**)" if not record.gate_accepted else f" ({mark})"
             rules = ", ".join(f"`{r}`" for r in record.rules)
-            out.append(f"<details><summary><code>{record.id}</code> {record.status}{mark}: {rules}</summary>")
+            out.append(
+                f"<details><summary><code>{record.id}</code> {record.status}{shown}: {rules}</summary>"
+            )
             out.append("")
             if record.location:
                 out.append(

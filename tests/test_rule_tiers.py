@@ -1,0 +1,78 @@
+"""Every rule says where it comes from: its ``basis`` gives its tier (spec, vectors, project), and the
+catalogue refuses a rule whose tier and explanation do not go together."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from harness.corpus.loader import Corpus
+from harness.corpus.rules import TIERS, Catalogue, load_catalogue
+from harness.corpus.rules_doc import render_markdown
+from tests.conftest import CASES
+
+HEAD = "rules:\n  - {id: a.1/x, level: MUST, source: {seed: s, section: a.1}, statement: s, "
+
+
+def catalogue_of(tmp_path: Path, fields: str) -> Catalogue:
+    path = tmp_path / "rules.yaml"
+    path.write_text(HEAD + fields + "}\n")
+    return load_catalogue(path)
+
+
+@pytest.mark.parametrize(
+    ("fields", "tier"),
+    [
+        ("basis: text", "spec"),
+        ("basis: pseudocode", "spec"),
+        ("basis: vectors, vectors: [chat_refusal], decision: why", "vectors"),
+        ("basis: decision, decision: why", "project"),
+        ("basis: decision, decision: why, vectors: [responses_simple]", "project"),
+    ],
+)
+def test_the_basis_gives_the_tier(tmp_path, fields, tier):
+    catalogue = catalogue_of(tmp_path, fields)
+    assert catalogue.problems == []
+    assert catalogue.rules["a.1/x"].tier == tier
+
+
+@pytest.mark.parametrize(
+    ("fields", "complaint"),
+    [
+        ("basis: decision", "must say why in `decision`"),
+        ("basis: vectors, vectors: [chat_refusal]", "must say why in `decision`"),
+        ("basis: vectors, decision: why", "names the vectors that decide it"),
+        ("basis: text, decision: why", "is the spec's own"),
+        ("basis: pseudocode, vectors: [chat_simple]", "is the spec's own"),
+        ("basis: opinion", "basis"),
+        ("basis: decision, decision: why, origin: project", "origin"),
+    ],
+)
+def test_a_tier_without_its_explanation_is_refused_at_its_line(tmp_path, fields, complaint):
+    catalogue = catalogue_of(tmp_path, fields)
+    assert catalogue.rules == {}
+    (problem,) = catalogue.problems
+    assert problem.line == 2 and complaint in problem.message
+
+
+def test_the_corpus_has_every_tier_and_the_rules_page_shows_each_rule_s_tier():
+    corpus = Corpus(CASES)
+    rules = list(corpus.catalogue.rules.values())
+    assert {rule.tier for rule in rules} <= set(TIERS)
+    page = render_markdown(corpus)
+    for tier in TIERS:
+        count = sum(rule.tier == tier for rule in rules)
+        assert f"- **{tier}** ({count}):" in page
+    for rule in rules:
+        shown = f"spec ({rule.basis})" if rule.tier == "spec" else rule.tier
+        assert f"| `{rule.id}` | {rule.level} | {shown} |" in page
+        for name in rule.vectors or []:
+            assert f"`{name}`" in page
+
+
+def test_the_catalogue_header_documents_the_basis_values():
+    header = textwrap.dedent((CASES / "rules.yaml").read_text().split("\nrules:")[0])
+    for basis in ("text", "pseudocode", "vectors", "decision"):
+        assert basis in header
