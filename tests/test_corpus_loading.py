@@ -175,6 +175,14 @@ def _bomb(levels: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def test_an_alias_that_contains_itself_is_refused_with_its_line():
+    from harness.corpus.yaml_source import YamlRefused, load_yaml
+
+    with pytest.raises(YamlRefused, match="refers to the node that contains it") as info:
+        load_yaml("a: 1\nb: &loop\n  - x\n  - *loop\n")
+    assert info.value.line == 2  # where the node that contains itself starts (its anchor)
+
+
 @pytest.mark.parametrize("where", ["expect", "agent"])
 def test_an_alias_bomb_is_refused_while_loading_naming_the_file_and_line(pytester, run_corpus, where):
     agent = f"*l{5}" if where == "agent" else "{model: {id: m}}"

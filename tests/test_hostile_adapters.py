@@ -197,3 +197,21 @@ def test_an_adapter_that_writes_into_the_cassettes_folder_is_noticed(run_corpus,
     run = run_corpus(f"--impl={HOSTILE}:writes_cassettes", f"--cassettes={cassettes}", *only(PROCESS))
     assert run.with_outcome("error") == {PROCESS}
     assert "openai/written-by-runtime.yaml" in run.longreprs[PROCESS]
+
+
+def test_the_time_limit_holds_under_xdist_too(pytester, markers):
+    result = pytester.runpytest_subprocess(
+        str(CASES), "-p", "no:cacheprovider", "-n", "2", f"--impl={HOSTILE}:gil_hang", "--case-timeout=1",
+        *only(STREAM, PROCESS, WIRE, WIRE_2),
+    )  # fmt: skip
+    result.assert_outcomes(passed=3, errors=1)
+    result.stdout.fnmatch_lines(
+        ["*did not finish within 1 s (--case-timeout): its runner process was stopped*"]
+    )
+    assert not (markers / "gil-woke").exists()
+
+
+def test_an_exec_runtime_cannot_reach_the_network_either(run_corpus, markers, listener):
+    run = run_corpus(f"--impl=exec:{PY_SERVE} {HOSTILE}:escapes", *only(WIRE))
+    assert listener.reached == []
+    assert WIRE in run.outcomes

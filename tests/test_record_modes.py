@@ -193,7 +193,8 @@ def test_an_orphan_temporary_file_does_not_survive_the_next_run(recorded, run_co
     assert not orphan.exists()
 
 
-def test_a_recording_that_times_out_writes_nothing(fake_provider, pytester, run_corpus):
+@pytest.mark.parametrize("runner", ["process", "thread"])
+def test_a_recording_that_times_out_writes_nothing(fake_provider, pytester, run_corpus, runner):
     import time
 
     fake_provider.hang_streams = True
@@ -201,7 +202,7 @@ def test_a_recording_that_times_out_writes_nothing(fake_provider, pytester, run_
     cassettes = pytester.path / "cassettes"
     run = run_corpus(
         "--impl=tests.fakes.sdk_echo:adapter", "--record-mode=once", f"--cassettes={cassettes}",
-        "--case-timeout=1", "-k", "fake-chat-stream", target=corpus,
+        "--case-timeout=1", f"--case-runner={runner}", "-k", "fake-chat-stream", target=corpus,
     )  # fmt: skip
     assert run.outcomes == {"e2e.openai.chat.fake-chat-stream": "error"}
     fake_provider.release.set()  # the server finishes the stream now, for whoever still listens

@@ -17,6 +17,7 @@ from harness.cassettes.format import decoded_interaction, deserialize, serialize
 from harness.cassettes.lock import cassette_lock
 from harness.cassettes.scrub import scrub_interaction
 from harness.cassettes.secret_scan import Finding, key_values, scan, scan_interactions
+from harness.cassettes.store import CassetteError
 from harness.corpus.yaml_source import YamlSyntaxError
 
 
@@ -99,7 +100,7 @@ def update_cassette(
         write_atomic(path, checked_text(path, build(current), environ, secrets))
 
 
-class CassetteUnreadable(Exception):
+class CassetteUnreadable(CassetteError):
     """The cassette on disk cannot be read, so what was recorded cannot be merged into it."""
 
 
