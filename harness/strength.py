@@ -95,7 +95,9 @@ def _run_in_worker(rule: Rule, cases: list[str], workdir: Path, source: Path, ti
     # session, the costliest step of these small runs; the mutants do not need it
     args = ["-q", "-x", "-p", "no:cacheprovider", "-p", "no:unraisableexception"]
     args += [f"--impl={PACKAGE}.adapter:ReferenceAdapter"]
-    args += [f"--case-timeout={timeout:g}", *cases]
+    # the thread runner: the mutants are the reference's own code, and forking a case-runner process
+    # for each of hundreds of small sessions would cost more than their cases
+    args += [f"--case-timeout={timeout:g}", "--case-runner=thread", *cases]
     with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
         code = int(pytest.main(args))
     imported = sys.modules.get(PACKAGE)

@@ -88,7 +88,9 @@ class _Process:
             raise ExecError(f"cannot start {shlex.join(argv)}: {exc}") from exc
         assert self.popen.stdin is not None
         self._stdin = self.popen.stdin.fileno()
-        os.set_blocking(self._stdin, False)
+        self._bounded = os.name == "posix"  # select() on a pipe: POSIX only
+        if self._bounded:
+            os.set_blocking(self._stdin, False)
         self.lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self.stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         threading.Thread(target=self._read_stdout, daemon=True, name="wireconf-exec-out").start()
@@ -111,6 +113,8 @@ class _Process:
     def send(self, line: str, deadline: float | None = None) -> None:
         """Write one line; raises ``_Silent`` when the runtime has not read it by ``deadline``."""
         data = memoryview((line + "\n").encode("utf-8"))
+        while data and not self._bounded:  # elsewhere a write the runtime does not read blocks
+            data = data[os.write(self._stdin, data) :]
         while data:
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
             _, writable, _ = select.select([], [self._stdin], [], wait)

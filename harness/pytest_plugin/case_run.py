@@ -1,9 +1,11 @@
 """Everything one case does, from its inputs to its verdict, returned as plain data.
 
-``run_case`` prepares the case's inputs (cassette → SDK objects), calls the adapter, canonicalises
-what it returned and judges it, and returns a ``CaseResult``: strings and lists only, so that it can
-cross a process boundary (the process runner runs it in a forked process and sends the result back).
-Whatever can hang is inside it, so one time limit bounds all of it. What the result shows has every
+``prepare_case`` builds the case's inputs (cassette → SDK objects: the harness's own work, on
+recorded bytes); ``finish_case`` calls the adapter, canonicalises what it returned and judges it.
+Both return plain data in the end, a ``CaseResult`` (strings and lists only), so that it can cross a
+process boundary: the process runner runs both in a forked process and sends the result back.
+``--case-timeout`` bounds ``finish_case``, everything the runtime's code can make hang; the runners
+bound the preparation too, with a budget of its own (``PREPARE_LIMIT``). What the result shows has every
 rendering of the environment's keys replaced (``harness.secret_values.redact``).
 """
 
@@ -20,7 +22,7 @@ from harness.judging.canonical import NotData
 from harness.judging.recorded_values import with_recorded_values
 from harness.judging.verdict import canonical_outcome, judge_variants
 from harness.kinds import DRIVERS
-from harness.kinds.base import CaseInputError, ContractError
+from harness.kinds.base import Call, CaseInputError, ContractError
 from harness.secret_values import redact
 
 if TYPE_CHECKING:
@@ -46,20 +48,41 @@ class CaseResult:
     """Log records (``LogRecord.__dict__``, message formatted) of a case run in another process."""
 
 
-def run_case(session: WireconfSession, loaded: LoadedCase, corpus_root: Path) -> CaseResult:
-    """Prepare, call, canonicalise and judge one case. Raises only what stops a case (the time limit)
-    and the harness's own bugs."""
+PREPARE_LIMIT = 60.0
+"""Seconds the harness's own preparation of a case may take (parsing a cassette, building SDK
+objects), apart from ``--case-timeout``, which is the runtime's: the limit still holds if it hangs."""
+
+
+@dataclass
+class Prepared:
+    """A case ready to run: its inputs built, the adapter not called yet."""
+
+    loaded: LoadedCase
+    call: Call
+    case: Any
+
+
+def prepare_case(session: WireconfSession, loaded: LoadedCase, corpus_root: Path) -> Prepared | CaseResult:
+    """The case's inputs, or the ``CaseResult`` that says why there are none (an error, a skip)."""
     ctx = session.context(corpus_root)
-    driver = DRIVERS[loaded.kind]
+    ctx.opened.clear()  # the exchanges this case opens (a thread runner cancels them if it abandons it)
     try:
-        call = driver.prepare(ctx, loaded)
+        call = DRIVERS[loaded.kind].prepare(ctx, loaded)
         case = with_recorded_values(ctx, loaded)
     except CaseInputError as exc:
         return CaseResult("error", redact(f"cannot prepare the case's input: {exc}"))
     except pytest.skip.Exception as exc:
         return CaseResult("skipped", str(exc.msg))
+    return Prepared(loaded, call, case)
+
+
+def finish_case(session: WireconfSession, prepared: Prepared) -> CaseResult:
+    """Call the adapter, canonicalise and judge. Raises only what stops a case (the time limit) and the
+    harness's own bugs."""
+    loaded, case = prepared.loaded, prepared.case
+    driver = DRIVERS[loaded.kind]
     try:
-        outcome = call(session.impl.adapter)
+        outcome = prepared.call(session.impl.adapter)
     except ContractError as exc:
         return CaseResult("error", redact(f"error: {exc}"))
     try:

@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 from harness.cassettes import netns
 from harness.cassettes.network_guard import GUARD, charged
-from harness.pytest_plugin.case_run import CaseResult, run_case
-from harness.pytest_plugin.timeout import CaseTimeout, RunnerEnded, TimedRunner
+from harness.pytest_plugin.case_run import PREPARE_LIMIT, CaseResult, finish_case, prepare_case
+from harness.pytest_plugin.timeout import CaseAborted, CaseTimeout, RunnerEnded, TimedRunner
 
 if TYPE_CHECKING:
     from harness.pytest_plugin.items import CaseItem
@@ -109,11 +109,14 @@ class InlineRunner(CaseRunner):
         ready = getattr(adapter, "ready", None)
         if callable(ready):
             ready(timeout)
+        prepared = prepare_case(self.session, item.loaded, item.corpus_root)
+        if isinstance(prepared, CaseResult):
+            return prepared
         limit = getattr(adapter, "time_limit", None)
         box: list[CaseResult] = []
         bounded = limit(timeout) if callable(limit) else contextlib.nullcontext()
         with _network_watch(box, threading.get_ident), bounded:
-            box.append(run_case(self.session, item.loaded, item.corpus_root))
+            box.append(finish_case(self.session, prepared))
         box[0].recorded = list(self._recorded)
         return box[0]
 
@@ -137,13 +140,13 @@ class ThreadRunner(CaseRunner):
         timeout = self.session.timeout
         worker = self.timer.ensure_worker() if timeout else threading.current_thread()
         ctx = self.session.context(item.corpus_root)
-        ctx.opened.clear()
+        prepared = prepare_case(self.session, item.loaded, item.corpus_root)
+        if isinstance(prepared, CaseResult):
+            return prepared
         box: list[CaseResult] = []
         try:
             with _network_watch(box, lambda: worker.ident or 0):
-                box.append(
-                    self.timer.run(lambda: run_case(self.session, item.loaded, item.corpus_root), timeout)
-                )
+                box.append(self.timer.run(lambda: finish_case(self.session, prepared), timeout))
         except CaseTimeout as exc:
             for exchange in ctx.opened:  # an abandoned recording writes nothing, now or later
                 exchange.cancel()
@@ -213,7 +216,12 @@ def _serve(session: WireconfSession, conn: Connection) -> None:
         records.records = []
         mark, before = GUARD.mark(), _threads() - {main}
         try:
-            result = run_case(session, item.loaded, item.corpus_root)
+            prepared = prepare_case(session, item.loaded, item.corpus_root)
+            if isinstance(prepared, CaseResult):
+                result = prepared
+            else:
+                conn.send(("called", None))  # the runtime's part starts: --case-timeout from here
+                result = finish_case(session, prepared)
         except BaseException:
             result = CaseResult(
                 "error", f"the harness failed on this case (a wireconf bug):\n{traceback.format_exc()}"
@@ -247,17 +255,33 @@ class ForkedRunner(CaseRunner):
         self._conn: Connection | None = None
         self.forks = 0
 
-    def _warm_up(self) -> None:
-        """Import what every fork would otherwise import inside its first case's time limit."""
-        from harness.providers.registry import APIS
+    def _warm_up(self, selected: list[CaseItem]) -> None:
+        """Do here, once, what every fork would otherwise do inside its first cases' time limits: import
+        the SDKs, create their replay clients, parse (and check) the cassettes the selected cases use.
+        A runner process started after a kill then begins as warm as the first one."""
+        from harness.cassettes.store import CassetteError
+        from harness.providers.registry import APIS, PROVIDER_OF
         from harness.sdk.replay import warm_up
 
-        apis = {item.loaded.api for item in self.session.case_items.values()}
-        for api in sorted(apis & APIS.keys()):
+        for api in sorted({item.loaded.api for item in selected} & APIS.keys()):
             warm_up(api)
+            self.session.replay.client(PROVIDER_OF[api])
+        if self.session.records:  # cassettes change as the run records: each runner reads them fresh
+            return
+        for item in selected:
+            model = item.loaded.model
+            name = getattr(getattr(model, "response", None), "cassette", None) or getattr(
+                model, "cassette", None
+            )
+            if not isinstance(name, str):
+                continue
+            with contextlib.suppress(CassetteError, OSError):
+                cassette = self.session.context(item.corpus_root).cassettes.load(name)
+                cassette.problem()
 
-    def _start(self) -> Connection:
-        self._warm_up()
+    def _start(self, item: CaseItem) -> Connection:
+        if self.forks == 0:
+            self._warm_up([i for i in item.session.items if getattr(i, "loaded", None) is not None])  # type: ignore[misc]
         ours, theirs = Pipe()
         sys.stdout.flush()
         sys.stderr.flush()
@@ -310,29 +334,23 @@ class ForkedRunner(CaseRunner):
         return _status(status)
 
     def run(self, item: CaseItem) -> CaseResult:
-        conn = self._conn or self._start()
+        conn = self._conn or self._start(item)
         timeout = self.session.timeout or None
-        started = time.monotonic()
+        started = called = time.monotonic()
+        limit, preparing = PREPARE_LIMIT, True
         recorded: list[str] = []
         try:
             conn.send(item.nodeid)
         except OSError:  # it ended between cases (a thread left behind called os._exit): start again
             self._ended()
-            conn = self._start()
+            conn = self._start(item)
             conn.send(item.nodeid)
         try:
             while True:
-                remaining = None if timeout is None else timeout - (time.monotonic() - started)
+                remaining = None if limit is None else limit - (time.monotonic() - called)
                 if remaining is not None and (remaining <= 0 or not conn.poll(remaining)):
                     self._stop()
-                    elapsed = time.monotonic() - started
-                    raise CaseTimeout(
-                        timeout or 0,
-                        elapsed,
-                        f"its runner process was stopped after {elapsed:.1f} s, and with it everything "
-                        "the case was running; the next case runs in a fresh one",
-                        tuple(recorded),
-                    )
+                    raise self._timed_out(timeout, preparing, started, called, tuple(recorded))
                 try:
                     kind, payload = conn.recv()
                 except (EOFError, OSError):
@@ -342,7 +360,9 @@ class ForkedRunner(CaseRunner):
                         "crash in C code); the next case runs in a fresh runner process",
                         tuple(recorded),
                     ) from None
-                if kind == "recorded":
+                if kind == "called":
+                    called, limit, preparing = time.monotonic(), timeout, False
+                elif kind == "recorded":
                     recorded.append(payload)
                 elif kind == "done":
                     payload.recorded = recorded
@@ -350,6 +370,27 @@ class ForkedRunner(CaseRunner):
         except KeyboardInterrupt:
             self._stop()
             raise
+
+    @staticmethod
+    def _timed_out(
+        timeout: float | None, preparing: bool, started: float, called: float, recorded: tuple[str, ...]
+    ) -> CaseAborted:
+        now = time.monotonic()
+        if preparing:
+            return CaseAborted(
+                f"preparing the case's input (the harness's part: its cassette, the SDK objects) did not "
+                f"finish within {PREPARE_LIMIT:g} s; its runner process was stopped after "
+                f"{now - started:.1f} s",
+                recorded,
+            )
+        took, before = now - called, called - started
+        return CaseTimeout(
+            timeout or 0,
+            took,
+            f"its runner process was stopped after {took:.1f} s (and {before:.1f} s preparing its input), "
+            "and with it everything the case was running; the next case runs in a fresh one",
+            recorded,
+        )
 
     def close(self) -> None:
         if self._conn is not None:
