@@ -9,50 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from harness.corpus.model import CaseBase, ExpectedError
 from harness.corpus.yaml_source import to_plain
-from harness.judging.canonical import NotData, canonical, tool_calls_as_expected
+from harness.judging.canonical import tool_calls_as_expected
 from harness.judging.compare import render_diff, show, strict_equal
 from harness.judging.matchers import apply_matchers
-from harness.sdk.transport import StreamProbe
-
-if TYPE_CHECKING:
-    from harness.kinds.base import Outcome
-
-
-@dataclass
-class CanonicalOutcome:
-    """An ``Outcome`` after canonicalisation: plain data only."""
-
-    value: Any
-    raised: BaseException | None
-    traceback: str
-    yielded: list[Any]
-    probe: StreamProbe | None
-    variants: list[tuple[str, CanonicalOutcome]] = field(default_factory=list)
-    context: Any = None
-
-
-def canonical_outcome(outcome: Outcome, where: str = "") -> CanonicalOutcome:
-    """``outcome`` (and its variants) as plain data; raises ``NotData`` naming the variant at fault."""
-    try:
-        value, yielded = canonical(outcome.value), canonical(outcome.yielded)
-    except NotData as exc:
-        if where:
-            exc.args = (f"{where}: {exc}",)
-        raise
-    return CanonicalOutcome(
-        value=value,
-        raised=outcome.raised,
-        traceback=outcome.traceback,
-        yielded=yielded,
-        probe=outcome.probe,
-        variants=[(label, canonical_outcome(variant, label)) for label, variant in outcome.variants],
-        context=outcome.context,
-    )
+from harness.judging.outcome import CanonicalOutcome
 
 
 def _indent(text: str, prefix: str = "    ") -> str:
@@ -77,7 +41,7 @@ def _describe_exception(exc: BaseException) -> str:
     return f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}"
 
 
-def _expected_value(case: CaseBase, outcome: CanonicalOutcome, noun: str) -> list[str]:
+def _expected_value(case: CaseBase, outcome: CanonicalOutcome[Any], noun: str) -> list[str]:
     if outcome.raised is not None:
         lines = [f"expected a {noun}, but the adapter raised {_describe_exception(outcome.raised)}"]
         if outcome.yielded:
@@ -92,7 +56,7 @@ def _expected_value(case: CaseBase, outcome: CanonicalOutcome, noun: str) -> lis
     return [f"the {noun} differs from the expectation:", *("  " + line for line in diff)]
 
 
-def _expected_error(expected: ExpectedError, outcome: CanonicalOutcome, noun: str) -> list[str]:
+def _expected_error(expected: ExpectedError, outcome: CanonicalOutcome[Any], noun: str) -> list[str]:
     wanted = expected.type + (f" matching /{expected.match}/" if expected.match else "")
     if outcome.raised is None:
         return [f"expected the adapter to raise {wanted}, but it returned a {noun}: {show(outcome.value)}"]
@@ -111,7 +75,7 @@ def _expected_error(expected: ExpectedError, outcome: CanonicalOutcome, noun: st
     return lines
 
 
-def _incremental(outcome: CanonicalOutcome) -> list[str]:
+def _incremental(outcome: CanonicalOutcome[Any]) -> list[str]:
     """Text items must be yielded as their events arrive. The last one may come after the final event
     was read (Gemini streams have no closing event after their last text chunk); every earlier one
     yielded only once the whole stream had been read means the processor buffered the stream."""
@@ -132,7 +96,7 @@ def _incremental(outcome: CanonicalOutcome) -> list[str]:
     ]
 
 
-def judge(case: CaseBase, outcome: CanonicalOutcome, noun: str) -> list[str]:
+def judge(case: CaseBase, outcome: CanonicalOutcome[Any], noun: str) -> list[str]:
     """Why the case fails, or ``[]`` when it passes."""
     if case.expect_error is not None:
         return _expected_error(case.expect_error, outcome, noun)
@@ -142,11 +106,11 @@ def judge(case: CaseBase, outcome: CanonicalOutcome, noun: str) -> list[str]:
     return lines
 
 
-Judge = Callable[[CaseBase, CanonicalOutcome, str], list[str]]
+Judge = Callable[[Any, CanonicalOutcome[Any], str], list[str]]
 
 
 def judge_variants(
-    case: CaseBase, outcome: CanonicalOutcome, noun: str, method: str, judge_one: Judge | None = None
+    case: CaseBase, outcome: CanonicalOutcome[Any], noun: str, method: str, judge_one: Judge | None = None
 ) -> list[str]:
     """``judge_one`` (a kind's own judge, else ``judge``) of the outcome and of each variant
     (``process_async`` beside ``process``): with variants, each method that deviates is named, so that

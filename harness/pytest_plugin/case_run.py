@@ -17,16 +17,17 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
-from harness.adapter_contract import METHOD_FOR_KIND
+from harness.errors import CaseInputError, ContractError
 from harness.judging.canonical import NotData
+from harness.judging.outcome import canonical_outcome
 from harness.judging.recorded_values import with_recorded_values
-from harness.judging.verdict import canonical_outcome, judge_variants
-from harness.kinds import DRIVERS
-from harness.kinds.base import Call, CaseInputError, ContractError
+from harness.judging.verdict import judge_variants
+from harness.kinds.kind import Call
+from harness.kinds.registry import KINDS
 from harness.secret_values import redact
 
 if TYPE_CHECKING:
-    from harness.corpus.loader import LoadedCase
+    from harness.corpus.case import LoadedCase
     from harness.pytest_plugin.session import WireconfSession
 
 
@@ -57,18 +58,21 @@ objects), apart from ``--case-timeout``, which is the runtime's: the limit still
 class Prepared:
     """A case ready to run: its inputs built, the adapter not called yet."""
 
-    loaded: LoadedCase
-    call: Call
+    loaded: LoadedCase[Any]
+    call: Call[Any]
     case: Any
 
 
-def prepare_case(session: WireconfSession, loaded: LoadedCase, corpus_root: Path) -> Prepared | CaseResult:
+def prepare_case(
+    session: WireconfSession, loaded: LoadedCase[Any], corpus_root: Path
+) -> Prepared | CaseResult:
     """The case's inputs, or the ``CaseResult`` that says why there are none (an error, a skip)."""
     ctx = session.context(corpus_root)
     ctx.opened.clear()  # the exchanges this case opens (a thread runner cancels them if it abandons it)
+    kind = KINDS[loaded.kind]
     try:
-        call = DRIVERS[loaded.kind].prepare(ctx, loaded)
-        case = with_recorded_values(ctx, loaded)
+        call = kind.prepare(ctx, loaded)
+        case = with_recorded_values(loaded, lambda where: kind.recorded_document(ctx, loaded, where))
     except CaseInputError as exc:
         return CaseResult("error", redact(f"cannot prepare the case's input: {exc}"))
     except pytest.skip.Exception as exc:
@@ -80,7 +84,7 @@ def finish_case(session: WireconfSession, prepared: Prepared) -> CaseResult:
     """Call the adapter, canonicalise and judge. Raises only what stops a case (the time limit) and the
     harness's own bugs."""
     loaded, case = prepared.loaded, prepared.case
-    driver = DRIVERS[loaded.kind]
+    kind = KINDS[loaded.kind]
     try:
         outcome = prepared.call(session.impl.adapter)
     except ContractError as exc:
@@ -89,6 +93,5 @@ def finish_case(session: WireconfSession, prepared: Prepared) -> CaseResult:
         canonical = canonical_outcome(outcome)
     except NotData as exc:
         return CaseResult("error", redact(f"error: {exc}"))
-    method = METHOD_FOR_KIND.get(loaded.kind, loaded.kind)
-    lines = judge_variants(case, canonical, driver.NOUN, method, getattr(driver, "judge", None))
+    lines = judge_variants(case, canonical, kind.noun, kind.label, kind.judge)
     return CaseResult("judged", lines=[redact(line) for line in lines])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
+from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any
 
@@ -91,8 +92,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="wireconf_report",
         default=None,
         metavar="PATH.jsonl",
-        help="write one JSON line per case (impl, version, id, rules, status, diff, duration); "
-        "render with `wireconf report`",
+        help="write one JSON line per case (impl, version, id, rules, status, diff, duration, the gate's "
+        "verdict, the corpus's version and hash); render with `wireconf report`",
     )
     group.addoption(
         "--shard",
@@ -108,6 +109,8 @@ def pytest_configure(config: pytest.Config) -> None:
     update = config.getoption("wireconf_update_baseline")
     if update and not path:
         raise pytest.UsageError("--update-baseline needs --baseline FILE (the file to write)")
+    if config.getoption("wireconf_allow_new_failures") and not path:
+        raise pytest.UsageError("--allow-new-failures needs --baseline FILE (new is relative to a baseline)")
     try:
         baseline = load_baseline(Path(path), missing_ok=update) if path else None
     except BaselineError as exc:
@@ -151,8 +154,6 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 
 def _baseline_header(config: pytest.Config, baseline: Baseline) -> list[str]:
-    from harness.pytest_plugin.plugin import corpora_of_args
-
     session = get_session(config)
     mode = "update" if config.getoption("wireconf_update_baseline") else "gate"
     written = f" for {baseline.impl} {baseline.version or ''}".rstrip() if baseline.impl else ""
@@ -171,13 +172,11 @@ def _baseline_header(config: pytest.Config, baseline: Baseline) -> list[str]:
             "wireconf baseline: the file does not record passed cases (an older format): an unlisted "
             "failure cannot be told new from regression and fails the run; --update-baseline adds them"
         )
-    now = [session.identity(root) for root in corpora_of_args(config)]
+    now = [session.identity(root) for root in session.argument_corpora()]
     if baseline.corpus is not None and now and baseline.corpus.hash not in {i.hash for i in now}:
-        policy = (
-            "reported, not failing the run"
-            if config.getoption("wireconf_allow_new_failures")
-            else ("failing the run (--allow-new-failures reports them only)")
-        )
+        policy = "failing the run (--allow-new-failures reports them only)"
+        if config.getoption("wireconf_allow_new_failures"):
+            policy = "reported, not failing the run"
         lines.append(
             f"wireconf baseline: the corpus changed since ({baseline.corpus.label} -> "
             f"{', '.join(i.label for i in now)}): failures of cases added or changed since are new, {policy}"
@@ -206,11 +205,18 @@ def _relative_location(item: CaseItem) -> str:
     """``path:line`` of the case, the same on every machine: relative to pytest's rootdir when inside it,
     else to the folder that holds the corpus (an installed corpus reads ``cases/wire/...``, as in a
     checkout)."""
-    path = item.loaded.path.resolve()
-    for base in (item.config.rootpath.resolve(), item.parent.corpus_root.parent):  # type: ignore[union-attr]
-        if path.is_relative_to(base):
-            return f"{path.relative_to(base).as_posix()}:{item.loaded.line}"
-    return f"{path.as_posix()}:{item.loaded.line}"
+    corpus_root = item.parent.corpus_root  # type: ignore[union-attr]
+    return f"{_relative_path(item.loaded.path, item.config.rootpath, corpus_root)}:{item.loaded.line}"
+
+
+@lru_cache(maxsize=1024)
+def _relative_path(path: Path, rootpath: Path, corpus_root: Path) -> str:
+    """Resolving a path asks the file system about each of its parts: done once per case file."""
+    resolved = path.resolve()
+    for base in (rootpath.resolve(), corpus_root.parent):
+        if resolved.is_relative_to(base):
+            return resolved.relative_to(base).as_posix()
+    return resolved.as_posix()
 
 
 def _gate(item: CaseItem, report: pytest.TestReport, baseline: Baseline) -> None:

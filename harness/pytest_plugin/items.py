@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from harness.adapter_contract import capability
-from harness.corpus.loader import LoadedCase, Problem
+from harness.corpus.case import LoadedCase, Problem
 from harness.corpus.rules import uncovered
-from harness.kinds import DRIVERS
+from harness.kinds.kind import capability
+from harness.kinds.registry import KINDS
 from harness.pytest_plugin.case_run import CaseResult
 from harness.pytest_plugin.runner import replay_logs
 from harness.pytest_plugin.session import get_session
@@ -73,9 +73,10 @@ class CaseFile(pytest.File):
 class CaseItem(pytest.Item):
     """One case of the corpus, run against the implementation named by ``--impl``."""
 
-    def __init__(self, *, loaded: LoadedCase, **kwargs: Any) -> None:
+    def __init__(self, *, loaded: LoadedCase[Any], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.loaded = loaded
+        self.case_kind = KINDS[loaded.kind]
         self._result: CaseResult | None = None
         self.extra_keyword_matches.update({loaded.kind, loaded.api, *loaded.model.rules})
         self.user_properties += [
@@ -116,9 +117,8 @@ class CaseItem(pytest.Item):
         if not session.impl.supports(cap):
             self.user_properties.append((PROP_UNSUPPORTED, True))
             pytest.skip(f"{cap} not supported by {session.impl.name}")
-        driver = DRIVERS[self.loaded.kind]
-        why = getattr(driver, "unsupported", None)  # a kind that needs more than its own capability
-        reason = why(self.loaded, session.impl.adapter, session.impl.supports) if why else None
+        # a kind that needs more than its own capability says so
+        reason = self.case_kind.unsupported(self.loaded, session.impl.adapter, session.impl.supports)
         if reason is not None:
             self.user_properties.append((PROP_UNSUPPORTED, True))
             pytest.skip(reason)
@@ -171,6 +171,11 @@ class CaseItem(pytest.Item):
             expect_key = "expect_error" if self.loaded.model.expect_error is not None else "expect"
             where = f"  expectation at {self.loaded.path}:{self.loaded.line_of(expect_key)}"
             raise CaseFailed([*self._header(), where, *result.lines], diff=result.lines)
+
+    def teardown(self) -> None:
+        """Let go of the result: the report has the verdict, and a run of thousands of cases should not
+        keep every one's output and logs alive to its end."""
+        self._result = None
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, CaseFailed):
