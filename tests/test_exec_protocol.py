@@ -227,13 +227,14 @@ HELLO_WARMING = json.dumps(
     ],
 )
 def test_a_runtime_that_does_not_finish_warming_is_an_error_before_any_call(tmp_path, after_hello, expected):
-    from harness.exec_protocol.client import ExecAdapter, ExecError
+    from harness.case_abort import RunnerEnded
+    from harness.exec_protocol.client import ExecAdapter
 
     path = tmp_path / "runtime.py"
     path.write_text(f"print({HELLO_WARMING!r}, flush=True)\n{after_hello}\n")
     adapter = ExecAdapter(f"{shlex.quote(sys.executable)} {path}")
     try:
-        with pytest.raises(ExecError, match=expected):
+        with pytest.raises(RunnerEnded, match=expected):  # costs the case about to run, not the run
             adapter.ready()
     finally:
         adapter.close()

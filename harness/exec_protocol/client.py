@@ -267,11 +267,11 @@ class ExecAdapter:
             self._ensure_running(timeout)
         except ExecError as exc:
             self._failed_restarts += 1
-            message = f"the runtime could not be restarted for this case: {exc}"
+            message = f"the runtime is not ready for this case: {exc}"
             if self._failed_restarts >= MAX_FAILED_RESTARTS:
                 self._given_up = (
-                    f"the runtime could not be restarted {self._failed_restarts} times in a row, so wireconf "
-                    f"gave up restarting it; no later case runs against it (last: {exc})"
+                    f"the runtime could not be made ready {self._failed_restarts} times in a row, so "
+                    f"wireconf gave up restarting it; no later case runs against it (last: {exc})"
                 )
                 message = f"{message}; {self._given_up}"
             raise RunnerEnded(message) from None
