@@ -126,7 +126,9 @@ def _run_in_worker(rule: Rule, cases: list[str], copy: _PackageCopy, timeout: fl
     # result by modification time; the reference has no assertions to rewrite.
     args = ["-q", "-x", "-p", "no:cacheprovider", "-p", "no:unraisableexception", "--assert=plain"]
     args += [f"--impl={PACKAGE}.adapter:ReferenceAdapter"]
-    args += [f"--case-timeout={timeout:g}", *cases]
+    # the thread runner: the mutants are the reference's own code, and forking a case-runner process
+    # for each of hundreds of small sessions would cost more than their cases
+    args += [f"--case-timeout={timeout:g}", "--case-runner=thread", *cases]
     with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
         code = int(pytest.main(args))
     imported = sys.modules.get(PACKAGE)

@@ -8,6 +8,10 @@ proves the SDK really sent them, and it answers with secret-bearing headers (org
 ids, cookies, even the key itself), a signed image URL (``sig=``), and, when asked, a key-shaped string
 in the answer text: everything a recording must never write. ``hang_streams`` makes it send the first
 events of a stream and then wait, so that a test can kill a recording midway.
+
+A chat message that starts with ``plant:<place>`` makes the answer carry the caller's key in that place
+(``PLACES``): in the JSON answer, base64- or hex-encoded, in a body that is not UTF-8 or is cut in the
+middle of a character, streamed four characters at a time, or echoed in an error.
 """
 
 from __future__ import annotations
@@ -41,6 +45,8 @@ class Keys:
 
 KEY_VARIABLES = tuple(name for provider in PROVIDERS.values() for name in provider.key_variables)
 """Every provider's key variables (the records'): a test starts with none of them set."""
+PLACES = ("json", "base64", "hex", "not-utf8", "cut", "stream", "error")
+"""Where a ``plant:<place>`` chat message makes the answer carry the key."""
 
 
 @dataclass
@@ -50,7 +56,10 @@ class FakeProvider:
     hang_streams: bool = False
     requests: list[dict[str, Any]] = field(default_factory=list)
     stream_started: threading.Event = field(default_factory=threading.Event)
+    stream_finished: threading.Event = field(default_factory=threading.Event)
     release: threading.Event = field(default_factory=threading.Event)
+    barrier: threading.Barrier | None = None
+    """When set, every answer waits until the barrier's parties have all sent a request."""
     _server: ThreadingHTTPServer | None = None
 
     @property
@@ -172,6 +181,17 @@ def openai_chat_events(body: dict[str, Any], text: str) -> list[str]:
     if (body.get("stream_options") or {}).get("include_usage"):
         chunks.append({**chunk({}), "choices": [], "usage": {"prompt_tokens": 5, "completion_tokens": 4}})
     return [f"data: {json.dumps(c)}\n\n" for c in chunks] + ["data: [DONE]\n\n"]
+
+
+def _delta_event(body: dict[str, Any], piece: str) -> str:
+    chunk = {
+        "id": "chatcmpl-fake0002",
+        "object": "chat.completion.chunk",
+        "created": 1767225600,
+        "model": body.get("model", "fake"),
+        "choices": [{"index": 0, "delta": {"content": piece}, "logprobs": None, "finish_reason": None}],
+    }
+    return f"data: {json.dumps(chunk)}\n\n"
 
 
 def openai_embeddings(body: dict[str, Any]) -> dict[str, Any]:
@@ -347,14 +367,52 @@ class _Handler(BaseHTTPRequestHandler):
         for name, value in self._secret_headers(key):
             self.send_header(name, value)
         self.end_headers()
-        for index, event in enumerate(events):
-            data = event.encode()
-            self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
-            self.wfile.flush()
-            if self.fake.hang_streams and index == 1:
-                self.fake.stream_started.set()
-                self.fake.release.wait(60)
-        self.wfile.write(b"0\r\n\r\n")
+        try:
+            for index, event in enumerate(events):
+                data = event.encode()
+                self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+                self.wfile.flush()
+                if self.fake.hang_streams and index == 1:
+                    self.fake.stream_started.set()
+                    self.fake.release.wait(60)
+            self.wfile.write(b"0\r\n\r\n")
+        finally:
+            self.fake.stream_finished.set()
+
+    def _raw(self, status: int, content_type: str, data: bytes, key: str) -> None:
+        self.send_response(status)
+        self.send_header("content-type", content_type)
+        self.send_header("content-length", str(len(data)))
+        for name, value in self._secret_headers(key):
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _planted(self, place: str, body: dict[str, Any], key: str) -> None:
+        """An answer with ``key`` in ``place`` (one of ``PLACES``)."""
+        import base64
+
+        secret = key.encode()
+        if place == "plain":  # nothing but the secret headers every answer carries
+            self._send(200, openai_chat(body, "a harmless answer"), key)
+        elif place == "json":
+            self._send(200, openai_chat(body, f"your key is {key}"), key)
+        elif place == "base64":
+            self._send(200, openai_chat(body, base64.b64encode(b"key=" + secret).decode()), key)
+        elif place == "hex":
+            self._send(200, openai_chat(body, secret.hex()), key)
+        elif place == "not-utf8":
+            self._raw(200, "application/octet-stream", b"\xff\xfe" + secret + b"\x80\x81", key)
+        elif place == "cut":
+            self._raw(200, "text/plain", ("caf\u00e9 " + key + " caf\u00e9").encode()[:-1], key)
+        elif place == "stream":
+            pieces = [key[i : i + 4] for i in range(0, len(key), 4)]
+            events = openai_chat_events(body, "")[:1] + [_delta_event(body, p) for p in pieces]
+            self._stream([*events, "data: [DONE]\n\n"], key)
+        elif place == "error":
+            self._send(401, {"error": {"message": f"Incorrect API key provided: {key}"}}, key)
+        else:
+            self._send(400, {"error": {"message": f"no such place {place!r}"}}, key)
 
     def _key(self, provider: str, query: dict[str, list[str]]) -> str | None:
         auth = self.headers.get("authorization", "")
@@ -379,11 +437,17 @@ class _Handler(BaseHTTPRequestHandler):
         provider = "gemini" if gemini else ("anthropic" if parts.path == "/v1/messages" else "openai")
         key = self._key(provider, query)
         expected = getattr(self.fake.keys, provider)
+        if self.fake.barrier is not None:
+            self.fake.barrier.wait(60)
         if key != expected:
             self._send(401, {"error": {"message": "invalid key", "type": "authentication_error"}}, "")
             return
         text = answer_text(body, self.fake.leak_in_answer)
         stream = body.get("stream") is True
+        place = _last_text(body).removeprefix("plant:") if _last_text(body).startswith("plant:") else None
+        if place is not None and parts.path == "/v1/chat/completions":
+            self._planted(place, body, key)
+            return
         if gemini:
             model = gemini.group(1)
             if gemini.group(2) == "streamGenerateContent":

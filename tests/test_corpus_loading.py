@@ -164,3 +164,42 @@ def test_files_read_the_same_without_libyaml(path):
 
     text = path.read_text()
     assert yaml.load(text, Loader=yaml.SafeLoader) == to_plain(load_yaml(text))
+
+
+def _bomb(levels: int) -> str:
+    """An alias bomb: each anchor is a list of ten aliases of the one before (10**levels leaves)."""
+    lines = ["x-0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    for level in range(1, levels):
+        aliases = ", ".join([f"*l{level - 1}"] * 10)
+        lines.append(f"x-{level}: &l{level} [{aliases}]")
+    return "\n".join(lines) + "\n"
+
+
+def test_an_alias_that_contains_itself_is_refused_with_its_line():
+    from harness.corpus.yaml_source import YamlRefused, load_yaml
+
+    with pytest.raises(YamlRefused, match="refers to the node that contains it") as info:
+        load_yaml("a: 1\nb: &loop\n  - x\n  - *loop\n")
+    assert info.value.line == 2  # where the node that contains itself starts (its anchor)
+
+
+@pytest.mark.parametrize("where", ["expect", "agent"])
+def test_an_alias_bomb_is_refused_while_loading_naming_the_file_and_line(pytester, run_corpus, where):
+    agent = f"*l{5}" if where == "agent" else "{model: {id: m}}"
+    expect = f"*l{5}" if where == "expect" else "{model: m, messages: []}"
+    bomb = _bomb(6) + textwrap.dedent(
+        f"""\
+        cases:
+          - id: wire.openai.chat.bomb
+            kind: wire
+            api: openai.chat
+            rules: [7.1.7/model-from-agent]
+            agent: {agent}
+            expect: {expect}
+        """
+    )
+    root = write_corpus(pytester, bomb=bomb)
+    run = run_corpus(target=root)
+    assert run.outcomes == {"wire.openai.chat.good": "passed"}
+    assert list(run.problems) == ["[file]"]
+    assert f"{root / 'bomb.yaml'}:5: [file]: aliases expand this file" in run.problems["[file]"]

@@ -10,6 +10,7 @@ import pkgutil
 import pytest
 
 import harness
+from harness.case_abort import CaseAborted
 from harness.cassettes.importer import CassetteImportError, source_of
 from harness.errors import WireconfError
 from harness.impl_loader import ImplError, load_impl
@@ -39,7 +40,16 @@ def harness_exceptions() -> list[type[BaseException]]:
 def test_every_error_of_the_harness_is_a_wireconf_error():
     classes = harness_exceptions()
     assert len(classes) > 20  # the walk found the harness's errors
-    assert [c.__qualname__ for c in classes if not issubclass(c, WireconfError)] == []
+    assert [c.__qualname__ for c in classes if not issubclass(c, (WireconfError, CaseAborted))] == []
+
+
+def test_a_case_abort_is_not_an_exception_a_runtime_can_swallow():
+    """The one deliberate exception to the hierarchy: a runtime's own ``except Exception`` must not catch
+    the harness's decision to stop a case (time limit, runner ended), so aborts derive from
+    BaseException and are never judged."""
+    aborts = [c for c in harness_exceptions() if issubclass(c, CaseAborted)]
+    assert {c.__name__ for c in aborts} >= {"CaseAborted", "CaseTimeout", "RunnerEnded", "RuntimeCrashed"}
+    assert not any(issubclass(c, Exception) for c in aborts)
 
 
 def test_an_error_says_where_and_what_to_do():

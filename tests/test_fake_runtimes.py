@@ -85,11 +85,14 @@ def test_raising_processor_fails_its_cases_with_the_exception_and_the_rest_pass(
     assert "tests/fakes/raises.py" in text  # the adapter's own frame, not the harness's
 
 
-def test_hanging_adapter_is_one_error_per_case_and_the_run_goes_on(corpus, run_corpus):
+@pytest.mark.parametrize("runner", ["process", "thread"])
+def test_hanging_adapter_is_one_error_per_case_and_the_run_goes_on(corpus, run_corpus, runner):
     # the fake hangs in process_stream: chat's stream cases must each be one error, its process cases pass
+    hangs.RELEASE.clear()
     try:
         run = run_corpus(
             "--impl=tests.fakes.hangs:adapter",
+            f"--case-runner={runner}",
             "--case-timeout=0.5",
             "--api=openai.chat",
             "--kind=stream",
@@ -101,7 +104,7 @@ def test_hanging_adapter_is_one_error_per_case_and_the_run_goes_on(corpus, run_c
     assert run.with_outcome("error") == {c.id for c in chat if c.kind == "stream"}
     assert run.with_outcome("passed") == {c.id for c in chat if c.kind == "process"}
     assert (
-        "did not return within 0.5 s (--case-timeout)" in run.longreprs["stream.openai.chat.real-text-deltas"]
+        "did not finish within 0.5 s (--case-timeout)" in run.longreprs["stream.openai.chat.real-text-deltas"]
     )
 
 

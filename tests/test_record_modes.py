@@ -114,3 +114,98 @@ def test_an_unknown_record_mode_is_a_usage_error(pytester):
     result = pytester.runpytest_inprocess("--record-mode=sometimes", str(REPO / "cases"), "--co", "-q")
     assert result.ret != 0
     result.stderr.fnmatch_lines(["*argument --record-mode: invalid choice: 'sometimes'*"])
+
+
+# --- recordings that overlap, time out, or are killed ------------------------------------------------
+
+SLOW_WRITES = """\
+import time
+
+import harness.cassettes.writer as writer
+
+_write = writer.write_atomic
+
+
+def _slow(path, text):
+    time.sleep(0.5)  # two recordings finishing together overlap between reading and writing
+    _write(path, text)
+
+
+writer.write_atomic = _slow
+"""
+
+
+def _recording_process(corpus, cassettes, plugin_dir, impl, mode):
+    import os
+    import subprocess
+    import sys
+
+    args = [sys.executable, "-m", "pytest", str(corpus), "-q", "-p", "no:cacheprovider", "-p", "slow_writes"]
+    args += [
+        impl,
+        f"--record-mode={mode}",
+        f"--cassettes={cassettes}",
+        "-k",
+        f"{CHAT} and not stream and not deviates",
+    ]
+    env = {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{plugin_dir}"}
+    return subprocess.Popen(
+        args, cwd=corpus.parent, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+
+
+def test_overlapping_recordings_into_one_cassette_keep_every_interaction(recorded, fake_provider, tmp_path):
+    import threading
+
+    corpus, cassettes, path = recorded
+    (tmp_path / "slow_writes.py").write_text(SLOW_WRITES)
+    fake_provider.barrier = threading.Barrier(2)  # both runs' new requests are answered together
+    runs = [_recording_process(corpus, cassettes, tmp_path, TWICE, "new_episodes") for _ in range(2)]
+    outputs = [run.communicate(timeout=300)[0].decode() for run in runs]
+    assert len(fake_provider.requests) == 2, outputs
+    assert len(read_cassette(path).interactions) == 3, outputs  # the first, and one from each run
+
+
+def test_the_summary_lists_what_was_recorded(fake_provider, pytester):
+    pytester.syspathinsert(REPO)
+    corpus = write_corpus(pytester.path)
+    result = pytester.runpytest(
+        str(corpus), "-p", "no:cacheprovider", REFERENCE, "--record-mode=once",
+        f"--cassettes={pytester.path / 'cassettes'}", "-k", f"{CHAT} and not stream and not deviates",
+    )  # fmt: skip
+    result.stdout.fnmatch_lines(["*wireconf cassettes*", "recorded cassettes/openai/fake-chat.yaml"])
+
+
+def test_recorded_files_are_readable_like_the_rest_of_the_repository(recorded):
+    import os
+
+    _, _, path = recorded
+    umask = os.umask(0)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_an_orphan_temporary_file_does_not_survive_the_next_run(recorded, run_corpus):
+    corpus, cassettes, path = recorded
+    orphan = path.parent / f".{path.name}.k9x2m1.tmp"  # what a kill -9 inside the atomic write leaves
+    orphan.write_text("half a cassette")
+    assert record(run_corpus, corpus, cassettes, "none", REFERENCE).outcomes == {CHAT: "passed"}
+    assert not orphan.exists()
+
+
+@pytest.mark.parametrize("runner", ["process", "thread"])
+def test_a_recording_that_times_out_writes_nothing(fake_provider, pytester, run_corpus, runner):
+    import time
+
+    fake_provider.hang_streams = True
+    corpus = write_corpus(pytester.path)
+    cassettes = pytester.path / "cassettes"
+    run = run_corpus(
+        "--impl=tests.fakes.sdk_echo:adapter", "--record-mode=once", f"--cassettes={cassettes}",
+        "--case-timeout=1", f"--case-runner={runner}", "-k", "fake-chat-stream", target=corpus,
+    )  # fmt: skip
+    assert run.outcomes == {"e2e.openai.chat.fake-chat-stream": "error"}
+    fake_provider.release.set()  # the server finishes the stream now, for whoever still listens
+    assert fake_provider.stream_finished.wait(30)
+    time.sleep(0.5)  # an abandoned call would write its cassette right after the stream ends
+    assert [p for p in cassettes.rglob("*.yaml")] == []

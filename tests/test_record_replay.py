@@ -294,3 +294,51 @@ def test_a_re_recording_killed_midway_leaves_the_old_cassette(fake_provider, tmp
     _kill_while_streaming(fake_provider, proc)
     assert path.read_bytes() == before
     assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left beside it
+
+
+# --- what record mode shows -------------------------------------------------------------------------
+
+LEAKY_CASES = """\
+x-e2e: &e2e {kind: e2e, rules: [7.8/through-the-sdk], api: openai.chat, agent: {model: {id: gpt-fake}}}
+cases:
+  - <<: *e2e
+    id: e2e.openai.chat.leaky-body
+    cassette: openai/leaky-body
+    messages: [{role: user, content: [{kind: text, value: hello}]}]
+    expect_request: {model: gpt-fake, messages: [{role: user, content: hello}]}
+    expect: "You said: hello"
+  - <<: *e2e
+    id: e2e.openai.chat.leaky-error
+    cassette: openai/leaky-error
+    messages: [{role: user, content: [{kind: text, value: please raise}]}]
+    expect_request: {model: gpt-fake, messages: [{role: user, content: please raise}], api_key: <scrubbed>}
+    expect: "You said: please raise"
+"""
+
+
+def test_record_mode_shows_no_key_in_the_terminal_the_jsonl_or_the_junit_file(fake_provider, pytester):
+    pytester.syspathinsert(REPO)
+    corpus = write_corpus(pytester.path, LEAKY_CASES)
+    report, junit = pytester.path / "run.jsonl", pytester.path / "junit.xml"
+    result = pytester.runpytest(
+        str(corpus),
+        "-p",
+        "no:cacheprovider",
+        "--impl=tests.fakes.leaky:adapter",
+        "--record-mode=once",
+        f"--cassettes={pytester.path / 'cassettes'}",
+        f"--report={report}",
+        f"--junitxml={junit}",
+        "-o",
+        "junit_logging=all",
+    )
+    result.assert_outcomes(passed=2, failed=2)  # the two cases, and the catalogue checks
+    shown = {"terminal": result.stdout.str(), "jsonl": report.read_text(), "junit": junit.read_text()}
+    for where, text in shown.items():
+        assert KEYS.openai not in text, where
+        assert KEYS.openai[:12] not in text, where  # not even cut short by a truncated value
+    assert "$.api_key: unexpected key" in shown["terminal"]
+    assert "could not finish with key" in shown["terminal"]
+    assert "leaky runtime: key is" in shown["junit"]  # the logs are there, without the key
+    written = (pytester.path / "cassettes" / "openai" / "leaky-body.yaml").read_text()
+    assert KEYS.openai not in written and "api_key: <scrubbed>" in written

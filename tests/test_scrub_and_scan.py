@@ -58,11 +58,11 @@ def test_headers_keep_only_the_allowlist_in_both_directions():
     assert out["response"]["headers"] == {"Content-Type": ["application/json"], "retry-after": ["1"]}
 
 
-def test_credential_query_parameters_go_and_the_rest_stays_byte_for_byte():
+def test_request_uris_keep_only_allowlisted_query_parameters_byte_for_byte():
     uri = "https://g.example/v1beta/models/m:streamGenerateContent?alt=sse&key=AIzaXYZ&st=2024%3A01"
-    assert scrub_uri(uri) == "https://g.example/v1beta/models/m:streamGenerateContent?alt=sse&st=2024%3A01"
+    assert scrub_uri(uri) == "https://g.example/v1beta/models/m:streamGenerateContent?alt=sse"
     assert scrub_uri("https://x/y?API_KEY=1") == "https://x/y"
-    assert scrub_uri("https://x/y?a=1") == "https://x/y?a=1"
+    assert scrub_uri("https://x/y?api-version=2024-10-21&a=1") == "https://x/y?api-version=2024-10-21"
 
 
 def test_body_credentials_urls_and_identifiers_are_scrubbed():
@@ -124,8 +124,14 @@ def test_the_scan_finds_the_exact_values_of_the_key_variables():
 
 
 def test_the_scan_finds_nothing_in_the_real_traffic_cassettes():
+    from harness.cassettes.format import decoded_interaction, deserialize
+    from harness.cassettes.secret_scan import scan_interactions
+
     for path in sorted((REPO / "cassettes").rglob("*.yaml")):
-        assert scan(path.read_text(), values={}) == [], path.name
+        text = path.read_text()
+        assert scan(text, values={}) == [], path.name
+        interactions = [decoded_interaction(i) for i in deserialize(text)["interactions"]]
+        assert scan_interactions(interactions, values={}) == [], path.name
 
 
 def test_a_hit_writes_nothing_and_keeps_the_old_file(tmp_path):
@@ -136,7 +142,7 @@ def test_a_hit_writes_nothing_and_keeps_the_old_file(tmp_path):
         write_cassette(path, leaking, environ={})
     assert path.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["c.yaml"]
     with pytest.raises(SecretInCassette, match=r"the value of \$ANTHROPIC_API_KEY"):
-        write_cassette(path, {"interactions": [interaction(uri="https://x/v1/messages?q=my-anthropic-key")]},
+        write_cassette(path, {"interactions": [interaction(request_body=b'{"q": "my-anthropic-key"}')]},
                        environ={"ANTHROPIC_API_KEY": "my-anthropic-key"})  # fmt: skip
 
 
@@ -184,3 +190,87 @@ def test_credential_named_keys_inside_model_content_are_kept():
     assert cleaned["api_key"] == SCRUBBED and cleaned["nested"]["client_secret"] == SCRUBBED
     assert cleaned["contents"][0]["parts"][0]["functionCall"]["args"] == {"password": "mellon"}
     assert cleaned["tools"][0]["input_schema"]["properties"]["password"] == {"type": "string"}
+
+
+# --- every rendering of a key is found, not only the one in the YAML text ----------------------------
+
+PLAIN_KEY = "plainKeyValue-0123456789abcdefXYZ"
+"""A key with no known shape: only its value (from the environment) can tell it is a secret."""
+ENV = {"OPENAI_API_KEY": PLAIN_KEY}
+
+
+def _sse(deltas: list[str]) -> bytes:
+    chunks = [{"choices": [{"index": 0, "delta": {"content": d}}]} for d in deltas]
+    return b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in chunks) + b"data: [DONE]\n\n"
+
+
+def _b64(prefix: bytes) -> bytes:
+    import base64
+
+    return json.dumps({"blob": base64.b64encode(prefix + PLAIN_KEY.encode() + b"!").decode()}).encode()
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type"),
+    [
+        pytest.param(
+            b"\xff\xfe\x00 " + PLAIN_KEY.encode() + b" \x80\x81", "application/octet-stream", id="not-utf8"
+        ),
+        pytest.param(
+            ("caf\u00e9 " + PLAIN_KEY + " caf\u00e9").encode()[:-1], "text/plain", id="cut-mid-character"
+        ),
+        pytest.param(_b64(b""), "application/json", id="base64"),
+        pytest.param(_b64(b"x"), "application/json", id="base64-offset-1"),
+        pytest.param(_b64(b"xy"), "application/json", id="base64-offset-2"),
+        pytest.param(
+            json.dumps(
+                {"blob": __import__("base64").urlsafe_b64encode(b"\xfb\xff" + PLAIN_KEY.encode()).decode()}
+            ).encode(),
+            "application/json",
+            id="urlsafe-base64",
+        ),
+        pytest.param(json.dumps({"hex": PLAIN_KEY.encode().hex()}).encode(), "application/json", id="hex"),
+        pytest.param(
+            json.dumps({"HEX": PLAIN_KEY.encode().hex().upper()}).encode(), "application/json", id="hex-upper"
+        ),
+        pytest.param(
+            json.dumps({"q": "".join(f"%{b:02X}" for b in PLAIN_KEY.encode())}).encode(),
+            "application/json",
+            id="percent-encoded",
+        ),
+        pytest.param(
+            _sse([PLAIN_KEY[i : i + 4] for i in range(0, len(PLAIN_KEY), 4)]),
+            "text/event-stream",
+            id="stream-deltas",
+        ),
+        pytest.param(
+            _sse(["sk-p", "roj-", *["Abc1"] * 8]),
+            "text/event-stream",
+            id="key-shape-in-stream-deltas",
+        ),
+    ],
+)
+def test_a_key_is_found_in_every_rendering_of_a_body(tmp_path, body, content_type):
+    path = tmp_path / "c.yaml"
+    cassette = {
+        "interactions": [interaction(response_body=body, response_headers={"content-type": [content_type]})]
+    }
+    with pytest.raises(SecretInCassette):
+        write_cassette(path, cassette, environ=ENV)
+    assert not path.exists()
+
+
+def test_a_percent_encoded_key_in_the_request_is_found(tmp_path):
+    key = "key/with+special=chars0123456789"
+    uri = "https://x/v1/chat/completions/" + __import__("urllib.parse").parse.quote(key, safe="")
+    with pytest.raises(SecretInCassette, match=r"\$OPENAI_API_KEY"):
+        write_cassette(
+            tmp_path / "c.yaml", {"interactions": [interaction(uri=uri)]}, environ={"OPENAI_API_KEY": key}
+        )
+
+
+def test_query_parameters_off_the_allowlist_are_never_written():
+    uri = "https://apim.example/v1/chat/completions?subscription-key=0f1e2d3c4b5a69788796a5b4c3d2e1f0&alt=sse"
+    text = cassette_text({"interactions": [interaction(uri=uri)]})
+    assert "0f1e2d3c4b5a" not in text and "subscription-key" not in text
+    assert "chat/completions?alt=sse" in text

@@ -146,7 +146,10 @@ def pytest_unconfigure(config):
 def _run_with_provider(pytester: pytest.Pytester, install: str) -> pytest.RunResult:
     pytester.makepyfile(userprovider=USER_PROVIDER.format(install=install))
     target = CASES / "trace" / "openai.chat" / "process.yaml"
-    return pytester.runpytest_subprocess("-p", "userprovider", "-p", "no:cacheprovider", "-s", str(target))
+    # the thread runner: the user's in-memory exporter is read by this pytest process at its end, and
+    # the process runner's spans would stay in the runner process's copy of it
+    args = ("-p", "userprovider", "-p", "no:cacheprovider", "--case-runner=thread", "-s", str(target))
+    return pytester.runpytest_subprocess(*args)
 
 
 def test_a_provider_the_user_set_keeps_working_and_is_observed(pytester):

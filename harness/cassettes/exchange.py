@@ -4,8 +4,10 @@ An ``Exchange`` is created per case with the case's cassette (or none yet) and i
 mode. The transport asks it to ``replay`` each sent request (the first recorded interaction with the
 same route that has not answered yet, see ``harness.cassettes.matching``), and in record mode ``keep``s
 what the real provider answered. ``finish`` writes the cassette when something new was recorded,
-through the one writer that scrubs and scans (``harness.cassettes.writer``); a secret found there is
-kept as ``refused`` and the file is left untouched.
+through the one writer that scrubs and scans (``harness.cassettes.writer``), merging under the
+cassette's lock with what is on disk by then (another run, another xdist worker may have recorded into
+it meanwhile); a secret found there is kept as ``refused`` and the file is left untouched. An exchange
+whose case was abandoned (``cancel``) sends and writes nothing more.
 
 The exchange is also what the e2e verdict reads, and what a tracing layer can read beside the spans
 of the runtime's ``execute``: the requests in order, the interaction that answered each one.
@@ -22,11 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from harness import __version__
-from harness.cassettes.format import deserialize
 from harness.cassettes.matching import Route, body_diff_lines, json_body, nearest, route_differences, route_of
 from harness.cassettes.scrub import scrub_uri
 from harness.cassettes.store import Cassette, CassetteMeta, RecordedResponse
-from harness.cassettes.writer import SecretInCassette, write_cassette
+from harness.cassettes.writer import CassetteUnreadable, SecretInCassette, update_cassette
 from harness.providers.registry import PROVIDERS
 from harness.sdk.transport import StreamProbe
 
@@ -67,10 +68,16 @@ class Exchange:
     unmatched: list[tuple[SentRequest, list[str]]] = field(default_factory=list)
     new: list[dict[str, Any]] = field(default_factory=list)
     probes: list[StreamProbe] = field(default_factory=list)
-    refused: SecretInCassette | None = None
+    refused: Exception | None = None
     written: Path | None = None
     closers: list[Callable[[], None]] = field(default_factory=list)
+    on_written: Callable[[Path], None] | None = None
+    cancelled: bool = False
     _played: set[int] = field(default_factory=set)
+
+    def cancel(self) -> None:
+        """The case was abandoned: nothing more is sent or written (``finish`` writes nothing)."""
+        self.cancelled = True
 
     @property
     def records(self) -> bool:
@@ -84,6 +91,11 @@ class Exchange:
         ]
 
     def send(self, method: str, uri: str, headers: list[tuple[str, str]], body: bytes | None) -> SentRequest:
+        if self.cancelled:
+            raise ConnectionAbortedError(
+                f"wireconf: the case of cassette {self.name} was stopped (--case-timeout); "
+                "its client is closed"
+            )
         sent = SentRequest(method, uri, headers, body or None, route_of(method, uri, body))
         self.sent.append(sent)
         return sent
@@ -158,11 +170,40 @@ class Exchange:
         a secret leaves the file untouched."""
         for close in self.closers:
             close()
-        if not self.new:
+        if not self.new or self.cancelled:
             return
+        try:
+            update_cassette(
+                self.path, lambda current: self._merged(current, case_id, impl, today), self.environ
+            )
+        except SecretInCassette as exc:
+            self.refused = exc
+            return
+        except (_NotOurs, CassetteUnreadable) as exc:
+            self.refused = exc
+            return
+        except _Cancelled:
+            return
+        self.written = self.path
+        if self.on_written is not None:
+            self.on_written(self.path)
+
+    def _merged(
+        self, current: dict[str, Any] | None, case_id: str, impl: str, today: date | None
+    ) -> dict[str, Any]:
+        """The cassette to write: what is on disk now (read under the lock) with what this case
+        recorded appended (``all``: replacing the recorded interactions with the same routes)."""
+        if self.cancelled:
+            raise _Cancelled
         loaded: list[dict[str, Any]] = []
-        if self.cassette is not None and self.path.is_file():
-            loaded = list(deserialize(self.path.read_text(encoding="utf-8"))["interactions"])
+        if current is not None:
+            provenance = (current.get("wireconf") or {}).get("provenance")
+            if provenance != "recorded":
+                raise _NotOurs(
+                    f"{self.path} became a cassette wireconf did not record ({provenance}) while this case "
+                    "ran; nothing was written"
+                )
+            loaded = list(current["interactions"])
         if self.mode == "all":
             new_routes = {
                 route_of(i["request"]["method"], i["request"]["uri"], i["request"]["body"]) for i in self.new
@@ -182,13 +223,15 @@ class Exchange:
             case=case_id,
             impl=impl,
         )
-        cassette = {"wireconf": meta.model_dump(mode="json", exclude_none=True), "interactions": interactions}
-        try:
-            write_cassette(self.path, cassette, environ=self.environ)
-        except SecretInCassette as exc:
-            self.refused = exc
-            return
-        self.written = self.path
+        return {"wireconf": meta.model_dump(mode="json", exclude_none=True), "interactions": interactions}
+
+
+class _Cancelled(Exception):
+    """The case was abandoned while its cassette waited for the lock."""
+
+
+class _NotOurs(Exception):
+    """The cassette on disk is no longer one wireconf recorded."""
 
 
 def _route(interaction: dict[str, Any]) -> Route:

@@ -21,6 +21,7 @@ from typing import Any
 
 from harness import __version__
 from harness.cassettes.atomic import write_atomic
+from harness.cassettes.lock import cassette_lock
 from harness.cassettes.store import CassetteMeta
 from harness.cassettes.vcr_import import NotACassette, endpoint_of
 from harness.cassettes.vcr_import import read as read_vcr
@@ -213,5 +214,6 @@ def import_files(
         target = out / provider / f"{path.stem}.yaml"
         prepared.append((path, target, checked_text(target, cassette)))
     for _, target, text in prepared:
-        write_atomic(target, text)
+        with cassette_lock(target):
+            write_atomic(target, text)
     return [Imported(source, target) for source, target, _ in prepared]

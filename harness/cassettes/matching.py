@@ -1,7 +1,8 @@
 """Which recorded interaction answers a request a runtime sends in an e2e case.
 
-A request matches a recorded one on its *route*: method, path, query (credential parameters left
-out, order ignored) and whether it asks for a stream (``"stream": true`` in a JSON body). The host is
+A request matches a recorded one on its *route*: method, path, the query parameters a cassette keeps
+(``harness.cassettes.scrub.QUERY_PARAMS``, order ignored) and whether it asks for a stream
+(``"stream": true`` in a JSON body). The host is
 not compared (the harness, not the runtime, chooses it) and neither is the rest of the body: cassettes
 of real traffic were recorded by other clients, whose bodies rarely equal what a runtime sends. The
 body is judged by the case's own ``expect_request``, written from the rules, with an exact diff.
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from harness.cassettes.scrub import SECRET_QUERY_PARAMS
+from harness.cassettes.scrub import QUERY_PARAMS
 from harness.judging.compare import render_diff
 
 
@@ -51,11 +52,7 @@ def json_body(body: bytes | None) -> Any:
 def route_of(method: str, uri: str, body: bytes | None) -> Route:
     parts = urlsplit(uri)
     query = tuple(
-        sorted(
-            (k, v)
-            for k, v in parse_qsl(parts.query, keep_blank_values=True)
-            if k.lower() not in SECRET_QUERY_PARAMS
-        )
+        sorted((k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k.lower() in QUERY_PARAMS)
     )
     parsed = json_body(body)
     stream = isinstance(parsed, dict) and parsed.get("stream") is True

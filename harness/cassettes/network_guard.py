@@ -1,18 +1,30 @@
-"""Replay blocks the network: while a case's adapter runs, no socket may resolve or connect anywhere.
+"""Replay blocks the network: where a runtime's code runs, no socket may resolve, connect or send
+anywhere, and every attempt is remembered with its host so that the case fails naming it.
 
-The guard patches ``socket.getaddrinfo`` and ``socket.socket.connect`` / ``connect_ex`` only while it is
-armed (around each case's adapter call), so that a pytest session that merely has wireconf installed is
-never affected. An attempt raises ``NetworkBlocked`` (a ``ConnectionError``, which HTTP libraries
-report as a failed connection) and is remembered with its host, so that the case fails naming it
-even when the runtime swallows the error. Unix sockets are not network and stay allowed.
+Two layers. The hard one is a network namespace (``harness.cassettes.netns``): the forked case runner
+and every ``exec:`` runtime process have no network at all, whatever they use (a subprocess such as
+curl, the raw ``_socket`` module, C code). This guard is the layer that *names* what was tried: it
+patches ``socket.getaddrinfo``, ``socket.socket.connect`` / ``connect_ex`` and ``sendto`` / ``sendmsg``
+with an address, raising ``NetworkBlocked`` (a ``ConnectionError``, which HTTP libraries report as a
+failed connection) and keeping the attempt, so that the case fails even when the runtime swallows the
+error. Where no namespace can be had (another OS, no privilege), the guard is all there is, and what
+it cannot see (subprocesses, ``_socket``) is a stated limit (docs/recording.md). Unix sockets are not
+network and stay allowed.
+
+The guard is installed for a whole run, not per case: in the forked runner for the runner's life,
+in the thread runner from the first case to the end of the session, so that work a timed-out case
+left running cannot reach the network between cases either. Attempts carry the thread that made them,
+so that a case is charged only with its own.
 
 The harness's own recording transport is the one exception: it forwards inside ``GUARD.allowed()``,
-which lets the current thread through, so that in record mode only what goes through the SDK client
-the harness handed over reaches a provider (and is scrubbed before it is written).
+which lets the current thread through (and, in a namespace, takes it to the host's network for that
+long), so that in record mode only what goes through the SDK client the harness handed over reaches a
+provider (and is scrubbed before it is written).
 """
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 from collections.abc import Iterator
@@ -20,15 +32,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from harness.cassettes.netns import HostPassage
 from harness.errors import WireconfError
 
 
 @dataclass(frozen=True)
 class NetworkAttempt:
-    action: str  # "resolve" or "connect"
+    action: str  # "resolve", "connect" or "send"
     host: str
     port: Any
     thread: str
+    ident: int = 0
 
     def __str__(self) -> str:
         return f"{self.action} {self.host}:{self.port} (thread {self.thread})"
@@ -44,21 +58,32 @@ def _describe(address: Any) -> tuple[str, Any]:
     return str(address), ""
 
 
+def _is_unix(sock: socket.socket) -> bool:
+    return sock.family == getattr(socket, "AF_UNIX", None)
+
+
 class NetworkGuard:
-    """Arms and disarms the socket patches; collects the attempts made while armed."""
+    """Installs and removes the socket patches; collects the attempts made while installed."""
 
     def __init__(self) -> None:
         self.attempts: list[NetworkAttempt] = []
+        self.passage: HostPassage | None = None
+        """Set in a network namespace that keeps a way back for the recording transport."""
         self._depth = 0
         self._lock = threading.Lock()
         self._local = threading.local()
-        self._saved: tuple[Any, Any, Any] | None = None
+        self._saved: tuple[Any, ...] | None = None
+
+    @property
+    def installed(self) -> bool:
+        return self._depth > 0
 
     def _let_through(self) -> bool:
         return bool(getattr(self._local, "allowed", 0))
 
     def _block(self, action: str, host: str, port: Any) -> NetworkBlocked:
-        attempt = NetworkAttempt(action, host, port, threading.current_thread().name)
+        thread = threading.current_thread()
+        attempt = NetworkAttempt(action, host, port, thread.name, thread.ident or 0)
         with self._lock:
             self.attempts.append(attempt)
         return NetworkBlocked(
@@ -66,14 +91,17 @@ class NetworkGuard:
             "(a runtime must use the SDK client the harness hands it; record with --record-mode)"
         )
 
-    def _install(self) -> None:
+    def _patch(self) -> None:
         guard = self
-        real_getaddrinfo, real_connect, real_connect_ex = (
+        real = (
             socket.getaddrinfo,
             socket.socket.connect,
             socket.socket.connect_ex,
+            socket.socket.sendto,
+            socket.socket.sendmsg,
         )
-        self._saved = (real_getaddrinfo, real_connect, real_connect_ex)
+        self._saved = real
+        real_getaddrinfo, real_connect, real_connect_ex, real_sendto, real_sendmsg = real
 
         def getaddrinfo(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
             if guard._let_through():
@@ -81,52 +109,98 @@ class NetworkGuard:
             raise guard._block("resolve", str(host), port)
 
         def connect(sock: socket.socket, address: Any) -> Any:
-            if sock.family == getattr(socket, "AF_UNIX", None) or guard._let_through():
+            if _is_unix(sock) or guard._let_through():
                 return real_connect(sock, address)
             raise guard._block("connect", *_describe(address))
 
         def connect_ex(sock: socket.socket, address: Any) -> Any:
-            if sock.family == getattr(socket, "AF_UNIX", None) or guard._let_through():
+            if _is_unix(sock) or guard._let_through():
                 return real_connect_ex(sock, address)
             raise guard._block("connect", *_describe(address))
+
+        def sendto(sock: socket.socket, data: Any, *args: Any) -> Any:
+            if _is_unix(sock) or guard._let_through() or not args:
+                return real_sendto(sock, data, *args)
+            raise guard._block("send", *_describe(args[-1]))
+
+        def sendmsg(sock: socket.socket, buffers: Any, *args: Any) -> Any:
+            if _is_unix(sock) or guard._let_through() or len(args) < 3 or args[2] is None:
+                return real_sendmsg(sock, buffers, *args)
+            raise guard._block("send", *_describe(args[2]))
 
         socket.getaddrinfo = getaddrinfo  # type: ignore[assignment]
         socket.socket.connect = connect  # type: ignore[method-assign]
         socket.socket.connect_ex = connect_ex  # type: ignore[method-assign]
+        socket.socket.sendto = sendto  # type: ignore[method-assign, assignment]
+        socket.socket.sendmsg = sendmsg  # type: ignore[method-assign]
 
-    def _uninstall(self) -> None:
+    def _unpatch(self) -> None:
         assert self._saved is not None
-        socket.getaddrinfo, socket.socket.connect, socket.socket.connect_ex = self._saved  # type: ignore[method-assign]
+        (
+            socket.getaddrinfo,
+            socket.socket.connect,
+            socket.socket.connect_ex,
+            socket.socket.sendto,
+            socket.socket.sendmsg,
+        ) = self._saved  # type: ignore[method-assign, assignment]
         self._saved = None
+
+    def install(self) -> int:
+        """Block the network from now on (nested installs count); returns the mark of the attempts so
+        far, for ``since``."""
+        with self._lock:
+            self._depth += 1
+            if self._depth == 1:
+                self._patch()
+            return len(self.attempts)
+
+    def uninstall(self) -> None:
+        with self._lock:
+            self._depth -= 1
+            if self._depth == 0:
+                self._unpatch()
+                self.attempts.clear()
+
+    def mark(self) -> int:
+        """Where the attempts stand now (for ``since``)."""
+        with self._lock:
+            return len(self.attempts)
+
+    def since(self, mark: int) -> list[NetworkAttempt]:
+        with self._lock:
+            return self.attempts[mark:]
 
     @contextmanager
     def armed(self) -> Iterator[list[NetworkAttempt]]:
         """Block the network inside the block; yields the list the attempts made inside are added to."""
-        with self._lock:
-            start = len(self.attempts)
-            self._depth += 1
-            if self._depth == 1:
-                self._install()
+        start = self.install()
         seen: list[NetworkAttempt] = []
         try:
             yield seen
         finally:
-            with self._lock:
-                seen.extend(self.attempts[start:])
-                self._depth -= 1
-                if self._depth == 0:
-                    self._uninstall()
-                    self.attempts.clear()
+            seen.extend(self.since(start))
+            self.uninstall()
 
     @contextmanager
     def allowed(self) -> Iterator[None]:
         """Let the current thread through (the harness's recording transport only)."""
+        outermost = not self._let_through()
         self._local.allowed = getattr(self._local, "allowed", 0) + 1
+        passage = self.passage if outermost else None
         try:
-            yield
+            with passage.open() if passage is not None else contextlib.nullcontext():
+                yield
         finally:
             self._local.allowed -= 1
 
 
 GUARD = NetworkGuard()
 """The process's guard: socket patches are process-wide, so there is one."""
+
+
+def charged(attempts: list[NetworkAttempt], earlier_threads: set[int], runner_thread: int) -> list[str]:
+    """The attempts a case is charged with: those of its runner thread and of threads it started;
+    threads that existed before it (work left running by earlier cases) are not its doing."""
+    return list(
+        dict.fromkeys(str(a) for a in attempts if a.ident == runner_thread or a.ident not in earlier_threads)
+    )

@@ -9,8 +9,11 @@ other header goes: authorization of every provider (``authorization``, ``x-api-k
 re-recording a diff (``date``, request ids, rate-limit counters, ``x-stainless-*`` telemetry,
 ``content-length``). An allowlist cannot miss a secret header that a provider adds tomorrow.
 
-Query parameters that carry credentials (``key=``, ``api_key=``, ``access_token=``, …) are removed from
-URIs. In JSON bodies, values under credential-named keys (``api_key``, ``access_token``,
+Request URIs keep only the query parameters on a short allowlist too (``alt``, ``api-version``, ``beta``
+and the list endpoints' paging): a provider's or a gateway's credential parameter (``key=``,
+``subscription-key=``, ``sig=``, one that does not exist yet) cannot be missed.
+
+In JSON bodies, values under credential-named keys (``api_key``, ``access_token``,
 ``client_secret``, …) are replaced by ``"<scrubbed>"``, except inside model content (tool-call
 arguments and tool schemas: ``args``, ``input``, ``arguments``, ``properties``, …), where a key named
 ``password`` is the model's data, not a credential of the recording; URLs in string values lose their
@@ -30,6 +33,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
@@ -43,9 +47,30 @@ REQUEST_HEADERS = frozenset({"content-type", "accept"}) | KEPT_HEADERS
 RESPONSE_HEADERS = frozenset({"content-type", "retry-after", "retry-after-ms", "x-should-retry"})
 """Response headers a cassette keeps (the SDKs read the last three to decide on retries)."""
 
-SECRET_QUERY_PARAMS = frozenset(
-    {"key", "api_key", "apikey", "api-key", "access_token", "token", "auth", "sig", "signature", "code"}
+QUERY_PARAMS = frozenset(
+    {"alt", "$alt", "api-version", "beta", "limit", "order", "after", "before", "include", "include[]"}
 )
+"""Query parameters a recorded request URI keeps (and request matching compares); all others go."""
+
+SECRET_QUERY_PARAMS = frozenset(
+    {
+        "key",
+        "api_key",
+        "apikey",
+        "api-key",
+        "x-api-key",
+        "subscription-key",
+        "access_token",
+        "token",
+        "auth",
+        "sig",
+        "signature",
+        "code",
+        "client_secret",
+    }
+)
+"""Credential parameters removed from URLs inside bodies (a signed image URL's ``sig=``): a URL a
+provider answers with is its data, so only what is known to be a credential goes."""
 
 SECRET_BODY_KEYS = frozenset(
     {
@@ -94,23 +119,32 @@ def keep_headers(headers: dict[str, Any] | None, allowed: frozenset[str]) -> dic
     return {k: v for k, v in (headers or {}).items() if k.lower() in allowed}
 
 
-def scrub_uri(uri: str) -> str:
-    """``uri`` without credential query parameters; everything else is kept byte for byte."""
+def _keep_query(uri: str, keep: Callable[[str], bool]) -> str:
     parts = urlsplit(uri)
     if not parts.query:
         return uri
     pairs = parts.query.split("&")
-    kept = [p for p in pairs if unquote_plus(p.partition("=")[0]).lower() not in SECRET_QUERY_PARAMS]
+    kept = [p for p in pairs if keep(unquote_plus(p.partition("=")[0]).lower())]
     if len(kept) == len(pairs):
         return uri
     return urlunsplit(parts._replace(query="&".join(kept)))
+
+
+def scrub_uri(uri: str) -> str:
+    """A request URI with only the allowlisted query parameters, each kept byte for byte."""
+    return _keep_query(uri, lambda name: name in QUERY_PARAMS)
+
+
+def strip_url_credentials(url: str) -> str:
+    """A URL (inside a body) without its credential query parameters; everything else byte for byte."""
+    return _keep_query(url, lambda name: name not in SECRET_QUERY_PARAMS)
 
 
 def scrub_text(value: str) -> str:
     """A string value with organisation / project ids masked and, if it is a URL, without credential
     query parameters."""
     if value.startswith(("https://", "http://")) and "?" in value:
-        value = scrub_uri(value)
+        value = strip_url_credentials(value)
     return _IDENTIFIERS.sub(lambda m: f"{m.group(1)}{SCRUBBED}", value)
 
 

@@ -7,9 +7,11 @@ naming the file (and line where there is one).
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import date
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -90,7 +92,62 @@ class RecordedResponse:
         content_type = self.header("content-type")
         if content_type is not None:
             return content_type.startswith("text/event-stream")
-        return self.body.lstrip().startswith((b"data:", b"event:", b":"))
+        return _looks_like_sse(self.body)
+
+    @cached_property
+    def problem(self) -> str | None:
+        """Why this response cannot stand for what a provider sent (``None`` when it can): a content type
+        that disagrees with the body, a JSON body that does not parse, an event stream with an event
+        that is cut short or whose data is not JSON. Checked once, when a case first uses it."""
+        content_type = self.header("content-type")
+        kind = (content_type or "").split(";")[0].strip().lower()
+        body = self.body
+        if kind == "text/event-stream":
+            if body.strip() and not _looks_like_sse(body):
+                what = "JSON" if body.lstrip()[:1] in (b"{", b"[") else "not an event stream"
+                return f"is labelled {kind}, but its body is {what}"
+            return _stream_problem(body)
+        if kind == "application/json" or kind.endswith("+json"):
+            if _looks_like_sse(body):
+                return f"is labelled {kind}, but its body is an event stream"
+            if body.strip():
+                try:
+                    json.loads(body)
+                except ValueError as exc:
+                    return f"is labelled {kind}, but its body is not valid JSON ({exc})"
+            return None
+        if content_type is None and _looks_like_sse(body):
+            return _stream_problem(body)
+        return None
+
+
+def _looks_like_sse(body: bytes) -> bool:
+    return body.lstrip().startswith((b"data:", b"event:", b":", b"id:"))
+
+
+_EVENT_END = re.compile(r"\r?\n\r?\n")
+
+
+def _stream_problem(body: bytes) -> str | None:
+    """The first event of a provider's event stream whose data is not JSON (providers send JSON data
+    and ``[DONE]``), which is how a stream cut in the middle of an event shows."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"is an event stream that is not UTF-8 ({exc.reason} at byte {exc.start})"
+    events = [e for e in _EVENT_END.split(text) if e.strip()]
+    for number, event in enumerate(events, 1):
+        lines = re.split(r"\r?\n", event)
+        data = "\n".join(line[5:].removeprefix(" ") for line in lines if line.startswith("data:"))
+        if not data or data.strip() == "[DONE]":
+            continue
+        try:
+            json.loads(data)
+        except ValueError as exc:
+            return (
+                f"is an event stream whose event {number} of {len(events)} is cut short or not JSON ({exc})"
+            )
+    return None
 
 
 @dataclass(frozen=True)
@@ -105,6 +162,7 @@ class RecordedRequest:
 class Interaction:
     request: RecordedRequest
     response: RecordedResponse
+    line: int = 0
 
 
 @dataclass(frozen=True)
@@ -113,6 +171,19 @@ class Cassette:
     path: Path
     meta: CassetteMeta | None
     interactions: tuple[Interaction, ...]
+
+    def where(self, index: int) -> str:
+        """``interaction N of cassette NAME (path:line)``, for messages that blame the cassette."""
+        line = self.interactions[index].line if 0 <= index < len(self.interactions) else 0
+        return f"interaction {index} of cassette {self.name} ({self.path}:{line})"
+
+    def problem(self) -> str | None:
+        """The first response of the cassette that cannot stand for a provider's answer, named."""
+        for index, interaction in enumerate(self.interactions):
+            problem = interaction.response.problem
+            if problem is not None:
+                return f"the response of {self.where(index)} {problem}"
+        return None
 
 
 def _headers(raw: Any) -> dict[str, list[str]]:
@@ -123,7 +194,7 @@ def _headers(raw: Any) -> dict[str, list[str]]:
     return {str(k): [str(x) for x in v] if isinstance(v, list) else [str(v)] for k, v in raw.items()}
 
 
-def _interaction(raw: Any) -> Interaction:
+def _interaction(raw: Any, line: int = 0) -> Interaction:
     request, response = raw["request"], raw["response"]
     status = response.get("status") or {}
     return Interaction(
@@ -138,6 +209,7 @@ def _interaction(raw: Any) -> Interaction:
             headers=_headers(response.get("headers")),
             body=decode_body(response.get("body")) or b"",
         ),
+        line,
     )
 
 
@@ -148,7 +220,7 @@ def read_cassette(path: Path, name: str | None = None) -> Cassette:
     try:
         raw = load_yaml_file(path)
     except YamlSyntaxError as exc:
-        raise CassetteError(f"{path}:{exc.line}: not valid YAML: {exc}") from exc
+        raise CassetteError(f"{path}:{exc.line}: {exc.described()}") from exc
     if not isinstance(raw, dict) or not isinstance(raw.get("interactions"), list):
         raise CassetteError(f"{path}:1: a cassette is a mapping with an `interactions:` list")
     meta = None
@@ -161,10 +233,10 @@ def read_cassette(path: Path, name: str | None = None) -> Cassette:
             ) from exc
     interactions = []
     for index, item in enumerate(raw["interactions"]):
+        line = line_of(raw, ["interactions", index])
         try:
-            interactions.append(_interaction(item))
+            interactions.append(_interaction(item, line))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            line = line_of(raw, ["interactions", index])
             raise CassetteError(f"{path}:{line}: interaction {index} is malformed: {exc!r}") from exc
     return Cassette(name or path.stem, path, meta, tuple(interactions))
 

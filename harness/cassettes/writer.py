@@ -8,14 +8,17 @@ touched (an existing cassette stays as it was) and ``SecretInCassette`` says whe
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from harness.cassettes.atomic import write_atomic
-from harness.cassettes.format import decoded_interaction, serialize
+from harness.cassettes.format import decoded_interaction, deserialize, serialize
+from harness.cassettes.lock import cassette_lock
 from harness.cassettes.scrub import scrub_interaction
-from harness.cassettes.secret_scan import Finding, key_values, scan
+from harness.cassettes.secret_scan import Finding, key_values, scan, scan_interactions
+from harness.cassettes.store import CassetteError
+from harness.corpus.yaml_source import YamlSyntaxError
 from harness.errors import WireconfError
 
 
@@ -33,10 +36,24 @@ class SecretInCassette(WireconfError):
         )
 
 
+def _scrubbed(cassette_dict: Mapping[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    interactions = [scrub_interaction(decoded_interaction(i)) for i in cassette_dict.get("interactions", [])]
+    return serialize({**cassette_dict, "interactions": interactions}), interactions
+
+
 def cassette_text(cassette_dict: Mapping[str, Any]) -> str:
     """The text of a cassette dict (``interactions`` as vcrpy dicts, optional ``wireconf``), scrubbed."""
-    interactions = [scrub_interaction(decoded_interaction(i)) for i in cassette_dict.get("interactions", [])]
-    return serialize({**cassette_dict, "interactions": interactions})
+    return _scrubbed(cassette_dict)[0]
+
+
+def secrets_in(
+    text: str, interactions: list[dict[str, Any]], environ: Mapping[str, str] | None, secrets: Iterable[str]
+) -> list[Finding]:
+    """What the scan finds in the text to be written and in the scrubbed interactions behind it."""
+    values = key_values(environ)
+    secrets = list(secrets)
+    findings = scan(text, values, secrets)
+    return findings + scan_interactions(interactions, values, secrets, known=findings)
 
 
 def checked_text(
@@ -46,8 +63,8 @@ def checked_text(
     secrets: Iterable[str] = (),
 ) -> str:
     """The scrubbed text, after the scan; raises ``SecretInCassette`` on a hit."""
-    text = cassette_text(cassette_dict)
-    findings = scan(text, key_values(environ), secrets)
+    text, interactions = _scrubbed(cassette_dict)
+    findings = secrets_in(text, interactions, environ, secrets)
     if findings:
         raise SecretInCassette(path, findings)
     return text
@@ -59,8 +76,33 @@ def write_cassette(
     environ: Mapping[str, str] | None = None,
     secrets: Iterable[str] = (),
 ) -> None:
-    """Scrub, serialize, scan and atomically write one cassette."""
-    write_atomic(path, checked_text(path, cassette_dict, environ, secrets))
+    """Scrub, serialize, scan and atomically write one cassette (under its lock), replacing any."""
+    with cassette_lock(path):
+        write_atomic(path, checked_text(path, cassette_dict, environ, secrets))
+
+
+def update_cassette(
+    path: Path,
+    build: Callable[[dict[str, Any] | None], Mapping[str, Any]],
+    environ: Mapping[str, str] | None = None,
+    secrets: Iterable[str] = (),
+) -> None:
+    """Under the cassette's lock (``harness.cassettes.lock``): read what is on disk now (``None`` when
+    there is nothing), let ``build`` make the cassette to write from it (a recording merges its new
+    interactions in), then scrub, scan and write it atomically. Overlapping writers keep each other's
+    interactions."""
+    with cassette_lock(path):
+        try:
+            current = deserialize(path.read_text(encoding="utf-8")) if path.is_file() else None
+        except (OSError, UnicodeDecodeError, ValueError, YamlSyntaxError) as exc:
+            raise CassetteUnreadable(
+                f"cannot record into {path}: it is not a readable cassette ({exc}); nothing was written"
+            ) from exc
+        write_atomic(path, checked_text(path, build(current), environ, secrets))
+
+
+class CassetteUnreadable(CassetteError):
+    """The cassette on disk cannot be read, so what was recorded cannot be merged into it."""
 
 
 class _ScrubbingSerializer:
@@ -68,10 +110,11 @@ class _ScrubbingSerializer:
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
+        self.scrubbed: list[dict[str, Any]] = []
 
     def serialize(self, data: dict[str, Any]) -> str:
-        interactions = [scrub_interaction(decoded_interaction(i)) for i in data.get("interactions", [])]
-        return str(self.inner.serialize({**data, "interactions": interactions}))
+        self.scrubbed = [scrub_interaction(decoded_interaction(i)) for i in data.get("interactions", [])]
+        return str(self.inner.serialize({**data, "interactions": self.scrubbed}))
 
     def deserialize(self, text: str) -> Any:
         return self.inner.deserialize(text)
@@ -91,8 +134,9 @@ class WireconfPersister:
         from vcr.serialize import serialize as vcr_serialize
 
         path = Path(cassette_path)
-        text = vcr_serialize(cassette_dict, _ScrubbingSerializer(serializer))
-        findings = scan(text, key_values())
+        scrubbing = _ScrubbingSerializer(serializer)
+        text = vcr_serialize(cassette_dict, scrubbing)
+        findings = secrets_in(text, scrubbing.scrubbed, None, ())
         if findings:
             raise SecretInCassette(path, findings)
         write_atomic(path, text)

@@ -81,7 +81,7 @@ class Corpus:
         try:
             raw = load_yaml_file(path)
         except YamlSyntaxError as exc:
-            yield Problem(path, exc.line, "[file]", f"not valid YAML: {exc}")
+            yield Problem(path, exc.line, "[file]", exc.described())
             return
         if not isinstance(raw, LineDict) or not isinstance(raw.get("cases"), list):
             yield Problem(

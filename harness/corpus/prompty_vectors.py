@@ -33,6 +33,7 @@ from typing import Any
 import yaml
 
 from harness.corpus.yaml_source import YamlSyntaxError, load_yaml_file
+from harness.errors import WireconfError
 
 REPOSITORY = "microsoft/prompty"
 UPSTREAM_PATH = "schema/tsp-output/.typra-generated/vectors.json"
@@ -62,7 +63,7 @@ _OUTPUTS_PRESENT = [{"name": "dummy", "kind": "string"}]
 """The outputs an imported process case's agent has when the vector says ``has_outputs: true``."""
 
 
-class VectorsError(Exception):
+class VectorsError(WireconfError):
     """The vectors file cannot be read as Prompty's vectors."""
 
 
@@ -86,10 +87,18 @@ def load_vectors(path: Path) -> list[dict[str, Any]]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise VectorsError(f"{path}: cannot read the vectors: {exc}") from exc
+        raise VectorsError(
+            f"cannot read the vectors: {exc}",
+            path=path,
+            hint="give the vectors.json of a Prompty checkout (../shared/third-party/prompty-75e4d0e5/)",
+        ) from exc
     vectors = data.get("vectors") if isinstance(data, dict) else None
     if not isinstance(vectors, list):
-        raise VectorsError(f"{path}: expected an object with a `vectors` list (Prompty's vectors.json)")
+        raise VectorsError(
+            "expected an object with a `vectors` list",
+            path=path,
+            hint='give Prompty\'s conformance vectors.json (its top level is {"vectors": [...]})',
+        )
     return vectors
 
 
@@ -171,7 +180,12 @@ def _kept_rules(path: Path) -> dict[str, list[str]]:
     try:
         raw = load_yaml_file(path)
     except YamlSyntaxError as exc:
-        raise VectorsError(f"{path}:{exc.line}: cannot keep its rules: {exc}") from exc
+        raise VectorsError(
+            f"cannot keep its rules: {exc}",
+            path=path,
+            line=exc.line,
+            hint="fix the YAML of the existing vectors file, or delete it to import afresh",
+        ) from exc
     kept: dict[str, list[str]] = {}
     for case in (raw or {}).get("cases") or []:
         name = (case.get("vector") or {}).get("name") if isinstance(case, dict) else None

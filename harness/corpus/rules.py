@@ -185,7 +185,7 @@ def load_catalogue(path: Path) -> Catalogue:
     try:
         raw = load_yaml_file(path)
     except YamlSyntaxError as exc:
-        return Catalogue(path, {}, [CatalogueProblem(path, exc.line, f"invalid YAML: {exc}")])
+        return Catalogue(path, {}, [CatalogueProblem(path, exc.line, exc.described())])
     if not isinstance(raw, dict) or not isinstance(raw.get("rules"), list):
         return Catalogue(path, {}, [CatalogueProblem(path, 1, "expected a mapping with a `rules:` list")])
     rules: dict[str, Rule] = {}

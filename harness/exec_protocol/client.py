@@ -1,10 +1,13 @@
 """The harness's side of the exec protocol: an adapter object that runs each call in a runtime process.
 
 The process is started once (its ``hello`` gives name, version and capabilities) and serves one call
-at a time. When it dies during a call, that call fails with the exit status and the end of its
-stderr, and the next call starts a fresh process (which must say the same hello). When the harness
-abandons a call (``--case-timeout``), the next call finds it still in flight, kills that process and
-starts a fresh one, so that an answer meant for one case can never reach another.
+at a time, in a network namespace of its own where the machine allows it (``harness.cassettes.netns``:
+nothing it runs reaches the network). When it dies during a call, that case is an error with the exit
+status and the end of its stderr, and the next case starts a fresh process (which must say the same
+hello). The case's time limit (``time_limit``) bounds everything the harness waits for: an answer, a
+write the runtime does not read, and a restart's hello (``ready``); when it passes, the process is
+killed, so that an answer meant for one case can never reach another. A runtime that cannot be
+restarted twice in a row is given up on: the remaining cases are errors at once.
 
 ``WIRECONF_EXEC_TRANSCRIPT=FILE`` appends every message, both ways, to FILE as JSON lines
 ``{"from": "harness"|"runtime", "message": {...}}`` (the tests validate them against the schema).
@@ -18,12 +21,17 @@ import itertools
 import json
 import os
 import queue
+import select
 import shlex
+import shutil
 import subprocess
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
+from harness.case_abort import CaseTimeout, RunnerEnded
+from harness.cassettes import netns
 from harness.errors import WireconfError
 from harness.exec_protocol import PROTOCOL_VERSIONS
 from harness.exec_protocol.http_bridge import HttpBridge
@@ -42,6 +50,7 @@ from harness.providers.registry import PROVIDER_OF
 from harness.sdk.origins import Origin, origin_of
 
 HELLO_TIMEOUT = 60.0
+MAX_FAILED_RESTARTS = 2
 STOP_TIMEOUT = 5.0
 STDERR_LINES = 40
 TRANSCRIPT_ENV = "WIRECONF_EXEC_TRANSCRIPT"
@@ -55,8 +64,12 @@ class ExecError(WireconfError):
     """The runtime process cannot be started or did not say a valid hello."""
 
 
-class RuntimeCrashed(WireconfError):
-    """The runtime process died while it handled a call; the process is restarted for the next call."""
+class RuntimeCrashed(RunnerEnded):
+    """The runtime process died while it handled a call; the process is restarted for the next case."""
+
+
+class _Silent(Exception):
+    """The runtime did not answer (or read) in time."""
 
 
 class _Process:
@@ -76,6 +89,11 @@ class _Process:
             )
         except OSError as exc:
             raise ExecError(f"cannot start {shlex.join(argv)}: {exc}") from exc
+        assert self.popen.stdin is not None
+        self._stdin = self.popen.stdin.fileno()
+        self._bounded = os.name == "posix"  # select() on a pipe: POSIX only
+        if self._bounded:
+            os.set_blocking(self._stdin, False)
         self.lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self.warming = False
         """Said ``warming`` in its hello and has not said ``warm`` yet."""
@@ -97,17 +115,28 @@ class _Process:
             for line in err:
                 self.stderr.append(line.rstrip("\n"))
 
-    def send(self, line: str) -> None:
-        assert self.popen.stdin is not None
-        self.popen.stdin.write(line + "\n")
-        self.popen.stdin.flush()
+    def send(self, line: str, deadline: float | None = None) -> None:
+        """Write one line; raises ``_Silent`` when the runtime has not read it by ``deadline``."""
+        data = memoryview((line + "\n").encode("utf-8"))
+        while data and not self._bounded:  # elsewhere a write the runtime does not read blocks
+            data = data[os.write(self._stdin, data) :]
+        while data:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            _, writable, _ = select.select([], [self._stdin], [], wait)
+            if not writable:
+                raise _Silent
+            try:
+                data = data[os.write(self._stdin, data) :]
+            except BlockingIOError:
+                continue
 
     def receive(self, timeout: float | None = None) -> str | None:
-        """The next line, or ``None`` once stdout is closed (the process is gone)."""
+        """The next line, or ``None`` once stdout is closed (the process is gone); raises ``_Silent``
+        after ``timeout``."""
         try:
             return self.lines.get(timeout=timeout)
         except queue.Empty:
-            raise ExecError(f"the runtime said nothing for {timeout:g} s") from None
+            raise _Silent from None
 
     def status(self) -> str:
         try:
@@ -139,10 +168,27 @@ class ExecAdapter:
             raise ExecError("exec: needs a command, e.g. exec:node my_runtime.js")
         self.cwd = cwd
         self.restarts = 0
+        self._failed_restarts = 0
+        self._given_up: str | None = None
+        self._deadline: float | None = None
+        self._limit: float | None = None
+        self._started = 0.0
         self._ids = itertools.count(1)
         self._in_flight: _Process | None = None
         self._transcript = os.environ.get(TRANSCRIPT_ENV)
+        if shutil.which(self.argv[0], path=os.environ.get("PATH")) is None and not os.access(
+            self.argv[0], os.X_OK
+        ):
+            raise ExecError(f"cannot start {shlex.join(self.argv)}: no such program {self.argv[0]!r}")
+        isolated, how = netns.available()
+        self._argv = netns.isolated_command(self.argv) if isolated else self.argv
+        self.network = (
+            f"runtime processes in {how}" if isolated else f"runtime processes keep the network: {how}"
+        )
+        started = time.monotonic()
         self._process, hello = self._start()
+        self._first_start = time.monotonic() - started
+        self._first_warm = 0.0
         self.name = str(hello["name"])
         self.version = str(hello["version"])
         self._capabilities = frozenset(str(c) for c in hello["capabilities"])
@@ -212,10 +258,53 @@ class ExecAdapter:
 
         return awaited
 
-    def ready(self) -> None:
-        """Make sure a process is running and free (called by the plugin before each case's time limit
-        starts): a crashed process, or one still busy with an abandoned call, is replaced here."""
-        self._ensure_running()
+    out_of_process = True
+    """The harness runs this adapter's cases inline: the adapter bounds its own calls."""
+
+    def ready(self, timeout: float | None = None) -> None:
+        """Make sure a process is running and free before a case (a crashed process, or one left busy,
+        is replaced), waiting at most ``timeout`` for a restarted process's hello."""
+        if self._given_up is not None:
+            raise RunnerEnded(self._given_up)
+        try:
+            self._ensure_running(timeout)
+        except ExecError as exc:
+            self._failed_restarts += 1
+            message = f"the runtime is not ready for this case: {exc}"
+            if self._failed_restarts >= MAX_FAILED_RESTARTS:
+                self._given_up = (
+                    f"the runtime could not be made ready {self._failed_restarts} times in a row, so "
+                    f"wireconf gave up restarting it; no later case runs against it (last: {exc})"
+                )
+                message = f"{message}; {self._given_up}"
+            raise RunnerEnded(message) from None
+        self._failed_restarts = 0
+
+    @contextlib.contextmanager
+    def time_limit(self, seconds: float | None) -> Iterator[None]:
+        """Bound every wait of the calls inside the block (one case) by ``seconds`` in all."""
+        self._started = time.monotonic()
+        self._limit = seconds
+        self._deadline = self._started + seconds if seconds else None
+        try:
+            yield
+        finally:
+            self._deadline = self._limit = None
+
+    def _remaining(self) -> float | None:
+        return None if self._deadline is None else max(0.0, self._deadline - time.monotonic())
+
+    def _timed_out(self, process: _Process) -> CaseTimeout:
+        process.kill()
+        if process is self._process:
+            self._process = None
+        elapsed = time.monotonic() - self._started
+        return CaseTimeout(
+            self._limit or 0,
+            elapsed,
+            f"the runtime did not answer within {self._limit:g} s; its process was stopped after "
+            f"{elapsed:.1f} s and is restarted for the next case",
+        )
 
     def close(self) -> None:
         """Ask the process to stop; kill it if it does not within a few seconds."""
@@ -223,18 +312,33 @@ class ExecAdapter:
         if process is None:
             return
         try:
-            self._send(process, {"type": "stop"})
+            self._log("harness", {"type": "stop"})
+            process.send(encode({"type": "stop"}), time.monotonic() + STOP_TIMEOUT)
             process.popen.wait(timeout=STOP_TIMEOUT)
-        except (OSError, ValueError, subprocess.TimeoutExpired):
+        except (OSError, ValueError, subprocess.TimeoutExpired, _Silent):
             pass
         process.kill()
 
     # -- the process ---------------------------------------------------------------------------------
 
-    def _start(self) -> tuple[_Process, dict[str, Any]]:
-        process = _Process(self.argv, self.cwd)
+    def _restart_wait(self, timeout: float) -> float:
+        """How long a restart may take: the case's time limit, or twice what the first start took
+        (plus a second) when that is longer, since a runtime's start-up is not the case's doing."""
+        return max(timeout, round(2 * (self._first_start + self._first_warm) + 1, 1))
+
+    def _start(self, timeout: float | None = None) -> tuple[_Process, dict[str, Any]]:
+        process = _Process(self._argv, self.cwd)
+        wait = self._restart_wait(timeout) if timeout else HELLO_TIMEOUT
         try:
-            line = process.receive(timeout=HELLO_TIMEOUT)
+            try:
+                line = process.receive(timeout=wait)
+            except _Silent:
+                if timeout:
+                    raise ExecError(
+                        f"the runtime did not say hello within {wait:g} s of its restart (--case-timeout "
+                        f"{timeout:g} s, or twice its first start); it was stopped"
+                    ) from None
+                raise ExecError(f"the runtime said nothing for {wait:g} s") from None
             if line is None:
                 raise ExecError(f"the runtime {process.status()} before saying hello{process.stderr_tail()}")
             hello = decode(line)
@@ -246,11 +350,17 @@ class ExecAdapter:
         process.warming = hello.get("warming") is True
         return process, hello
 
-    def _await_warm(self, process: _Process) -> None:
+    def _await_warm(self, process: _Process, timeout: float | None = None) -> None:
         """A runtime that said ``warming`` in its hello is still loading (its SDKs): wait for its
-        ``warm`` here, before a call, so that its loading is never charged to a case."""
+        ``warm`` here, before a call, so that its loading is never charged to a case (after a restart,
+        no longer than a restart may take)."""
+        wait = self._restart_wait(timeout) if timeout else HELLO_TIMEOUT
+        started = time.monotonic()
         try:
-            line = process.receive(timeout=HELLO_TIMEOUT)
+            try:
+                line = process.receive(timeout=wait)
+            except _Silent:
+                raise ExecError(f"the runtime did not say warm within {wait:g} s of its hello") from None
             if line is None:
                 raise ExecError(f"the runtime {process.status()} while warming up{process.stderr_tail()}")
             message = decode(line)
@@ -263,8 +373,10 @@ class ExecAdapter:
                 self._process = None
             raise ExecError(f"{self.command}: {exc}") from None
         process.warming = False
+        if not self._first_warm:
+            self._first_warm = time.monotonic() - started
 
-    def _ensure_running(self) -> _Process:
+    def _ensure_running(self, timeout: float | None = None) -> _Process:
         stale = self._in_flight
         if stale is not None:  # the previous call was abandoned (timeout): its process cannot be trusted
             stale.kill()
@@ -274,7 +386,7 @@ class ExecAdapter:
         if self._process is None or self._process.popen.poll() is not None:
             if self._process is not None:
                 self._process.kill()
-            self._process, hello = self._start()
+            self._process, hello = self._start(timeout)
             self.restarts += 1
             if (hello["name"], hello["version"], set(hello["capabilities"])) != (
                 self.name,
@@ -283,7 +395,7 @@ class ExecAdapter:
             ):
                 raise ExecError(f"{self.command}: restarted, but said a different hello: {hello}")
         if self._process.warming:
-            self._await_warm(self._process)
+            self._await_warm(self._process, timeout)
         return self._process
 
     def _log(self, side: str, message: dict[str, Any]) -> None:
@@ -293,19 +405,26 @@ class ExecAdapter:
 
     def _send(self, process: _Process, message: dict[str, Any]) -> None:
         self._log("harness", message)
-        process.send(encode(message))
+        process.send(encode(message), self._deadline)
+
+    def _answer(self, process: _Process, message: dict[str, Any]) -> None:
+        """Send a message in the middle of a call: a runtime gone is a crash, one not reading in time a
+        timeout."""
+        try:
+            self._send(process, message)
+        except (OSError, ValueError):
+            raise self._crashed(process) from None
+        except _Silent:
+            raise self._timed_out(process) from None
 
     def _crashed(self, process: _Process) -> RuntimeCrashed:
         process.kill()
         if process is self._process:
             self._process = None
-        crashed = RuntimeCrashed(
+        return RuntimeCrashed(
             f"the runtime process ({self.command}) {process.status()} while handling this case; "
-            f"it is restarted for the next case"
+            f"it is restarted for the next case{process.stderr_tail()}"
         )
-        tail = process.stderr_tail().removeprefix("; ")
-        crashed.wireconf_traceback = f"(no traceback: the process died){' - ' + tail if tail else ''}"  # type: ignore[attr-defined]
-        return crashed
 
     # -- calls -----------------------------------------------------------------------------------------
 
@@ -342,8 +461,13 @@ class ExecAdapter:
                 self._send(process, message)
             except (OSError, ValueError):
                 raise self._crashed(process) from None
+            except _Silent:
+                raise self._timed_out(process) from None
             while True:
-                line = process.receive()
+                try:
+                    line = process.receive(self._remaining())
+                except _Silent:
+                    raise self._timed_out(process) from None
                 if line is None:
                     raise self._crashed(process)
                 try:
@@ -370,18 +494,22 @@ class ExecAdapter:
                     try:
                         event = next(events)
                     except StopIteration:
-                        self._send(process, {"type": "end", "id": call_id})
+                        reply_message = {"type": "end", "id": call_id}
                     else:
                         if isinstance(event, bytes):  # recorded inputs, an e2e response's body
-                            payload = chunk_json(event)
+                            reply_message = {"type": "event", "id": call_id, **chunk_json(event)}
                         else:
-                            payload = {"event": to_json(event, sdk_json)}
-                        self._send(process, {"type": "event", "id": call_id, **payload})
+                            reply_message = {
+                                "type": "event",
+                                "id": call_id,
+                                "event": to_json(event, sdk_json),
+                            }
+                    self._answer(process, reply_message)
                 elif kind_of == "http" and http is not None:
                     head, chunks = http.send(reply.get("request") or {})
                     if chunks is not None:  # its body is pulled with `next`
                         events = chunks
-                    self._send(process, {"type": "response", "id": call_id, **head})
+                    self._answer(process, {"type": "response", "id": call_id, **head})
                 else:
                     process.kill()
                     raise ProtocolError(

@@ -3,8 +3,9 @@
 Only representation is normalised, never content: tuples become lists, mappings become dicts, and an
 object exposing the spec's ToolCall fields (§8.7: ``id``, ``name``, ``arguments``) becomes a mapping of
 exactly those fields, read from attributes. Anything else that is not data (a model object, a
-generator, a socket) is an ``NotData`` error naming where it was found, so that an adapter can never
-pass by returning something the comparer cannot see.
+generator, a socket), a value that contains itself, or one whose reading raises is a ``NotData``
+error naming where it was found, in one line, so that an adapter can never pass by returning something
+the comparer cannot see.
 
 A tool call returned as a mapping is read from its keys the same way, where the expectation holds a
 ToolCall (``tool_calls_as_expected``): a runtime's ``{"id", "name", "arguments", "type"}`` dict is
@@ -24,11 +25,12 @@ TOOL_CALL_FIELDS = ("id", "name", "arguments")
 class NotData(WireconfError):
     """The adapter returned an object that is not data at ``path``."""
 
-    def __init__(self, path: str, value: Any) -> None:
+    def __init__(self, path: str, value: Any, why: str | None = None) -> None:
         self.path = path
         self.value = value
         super().__init__(
-            f"the adapter returned {type(value).__module__}.{type(value).__qualname__} "
+            why
+            or f"the adapter returned {type(value).__module__}.{type(value).__qualname__} "
             f"at {path or 'the top'}, "
             "which is not data: expected str, int, float, bool, None, a list, a mapping with string keys, "
             "or an object with the ToolCall fields id, name, arguments"
@@ -40,7 +42,40 @@ def _is_tool_call_object(value: Any) -> bool:
 
 
 def canonical(value: Any, path: str = "") -> Any:
-    """The plain-data form of ``value``; raises ``NotData``."""
+    """The plain-data form of ``value``; raises ``NotData`` (one line, whatever went wrong)."""
+    try:
+        return _canonical(value, path)
+    except NotData:
+        raise
+    except RecursionError:
+        raise _too_deep(value, path) from None
+    except Exception as exc:  # an adapter's Mapping or property that raises while it is read
+        raise NotData(
+            path, value, f"reading what the adapter returned raised {type(exc).__name__}: {exc}"
+        ) from None
+
+
+def _too_deep(value: Any, path: str) -> NotData:
+    """A value that contains itself (named where), or one nested deeper than Python can follow."""
+    stack: list[tuple[Any, str, frozenset[int]]] = [(value, path, frozenset())]
+    while stack:
+        item, where, above = stack.pop()
+        if id(item) in above:
+            return NotData(
+                where,
+                item,
+                f"the adapter returned a value that contains itself at {where or 'the top'} "
+                "(a reference cycle): not finite data",
+            )
+        inside = above | {id(item)}
+        if isinstance(item, Mapping):
+            stack += [(v, f"{where}.{k}" if where else str(k), inside) for k, v in item.items()]
+        elif isinstance(item, list | tuple):
+            stack += [(v, f"{where}[{i}]", inside) for i, v in enumerate(item)]
+    return NotData(path, value, "the adapter returned data nested deeper than Python can follow: not data")
+
+
+def _canonical(value: Any, path: str) -> Any:
     if value is None or isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, Mapping):
@@ -48,12 +83,14 @@ def canonical(value: Any, path: str = "") -> Any:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise NotData(f"{path}[{key!r}] (a non-string key)", key)
-            out[key] = canonical(item, f"{path}.{key}" if path else key)
+            out[key] = _canonical(item, f"{path}.{key}" if path else key)
         return out
     if isinstance(value, list | tuple):
-        return [canonical(item, f"{path}[{i}]") for i, item in enumerate(value)]
+        return [_canonical(item, f"{path}[{i}]") for i, item in enumerate(value)]
     if _is_tool_call_object(value):
-        return {f: canonical(getattr(value, f, None), f"{path}.{f}" if path else f) for f in TOOL_CALL_FIELDS}
+        return {
+            f: _canonical(getattr(value, f, None), f"{path}.{f}" if path else f) for f in TOOL_CALL_FIELDS
+        }
     raise NotData(path, value)
 
 

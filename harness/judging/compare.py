@@ -4,18 +4,44 @@ The verdict is ``strict_equal``: JSON semantics (key order ignored, list order k
 ``True`` is never ``1`` and a key that must be absent fails when present. A declared ``tolerance``
 loosens float comparison only. The diff is rendered from deepdiff's tree view as one line per
 difference with a JSONPath-like location, values shown as JSON.
+
+A diff is bounded whatever the values: at most ``MAX_LINES`` differences, each value cut to a line,
+texts of many lines shown from their first differing line, and deepdiff stopped after
+``MAX_COMPARISONS`` comparisons; what was left out is said. Values are shown with every rendering of
+the environment's keys replaced (``harness.secret_values.redact``) before they are cut.
 """
 
 from __future__ import annotations
 
 import difflib
 import json
+import logging
 import math
 from typing import Any
 
 from deepdiff import DeepDiff
 
+from harness.secret_values import redact
+
 _MAX_VALUE = 240
+MAX_LINES = 60
+"""Differences listed; the others are counted."""
+MAX_TEXT_LINES = 40
+"""Lines of a text diff shown."""
+MAX_DIFFABLE_TEXT = 2000
+"""Texts with more lines than this are shown from their first difference, not diffed line by line."""
+MAX_COMPARISONS = 200_000
+"""deepdiff stops after this many comparisons (a huge value would take minutes)."""
+
+
+class _QuietLimit(logging.Filter):
+    """deepdiff logs a warning when it stops at the limit; the diff says so itself."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "max_diffs" not in record.getMessage()
+
+
+logging.getLogger("deepdiff.diff").addFilter(_QuietLimit())
 
 
 def _is_number(value: Any) -> bool:
@@ -62,9 +88,15 @@ def show(value: Any, limit: int = _MAX_VALUE) -> str:
     """A value as compact JSON, shortened for one diff line."""
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         text = repr(value)
+    text = redact(text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _cut(line: str) -> str:
+    line = redact(line)
+    return line if len(line) <= _MAX_VALUE else line[: _MAX_VALUE - 1] + "…"
 
 
 def _path(level: Any) -> tuple[tuple[int, Any], ...]:
@@ -87,8 +119,24 @@ def _typed(value: Any) -> str:
 def _string_change(old: str, new: str) -> str:
     if "\n" not in old and "\n" not in new:
         return f"expected {show(old)}, got {show(new)}"
-    lines = difflib.unified_diff(old.splitlines(), new.splitlines(), "expected", "got", lineterm="", n=1)
-    return "text differs:\n      " + "\n      ".join(lines)
+    old_lines, new_lines = old.splitlines(), new.splitlines()
+    if max(len(old_lines), len(new_lines)) > MAX_DIFFABLE_TEXT:
+        first = next(
+            (i for i, (a, b) in enumerate(zip(old_lines, new_lines, strict=False)) if a != b),
+            min(len(old_lines), len(new_lines)),
+        )
+        shown = [f"-{_cut(line)}" for line in old_lines[first : first + 3]]
+        shown += [f"+{_cut(line)}" for line in new_lines[first : first + 3]]
+        return (
+            f"text differs from line {first + 1} on (expected {len(old_lines)} lines, got {len(new_lines)}; "
+            "first lines that differ, and no more):\n      " + "\n      ".join(shown)
+        )
+    lines = list(difflib.unified_diff(old_lines, new_lines, "expected", "got", lineterm="", n=1))
+    more = len(lines) - MAX_TEXT_LINES
+    shown = [_cut(line) for line in lines[:MAX_TEXT_LINES]]
+    if more > 0:
+        shown.append(f"… {more} more lines of this text diff")
+    return "text differs:\n      " + "\n      ".join(shown)
 
 
 def render_diff(expected: Any, actual: Any, tolerance: float | None = None) -> list[str]:
@@ -99,6 +147,7 @@ def render_diff(expected: Any, actual: Any, tolerance: float | None = None) -> l
         view="tree",
         math_epsilon=tolerance,
         verbose_level=2,
+        max_diffs=MAX_COMPARISONS,
     )
     lines: list[tuple[Any, str]] = []
     for level in diff.get("dictionary_item_removed", []):
@@ -125,4 +174,12 @@ def render_diff(expected: Any, actual: Any, tolerance: float | None = None) -> l
         lines.append((_path(level), f"unexpected item (got {show(level.t2)})"))
     if not lines and not strict_equal(expected, actual, tolerance):
         lines.append(((), f"expected {show(expected)}, got {show(actual)}"))
-    return [f"{format_path(path)}: {text}" for path, text in sorted(lines, key=lambda pair: pair[0])]
+    out = [f"{format_path(path)}: {text}" for path, text in sorted(lines, key=lambda pair: pair[0])]
+    if len(out) > MAX_LINES:
+        out = [*out[:MAX_LINES], f"… and {len(out) - MAX_LINES} more differences"]
+    if diff.get_stats().get("MAX DIFF LIMIT REACHED"):
+        out.append(
+            f"(the comparison stopped after {MAX_COMPARISONS:,} steps: the values are too large to list "
+            "every difference)"
+        )
+    return out

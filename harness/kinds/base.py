@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -32,6 +33,10 @@ class HarnessContext:
     cassettes: CassetteStore
     replay: SdkReplay
     recording: RecordingPolicy = field(default_factory=RecordingPolicy)
+    on_written: Callable[[Path], None] | None = None
+    """Told each cassette an exchange writes, as soon as it is written."""
+    opened: list[Any] = field(default_factory=list)
+    """The exchanges opened by the case running now (cancelled when it is abandoned)."""
 
 
 def _short_path(filename: str) -> str:
@@ -78,10 +83,10 @@ def recorded_response(
     if isinstance(source, CassetteRef):
         try:
             interaction = ctx.cassettes.interaction(source.cassette, source.interaction)
+            where = ctx.cassettes.load(source.cassette).where(source.interaction)
         except CassetteError as exc:
             raise CaseInputError(str(exc)) from exc
         recorded = interaction.response
-        where = f"interaction {source.interaction} of cassette {source.cassette}"
     else:
         assert isinstance(source, InlineResponse)
         where = "the inline response"
@@ -96,6 +101,8 @@ def recorded_response(
             headers = {"content-type": ["text/event-stream"]}
         headers.update({k.lower(): [v] for k, v in source.headers.items()})
         recorded = RecordedResponse(source.status, headers, body)
+    if recorded.problem is not None:
+        raise CaseInputError(f"the response of {where} {recorded.problem}")
     if stream != recorded.is_event_stream:
         wanted = "an event stream (text/event-stream)" if stream else "a non-streaming response"
         raise CaseInputError(f"{where} is not {wanted}; a {case.kind} case needs one")

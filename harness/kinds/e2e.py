@@ -90,8 +90,13 @@ def open_exchange(ctx: HarnessContext, case: LoadedCase[Any], name: str) -> tupl
             f"cassette {name} not found: {path} does not exist "
             f"(record it with --record-mode=once and {keys} set)"
         )
+    problem = cassette.problem() if cassette is not None else None
+    if problem is not None:
+        raise CaseInputError(problem)
     warm_up(case.api)
     exchange = Exchange(name, path, cassette, mode, case.api, provider.name, policy.environ)
+    exchange.on_written = ctx.on_written
+    ctx.opened.append(exchange)
     return exchange, e2e_client(case.api, exchange)
 
 

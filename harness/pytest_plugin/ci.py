@@ -125,27 +125,6 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(_Controller(config, baseline), f"wireconf-ci-{id(config)}")
 
 
-def pytest_unconfigure(config: pytest.Config) -> None:
-    """Stop an out-of-process runtime (``exec:``) cleanly when the run ends."""
-    from harness.pytest_plugin.session import SESSION_KEY
-
-    session = config.stash.get(SESSION_KEY, None)
-    close = getattr(getattr(session, "impl", None), "adapter", None)
-    close = getattr(close, "close", None)
-    if callable(close):
-        close()
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    """Let an adapter that runs in another process (re)start it before the case's time limit starts, so
-    that a restart after a crash or an abandoned call is never charged to the next case."""
-    if isinstance(item, CaseItem):
-        ready = getattr(get_session(item.config).impl.adapter, "ready", None)
-        if callable(ready):
-            ready()
-
-
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     shard = config.stash.get(SHARD_KEY, None)

@@ -1,13 +1,16 @@
 """pytest collection of the corpus: a case file → one item per case (named by the case id).
 
-The adapter is called during the item's setup and the verdict is given in its call phase, so pytest's
-own outcomes mean what a maintainer expects: FAILED is a deviation from a rule (with a diff), ERROR is
-a case the harness could not judge (the adapter hung or returned something that is not data, a
-cassette is missing), SKIPPED is a capability the adapter does not declare.
+The case runs during the item's setup (where, and under what time limit: ``harness.pytest_plugin.
+runner``) and its verdict is reported in its call phase, so pytest's own outcomes mean what a
+maintainer expects: FAILED is a deviation from a rule (with a diff), ERROR is a case the harness could
+not judge (the adapter hung, ended its process or returned something that is not data, a cassette is
+missing or broken, the runtime wrote into the cassettes folder), SKIPPED is a capability the adapter
+does not declare.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,13 +19,11 @@ import pytest
 
 from harness.corpus.case import LoadedCase, Problem
 from harness.corpus.rules import uncovered
-from harness.errors import CaseInputError, ContractError, WireconfError
-from harness.judging.canonical import NotData
-from harness.judging.outcome import CanonicalOutcome, Outcome, canonical_outcome
-from harness.judging.recorded_values import with_recorded_values
-from harness.judging.verdict import judge_variants
+from harness.errors import WireconfError
 from harness.kinds.kind import capability
 from harness.kinds.registry import KINDS
+from harness.pytest_plugin.case_run import CaseResult
+from harness.pytest_plugin.runner import replay_logs
 from harness.pytest_plugin.session import get_session
 from harness.pytest_plugin.summary import (
     PROP_API,
@@ -31,10 +32,17 @@ from harness.pytest_plugin.summary import (
     PROP_CORPUS,
     PROP_KIND,
     PROP_PROBLEM,
+    PROP_RECORDED,
     PROP_RULES,
     PROP_UNSUPPORTED,
 )
-from harness.pytest_plugin.timeout import CaseTimeout
+from harness.pytest_plugin.timeout import CaseAborted
+from harness.secret_values import redact
+
+NETWORK_HELP = (
+    "A runtime under test gets provider traffic only through the SDK client the harness hands to "
+    "execute (e2e cases); everything else runs on recorded bytes."
+)
 
 
 class ShownAsWritten(pytest.Item):
@@ -87,8 +95,7 @@ class CaseItem(ShownAsWritten):
         super().__init__(**kwargs)
         self.loaded = loaded
         self.case_kind = KINDS[loaded.kind]
-        self._case = loaded.model  # with recorded values resolved in setup
-        self._outcome: CanonicalOutcome[Any] | None = None
+        self._result: CaseResult | None = None
         self.extra_keyword_matches.update({loaded.kind, loaded.api, *loaded.model.rules})
         self.user_properties += [
             (PROP_CASE, loaded.id),
@@ -97,6 +104,11 @@ class CaseItem(ShownAsWritten):
             (PROP_RULES, ",".join(loaded.model.rules)),
             (PROP_CORPUS, str(self.corpus_root)),
         ]
+        get_session(self.config).case_items[self.nodeid] = self
+
+    @property
+    def corpus_root(self) -> Path:
+        return self.parent.corpus_root  # type: ignore[union-attr, no-any-return]
 
     def _header(self) -> list[str]:
         session = get_session(self.config)
@@ -109,6 +121,10 @@ class CaseItem(ShownAsWritten):
 
     def _error(self, message: str) -> None:
         pytest.fail("\n".join([*self._header(), message]), pytrace=False)
+
+    def _note_recorded(self, paths: Any) -> None:
+        for path in paths:
+            self.user_properties.append((PROP_RECORDED, str(path)))
 
     def setup(self) -> None:
         session = get_session(self.config)
@@ -124,41 +140,60 @@ class CaseItem(ShownAsWritten):
         if reason is not None:
             self.user_properties.append((PROP_UNSUPPORTED, True))
             pytest.skip(reason)
-        ctx = session.context(self.corpus_root)
+        watch = session.watch(self.corpus_root)
         try:
-            call = self.case_kind.prepare(ctx, self.loaded)
-            self._case = with_recorded_values(
-                self.loaded, lambda where: self.case_kind.recorded_document(ctx, self.loaded, where)
+            result = session.runner.run(self)
+        except CaseAborted as exc:
+            self._note_recorded(exc.recorded)
+            aborted = redact(f"error: {exc}")
+        else:
+            aborted = None
+        if aborted is not None:
+            self._error(aborted)  # outside the except block: no chained traceback in the report
+        self._result = result
+        self._note_recorded(result.recorded)
+        sys.stdout.write(result.stdout)
+        sys.stderr.write(result.stderr)
+        replay_logs(result)
+        self._check_cassettes(watch, result)
+        if result.status == "skipped":
+            pytest.skip(result.message)
+        if result.status == "error":
+            self._error(result.message)
+
+    def _check_cassettes(self, watch: Any, result: CaseResult) -> None:
+        """An error when something other than the harness's recording wrote into the cassettes folder."""
+        if watch is None:
+            return
+        recorded = {Path(path).resolve() for path in result.recorded}
+        changed = sorted(p for p in watch.changes() if p.resolve() not in recorded)
+        if changed:
+            names = ", ".join(str(p.relative_to(watch.root)) for p in changed)
+            self._error(
+                f"error: the cassettes folder {watch.root} changed while this case ran: {names}. Cassettes "
+                "are the recorded evidence every case is judged on, and the harness wrote none of these: "
+                "the runtime did. Restore them (git status / git checkout on the folder)."
             )
-        except CaseInputError as exc:
-            self._error(f"cannot prepare the case's input: {exc}")
-        adapter = session.impl.adapter
-        try:
-            outcome: Outcome[Any] = session.runner.run(lambda: call(adapter), session.timeout)
-        except CaseTimeout as exc:
-            self._error(f"error: {exc}")
-        except ContractError as exc:
-            self._error(f"error: {exc}")
-        try:
-            self._outcome = canonical_outcome(outcome)
-        except NotData as exc:
-            self._error(f"error: {exc}")
 
     def runtest(self) -> None:
-        assert self._outcome is not None
-        lines = judge_variants(
-            self._case, self._outcome, self.case_kind.noun, self.case_kind.label, self.case_kind.judge
-        )
-        if lines:
+        result = self._result
+        assert result is not None
+        if result.attempts:
+            tried = "\n".join(f"  {attempt}" for attempt in result.attempts)
+            pytest.fail(
+                f"case {self.loaded.id} ({self.loaded.location}): the network is blocked while a runtime "
+                f"runs, and it tried to reach:\n{tried}\n{NETWORK_HELP}",
+                pytrace=False,
+            )
+        if result.lines:
             expect_key = "expect_error" if self.loaded.model.expect_error is not None else "expect"
             where = f"  expectation at {self.loaded.path}:{self.loaded.line_of(expect_key)}"
-            raise CaseFailed([*self._header(), where, *lines], diff=lines)
+            raise CaseFailed([*self._header(), where, *result.lines], diff=result.lines)
 
     def teardown(self) -> None:
-        """Let go of the outcome (the adapter's exception holds its frames): the report has the verdict,
-        and a run of thousands of cases should not keep every one's objects alive to its end."""
-        self._outcome = None
-        self._case = self.loaded.model
+        """Let go of the result: the report has the verdict, and a run of thousands of cases should not
+        keep every one's output and logs alive to its end."""
+        self._result = None
 
     def reportinfo(self) -> tuple[Any, int, str]:
         return self.path, self.loaded.line - 1, f"{self.loaded.kind} {self.loaded.api}: {self.loaded.id}"

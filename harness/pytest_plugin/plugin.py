@@ -17,6 +17,7 @@ from harness.corpus.rules import RULES_FILE
 from harness.kinds.registry import KIND_NAMES
 from harness.providers.registry import API_NAMES
 from harness.pytest_plugin.items import CaseFile, RulesFile
+from harness.pytest_plugin.runner import DEFAULT_RUNNER, RUNNERS
 from harness.pytest_plugin.session import SESSION_KEY, WireconfSession, corpus_root_of, get_session
 
 DEFAULT_CASE_TIMEOUT = 5.0
@@ -53,7 +54,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type=float,
         default=DEFAULT_CASE_TIMEOUT,
         metavar="SECONDS",
-        help=f"time limit per case for the adapter call; 0 disables it (default: {DEFAULT_CASE_TIMEOUT:g})",
+        help="time limit per case, for everything it does (inputs, adapter call, canonicalisation, "
+        f"judging, an exec: restart); 0 disables it (default: {DEFAULT_CASE_TIMEOUT:g})",
+    )
+    group.addoption(
+        "--case-runner",
+        dest="wireconf_case_runner",
+        choices=RUNNERS,
+        default=DEFAULT_RUNNER,
+        help="where in-process adapters run: process (a forked process with no network, killed when a "
+        "case overruns: the time limit holds whatever the adapter does) or thread (a thread abandoned "
+        f"on timeout; for platforms without fork, debuggers and coverage) (default: {DEFAULT_RUNNER})",
     )
     group.addoption(
         "--kind",
@@ -170,7 +181,15 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     terminalreporter.write_sep("=", "wireconf conformance")
     for line in lines:
         terminalreporter.write_line(line)
-    if session.runner.abandoned:
+    abandoned = getattr(session.used_runner, "abandoned", 0)
+    if abandoned:
         terminalreporter.write_line(
-            f"{session.runner.abandoned} adapter call(s) overran --case-timeout and were abandoned"
+            f"{abandoned} adapter call(s) overran --case-timeout and were abandoned (thread runner)"
         )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Stop the case runner and an out-of-process runtime (``exec:``) when the run ends."""
+    session = config.stash.get(SESSION_KEY, None)
+    if session is not None:
+        session.close()

@@ -1,5 +1,11 @@
-"""Record and replay in the pytest plugin: ``--record-mode``, the network guard around every adapter
-call, and what the terminal summary says about cassettes (recorded, refused, unused).
+"""Record and replay in the pytest plugin: ``--record-mode``, keys kept out of everything reported, and
+what the terminal summary says about cassettes (recorded, refused, unused) and the network.
+
+Whatever a report carries (the failure text, captured output and logs, the diff and message that
+``--report`` writes, what JUnit and the terminal show) has every rendering of the environment's key
+values replaced before any other plugin sees it, so that a key a runtime echoed never reaches a CI
+artifact; the cases' own text was already computed from redacted values, so nothing was cut in the
+middle of a key.
 
 Registered by ``harness.pytest_plugin.plugin`` through ``pytest_plugins``. When pytest-recording is
 installed it owns
@@ -15,19 +21,19 @@ from typing import Any, TypeGuard
 
 import pytest
 
-from harness.cassettes.network_guard import GUARD, NetworkAttempt
+from harness.cassettes.lock import remove_orphans
 from harness.cassettes.recording import MODES, POLICY_KEY, RecordingPolicy
 from harness.cassettes.unused import is_full_run, unused
 from harness.pytest_plugin.items import CaseItem
 from harness.pytest_plugin.session import get_session
+from harness.pytest_plugin.summary import PROP_RECORDED
+from harness.secret_values import key_values, redact
 
 RECORD_TIMEOUT = 300.0
 """--case-timeout in record mode, unless given: a real provider takes seconds, not milliseconds."""
 
-PROP_RECORDED = "wireconf_recorded"
 REFUSED_MARK = "RECORDING REFUSED"
 
-_ATTEMPTS = pytest.StashKey[list[NetworkAttempt]]()
 _UNUSED = pytest.StashKey[list[str] | None]()
 _WORKER_KEY = "wireconf_unused"
 
@@ -71,55 +77,38 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_report_header(config: pytest.Config) -> list[str]:
     mode = _mode(config)
     if mode == "none":
-        return ["wireconf replay: cassettes only, network blocked during adapter calls"]
+        return ["wireconf replay: cassettes only, network blocked for the whole run"]
     return [f"wireconf RECORD MODE {mode}: e2e cases may call the real providers with the keys set"]
 
 
-# --- the network guard ---------------------------------------------------------------------------
+# --- keys kept out of reports ---------------------------------------------------------------------
+
+
+def _redacted(value: Any, values: dict[str, str]) -> Any:
+    return redact(value, values) if isinstance(value, str) else value
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Any:
+    """The outermost wrapper: runs after every other plugin has filled the report in."""
+    report = yield
+    values = key_values()
+    if not values:
+        return report
+    if report.longrepr is not None:
+        text = str(report.longrepr)
+        if redact(text, values) != text:
+            report.longrepr = redact(text, values)
+    report.sections = [(title, redact(content, values)) for title, content in report.sections]
+    report.user_properties = [(key, _redacted(value, values)) for key, value in report.user_properties]
+    return report
+
+
+# --- reporting: recorded, refused, unused, the network ---------------------------------------------
 
 
 def _is_case(item: pytest.Item) -> TypeGuard[CaseItem]:
     return isinstance(item, CaseItem)
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_setup(item: pytest.Item) -> Any:
-    """Cases call their adapter during setup: the network is blocked for all of it."""
-    if not _is_case(item):
-        return (yield)
-    with GUARD.armed() as attempts:
-        item.stash[_ATTEMPTS] = attempts
-        return (yield)
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_call(item: pytest.Item) -> Any:
-    attempts = item.stash.get(_ATTEMPTS, [])
-    if attempts:
-        assert _is_case(item)
-        loaded = item.loaded
-        tried = "\n".join(f"  {attempt}" for attempt in dict.fromkeys(attempts))
-        pytest.fail(
-            f"case {loaded.id} ({loaded.location}): the network is blocked while a runtime runs, and it "
-            f"tried to reach:\n{tried}\n"
-            "A runtime under test gets provider traffic only through the SDK client the harness hands to "
-            "execute (e2e cases); everything else runs on recorded bytes.",
-            pytrace=False,
-        )
-    return (yield)
-
-
-# --- reporting: recorded, refused, unused --------------------------------------------------------
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Any:
-    report = yield
-    outcome = getattr(item, "_outcome", None)
-    exchange = getattr(outcome, "context", None)
-    if call.when == "setup" and getattr(exchange, "written", None) is not None:
-        report.user_properties.append((PROP_RECORDED, str(exchange.written)))
-    return report
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -132,6 +121,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if root is None:
         return
     wireconf = get_session(session.config)
+    remove_orphans(wireconf.cassettes_root(root))  # what a write killed midway left
     corpus = wireconf.corpus(root)
     if not is_full_run(corpus, (item.loaded.id for item in cases)):
         return
@@ -167,6 +157,12 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     )
     refused = [r for r in reports if r.failed and REFUSED_MARK in str(r.longrepr)]
     found = config.stash.get(_UNUSED, None)
+    runner = get_session(config).used_runner
+    if runner is not None and (terminalreporter.verbosity > 0 or _mode(config) != "none"):
+        terminalreporter.write_sep("-", "wireconf network")
+        terminalreporter.write_line(
+            f"network blocked for the whole run ({runner.name} runner): {runner.network}"
+        )
     if not (recorded or refused or found):
         return
     terminalreporter.write_sep("=", "wireconf cassettes")

@@ -4,20 +4,26 @@ tally. Kept on ``config.stash`` (never in module globals) so that nested pyteste
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from harness.cassettes.recording import policy_of
 from harness.cassettes.store import CassetteStore
+from harness.cassettes.watch import CassetteWatch
 from harness.corpus.identity import CorpusIdentity, case_fingerprint, corpus_identity
 from harness.corpus.loader import Corpus, LoadedCase, find_corpus_root, load_corpus
 from harness.impl_loader import ImplError, LoadedImpl, load_impl
 from harness.kinds.base import HarnessContext
+from harness.pytest_plugin.runner import CaseRunner, make_runner
 from harness.pytest_plugin.summary import Tally
-from harness.pytest_plugin.timeout import TimedRunner
 from harness.sdk.replay import SdkReplay
+
+if TYPE_CHECKING:
+    from harness.pytest_plugin.case_host import RunnableCase
 
 CASSETTES_DIR = "cassettes"
 
@@ -39,12 +45,58 @@ class WireconfSession:
         self.timeout: float = config.getoption("wireconf_case_timeout")
         cassettes = config.getoption("wireconf_cassettes")
         self.cassettes_option: Path | None = Path(cassettes).resolve() if cassettes else None
-        self.runner = TimedRunner()
+        self.runner_choice: str = config.getoption("wireconf_case_runner")
+        self._runner: CaseRunner | None = None
         self.replay = SdkReplay()
         self.tally = Tally()
+        self.case_items: dict[str, RunnableCase] = {}
+        """Every collected case by node id (the process runner finds a case's item by its id)."""
+        self.on_recorded: Callable[[str], None] | None = None
+        """Told the path of each cassette a case writes, as it is written (set by the runner)."""
         self._corpora: dict[Path, Corpus] = {}
         self._contexts: dict[Path, HarnessContext] = {}
         self._identities: dict[Path, CorpusIdentity] = {}
+        self._watches: dict[Path, CassetteWatch | None] = {}
+
+    @property
+    def runner(self) -> CaseRunner:
+        """Where cases run (``harness.pytest_plugin.runner``), chosen at the first case."""
+        if self._runner is None:
+            self._runner = make_runner(self, self.runner_choice)
+        return self._runner
+
+    @property
+    def used_runner(self) -> CaseRunner | None:
+        """The runner, if a case ran in this process."""
+        return self._runner
+
+    @property
+    def records(self) -> bool:
+        """Whether this run may record (``--record-mode`` other than none)."""
+        return policy_of(self.config).mode != "none"
+
+    def close(self) -> None:
+        """Stop the runner (and an out-of-process runtime) and the cassette watches."""
+        if self._runner is not None:
+            self._runner.close()
+        for watch in self._watches.values():
+            if watch is not None:
+                watch.close()
+        self._watches.clear()
+        close = getattr(self.impl.adapter, "close", None)
+        if callable(close):
+            close()
+
+    def watch(self, corpus_root: Path) -> CassetteWatch | None:
+        """The watch on this corpus's cassettes folder (``None`` where it cannot be had)."""
+        root = self.cassettes_root(corpus_root)
+        if root not in self._watches:
+            self._watches[root] = CassetteWatch.start(root)
+        return self._watches[root]
+
+    def _recorded(self, path: Any) -> None:
+        if self.on_recorded is not None:
+            self.on_recorded(str(path))
 
     @property
     def impl_label(self) -> str:
@@ -83,7 +135,9 @@ class WireconfSession:
     def context(self, corpus_root: Path) -> HarnessContext:
         root = self.cassettes_root(corpus_root)
         if root not in self._contexts:
-            self._contexts[root] = HarnessContext(CassetteStore(root), self.replay, policy_of(self.config))
+            self._contexts[root] = HarnessContext(
+                CassetteStore(root), self.replay, policy_of(self.config), on_written=self._recorded
+            )
         return self._contexts[root]
 
 

@@ -24,6 +24,7 @@ PROP_PROBLEM = "wireconf_problem"
 PROP_CORPUS = "wireconf_corpus"  # the corpus root of a case (reports name its version and hash)
 PROP_CHECK = "wireconf_check"  # one of the two checks of rules.yaml (catalogue, coverage)
 PROP_BASELINE = "wireconf_baseline"
+PROP_RECORDED = "wireconf_recorded"
 """Set by the CI gate (``harness.pytest_plugin.ci``): ``expected`` (a listed failure, reported as xfailed),
 ``fixed`` (a listed case that passed, reported as failed), ``regression`` / ``new`` / ``unlisted`` (an
 unlisted failure; see ``harness.reports.baseline``), reported as failed or, when the gate lets it pass,

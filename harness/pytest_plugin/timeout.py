@@ -1,32 +1,27 @@
-"""Run adapter calls with a time limit, so that one hanging adapter costs one case, not the run.
+"""The thread timer of the ``thread`` case runner (and the exceptions that stop a case, from
+``harness.case_abort``).
 
-Calls run on a daemon worker thread that is reused from case to case; when a call overruns, that
-thread is abandoned (Python cannot kill a thread) and the next call gets a fresh one. Daemon threads
-never keep the interpreter alive at exit. Signals are not used: they only reach the main thread and
-cannot interrupt C code, and they would not work under every pytest plugin.
+The thread timer runs a call on a daemon worker thread that is reused from case to case; when a call
+overruns, the thread is abandoned (Python cannot stop a thread) and the next call gets a fresh one.
+It is the fallback where processes cannot be forked, and it says so: code that holds the GIL keeps
+the whole process waiting, and an abandoned thread keeps running (the process runner, the default,
+stops both; ``harness.pytest_plugin.runner``).
 """
 
 from __future__ import annotations
 
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from harness.errors import WireconfError
+from harness.case_abort import CaseAborted, CaseTimeout, RunnerEnded
+
+__all__ = ["CaseAborted", "CaseTimeout", "RunnerEnded", "TimedRunner"]
 
 T = TypeVar("T")
-
-
-class CaseTimeout(WireconfError):
-    """The adapter did not return within the time limit."""
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        super().__init__(
-            f"the adapter did not return within {seconds:g} s (--case-timeout); it was abandoned"
-        )
 
 
 @dataclass
@@ -43,6 +38,7 @@ class TimedRunner:
             None
         )
         self._abandoned = 0
+        self.worker: threading.Thread | None = None
 
     @property
     def abandoned(self) -> int:
@@ -59,26 +55,41 @@ class TimedRunner:
                 fn, reply = jobs.get()
                 try:
                     reply.put(_Outcome(value=fn()))
-                except BaseException as exc:  # the adapter's exception is the case's outcome
+                except BaseException as exc:  # the call's exception is its outcome
                     reply.put(_Outcome(error=exc))
 
-        threading.Thread(target=work, name="wireconf-case", daemon=True).start()
+        self.worker = threading.Thread(target=work, name=f"wireconf-case-{self._abandoned}", daemon=True)
+        self.worker.start()
         return jobs
+
+    def ensure_worker(self) -> threading.Thread:
+        """The worker thread the next call runs on (started if needed)."""
+        if self._jobs is None:
+            self._jobs = self._start_worker()
+        assert self.worker is not None
+        return self.worker
 
     def run(self, fn: Callable[[], T], seconds: float | None) -> T:
         """``fn()``'s value; re-raises its exception; raises ``CaseTimeout`` after ``seconds``."""
         if not seconds or seconds <= 0:
             return fn()
-        if self._jobs is None:
-            self._jobs = self._start_worker()
+        self.ensure_worker()
+        assert self._jobs is not None
         reply: queue.SimpleQueue[_Outcome[T]] = queue.SimpleQueue()
+        started = time.monotonic()
         self._jobs.put((fn, reply))  # type: ignore[arg-type]
         try:
             outcome = reply.get(timeout=seconds)
         except queue.Empty:
             self._jobs = None  # the worker is stuck in fn; the next call starts a new one
             self._abandoned += 1
-            raise CaseTimeout(seconds) from None
+            elapsed = time.monotonic() - started
+            raise CaseTimeout(
+                seconds,
+                elapsed,
+                f"the adapter did not return within {seconds:g} s and was abandoned after {elapsed:.1f} s "
+                "(a thread cannot be stopped: it may still run; --case-runner=process stops it)",
+            ) from None
         if outcome.error is not None:
             raise outcome.error
         return outcome.value  # type: ignore[return-value]

@@ -1,0 +1,95 @@
+"""Everything one case does, from its inputs to its verdict, returned as plain data.
+
+``prepare_case`` builds the case's inputs (cassette → SDK objects: the harness's own work, on
+recorded bytes); ``finish_case`` calls the adapter, canonicalises what it returned and judges it.
+Both return plain data in the end, a ``CaseResult`` (strings and lists only), so that it can cross a
+process boundary: the process runner runs both in a forked process and sends the result back.
+``--case-timeout`` bounds ``finish_case``, everything the runtime's code can make hang; the runners
+bound the preparation too, with a budget of its own (``PREPARE_LIMIT``). What the result shows has every
+rendering of the environment's keys replaced (``harness.secret_values.redact``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import pytest
+
+from harness.errors import CaseInputError, ContractError
+from harness.judging.canonical import NotData
+from harness.judging.outcome import canonical_outcome
+from harness.judging.recorded_values import with_recorded_values
+from harness.judging.verdict import judge_variants
+from harness.kinds.kind import Call
+from harness.kinds.registry import KINDS
+from harness.secret_values import redact
+
+if TYPE_CHECKING:
+    from harness.corpus.case import LoadedCase
+    from harness.pytest_plugin.case_host import CaseHost
+
+
+@dataclass
+class CaseResult:
+    """The outcome of one case as data: ``judged`` (``lines`` empty when it passes), ``error`` (no
+    verdict: ``message`` says why) or ``skipped`` (``message`` is the reason)."""
+
+    status: Literal["judged", "error", "skipped"]
+    message: str = ""
+    lines: list[str] = field(default_factory=list)
+    attempts: list[str] = field(default_factory=list)
+    """Network attempts the case's own code made (blocked), shown as ``action host:port (thread)``."""
+    recorded: list[str] = field(default_factory=list)
+    """Cassettes the case wrote (record mode)."""
+    stdout: str = ""
+    stderr: str = ""
+    logs: list[dict[str, Any]] = field(default_factory=list)
+    """Log records (``LogRecord.__dict__``, message formatted) of a case run in another process."""
+
+
+PREPARE_LIMIT = 60.0
+"""Seconds the harness's own preparation of a case may take (parsing a cassette, building SDK
+objects), apart from ``--case-timeout``, which is the runtime's: the limit still holds if it hangs."""
+
+
+@dataclass
+class Prepared:
+    """A case ready to run: its inputs built, the adapter not called yet."""
+
+    loaded: LoadedCase[Any]
+    call: Call[Any]
+    case: Any
+
+
+def prepare_case(session: CaseHost, loaded: LoadedCase[Any], corpus_root: Path) -> Prepared | CaseResult:
+    """The case's inputs, or the ``CaseResult`` that says why there are none (an error, a skip)."""
+    ctx = session.context(corpus_root)
+    ctx.opened.clear()  # the exchanges this case opens (a thread runner cancels them if it abandons it)
+    kind = KINDS[loaded.kind]
+    try:
+        call = kind.prepare(ctx, loaded)
+        case = with_recorded_values(loaded, lambda where: kind.recorded_document(ctx, loaded, where))
+    except CaseInputError as exc:
+        return CaseResult("error", redact(f"cannot prepare the case's input: {exc}"))
+    except pytest.skip.Exception as exc:
+        return CaseResult("skipped", str(exc.msg))
+    return Prepared(loaded, call, case)
+
+
+def finish_case(session: CaseHost, prepared: Prepared) -> CaseResult:
+    """Call the adapter, canonicalise and judge. Raises only what stops a case (the time limit) and the
+    harness's own bugs."""
+    loaded, case = prepared.loaded, prepared.case
+    kind = KINDS[loaded.kind]
+    try:
+        outcome = prepared.call(session.impl.adapter)
+    except ContractError as exc:
+        return CaseResult("error", redact(f"error: {exc}"))
+    try:
+        canonical = canonical_outcome(outcome)
+    except NotData as exc:
+        return CaseResult("error", redact(f"error: {exc}"))
+    lines = judge_variants(case, canonical, kind.noun, kind.label, kind.judge)
+    return CaseResult("judged", lines=[redact(line) for line in lines])
