@@ -15,6 +15,8 @@ from typing import Any
 
 from deepdiff import DeepDiff
 
+from harness.judging.differences import Difference
+
 _MAX_VALUE = 240
 
 
@@ -91,8 +93,16 @@ def _string_change(old: str, new: str) -> str:
     return "text differs:\n      " + "\n      ".join(lines)
 
 
-def render_diff(expected: Any, actual: Any, tolerance: float | None = None) -> list[str]:
-    """One line per difference, e.g. ``$.max_tokens: unexpected key (got 100)``."""
+def _shape(expected: Any, actual: Any) -> str:
+    """``array → string``: the JSON types of both sides, when they differ."""
+    return f"{json_kind(expected)} → {json_kind(actual)}"
+
+
+def differences(
+    expected: Any, actual: Any, tolerance: float | None = None, subject: str = "result"
+) -> list[Difference]:
+    """Every difference between two canonical values, in path order, each with its one-line text
+    (``$.max_tokens: unexpected key (got 100)``)."""
     diff = DeepDiff(
         expected,
         actual,
@@ -100,29 +110,38 @@ def render_diff(expected: Any, actual: Any, tolerance: float | None = None) -> l
         math_epsilon=tolerance,
         verbose_level=2,
     )
-    lines: list[tuple[Any, str]] = []
+    found: list[tuple[Any, str, str, str]] = []
     for level in diff.get("dictionary_item_removed", []):
-        lines.append((_path(level), f"missing key (expected {show(level.t1)})"))
+        found.append((_path(level), "missing-key", f"missing key (expected {show(level.t1)})", ""))
     for level in diff.get("dictionary_item_added", []):
-        lines.append((_path(level), f"unexpected key (got {show(level.t2)})"))
+        found.append((_path(level), "unexpected-key", f"unexpected key (got {show(level.t2)})", ""))
     for level in diff.get("values_changed", []):
         if isinstance(level.t1, str) and isinstance(level.t2, str):
-            lines.append((_path(level), _string_change(level.t1, level.t2)))
+            found.append((_path(level), "value", _string_change(level.t1, level.t2), ""))
         else:
-            lines.append((_path(level), f"expected {show(level.t1)}, got {show(level.t2)}"))
+            found.append((_path(level), "value", f"expected {show(level.t1)}, got {show(level.t2)}", ""))
     for level in diff.get("type_changes", []):
         if _is_number(level.t1) and _is_number(level.t2) and strict_equal(level.t1, level.t2, tolerance):
             continue  # 1 and 1.0 are the same JSON number
-        lines.append(
-            (
-                _path(level),
-                f"expected {_typed(level.t1)}, got {_typed(level.t2)}",
-            )
-        )
+        text = f"expected {_typed(level.t1)}, got {_typed(level.t2)}"
+        if json_kind(level.t1) == json_kind(level.t2):  # only a Python type differs: say which
+            text += f" ({type(level.t1).__qualname__} ≠ {type(level.t2).__qualname__})"
+        found.append((_path(level), "type", text, _shape(level.t1, level.t2)))
     for level in diff.get("iterable_item_removed", []):
-        lines.append((_path(level), f"missing item (expected {show(level.t1)})"))
+        found.append((_path(level), "missing-item", f"missing item (expected {show(level.t1)})", ""))
     for level in diff.get("iterable_item_added", []):
-        lines.append((_path(level), f"unexpected item (got {show(level.t2)})"))
-    if not lines and not strict_equal(expected, actual, tolerance):
-        lines.append(((), f"expected {show(expected)}, got {show(actual)}"))
-    return [f"{format_path(path)}: {text}" for path, text in sorted(lines, key=lambda pair: pair[0])]
+        found.append((_path(level), "unexpected-item", f"unexpected item (got {show(level.t2)})", ""))
+    if not found and not strict_equal(expected, actual, tolerance):
+        change = "value" if json_kind(expected) == json_kind(actual) else "type"
+        shape = _shape(expected, actual) if change == "type" else ""
+        found.append(((), change, f"expected {show(expected)}, got {show(actual)}", shape))
+    out = []
+    for parts, change, text, shape in sorted(found, key=lambda item: item[0]):
+        path = format_path(parts)
+        out.append(Difference(subject, path, change, f"{path}: {text}", shape))
+    return out
+
+
+def render_diff(expected: Any, actual: Any, tolerance: float | None = None) -> list[str]:
+    """One line per difference, e.g. ``$.max_tokens: unexpected key (got 100)``."""
+    return [d.text for d in differences(expected, actual, tolerance)]

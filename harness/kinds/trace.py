@@ -35,7 +35,9 @@ from pydantic import Field, field_validator, model_validator
 from harness.adapter_contract import PROCESS_ASYNC_METHOD, capability
 from harness.corpus.model import Agent, CaseBase, ExpectedError, Message, Response, Strict
 from harness.corpus.yaml_source import to_plain
-from harness.judging.compare import render_diff, show, strict_equal
+from harness.judging.canonical import canonical
+from harness.judging.compare import differences, show, strict_equal
+from harness.judging.differences import Difference, Line
 from harness.judging.matchers import apply_matchers
 from harness.judging.verdict import exception_matches
 from harness.kinds.base import (
@@ -204,49 +206,53 @@ def _described(exc: BaseException) -> str:
     return f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}"
 
 
-def _raised_lines(case: CaseModel, outcome: CanonicalOutcome) -> list[str]:
+def _raised_lines(case: CaseModel, outcome: CanonicalOutcome) -> list[Line]:
     if outcome.raised is None or (case.raises is not None and exception_matches(outcome.raised, case.raises)):
         return []
+    text = f"the {case.call} call raised {_described(outcome.raised)}"
     return [
-        f"the {case.call} call raised {_described(outcome.raised)}",
+        Difference("result", "$", "raised", text, type(outcome.raised).__qualname__),
         "  traceback (adapter frames):",
         *("    " + line for line in outcome.traceback.splitlines()),
     ]
 
 
-def _span_lines(case: CaseModel, spans: list[CapturedSpan]) -> list[str]:
+def _span_lines(case: CaseModel, spans: list[CapturedSpan]) -> list[Line]:
     expected = [to_plain(span.attributes) for span in case.expect if span.attributes]
     wanted_plain = sum(1 for span in case.expect if not span.attributes)
     runtime = [span for span in spans if not span.from_sdk_client]
-    actual = [span.gen_ai for span in runtime if span.gen_ai]
+    actual = [canonical(span.gen_ai) for span in runtime if span.gen_ai]
     plain = [span for span in runtime if not span.gen_ai]
-    lines: list[str] = []
+    lines: list[Line] = []
     expected_resolved, actual_resolved = apply_matchers(expected, actual)
     if not strict_equal(expected_resolved, actual_resolved, case.tolerance):
         lines.append(
             f"the spans carrying gen_ai.* attributes differ from the expectation "
             f"(expected {len(expected)}, the call finished {len(actual)}):"
         )
-        lines += ["  " + d for d in render_diff(expected_resolved, actual_resolved, case.tolerance)]
+        found = differences(expected_resolved, actual_resolved, case.tolerance, subject="spans")
+        lines += [d.indented() for d in found]
     if len(plain) < wanted_plain:
-        lines.append(
+        text = (
             f"expected {wanted_plain} span(s) without gen_ai.* attributes (e.g. §8's process span); "
             f"the call finished {len(plain)}"
         )
+        lines.append(Difference("spans", "$", "missing-item", text, "span without gen_ai.*"))
     return lines + _listing(spans) if lines else []
 
 
-def judge(case: CaseModel, outcome: CanonicalOutcome, noun: str) -> list[str]:
+def judge(case: CaseModel, outcome: CanonicalOutcome, noun: str) -> list[Line]:
     """The exchange (execute), whether the call raised as declared, then the spans."""
     observed: Observed = outcome.context
-    lines: list[str] = []
+    lines: list[Line] = []
     exchange = observed.exchange
     if exchange is not None:
         if exchange.refused is not None:
             return [f"RECORDING REFUSED: {exchange.refused}"]
         if not exchange.sent:
-            lines.append("the runtime sent no request through the SDK client it was handed")
-        for _, unmatched in exchange.unmatched:
-            lines += unmatched
+            text = "the runtime sent no request through the SDK client it was handed"
+            lines.append(Difference("request", "$", "requests", text))
+        for _, (first, *rest) in exchange.unmatched:
+            lines += [Difference("request", "$", "requests", first), *rest]
     lines += _raised_lines(case, outcome)
     return lines + _span_lines(case, observed.spans)

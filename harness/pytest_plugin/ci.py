@@ -9,6 +9,7 @@ and the baseline update are written once, by the process that sees every verdict
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import IO, Any
 
@@ -21,9 +22,13 @@ from harness.pytest_plugin.summary import (
     PROP_API,
     PROP_BASELINE,
     PROP_CASE,
+    PROP_DIFFERENCES,
     PROP_KIND,
+    PROP_OUTSIDE_PROFILE,
     PROP_PROBLEM,
     PROP_RULES,
+    PROP_TIER,
+    PROP_WAIVED,
     classify,
 )
 from harness.reports.baseline import Baseline, BaselineError, default_reason, load_baseline
@@ -82,6 +87,10 @@ def pytest_configure(config: pytest.Config) -> None:
     except BaselineError as exc:
         raise pytest.UsageError(str(exc)) from exc
     config.stash[BASELINE_KEY] = baseline
+    if baseline is not None:
+        session = get_session(config)
+        session.waivers = baseline.waivers
+        session.updating_baseline = update
     shard = config.getoption("wireconf_shard")
     try:
         config.stash[SHARD_KEY] = parse_shard(shard) if shard else None
@@ -227,6 +236,11 @@ class _Controller:
         for key, attr in ((PROP_DIFF, "diff"), (PROP_BASELINE, "baseline"), (PROP_REASON, "reason")):
             if key in props:
                 setattr(record, attr, props[key])
+        for key, attr in ((PROP_DIFFERENCES, "differences"), (PROP_WAIVED, "waived")):
+            if key in props:
+                setattr(record, attr, json.loads(props[key]))
+        record.tier = props.get(PROP_TIER) or record.tier
+        record.outside_profile = props.get(PROP_OUTSIDE_PROFILE, record.outside_profile)
         record.location = props.get(PROP_LOCATION, record.location)
         if report.when == "teardown":
             self._finish(self._pending.pop(report.nodeid))
@@ -269,7 +283,12 @@ class _Controller:
             if record.status == "passed":
                 baseline.expected.pop(record.id, None)
             elif record.status == "failed" and record.id not in baseline.expected:
-                baseline.expected[record.id] = default_reason(record.rules, record.diff, record.message)
+                baseline.expected[record.id] = default_reason(record.broken, record.diff, record.message)
+        waived = {(w["waiver"], record.id) for record in self.records for w in record.waived or []}
+        for waiver in baseline.waivers:  # each waiver lists the cases it matched in this run
+            run = {r.id for r in self.records}
+            kept = [c for c in waiver.cases if c not in run]  # cases not run here stay listed
+            waiver.cases = sorted({*kept, *(case for label, case in waived if label == waiver.label)})
         baseline.impl, baseline.version = impl.name, impl.version
         baseline.save()
 

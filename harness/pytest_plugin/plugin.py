@@ -14,6 +14,7 @@ import pytest
 from harness import __version__
 from harness.corpus.loader import find_corpus_root, is_case_file
 from harness.corpus.rules import RULES_FILE
+from harness.judging.profile import PROFILES
 from harness.pytest_plugin.items import CaseFile, RulesFile
 from harness.pytest_plugin.session import SESSION_KEY, WireconfSession, get_session
 
@@ -40,6 +41,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=DEFAULT_CASE_TIMEOUT,
         metavar="SECONDS",
         help=f"time limit per case for the adapter call; 0 disables it (default: {DEFAULT_CASE_TIMEOUT:g})",
+    )
+    group.addoption(
+        "--profile",
+        dest="wireconf_profile",
+        choices=tuple(PROFILES),
+        default="full",
+        help="the rules a failure must break to fail the run: spec (the spec's text and pseudocode only; "
+        "a deviation from a project decision or from Prompty's vectors is reported as xfailed) or full "
+        "(every rule; the default). Both profiles' figures are always reported",
     )
     group.addoption(
         "--kind",

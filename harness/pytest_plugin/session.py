@@ -15,6 +15,7 @@ from harness.impl_loader import ImplError, LoadedImpl, load_impl
 from harness.kinds.base import HarnessContext
 from harness.pytest_plugin.summary import Tally
 from harness.pytest_plugin.timeout import TimedRunner
+from harness.reports.waivers import Waiver
 from harness.sdk import SdkReplay
 
 CASSETTES_DIR = "cassettes"
@@ -34,6 +35,9 @@ class WireconfSession:
         self.runner = TimedRunner()
         self.replay = SdkReplay()
         self.tally = Tally()
+        self.profile: str = config.getoption("wireconf_profile")
+        self.waivers: list[Waiver] = []  # the baseline's (set by the CI gate, harness.pytest_plugin.ci)
+        self.updating_baseline = False
         self._corpora: dict[Path, Corpus] = {}
         self._contexts: dict[Path, HarnessContext] = {}
 

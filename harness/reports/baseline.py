@@ -7,7 +7,9 @@
       wire.openai.chat.option-max-output-tokens: sends the deprecated max_tokens (7.1.5)
 
 A listed case that fails is expected; a listed case that passes fails the run until the entry is
-removed (``--update-baseline`` does it); a failure that is not listed fails the run.
+removed (``--update-baseline`` does it); a failure that is not listed fails the run. ``waivers`` set
+aside one difference (a path and a kind of difference) in the cases they list, the rest of each case
+still judged (``harness.reports.waivers``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 import yaml
 
 from harness.cassettes.atomic import write_atomic
+from harness.reports.waivers import Waiver, WaiverError, parse_waivers
 
 HEADER = (
     "# wireconf baseline: the cases this runtime is known to fail, each with a reason.\n"
@@ -37,6 +40,7 @@ class Baseline:
     impl: str | None = None
     version: str | None = None
     expected: dict[str, str] = field(default_factory=dict)
+    waivers: list[Waiver] = field(default_factory=list)
 
     def reason(self, case_id: str) -> str | None:
         return self.expected.get(case_id)
@@ -47,6 +51,8 @@ class Baseline:
             "version": self.version,
             "expected_failures": dict(sorted(self.expected.items())),
         }
+        if self.waivers:
+            data["waivers"] = [w.to_data() for w in self.waivers]
         body = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000)
         return HEADER + body
 
@@ -66,7 +72,7 @@ def load_baseline(path: Path, *, missing_ok: bool = False) -> Baseline:
         raise BaselineError(f"--baseline {path}: not valid YAML: {exc}") from exc
     if not isinstance(data, dict):
         raise BaselineError(f"--baseline {path}: expected a mapping with `expected_failures`")
-    unknown = set(data) - {"impl", "version", "expected_failures"}
+    unknown = set(data) - {"impl", "version", "expected_failures", "waivers"}
     if unknown:
         raise BaselineError(f"--baseline {path}: unknown key(s) {', '.join(sorted(unknown))}")
     entries = data.get("expected_failures") or {}
@@ -77,9 +83,13 @@ def load_baseline(path: Path, *, missing_ok: bool = False) -> Baseline:
             raise BaselineError(
                 f"--baseline {path}: entry {case_id!r} needs a reason (a non-empty string), got {reason!r}"
             )
+    try:
+        waivers = parse_waivers(data.get("waivers"), path)
+    except WaiverError as exc:
+        raise BaselineError(str(exc)) from exc
     impl, version = data.get("impl"), data.get("version")
     return Baseline(
-        path, None if impl is None else str(impl), None if version is None else str(version), entries
+        path, None if impl is None else str(impl), None if version is None else str(version), entries, waivers
     )
 
 

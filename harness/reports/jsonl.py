@@ -31,11 +31,29 @@ class CaseRecord:
     message: str | None = None  # pytest's full report of a failure or error
     location: str | None = None
     shard: str | None = None
+    tier: str | None = None  # a failure's tier: the most authoritative among the rules its diff breaks
+    differences: list[dict[str, Any]] | None = None  # each difference with the rules it breaks
+    waived: list[dict[str, Any]] | None = None  # the differences the baseline's waivers set aside
+    outside_profile: str | None = None  # the --profile under which this failure was tolerated (xfailed)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def runtime(self) -> str:
         return f"{self.impl} {self.version}"
+
+    @property
+    def broken(self) -> list[str]:
+        """The rules the failure's differences break (``harness.judging.attribution``); for a record
+        without differences (an error, an older report), the rules the case cites."""
+        if not self.differences:
+            return list(self.rules)
+        return list(dict.fromkeys(r for d in self.differences for r in d.get("rules", [])))
+
+    def fails_profile(self, profile: str) -> bool:
+        """Whether this failure counts under ``profile`` (``spec``: only when it breaks a spec rule)."""
+        if self.status != "failed":
+            return False
+        return profile == "full" or self.tier in (None, "", "spec")
 
     def to_json(self) -> str:
         data = {k: v for k, v in asdict(self).items() if v is not None and k != "extra"}
