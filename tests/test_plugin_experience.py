@@ -14,7 +14,10 @@ SINGLE = "wire.openai.chat.single-text-part-is-string"
 def _summary_rows(lines: list[str]) -> dict[tuple[str, str], list[int]]:
     rows = {}
     for line in lines:
-        match = re.match(r"^(openai\.chat)\s+(\w+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$", line)
+        # passed failed error unsupported skipped, then the failures by tier (spec vectors project)
+        match = re.match(
+            r"^(openai\.chat)\s+(\w+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)(?:\s+\d+){3}$", line
+        )
         if match:
             rows[(match[1], match[2])] = [int(x) for x in match.groups()[2:]]
     return rows

@@ -18,6 +18,14 @@ def _write(path: str, text: str) -> None:
     write_atomic(Path(path), text)
 
 
+def _catalogue(cases: str) -> Any:
+    """The rule catalogue of ``cases`` (rule statements for the by-rule view), or None without one."""
+    from harness.corpus.rules import RULES_FILE, load_catalogue
+
+    path = Path(cases) / RULES_FILE
+    return load_catalogue(path) if path.exists() else None
+
+
 def run(args: argparse.Namespace) -> int:
     from harness.reports.badge import render_badge
     from harness.reports.html import render_html
@@ -43,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         _write(args.junit, render_junit(matrix))
         wrote = True
     if args.html:
-        _write(args.html, render_html(matrix, args.title))
+        _write(args.html, render_html(matrix, args.title, _catalogue(args.cases)))
         wrote = True
     if args.badge:
         for rt in matrix.runtimes:
@@ -71,4 +79,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--html", metavar="PATH", help="a static HTML page")
     parser.add_argument("--title", default="wireconf conformance report", help="title of the HTML page")
+    parser.add_argument(
+        "--cases", default="cases", help="the corpus whose rules.yaml names the rules (default: cases)"
+    )
     parser.set_defaults(run=run)

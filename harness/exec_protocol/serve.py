@@ -22,6 +22,7 @@ import sys
 from collections.abc import Iterator, Mapping
 from typing import IO, Any
 
+from harness.adapter_contract import CONCEPT
 from harness.exec_protocol import PROTOCOL_VERSION
 from harness.exec_protocol.messages import decode, encode, error_payload, to_json
 
@@ -71,7 +72,9 @@ class Server:
         from harness.sdk import SDK_CALLS
 
         providers = {
-            SDK_CALLS[c.split(":")[1]].provider for c in caps if not c.startswith(("wire:", "extract:"))
+            SDK_CALLS[c.split(":")[1]].provider
+            for c in caps
+            if not c.startswith(("wire:", "extract:", f"{CONCEPT}:"))
         }
         for provider in sorted(providers):
             self._sdk()._client(provider)

@@ -124,8 +124,11 @@ def differences(
         if _is_number(level.t1) and _is_number(level.t2) and strict_equal(level.t1, level.t2, tolerance):
             continue  # 1 and 1.0 are the same JSON number
         text = f"expected {_typed(level.t1)}, got {_typed(level.t2)}"
-        if json_kind(level.t1) == json_kind(level.t2):  # only a Python type differs: say which
-            text += f" ({type(level.t1).__qualname__} ≠ {type(level.t2).__qualname__})"
+        if json_kind(level.t1) == json_kind(level.t2):  # the same JSON type: say which Python types
+            text += f" ({type(level.t1).__name__} ≠ {type(level.t2).__name__})"
+            change = "type" if strict_equal(level.t1, level.t2) else "value"
+            found.append((_path(level), change, text, ""))
+            continue
         found.append((_path(level), "type", text, _shape(level.t1, level.t2)))
     for level in diff.get("iterable_item_removed", []):
         found.append((_path(level), "missing-item", f"missing item (expected {show(level.t1)})", ""))

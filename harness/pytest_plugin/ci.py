@@ -77,6 +77,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+@pytest.hookimpl(trylast=True)  # after the plugin's own, which creates the session
 def pytest_configure(config: pytest.Config) -> None:
     path = config.getoption("wireconf_baseline")
     update = config.getoption("wireconf_update_baseline")

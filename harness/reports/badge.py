@@ -20,11 +20,12 @@ def badge_color(rt: RuntimeSummary) -> str:
 
 
 def render_badge(rt: RuntimeSummary) -> str:
-    """The badge of one runtime: judged cases that pass (unsupported ones are not judged)."""
+    """The badge of one runtime: judged cases that conform to the spec's text, then those that pass
+    every rule (unsupported cases are not judged); coloured by the full profile."""
     data = {
         "schemaVersion": 1,
         "label": f"wireconf {rt.impl}",
-        "message": f"{rt.counts['passed']}/{rt.judged} cases pass",
+        "message": f"spec {rt.spec_conform}/{rt.judged} · all rules {rt.counts['passed']}/{rt.judged}",
         "color": badge_color(rt),
     }
     return json.dumps(data, indent=2) + "\n"

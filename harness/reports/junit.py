@@ -1,8 +1,9 @@
 """A report as JUnit XML, for CI systems that show test results from it.
 
 One ``testsuite`` per runtime, one ``testcase`` per case (``classname`` = impl.kind.api). A failure the
-baseline expects is written as skipped with the baseline's reason, as pytest's own JUnit writer
-does for xfail, so the file agrees with the run's verdict.
+baseline expects, or one outside the run's ``--profile``, is written as skipped with its reason, as
+pytest's own JUnit writer does for xfail, so the file agrees with the run's verdict. A failure's
+``type`` names its tier: ``deviation (spec)``, ``deviation (project)``.
 """
 
 from __future__ import annotations
@@ -37,10 +38,17 @@ def render_junit(matrix: Matrix) -> str:
                 counts["skipped"] += 1
                 ET.SubElement(case, "skipped", message=f"known failure (baseline): {record.reason}")
                 ET.SubElement(case, "system-out").text = detail
+            elif record.status == "failed" and record.outside_profile:
+                counts["skipped"] += 1
+                message = f"outside the {record.outside_profile} profile: breaks {', '.join(record.broken)}"
+                ET.SubElement(case, "skipped", message=message)
+                ET.SubElement(case, "system-out").text = detail
             elif record.status == "failed":
                 counts["failures"] += 1
-                node = ET.SubElement(case, "failure", message=first, type="deviation")
-                node.text = f"rules: {', '.join(record.rules)}\n{record.message or detail}"
+                node = ET.SubElement(
+                    case, "failure", message=first, type=f"deviation ({record.tier or 'spec'})"
+                )
+                node.text = f"rules broken: {', '.join(record.broken)}\n{record.message or detail}"
             elif record.status == "error":
                 counts["errors"] += 1
                 ET.SubElement(case, "error", message=first).text = record.message or detail

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+from harness.reports.causes import group_causes
 from harness.reports.matrix import COLUMNS, Matrix
 
 MAX_DIFF_LINES = 40
+MAX_CAUSES = 15
 
 
 def _cell(counts: Counter[str]) -> str:
@@ -30,15 +32,34 @@ def render_markdown(matrix: Matrix) -> str:
         c = rt.counts
         known = f" ({rt.known} known from the baseline)" if rt.known else ""
         out.append(
-            f"- **{rt.label}**: {c['passed']} passed, {c['failed']} failed{known}, {c['error']} error, "
-            f"{c['skipped']} skipped — {rt.pass_rate:.0%} of judged cases pass"
+            f"- **{rt.label}**: {c['passed']} passed, {c['failed']} failed{known} ({rt.tiers_text()}), "
+            f"{c['error']} error, {c['skipped']} skipped — {rt.profiles_text()}"
         )
-    out += ["", "Each cell: passed / failed / error / skipped.", ""]
+    out += [
+        "",
+        "Spec profile: judged cases whose diff breaks no rule of the spec's text; full profile: judged "
+        "cases that pass every rule. A failure's tier (spec, vectors, project) is that of the rules its "
+        "diff breaks.",
+        "",
+        "Each cell: passed / failed / error / skipped.",
+        "",
+    ]
     out.append("| kind | api | " + " | ".join(rt.label for rt in matrix.runtimes) + " |")
     out.append("|---|---|" + "---|" * len(matrix.runtimes))
     for section in matrix.sections:
         cells = " | ".join(_cell(matrix.cell(rt, section)) for rt in matrix.runtimes)
         out.append(f"| {section[0]} | {section[1]} | {cells} |")
+    for rt in matrix.runtimes:
+        causes = group_causes((r.id, r.differences or []) for r in rt.failures)
+        if causes:
+            out += ["", f"### {rt.label}: root causes", "", "| cases | rules broken | tier | difference |"]
+            out.append("|---:|---|---|---|")
+            for cause in causes[:MAX_CAUSES]:
+                rules = ", ".join(f"`{r}`" for r in cause.rules)
+                example = cause.example.replace("|", "\\|")
+                out.append(f"| {len(cause.cases)} | {rules} | {cause.tier or '?'} | `{example}` |")
+            if len(causes) > MAX_CAUSES:
+                out.append(f"| … | {len(causes) - MAX_CAUSES} more root causes | | |")
     for rt in matrix.runtimes:
         if not rt.failures:
             continue
@@ -51,8 +72,10 @@ def render_markdown(matrix: Matrix) -> str:
                 if record.baseline == "new"
                 else ""
             )
-            rules = ", ".join(f"`{r}`" for r in record.rules)
-            out.append(f"<details><summary><code>{record.id}</code> {record.status}{mark}: {rules}</summary>")
+            rules = ", ".join(f"`{r}`" for r in record.broken)
+            tier = f" [{record.tier}]" if record.tier else ""
+            head = f"<code>{record.id}</code> {record.status}{mark}{tier}: breaks {rules}"
+            out.append(f"<details><summary>{head}</summary>")
             out.append("")
             if record.location:
                 out.append(

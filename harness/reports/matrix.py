@@ -2,7 +2,9 @@
 
 Counts use the conformance outcomes: passed, failed, error, and skipped (a capability the runtime does
 not declare, or a case skipped for another reason). A failure the baseline expects is still a failure;
-it is marked ``known`` so that a reader can tell what is new.
+it is marked ``known`` so that a reader can tell what is new. Failures are also counted by their tier
+(the most authoritative tier of the rules their diff breaks), which gives each runtime two figures:
+the spec profile (cases that break no rule of the spec's text) and the full profile (cases that pass).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field
 from harness.reports.jsonl import CaseRecord
 
 COLUMNS = ("passed", "failed", "error", "skipped")
+TIERS = ("spec", "vectors", "project")
 
 
 def column(status: str) -> str:
@@ -28,6 +31,7 @@ class RuntimeSummary:
     known: int = 0  # failures the baseline expects
     failures: list[CaseRecord] = field(default_factory=list)
     records: list[CaseRecord] = field(default_factory=list)
+    tiers: Counter[str] = field(default_factory=Counter)  # failed cases by tier
 
     @property
     def judged(self) -> int:
@@ -36,6 +40,26 @@ class RuntimeSummary:
     @property
     def pass_rate(self) -> float:
         return self.counts["passed"] / self.judged if self.judged else 0.0
+
+    @property
+    def spec_conform(self) -> int:
+        """Judged cases whose diff breaks no rule of the spec's text (passes, and failures of the
+        vectors or project tiers only)."""
+        return self.judged - self.tiers["spec"] - self.counts["error"]
+
+    @property
+    def spec_rate(self) -> float:
+        return self.spec_conform / self.judged if self.judged else 0.0
+
+    def profiles_text(self) -> str:
+        """``spec profile 120/124 (97%), full profile 100/124 (81%)``."""
+        return (
+            f"spec profile {self.spec_conform}/{self.judged} ({self.spec_rate:.0%}), "
+            f"full profile {self.counts['passed']}/{self.judged} ({self.pass_rate:.0%})"
+        )
+
+    def tiers_text(self) -> str:
+        return ", ".join(f"{self.tiers[t]} {t}" for t in TIERS)
 
 
 @dataclass
@@ -63,6 +87,8 @@ def build_matrix(records: list[CaseRecord]) -> Matrix:
         summary.counts[col] += 1
         section = (record.kind or "-", record.api or "-")
         cells.setdefault((record.runtime, *section), Counter())[col] += 1
+        if col == "failed":
+            summary.tiers[record.tier if record.tier in TIERS else "spec"] += 1
         if col in ("failed", "error"):
             summary.failures.append(record)
             if record.baseline == "expected":
