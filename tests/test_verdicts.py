@@ -267,3 +267,19 @@ def test_report_line_carries_tier_and_differences(literal_run):
     data = json.loads(record.to_json())
     assert data["tier"] == "project" and data["differences"][0]["rules"]
     assert data["differences"][0]["basis"] == "declared"
+
+
+def test_html_collapses_rows_no_runtime_supports():
+    from harness.reports.html import render_html
+    from harness.reports.jsonl import CaseRecord
+    from harness.reports.matrix import build_matrix
+
+    records = [
+        CaseRecord("rt", "1", "wire.openai.chat.a", "wire", CHAT, ["r"], "passed", 0.0),
+        CaseRecord("rt", "1", "trace.openai.chat.b", "trace", CHAT, ["r"], "unsupported", 0.0),
+    ]
+    page = render_html(build_matrix(records))
+    assert '<tr data-kind="wire" data-api="openai.chat">' in page
+    assert '<tr data-kind="trace"' not in page
+    assert '<details id="unsupported" class="view"><summary>1 (kind, api) section(s)' in page
+    assert "<code>trace:openai.chat</code>" in page

@@ -49,7 +49,8 @@ SCRIPT = """
 function openTarget(){var id=decodeURIComponent(location.hash.slice(1));if(!id)return;
 var el=document.getElementById(id);if(!el)return;
 if(el.tagName==='DETAILS'){el.open=true;}
-el.querySelectorAll('details.case').forEach(function(d){d.open=true;});}
+el.querySelectorAll('details.case').forEach(function(d){d.open=true;});
+el.scrollIntoView();}
 window.addEventListener('hashchange',openTarget);document.addEventListener('DOMContentLoaded',openTarget);
 """
 
