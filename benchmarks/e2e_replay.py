@@ -26,7 +26,8 @@ from harness.corpus.loader import Corpus
 from harness.corpus.yaml_source import to_plain
 from harness.kinds import e2e
 from harness.kinds.base import HarnessContext
-from harness.sdk import SdkReplay, openai_replay, warm_up
+from harness.providers import openai
+from harness.sdk.replay import SdkReplay, warm_up
 from reference_impl.adapter import ReferenceAdapter
 
 REPO = Path(__file__).resolve().parent.parent
@@ -74,7 +75,7 @@ def broken_down(repeat: int) -> tuple[float, float, float, int]:
             call += time.perf_counter() - started
             recorded = ctx.cassettes.load(case.model.cassette).interactions[0].response
             headers = [(k, v) for k, values in recorded.headers.items() for v in values]
-            client = openai_replay.client(
+            client = openai.client(
                 httpx2.MockTransport(
                     lambda _r, h=headers, r=recorded: httpx2.Response(r.status, headers=h, content=r.body)
                 )

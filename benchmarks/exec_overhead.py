@@ -29,7 +29,7 @@ from harness.corpus.loader import Corpus
 from harness.corpus.yaml_source import to_plain
 from harness.exec_protocol.client import ExecAdapter
 from harness.kinds.base import HarnessContext, sdk_input
-from harness.sdk import SdkReplay
+from harness.sdk.replay import SdkReplay
 from reference_impl.adapter import ReferenceAdapter
 
 REPO = Path(__file__).resolve().parent.parent

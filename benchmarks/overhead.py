@@ -29,7 +29,7 @@ from harness.corpus.data_paths import resolve_agent_paths
 from harness.corpus.loader import Corpus, LoadedCase
 from harness.corpus.yaml_source import to_plain
 from harness.kinds.base import HarnessContext, sdk_input
-from harness.sdk import SdkReplay
+from harness.sdk.replay import SdkReplay
 from reference_impl.adapter import FUNCTIONS
 from reference_impl.tool_kinds.registry import set_registry
 

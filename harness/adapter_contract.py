@@ -9,18 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol, runtime_checkable
 
+from harness.providers.registry import API_NAMES
+
 KINDS: tuple[str, ...] = ("wire", "process", "stream", "blocks", "extract", "convert", "trace", "e2e")
 """What a case exercises (DESIGN.md, vocabulary)."""
 
-APIS: tuple[str, ...] = (
-    "openai.chat",
-    "openai.embeddings",
-    "openai.images",
-    "openai.responses",
-    "anthropic.messages",
-    "gemini.generate_content",
-)
-"""The provider APIs the corpus covers."""
+APIS: tuple[str, ...] = API_NAMES
+"""The provider APIs the corpus covers: one per api record (``harness.providers``), built-in or installed."""
 
 METHOD_FOR_KIND: dict[str, str] = {
     "wire": "build_request",

@@ -30,7 +30,7 @@ from harness.judging.matchers import apply_matchers
 from harness.judging.verdict import exception_matches
 from harness.kinds import CASE_ADAPTER, DRIVERS
 from harness.kinds.base import CaseInputError, HarnessContext, Outcome
-from harness.sdk import SdkReplay
+from harness.sdk.replay import SdkReplay
 
 
 class BlessError(Exception):

@@ -29,11 +29,13 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.sdk.trace.sampling import Decision, Sampler, SamplingResult
 from opentelemetry.trace import StatusCode
 
+from harness.providers.registry import TRACING_SCOPES
+
 GEN_AI_PREFIX = "gen_ai."
-SDK_SCOPES = frozenset({"com.anthropic.sdk.python"})
-"""Instrumentation scopes of the official SDKs' own tracing. Their spans come from the SDK client the
-harness hands the runtime (the anthropic SDK traces its calls when an OpenTelemetry SDK is present),
-not from the runtime: they are shown in failures, never judged."""
+SDK_SCOPES = TRACING_SCOPES
+"""Instrumentation scopes of the official SDKs' own tracing (the provider records'). Their spans come
+from the SDK client the harness hands the runtime (the anthropic SDK traces its calls when an
+OpenTelemetry SDK is present), not from the runtime: they are shown in failures, never judged."""
 
 
 class TracingUnavailable(Exception):

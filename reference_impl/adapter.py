@@ -1,8 +1,10 @@
 """The reference implementation behind the adapter contract (entry point ``reference``).
 
-Each part of the reference implementation (one package per provider API, one per design document)
-exposes ``FUNCTIONS[(kind, api)]``; the adapter's capabilities are exactly the keys of their union,
-and each adapter method calls the function registered for its kind and api, with the api dropped.
+The provider APIs (``reference_impl.apis``, one record per api package) give the ``wire``, ``process``
+and ``stream`` functions; each other part (one package per design document, and ``sdk_execute`` for
+``e2e`` and ``trace``) exposes ``FUNCTIONS[(kind, api)]``. The adapter's capabilities are exactly the
+keys of their union, and each adapter method calls the function registered for its kind and api, with
+the api dropped.
 """
 
 from __future__ import annotations
@@ -10,37 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from reference_impl import (
-    __version__,
-    anthropic_messages,
-    gemini_generate_content,
-    openai_chat,
-    openai_embeddings,
-    openai_images,
-    openai_responses,
-    payload_extractors,
-    response_converter,
-    sdk_execute,
-    stream_blocks,
-)
+from reference_impl import __version__, payload_extractors, response_converter, sdk_execute, stream_blocks
+from reference_impl.apis import APIS
 from reference_impl.process_async import process_async
 from reference_impl.tool_kinds.registry import set_registry
 
-PARTS = (
-    openai_chat,
-    openai_embeddings,
-    openai_images,
-    openai_responses,
-    anthropic_messages,
-    gemini_generate_content,
-    stream_blocks,
-    payload_extractors,
-    response_converter,
-    sdk_execute,
-)
+PARTS = (stream_blocks, payload_extractors, response_converter, sdk_execute)
+"""The parts that are not one provider API's: each exposes ``FUNCTIONS[(kind, api)]``."""
 
 FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {
-    key: function for part in PARTS for key, function in part.FUNCTIONS.items()
+    **{key: function for api in APIS.values() for key, function in api.functions.items()},
+    **{key: function for part in PARTS for key, function in part.FUNCTIONS.items()},
 }
 
 

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from harness.corpus.loader import Corpus
+from harness.providers.registry import API_NAMES
 from harness.pytest_plugin.summary import PROP_CASE, PROP_PROBLEM, classify
-from harness.sdk import SDK_CALLS, warm_up
+from harness.sdk.replay import warm_up
 from tests.fake_provider import fake_provider  # noqa: F401  (the fake provider server, as a fixture)
 
 REPO = Path(__file__).resolve().parent.parent
@@ -61,7 +62,7 @@ def _sdks_imported_once() -> None:
     """Warm the SDKs up before any pytester fixture takes its ``sys.modules`` snapshot, so that their
     lazily imported modules stay imported for the whole session instead of being purged after each
     test and imported again (seconds each time) by the next in-process run."""
-    for api in SDK_CALLS:
+    for api in API_NAMES:
         warm_up(api)
 
 

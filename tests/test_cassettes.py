@@ -14,7 +14,7 @@ import yaml
 from harness.cassettes import format as cassette_format
 from harness.cassettes.importer import import_real_traffic, real_traffic_cassette
 from harness.cassettes.store import CassetteError, CassetteStore, read_cassette
-from harness.sdk import split_events
+from harness.sdk.transport import split_events
 from tests.conftest import REPO
 
 CASSETTES = REPO / "cassettes"

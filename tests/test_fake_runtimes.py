@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 from harness.corpus.concepts import needed_concepts
-from harness.sdk import SDK_CALLS
+from harness.providers.registry import APIS
 from tests.fakes import hangs
 
 RULE_BREAKERS = [
@@ -63,7 +63,7 @@ def _e2e(corpus, streaming):
     def streams(case):
         options = case.model.agent.model.options
         asked = bool(options and (options.additionalProperties or {}).get("stream") is True)
-        return asked and SDK_CALLS[case.api].streams
+        return asked and APIS[case.api].streams
 
     return {c.id for c in corpus.cases() if c.kind == "e2e" and streams(c) == streaming}
 

@@ -101,9 +101,9 @@ def test_keys_are_needed_only_where_something_may_be_recorded():
     assert policy.skip_reason("openai", exists=True, writable=True) is None
     assert "OPENAI_API_KEY is not set" in (policy.skip_reason("openai", exists=False, writable=True) or "")
     gemini = RecordingPolicy("all", environ={"GOOGLE_API_KEY": "AIza-something"})
-    assert gemini.skip_reason("gemini", exists=True, writable=True) is None
+    assert gemini.skip_reason("google", exists=True, writable=True) is None
     assert "GEMINI_API_KEY or GOOGLE_API_KEY" in (
-        RecordingPolicy("all", {}).skip_reason("gemini", True, True) or ""
+        RecordingPolicy("all", {}).skip_reason("google", True, True) or ""
     )
     with pytest.raises(ValueError, match="record mode 'sometimes' is not one of"):
         RecordingPolicy("sometimes")

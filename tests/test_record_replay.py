@@ -228,7 +228,7 @@ def test_a_secret_in_an_answer_fails_the_recording_and_writes_nothing(fake_provi
     }
     text = run.longreprs["e2e.openai.chat.fake-chat"]
     assert "RECORDING REFUSED" in text and "nothing was written" in text
-    assert f"OpenAI/Anthropic-style API key (sk-…) 'sk-p…' ({len(LEAKED_KEY)} chars)" in text
+    assert f"OpenAI API key (sk-…) 'sk-p…' ({len(LEAKED_KEY)} chars)" in text
     assert LEAKED_KEY not in text  # the failure never prints the secret
     assert not list(cassettes.rglob("*")) or not list(cassettes.rglob("*.yaml"))
 

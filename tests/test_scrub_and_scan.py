@@ -94,8 +94,9 @@ def test_an_event_stream_is_never_rewritten():
 @pytest.mark.parametrize(
     ("secret", "what"),
     [
-        ("sk-proj-" + "A1b2" * 12, "OpenAI/Anthropic-style API key"),
-        ("sk-ant-api03-" + "x" * 40, "OpenAI/Anthropic-style API key"),
+        ("sk-proj-" + "A1b2" * 12, "OpenAI API key"),
+        ("sk-ant-api03-" + "x" * 40, "Anthropic API key"),
+        ("sk-ant-" + "x" * 16, "Anthropic API key"),  # 20 characters after sk-, as OpenAI's shortest
         ("AIza" + "B" * 35, "Google API key"),
         ("ya29." + "c" * 30, "Google OAuth access token"),
         ("Bearer " + "d" * 30, "bearer token"),

@@ -7,7 +7,7 @@ import json
 import httpx2
 import pytest
 
-from harness.sdk import anthropic_replay, gemini_replay, openai_replay
+from harness.providers import anthropic, google, openai
 from reference_impl.sdk_execute import execute_with
 
 MESSAGE = {"role": "assistant", "content": "ok"}
@@ -85,7 +85,7 @@ CALLS = [
 
 @pytest.mark.parametrize(("api", "body", "path"), CALLS, ids=[c[0] for c in CALLS])
 def test_the_built_body_is_the_body_sent(api, body, path):
-    client, sent = capture(anthropic_replay.client if api.startswith("anthropic") else openai_replay.client)
+    client, sent = capture(anthropic.client if api.startswith("anthropic") else openai.client)
     result = execute_with(
         api, {"model": {"id": "m"}}, [], client, lambda a, m: body, lambda a, r: "processed", None
     )
@@ -94,7 +94,7 @@ def test_the_built_body_is_the_body_sent(api, body, path):
 
 
 def test_a_gemini_rest_body_is_mapped_onto_generate_content_and_back():
-    client, sent = capture(gemini_replay.client)
+    client, sent = capture(google.client)
     body = {
         "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
         "systemInstruction": {"parts": [{"text": "be brief"}]},
@@ -115,7 +115,7 @@ def test_a_gemini_rest_body_is_mapped_onto_generate_content_and_back():
 
 
 def test_a_streamed_body_uses_the_streaming_call_and_the_stream_function():
-    client, sent = capture(gemini_replay.client)
+    client, sent = capture(google.client)
     body = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "stream": True}
     items = execute_with(
         "gemini.generate_content",
@@ -132,7 +132,7 @@ def test_a_streamed_body_uses_the_streaming_call_and_the_stream_function():
 
 def test_gemini_streams_when_the_options_ask_for_it():
     """7.9.7/stream-selects-endpoint: the built body holds no `stream`; the option picks the method."""
-    client, sent = capture(gemini_replay.client)
+    client, sent = capture(google.client)
     body = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
     agent = {"model": {"id": "g", "options": {"additionalProperties": {"stream": True}}}}
     items = execute_with(
@@ -149,7 +149,7 @@ def test_gemini_streams_when_the_options_ask_for_it():
 
 
 def test_a_stream_without_a_stream_function_says_so():
-    client, _ = capture(openai_replay.client)
+    client, _ = capture(openai.client)
     with pytest.raises(NotImplementedError, match=r"no stream function for openai\.chat"):
         execute_with(
             "openai.chat",

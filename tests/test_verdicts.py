@@ -283,3 +283,14 @@ def test_html_collapses_rows_no_runtime_supports():
     assert '<tr data-kind="trace"' not in page
     assert '<details id="unsupported" class="view"><summary>1 (kind, api) section(s)' in page
     assert "<code>trace:openai.chat</code>" in page
+
+
+def test_the_exec_schema_accepts_exactly_the_contracts_concepts():
+    import re as _re
+
+    from harness.adapter_contract import CONCEPTS
+    from harness.exec_protocol.messages import schema
+
+    pattern = schema()["$defs"]["capability"]["pattern"]
+    listed = _re.search(r"concept:\(([^)]*)\)", pattern).group(1).split("|")
+    assert listed == list(CONCEPTS)

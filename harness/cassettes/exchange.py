@@ -24,10 +24,10 @@ from typing import Any
 from harness import __version__
 from harness.cassettes.format import deserialize
 from harness.cassettes.matching import Route, body_diff_lines, json_body, nearest, route_differences, route_of
-from harness.cassettes.recording import PROVIDER_ENV
 from harness.cassettes.scrub import scrub_uri
 from harness.cassettes.store import Cassette, CassetteMeta, RecordedResponse
 from harness.cassettes.writer import SecretInCassette, write_cassette
+from harness.providers.registry import PROVIDERS
 from harness.sdk.transport import StreamProbe
 
 RECORDED_NOW = -1
@@ -61,7 +61,7 @@ class Exchange:
     cassette: Cassette | None
     mode: str  # the effective record mode for this cassette
     api: str
-    provider: str
+    provider: str  # its name: the cassettes folder, the metadata's provider
     environ: Mapping[str, str]
     sent: list[SentRequest] = field(default_factory=list)
     unmatched: list[tuple[SentRequest, list[str]]] = field(default_factory=list)
@@ -172,12 +172,12 @@ class Exchange:
         first = interactions[0]["request"]
         meta = CassetteMeta(
             provenance="recorded",
-            provider=PROVIDER_ENV[self.provider].folder,
+            provider=self.provider,
             api=self.api,  # type: ignore[arg-type]
             stream=any(_is_stream(i) for i in interactions),
             endpoint=f"{first['method']} {scrub_uri(first['uri'])}",
             date=today or date.today(),
-            sdk=_versions(PROVIDER_ENV[self.provider].distributions),
+            sdk=_versions(PROVIDERS[self.provider].distributions),
             wireconf=__version__,
             case=case_id,
             impl=impl,

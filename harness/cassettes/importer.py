@@ -25,20 +25,10 @@ from harness.cassettes.store import CassetteMeta
 from harness.cassettes.vcr_import import NotACassette, endpoint_of
 from harness.cassettes.vcr_import import read as read_vcr
 from harness.cassettes.writer import checked_text
+from harness.providers.registry import PROVIDER_OF, REAL_TRAFFIC, provider_titles
 
-# real-traffic "api" → (wireconf api, stream)
-REAL_TRAFFIC_APIS: dict[str, tuple[str, bool]] = {
-    "chat": ("openai.chat", False),
-    "chat_stream": ("openai.chat", True),
-    "embeddings": ("openai.embeddings", False),
-    "images": ("openai.images", False),
-    "responses": ("openai.responses", False),
-    "responses_stream": ("openai.responses", True),
-    "anthropic": ("anthropic.messages", False),
-    "anthropic_stream": ("anthropic.messages", True),
-    "gemini": ("gemini.generate_content", False),
-    "gemini_stream": ("gemini.generate_content", True),
-}
+REAL_TRAFFIC_APIS = REAL_TRAFFIC
+"""A real-traffic recording's ``api`` field → (wireconf api, stream), from the api records."""
 
 
 class ImportError_(Exception):
@@ -63,7 +53,7 @@ def real_traffic_cassette(path: Path, today: date | None = None) -> tuple[str, d
         data = json.loads(path.read_text(encoding="utf-8"))
         api, stream = REAL_TRAFFIC_APIS[data["api"]]
         request, response = data["request"], data["response"]
-        provider = str(data["provider"])
+        provider = PROVIDER_OF[api].name
         status = int(response["status"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ImportError_(f"{path}: not a real-traffic recording: {exc!r}") from exc
@@ -159,7 +149,7 @@ def vcr_cassette(path: Path, source: Source, today: date | None = None) -> tuple
             request = interaction["request"]
             raise ImportError_(
                 f"{path}: interaction {index} ({request['method']} {request['uri']}) is not an endpoint of "
-                "OpenAI, Anthropic or Gemini that wireconf knows; split it out of the cassette first"
+                f"{provider_titles()} that wireconf knows; split it out of the cassette first"
             )
         endpoints.append(endpoint)
     if len({(e.provider, e.api) for e in endpoints}) > 1:

@@ -10,9 +10,9 @@
 wireconf records only into cassettes it recorded itself (``provenance: recorded``) or new ones: an
 imported or synthetic cassette is somebody's evidence, so it is always replayed read-only.
 
-Keys come from the providers' usual variables and base URLs from the SDKs' own variables, exactly as
-a user's runtime would read them. A case that would record without its provider's key is skipped with
-the reason.
+Keys come from the providers' usual variables and base URLs from the SDKs' own variables (each
+provider's record, ``harness.providers``), exactly as a user's runtime would read them. A case that
+would record without its provider's key is skipped with the reason.
 """
 
 from __future__ import annotations
@@ -23,34 +23,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from harness.providers.registry import PROVIDERS
+
 MODES = ("none", "once", "new_episodes", "all")
-
-
-@dataclass(frozen=True)
-class ProviderEnv:
-    """A provider's key variables (the first one set wins) and its SDK's base-URL variable."""
-
-    folder: str  # cassettes/<folder>/
-    key_variables: tuple[str, ...]
-    base_url_variable: str
-    distributions: tuple[str, ...]  # whose versions a recorded cassette names
-
-    def key(self, environ: Mapping[str, str]) -> str | None:
-        for name in self.key_variables:
-            if environ.get(name, "").strip():
-                return environ[name]
-        return None
-
-
-PROVIDER_ENV: dict[str, ProviderEnv] = {
-    "openai": ProviderEnv("openai", ("OPENAI_API_KEY",), "OPENAI_BASE_URL", ("openai", "httpx2")),
-    "anthropic": ProviderEnv(
-        "anthropic", ("ANTHROPIC_API_KEY",), "ANTHROPIC_BASE_URL", ("anthropic", "httpx2")
-    ),
-    "gemini": ProviderEnv(
-        "google", ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "GOOGLE_GEMINI_BASE_URL", ("google-genai", "httpx2")
-    ),
-}
 
 
 @dataclass(frozen=True)
@@ -79,10 +54,10 @@ class RecordingPolicy:
         """Why a case that would record cannot (its provider's key is not set), or ``None``."""
         if not self.may_record(exists, writable):
             return None
-        env = PROVIDER_ENV[provider]
-        if env.key(self.environ) is not None:
+        record = PROVIDERS[provider]
+        if record.key(self.environ) is not None:
             return None
-        names = " or ".join(env.key_variables)
+        names = " or ".join(record.key_variables)
         why = "its cassette does not exist" if not exists else f"--record-mode={self.mode} records"
         return (
             f"record mode {self.mode}: {why} and {names} is not set, so this {provider} case is not recorded"

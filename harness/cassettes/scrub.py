@@ -1,7 +1,8 @@
 """What is removed from an interaction before a cassette is written (recorded or imported).
 
 Headers are kept only when they are on a short allowlist: the ones that say how to read a body or
-that change how an SDK behaves (``content-type``, ``anthropic-version``, ``retry-after``, …). Every
+that change how an SDK behaves (``content-type``, ``retry-after``, …, and the request headers a
+provider record keeps, such as ``anthropic-version``). Every
 other header goes: authorization of every provider (``authorization``, ``x-api-key``,
 ``x-goog-api-key``, ``api-key``), cookies, organisation and project ids (``openai-organization``,
 ``openai-project``, ``anthropic-organization-id``), and the volatile ones that would make every
@@ -13,8 +14,9 @@ URIs. In JSON bodies, values under credential-named keys (``api_key``, ``access_
 ``client_secret``, …) are replaced by ``"<scrubbed>"``, except inside model content (tool-call
 arguments and tool schemas: ``args``, ``input``, ``arguments``, ``properties``, …), where a key named
 ``password`` is the model's data, not a credential of the recording; URLs in string values lose their
-credential query parameters (signed image URLs carry ``sig=``), and organisation / project ids (``org-…``,
-``proj_…``, e.g. in an image URL's path) become ``org-<scrubbed>``. A credential anywhere else (a key in
+credential query parameters (signed image URLs carry ``sig=``), and account identifiers (the prefixes a
+provider record names: OpenAI's ``org-…``, ``proj_…``, e.g. in an image URL's path) become
+``org-<scrubbed>``. A credential anywhere else (a key in
 a message text) is not quietly rewritten: the secret scan (``harness.cassettes.secret_scan``) finds it and the
 write fails, so that a person looks. Event streams are not rewritten either (that would change their
 bytes): the scan is what stops a secret there.
@@ -31,10 +33,12 @@ import re
 from typing import Any
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
+from harness.providers.registry import IDENTIFIER_PREFIXES, KEPT_HEADERS
+
 SCRUBBED = "<scrubbed>"
 
-REQUEST_HEADERS = frozenset({"content-type", "accept", "anthropic-version", "anthropic-beta", "openai-beta"})
-"""Request headers a cassette keeps; all others are dropped."""
+REQUEST_HEADERS = frozenset({"content-type", "accept"}) | KEPT_HEADERS
+"""Request headers a cassette keeps (with those the provider records keep); all others are dropped."""
 
 RESPONSE_HEADERS = frozenset({"content-type", "retry-after", "retry-after-ms", "x-should-retry"})
 """Response headers a cassette keeps (the SDKs read the last three to decide on retries)."""
@@ -81,7 +85,9 @@ CONTENT_KEYS = frozenset(
 keys inside them are data the cases assert on; a real secret there is still caught by the scan."""
 
 
-_IDENTIFIERS = re.compile(r"(?<![A-Za-z0-9_-])(org-|proj_)[A-Za-z0-9]{20,}")
+_IDENTIFIERS = re.compile(
+    r"(?<![A-Za-z0-9_-])(" + ("|".join(map(re.escape, IDENTIFIER_PREFIXES)) or "(?!)") + r")[A-Za-z0-9]{20,}"
+)
 
 
 def keep_headers(headers: dict[str, Any] | None, allowed: frozenset[str]) -> dict[str, Any]:

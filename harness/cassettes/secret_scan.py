@@ -1,10 +1,11 @@
 """The last check before a cassette is written: does its text contain anything that looks like a secret?
 
 Scrubbing (``harness.cassettes.scrub``) removes secrets from the places they are known to live. This scan is
-the backstop for everywhere else: it reads the final serialized text for secret-shaped strings (API
-keys of OpenAI, Anthropic and Google, OAuth and bearer tokens, JWTs, cloud and VCS tokens, private
-keys) and for the exact values of the key variables in the environment. A hit means nothing is
-written. Findings never show a secret in full: only its first four characters and its length.
+the backstop for everywhere else: it reads the final serialized text for secret-shaped strings (the
+key shapes of every provider record, ``harness.providers``; bearer tokens, JWTs, cloud and VCS tokens,
+private keys) and for the exact values of every provider's key and credential variables in the
+environment. A hit means nothing is written. Findings never show a secret in full: only its first
+four characters and its length.
 """
 
 from __future__ import annotations
@@ -14,29 +15,17 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-KEY_VARIABLES = (
-    "OPENAI_API_KEY",
-    "OPENAI_ADMIN_KEY",
-    "OPENAI_ORG_ID",
-    "OPENAI_PROJECT_ID",
-    "ANTHROPIC_API_KEY",
-    "ANTHROPIC_AUTH_TOKEN",
-    "GEMINI_API_KEY",
-    "GOOGLE_API_KEY",
-)
-"""Environment variables whose exact values must never appear in a cassette."""
+from harness.providers.registry import KEY_SHAPES, SECRET_VARIABLES
+
+KEY_VARIABLES = SECRET_VARIABLES
+"""Environment variables whose exact values must never appear in a cassette: every provider's key
+variables and other credential variables."""
 
 MIN_VALUE_LENGTH = 8
 """Values shorter than this are not scanned for (a real key never is that short, ``test`` is a word)."""
 
-_B = r"(?<![A-Za-z0-9_-])"  # not inside a longer token
 PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("OpenAI/Anthropic-style API key (sk-…)", re.compile(_B + r"sk-[A-Za-z0-9_-]{20,}")),
-    ("OpenAI session key (sess-…)", re.compile(_B + r"sess-[A-Za-z0-9]{20,}")),
-    ("OpenAI organisation id (org-…)", re.compile(_B + r"org-[A-Za-z0-9]{20,}")),
-    ("OpenAI project id (proj_…)", re.compile(_B + r"proj_[A-Za-z0-9]{20,}")),
-    ("Google API key (AIza…)", re.compile(r"AIza[0-9A-Za-z_-]{35}")),
-    ("Google OAuth access token (ya29.…)", re.compile(r"ya29\.[0-9A-Za-z_-]{20,}")),
+    *((shape.what, re.compile(shape.pattern)) for shape in KEY_SHAPES),
     ("bearer token", re.compile(r"(?i)bearer\s+[A-Za-z0-9._~+/-]{16,}=*")),
     ("JSON Web Token", re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
     ("AWS access key id", re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Z0-9])")),

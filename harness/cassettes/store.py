@@ -15,9 +15,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
-from harness.adapter_contract import APIS
 from harness.cassettes.format import decode_body
 from harness.corpus.yaml_source import YamlSyntaxError, line_of, load_yaml_file
+from harness.providers.registry import API_NAMES
 
 CASSETTE_SUFFIX = ".yaml"
 
@@ -51,7 +51,7 @@ class CassetteMeta(BaseModel):
     source: ImportSource | None = None
     notes: str | None = None
     provider: str
-    api: Literal[APIS]  # type: ignore[valid-type]
+    api: Literal[API_NAMES]  # type: ignore[valid-type]
     stream: bool = False
     endpoint: str
     date: date

@@ -4,14 +4,15 @@ Bodies come in every form those tools write: plain strings, vcrpy's ``{string: .
 ``!!binary`` (how vcrpy stores gzip bytes), Ruby VCR's ``{encoding, string}`` and ``{base64_string}``,
 the readable forms of wireconf's own format, and the ``content`` / ``status_code`` shape of old vcrpy
 httpx cassettes. Everything becomes vcrpy interaction dicts with bytes bodies; gzip/deflate are decoded
-later, by the writer. Each interaction is classified by its endpoint (provider, api, stream).
+later, by the writer. Each interaction is classified by its endpoint (provider, api, stream): the host
+and path of its request, as the provider records say (``harness.providers``), so that an
+OpenAI-compatible endpoint of another provider is never taken for OpenAI's.
 """
 
 from __future__ import annotations
 
 import base64
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,8 @@ from urllib.parse import urlsplit
 import yaml
 
 from harness.cassettes.format import as_bytes, decode_body
+from harness.providers.record import stream_requested
+from harness.providers.registry import PROVIDERS
 
 
 class NotACassette(Exception):
@@ -28,19 +31,9 @@ class NotACassette(Exception):
 
 @dataclass(frozen=True)
 class Endpoint:
-    provider: str  # the cassettes/ folder: openai, anthropic, google
+    provider: str  # the provider's name: its cassettes/ folder
     api: str
     stream: bool
-
-
-_ROUTES: tuple[tuple[re.Pattern[str], str, str], ...] = (
-    (re.compile(r"/chat/completions$"), "openai", "openai.chat"),
-    (re.compile(r"/embeddings$"), "openai", "openai.embeddings"),
-    (re.compile(r"/images/generations$"), "openai", "openai.images"),
-    (re.compile(r"/responses$"), "openai", "openai.responses"),
-    (re.compile(r"/messages$"), "anthropic", "anthropic.messages"),
-    (re.compile(r"/models/[^/]+:(stream)?[gG]enerateContent$"), "google", "gemini.generate_content"),
-)
 
 
 def _loader() -> type:
@@ -127,21 +120,20 @@ def read(path: Path) -> tuple[str, list[dict[str, Any]]]:
 
 
 def endpoint_of(interaction: dict[str, Any]) -> Endpoint | None:
-    """What an interaction is by its URI and headers; ``None`` for an endpoint wireconf does not know."""
+    """What an interaction is by its URI's host and path and by its headers; ``None`` for an endpoint
+    no provider record declares."""
     request, response = interaction["request"], interaction["response"]
     parts = urlsplit(request["uri"])
-    for pattern, provider, api in _ROUTES:
-        match = pattern.search(parts.path)
-        if match is None:
+    for provider in PROVIDERS.values():
+        if (parts.hostname or "").lower() not in provider.hosts:
             continue
-        content_type = " ".join(
-            v for k, vs in response["headers"].items() if k.lower() == "content-type" for v in vs
-        )
-        stream = "text/event-stream" in content_type or "alt=sse" in parts.query
-        if api != "gemini.generate_content" and not stream:
-            try:
-                stream = json.loads(request["body"] or b"{}").get("stream") is True
-            except (ValueError, AttributeError):
-                stream = False
-        return Endpoint(provider, api, stream or bool(api == "gemini.generate_content" and match.group(1)))
+        for api in provider.apis:
+            match = api.route.match(parts.path)
+            if match is None:
+                continue
+            content_type = " ".join(
+                v for k, vs in response["headers"].items() if k.lower() == "content-type" for v in vs
+            )
+            stream = stream_requested(api.route, request["uri"], match, content_type, request["body"])
+            return Endpoint(provider.name, api.name, stream)
     return None

@@ -13,9 +13,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from harness.adapter_contract import APIS
+from harness.providers.registry import API_NAMES
 
-Api = Literal[APIS]  # type: ignore[valid-type]
+Api = Literal[API_NAMES]  # type: ignore[valid-type]
 
 _ID_PATTERN = r"^[a-z0-9][a-z0-9._-]*$"
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from harness.exec_protocol import PROTOCOL_VERSION
 from harness.exec_protocol.messages import ProtocolError, decode, encode, remote_exception, to_json
+from harness.providers.registry import PROVIDER_OF
 
 HELLO_TIMEOUT = 60.0
 STOP_TIMEOUT = 5.0
@@ -276,6 +277,7 @@ class ExecAdapter:
     ) -> Iterator[Any]:
         process = self._ensure_running()
         call_id = next(self._ids)
+        sdk_json = PROVIDER_OF[api].sdk_json if api in PROVIDER_OF else None
         events = iter(stream[1]) if stream is not None else None
         message = {
             "type": "call",
@@ -283,7 +285,7 @@ class ExecAdapter:
             "kind": kind,
             "api": api,
             "method": method,
-            "args": to_json(args),
+            "args": to_json(args, sdk_json),
             "sdk": sdk,
             "stream": stream[0] if stream is not None else None,
         }
@@ -324,7 +326,8 @@ class ExecAdapter:
                     except StopIteration:
                         self._send(process, {"type": "end", "id": call_id})
                     else:
-                        self._send(process, {"type": "event", "id": call_id, "event": to_json(event)})
+                        message = {"type": "event", "id": call_id, "event": to_json(event, sdk_json)}
+                        self._send(process, message)
                 else:
                     process.kill()
                     raise ProtocolError(

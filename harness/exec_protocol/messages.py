@@ -7,7 +7,7 @@ from __future__ import annotations
 import builtins
 import json
 import traceback
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -40,22 +40,22 @@ def decode(line: str) -> dict[str, Any]:
     return message
 
 
-def to_json(value: Any) -> Any:
-    """``value`` as JSON data; an SDK object becomes the provider's own JSON (its API field names).
+def to_json(value: Any, sdk_json: Callable[[Any], Any] | None = None) -> Any:
+    """``value`` as JSON data; an SDK object (a pydantic model) becomes the provider's own JSON.
 
-    openai and anthropic models serialise themselves with ``to_dict`` (API names, fields that were
-    set); google-genai models with ``model_dump(by_alias=True)`` (its camelCase wire names).
+    ``sdk_json`` is how the provider of the call's api writes its SDK objects (its record says: openai
+    and anthropic models with ``to_dict``, their API names); without it, pydantic's
+    ``model_dump(by_alias=True)`` (google-genai's camelCase wire names).
     """
     if value is None or isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, Mapping):
-        return {str(k): to_json(v) for k, v in value.items()}
+        return {str(k): to_json(v, sdk_json) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [to_json(v) for v in value]
+        return [to_json(v, sdk_json) for v in value]
     if hasattr(type(value), "model_fields"):
-        to_dict = getattr(value, "to_dict", None)
-        if callable(to_dict) and type(value).__module__.startswith(("openai", "anthropic")):
-            return to_dict(mode="json")
+        if sdk_json is not None:
+            return sdk_json(value)
         return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
     raise TypeError(f"{type(value).__module__}.{type(value).__qualname__} cannot be sent as JSON")
 

@@ -19,7 +19,7 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import IO, Any
 
 from harness.adapter_contract import CONCEPT
@@ -69,15 +69,15 @@ class Server:
     def warm_up(self, caps: list[str]) -> None:
         """Create the SDK clients the declared capabilities need before saying hello, so that their
         import and set-up time is not charged to the first case's time limit."""
-        from harness.sdk import SDK_CALLS
+        from harness.providers.registry import PROVIDER_OF
 
         providers = {
-            SDK_CALLS[c.split(":")[1]].provider
+            PROVIDER_OF[c.split(":")[1]].name: PROVIDER_OF[c.split(":")[1]]
             for c in caps
             if not c.startswith(("wire:", "extract:", f"{CONCEPT}:"))
         }
-        for provider in sorted(providers):
-            self._sdk()._client(provider)
+        for name in sorted(providers):
+            self._sdk().client(providers[name])
 
     def serve(self) -> int:
         caps = sorted(str(c) for c in self.adapter.capabilities() if not str(c).startswith(NOT_SERVABLE))
@@ -115,11 +115,12 @@ class Server:
                 result = asyncio.run(self.adapter.process_async(call["api"], *args))
             else:
                 result = getattr(self.adapter, method)(call["api"], *args)
+            sdk_json = _sdk_json(call.get("api"))
             if method == "process_stream":
                 for item in result:
-                    self.send({"type": "yield", "id": call_id, "item": result_json(item)})
+                    self.send({"type": "yield", "id": call_id, "item": result_json(item, sdk_json)})
                 result = None
-            self.send({"type": "result", "id": call_id, "value": result_json(result)})
+            self.send({"type": "result", "id": call_id, "value": result_json(result, sdk_json)})
         except Exception as exc:
             self.send({"type": "error", "id": call_id, "error": error_payload(exc)})
 
@@ -136,7 +137,7 @@ class Server:
 
     def _sdk(self) -> Any:
         if self._replay is None:
-            from harness.sdk import SdkReplay
+            from harness.sdk.replay import SdkReplay
 
             self._replay = SdkReplay()
         return self._replay
@@ -151,9 +152,10 @@ class Server:
 
     def _sdk_stream(self, api: str, call_id: int) -> Any:
         from harness.cassettes.store import RecordedResponse
-        from harness.sdk import SDK_CALLS, StreamProbe
+        from harness.providers.registry import APIS
+        from harness.sdk.transport import StreamProbe
 
-        frame = SDK_CALLS[api].sse
+        frame = APIS[api].sse
         assert frame is not None, f"{api} has no event stream"
         trailer = frame([])
         server = self
@@ -188,18 +190,26 @@ class Server:
         return message["event"]
 
 
-def result_json(value: Any) -> Any:
+def _sdk_json(api: str | None) -> Callable[[Any], Any] | None:
+    """How the provider of ``api`` writes its SDK objects as JSON (its record's ``sdk_json``)."""
+    from harness.providers.registry import PROVIDER_OF
+
+    provider = PROVIDER_OF.get(api or "")
+    return provider.sdk_json if provider is not None else None
+
+
+def result_json(value: Any, sdk_json: Callable[[Any], Any] | None = None) -> Any:
     """A result as JSON: data as is, a ToolCall-like object as its three fields, an SDK object as its
-    JSON; anything else cannot be sent, which the harness is told as an error."""
+    provider's JSON; anything else cannot be sent, which the harness is told as an error."""
     if value is None or isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, Mapping):
-        return {str(k): result_json(v) for k, v in value.items()}
+        return {str(k): result_json(v, sdk_json) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [result_json(v) for v in value]
+        return [result_json(v, sdk_json) for v in value]
     if hasattr(value, "name") and hasattr(value, "arguments") and not isinstance(value, type):
-        return {f: result_json(getattr(value, f, None)) for f in ("id", "name", "arguments")}
-    return to_json(value)
+        return {f: result_json(getattr(value, f, None), sdk_json) for f in ("id", "name", "arguments")}
+    return to_json(value, sdk_json)
 
 
 def main(argv: list[str] | None = None) -> int:

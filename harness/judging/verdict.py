@@ -18,7 +18,7 @@ from harness.judging.canonical import NotData, canonical, tool_calls_as_expected
 from harness.judging.compare import differences, show, strict_equal
 from harness.judging.differences import Difference, Line
 from harness.judging.matchers import apply_matchers
-from harness.sdk import StreamProbe
+from harness.sdk.transport import StreamProbe
 
 if TYPE_CHECKING:
     from harness.kinds.base import Outcome

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 from harness.cassettes.recording import RecordingPolicy
 from harness.cassettes.store import CassetteError, CassetteStore, RecordedResponse
 from harness.corpus.model import CassetteRef, InlineResponse
-from harness.sdk import SdkReplay, StreamProbe, split_events
+from harness.sdk.replay import SdkReplay
+from harness.sdk.transport import StreamProbe, split_events
 
 if TYPE_CHECKING:
     from harness.corpus.loader import LoadedCase

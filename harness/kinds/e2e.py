@@ -5,7 +5,7 @@ The adapter's ``execute(api, agent, messages, client)`` receives a new SDK clien
 ``anthropic.Anthropic`` or ``google.genai.Client``) whose transport captures every request and answers
 it from the case's cassette (``harness.sdk.cassette_transport``). The case checks two things, each
 exactly and with a diff: the JSON body of the request the runtime really sent (``expect_request``;
-a list when it sends several; Gemini's fields read under their JSON names, ``SdkCall.request_body``)
+a list when it sends several; Gemini's fields read under their JSON names, the api record's ``request_body``)
 and its result (``expect`` or ``expect_error``). A result that is an
 iterator (a streaming runtime's generator) is drained item by item, as a ``stream`` case does, so
 ``incremental: true`` works here too (a list returned for a streamed response counts as buffered).
@@ -25,7 +25,6 @@ import pytest
 from pydantic import Field
 
 from harness.cassettes.exchange import Exchange
-from harness.cassettes.recording import PROVIDER_ENV
 from harness.cassettes.store import Cassette, CassetteError
 from harness.corpus.model import Agent, CaseBase, Message
 from harness.corpus.yaml_source import to_plain
@@ -35,7 +34,8 @@ from harness.judging.matchers import apply_matchers
 from harness.judging.verdict import CanonicalOutcome
 from harness.judging.verdict import judge as judge_result
 from harness.kinds.base import ADAPTER_ERRORS, Call, CaseInputError, HarnessContext, Outcome, raised
-from harness.sdk import SDK_CALLS, e2e_client, warm_up
+from harness.providers.registry import APIS, PROVIDER_OF
+from harness.sdk.replay import e2e_client, warm_up
 
 if TYPE_CHECKING:
     from harness.corpus.loader import LoadedCase
@@ -78,24 +78,24 @@ def _load(ctx: HarnessContext, name: str) -> tuple[Cassette | None, bool]:
 def open_exchange(ctx: HarnessContext, case: LoadedCase, name: str) -> tuple[Exchange, Any]:
     """The case's exchange over cassette ``name`` and the SDK client that talks through it (skips
     when the record policy says so; a missing cassette in replay mode is a ``CaseInputError``)."""
-    provider = SDK_CALLS[case.api].provider
+    provider = PROVIDER_OF[case.api]
     policy = ctx.recording
     cassette, writable = _load(ctx, name)
     exists = cassette is not None
-    reason = policy.skip_reason(provider, exists, writable)
+    reason = policy.skip_reason(provider.name, exists, writable)
     if reason is not None:
         pytest.skip(reason)
     mode = policy.effective_mode(exists, writable)
     path = ctx.cassettes.path_of(name)
     if cassette is None and mode == "none":
-        keys = " or ".join(PROVIDER_ENV[provider].key_variables)
+        keys = " or ".join(provider.key_variables)
         raise CaseInputError(
             f"cassette {name} not found: {path} does not exist "
             f"(record it with --record-mode=once and {keys} set)"
         )
     warm_up(case.api)
-    exchange = Exchange(name, path, cassette, mode, case.api, provider, policy.environ)
-    return exchange, e2e_client(provider, exchange)
+    exchange = Exchange(name, path, cassette, mode, case.api, provider.name, policy.environ)
+    return exchange, e2e_client(case.api, exchange)
 
 
 def run_execute(
@@ -153,7 +153,7 @@ def _requests(text: str) -> Difference:
 
 
 def _request_lines(expected: Any, exchange: Exchange) -> list[Line]:
-    read = SDK_CALLS[exchange.api].request_body or (lambda body: body)
+    read = APIS[exchange.api].request_body or (lambda body: body)
     bodies = [read(sent.json) for sent in exchange.sent]
     several = isinstance(expected, list)
     actual = bodies if several else (bodies[0] if len(bodies) == 1 else bodies)

@@ -16,7 +16,7 @@ from harness.kinds.base import HarnessContext
 from harness.pytest_plugin.summary import Tally
 from harness.pytest_plugin.timeout import TimedRunner
 from harness.reports.waivers import Waiver
-from harness.sdk import SdkReplay
+from harness.sdk.replay import SdkReplay
 
 CASSETTES_DIR = "cassettes"
 

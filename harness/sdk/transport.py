@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -57,15 +56,6 @@ class StreamProbe:
     def mark_yield(self) -> None:
         """Called by the harness each time the adapter yields an item."""
         self.read_at_yield.append(self.read)
-
-
-def http_module_of(sdk_client_class: type) -> ModuleType:
-    """The HTTP library (``httpx`` or ``httpx2``) a SDK's default client is built on."""
-    for base in sdk_client_class.__mro__[1:]:
-        top = base.__module__.split(".")[0]
-        if top.startswith("httpx"):
-            return sys.modules[top]
-    raise RuntimeError(f"cannot tell which HTTP library {sdk_client_class!r} uses")
 
 
 class ReplayTransport:

@@ -5,16 +5,23 @@ streaming. The mappings and the reasons for them: docs/providers/gemini.md; the 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
+from reference_impl.api_parts import ApiParts
 from reference_impl.gemini_generate_content.processing import process_generate_content
-from reference_impl.gemini_generate_content.request import build_generate_content_args
+from reference_impl.gemini_generate_content.request import GENERATION_CONFIG, build_generate_content_args
+from reference_impl.gemini_generate_content.sending import send_generate_content
 from reference_impl.gemini_generate_content.streaming import process_stream
+from reference_impl.tracing import response_attributes
 from reference_impl.tracing.spans import process_span
 
-FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {
-    ("wire", "gemini.generate_content"): build_generate_content_args,
-    ("process", "gemini.generate_content"): process_span(process_generate_content),
-    ("stream", "gemini.generate_content"): process_stream,
-}
+API = ApiParts(
+    name="gemini.generate_content",
+    wire=build_generate_content_args,
+    process=process_span(process_generate_content),
+    stream=process_stream,
+    send=send_generate_content,
+    stream_by_option=True,  # 7.9.7: a stream is generate_content_stream, another URL
+    operation="chat",
+    sent_options=tuple(GENERATION_CONFIG),
+    response_attributes=response_attributes.gemini,
+    stream_event=response_attributes.gemini_event,
+)

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
+from reference_impl.api_parts import ApiParts
 from reference_impl.openai_chat.processing import process_chat
 from reference_impl.openai_chat.request import build_chat_args
 from reference_impl.openai_chat.streaming import process_stream
+from reference_impl.options import OPENAI_CHAT
+from reference_impl.sending import sdk_method
+from reference_impl.tracing import response_attributes
 from reference_impl.tracing.spans import process_span
 
-FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {
-    ("wire", "openai.chat"): build_chat_args,
-    ("process", "openai.chat"): process_span(process_chat),
-    ("stream", "openai.chat"): process_stream,
-}
+API = ApiParts(
+    name="openai.chat",
+    wire=build_chat_args,
+    process=process_span(process_chat),
+    stream=process_stream,
+    send=sdk_method("chat.completions.create"),
+    operation="chat",
+    sent_options=tuple(OPENAI_CHAT),
+    response_attributes=response_attributes.chat,
+    stream_event=response_attributes.chat_event,
+)

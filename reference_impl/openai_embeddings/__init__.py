@@ -6,14 +6,19 @@ There is no ``stream`` function: the embeddings endpoint has no streaming mode (
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
+from reference_impl.api_parts import ApiParts
 from reference_impl.openai_embeddings.processing import process_embedding
 from reference_impl.openai_embeddings.request import build_embedding_args
+from reference_impl.sending import sdk_method
+from reference_impl.tracing import response_attributes
 from reference_impl.tracing.spans import process_span
 
-FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {
-    ("wire", "openai.embeddings"): build_embedding_args,
-    ("process", "openai.embeddings"): process_span(process_embedding),
-}
+API = ApiParts(
+    name="openai.embeddings",
+    wire=build_embedding_args,
+    process=process_span(process_embedding),
+    send=sdk_method("embeddings.create"),
+    operation="embeddings",
+    sent_options=(),  # §7.2 sends no options
+    response_attributes=response_attributes.embeddings,
+)

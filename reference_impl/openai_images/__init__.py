@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
+from reference_impl.api_parts import ApiParts
 from reference_impl.openai_images.processing import process_image
 from reference_impl.openai_images.request import build_image_args
 from reference_impl.openai_images.streaming import process_image_stream
+from reference_impl.options import OPENAI_CHAT
+from reference_impl.sending import sdk_method
+from reference_impl.tracing import response_attributes
 from reference_impl.tracing.spans import process_span
 
-FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {
-    ("wire", "openai.images"): build_image_args,
-    ("process", "openai.images"): process_span(process_image),
-    ("stream", "openai.images"): process_image_stream,
-}
+API = ApiParts(
+    name="openai.images",
+    wire=build_image_args,
+    process=process_span(process_image),
+    stream=process_image_stream,
+    send=sdk_method("images.generate"),
+    operation="generate_content",
+    sent_options=tuple(OPENAI_CHAT),  # §7.3 passes build_options through
+    response_attributes=response_attributes.images,
+    stream_event=response_attributes.images_event,
+)

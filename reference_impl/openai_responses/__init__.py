@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
+from reference_impl.api_parts import ApiParts
 from reference_impl.openai_responses.processing import process_responses
-from reference_impl.openai_responses.request import build_responses_args
+from reference_impl.openai_responses.request import RESPONSES_OPTIONS, build_responses_args
 from reference_impl.openai_responses.streaming import process_responses_stream
+from reference_impl.sending import sdk_method
+from reference_impl.tracing import response_attributes
 from reference_impl.tracing.spans import process_span
 
-FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {
-    ("wire", "openai.responses"): build_responses_args,
-    ("process", "openai.responses"): process_span(process_responses),
-    ("stream", "openai.responses"): process_responses_stream,
-}
+API = ApiParts(
+    name="openai.responses",
+    wire=build_responses_args,
+    process=process_span(process_responses),
+    stream=process_responses_stream,
+    send=sdk_method("responses.create"),
+    operation="chat",
+    sent_options=tuple(RESPONSES_OPTIONS),
+    response_attributes=response_attributes.responses,
+    stream_event=response_attributes.responses_event,
+)

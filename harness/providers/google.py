@@ -1,11 +1,16 @@
-"""Google Gemini: ``google.genai.Client`` over the replay transport, and generateContent."""
+"""Google: the Gemini API's generateContent through ``google.genai.Client`` (Gemini API, not Vertex).
+
+The provider is ``google`` (its cassettes folder, the agents' ``model.provider``, the real-traffic
+recordings' provider); its api keeps the name the corpus gives it, ``gemini.generate_content``.
+"""
 
 from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlsplit
 
-from harness.sdk.transport import ReplayTransport
+from harness.providers.record import Api, KeyShape, Provider, Route
 
 
 def http_module() -> Any:
@@ -38,28 +43,27 @@ def _http_options(transport: Any, **extra: Any) -> Any:
     )
 
 
-def client(transport: Any, api_version: str | None = None) -> Any:
+def api_version_of(uri: str) -> str | None:
+    """The API version segment of a recorded Gemini request URI (``/v1beta/models/...`` → ``v1beta``)."""
+    first = urlsplit(uri).path.lstrip("/").split("/", 1)[0]
+    return first if first.startswith("v") and first[1:2].isdigit() else None
+
+
+def client(transport: Any, uris: list[str] | None = None) -> Any:
     """A real ``google.genai.Client`` (Gemini API, not Vertex) whose HTTP goes to ``transport``.
 
-    ``api_version`` (``v1beta``, ``v1``) pins the version segment of request paths; an e2e case pins
-    the one its cassette was recorded with, since the version is the client's choice, not the
-    runtime's (google-genai 3 defaults to ``v1``, most recordings are ``v1beta``)."""
+    The API version segment of request paths (``v1beta``, ``v1``) is the one the first recorded request
+    used: the version is the client's choice, not the runtime's (google-genai 3 defaults to ``v1``,
+    most recordings are ``v1beta``). Without recorded requests the SDK's default applies."""
     from google import genai
 
+    api_version = api_version_of(uris[0]) if uris else None
     extra = {"api_version": api_version} if api_version else {}
     return genai.Client(
         api_key="wireconf-replay",
         vertexai=False,
         http_options=_http_options(transport, base_url="https://generativelanguage.googleapis.com/", **extra),
     )
-
-
-def api_version_of(uri: str) -> str | None:
-    """The API version segment of a recorded Gemini request URI (``/v1beta/models/...`` → ``v1beta``)."""
-    from urllib.parse import urlsplit
-
-    first = urlsplit(uri).path.lstrip("/").split("/", 1)[0]
-    return first if first.startswith("v") and first[1:2].isdigit() else None
 
 
 def record_client(transport: Any) -> Any:
@@ -76,9 +80,9 @@ def record_client(transport: Any) -> Any:
     return genai.Client(vertexai=False, http_options=options)
 
 
-def new_replay() -> tuple[ReplayTransport, Any]:
-    replay = ReplayTransport(http_module())
-    return replay, client(replay.transport)
+def sdk_json(value: Any) -> Any:
+    """google-genai models are written under their camelCase wire names."""
+    return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
 
 
 def generate_content(sdk: Any, headers: dict[str, str], stream: bool) -> Any:
@@ -133,3 +137,32 @@ def canonical_body(value: Any) -> Any:
         else:
             out[name] = canonical_body(item)
     return out
+
+
+PROVIDER = Provider(
+    name="google",
+    title="Google Gemini",
+    hosts=("generativelanguage.googleapis.com",),
+    apis=(
+        Api(
+            "gemini.generate_content",
+            generate_content,
+            # the stream is another method (another URL), never a body field
+            Route(r"/models/[^/]+:(?P<stream>stream)?[gG]enerateContent$", stream_field=False),
+            sse,
+            request_body=canonical_body,
+            real_traffic="gemini",
+        ),
+    ),
+    key_variables=("GEMINI_API_KEY", "GOOGLE_API_KEY"),
+    base_url_variable="GOOGLE_GEMINI_BASE_URL",
+    distributions=("google-genai", "httpx2"),
+    http_module=http_module,
+    replay_client=client,
+    record_client=record_client,
+    key_shapes=(
+        KeyShape("Google API key (AIza…)", r"AIza[0-9A-Za-z_-]{35}"),
+        KeyShape("Google OAuth access token (ya29.…)", r"ya29\.[0-9A-Za-z_-]{20,}"),
+    ),
+    sdk_json=sdk_json,
+)

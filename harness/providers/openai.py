@@ -1,11 +1,19 @@
-"""OpenAI: ``openai.OpenAI`` over the replay transport, and the call each OpenAI api makes."""
+"""OpenAI: Chat Completions, Embeddings, Images and the Responses API, through ``openai.OpenAI``."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from harness.sdk.transport import ReplayTransport, http_module_of
+from harness.providers.record import (
+    TOKEN_START,
+    Api,
+    KeyShape,
+    Provider,
+    Route,
+    event_json,
+    http_module_of,
+    typed_sse,
+)
 
 
 def http_module() -> Any:
@@ -14,7 +22,7 @@ def http_module() -> Any:
     return http_module_of(openai.DefaultHttpxClient)
 
 
-def client(transport: Any) -> Any:
+def client(transport: Any, uris: list[str] | None = None) -> Any:
     """A real ``openai.OpenAI`` whose HTTP goes to ``transport`` (a MockTransport or any transport)."""
     import openai
 
@@ -34,9 +42,9 @@ def record_client(transport: Any) -> Any:
     return openai.OpenAI(http_client=http_module().Client(transport=transport), max_retries=0)
 
 
-def new_replay() -> tuple[ReplayTransport, Any]:
-    replay = ReplayTransport(http_module())
-    return replay, client(replay.transport)
+def sdk_json(value: Any) -> Any:
+    """openai (and anthropic) models serialise themselves under their API field names."""
+    return value.to_dict(mode="json")
 
 
 def chat(sdk: Any, headers: dict[str, str], stream: bool) -> Any:
@@ -68,15 +76,35 @@ def responses(sdk: Any, headers: dict[str, str], stream: bool) -> Any:
     return sdk.responses.create(model="wireconf-replay", input="x", stream=stream, extra_headers=headers)
 
 
-def _data(event: Any) -> str:
-    return json.dumps(event, ensure_ascii=False, separators=(",", ":"))
-
-
 def chat_sse(events: list[Any]) -> bytes:
     """Chat Completions framing: ``data:`` lines, then ``data: [DONE]``."""
-    return ("".join(f"data: {_data(e)}\n\n" for e in events) + "data: [DONE]\n\n").encode("utf-8")
+    return ("".join(f"data: {event_json(e)}\n\n" for e in events) + "data: [DONE]\n\n").encode("utf-8")
 
 
-def typed_sse(events: list[Any]) -> bytes:
-    """Responses API (and Anthropic) framing: ``event: <type>`` then ``data:``, for each event."""
-    return "".join(f"event: {e.get('type', 'message')}\ndata: {_data(e)}\n\n" for e in events).encode("utf-8")
+PROVIDER = Provider(
+    name="openai",
+    title="OpenAI",
+    hosts=("api.openai.com",),
+    apis=(
+        Api("openai.chat", chat, Route(r"/chat/completions$"), chat_sse, real_traffic="chat"),
+        Api("openai.embeddings", embeddings, Route(r"/embeddings$"), real_traffic="embeddings"),
+        Api("openai.images", images, Route(r"/images/generations$"), typed_sse, real_traffic="images"),
+        Api("openai.responses", responses, Route(r"/responses$"), typed_sse, real_traffic="responses"),
+    ),
+    key_variables=("OPENAI_API_KEY",),
+    secret_variables=("OPENAI_ADMIN_KEY", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID"),
+    base_url_variable="OPENAI_BASE_URL",
+    distributions=("openai", "httpx2"),
+    http_module=http_module,
+    replay_client=client,
+    record_client=record_client,
+    key_shapes=(
+        KeyShape("OpenAI API key (sk-…)", TOKEN_START + r"sk-(?!ant-)[A-Za-z0-9_-]{20,}"),
+        KeyShape("OpenAI session key (sess-…)", TOKEN_START + r"sess-[A-Za-z0-9]{20,}"),
+        KeyShape("OpenAI organisation id (org-…)", TOKEN_START + r"org-[A-Za-z0-9]{20,}"),
+        KeyShape("OpenAI project id (proj_…)", TOKEN_START + r"proj_[A-Za-z0-9]{20,}"),
+    ),
+    identifier_prefixes=("org-", "proj_"),
+    kept_headers=frozenset({"openai-beta"}),
+    sdk_json=sdk_json,
+)

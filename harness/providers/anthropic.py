@@ -1,0 +1,64 @@
+"""Anthropic: the Messages API through ``anthropic.Anthropic``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.providers.record import TOKEN_START, Api, KeyShape, Provider, Route, http_module_of, typed_sse
+
+
+def http_module() -> Any:
+    import anthropic
+
+    return http_module_of(anthropic.DefaultHttpxClient)
+
+
+def client(transport: Any, uris: list[str] | None = None) -> Any:
+    """A real ``anthropic.Anthropic`` whose HTTP goes to ``transport``."""
+    import anthropic
+
+    return anthropic.Anthropic(
+        api_key="wireconf-replay",
+        base_url="https://api.anthropic.com",
+        http_client=http_module().Client(transport=transport),
+        max_retries=0,
+    )
+
+
+def record_client(transport: Any) -> Any:
+    """The client a user with real keys gets: ``ANTHROPIC_API_KEY`` and ``ANTHROPIC_BASE_URL`` read by
+    the SDK, HTTP through ``transport``."""
+    import anthropic
+
+    return anthropic.Anthropic(http_client=http_module().Client(transport=transport), max_retries=0)
+
+
+def sdk_json(value: Any) -> Any:
+    """anthropic models serialise themselves under their API field names."""
+    return value.to_dict(mode="json")
+
+
+def messages(sdk: Any, headers: dict[str, str], stream: bool) -> Any:
+    """``anthropic.types.Message``, or ``anthropic.Stream[RawMessageStreamEvent]``."""
+    return sdk.messages.create(
+        model="wireconf-replay", max_tokens=1, messages=[], stream=stream, extra_headers=headers
+    )
+
+
+PROVIDER = Provider(
+    name="anthropic",
+    title="Anthropic",
+    hosts=("api.anthropic.com",),
+    apis=(Api("anthropic.messages", messages, Route(r"/messages$"), typed_sse, real_traffic="anthropic"),),
+    key_variables=("ANTHROPIC_API_KEY",),
+    secret_variables=("ANTHROPIC_AUTH_TOKEN",),
+    base_url_variable="ANTHROPIC_BASE_URL",
+    distributions=("anthropic", "httpx2"),
+    http_module=http_module,
+    replay_client=client,
+    record_client=record_client,
+    key_shapes=(KeyShape("Anthropic API key (sk-ant-…)", TOKEN_START + r"sk-ant-[A-Za-z0-9_-]{16,}"),),
+    kept_headers=frozenset({"anthropic-version", "anthropic-beta"}),
+    sdk_json=sdk_json,
+    tracing_scopes=frozenset({"com.anthropic.sdk.python"}),
+)

@@ -1,0 +1,119 @@
+"""Recorded bytes → the objects a runtime really receives from the official SDKs.
+
+The harness never builds an SDK object by hand: it hands the recorded status, headers and body to a
+real SDK client whose HTTP transport replays them (``transport.py``), then calls the SDK method a
+runtime would call for the api (the api's record, ``harness.providers``). The SDK parses the bytes
+exactly as it would parse a live response, including its tolerance for fields it does not know yet.
+One client per provider per process.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+from harness.cassettes.store import RecordedResponse
+from harness.providers.record import Api, Provider
+from harness.providers.registry import APIS, PROVIDER_OF
+from harness.sdk.cassette_transport import cassette_transport
+from harness.sdk.transport import ReplayTransport, StreamProbe
+
+if TYPE_CHECKING:
+    from harness.cassettes.exchange import Exchange
+
+
+def api_record(api: str) -> Api:
+    """The record of ``api``; ``NotImplementedError`` for an api no provider declares."""
+    try:
+        return APIS[api]
+    except KeyError:
+        raise NotImplementedError(f"no SDK replay for {api}") from None
+
+
+def new_replay(provider: Provider) -> tuple[ReplayTransport, Any]:
+    """A replay transport and the provider's SDK client on it."""
+    replay = ReplayTransport(provider.http_module())
+    return replay, provider.replay_client(replay.transport, [])
+
+
+_WARM: dict[str, set[str]] = {}
+
+
+def warm_up(api: str) -> None:
+    """Make one throwaway call (and one streaming call) on ``api`` through its SDK, once per process.
+
+    An SDK's first call imports its resource modules and builds its parsers (about 0.3 s for openai);
+    an e2e case calls the SDK inside the runtime's time limit, so that one-time cost is paid here,
+    outside it, as process and stream cases pay it when their input is prepared. The modules the
+    warm-up imported are remembered: if something removed them (pytester restores ``sys.modules``
+    after an in-process run), the next call warms up again."""
+    loaded = _WARM.get(api)
+    if loaded is not None and loaded <= sys.modules.keys():
+        return
+    before = set(sys.modules)
+    _warm_up(api)
+    _WARM[api] = set(sys.modules) - before
+
+
+def _warm_up(api: str) -> None:
+    record = api_record(api)
+    replay, client = new_replay(PROVIDER_OF[api])
+    attempts = [(RecordedResponse(200, {"content-type": ["application/json"]}, b"{}"), False)]
+    if record.streams:
+        attempts.append((RecordedResponse(200, {"content-type": ["text/event-stream"]}, b""), True))
+    for recorded, stream in attempts:
+        try:
+            result = record.call(client, replay.prepare(recorded), stream)
+            if stream:
+                for _ in result:
+                    pass
+        except Exception:  # best effort: the case itself will show any real problem
+            continue
+
+
+def e2e_client(api: str, exchange: Exchange) -> Any:
+    """A new official SDK client for ``api``'s provider whose HTTP is answered by ``exchange``: with
+    the replay key and the provider's public base URL in replay, with the environment's key and base
+    URL (read by the SDK itself, as a user's runtime would) when the exchange records."""
+    provider = PROVIDER_OF[api]
+    transport = cassette_transport(provider.http_module(), exchange)
+    if exchange.records:
+        return provider.record_client(transport)
+    uris = [i.request.uri for i in exchange.cassette.interactions] if exchange.cassette else []
+    return provider.replay_client(transport, uris)
+
+
+_SHARED_CLIENTS: dict[str, tuple[ReplayTransport, Any]] = {}
+"""One replay client per provider for the whole process: the transport answers each request by its
+key, so sessions (nested pytester runs, the mutation workers' runs) can share them safely, and the
+SDKs' client set-up is paid once."""
+
+
+class SdkReplay:
+    """The per-session entry point; each provider's client is created on first use, once per process."""
+
+    def client(self, provider: Provider) -> tuple[ReplayTransport, Any]:
+        if provider.name not in _SHARED_CLIENTS:
+            _SHARED_CLIENTS[provider.name] = new_replay(provider)
+        return _SHARED_CLIENTS[provider.name]
+
+    def response_object(self, api: str, recorded: RecordedResponse) -> Any:
+        """The SDK object a non-streaming call on ``api`` returns for ``recorded``."""
+        record = api_record(api)
+        replay, client = self.client(PROVIDER_OF[api])
+        return record.call(client, replay.prepare(recorded), False)
+
+    def stream_object(self, api: str, recorded: RecordedResponse, probe: StreamProbe) -> Any:
+        """The SDK stream object a streaming call on ``api`` returns for ``recorded``."""
+        record = api_record(api)
+        if not record.streams:
+            raise NotImplementedError(f"{api} has no streaming call")
+        replay, client = self.client(PROVIDER_OF[api])
+        return record.call(client, replay.prepare(recorded, probe), True)
+
+    def inline_sse(self, api: str, events: list[Any]) -> bytes:
+        """The SSE bytes the provider would send for inline stream ``events``."""
+        record = api_record(api)
+        if record.sse is None:
+            raise NotImplementedError(f"{api} has no event stream")
+        return record.sse(events)

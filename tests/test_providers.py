@@ -1,0 +1,86 @@
+"""The provider records are the one place a provider API is described: every table is derived from them."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness import adapter_contract
+from harness.cassettes import scrub, secret_scan
+from harness.cassettes.store import read_cassette
+from harness.cassettes.vcr_import import endpoint_of
+from harness.providers.registry import APIS, PROVIDER_OF, PROVIDERS, REAL_TRAFFIC
+from harness.sdk.replay import SdkReplay
+from tests.conftest import REPO
+
+CASSETTES = sorted((REPO / "cassettes").rglob("*.yaml"))
+
+
+def _interaction(uri: str, body: bytes | None = b"{}", content_type: str = "application/json") -> dict:
+    return {
+        "request": {"method": "POST", "uri": uri, "headers": {}, "body": body},
+        "response": {"status": {"code": 200}, "headers": {"content-type": [content_type]}, "body": {}},
+    }
+
+
+@pytest.mark.parametrize("path", CASSETTES, ids=lambda p: f"{p.parent.name}/{p.stem[:50]}")
+def test_every_recorded_request_is_recognised_as_its_cassettes_api(path):
+    """The importer's routes (host and path) recognise every request of the project's cassettes as the
+    api and provider its metadata names, and the provider's name is the cassette's folder."""
+    cassette = read_cassette(path)
+    assert cassette.meta is not None
+    assert cassette.meta.provider == path.parent.name == PROVIDER_OF[cassette.meta.api].name
+    for interaction in cassette.interactions:
+        request = interaction.request
+        raw = {
+            "request": {"method": request.method, "uri": request.uri, "body": request.body},
+            "response": {"headers": interaction.response.headers},
+        }
+        endpoint = endpoint_of(raw)
+        assert endpoint is not None, request.uri
+        assert (endpoint.provider, endpoint.api) == (cassette.meta.provider, cassette.meta.api)
+
+
+def test_an_openai_compatible_endpoint_of_another_host_is_not_openai():
+    assert endpoint_of(_interaction("https://api.openai.com/v1/chat/completions")).api == "openai.chat"
+    for other in ("https://api.mistral.ai/v1/chat/completions", "http://localhost:4000/v1/chat/completions"):
+        assert endpoint_of(_interaction(other)) is None
+
+
+def test_streams_are_recognised_by_body_by_content_type_and_by_route():
+    chat = "https://api.openai.com/v1/chat/completions"
+    assert endpoint_of(_interaction(chat, b'{"stream": true}')).stream
+    assert endpoint_of(_interaction(chat, b"{}", "text/event-stream; charset=utf-8")).stream
+    assert not endpoint_of(_interaction(chat, b'{"stream": false}')).stream
+    gemini = "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash"
+    assert endpoint_of(_interaction(f"{gemini}:streamGenerateContent")).stream
+    # Gemini's stream is its route: a body field does not make generateContent a stream
+    assert not endpoint_of(_interaction(f"{gemini}:generateContent", b'{"stream": true}')).stream
+
+
+def test_the_tables_are_derived_from_the_records():
+    assert tuple(APIS) == adapter_contract.APIS
+    assert set(REAL_TRAFFIC.values()) >= {(api, False) for api, record in APIS.items() if record.real_traffic}
+    for provider in PROVIDERS.values():
+        # every key and credential variable of every provider is scanned for before a write
+        assert set(provider.key_variables) | set(provider.secret_variables) <= set(secret_scan.KEY_VARIABLES)
+        assert provider.kept_headers <= scrub.REQUEST_HEADERS
+        for shape in provider.key_shapes:
+            assert shape.what in {what for what, _ in secret_scan.PATTERNS}
+
+
+def test_a_key_variable_of_a_provider_is_found_by_the_scan():
+    for provider in PROVIDERS.values():
+        for name in provider.key_variables:
+            values = secret_scan.key_values({name: "a-secret-value-1234"})
+            assert values == {name: "a-secret-value-1234"}
+            assert secret_scan.scan("x: a-secret-value-1234\n", values)[0].what == f"the value of ${name}"
+
+
+@pytest.mark.parametrize("api", list(APIS))
+def test_each_api_has_a_working_sdk_replay(api):
+    """The record's SDK call parses a recorded body: an empty JSON object becomes the SDK's object."""
+    from harness.cassettes.store import RecordedResponse
+
+    recorded = RecordedResponse(200, {"content-type": ["application/json"]}, b"{}")
+    obj = SdkReplay().response_object(api, recorded)
+    assert type(obj).__module__.split(".")[0] in ("openai", "anthropic", "google")
