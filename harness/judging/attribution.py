@@ -34,6 +34,7 @@ class Attribution:
     rules: tuple[str, ...]
     basis: str  # DECLARED or CITED
     tier: Tier | None  # the most authoritative tier among ``rules``; None when none is in the catalogue
+    api: str = ""
 
     def to_data(self) -> dict[str, Any]:
         d = self.difference
@@ -46,6 +47,7 @@ class Attribution:
             "rules": list(self.rules),
             "basis": self.basis,
             "tier": self.tier,
+            "api": self.api,
         }
         if d.variant:
             data["variant"] = d.variant
@@ -74,10 +76,10 @@ def attribute_one(
         pool = [m for m in matches if m[0] in cited] or matches
         best = max(specificity for _, specificity in pool)
         rules = tuple(dict.fromkeys(rule_id for rule_id, s in pool if s == best))
-        return Attribution(difference, rules, DECLARED, _tier(rules, catalogue))
+        return Attribution(difference, rules, DECLARED, _tier(rules, catalogue), api)
     open_rules = [r for r in cited if r not in catalogue.rules or not catalogue.rules[r].governs]
     rules = tuple(open_rules or cited)
-    return Attribution(difference, rules, CITED, _tier(rules, catalogue))
+    return Attribution(difference, rules, CITED, _tier(rules, catalogue), api)
 
 
 def attribute(

@@ -2,10 +2,12 @@
 
 Three harmless habits of a runtime (``stream: false`` in every body, a default ``max_tokens``, ...)
 can fail a hundred cases each; a maintainer wants to see three lines, not three hundred diffs. Two
-differences share a cause when they break the same rule(s) and have the same signature: the same side
-(request, result, ...), the same place with array indices generalised (``$.messages[*].content``),
-the same kind of difference and the same shape (``array → string``, the exception's class). Values
-may differ from case to case; each group keeps the texts it saw, most frequent first.
+differences share a cause when they have the same signature (the same side: request, result, ...; the
+same place with array indices generalised, ``$.messages[*].content``; the same kind of difference and
+the same shape, ``array → string`` or the exception's class) and break the same rule(s). A difference
+no rule declares is charged to its case's cited rules, which differ from case to case: such
+differences are grouped by their signature and api, and the group names every rule they were charged
+to, most frequent first. Values may differ from case to case; each group keeps the texts it saw.
 
 The terminal summary, the HTML report and the findings page all group with ``group_causes``.
 """
@@ -40,18 +42,29 @@ def group_causes(failures: Iterable[tuple[str, list[dict[str, Any]]]]) -> list[C
     """``failures``: (case id, its attributed differences). The causes, most cases first, then by the
     tier of the rules broken (spec first) and the signature."""
     groups: dict[tuple[tuple[str, ...], str], Cause] = {}
+    charged: dict[tuple[tuple[str, ...], str], Counter[str]] = {}
     for case_id, differences in failures:
         for difference in differences:
             rules = tuple(difference.get("rules") or ())
-            key = (rules, str(difference.get("signature", "")))
-            cause = groups.setdefault(key, Cause(rules, difference.get("tier"), key[1]))
+            signature = str(difference.get("signature", ""))
+            cited = difference.get("basis") == "cited"
+            key = ((f"(cited, {difference.get('api', '')})",), signature) if cited else (rules, signature)
+            cause = groups.setdefault(key, Cause(rules, difference.get("tier"), signature))
             if not cause.cases or cause.cases[-1] != case_id:
                 cause.cases.append(case_id)
+                charged.setdefault(key, Counter()).update(rules)
+                cause.tier = _most_authoritative(cause.tier, difference.get("tier"))
             cause.texts[str(difference.get("text", ""))] += 1
+    for key, cause in groups.items():
+        cause.rules = tuple(rule for rule, _ in charged[key].most_common())
     return sorted(
         groups.values(),
         key=lambda c: (-len(c.cases), _tier_rank(c.tier), c.signature, c.rules),
     )
+
+
+def _most_authoritative(a: str | None, b: str | None) -> str | None:
+    return a if _tier_rank(a) <= _tier_rank(b) else b
 
 
 def _tier_rank(tier: str | None) -> int:
