@@ -120,7 +120,7 @@ class Tally:
             return []
         lines = [f"root causes ({len(causes)}: failures that share the rule broken and the difference):"]
         for cause in causes[:limit]:
-            rules = ", ".join(cause.rules) or "(no rule)"
+            rules = cause.rules_text() or "(no rule)"
             lines.append(
                 f"  {len(cause.cases):>4} case(s)  {rules} [{cause.tier or '?'}]  {cause.example[:140]}"
             )

@@ -30,6 +30,12 @@ class Cause:
     cases: list[str] = field(default_factory=list)
     texts: Counter[str] = field(default_factory=Counter)
 
+    def rules_text(self, limit: int = 3, code: bool = False) -> str:
+        """The rules broken (those most often charged first), at most ``limit`` of them."""
+        shown = [f"`{r}`" if code else r for r in self.rules[:limit]]
+        more = f" (+{len(self.rules) - limit} more cited)" if len(self.rules) > limit else ""
+        return ", ".join(shown) + more
+
     @property
     def example(self) -> str:
         """The most frequent diff line; ``(+N variants)`` when the values vary."""

@@ -137,7 +137,7 @@ def _difference_table(rt: RuntimeSummary) -> list[str]:
     for cause in causes:
         reasons = Counter(filed_under(by_id[c])[1] for c in cause.cases)
         explanation, _ = reasons.most_common(1)[0]
-        rules = _codes(list(cause.rules))
+        rules = cause.rules_text(code=True)
         text = _cell(explanation or UNREVIEWED)
         out.append(
             f"| {len(cause.cases)} | {rules} | {cause.tier or '?'} | `{_cell(cause.example)}` | {text} |"

@@ -171,7 +171,8 @@ def _by_cause(matrix: Matrix) -> str:
             continue
         rows = "".join(
             f'<tr data-cause="{index}"><td class="num">{len(c.cases)}</td>'
-            f"<td>{', '.join(f'<code>{escape(r)}</code>' for r in c.rules)}</td><td>{_tier(c.tier)}</td>"
+            f"<td>{', '.join(f'<code>{escape(r)}</code>' for r in c.rules[:3])}"
+            f"{f' (+{len(c.rules) - 3} more cited)' if len(c.rules) > 3 else ''}</td><td>{_tier(c.tier)}</td>"
             f"<td><code>{escape(c.example)}</code><details><summary>cases</summary>"
             f"{_case_links(rt, c.cases)}</details></td></tr>"
             for index, c in enumerate(causes)

@@ -55,7 +55,7 @@ def render_markdown(matrix: Matrix) -> str:
             out += ["", f"### {rt.label}: root causes", "", "| cases | rules broken | tier | difference |"]
             out.append("|---:|---|---|---|")
             for cause in causes[:MAX_CAUSES]:
-                rules = ", ".join(f"`{r}`" for r in cause.rules)
+                rules = cause.rules_text(code=True)
                 example = cause.example.replace("|", "\\|")
                 out.append(f"| {len(cause.cases)} | {rules} | {cause.tier or '?'} | `{example}` |")
             if len(causes) > MAX_CAUSES:
