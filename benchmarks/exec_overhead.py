@@ -6,8 +6,11 @@ in-process.
 The adapter calls of every case are made directly (inputs prepared beforehand, as the plugin prepares
 them outside the time limit; streams consumed inside the timed part), once on the reference adapter
 in-process and once through ``ExecAdapter`` on the same adapter served by the Python helper, and for
-the cases it declares (process and stream of openai.chat) through the Node.js fake runtime. Best of
---repeat passes; the runtime's start-up is measured apart (it is paid once per run, not per case).
+the cases it declares (process and stream of openai.chat) through the Node.js fake runtime. Then one
+specification in two languages: Prompty's TypeScript runtime in Node.js over ``exec:`` (recorded
+inputs, parsed by its own SDKs) against Python Prompty in-process, per kind, on the cases both
+declare (when ``prompty`` is installed and ``--impl prompty-ts`` finds a build). Best of --repeat
+passes; the runtime's start-up is measured apart (it is paid once per run, not per case).
 """
 
 from __future__ import annotations
@@ -47,12 +50,14 @@ def _raising(call: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return run
 
 
-def calls(kinds: tuple[str, ...]) -> Callable[[], list[Callable[[Any], Any]]]:
+def calls(
+    kinds: tuple[str, ...], apis: tuple[str, ...] = ("openai.chat",)
+) -> Callable[[], list[Callable[[Any], Any]]]:
     corpus, ctx = Corpus(REPO / "cases"), HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
     cases = [
         c
         for c in corpus.cases()
-        if c.kind in kinds and c.api == "openai.chat" and not _uses_mcp(c)  # a server start, same either way
+        if c.kind in kinds and c.api in apis and not _uses_mcp(c)  # a server start, same either way
     ]
 
     def prepare() -> list[Callable[[Any], Any]]:
@@ -102,6 +107,38 @@ def start_up(command: str, repeat: int) -> float:
     return best
 
 
+def compare_prompty(repeat: int) -> None:
+    """Prompty's TypeScript runtime over exec: against Python Prompty in-process, kind by kind."""
+    from harness.adapters.prompty_adapter import PromptyAdapter
+    from harness.adapters.prompty_ts import adapter as prompty_ts
+
+    python, typescript = PromptyAdapter(), prompty_ts()
+    for runtime in (python, typescript):
+        if getattr(runtime, "unavailable", None):
+            print(f"Prompty TypeScript vs Python: skipped, {runtime.name}: {runtime.unavailable}")
+            return
+    label = f"{typescript.name} {typescript.version} over exec: vs {python.name} {python.version} in-process"
+    print(f"Prompty: {label}")
+    try:
+        for kind in ("wire", "process", "stream"):
+            declared = typescript.capabilities()
+            apis = tuple(sorted({c.split(":")[1] for c in declared if c.startswith(f"{kind}:")}))
+            cases = calls((kind,), apis)
+
+            def prepare(cases: Callable[[], list[Any]] = cases) -> list[Callable[[Any], Any]]:
+                return [_raising(call) for call in cases()]  # a real runtime fails some cases: still timed
+
+            inproc, count = timed(python, prepare, repeat)
+            out, _ = timed(typescript, prepare, repeat)
+            print(
+                f"  {kind:8} {count:4} cases   in-process {inproc / count * 1000:7.3f} ms per case   "
+                f"exec: {out / count * 1000:7.3f} ms per case"
+            )
+    finally:
+        typescript.close()
+    print(f"  runtime start-up {start_up(typescript.command, repeat) * 1000:.0f} ms once per run")
+
+
 def compare(label: str, command: str, kinds: tuple[str, ...], repeat: int) -> None:
     prepare = calls(kinds)
     inproc, count = timed(ReferenceAdapter(), prepare, repeat)
@@ -136,6 +173,7 @@ def main() -> None:
         compare(
             "Node.js fake vs reference in-process (process, stream)", node, ("process", "stream"), args.repeat
         )
+    compare_prompty(args.repeat)
 
 
 if __name__ == "__main__":

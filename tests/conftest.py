@@ -64,6 +64,20 @@ def _sdks_imported_once() -> None:
     test and imported again (seconds each time) by the next in-process run."""
     for api in API_NAMES:
         warm_up(api)
+    _litellm_imported_once()
+
+
+def _litellm_imported_once() -> None:
+    """litellm (about 3 s to import) and the parts of it the seed adapters use, for the same reason."""
+    try:
+        from harness.adapters.litellm_objects import import_litellm
+
+        import_litellm()
+    except ImportError:
+        return
+    import litellm.litellm_core_utils.llm_response_utils.convert_dict_to_response
+    import litellm.llms.anthropic.chat.handler
+    import litellm.llms.vertex_ai.gemini.vertex_and_google_ai_studio_gemini  # noqa: F401
 
 
 @pytest.fixture(scope="session")

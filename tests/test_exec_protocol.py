@@ -92,7 +92,10 @@ def test_the_schema_rejects_malformed_messages():
     good = {"type": "hello", "protocol": 1, "name": "x", "version": "1", "capabilities": ["wire:openai.chat"]}
     assert validator.is_valid(good)
     assert not validator.is_valid({**good, "capabilities": ["wire:openai.chatt"]})
-    assert not validator.is_valid({**good, "protocol": 2})
+    assert not validator.is_valid({**good, "protocol": 3})
+    assert validator.is_valid({**good, "protocol": 2, "inputs": "recorded"})
+    assert not validator.is_valid({**good, "inputs": "recorded"})  # recorded inputs are protocol 2
+    assert not validator.is_valid({**good, "protocol": 2, "inputs": "bytes"})
     assert not validator.is_valid({"type": "result"})  # no id
     assert not validator.is_valid({"type": "error", "id": 1, "error": {"message": "no type"}})
 

@@ -135,7 +135,11 @@ def test_findings_command_rebuilds_the_page(tmp_path, monkeypatch):
     """The command is what the integrator re-runs: from the committed baselines it must reproduce the
     committed page exactly, and leave every baseline as it is."""
     pytest.importorskip("prompty")
+    from harness.adapters.prompty_ts.locate import RUNTIME_ENV
     from harness.cli import main
+    from tests.prompty_ts_build import built_runtime
+
+    monkeypatch.setenv(RUNTIME_ENV, str(built_runtime()))  # the page compares it with prompty
 
     out, baselines = tmp_path / "findings.md", tmp_path / "conformance"
     shutil.copytree(REPO / "conformance", baselines)

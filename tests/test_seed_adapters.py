@@ -1,6 +1,7 @@
 """The adapters for the systems of seeds 002-004 (luthien, agentflow, nat): they skip with their reason
-when the runtime is missing, and against fakes written from the documents they run the corpus and
-report the documents' known gaps as failures with diffs."""
+when the runtime or its entry class is missing, and against fakes written from the documents (which,
+like the real systems, take only LiteLLM's objects) they run the corpus and report the documents'
+known gaps as failures with diffs. The real luthien and agentflow runs: tests/test_seed_runtimes.py."""
 
 from __future__ import annotations
 
@@ -9,14 +10,58 @@ import sys
 import pytest
 
 from harness.adapters.agentflow import AgentflowAdapter, message_as_data
+from harness.adapters.luthien_source import SRC_VARIABLE
 from harness.adapters.nat import NatAdapter
 from harness.impl_loader import load_impl
 
 
-def test_missing_runtime_loads_but_declares_nothing_and_says_why():
+def test_missing_runtime_loads_but_declares_nothing_and_says_why(monkeypatch):
+    monkeypatch.delenv(SRC_VARIABLE, raising=False)
     impl = load_impl("luthien")
     assert impl.capabilities == frozenset()
-    assert "luthien_proxy.v2.streaming is not importable" in impl.unavailable
+    assert "luthien_proxy.v2.streaming.stream_processor is not importable" in impl.unavailable
+    assert SRC_VARIABLE in impl.unavailable and "\n" not in impl.unavailable
+
+
+def _checkout(root, processor_source: str):
+    streaming = root / "luthien_proxy" / "v2" / "streaming"
+    streaming.mkdir(parents=True)
+    for package in (root / "luthien_proxy", root / "luthien_proxy" / "v2", streaming):
+        (package / "__init__.py").write_text(
+            '__version__ = "9.9"\n' if package.name == "luthien_proxy" else ""
+        )
+    (streaming / "stream_processor.py").write_text(processor_source)
+    return root
+
+
+def test_a_checkout_without_the_entry_class_is_unavailable_with_one_line(tmp_path, monkeypatch):
+    monkeypatch.setenv(SRC_VARIABLE, str(_checkout(tmp_path, "class Other: pass\n")))
+    impl = load_impl("luthien")
+    assert impl.capabilities == frozenset()
+    module = "luthien_proxy.v2.streaming.stream_processor"
+    assert impl.unavailable == f"{module} has no StreamProcessor (this checkout predates or dropped it)"
+
+
+def test_a_folder_without_the_package_says_so(tmp_path, monkeypatch):
+    monkeypatch.setenv(SRC_VARIABLE, str(tmp_path))
+    impl = load_impl("luthien")
+    assert impl.capabilities == frozenset()
+    assert impl.unavailable.startswith(f"{SRC_VARIABLE}={tmp_path} has no luthien_proxy package")
+
+
+def test_a_checkout_with_the_class_declares_every_blocks_api_and_leaves_no_module_behind(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv(SRC_VARIABLE, str(_checkout(tmp_path, "class StreamProcessor: pass\n")))
+    impl = load_impl("luthien")
+    assert impl.unavailable is None
+    assert impl.capabilities == {
+        "blocks:openai.chat",
+        "blocks:anthropic.messages",
+        "blocks:gemini.generate_content",
+    }
+    assert impl.version == "9.9"  # no PROVENANCE beside it and not a git checkout: the package's own
+    assert not [m for m in sys.modules if m.startswith("luthien_proxy")]
 
 
 @pytest.mark.skipif(sys.version_info >= (3, 12), reason="the Python-version guard applies below 3.12")
@@ -24,9 +69,11 @@ def test_agentflow_names_the_python_it_needs():
     adapter = AgentflowAdapter()
     assert adapter.capabilities() == set()
     assert "Python >= 3.12" in adapter.unavailable
+    assert "exec:.venv-agentflow/bin/python -m harness.exec_protocol.serve agentflow" in adapter.unavailable
 
 
-def test_unavailable_runtime_skips_every_case_with_its_reason(run_corpus):
+def test_unavailable_runtime_skips_every_case_with_its_reason(run_corpus, monkeypatch):
+    monkeypatch.delenv(SRC_VARIABLE, raising=False)
     run = run_corpus("--impl=luthien", "-k", "blocks.openai.chat.real-two-parallel")
     assert run.outcomes == {"blocks.openai.chat.real-two-parallel-tool-calls": "unsupported"}
     assert "luthien is unavailable here" in run.longreprs["blocks.openai.chat.real-two-parallel-tool-calls"]
@@ -34,16 +81,15 @@ def test_unavailable_runtime_skips_every_case_with_its_reason(run_corpus):
 
 def test_luthien_fake_from_the_document_breaks_exactly_the_project_decisions(run_corpus):
     run = run_corpus("--impl=tests.fakes.luthien_streaming:adapter", "-k", "blocks and openai")
-    # The document's own rules hold where its assumptions hold ...
+    # The document's own rules hold where its assumptions hold (LiteLLM's chunks of those streams) ...
     assert {
-        "blocks.openai.chat.real-two-parallel-tool-calls",
         "blocks.openai.chat.empty-content-in-tool-phase-stripped",
         "blocks.openai.chat.malformed-and-empty-fragments-kept-raw",
     } <= run.with_outcome("passed")
     # ... and real traffic shows where they do not: the loop stops before the usage chunk.
-    text = run.longreprs["blocks.openai.chat.real-text-stream-with-usage-chunk"]
+    text = run.longreprs["blocks.openai.chat.real-tool-call-arguments-in-eleven-fragments"]
     assert "blocks/chunks-after-finish" in text
-    assert "$[14]: missing item" in text
+    assert "$[13]: missing item" in text
     assert "blocks.openai.chat.three-completions-in-one-chunk" in run.with_outcome("failed")
     assert run.with_outcome("error") == set()
 
@@ -52,9 +98,23 @@ def test_agentflow_fake_passes_responses_and_fails_empty_partials(run_corpus):
     run = run_corpus("--impl=tests.fakes.agentflow_llm:adapter", "-k", "convert")
     assert "convert.openai.chat.real-tool-call-content-null" in run.with_outcome("passed")
     assert "convert.openai.chat.reasoning-content-and-cached-tokens" in run.with_outcome("passed")
-    text = run.longreprs["convert.openai.chat.real-stream-tool-call-from-fragments"]
+    text = run.longreprs["convert.openai.chat.real-text-stream-with-usage"]
     assert "convert/no-empty-partials" in text
     assert run.with_outcome("error") == set()
+
+
+def test_the_fakes_refuse_the_sdk_objects_a_wrong_translation_would_hand_them(run_corpus):
+    """An adapter that skips LiteLLM's conversion gets no pass out of the fakes, as out of the real code."""
+    luthien = run_corpus("--impl=tests.fakes.skips_litellm:luthien", "-k", "blocks and openai")
+    assert luthien.outcomes and luthien.with_outcome("passed") == set()
+    assert "a LiteLLM proxy hands ModelResponseStream chunks, got ChatCompletionChunk" in "".join(
+        luthien.longreprs.values()
+    )
+    agentflow = run_corpus("--impl=tests.fakes.skips_litellm:agentflow", "-k", "convert")
+    assert agentflow.outcomes and agentflow.with_outcome("passed") == set()
+    texts = "".join(agentflow.longreprs.values())
+    assert "Unsupported response type for LiteLLMConverter" in texts  # a bare SDK stream
+    assert "takes a ModelResponse, got <class 'openai.types.chat.chat_completion.ChatCompletion'>" in texts
 
 
 def test_message_as_data_keeps_partials_to_role_delta_content():

@@ -1,26 +1,31 @@
-"""``--impl agentflow``: 10xScale Agentflow's response converter (``agentflow.adapters.llm``, seed 004)
-under the ``convert`` contract (``pip install 'wireconf[agentflow]'``).
+"""``--impl agentflow``: 10xScale Agentflow's LiteLLM response converter (seed 004) under the ``convert``
+contract (``pip install 'wireconf[agentflow]'``: ``10xscale-agentflow[litellm]==0.6.4``, the last
+release with ``LiteLLMConverter``; 0.7 moved the converters and dropped it).
+
+The converter takes what LiteLLM returns: a ``ModelResponse``, or the ``CustomStreamWrapper`` of a
+streaming call. The adapter builds those from the recorded response with LiteLLM's own conversion
+(``harness.adapters.litellm_objects``) and calls the documented API,
+``LiteLLMConverter().convert_response(response)`` and ``convert_streaming_response(config, node_name,
+response)``, whose ``Message`` objects it reads into the canonical message (docs/seeds.md).
 
 Agentflow needs Python >= 3.12. On an older interpreter the adapter loads, declares nothing and says
-so; there it runs out of process, served by the Python helper from a 3.12 environment that has wireconf
-and agentflow installed (``tests/test_agentflow_out_of_process.py`` proves that path with a fake)::
+so; there it runs out of process, served from a Python >= 3.12 environment that has wireconf and the
+``agentflow`` extra installed (docs/seeds.md)::
 
-    pytest cases --impl "exec:/opt/py312/bin/python -m harness.exec_protocol.serve agentflow"
-
-It calls the documented API: ``LiteLLMConverter().convert_response(response)`` and
-``convert_streaming_response(config, node_name, response)``, whose ``Message`` objects it reads into
-the canonical message (docs/seeds.md).
+    pytest cases --impl "exec:.venv-agentflow/bin/python -m harness.exec_protocol.serve agentflow"
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 from harness.adapters._optional import optional_module
 
+MODULE = "agentflow.adapters.llm.litellm_converter"
+ENTRY = "LiteLLMConverter"
+HINT = "pip install 'wireconf[agentflow]' (10xscale-agentflow 0.6.4 with litellm; Python >= 3.12)"
 USAGE_FIELDS = (
     "prompt_tokens",
     "completion_tokens",
@@ -28,7 +33,6 @@ USAGE_FIELDS = (
     "reasoning_tokens",
     "cache_read_input_tokens",
 )
-HINT = "pip install 'wireconf[agentflow]' (agentflow needs Python >= 3.12)"
 
 
 def _block(block: Any) -> dict[str, Any]:
@@ -51,14 +55,7 @@ def _tool_call(call: Any) -> dict[str, Any]:
 def _usage(usage: Any) -> dict[str, int] | None:
     if usage is None:
         return None
-    fields = (
-        "prompt_tokens",
-        "completion_tokens",
-        "total_tokens",
-        "reasoning_tokens",
-        "cache_read_input_tokens",
-    )
-    return {f: getattr(usage, f, 0) for f in fields}
+    return {f: getattr(usage, f, 0) for f in USAGE_FIELDS}
 
 
 def message_as_data(message: Any) -> dict[str, Any]:
@@ -77,43 +74,59 @@ def message_as_data(message: Any) -> dict[str, Any]:
     return data
 
 
+def _load() -> tuple[Any, str, str | None]:
+    """``(LiteLLMConverter, version, unavailable)`` from the installed package."""
+    if sys.version_info < (3, 12):
+        return (
+            None,
+            "not installed",
+            f"agentflow needs Python >= 3.12 and this is {sys.version.split()[0]}; serve it from a "
+            "Python >= 3.12 environment: --impl 'exec:.venv-agentflow/bin/python -m "
+            "harness.exec_protocol.serve agentflow' (docs/seeds.md)",
+        )
+    from harness.adapters.litellm_objects import import_litellm
+
+    try:
+        import_litellm()
+    except ImportError as exc:
+        return None, "not installed", f"litellm is not importable ({exc}); {HINT}"
+    module, version, unavailable = optional_module(MODULE, "10xscale-agentflow", HINT)
+    if module is None:
+        return None, version, unavailable
+    converter = getattr(module, ENTRY, None)
+    if converter is None:
+        return None, version, f"{MODULE} has no {ENTRY} ({version}); {HINT}"
+    return converter, version, None
+
+
 class AgentflowAdapter:
     name = "agentflow"
 
-    def __init__(self, module: Any = None) -> None:
-        if module is None and sys.version_info < (3, 12):
-            self._llm, self.version = None, "not installed"
-            self.unavailable = (
-                f"agentflow needs Python >= 3.12 and this is {sys.version.split()[0]}; "
-                "serve it from a Python 3.12 environment: --impl 'exec:python3.12 -m "
-                "harness.exec_protocol.serve agentflow'"
-            )
-            return
-        if module is None:
-            module, self.version, self.unavailable = optional_module(
-                "agentflow.adapters.llm.litellm_converter", "10xscale-agentflow", HINT
-            )
+    def __init__(self, converter: Any = None, version: str = "test") -> None:
+        """``converter``: a LiteLLMConverter class to judge instead of the installed one (tests' fakes)."""
+        if converter is None:
+            converter, version, self.unavailable = _load()
         else:
-            self.version, self.unavailable = getattr(module, "__version__", "test"), None
-        self._llm = module
+            self.unavailable = None
+        self.version = version
+        self._converter = converter
 
     def capabilities(self) -> set[str]:
-        return set() if self._llm is None else {"convert:openai.chat"}
+        return set() if self._converter is None else {"convert:openai.chat"}
 
     def convert(self, api: str, response: Any, stream: bool) -> list[dict[str, Any]]:
-        converter = self._llm.LiteLLMConverter()
+        from harness.adapters import litellm_objects
+
+        converter = self._converter()
         if not stream:
-            return [message_as_data(asyncio.run(converter.convert_response(response)))]
-        return asyncio.run(self._stream(converter, response))
+            model_response = litellm_objects.model_response(response)
+            return [message_as_data(asyncio.run(converter.convert_response(model_response)))]
+        return asyncio.run(self._stream(converter, litellm_objects.stream_wrapper(api, response)))
 
     @staticmethod
-    async def _stream(converter: Any, chunks: Iterable[Any]) -> list[dict[str, Any]]:
-        async def incoming() -> AsyncIterator[Any]:
-            for chunk in chunks:
-                yield chunk
-
+    async def _stream(converter: Any, wrapper: Any) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
-        async for item in converter.convert_streaming_response({}, "wireconf", incoming()):
+        async for item in converter.convert_streaming_response({}, "wireconf", wrapper):
             if hasattr(item, "delta") and hasattr(item, "content"):  # a Message, not an EventModel
                 out.append(message_as_data(item))
         return out

@@ -1,21 +1,27 @@
-"""``--impl luthien``: Luthien Proxy's stream processor (``luthien_proxy.v2.streaming``, seed 002) under
-the ``blocks`` contract. The package is not on PyPI; install it from its repository to run it.
+"""``--impl luthien``: luthien-proxy's stream processor (seed 002) under the ``blocks`` contract.
 
-The processor is driven the documented way: ``StreamProcessor(on_chunk).process(chunks, context)``,
-with a callback that records a snapshot of the ``StreamState`` it is handed at each chunk. Chunks are
-the OpenAI SDK's ``ChatCompletionChunk`` objects, which have the attribute layout of LiteLLM's
-``ModelResponse`` chunks the processor reads (``choices[0].delta``, ``finish_reason``).
+luthien-proxy is a LiteLLM proxy: whatever provider answers, its ``StreamProcessor`` sees the
+``ModelResponseStream`` chunks of the ``CustomStreamWrapper`` that ``litellm.acompletion`` returns. The
+adapter builds exactly that from the recorded stream with LiteLLM's own conversion
+(``harness.adapters.litellm_objects``: the OpenAI SDK's stream for OpenAI, LiteLLM's Anthropic and
+Gemini parsers over those providers' bytes), then drives the processor the documented way,
+``StreamProcessor(on_chunk).process(incoming, context)``, with a callback that records the
+``StreamState`` it is handed at each chunk. So the Anthropic and Gemini cases judge what a luthien
+policy sees behind LiteLLM, including what LiteLLM's conversion changes.
+
+Point it at a checkout: ``WIRECONF_LUTHIEN_SRC=path/to/luthien-proxy/src`` (``luthien_source.py``); the
+version names the commit (``0.1.0+967f2d8f``). Without the class, or without litellm, the adapter
+declares nothing and says why.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
-from harness.adapters._optional import optional_module
+from harness.adapters.luthien_source import find_processor
 
-HINT = "luthien-proxy is not published on PyPI; install it from its repository to run this adapter"
+APIS = ("openai.chat", "anthropic.messages", "gemini.generate_content")
 
 
 class _Context:
@@ -58,29 +64,42 @@ def snapshot(state: Any) -> dict[str, Any]:
 class LuthienAdapter:
     name = "luthien"
 
-    def __init__(self, module: Any = None) -> None:
-        if module is None:
-            module, self.version, self.unavailable = optional_module(
-                "luthien_proxy.v2.streaming", "luthien-proxy", HINT
-            )
+    def __init__(self, processor: Any = None, version: str = "test") -> None:
+        """``processor``: a StreamProcessor class to judge instead of the checkout's (tests' fakes)."""
+        if processor is None:
+            found = find_processor()
+            processor, version, self.unavailable = found.processor, found.version, found.unavailable
+            if processor is not None:
+                self.unavailable = _litellm_missing()
+                processor = None if self.unavailable else processor
         else:
-            self.version, self.unavailable = getattr(module, "__version__", "test"), None
-        self._streaming = module
+            self.unavailable = None
+        self.version = version
+        self._processor = processor
 
     def capabilities(self) -> set[str]:
-        return set() if self._streaming is None else {"blocks:openai.chat"}
+        return set() if self._processor is None else {f"blocks:{api}" for api in APIS}
 
-    def stream_blocks(self, api: str, events: Iterable[Any]) -> list[dict[str, Any]]:
+    def stream_blocks(self, api: str, events: Any) -> list[dict[str, Any]]:
+        from harness.adapters.litellm_objects import stream_wrapper
+
+        incoming = stream_wrapper(api, events)
         states: list[dict[str, Any]] = []
 
         async def on_chunk(chunk: Any, state: Any, context: Any) -> None:
             states.append(snapshot(state))
             await context.send(chunk)
 
-        async def incoming() -> AsyncIterator[Any]:
-            for chunk in events:
-                yield chunk
-
-        processor = self._streaming.StreamProcessor(on_chunk)
-        asyncio.run(processor.process(incoming(), _Context()))
+        processor = self._processor(on_chunk)
+        asyncio.run(processor.process(incoming, _Context()))
         return states
+
+
+def _litellm_missing() -> str | None:
+    try:
+        from harness.adapters.litellm_objects import import_litellm
+
+        import_litellm()
+    except ImportError as exc:
+        return f"litellm is not importable ({exc}); pip install 'wireconf[luthien]'"
+    return None

@@ -4,23 +4,64 @@ findings page (``docs/findings.md``). Re-run it whenever the corpus or a runtime
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 COMMAND = "wireconf findings"
+RUNTIMES_FILE = "runtimes.yaml"
+SIDE_BY_SIDE = (("prompty", "prompty-ts"),)
+"""Runtimes that implement one specification in two languages: the page compares each pair."""
 
 
-def _runtimes(requested: list[str]) -> list[str]:
+@dataclass(frozen=True)
+class Runtime:
+    """One runtime to judge: the name of its baseline, its --impl and the environment it needs."""
+
+    name: str
+    impl: str
+    env: dict[str, str] = field(default_factory=dict)
+
+
+def placeholders() -> dict[str, str]:
+    """The values ``{third_party}`` and ``{agentflow_python}`` stand for in conformance/runtimes.yaml."""
+    return {
+        "third_party": os.environ.get("WIRECONF_THIRD_PARTY") or str(Path("..", "shared", "third-party")),
+        "agentflow_python": os.environ.get("WIRECONF_AGENTFLOW_PYTHON")
+        or str(Path(".venv-agentflow", "bin", "python")),
+    }
+
+
+def listed_runtimes(path: Path) -> list[Runtime]:
+    """The runtimes ``path`` (conformance/runtimes.yaml) lists, with placeholders filled in."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    values = placeholders()
+    out = []
+    for name, entry in (data.get("runtimes") or {}).items():
+        env = {str(k): str(v).format(**values) for k, v in (entry.get("env") or {}).items()}
+        out.append(Runtime(str(name), str(entry["impl"]).format(**values), env))
+    return out
+
+
+def _runtimes(requested: list[str], baselines: Path) -> list[Runtime]:
     from harness.impl_loader import available_entry_points
 
-    return requested or [name for name in available_entry_points() if name != "reference"]
+    if requested:
+        return [Runtime(name, name) for name in requested]
+    if (baselines / RUNTIMES_FILE).is_file():
+        return listed_runtimes(baselines / RUNTIMES_FILE)
+    return [Runtime(name, name) for name in available_entry_points() if name != "reference"]
 
 
-def _run(impl: str, cases: Path, baseline: Path, report: Path) -> str | None:
-    """Run the corpus against ``impl``; ``None`` when it ran, else why it could not."""
+def _run(runtime: Runtime, cases: Path, baseline: Path, report: Path) -> str | None:
+    """Run the corpus against ``runtime``; ``None`` when it ran, else why it could not."""
+    impl = runtime.impl
     command = [
         sys.executable,
         "-m",
@@ -35,7 +76,8 @@ def _run(impl: str, cases: Path, baseline: Path, report: Path) -> str | None:
         "-q",
         "--no-header",
     ]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    env = {**os.environ, **runtime.env}
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     if done.returncode == 4 or not report.exists():  # usage error: the adapter cannot be loaded
         lines = [line for line in (done.stderr or done.stdout).splitlines() if line.strip()]
         return lines[-1].removeprefix("ERROR: ") if lines else f"pytest exited with {done.returncode}"
@@ -52,10 +94,11 @@ def run(args: argparse.Namespace) -> int:
     corpus = Corpus(cases)
     records, not_run = [], []
     with tempfile.TemporaryDirectory(prefix="wireconf-findings-") as tmp:
-        for impl in _runtimes(args.impl):
+        for runtime in _runtimes(args.impl, Path(args.baselines)):
+            impl = runtime.name
             baseline = Path(args.baselines) / f"{impl}.yaml"
             report = Path(tmp) / f"{impl}.jsonl"
-            problem = _run(impl, cases, baseline, report)
+            problem = _run(runtime, cases, baseline, report)
             if problem is not None:
                 print(f"{impl}: not run: {problem}", file=sys.stderr)
                 not_run.append(NotRun(impl, problem))
@@ -69,12 +112,24 @@ def run(args: argparse.Namespace) -> int:
             print(f"{impl}: {len(found)} cases, {failing} failing; baseline {baseline}", file=sys.stderr)
     command = COMMAND + "".join(f" --impl {i}" for i in args.impl)
     size = sum(1 for _ in corpus.cases())
-    text = render_findings(records, corpus.catalogue, not_run, command, size)
+    text = render_findings(records, corpus.catalogue, not_run, command, size, _side_by_side(records, corpus))
     from harness.cassettes.atomic import write_atomic
 
     write_atomic(Path(args.out), text)
     print(f"wrote {args.out}", file=sys.stderr)
     return 0
+
+
+def _side_by_side(records: list[Any], corpus: Any) -> list[str]:
+    from harness.reports import side_by_side
+
+    labels = {record.impl: record.runtime for record in records}
+    lines: list[str] = []
+    for left, right in SIDE_BY_SIDE:
+        comparison = side_by_side.compare(records, left, right)
+        if comparison is not None:
+            lines += side_by_side.render(comparison, corpus.catalogue, labels)
+    return lines
 
 
 def register(subparsers: Any) -> None:
@@ -87,7 +142,7 @@ def register(subparsers: Any) -> None:
         action="append",
         default=[],
         help="a runtime (entry point, module:attribute or exec:COMMAND); repeatable "
-        "(default: every wireconf.adapters entry point except reference)",
+        "(default: those conformance/runtimes.yaml lists, else every entry point except reference)",
     )
     parser.add_argument("--cases", default="cases", help="the corpus (default: cases)")
     parser.add_argument(

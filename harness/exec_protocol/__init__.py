@@ -5,4 +5,8 @@
 both, ``schema.json`` the JSON Schema of every message (``wireconf exec-schema`` prints it).
 """
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+"""The newest version the harness speaks; a runtime's hello names the one it speaks."""
+PROTOCOL_VERSIONS = (1, 2)
+"""1: SDK objects and stream events cross as the provider's JSON. 2 adds the hello's ``inputs``:
+``recorded`` asks for the recorded HTTP responses instead, for runtimes whose own SDK parses them."""

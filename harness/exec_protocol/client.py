@@ -24,9 +24,18 @@ import threading
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from harness.exec_protocol import PROTOCOL_VERSION
-from harness.exec_protocol.messages import ProtocolError, decode, encode, remote_exception, to_json
+from harness.exec_protocol import PROTOCOL_VERSIONS
+from harness.exec_protocol.messages import (
+    ProtocolError,
+    chunk_json,
+    decode,
+    encode,
+    recorded_json,
+    remote_exception,
+    to_json,
+)
 from harness.providers.registry import PROVIDER_OF
+from harness.sdk.origins import origin_of
 
 HELLO_TIMEOUT = 60.0
 STOP_TIMEOUT = 5.0
@@ -128,6 +137,7 @@ class ExecAdapter:
         self.version = str(hello["version"])
         self._capabilities = frozenset(str(c) for c in hello["capabilities"])
         self._hello = hello
+        self._recorded_inputs = hello.get("inputs") == "recorded"
         # the optional methods exist on this proxy only when the runtime has them, as in-process
         optional = set(hello.get("optional") or ())
         if "set_tool_registry" in optional:
@@ -278,7 +288,9 @@ class ExecAdapter:
         process = self._ensure_running()
         call_id = next(self._ids)
         sdk_json = PROVIDER_OF[api].sdk_json if api in PROVIDER_OF else None
-        events = iter(stream[1]) if stream is not None else None
+        events: Iterator[Any] | None = iter(stream[1]) if stream is not None else None
+        if self._recorded_inputs:
+            args, events = _as_recorded(args, sdk, stream)
         message = {
             "type": "call",
             "id": call_id,
@@ -326,8 +338,11 @@ class ExecAdapter:
                     except StopIteration:
                         self._send(process, {"type": "end", "id": call_id})
                     else:
-                        message = {"type": "event", "id": call_id, "event": to_json(event, sdk_json)}
-                        self._send(process, message)
+                        if self._recorded_inputs:
+                            payload = chunk_json(event)
+                        else:
+                            payload = {"event": to_json(event, sdk_json)}
+                        self._send(process, {"type": "event", "id": call_id, **payload})
                 else:
                     process.kill()
                     raise ProtocolError(
@@ -339,11 +354,47 @@ class ExecAdapter:
                 self._in_flight = None
 
 
+def _recorded(sdk_object: object, name: str) -> Any:
+    origin = origin_of(sdk_object)
+    if origin is None:
+        raise TypeError(
+            f"the runtime asked for recorded inputs, but `{name}` ({type(sdk_object).__name__}) was not "
+            "parsed by the harness from a recorded response"
+        )
+    return origin
+
+
+def _as_recorded(
+    args: dict[str, Any], sdk: list[str], stream: tuple[str, Iterable[object]] | None
+) -> tuple[dict[str, Any], Iterator[bytes] | None]:
+    """``inputs: recorded`` (protocol 2): each SDK argument as the response it was parsed from, and a
+    streamed argument as its head in ``args`` with its events pulled from the same probe the SDK object
+    reads (each one counted as read, as in-process), as raw bytes."""
+    args = dict(args)
+    for name in sdk:
+        recorded = _recorded(args[name], name).recorded
+        args[name] = recorded_json(recorded.status, recorded.headers, recorded.body)
+    if stream is None:
+        return args, None
+    name, sdk_stream = stream
+    origin = _recorded(sdk_stream, name)
+    assert origin.probe is not None, f"`{name}` is not a stream"
+    args[name] = recorded_json(origin.recorded.status, origin.recorded.headers, None)
+    return args, origin.probe.chunks()
+
+
 def _check_hello(hello: dict[str, Any]) -> None:
     if hello.get("type") != "hello":
         raise ProtocolError(f"the first message must be a hello, got {hello}")
-    if hello.get("protocol") != PROTOCOL_VERSION:
-        raise ProtocolError(f"protocol {hello.get('protocol')!r} is not supported (this harness speaks 1)")
+    protocol = hello.get("protocol")
+    if protocol not in PROTOCOL_VERSIONS:
+        raise ProtocolError(
+            f"protocol {protocol!r} is not supported (this harness speaks "
+            f"{', '.join(map(str, PROTOCOL_VERSIONS))})"
+        )
+    inputs = hello.get("inputs", "json")
+    if inputs not in ("json", "recorded") or (inputs != "json" and protocol < 2):
+        raise ProtocolError(f'hello\'s `inputs` is "json" or, from protocol 2, "recorded": {hello}')
     for key in ("name", "version"):
         if not isinstance(hello.get(key), str) or not hello[key]:
             raise ProtocolError(f"hello needs a non-empty string {key!r}: {hello}")

@@ -4,8 +4,10 @@ exceptions as messages and back. Standard library only, so that the runtime side
 
 from __future__ import annotations
 
+import base64
 import builtins
 import json
+import os
 import traceback
 from collections.abc import Callable, Mapping
 from functools import lru_cache
@@ -60,6 +62,28 @@ def to_json(value: Any, sdk_json: Callable[[Any], Any] | None = None) -> Any:
     raise TypeError(f"{type(value).__module__}.{type(value).__qualname__} cannot be sent as JSON")
 
 
+def _text_or_base64(data: bytes, key: str) -> dict[str, str]:
+    """``{key: text}`` for UTF-8 bytes (every recorded JSON and SSE body), else base64 with
+    ``encoding: base64``: the bytes cross unchanged either way."""
+    try:
+        return {key: data.decode("utf-8")}
+    except UnicodeDecodeError:
+        return {key: base64.b64encode(data).decode("ascii"), "encoding": "base64"}
+
+
+def recorded_json(status: int, headers: Mapping[str, list[str]], body: bytes | None) -> dict[str, Any]:
+    """A recorded HTTP response as protocol data (``inputs: recorded``): its status, its headers (name →
+    values, as recorded) and its body; ``body=None`` gives the head of a stream, whose body is pulled
+    event by event (``chunk``)."""
+    head: dict[str, Any] = {"status": status, "headers": {k: list(v) for k, v in headers.items()}}
+    return head if body is None else {**head, **_text_or_base64(body, "body")}
+
+
+def chunk_json(chunk: bytes) -> dict[str, str]:
+    """The fields of an ``event`` message that carries the next bytes of a recorded stream."""
+    return _text_or_base64(chunk, "chunk")
+
+
 def error_payload(exc: BaseException, skip: str = "/harness/exec_protocol/") -> dict[str, Any]:
     """An exception as the ``error`` of an error message; frames of files whose path contains ``skip``
     (the protocol's own) are left out of the traceback."""
@@ -76,9 +100,23 @@ def error_payload(exc: BaseException, skip: str = "/harness/exec_protocol/") -> 
     }
 
 
+def _short_path(filename: str) -> str:
+    """A frame's file without the machine's prefix (virtualenv, checkout, interpreter), so that a runtime
+    process's traceback reads the same on every machine, as an in-process one does."""
+    posix = filename.replace("\\", "/")
+    for marker in ("/site-packages/", "/lib/python3"):
+        at = posix.rfind(marker)
+        if at >= 0:
+            return posix[at + 1 :] if marker == "/site-packages/" else posix[at + 5 :]
+    cwd = os.getcwd().replace("\\", "/").rstrip("/") + "/"
+    return posix[len(cwd) :] if posix.startswith(cwd) else filename
+
+
 def _traceback(exc: BaseException, skip: str) -> str:
     frames = traceback.extract_tb(exc.__traceback__)
     kept = [f for f in frames if skip not in f.filename.replace("\\", "/")] or frames
+    for frame in kept:
+        frame.filename = _short_path(frame.filename)
     lines = traceback.format_list(kept[-12:]) + traceback.format_exception_only(type(exc), exc)
     return "".join(lines).rstrip()
 

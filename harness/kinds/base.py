@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from harness.cassettes.recording import RecordingPolicy
 from harness.cassettes.store import CassetteError, CassetteStore, RecordedResponse
 from harness.corpus.model import CassetteRef, InlineResponse
+from harness.sdk.origins import remember
 from harness.sdk.replay import SdkReplay
 from harness.sdk.transport import StreamProbe, split_events
 
@@ -130,7 +131,10 @@ def sdk_input(ctx: HarnessContext, case: LoadedCase, stream: bool) -> tuple[Any,
     probe = StreamProbe(split_events(recorded.body)) if stream else None
     try:
         if probe is not None:
-            return ctx.replay.stream_object(case.api, recorded, probe), probe
-        return ctx.replay.response_object(case.api, recorded), None
+            sdk_object = ctx.replay.stream_object(case.api, recorded, probe)
+        else:
+            sdk_object = ctx.replay.response_object(case.api, recorded)
     except Exception as exc:
         raise CaseInputError(f"the SDK could not parse the recorded response: {exc!r}") from exc
+    remember(sdk_object, recorded, probe)  # for runtimes whose own SDK parses the bytes (exec:)
+    return sdk_object, probe

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -213,8 +214,14 @@ INTRO = [
 
 
 def render_findings(
-    records: list[CaseRecord], catalogue: Catalogue, not_run: list[NotRun], command: str, corpus_size: int
+    records: list[CaseRecord],
+    catalogue: Catalogue,
+    not_run: list[NotRun],
+    command: str,
+    corpus_size: int,
+    appendix: Sequence[str] = (),
 ) -> str:
+    """The page; ``appendix`` (Markdown lines) closes it (the side-by-side comparisons)."""
     matrix = build_matrix(records)
     out = [
         "# Findings: where real runtimes deviate from the specification",
@@ -249,4 +256,4 @@ def render_findings(
     for rt in matrix.runtimes:
         if rt.judged:
             out += _runtime_section(rt, *by_runtime[rt.label], catalogue)
-    return "\n".join(out) + "\n"
+    return "\n".join([*out, *appendix]) + "\n"

@@ -1,17 +1,25 @@
 """A stand-in for ``agentflow.adapters.llm.litellm_converter`` written from seed 004: a
 ``LiteLLMConverter`` with the documented async contract returning ``Message`` objects with the
 documented blocks, that yields a partial message for every chunk (also for chunks without text).
-``adapter`` runs it through ``harness.adapters.agentflow`` as the real package would be run."""
+``adapter`` runs it through ``harness.adapters.agentflow`` as the real package would be run.
+
+Like agentflow 0.6.4 it takes only LiteLLM's objects: ``convert_response`` a ``ModelResponse``,
+``convert_streaming_response`` a ``CustomStreamWrapper`` (or a ``ModelResponse``); anything else, an
+OpenAI SDK object or a bare generator, is refused with the real converter's error."""
 
 from __future__ import annotations
 
 import json
-import types
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from litellm import CustomStreamWrapper
+from litellm.types.utils import ModelResponse
+
 from harness.adapters.agentflow import AgentflowAdapter
+
+UNSUPPORTED = "Unsupported response type for LiteLLMConverter"
 
 
 @dataclass
@@ -80,6 +88,8 @@ def _message(
 
 class LiteLLMConverter:
     async def convert_response(self, response: Any) -> Message:
+        if not isinstance(response, ModelResponse):
+            raise TypeError(f"LiteLLMConverter.convert_response takes a ModelResponse, got {type(response)}")
         choice = response.choices[0]
         message = choice.message
         calls = [tc.model_dump(include={"id", "type", "function"}) for tc in message.tool_calls or []]
@@ -99,12 +109,17 @@ class LiteLLMConverter:
         response: AsyncIterator[Any],
         meta: dict[str, Any] | None = None,
     ) -> AsyncIterator[Any]:
+        if isinstance(response, ModelResponse):
+            yield await self.convert_response(response)
+            return
+        if not isinstance(response, CustomStreamWrapper):
+            raise Exception(UNSUPPORTED)  # the real converter's own error
         text, reasoning, usage = "", "", None
         calls: dict[int, dict[str, Any]] = {}
         info: dict[str, Any] = {"model": None, "object": None, "finish_reason": None}
         async for chunk in response:
             info["model"], info["object"] = chunk.model, chunk.object
-            usage = chunk.usage or usage
+            usage = getattr(chunk, "usage", None) or usage
             for choice in chunk.choices[:1]:
                 piece = choice.delta.content or ""
                 text += piece
@@ -123,5 +138,4 @@ class LiteLLMConverter:
         yield _message(text, reasoning, list(calls.values()), usage, info)
 
 
-module = types.SimpleNamespace(LiteLLMConverter=LiteLLMConverter, __version__="fake-from-seed-004")
-adapter = AgentflowAdapter(module=module)
+adapter = AgentflowAdapter(converter=LiteLLMConverter, version="fake-from-seed-004")

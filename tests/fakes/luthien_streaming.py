@@ -1,14 +1,20 @@
-"""A stand-in for ``luthien_proxy.v2.streaming`` written from seed 002 as it reads: the documented
-types and a ``StreamProcessor`` whose loop stops at the finish reason and whose ``_update_state``
-follows the completion rules with one ``just_completed`` per chunk. ``adapter`` runs it through
-``harness.adapters.luthien`` exactly as the real package would be run."""
+"""A stand-in for luthien-proxy's ``StreamProcessor`` written from seed 002 as it reads: the documented
+types and a processor whose loop stops at the finish reason and whose ``_update_state`` follows the
+completion rules with one ``just_completed`` per chunk. ``adapter`` runs it through
+``harness.adapters.luthien`` exactly as the real processor is run.
+
+Like the real one it takes what a LiteLLM proxy hands it, and refuses anything else: ``incoming`` is an
+async iterator (``litellm.acompletion``'s ``CustomStreamWrapper``) and every chunk is LiteLLM's
+``ModelResponseStream``; an OpenAI SDK chunk or a plain iterator is a ``TypeError``, so an adapter
+that skips LiteLLM's conversion fails the harness's own tests."""
 
 from __future__ import annotations
 
-import types
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
+
+from litellm.types.utils import ModelResponseStream
 
 from harness.adapters.luthien import LuthienAdapter
 
@@ -46,7 +52,13 @@ class StreamProcessor:
         self._by_index: dict[int, ToolCallStreamBlock] = {}
 
     async def process(self, incoming: AsyncIterator[Any], context: Any) -> None:
+        if not hasattr(incoming, "__aiter__"):
+            raise TypeError(f"StreamProcessor.process needs an async iterator, got {type(incoming).__name__}")
         async for chunk in incoming:
+            if not isinstance(chunk, ModelResponseStream):
+                raise TypeError(
+                    f"a LiteLLM proxy hands ModelResponseStream chunks, got {type(chunk).__name__}"
+                )
             self._update_state(chunk)
             await self.on_chunk(chunk, self.state, context)
             self.state.just_completed = None
@@ -84,8 +96,4 @@ class StreamProcessor:
             self._complete(self.state.current_block)
 
 
-module = types.ModuleType("luthien_proxy.v2.streaming")
-module.__dict__.update({k: v for k, v in globals().items() if k in {"StreamProcessor", "StreamState"}})
-module.__version__ = "fake-from-seed-002"  # type: ignore[attr-defined]
-
-adapter = LuthienAdapter(module=module)
+adapter = LuthienAdapter(processor=StreamProcessor, version="fake-from-seed-002")

@@ -1,0 +1,54 @@
+// The exec protocol's transport on the runtime's side: JSON lines in on stdin, out on stdout.
+//
+// stdout belongs to the protocol: anything else the process prints (console.log, console.debug from the
+// runtime) is sent to stderr, where the harness keeps it for crash reports.
+import readline from "node:readline";
+
+const protocolWrite = process.stdout.write.bind(process.stdout);
+process.stdout.write = process.stderr.write.bind(process.stderr);
+
+const waiting = [];
+const buffered = [];
+const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+lines.on("line", (line) => {
+  if (!line.trim()) return;
+  const message = JSON.parse(line);
+  if (waiting.length) waiting.shift()(message);
+  else buffered.push(message);
+});
+lines.on("close", () => {
+  while (waiting.length) waiting.shift()(null);
+  buffered.push(null);
+});
+
+/** The next message from the harness, or null once stdin is closed (the harness is gone). */
+export function receive() {
+  return buffered.length ? Promise.resolve(buffered.shift()) : new Promise((resolve) => waiting.push(resolve));
+}
+
+/** Send one message to the harness. */
+export function send(message) {
+  protocolWrite(JSON.stringify(message) + "\n");
+}
+
+/** The bytes of a recorded body or chunk: UTF-8 text, or base64 when `encoding` says so. */
+export function bytesOf(text, encoding) {
+  return encoding === "base64" ? Buffer.from(text, "base64") : Buffer.from(text, "utf-8");
+}
+
+/**
+ * A pull function for one call's streamed argument: each call asks the harness for the next event
+ * (`next`) and resolves to its bytes, or to null at the end of the stream.
+ */
+export function puller(callId) {
+  return async () => {
+    send({ type: "next", id: callId });
+    const reply = await receive();
+    if (reply === null) process.exit(0);
+    if (reply.type === "end" && reply.id === callId) return null;
+    if (reply.type !== "event" || reply.id !== callId || typeof reply.chunk !== "string") {
+      throw new Error(`expected a recorded chunk for call ${callId}, got ${JSON.stringify(reply).slice(0, 200)}`);
+    }
+    return bytesOf(reply.chunk, reply.encoding);
+  };
+}

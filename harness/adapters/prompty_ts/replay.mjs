@@ -1,0 +1,95 @@
+// Recorded bytes → the objects Prompty's TypeScript executors hand its processors.
+//
+// Each call gets a real SDK client (openai / @anthropic-ai/sdk, the versions the runtime's lockfile
+// pins) whose `fetch` answers with the recorded status, headers and body; then the SDK method the
+// executor calls parses them, exactly as it would parse a live response. A stream's body is pulled
+// from the harness one event at a time as the SDK reads it, so incremental processing stays visible.
+import { bytesOf } from "./channel.mjs";
+
+const REPLAY_KEY = "wireconf-replay";
+const MODEL = "wireconf-replay";
+
+/**
+ * The recorded headers. Two imported OpenAI recordings have none at all (their source cassettes
+ * stripped them); the provider always labels these bodies, and the Node SDKs (unlike the Python ones)
+ * read an unlabelled body as text, so a recording without a content-type gets the one the provider
+ * sends: text/event-stream for a stream, application/json otherwise.
+ */
+function headersOf(recorded, streamed) {
+  const headers = new Headers();
+  for (const [name, values] of Object.entries(recorded.headers || {})) {
+    for (const value of values) headers.append(name, value);
+  }
+  if (!headers.has("content-type")) {
+    headers.set("content-type", streamed ? "text/event-stream" : "application/json");
+  }
+  return headers;
+}
+
+/** A `fetch` that answers every request with `recorded`; a streamed body comes from `pull`. */
+function recordedFetch(recorded, pull) {
+  return async () => {
+    let body;
+    if (pull) {
+      body = new ReadableStream(
+        {
+          async pull(controller) {
+            const chunk = await pull();
+            if (chunk === null) controller.close();
+            else controller.enqueue(new Uint8Array(chunk));
+          },
+        },
+        new CountQueuingStrategy({ highWaterMark: 0 }), // read only when the SDK asks
+      );
+    } else {
+      body = bytesOf(recorded.body, recorded.encoding);
+    }
+    return new Response(body, { status: recorded.status, headers: headersOf(recorded, Boolean(pull)) });
+  };
+}
+
+/** The SDK calls, per api, as Prompty's executors make them (openai/src/executor.ts,
+ * anthropic/src/executor.ts), with the fields the SDK needs to build a request. */
+export function replayer(sdks, core) {
+  const clients = {
+    openai: (fetch) =>
+      new sdks.OpenAI({ apiKey: REPLAY_KEY, baseURL: "https://api.openai.com/v1", maxRetries: 0, fetch }),
+    anthropic: (fetch) =>
+      new sdks.Anthropic({ apiKey: REPLAY_KEY, baseURL: "https://api.anthropic.com", maxRetries: 0, fetch }),
+  };
+  // `${clientName}Executor`, the name each executor gives the PromptyStream it returns
+  const wrap = (client, stream) => new core.PromptyStream(`${client.constructor.name}Executor`, stream);
+
+  const responses = {
+    "openai.chat": (c) => c.chat.completions.create({ model: MODEL, messages: [] }),
+    // the harness's recordings hold float vectors; "float" keeps the SDK from decoding base64
+    "openai.embeddings": (c) => c.embeddings.create({ model: MODEL, input: "x", encoding_format: "float" }),
+    "openai.images": (c) => c.images.generate({ model: MODEL, prompt: "x" }),
+    "openai.responses": (c) => c.responses.create({ model: MODEL, input: "x" }),
+    "anthropic.messages": (c) => c.messages.create({ model: MODEL, max_tokens: 1, messages: [] }),
+  };
+  const streams = {
+    // chat and responses: create(stream: true), wrapped in a PromptyStream
+    "openai.chat": async (c) =>
+      wrap(c, await c.chat.completions.create({ model: MODEL, messages: [], stream: true })),
+    "openai.responses": async (c) => wrap(c, await c.responses.create({ model: MODEL, input: "x", stream: true })),
+    // images: the executor passes `stream` through to images.generate and returns what it gets, unwrapped
+    "openai.images": (c) => c.images.generate({ model: MODEL, prompt: "x", stream: true }),
+    // anthropic: messages.stream(), wrapped in a PromptyStream
+    "anthropic.messages": (c) => wrap(c, c.messages.stream({ model: MODEL, max_tokens: 1, messages: [] })),
+  };
+  const provider = (api) => api.split(".")[0];
+
+  return {
+    responseApis: Object.keys(responses),
+    streamApis: Object.keys(streams),
+    /** The SDK's response object for `recorded` (a `recorded` protocol argument). */
+    response(api, recorded) {
+      return responses[api](clients[provider(api)](recordedFetch(recorded, null)));
+    },
+    /** The stream the executor hands the processor, its body pulled with `pull`. */
+    stream(api, head, pull) {
+      return streams[api](clients[provider(api)](recordedFetch(head, pull)));
+    },
+  };
+}

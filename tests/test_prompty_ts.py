@@ -1,0 +1,119 @@
+"""Prompty's TypeScript runtime (``--impl prompty-ts``) through the corpus over exec protocol 2: it runs
+without errors against its committed baseline, its inputs are the recorded bytes (parsed by its own
+SDKs), and without Node.js or a build it is skipped with the reason."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from harness.adapters.prompty_ts import Unavailable, adapter
+from harness.adapters.prompty_ts.build import BuildError, build, source_digest
+from harness.adapters.prompty_ts.locate import RUNTIME_ENV
+from harness.cassettes.store import CassetteStore
+from harness.exec_protocol.messages import schema
+from tests.conftest import REPO
+from tests.prompty_ts_build import built_runtime
+
+BASELINE = REPO / "conformance" / "prompty-ts.yaml"
+APIS = ("openai.chat", "openai.embeddings", "openai.images", "openai.responses", "anthropic.messages")
+STREAMING = ("openai.chat", "openai.images", "openai.responses", "anthropic.messages")
+
+
+@pytest.fixture
+def runtime(monkeypatch):
+    built = built_runtime()
+    monkeypatch.setenv(RUNTIME_ENV, str(built))
+    return built
+
+
+def test_without_node_every_case_is_skipped_with_the_reason(run_corpus, monkeypatch):
+    monkeypatch.setenv("PATH", "")
+    found = adapter()
+    assert isinstance(found, Unavailable) and found.capabilities() == set()
+    assert found.unavailable.startswith("node (Node.js) is not on PATH")
+    run = run_corpus("--impl=prompty-ts", "-k", "wire.openai.chat.model-id-verbatim")
+    assert run.outcomes == {"wire.openai.chat.model-id-verbatim": "unsupported"}
+    assert (
+        "prompty-ts is unavailable here: node (Node.js)"
+        in run.longreprs["wire.openai.chat.model-id-verbatim"]
+    )
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="without node the build is never looked at")
+def test_a_folder_that_is_not_built_is_named_with_what_it_lacks(monkeypatch, tmp_path):
+    monkeypatch.setenv(RUNTIME_ENV, str(tmp_path))
+    found = adapter()
+    assert isinstance(found, Unavailable)
+    assert f"{RUNTIME_ENV}={tmp_path} is not a built runtime/typescript folder" in found.unavailable
+    assert "packages/core/dist/index.js" in found.unavailable and "\n" not in found.unavailable
+
+
+def test_a_source_without_the_runtime_is_refused_before_npm_runs(tmp_path):
+    (tmp_path / "README.md").write_text("not a prompty checkout")
+    with pytest.raises(BuildError, match="no runtime/typescript folder"):
+        build(tmp_path, cache=tmp_path / "cache")
+
+
+def test_a_build_of_the_same_source_is_reused_without_npm(runtime, monkeypatch, tmp_path):
+    import harness.adapters.prompty_ts.build as building
+    from tests.prompty_ts_build import shared_tarball
+
+    tarball = shared_tarball()
+    assert tarball is not None and runtime.parts[-4] == source_digest(
+        tarball
+    )  # <cache>/prompty-ts/<digest>/…
+    monkeypatch.setattr(building.shutil, "which", lambda name: None)  # npm is never looked for
+    assert build(tarball) == runtime
+
+
+def test_the_corpus_runs_without_errors_against_the_committed_baseline(runtime, corpus, run_corpus, tmp_path):
+    report = tmp_path / "prompty-ts.jsonl"
+    run = run_corpus("--impl=prompty-ts", f"--baseline={BASELINE}", f"--report={report}")
+    assert run.with_outcome("error") == set(), {c: run.longreprs[c][:400] for c in run.with_outcome("error")}
+    assert run.ret == 0, (
+        "conformance/prompty-ts.yaml is out of date with the corpus: re-run `wireconf findings` and review "
+        "the reasons of new entries"
+    )
+    records = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
+    assert {r["id"] for r in records} == {c.id for c in corpus.cases()}
+    judged = {(r["kind"], r["api"]) for r in records if r["status"] not in ("unsupported", "skipped")}
+    declared = {(k, a) for k in ("wire", "process") for a in APIS} | {("stream", a) for a in STREAMING}
+    assert judged == declared
+    assert {r["impl"] for r in records} == {"prompty-ts"}
+    assert any(r["status"] == "failed" for r in records) and any(r["status"] == "passed" for r in records)
+
+
+def test_recorded_bytes_reach_the_runtime_and_fit_the_schema(
+    runtime, corpus, run_corpus, monkeypatch, tmp_path
+):
+    """Protocol 2's ``inputs: recorded``: a process call carries the recorded response (status, headers,
+    body byte for byte), a stream call its head, and each event the bytes of one server-sent event."""
+    jsonschema = pytest.importorskip("jsonschema")
+    transcript = tmp_path / "transcript.jsonl"
+    monkeypatch.setenv("WIRECONF_EXEC_TRANSCRIPT", str(transcript))
+    cases = ("process.openai.chat.real-plain-text", "stream.anthropic.messages.real-single-text-delta")
+    run = run_corpus("--impl=prompty-ts", "-k", " or ".join(cases))
+    assert set(run.outcomes) == set(cases)
+    validator = jsonschema.Draft202012Validator(schema())
+    messages = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
+    for entry in messages:
+        assert not [e.message for e in validator.iter_errors(entry["message"])], entry
+    sent = [m["message"] for m in messages]
+    hello = next(m for m in sent if m["type"] == "hello")
+    assert (hello["protocol"], hello["inputs"]) == (2, "recorded")
+    calls = {m["method"]: m for m in sent if m["type"] == "call"}
+
+    source = next(c for c in corpus.cases() if c.id == cases[0]).model.response
+    recorded = CassetteStore(REPO / "cassettes").interaction(source.cassette, source.interaction).response
+    response = calls["process"]["args"]["response"]
+    assert response["body"].encode("utf-8") == recorded.body
+    assert response["status"] == recorded.status and response["headers"] == recorded.headers
+
+    stream_call = calls["process_stream"]
+    assert set(stream_call["args"]["events"]) == {"status", "headers"}  # the head; the body is pulled
+    chunks = [m["chunk"] for m in sent if m["type"] == "event" and m["id"] == stream_call["id"]]
+    assert chunks and all(c.endswith("\n\n") for c in chunks)
+    assert chunks[0].startswith("event: message_start\n")

@@ -1,0 +1,101 @@
+"""The seed systems' real code through the corpus, each against its committed baseline with no error:
+luthien-proxy's StreamProcessor at both commits in shared/third-party through every ``blocks`` case,
+and agentflow 0.6.4's LiteLLMConverter on Python >= 3.12, served over ``exec:`` exactly as docs/seeds.md
+says, through every ``convert`` case. Slow (real litellm, a second interpreter): ``-m 'not third_party'``
+leaves them out."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from harness.adapters.luthien_source import SRC_VARIABLE
+from harness.commands.findings import listed_runtimes
+from tests.conftest import CASES, REPO
+
+pytestmark = pytest.mark.third_party
+
+RUNTIMES = {r.name: r for r in listed_runtimes(REPO / "conformance" / "runtimes.yaml")}
+LUTHIEN = sorted(name for name, r in RUNTIMES.items() if r.impl == "luthien")
+SERVE = "-m harness.exec_protocol.serve agentflow"
+
+
+def _kind_cases(kind: str) -> set[str]:
+    from harness.corpus.loader import Corpus
+
+    return {case.id for case in Corpus(CASES).cases() if case.kind == kind}
+
+
+def _judged_against_the_baseline(run, kind: str) -> None:
+    """Every case of ``kind`` got a verdict (no error, none unsupported) and the baseline gate held."""
+    assert run.with_outcome("error") == set()
+    judged = {case for case, outcome in run.outcomes.items() if outcome in ("passed", "failed")}
+    assert judged == _kind_cases(kind)
+    assert run.ret == 0, "a failure the baseline does not list, or a listed case that passes"
+
+
+def test_both_luthien_commits_are_listed():
+    assert LUTHIEN == ["luthien-967f2d8f", "luthien-97480124"]
+
+
+@pytest.mark.parametrize("name", LUTHIEN)
+def test_luthien_at_each_commit_runs_every_blocks_case_against_its_baseline(name, run_corpus, monkeypatch):
+    src = Path(RUNTIMES[name].env[SRC_VARIABLE])
+    if not src.is_dir():
+        pytest.skip(f"{src} is not here (set WIRECONF_THIRD_PARTY to shared/third-party)")
+    monkeypatch.setenv(SRC_VARIABLE, str(src))
+    run = run_corpus("--impl=luthien", "-k", "blocks", f"--baseline={REPO / 'conformance' / f'{name}.yaml'}")
+    _judged_against_the_baseline(run, "blocks")
+    assert run.with_outcome("failed"), "every failure is listed with its reason"
+
+
+DOCUMENTED = re.compile(r'--impl "(exec:[^"]*serve agentflow)"')
+
+
+@pytest.fixture(scope="session")
+def agentflow_python() -> str:
+    """.venv-agentflow's Python (>= 3.12, wireconf and the agentflow extra), created by
+    .ci/agentflow-venv when missing; skipped only where no Python >= 3.12 exists."""
+    python = REPO / ".venv-agentflow" / "bin" / "python"
+    if not python.exists():
+        done = subprocess.run(
+            [str(REPO / ".ci" / "agentflow-venv")], capture_output=True, text=True, check=False
+        )
+        if done.returncode == 3:
+            pytest.skip(done.stderr.strip())
+        assert done.returncode == 0, done.stderr
+    return str(python)
+
+
+def test_the_documented_agentflow_command_runs_every_convert_case_against_its_baseline(
+    agentflow_python, run_corpus, monkeypatch
+):
+    documented = DOCUMENTED.findall((REPO / "docs" / "seeds.md").read_text(encoding="utf-8"))
+    assert documented, "docs/seeds.md states the command that serves agentflow"
+    monkeypatch.chdir(REPO)  # the command names .venv-agentflow relative to the checkout
+    for impl in set(documented):
+        run = run_corpus(f"--impl={impl}", "-k", "convert", "--baseline=conformance/agentflow.yaml")
+        _judged_against_the_baseline(run, "convert")
+    assert RUNTIMES["agentflow"].impl.endswith("-m harness.exec_protocol.serve agentflow")
+
+
+def _statuses(report: Path) -> dict[str, str]:
+    return {r["id"]: r["status"] for r in map(json.loads, report.read_text().splitlines()) if r.get("kind")}
+
+
+def test_agentflow_gets_the_same_litellm_objects_in_process_and_over_exec(agentflow_python, tmp_path):
+    """The exec protocol carries the SDK objects as provider JSON; the serving side's SDK rebuilds them
+    and LiteLLM converts them there, so every verdict equals the in-process run on the same Python."""
+    runs = {}
+    for how, impl in (("in-process", "agentflow"), ("served", f"exec:{agentflow_python} {SERVE}")):
+        report = tmp_path / f"{how}.jsonl"
+        command = [agentflow_python, "-m", "pytest", str(CASES), "-q", "-k", "convert", f"--impl={impl}"]
+        subprocess.run([*command, f"--report={report}", "-p", "no:cacheprovider"], cwd=REPO, check=False)
+        runs[how] = _statuses(report)
+    assert runs["served"] == runs["in-process"]
+    assert set(runs["served"]) == _kind_cases("convert")
+    assert {"passed", "failed"} <= set(runs["served"].values())
