@@ -4,12 +4,13 @@ xdist: what a runtime's CI sees."""
 from __future__ import annotations
 
 import json
+import textwrap
 
 import pytest
 import yaml
 
 from harness.reports.jsonl import read_records
-from tests.conftest import CASES, REPO
+from tests.conftest import CASES, REPO, small_corpus
 from tests.fakes import sends_max_tokens
 
 BROKEN = sends_max_tokens.BROKEN_RULE
@@ -170,5 +171,136 @@ def test_xdist_workers_report_through_the_controller(pytester, corpus, broken, t
     assert {x["id"] for x in lines if x["status"] == "failed"} == broken
     assert all(x.get("baseline") == "expected" for x in lines if x["status"] == "failed")
     result.stdout.fnmatch_lines(
-        [f"*{len(broken)} expected failure(s), 0 new failure(s), 0 listed case(s) now passing*"]
+        [
+            f"*{len(broken)} expected failure(s), 0 regression(s), 0 new failure(s), "
+            "0 listed case(s) now passing*"
+        ]
+    )
+
+
+# --- the gate's history: regressions, new failures, changed cases, files from before passes were kept
+
+SELECTION = ("--kind=wire", "--api=openai.chat")
+GATE_RULES = """\
+rules:
+  - id: 7.1.7/model-from-agent
+    level: MUST
+    basis: pseudocode
+    source: {seed: s, section: 7.1.7}
+    statement: model is agent.model.id.
+"""
+GATE_CASE = """\
+cases:
+  - id: wire.openai.chat.model
+    kind: wire
+    api: openai.chat
+    rules: [7.1.7/model-from-agent]
+    agent: {{model: {{id: m}}}}
+    messages: [{{role: user, content: [{{kind: text, value: Hi}}]}}]
+    expect: {{model: {expected}, messages: [{{role: user, content: Hi}}]}}
+"""
+
+
+@pytest.fixture
+def reference_baseline(run_corpus, tmp_path):
+    """A baseline written from the reference's run of the openai.chat wire cases: every one passes."""
+    path = tmp_path / "reference.yaml"
+    assert run_corpus(*SELECTION, f"--baseline={path}", "--update-baseline").ret == 0
+    return path
+
+
+def _records(report):
+    return {x["id"]: x for x in map(json.loads, report.read_text().splitlines())}
+
+
+def test_update_records_passed_cases_and_the_corpus(reference_baseline, corpus):
+    data = yaml.safe_load(reference_baseline.read_text())
+    wire = {c.id for c in corpus.cases() if c.kind == "wire" and c.api == "openai.chat"}
+    assert set(data["passed"]) == wire and data["expected_failures"] == {}
+    assert all(isinstance(v, str) and len(v) == 10 for v in data["passed"].values())
+    assert data["corpus"]["version"] == corpus.catalogue.version
+    assert data["corpus"]["hash"].startswith("sha256:")
+
+
+def test_a_case_that_passed_and_fails_now_is_a_regression(run_corpus, reference_baseline, broken, tmp_path):
+    report = tmp_path / "run.jsonl"
+    run = run_corpus(
+        FAKE, *SELECTION, f"--baseline={reference_baseline}", f"--report={report}", "--allow-new-failures"
+    )
+    assert run.ret == pytest.ExitCode.TESTS_FAILED  # new failures may be allowed, regressions never
+    wire_broken = {c for c in broken if c.startswith("wire.openai.chat.")}
+    records = _records(report)
+    assert {k for k, x in records.items() if x.get("baseline") == "regression"} == wire_broken
+    assert all(not records[k].get("accepted") for k in wire_broken)
+    case = sorted(wire_broken)[0]
+    assert records[case]["reason"].startswith("it passed when the baseline was written (corpus ")
+
+
+def test_a_case_the_baseline_never_saw_is_new_and_the_flag_decides(
+    run_corpus, reference_baseline, broken, tmp_path
+):
+    data = yaml.safe_load(reference_baseline.read_text())
+    added = sorted(c for c in broken if c.startswith("wire.openai.chat."))
+    for case in added:  # as if the baseline were older than these cases
+        del data["passed"][case]
+    reference_baseline.write_text(yaml.safe_dump(data))
+
+    report = tmp_path / "strict.jsonl"
+    strict = run_corpus(FAKE, *SELECTION, f"--baseline={reference_baseline}", f"--report={report}")
+    assert strict.ret == pytest.ExitCode.TESTS_FAILED
+    records = _records(report)
+    assert {k for k, x in records.items() if x.get("baseline") == "new"} == set(added)
+    assert "never judged it" in records[added[0]]["reason"]
+
+    report = tmp_path / "allowed.jsonl"
+    allowed = run_corpus(
+        FAKE, *SELECTION, f"--baseline={reference_baseline}", f"--report={report}", "--allow-new-failures"
+    )
+    assert allowed.ret == 0
+    assert allowed.with_outcome("failed") == set(added)  # still deviations in the tally
+    records = _records(report)
+    assert all(records[c]["baseline"] == "new" and records[c]["accepted"] for c in added)
+
+
+def test_a_case_that_changed_since_the_baseline_is_new_not_a_regression(pytester, run_corpus, tmp_path):
+    root = small_corpus(tmp_path / "corpus", GATE_RULES, "cases.yaml", GATE_CASE.format(expected="m"))
+    baseline = tmp_path / "b.yaml"
+    assert run_corpus(f"--baseline={baseline}", "--update-baseline", target=root).ret == 0
+    assert set(yaml.safe_load(baseline.read_text())["passed"]) == {"wire.openai.chat.model"}
+
+    (root / "cases.yaml").write_text(textwrap.dedent(GATE_CASE.format(expected="other")))  # a new expectation
+    report = tmp_path / "run.jsonl"
+    run = run_corpus(f"--baseline={baseline}", f"--report={report}", target=root)
+    assert run.ret == pytest.ExitCode.TESTS_FAILED
+    (record,) = _records(report).values()
+    assert record["baseline"] == "new" and "the case changed since the baseline" in record["reason"]
+
+
+def test_a_baseline_without_passed_cases_cannot_tell_new_from_regression(pytester, broken, tmp_path):
+    baseline = write_baseline(tmp_path / "old.yaml", {})  # the format before `passed` existed
+    report = tmp_path / "run.jsonl"
+    pytester.syspathinsert(REPO)
+    result = pytester.runpytest(
+        str(CASES), FAKE, *SELECTION, f"--baseline={baseline}", f"--report={report}", "--allow-new-failures"
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED  # unknown history fails the run even so
+    result.stdout.fnmatch_lines(["*does not record passed cases (an older format)*", "*unlisted failure(s)*"])
+    records = _records(report)
+    assert {k for k, x in records.items() if x.get("baseline")} == {
+        c for c in broken if c.startswith("wire.openai.chat.")
+    }
+    assert {x["baseline"] for x in records.values() if x.get("baseline")} == {"unlisted"}
+
+
+def test_the_header_names_the_baseline_s_corpus_and_a_change_of_corpus(pytester, reference_baseline):
+    data = yaml.safe_load(reference_baseline.read_text())
+    data["corpus"] = {"version": "0.9.0", "hash": "sha256:0000000000000000"}
+    reference_baseline.write_text(yaml.safe_dump(data))
+    result = pytester.runpytest(str(CASES), *SELECTION, f"--baseline={reference_baseline}", "--co")
+    result.stdout.fnmatch_lines(
+        [
+            "wireconf baseline (gate): * for reference *, "
+            "written against corpus 0.9.0 (sha256:0000000000000000)*",
+            "wireconf baseline: the corpus changed since (0.9.0 (sha256:0000000000000000) -> 1.*",
+        ]
     )

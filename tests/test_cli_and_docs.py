@@ -109,3 +109,58 @@ def test_readme_coverage_figures_are_true():
     assert set(re.findall(r"`[a-z0-9_]+`", _readme_row("kinds"))) - {"`process_async`"} == kinds
     mutants = sum(r.mutant is not None for r in rules)
     assert _readme_row("mutants").startswith(f"{mutants} of {mutants} "), "README.md's mutant count is stale"
+
+
+def _arguments(parser, path=("wireconf",)):
+    """Every (command path, argument) of the parser and its subcommands' parsers."""
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _arguments(sub, (*path, name))
+        elif not isinstance(action, argparse._HelpAction):
+            yield " ".join(path), action
+
+
+def test_every_argument_of_every_command_has_help():
+    from harness.cli import build_parser
+
+    seen = list(_arguments(build_parser()))
+    assert {command for command, _ in seen} >= {
+        "wireconf lint",
+        "wireconf rules",
+        "wireconf strength",
+        "wireconf ci",
+    }
+    missing = [
+        f"{command} {action.option_strings or action.dest}" for command, action in seen if not action.help
+    ]
+    assert not missing, f"arguments without help text: {missing}"
+
+
+@pytest.mark.parametrize("command", ["lint", "rules", "strength", "findings --cases"])
+def test_a_corpus_that_is_not_there_is_a_one_line_error(tmp_path, capsys, command):
+    missing = tmp_path / "nowhere"
+    assert main([*command.split(), str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"wireconf {command.split()[0]}: no corpus at {missing}: no such folder\n"
+
+
+def test_the_corpus_commands_default_to_the_installed_corpus(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)  # no cases/ here
+    assert main(["lint"]) == 0
+    assert capsys.readouterr().out.strip().endswith(": ok")
+    assert main(["rules"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == len(Corpus(CASES).catalogue.rules)
+
+
+def test_a_closed_pipe_ends_the_command_quietly():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness.cli", "rules", "--markdown"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    proc.stdout.close()  # the reader is gone before the first line (`wireconf rules | head -0`)
+    err = proc.stderr.read().decode()
+    assert proc.wait() == 141 and err == ""

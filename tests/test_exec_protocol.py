@@ -152,7 +152,7 @@ def test_a_command_that_cannot_start_is_one_clear_usage_error(pytester):
         ("import sys; sys.exit(3)", "*exited with status 3 before saying hello*"),
         (
             'print(\'{"type":"hello","protocol":1,"name":"x","version":"1","capabilities":["e2e:openai.chat"]}\')',
-            "*e2e capabilities cannot be served over exec:*",
+            "*e2e capabilities need protocol 2*",
         ),
         (
             'print(\'{"type":"hello","protocol":1,"name":"x","version":"1","capabilities":["trace:openai.chat"]}\')',

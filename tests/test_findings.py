@@ -95,7 +95,8 @@ def test_the_page_opens_each_runtime_with_its_root_causes_then_the_deviations(ca
     records[3].reason = default_reason(records[3].rules, records[3].diff, None)
     page = render_findings(records, catalogue, [NotRun("broken", "cannot import")], "wireconf findings", 5)
 
-    assert "| rt 1.0 | 1 | 4 | 0 | 0 | 2 | 3 |" in page  # counts, rules broken, root causes
+    # passed, failed, error, unsupported, skipped, rules broken, root causes
+    assert "| rt 1.0 | 1 | 4 | 0 | 0 | 0 | 2 | 3 |" in page
     assert "| broken | not run: cannot import |" in page
     assert "Not judged here" in page and "- idle 1.0" in page and "## idle" not in page
     section = page.split("## rt 1.0", 1)[1]

@@ -128,3 +128,32 @@ def test_a_collection_error_elsewhere_does_not_break_the_plugin(pytester):
     )
     result.stdout.no_fnmatch_line("*INTERNALERROR*")
     result.stdout.fnmatch_lines(["*wireconf conformance*", "*1 error*"])
+
+
+def test_wireconf_runs_the_installed_corpus_from_any_directory(pytester):
+    """``--wireconf`` from a runtime's repository: the installed corpus replaces pytest's default paths
+    (the repository's own tests do not run), node ids are relative to the corpus folder."""
+    pytester.makepyfile(test_own="def test_own():\n    pass\n")
+    result = pytester.runpytest("--wireconf", "-p", "no:cacheprovider", "-k", SINGLE, "-v")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(
+        [f"wireconf corpus 1.* (sha256:*): {CASES}", f"wire/openai.chat/messages.yaml::{SINGLE} PASSED*"]
+    )
+    result.stdout.no_fnmatch_line("*test_own*")
+    # paths on the command line run beside it
+    both = pytester.runpytest(
+        "--wireconf", "test_own.py", "-p", "no:cacheprovider", "-k", f"{SINGLE} or test_own"
+    )
+    both.assert_outcomes(passed=2)
+
+
+def test_the_summary_says_why_pytest_counts_more_items(pytester):
+    result = pytester.runpytest(str(CASES), "-p", "no:cacheprovider", "-k", f"{SINGLE} or rules.yaml")
+    result.assert_outcomes(passed=3)  # one case and the two checks of the catalogue
+    result.stdout.fnmatch_lines(
+        [
+            "total * 1 * 0 * 0 * 0 * 0",
+            "pytest also counts the 2 checks of rules.yaml (catalogue, coverage; 2 passed), "
+            "which are not cases",
+        ]
+    )

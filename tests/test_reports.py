@@ -49,7 +49,8 @@ def test_markdown_has_the_matrix_and_each_failure_with_its_diff(reports, capsys)
     passed = sum(1 for x in wire if x["status"] == "passed")
     failed = sum(1 for x in wire if x["status"] == "failed")
     assert failed and passed + failed == len(wire)
-    row = rf"\| wire \| openai\.chat \| {len(wire)} / 0 / 0 / 0 \| {passed} / {failed} / 0 / 0 \|"
+    # columns: passed / failed / error / unsupported / skipped, as the terminal summary names them
+    row = rf"\| wire \| openai\.chat \| {len(wire)} / 0 / 0 / 0 / 0 \| {passed} / {failed} / 0 / 0 / 0 \|"
     assert re.search(row, text)
     assert "### sends-max-tokens 0.0.1: " in text
     assert "<code>wire.openai.chat.option-max-output-tokens</code> failed" in text
@@ -78,12 +79,16 @@ def test_badges_one_per_runtime(reports, tmp_path):
     reference = json.loads((tmp_path / "reference.json").read_text())
     broken = json.loads((tmp_path / "sends-max-tokens.json").read_text())
     assert reference["schemaVersion"] == 1 and reference["color"] == "brightgreen"
-    total = sum(1 for x in _lines(reports[1]) if x["status"] != "unsupported")  # judged cases only
-    passed = sum(1 for x in _lines(reports[1]) if x["status"] == "passed")
-    spec_failed = sum(1 for x in _lines(reports[1]) if x["status"] == "failed" and x["tier"] == "spec")
+    lines = _lines(reports[1])
+    total = sum(1 for x in lines if x["status"] in ("passed", "failed", "error"))  # judged cases only
+    passed = sum(1 for x in lines if x["status"] == "passed")
+    unsupported = sum(1 for x in lines if x["status"] == "unsupported")
+    spec_failed = sum(1 for x in lines if x["status"] == "failed" and x["tier"] == "spec")
     assert spec_failed  # the fake breaks a rule of the spec's text: both figures fall
+    (version,) = {x["corpus"] for x in lines}
     message = f"spec {total - spec_failed}/{total} · all rules {passed}/{total}"
-    assert broken["message"] == message and broken["color"] != "brightgreen"
+    message += f", {unsupported} unsupported" if unsupported else ""
+    assert broken["message"] == f"{message} (corpus {version})" and broken["color"] != "brightgreen"
     assert main(["report", *map(str, reports), "--badge", str(tmp_path / "one.json")]) == 2  # needs {impl}
 
 
@@ -160,3 +165,111 @@ def test_html_report_renders_in_chromium(reports, tmp_path):
     drill = tmp_path / "drill.png"  # a tall window: headless screenshots of a scrolled page come out blank
     _chromium(tmp_path, f"{page.as_uri()}#{link.group(1)}", f"--screenshot={drill}", height=4000)
     assert colours(drill)[(0xF6, 0xF8, 0xFA)] > 1000  # opened cases have their own background
+
+
+def _record(case_id, status, **kw):
+    from harness.reports.jsonl import CaseRecord
+
+    kw.setdefault("corpus", "1.2.0")
+    kw.setdefault("corpus_hash", "sha256:00112233aabbccdd")
+    kw.setdefault("python", "3.12")
+    return CaseRecord("rt", "1.0", case_id, "wire", "openai.chat", ["r/x"], status, 0.1, **kw)
+
+
+def _records():
+    return [
+        _record("c.pass", "passed"),
+        _record("c.unsupported", "unsupported", reason="wire:openai.chat not supported by rt"),
+        _record("c.skipped", "skipped", reason="needs node"),
+        _record("c.known", "failed", baseline="expected", reason="r/x: known", accepted=True, diff="d1"),
+        _record("c.regression", "failed", baseline="regression", reason="it passed before", diff="d2"),
+        _record("c.new", "failed", baseline="new", reason="never judged", accepted=True, diff="d3"),
+        _record("c.fixed", "passed", baseline="fixed", reason="was broken", message="now passes"),
+    ]
+
+
+def test_every_report_names_unsupported_and_skipped_apart(tmp_path):
+    from harness.reports.badge import render_badge
+    from harness.reports.html import render_html
+    from harness.reports.junit import render_junit
+    from harness.reports.markdown import render_markdown
+    from harness.reports.matrix import build_matrix
+
+    matrix = build_matrix(_records())
+    (rt,) = matrix.runtimes
+    markdown = render_markdown(matrix)
+    assert "1 unsupported, 1 skipped" in markdown
+    assert "Each cell: passed / failed / error / unsupported / skipped." in markdown
+    assert "| wire | openai.chat | 2 / 3 / 0 / 1 / 1 (1 known) |" in markdown
+    html = render_html(matrix)
+    assert '<b class="n-unsupported" data-unsupported="1">1</b> unsupported' in html
+    assert '<b class="n-skipped" data-skipped="1">1</b> skipped' in html
+    skipped = {
+        c.get("name"): c.find("skipped").get("message")
+        for c in ET.fromstring(render_junit(matrix)).iter("testcase")
+        if c.find("skipped") is not None
+    }
+    assert skipped["c.unsupported"] == "unsupported: wire:openai.chat not supported by rt"
+    assert skipped["c.skipped"] == "skipped: needs node"
+    # the three failures have no tier (a report from before tiers): counted against the spec's text
+    badge = "spec 2/5 · all rules 2/5, 1 unsupported (corpus 1.2.0)"
+    assert json.loads(render_badge(rt))["message"] == badge
+
+
+def test_reports_show_what_the_gate_made_of_each_failure():
+    from harness.reports.html import render_html
+    from harness.reports.junit import render_junit
+    from harness.reports.markdown import render_markdown
+    from harness.reports.matrix import build_matrix
+
+    matrix = build_matrix(_records())
+    markdown = render_markdown(matrix)
+    assert "<code>c.known</code> failed (known)" in markdown
+    assert "<code>c.regression</code> failed (**regression**)" in markdown
+    assert "<code>c.new</code> failed (new (allowed))" in markdown
+    assert "1 case(s) listed in the baseline as failing now pass (remove them from it): `c.fixed`" in markdown
+    html = render_html(matrix)
+    assert '<span class="tag fail" data-baseline="regression">regression</span>' in html
+    assert '<span class="tag allowed" data-baseline="new">new (allowed)</span>' in html
+    cases = {c.get("name"): c for c in ET.fromstring(render_junit(matrix)).iter("testcase")}
+    assert cases["c.regression"].find("failure").get("type") == "regression"
+    assert cases["c.new"].find("skipped") is not None  # allowed: the run passed it, as pytest's xfail
+    assert cases["c.fixed"].find("failure").get("type") == "fixed"  # it failed the run
+    suite = ET.fromstring(render_junit(matrix)).find("testsuite")
+    assert (int(suite.get("failures")), int(suite.get("skipped"))) == (2, 4)
+
+
+def test_reports_name_the_corpus_and_tell_pythons_apart():
+    from harness.reports.html import render_html
+    from harness.reports.jsonl import parse_record
+    from harness.reports.junit import render_junit
+    from harness.reports.markdown import render_markdown
+    from harness.reports.matrix import build_matrix
+
+    line = _record("c.pass", "passed").to_json()
+    assert parse_record(line, "x:1").corpus_label == "1.2.0 (sha256:00112233aabbccdd)"
+    matrix = build_matrix(_records())
+    assert "Corpus 1.2.0 (sha256:00112233aabbccdd)." in render_markdown(matrix)
+    assert '<span id="corpus">1.2.0 (sha256:00112233aabbccdd)</span>' in render_html(matrix)
+    props = {p.get("name"): p.get("value") for p in ET.fromstring(render_junit(matrix)).iter("property")}
+    assert props["wireconf.corpus.version"] == "1.2.0"
+    assert props["wireconf.corpus.hash"] == "sha256:00112233aabbccdd"
+    assert props["wireconf.impl"] == "rt" and props["wireconf.python"] == "3.12"
+
+    # one runtime under two Pythons (a CI matrix): two columns, each named by its Python
+    both = build_matrix([_record("c.pass", "passed"), _record("c.pass", "failed", python="3.13")])
+    assert [rt.label for rt in both.runtimes] == ["rt 1.0 (Python 3.12)", "rt 1.0 (Python 3.13)"]
+    single = build_matrix([_record("c.pass", "passed")])
+    assert [rt.label for rt in single.runtimes] == ["rt 1.0"]
+
+
+def test_merging_keeps_one_verdict_per_case_and_python(tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_text(
+        _record("c", "failed").to_json() + "\n" + _record("c", "passed", python="3.13").to_json() + "\n"
+    )
+    b.write_text(_record("c", "passed").to_json() + "\n")  # the 3.12 job retried
+    from harness.reports.jsonl import read_records
+
+    merged = {(r.python, r.id): r.status for r in read_records([a, b])}
+    assert merged == {("3.12", "c"): "passed", ("3.13", "c"): "passed"}

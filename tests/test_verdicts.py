@@ -202,6 +202,10 @@ def test_update_baseline_fills_a_waivers_cases_and_the_gate_then_judges_the_rest
     records = {r.id: r for r in read_records([tmp_path / "r.jsonl"])}
     for case_id in waiver.cases:
         assert records[case_id].status == "passed" and records[case_id].waived
+    # the baseline's other sections are written beside the waivers: a waived case that passes is
+    # recorded as passed, so a difference that appears in it later is a regression
+    assert baseline.corpus is not None and baseline.corpus.version == records[waiver.cases[0]].corpus
+    assert set(waiver.cases) <= set(baseline.passed or {})
 
 
 def test_a_waiver_that_no_longer_matches_fails_its_case_and_the_rest_is_still_judged(tmp_path):
@@ -213,12 +217,39 @@ def test_a_waiver_that_no_longer_matches_fails_its_case_and_the_rest_is_still_ju
         f"--api={CHAT}",
         "--kind=wire",
         f"--baseline={path}",
+        f"--report={tmp_path / 'r.jsonl'}",
         "-k",
         f"{listed} or option-max-output-tokens",
     )
     assert done.returncode == 1
     assert "lists this case, but no difference of the case matches it any more" in done.stdout
     assert "$.max_tokens: unexpected key (got 256)" in done.stdout  # not waived: still a failure
+    records = {r.id: r for r in read_records([tmp_path / "r.jsonl"])}
+    # the case conforms; what fails the run is the baseline, as for a listed case that passes: the gate
+    # names it fixed, never a regression of the runtime
+    assert (records[listed].status, records[listed].baseline) == ("passed", "fixed")
+    assert "no longer match" in records[listed].reason
+    assert records["wire.openai.chat.option-max-output-tokens"].baseline == "unlisted"  # no `passed` here
+
+
+def test_the_gate_tells_regressions_apart_only_within_the_profile(tmp_path):
+    """A case the baseline saw pass (the reference's) that now fails only a project decision: outside
+    the spec profile it costs the run nothing; under the full profile it is a regression."""
+    path = tmp_path / "baseline.yaml"
+    select = ("cases", f"--api={CHAT}", "--kind=process", "-k", "real-refusal-raises")
+    written = _run(*select, "--impl=reference", f"--baseline={path}", "--update-baseline")
+    assert written.returncode == 0, written.stdout[-2000:]
+    assert "process.openai.chat.real-refusal-raises" in (load_baseline(path).passed or {})
+    literal = (*select, "--impl=tests.fakes.spec_literal:adapter", f"--baseline={path}")
+    spec = _run(*literal, "--profile=spec", f"--report={tmp_path / 'spec.jsonl'}")
+    assert spec.returncode == 0, spec.stdout[-3000:]
+    (record,) = read_records([tmp_path / "spec.jsonl"])
+    assert (record.status, record.outside_profile, record.baseline) == ("failed", "spec", None)
+    full = _run(*literal, f"--report={tmp_path / 'full.jsonl'}")
+    assert full.returncode == 1
+    (record,) = read_records([tmp_path / "full.jsonl"])
+    assert (record.status, record.baseline, record.tier) == ("failed", "regression", "project")
+    assert "1 regression(s)" in full.stdout
 
 
 def test_a_malformed_waiver_names_the_entry(tmp_path):

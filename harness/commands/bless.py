@@ -10,9 +10,12 @@ from typing import Any
 
 def run(args: argparse.Namespace) -> int:
     from harness.bless import BlessError, bless
+    from harness.corpus.installed import corpus_folder
 
     try:
-        done = bless(Path(args.corpus), args.case_ids, Path(args.cassettes) if args.cassettes else None)
+        done = bless(
+            corpus_folder(args.corpus), args.case_ids, Path(args.cassettes) if args.cassettes else None
+        )
     except BlessError as exc:
         print(f"wireconf bless: {exc}; nothing was written", file=sys.stderr)
         return 1
@@ -30,6 +33,11 @@ def register(subparsers: Any) -> None:
         "bless", help="write the reference implementation's output into cases' expectations, for review"
     )
     parser.add_argument("case_ids", nargs="+", metavar="CASE_ID", help="ids of the cases to bless")
-    parser.add_argument("--corpus", default="cases", help="the corpus folder (holds rules.yaml)")
+    parser.add_argument(
+        "--corpus",
+        default="cases",
+        metavar="DIR",
+        help="the corpus folder to write into, the one that holds rules.yaml (default: cases, a checkout's)",
+    )
     parser.add_argument("--cassettes", help="cassette folder (default: cassettes beside the corpus)")
     parser.set_defaults(run=run)

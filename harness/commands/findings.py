@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+from harness.commands import add_corpus_argument
+
 COMMAND = "wireconf findings"
 RUNTIMES_FILE = "runtimes.yaml"
 SIDE_BY_SIDE = (("prompty", "prompty-ts"),)
@@ -85,12 +87,13 @@ def _run(runtime: Runtime, cases: Path, baseline: Path, report: Path) -> str | N
 
 
 def run(args: argparse.Namespace) -> int:
+    from harness.corpus.installed import corpus_folder
     from harness.corpus.loader import Corpus
     from harness.reports.baseline import load_baseline
     from harness.reports.findings import NotRun, render_findings
     from harness.reports.jsonl import read_records
 
-    cases = Path(args.cases)
+    cases = corpus_folder(args.corpus)
     corpus = Corpus(cases)
     records, not_run = [], []
     with tempfile.TemporaryDirectory(prefix="wireconf-findings-") as tmp:
@@ -112,7 +115,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"{impl}: {len(found)} cases, {failing} failing; baseline {baseline}", file=sys.stderr)
     command = COMMAND + "".join(f" --impl {i}" for i in args.impl)
     size = sum(1 for _ in corpus.cases())
-    text = render_findings(records, corpus.catalogue, not_run, command, size, _side_by_side(records, corpus))
+    text = render_findings(
+        records,
+        corpus.catalogue,
+        not_run,
+        command,
+        size,
+        _side_by_side(records, corpus),
+        corpus.catalogue.version,
+    )
     from harness.cassettes.atomic import write_atomic
 
     write_atomic(Path(args.out), text)
@@ -144,7 +155,7 @@ def register(subparsers: Any) -> None:
         help="a runtime (entry point, module:attribute or exec:COMMAND); repeatable "
         "(default: those conformance/runtimes.yaml lists, else every entry point except reference)",
     )
-    parser.add_argument("--cases", default="cases", help="the corpus (default: cases)")
+    add_corpus_argument(parser, "--cases")
     parser.add_argument(
         "--baselines", default="conformance", help="folder of baselines (default: conformance)"
     )

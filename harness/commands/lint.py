@@ -6,11 +6,14 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from harness.commands import add_corpus_argument
+
 
 def run(args: argparse.Namespace) -> int:
+    from harness.corpus.installed import corpus_folder
     from harness.corpus.lint import lint
 
-    report = lint(Path(args.corpus), Path(args.cassettes) if args.cassettes else None)
+    report = lint(corpus_folder(args.corpus), Path(args.cassettes) if args.cassettes else None)
     for problem in report.problems:
         print(problem)
     print(report.summary())
@@ -21,6 +24,6 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "lint", help="check case files, ids, rule references, coverage and cassettes"
     )
-    parser.add_argument("corpus", nargs="?", default="cases", help="the corpus folder (holds rules.yaml)")
+    add_corpus_argument(parser)
     parser.add_argument("--cassettes", help="cassette folder (default: cassettes beside the corpus)")
     parser.set_defaults(run=run)

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
+
+from harness.commands import add_corpus_argument
 
 
 def run(args: argparse.Namespace) -> int:
+    from harness.corpus.installed import corpus_folder
     from harness.corpus.loader import Corpus
     from harness.corpus.rules_doc import render_markdown
 
-    corpus = Corpus(Path(args.corpus))
+    corpus = Corpus(corpus_folder(args.corpus))
     if corpus.catalogue.problems:
         for problem in corpus.catalogue.problems:
             print(problem, file=sys.stderr)
@@ -27,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("rules", help="list the rule catalogue")
-    parser.add_argument("corpus", nargs="?", default="cases")
+    add_corpus_argument(parser)
     parser.add_argument(
         "--markdown", action="store_true", help="render the catalogue for people (docs/rules.md)"
     )

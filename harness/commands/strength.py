@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
+
+from harness.commands import add_corpus_argument
 
 
 def run(args: argparse.Namespace) -> int:
+    from harness.corpus.installed import corpus_folder
     from harness.strength import MutantResult, strength
 
     def progress(result: MutantResult) -> None:
         if args.verbose or result.status != "killed":
             print(f"{result.status:12} {result.rule}  {result.detail}".rstrip(), flush=True)
 
-    report = strength(Path(args.corpus), args.rule or None, args.jobs, args.case_timeout, progress)
+    report = strength(corpus_folder(args.corpus), args.rule or None, args.jobs, args.case_timeout, progress)
     for rule_id in report.missing:
         print(f"{'no mutant':12} {rule_id}")
     print(report.summary())
@@ -25,9 +27,15 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "strength", help="check that each MUST rule's mutant is caught by its cases"
     )
-    parser.add_argument("corpus", nargs="?", default="cases")
+    add_corpus_argument(parser)
     parser.add_argument("--rule", action="append", help="only this rule (repeatable)")
     parser.add_argument("--jobs", type=int, default=None, help="mutants run at once (default: CPU count)")
-    parser.add_argument("--case-timeout", type=float, default=5.0)
+    parser.add_argument(
+        "--case-timeout",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="time limit per case while a mutant runs, as pytest's --case-timeout (default: 5)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="also list the killed mutants")
     parser.set_defaults(run=run)

@@ -34,6 +34,9 @@ from harness.corpus.yaml_source import YamlSyntaxError, line_of, load_yaml_file
 
 RULES_FILE = "rules.yaml"
 
+VERSION_PATTERN = re.compile(r"^\d+\.\d+\.\d+$")
+"""``corpus.version`` in ``rules.yaml``: MAJOR.MINOR.PATCH (bumped by the rule in docs/ci.md)."""
+
 Level = Literal["MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY"]
 Basis = Literal["text", "pseudocode", "vectors", "decision"]
 Tier = Literal["spec", "vectors", "project"]
@@ -232,6 +235,8 @@ class Catalogue:
     path: Path
     rules: dict[str, Rule]
     problems: list[CatalogueProblem]
+    version: str | None = None
+    """The corpus's declared version (``corpus: {version: ...}``); ``None`` for a corpus without one."""
 
     def __contains__(self, rule_id: object) -> bool:
         return rule_id in self.rules
@@ -259,9 +264,12 @@ def load_catalogue(path: Path) -> Catalogue:
         return Catalogue(path, {}, [CatalogueProblem(path, 1, "expected a mapping with a `rules:` list")])
     rules: dict[str, Rule] = {}
     problems: list[CatalogueProblem] = []
-    extra = {k for k in raw if k != "rules" and not (isinstance(k, str) and k.startswith("x-"))}
+    extra = {
+        k for k in raw if k not in ("rules", "corpus") and not (isinstance(k, str) and k.startswith("x-"))
+    }
     if extra:
         problems.append(CatalogueProblem(path, 1, f"unknown top-level keys: {sorted(extra)}"))
+    version = _corpus_version(raw, path, problems)
     for index, entry in enumerate(raw["rules"]):
         try:
             rule = Rule.model_validate(entry)
@@ -277,7 +285,29 @@ def load_catalogue(path: Path) -> Catalogue:
             )
             continue
         rules[rule.id] = rule
-    return Catalogue(path, rules, problems)
+    return Catalogue(path, rules, problems, version)
+
+
+def _corpus_version(raw: dict[str, Any], path: Path, problems: list[CatalogueProblem]) -> str | None:
+    """``corpus: {version: X.Y.Z}``, optional; a malformed one is a problem with its line."""
+    if "corpus" not in raw:
+        return None
+    block = raw["corpus"]
+    line = line_of(raw, ["corpus"])
+    if not isinstance(block, dict) or set(block) != {"version"}:
+        problems.append(CatalogueProblem(path, line, "corpus: expected a mapping with `version` only"))
+        return None
+    version = block["version"]
+    if not isinstance(version, str) or not VERSION_PATTERN.match(version):
+        problems.append(
+            CatalogueProblem(
+                path,
+                line_of(raw, ["corpus", "version"]),
+                f"corpus.version: expected MAJOR.MINOR.PATCH, got {version!r}",
+            )
+        )
+        return None
+    return version
 
 
 def uncovered(catalogue: Catalogue, cited: Iterable[str]) -> list[str]:

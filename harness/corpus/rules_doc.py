@@ -33,6 +33,8 @@ def render_markdown(corpus: Corpus) -> str:
         "",
         "Generated from `cases/rules.yaml` by `wireconf rules --markdown`; do not edit by hand.",
         "",
+        f'Corpus version {catalogue.version or "(none declared)"} (docs/ci.md, "Corpus versions").',
+        "",
         f"{len(catalogue.rules)} rules in three tiers, by where they come from:",
         "",
         f"- **spec** ({counts['spec']}): the specification's text, a sentence (`text`) or the observable "

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from harness.exec_protocol import PROTOCOL_VERSIONS
+from harness.exec_protocol.http_bridge import HttpBridge
 from harness.exec_protocol.messages import (
     ProtocolError,
     chunk_json,
@@ -41,6 +42,10 @@ HELLO_TIMEOUT = 60.0
 STOP_TIMEOUT = 5.0
 STDERR_LINES = 40
 TRANSCRIPT_ENV = "WIRECONF_EXEC_TRANSCRIPT"
+
+
+_STREAMED = object()
+"""What a call returns when the runtime's result was a stream, whose items were its yields."""
 
 
 class ExecError(Exception):
@@ -159,6 +164,19 @@ class ExecAdapter:
     def process_stream(self, api: str, agent: dict[str, Any], events: Iterable[object]) -> Iterator[Any]:
         exchange = self._exchange("stream", api, "process_stream", {"agent": agent}, [], ("events", events))
         return exchange
+
+    def execute(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
+        """e2e (protocol 2): the runtime builds its own SDK client from the ``client`` description and
+        sends its HTTP through ``client`` (``HttpBridge``). A stream result comes back as an iterator
+        of the items it yields, as in-process."""
+        bridge = HttpBridge(client)
+        args = {"agent": agent, "messages": messages, "client": bridge.description}
+        exchange = self._exchange("e2e", api, "execute", args, [], None, bridge)
+        try:
+            first = next(exchange)
+        except StopIteration as done:
+            return iter(()) if done.value is _STREAMED else done.value
+        return itertools.chain([first], exchange)
 
     def stream_blocks(self, api: str, events: Iterable[object]) -> Any:
         return self._call("blocks", api, "stream_blocks", {}, stream=("events", events))
@@ -284,6 +302,7 @@ class ExecAdapter:
         args: dict[str, Any],
         sdk: list[str],
         stream: tuple[str, Iterable[object]] | None,
+        http: HttpBridge | None = None,
     ) -> Iterator[Any]:
         process = self._ensure_running()
         call_id = next(self._ids)
@@ -326,7 +345,7 @@ class ExecAdapter:
                 kind_of = reply["type"]
                 if kind_of == "result":
                     finished = True
-                    return reply.get("value")
+                    return _STREAMED if reply.get("streamed") else reply.get("value")
                 if kind_of == "error":
                     finished = True
                     raise remote_exception(reply.get("error") or {})
@@ -338,11 +357,16 @@ class ExecAdapter:
                     except StopIteration:
                         self._send(process, {"type": "end", "id": call_id})
                     else:
-                        if self._recorded_inputs:
+                        if isinstance(event, bytes):  # recorded inputs, an e2e response's body
                             payload = chunk_json(event)
                         else:
                             payload = {"event": to_json(event, sdk_json)}
                         self._send(process, {"type": "event", "id": call_id, **payload})
+                elif kind_of == "http" and http is not None:
+                    head, chunks = http.send(reply.get("request") or {})
+                    if chunks is not None:  # its body is pulled with `next`
+                        events = chunks
+                    self._send(process, {"type": "response", "id": call_id, **head})
                 else:
                     process.kill()
                     raise ProtocolError(
@@ -404,9 +428,10 @@ def _check_hello(hello: dict[str, Any]) -> None:
     caps = hello.get("capabilities")
     if not isinstance(caps, list) or not all(isinstance(c, str) for c in caps):
         raise ProtocolError(f"hello needs `capabilities`, a list of strings: {hello}")
-    if any(c.startswith("e2e:") for c in caps):
+    if protocol < 2 and any(c.startswith("e2e:") for c in caps):
         raise ProtocolError(
-            "e2e capabilities cannot be served over exec: (the SDK client stays in the harness)"
+            "e2e capabilities need protocol 2 (the SDK client stays in the harness; from protocol 2 the "
+            "runtime's own SDK sends its requests through it with `http` messages)"
         )
     if any(c.startswith("trace:") for c in caps):
         raise ProtocolError(

@@ -3,18 +3,23 @@
 
 The gate acts where each verdict is made (on the xdist worker that ran the case): a listed failure is
 turned into an xfail with the baseline's reason, a listed case that passes into a failure that says
-so. Everything the controller needs travels in the reports' ``user_properties``, so the report file
-and the baseline update are written once, by the process that sees every verdict.
+so, and an unlisted failure is named a *regression* (the baseline saw it pass, unchanged) or *new*
+(it did not; ``--allow-new-failures`` turns those into xfails). Everything the controller needs
+travels in the reports' ``user_properties``, so the report file and the baseline update are written
+once, by the process that sees every verdict.
 """
 
 from __future__ import annotations
 
 import json
+import sys
+from collections import Counter
 from pathlib import Path
 from typing import IO, Any
 
 import pytest
 
+from harness.corpus.identity import CorpusIdentity
 from harness.pytest_plugin.items import CaseFailed, CaseItem
 from harness.pytest_plugin.session import get_session
 from harness.pytest_plugin.shard import Shard, parse_shard
@@ -22,21 +27,38 @@ from harness.pytest_plugin.summary import (
     PROP_API,
     PROP_BASELINE,
     PROP_CASE,
+    PROP_CORPUS,
     PROP_DIFFERENCES,
     PROP_KIND,
     PROP_OUTSIDE_PROFILE,
     PROP_PROBLEM,
     PROP_RULES,
+    PROP_STALE_WAIVERS,
     PROP_TIER,
     PROP_WAIVED,
     classify,
 )
-from harness.reports.baseline import Baseline, BaselineError, default_reason, load_baseline
+from harness.reports.baseline import (
+    EXPECTED,
+    FIXED,
+    NEW,
+    REGRESSION,
+    UNLISTED,
+    Baseline,
+    BaselineError,
+    default_reason,
+    load_baseline,
+)
 from harness.reports.jsonl import CaseRecord
 
 PROP_DIFF = "wireconf_diff"
 PROP_REASON = "wireconf_reason"
 PROP_LOCATION = "wireconf_location"
+PROP_FINGERPRINT = "wireconf_fingerprint"
+PROP_ACCEPTED = "wireconf_accepted"  # a failure the gate let pass: expected, or new with --allow-new-failures
+
+PYTHON = f"{sys.version_info.major}.{sys.version_info.minor}"
+MAX_LISTED = 10  # case ids listed per baseline category in the terminal summary
 
 BASELINE_KEY = pytest.StashKey[Baseline | None]()
 SHARD_KEY = pytest.StashKey[Shard | None]()
@@ -49,16 +71,26 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="wireconf_baseline",
         default=None,
         metavar="FILE",
-        help="YAML file of case ids this runtime is known to fail, each with a reason: listed failures are "
-        "expected (xfail), a listed case that passes fails the run, an unlisted failure fails the run",
+        help="YAML file of what this runtime failed (each case with a reason) and passed when the file "
+        "was written: listed failures are expected (xfail), a listed case that passes fails the run, a "
+        "regression (a case that passed, unchanged since) fails the run, a new failure fails it unless "
+        "--allow-new-failures",
+    )
+    group.addoption(
+        "--allow-new-failures",
+        dest="wireconf_allow_new_failures",
+        action="store_true",
+        default=False,
+        help="with --baseline: report failures of cases the baseline never judged (added or changed since, "
+        "or unsupported then) as new, without failing the run; regressions still fail it",
     )
     group.addoption(
         "--update-baseline",
         dest="wireconf_update_baseline",
         action="store_true",
         default=False,
-        help="rewrite the --baseline file from this run (failures added, passing cases removed, cases not "
-        "run kept); the gate does not fail the run",
+        help="rewrite the --baseline file from this run (failures added, passing cases moved to `passed`, "
+        "cases not run kept, the corpus's version recorded); the gate does not fail the run",
     )
     group.addoption(
         "--report",
@@ -143,18 +175,45 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     lines = []
     baseline = config.stash.get(BASELINE_KEY, None)
     if baseline is not None:
-        mode = "update" if config.getoption("wireconf_update_baseline") else "gate"
-        lines.append(
-            f"wireconf baseline ({mode}): {baseline.path}, {len(baseline.expected)} expected failure(s)"
-        )
-        impl = get_session(config).impl
-        if baseline.impl not in (None, impl.name):
-            lines.append(
-                f"wireconf baseline WARNING: the file is for {baseline.impl}, the run is {impl.name}"
-            )
+        lines += _baseline_header(config, baseline)
     shard = config.stash.get(SHARD_KEY, None)
     if shard is not None:
         lines.append(f"wireconf shard {shard}")
+    return lines
+
+
+def _baseline_header(config: pytest.Config, baseline: Baseline) -> list[str]:
+    from harness.pytest_plugin.plugin import corpora_of_args
+
+    session = get_session(config)
+    mode = "update" if config.getoption("wireconf_update_baseline") else "gate"
+    written = f" for {baseline.impl} {baseline.version or ''}".rstrip() if baseline.impl else ""
+    against = f", written against corpus {baseline.corpus.label}" if baseline.corpus else ""
+    passed = "" if baseline.passed is None else f", {len(baseline.passed)} passed case(s)"
+    lines = [
+        f"wireconf baseline ({mode}): {baseline.path}{written}{against}: "
+        f"{len(baseline.expected)} expected failure(s){passed}"
+    ]
+    if baseline.impl not in (None, session.impl.name):
+        lines.append(
+            f"wireconf baseline WARNING: the file is for {baseline.impl}, the run is {session.impl.name}"
+        )
+    if baseline.passed is None:
+        lines.append(
+            "wireconf baseline: the file does not record passed cases (an older format): an unlisted "
+            "failure cannot be told new from regression and fails the run; --update-baseline adds them"
+        )
+    now = [session.identity(root) for root in corpora_of_args(config)]
+    if baseline.corpus is not None and now and baseline.corpus.hash not in {i.hash for i in now}:
+        policy = (
+            "reported, not failing the run"
+            if config.getoption("wireconf_allow_new_failures")
+            else ("failing the run (--allow-new-failures reports them only)")
+        )
+        lines.append(
+            f"wireconf baseline: the corpus changed since ({baseline.corpus.label} -> "
+            f"{', '.join(i.label for i in now)}): failures of cases added or changed since are new, {policy}"
+        )
     return lines
 
 
@@ -176,32 +235,65 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 def _relative_location(item: CaseItem) -> str:
-    """``path:line`` of the case, relative to pytest's rootdir when inside it (same on every machine)."""
-    try:
-        path = item.loaded.path.resolve().relative_to(item.config.rootpath.resolve())
-    except ValueError:
-        path = item.loaded.path
+    """``path:line`` of the case, the same on every machine: relative to pytest's rootdir when inside it,
+    else to the folder that holds the corpus (an installed corpus reads ``cases/wire/...``, as in a
+    checkout)."""
+    path = item.loaded.path.resolve()
+    for base in (item.config.rootpath.resolve(), item.parent.corpus_root.parent):  # type: ignore[union-attr]
+        if path.is_relative_to(base):
+            return f"{path.relative_to(base).as_posix()}:{item.loaded.line}"
     return f"{path.as_posix()}:{item.loaded.line}"
 
 
 def _gate(item: CaseItem, report: pytest.TestReport, baseline: Baseline) -> None:
-    """Apply the baseline to the verdict of one case (its call phase)."""
-    updating = item.config.getoption("wireconf_update_baseline")
-    reason = baseline.reason(item.loaded.id)
-    if report.failed and (reason is not None or updating):
-        report.user_properties += [(PROP_BASELINE, "expected"), (PROP_REASON, reason or "new in this run")]
-        report.outcome = "skipped"
-        report.wasxfail = f"baseline: {reason or 'new in this run (--update-baseline)'}"
+    """Apply the baseline to the verdict of one case (its call phase).
+
+    A failure outside ``--profile`` (already xfailed by the item) costs the run nothing whatever the
+    baseline says; a waiver that no longer matches fails the run like a listed case that passes, and an
+    expected failure does not excuse it."""
+    config = item.config
+    updating = config.getoption("wireconf_update_baseline")
+    case_id = item.loaded.id
+    reason = baseline.reason(case_id)
+    fingerprint = get_session(config).fingerprint(item.parent.corpus_root, item.loaded)  # type: ignore[union-attr]
+    report.user_properties.append((PROP_FINGERPRINT, fingerprint))
+    props = dict(report.user_properties)
+    stale = json.loads(props.get(PROP_STALE_WAIVERS, "[]"))
+    if PROP_OUTSIDE_PROFILE in props:
+        if reason is not None:
+            report.user_properties += [(PROP_BASELINE, EXPECTED), (PROP_REASON, reason)]
+    elif report.failed and stale and PROP_DIFFERENCES not in props:  # nothing left but the stale waivers
+        why = f"waiver(s) of {', '.join(stale)} no longer match any difference of the case"
+        report.user_properties += [(PROP_BASELINE, FIXED), (PROP_REASON, why)]
+    elif report.failed and reason is not None:
+        if stale:
+            report.user_properties += [(PROP_BASELINE, EXPECTED), (PROP_REASON, reason)]
+        else:
+            _accept(report, EXPECTED, reason, f"baseline: {reason}")
     elif report.failed:
-        report.user_properties.append((PROP_BASELINE, "new"))
+        kind, why = baseline.history(case_id, fingerprint)
+        if updating:
+            _accept(report, kind, why, f"baseline: {kind} failure, added by --update-baseline ({why})")
+        elif kind == NEW and not stale and config.getoption("wireconf_allow_new_failures"):
+            _accept(report, kind, why, f"baseline: new failure, allowed by --allow-new-failures ({why})")
+        else:
+            report.user_properties += [(PROP_BASELINE, kind), (PROP_REASON, why)]
+            report.sections.append(("wireconf baseline", f"{kind} failure: {why}"))
     elif report.passed and reason is not None:
-        report.user_properties += [(PROP_BASELINE, "fixed"), (PROP_REASON, reason)]
+        report.user_properties += [(PROP_BASELINE, FIXED), (PROP_REASON, reason)]
         if not updating:
             report.outcome = "failed"
             report.longrepr = (
-                f"case {item.loaded.id} is listed in the baseline {baseline.path} as failing "
+                f"case {case_id} is listed in the baseline {baseline.path} as failing "
                 f"({reason}), but it now passes: remove the entry, or run with --update-baseline"
             )
+
+
+def _accept(report: pytest.TestReport, kind: str, reason: str, wasxfail: str) -> None:
+    """A failure the gate lets pass: shown by pytest as xfailed, still a failure in every report."""
+    report.user_properties += [(PROP_BASELINE, kind), (PROP_REASON, reason), (PROP_ACCEPTED, True)]
+    report.outcome = "skipped"
+    report.wasxfail = wasxfail
 
 
 class _Controller:
@@ -215,6 +307,7 @@ class _Controller:
         self._out: IO[str] | None = None
         self._pending: dict[str, CaseRecord] = {}
         self.records: list[CaseRecord] = []
+        self.fingerprints: dict[str, str] = {}
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         if self.report_path is not None:
@@ -232,9 +325,14 @@ class _Controller:
         outcome = classify(report) if PROP_CASE in props else ("error" if report.failed else None)
         if outcome is not None and record.status in ("passed", "pending"):
             record.status = outcome
-            if outcome != "passed" or props.get(PROP_BASELINE) == "fixed":
+            if outcome != "passed" or props.get(PROP_BASELINE) == FIXED:
                 record.message = str(report.longrepr) if report.longrepr else None
-        for key, attr in ((PROP_DIFF, "diff"), (PROP_BASELINE, "baseline"), (PROP_REASON, "reason")):
+        for key, attr in (
+            (PROP_DIFF, "diff"),
+            (PROP_BASELINE, "baseline"),
+            (PROP_REASON, "reason"),
+            (PROP_ACCEPTED, "accepted"),
+        ):
             if key in props:
                 setattr(record, attr, props[key])
         for key, attr in ((PROP_DIFFERENCES, "differences"), (PROP_WAIVED, "waived")):
@@ -242,6 +340,8 @@ class _Controller:
                 setattr(record, attr, json.loads(props[key]))
         record.tier = props.get(PROP_TIER) or record.tier
         record.outside_profile = props.get(PROP_OUTSIDE_PROFILE, record.outside_profile)
+        if PROP_FINGERPRINT in props:
+            self.fingerprints[record.id] = props[PROP_FINGERPRINT]
         record.location = props.get(PROP_LOCATION, record.location)
         if report.when == "teardown":
             self._finish(self._pending.pop(report.nodeid))
@@ -250,6 +350,8 @@ class _Controller:
         impl = get_session(self.config).impl
         shard = self.config.stash.get(SHARD_KEY, None)
         problem = props.get(PROP_PROBLEM)
+        root = props.get(PROP_CORPUS)
+        corpus = get_session(self.config).identity(Path(root)) if root else None
         return CaseRecord(
             impl=impl.name,
             version=impl.version,
@@ -260,6 +362,9 @@ class _Controller:
             status="pending",
             duration=0.0,
             shard=None if shard is None else str(shard),
+            corpus=corpus.version if corpus else None,
+            corpus_hash=corpus.hash if corpus else None,
+            python=PYTHON,
         )
 
     def _finish(self, record: CaseRecord) -> None:
@@ -280,14 +385,27 @@ class _Controller:
 
     def _update_baseline(self, baseline: Baseline) -> None:
         impl = get_session(self.config).impl
+        passed = dict(baseline.passed or {})
+        corpora: Counter[tuple[str | None, str]] = Counter()
         for record in self.records:
+            if record.kind is None:  # a corpus problem, not a case
+                continue
+            if record.corpus_hash is not None:
+                corpora[(record.corpus, record.corpus_hash)] += 1
             if record.status == "passed":
                 baseline.expected.pop(record.id, None)
-            elif record.status == "failed" and record.id not in baseline.expected:
+                if record.id in self.fingerprints:
+                    passed[record.id] = self.fingerprints[record.id]
+                continue
+            passed.pop(record.id, None)  # failing, unsupported or not judged now
+            if record.status == "failed" and record.id not in baseline.expected:
                 baseline.expected[record.id] = default_reason(record.broken, record.diff, record.message)
+        baseline.passed = passed
+        if corpora:
+            baseline.corpus = CorpusIdentity(*corpora.most_common(1)[0][0])
         waived = {(w["waiver"], record.id) for record in self.records for w in record.waived or []}
+        run = {r.id for r in self.records}
         for waiver in baseline.waivers:  # each waiver lists the cases it matched in this run
-            run = {r.id for r in self.records}
             kept = [c for c in waiver.cases if c not in run]  # cases not run here stay listed
             waiver.cases = sorted({*kept, *(case for label, case in waived if label == waiver.label)})
         baseline.impl, baseline.version = impl.name, impl.version
@@ -296,22 +414,42 @@ class _Controller:
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         lines = []
         if self.baseline is not None:
-            counts = {
-                k: sum(1 for r in self.records if r.baseline == k) for k in ("expected", "new", "fixed")
-            }
-            if self.config.getoption("wireconf_update_baseline"):
-                lines.append(
-                    f"baseline {self.baseline.path} updated: {len(self.baseline.expected)} expected "
-                    f"failure(s) ({counts['fixed']} removed because they pass)"
-                )
-            else:
-                lines.append(
-                    f"baseline {self.baseline.path}: {counts['expected']} expected failure(s), "
-                    f"{counts['new']} new failure(s), {counts['fixed']} listed case(s) now passing"
-                )
+            lines += self._baseline_summary(self.baseline)
         if self.report_path is not None:
             lines.append(f"report: {self.report_path} ({len(self.records)} cases)")
         if lines:
             terminalreporter.write_sep("-", "wireconf CI")
             for line in lines:
                 terminalreporter.write_line(line)
+
+    def _baseline_summary(self, baseline: Baseline) -> list[str]:
+        counts = Counter(r.baseline for r in self.records)
+        if self.config.getoption("wireconf_update_baseline"):
+            added = counts[REGRESSION] + counts[NEW] + counts[UNLISTED]
+            return [
+                f"baseline {baseline.path} updated: {len(baseline.expected)} expected failure(s) "
+                f"({added} added, {counts[FIXED]} removed because they pass), "
+                f"{len(baseline.passed or {})} passed case(s), corpus "
+                f"{baseline.corpus.label if baseline.corpus else 'unknown'}"
+            ]
+        allowed = self.config.getoption("wireconf_allow_new_failures")
+        new = f"{counts[NEW]} new failure(s)" + (
+            " (allowed by --allow-new-failures)" if allowed and counts[NEW] else ""
+        )
+        lines = [
+            f"baseline {baseline.path}: {counts[EXPECTED]} expected failure(s), "
+            f"{counts[REGRESSION]} regression(s), {new}, {counts[FIXED]} listed case(s) now passing"
+        ]
+        if counts[UNLISTED]:
+            lines.append(
+                f"{counts[UNLISTED]} unlisted failure(s): the baseline records no passed cases, so they "
+                "cannot be told new from regression (--update-baseline records them)"
+            )
+        for kind in (REGRESSION, NEW, UNLISTED, FIXED):
+            ids = sorted(r.id for r in self.records if r.baseline == kind)
+            if ids:
+                shown = ", ".join(ids[:MAX_LISTED]) + (
+                    f", ... ({len(ids) - MAX_LISTED} more)" if len(ids) > MAX_LISTED else ""
+                )
+                lines.append(f"  {kind}: {shown}")
+        return lines

@@ -30,11 +30,14 @@ from harness.pytest_plugin.session import get_session
 from harness.pytest_plugin.summary import (
     PROP_API,
     PROP_CASE,
+    PROP_CHECK,
+    PROP_CORPUS,
     PROP_DIFFERENCES,
     PROP_KIND,
     PROP_OUTSIDE_PROFILE,
     PROP_PROBLEM,
     PROP_RULES,
+    PROP_STALE_WAIVERS,
     PROP_TIER,
     PROP_UNSUPPORTED,
     PROP_WAIVED,
@@ -85,6 +88,7 @@ class CaseItem(pytest.Item):
             (PROP_API, loaded.api),
             (PROP_KIND, loaded.kind),
             (PROP_RULES, ",".join(loaded.model.rules)),
+            (PROP_CORPUS, str(self.parent.corpus_root)),  # type: ignore[union-attr]
         ]
 
     @property
@@ -171,6 +175,8 @@ class CaseItem(pytest.Item):
             self.user_properties.append((PROP_DIFFERENCES, json.dumps([a.to_data() for a in broken])))
             self.user_properties.append((PROP_TIER, tier or ""))
         stale = [] if session.updating_baseline else [waivers[i] for i in applied.stale]
+        if stale:  # the gate fails the run for them, as for a listed case that passes
+            self.user_properties.append((PROP_STALE_WAIVERS, json.dumps([w.label for w in stale])))
         if not broken and not stale:
             return
         text = [str(line) + _waived_note(line, waived) for line in lines]
@@ -249,7 +255,7 @@ class ProblemItem(pytest.Item):
     def __init__(self, *, problem: Problem, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.problem = problem
-        self.user_properties.append((PROP_PROBLEM, problem.name))
+        self.user_properties += [(PROP_PROBLEM, problem.name), (PROP_CORPUS, str(self.parent.corpus_root))]  # type: ignore[union-attr]
 
     def runtest(self) -> None:
         raise CorpusProblem(str(self.problem))
@@ -279,6 +285,7 @@ class RuleCheckItem(pytest.Item):
     def __init__(self, *, check: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.check = check
+        self.user_properties.append((PROP_CHECK, check))
 
     def runtest(self) -> None:
         corpus = get_session(self.config).corpus(self.parent.corpus_root)  # type: ignore[union-attr]

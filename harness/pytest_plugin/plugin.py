@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from harness import __version__
+from harness.corpus.installed import CorpusNotFound, installed_corpus
 from harness.corpus.loader import find_corpus_root, is_case_file
 from harness.corpus.rules import RULES_FILE
 from harness.judging.profile import PROFILES
@@ -26,6 +27,14 @@ pytest_plugins = ["harness.pytest_plugin.record_mode", "harness.pytest_plugin.ci
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("wireconf", "wireconf conformance corpus")
+    group.addoption(
+        "--wireconf",
+        dest="wireconf_installed",
+        action="store_true",
+        default=False,
+        help="run the corpus installed with wireconf, from any directory: it replaces pytest's default "
+        "paths (testpaths or the current directory); paths given on the command line are run too",
+    )
     group.addoption(
         "--impl",
         dest="wireconf_impl",
@@ -92,8 +101,23 @@ RECORDED_MODEL_WARNING = r"ignore:The model '.*' is deprecated:DeprecationWarnin
 nature), so the warning is about the cassette, never about the runtime under test."""
 
 
+def _add_installed_corpus(config: pytest.Config) -> None:
+    """``--wireconf``: collect the installed corpus. Node ids are then relative to the corpus folder
+    (``wire/openai.chat/options.yaml::<case id>``) unless it lies under pytest's rootdir (a checkout)."""
+    try:
+        root = str(installed_corpus())
+    except CorpusNotFound as exc:
+        raise pytest.UsageError(f"--wireconf: {exc}") from exc
+    if config.args_source != pytest.Config.ArgsSource.ARGS:
+        config.args = [root]
+    elif root not in config.args:
+        config.args.append(root)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("filterwarnings", RECORDED_MODEL_WARNING)
+    if config.getoption("wireconf_installed"):
+        _add_installed_corpus(config)
     session = WireconfSession(config)
     config.stash[SESSION_KEY] = session
     config.pluginmanager.register(_Tallying(session), f"wireconf-tally-{id(config)}")
@@ -137,10 +161,25 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     session = get_session(config)
     impl = session.impl
     caps = ", ".join(sorted(impl.capabilities)) or "none"
-    return [
+    lines = [
         f"wireconf {__version__}: implementation {impl.name} {impl.version} ({impl.origin})",
         f"wireconf capabilities: {caps}; case timeout {session.timeout:g} s",
     ]
+    for root in corpora_of_args(config):
+        lines.append(f"wireconf corpus {session.identity(root).label}: {root}")
+    return lines
+
+
+def corpora_of_args(config: pytest.Config) -> list[Path]:
+    """The corpora the command line's paths lie in (at or above each path), for the header; cases run
+    from other corpora still report theirs in every report line."""
+    roots: list[Path] = []
+    for arg in config.args:
+        path = config.invocation_params.dir / arg.split("::", 1)[0]
+        root = _root_for(path.resolve()) if path.exists() else None
+        if root is not None and root not in roots:
+            roots.append(root)
+    return roots
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:

@@ -10,7 +10,8 @@ import pytest
 
 from harness.cassettes.recording import policy_of
 from harness.cassettes.store import CassetteStore
-from harness.corpus.loader import Corpus, load_corpus
+from harness.corpus.identity import CorpusIdentity, case_fingerprint, corpus_identity
+from harness.corpus.loader import Corpus, LoadedCase, load_corpus
 from harness.impl_loader import ImplError, LoadedImpl, load_impl
 from harness.kinds.base import HarnessContext
 from harness.pytest_plugin.summary import Tally
@@ -40,6 +41,7 @@ class WireconfSession:
         self.updating_baseline = False
         self._corpora: dict[Path, Corpus] = {}
         self._contexts: dict[Path, HarnessContext] = {}
+        self._identities: dict[Path, CorpusIdentity] = {}
 
     @property
     def impl_label(self) -> str:
@@ -54,6 +56,15 @@ class WireconfSession:
     def cassettes_root(self, corpus_root: Path) -> Path:
         """``--cassettes`` if given, else the ``cassettes`` folder beside the corpus."""
         return self.cassettes_option or corpus_root.parent / CASSETTES_DIR
+
+    def identity(self, corpus_root: Path) -> CorpusIdentity:
+        """The corpus's version and content hash (with the cassettes this run uses), computed once."""
+        if corpus_root not in self._identities:
+            self._identities[corpus_root] = corpus_identity(corpus_root, self.cassettes_root(corpus_root))
+        return self._identities[corpus_root]
+
+    def fingerprint(self, corpus_root: Path, case: LoadedCase) -> str:
+        return case_fingerprint(case, self.context(corpus_root).cassettes)
 
     def context(self, corpus_root: Path) -> HarnessContext:
         root = self.cassettes_root(corpus_root)

@@ -12,6 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.reports.baseline import FIXED
+
 OUTCOMES = ("passed", "failed", "error", "unsupported", "skipped")
 
 PROP_CASE = "wireconf_case"
@@ -20,6 +22,8 @@ PROP_KIND = "wireconf_kind"
 PROP_RULES = "wireconf_rules"
 PROP_UNSUPPORTED = "wireconf_unsupported"
 PROP_PROBLEM = "wireconf_problem"
+PROP_CORPUS = "wireconf_corpus"  # the corpus root of a case (reports name its version and hash)
+PROP_CHECK = "wireconf_check"  # one of the two checks of rules.yaml (catalogue, coverage)
 PROP_DIFFERENCES = "wireconf_differences"
 """JSON: the differences of a failing case, each with the rules it breaks and their tier
 (``harness.judging.attribution.Attribution.to_data``); waived ones are not among them."""
@@ -29,9 +33,13 @@ PROP_WAIVED = "wireconf_waived"
 """JSON: the differences of the case the baseline's waivers set aside, each with its waiver."""
 PROP_OUTSIDE_PROFILE = "wireconf_outside_profile"
 """Set (to the profile) when a failure breaks no rule of ``--profile`` and was reported as xfailed."""
+PROP_STALE_WAIVERS = "wireconf_stale_waivers"
+"""JSON: the labels of the baseline's waivers that list the case but matched none of its differences."""
 PROP_BASELINE = "wireconf_baseline"
 """Set by the CI gate (``harness.pytest_plugin.ci``): ``expected`` (a listed failure, reported as xfailed),
-``fixed`` (a listed case that passed, reported as failed), ``new`` (an unlisted failure)."""
+``fixed`` (a listed case that passed, reported as failed), ``regression`` / ``new`` / ``unlisted`` (an
+unlisted failure; see ``harness.reports.baseline``), reported as failed or, when the gate lets it pass,
+xfailed."""
 
 
 def classify(report: Any) -> str | None:
@@ -40,10 +48,10 @@ def classify(report: Any) -> str | None:
     baseline = props.get(PROP_BASELINE)
     if PROP_OUTSIDE_PROFILE in props and report.when == "call":  # a deviation the profile tolerates
         return "failed"
-    if baseline == "expected":  # still a deviation; the gate only changed what it costs the run
-        return "failed"
-    if baseline == "fixed":
+    if baseline == FIXED:
         return "passed"
+    if baseline is not None:  # still a deviation; the gate only decided what it costs the run
+        return "failed"
     if report.skipped:
         return "unsupported" if props.get(PROP_UNSUPPORTED) else "skipped"
     if report.when == "call":
@@ -65,12 +73,19 @@ class Tally:
     failed_by_tier: Counter[tuple[str, str, str]] = field(default_factory=Counter)
     failures: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
     problems: int = 0
+    checks: Counter[str] = field(default_factory=Counter)  # outcomes of the rules.yaml checks
+    accepted: int = 0  # failures the baseline let pass: pytest says xfailed, the table says failed
+    tolerated: int = 0  # failures outside --profile: pytest says xfailed, the table says failed
 
     def record(self, report: Any) -> None:
         props = dict(report.user_properties)
         if PROP_PROBLEM in props:
             if report.when == "call" and report.failed:
                 self.problems += 1
+            return
+        if PROP_CHECK in props:
+            if report.when == "call" or report.failed:
+                self.checks[report.outcome] += 1
             return
         if PROP_CASE not in props:
             return
@@ -83,6 +98,11 @@ class Tally:
             self.failed_by_tier[(api, kind, props.get(PROP_TIER) or "spec")] += 1
             if PROP_DIFFERENCES in props:
                 self.failures.append((props[PROP_CASE], json.loads(props[PROP_DIFFERENCES])))
+            if getattr(report, "wasxfail", None) is not None:
+                if PROP_OUTSIDE_PROFILE in props:
+                    self.tolerated += 1
+                else:
+                    self.accepted += 1
 
     def rows(self) -> list[tuple[str, str, dict[str, int]]]:
         keys = sorted({(api, kind) for api, kind, _ in self.counts})
@@ -149,4 +169,32 @@ class Tally:
         lines += self.causes()
         if self.problems:
             lines.append(f"corpus problems (cases that could not be loaded): {self.problems}")
+        lines += self._reconciliation()
+        return lines
+
+    def _reconciliation(self) -> list[str]:
+        """Why pytest's own count differs from the table's: items that are not cases, outcomes it names
+        otherwise."""
+        lines = []
+        if self.checks:
+            outcomes = ", ".join(f"{n} {o}" for o, n in sorted(self.checks.items()))
+            lines.append(
+                f"pytest also counts the {sum(self.checks.values())} checks of rules.yaml "
+                f"(catalogue, coverage; {outcomes}), which are not cases"
+            )
+        if self.problems:
+            lines.append(f"pytest counts the {self.problems} corpus problem(s) as failed items")
+        if self.accepted:
+            lines.append(
+                f"pytest says xfailed for the {self.accepted} failure(s) the baseline lets pass; "
+                "the table counts them as failed"
+            )
+        if self.tolerated:
+            lines.append(
+                f"pytest says xfailed for the {self.tolerated} failure(s) outside the profile; "
+                "the table counts them as failed"
+            )
+        unsupported = self.totals()["unsupported"]
+        if unsupported:
+            lines.append(f"pytest says skipped for the {unsupported} unsupported case(s)")
         return lines

@@ -19,13 +19,25 @@ def badge_color(rt: RuntimeSummary) -> str:
     return "red"
 
 
+def badge_message(rt: RuntimeSummary) -> str:
+    """``spec 648/650 · all rules 640/650, 6 unsupported (corpus 1.0.0)``: judged cases that conform to
+    the spec's text, then those that pass every rule; unsupported ones are not judged, so the badge says
+    how many there are, and which corpus the counts are of. The colour follows the full profile."""
+    text = f"spec {rt.spec_conform}/{rt.judged} · all rules {rt.counts['passed']}/{rt.judged}"
+    if rt.counts["unsupported"]:
+        text += f", {rt.counts['unsupported']} unsupported"
+    versions = sorted({r.corpus for r in rt.records if r.corpus})
+    if len(versions) == 1:
+        text += f" (corpus {versions[0]})"
+    return text
+
+
 def render_badge(rt: RuntimeSummary) -> str:
-    """The badge of one runtime: judged cases that conform to the spec's text, then those that pass
-    every rule (unsupported cases are not judged); coloured by the full profile."""
+    """The badge of one runtime (shields.io endpoint JSON)."""
     data = {
         "schemaVersion": 1,
         "label": f"wireconf {rt.impl}",
-        "message": f"spec {rt.spec_conform}/{rt.judged} · all rules {rt.counts['passed']}/{rt.judged}",
+        "message": badge_message(rt),
         "color": badge_color(rt),
     }
     return json.dumps(data, indent=2) + "\n"

@@ -1,19 +1,34 @@
-"""The CI regression gate's file: the cases a runtime is known to fail, each with a reason.
+"""The CI regression gate's file: what a runtime was known to fail, and what it passed, when it was written.
 
     # conformance/myruntime.yaml
     impl: myruntime
     version: 1.2.0
+    corpus: {version: 1.0.0, hash: 'sha256:23061dd2539a5585'}
     expected_failures:
-      wire.openai.chat.option-max-output-tokens: sends the deprecated max_tokens (7.1.5)
+      wire.openai.chat.option-max-output-tokens: 'sends the deprecated max_tokens (7.1.5)'
+    waivers:
+      - {subject: request, path: $.stream, change: unexpected-key, reason: '...', cases: [...]}
+    passed:
+      wire.openai.chat.single-text-part-is-string: 1ef6bd965a
+      ...
 
-A listed case that fails is expected; a listed case that passes fails the run until the entry is
-removed (``--update-baseline`` does it); a failure that is not listed fails the run. ``waivers`` set
-aside one difference (a path and a kind of difference) in the cases they list, the rest of each case
-still judged (``harness.reports.waivers``).
+``expected_failures`` maps case ids to reasons: a listed case that fails is expected, one that passes
+fails the run until the entry is removed (``--update-baseline`` does it). ``passed`` maps the cases the
+runtime passed to their fingerprint (``harness.corpus.identity``), so that the gate can tell a
+*regression* (a listed case, unchanged since, now fails) from a *new* failure (a case the baseline never
+judged: added to the corpus since, changed since, or unsupported then). ``corpus`` says which corpus the
+file was written against. Files written before ``passed`` existed hold only ``impl``, ``version`` and
+``expected_failures``; they still gate, but cannot tell new from regression (``unlisted``).
+``waivers`` set aside one difference (a path and a kind of difference) in the cases they list, the rest
+of each case still judged (``harness.reports.waivers``).
+
+The sections are read by ``SECTIONS``, one function each. An unknown top-level key is an error, so a
+typo never silently disables part of the gate.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,13 +36,20 @@ from typing import Any
 import yaml
 
 from harness.cassettes.atomic import write_atomic
+from harness.corpus.identity import CorpusIdentity
 from harness.reports.waivers import Waiver, WaiverError, parse_waivers
 
 HEADER = (
-    "# wireconf baseline: the cases this runtime is known to fail, each with a reason.\n"
-    "# A listed case that passes fails the run until it is removed\n"
-    "# (pytest --baseline FILE --update-baseline rewrites it from a run).\n"
+    "# wireconf baseline: the cases this runtime is known to fail, each with a reason, and the cases it\n"
+    "# passed (with their fingerprint) when this file was written. A listed failure that passes, or a\n"
+    "# passed case that fails, fails the run (pytest --baseline FILE --update-baseline rewrites it).\n"
 )
+
+REGRESSION = "regression"  # passed when the baseline was written, unchanged since, fails now
+NEW = "new"  # fails, and the baseline never saw it pass as it is now
+UNLISTED = "unlisted"  # fails, not listed, and the baseline does not record passes (an older file)
+EXPECTED = "expected"  # listed as failing, fails
+FIXED = "fixed"  # listed as failing, passes
 
 
 class BaselineError(Exception):
@@ -40,19 +62,40 @@ class Baseline:
     impl: str | None = None
     version: str | None = None
     expected: dict[str, str] = field(default_factory=dict)
+    passed: dict[str, str] | None = None  # None: a file from before passes were recorded
+    corpus: CorpusIdentity | None = None
     waivers: list[Waiver] = field(default_factory=list)
 
     def reason(self, case_id: str) -> str | None:
         return self.expected.get(case_id)
 
+    def history(self, case_id: str, fingerprint: str) -> tuple[str, str]:
+        """What an unlisted failure of ``case_id`` (as it is now: ``fingerprint``) is, and why."""
+        against = f"corpus {self.corpus.label}" if self.corpus else "its corpus"
+        if self.passed is None:
+            return UNLISTED, (
+                "not listed in the baseline, which does not record the cases that passed (written by an "
+                "older wireconf), so this cannot be told apart from a regression"
+            )
+        recorded = self.passed.get(case_id)
+        if recorded == fingerprint:
+            return REGRESSION, f"it passed when the baseline was written ({against}), and is unchanged since"
+        if recorded is not None:
+            return NEW, f"the case changed since the baseline was written ({against}): a new expectation"
+        return NEW, (
+            f"the baseline ({against}) never judged it: the case is newer than the baseline, "
+            "or was not supported or not run then"
+        )
+
     def render(self) -> str:
-        data: dict[str, Any] = {
-            "impl": self.impl,
-            "version": self.version,
-            "expected_failures": dict(sorted(self.expected.items())),
-        }
+        data: dict[str, Any] = {"impl": self.impl, "version": self.version}
+        if self.corpus is not None:
+            data["corpus"] = {"version": self.corpus.version, "hash": self.corpus.hash}
+        data["expected_failures"] = dict(sorted(self.expected.items()))
         if self.waivers:
             data["waivers"] = [w.to_data() for w in self.waivers]
+        if self.passed is not None:
+            data["passed"] = dict(sorted(self.passed.items()))
         body = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000)
         return HEADER + body
 
@@ -60,11 +103,80 @@ class Baseline:
         write_atomic(self.path, self.render())
 
 
+def _text(path: Path, key: str, value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, dict | list):
+        raise BaselineError(f"--baseline {path}: `{key}` must be a string, got {value!r}")
+    return str(value)
+
+
+def _read_impl(baseline: Baseline, value: Any) -> None:
+    baseline.impl = _text(baseline.path, "impl", value)
+
+
+def _read_version(baseline: Baseline, value: Any) -> None:
+    baseline.version = _text(baseline.path, "version", value)
+
+
+def _read_corpus(baseline: Baseline, value: Any) -> None:
+    if value is None:
+        return
+    shaped = isinstance(value, dict) and isinstance(value.get("hash"), str)
+    if not shaped or set(value) - {"version", "hash"}:
+        raise BaselineError(
+            f"--baseline {baseline.path}: `corpus` must be a mapping with `version` and `hash`, got {value!r}"
+        )
+    version = _text(baseline.path, "corpus.version", value.get("version"))
+    baseline.corpus = CorpusIdentity(version, value["hash"])
+
+
+def _read_expected(baseline: Baseline, value: Any) -> None:
+    entries = value or {}
+    if not isinstance(entries, dict):
+        raise BaselineError(f"--baseline {baseline.path}: `expected_failures` must map case ids to reasons")
+    for case_id, reason in entries.items():
+        if not isinstance(case_id, str) or not isinstance(reason, str) or not reason.strip():
+            raise BaselineError(
+                f"--baseline {baseline.path}: entry {case_id!r} needs a reason (a non-empty string), "
+                f"got {reason!r}"
+            )
+    baseline.expected = dict(entries)
+
+
+def _read_waivers(baseline: Baseline, value: Any) -> None:
+    try:
+        baseline.waivers = parse_waivers(value, baseline.path)
+    except WaiverError as exc:
+        raise BaselineError(str(exc)) from exc
+
+
+def _read_passed(baseline: Baseline, value: Any) -> None:
+    entries = value or {}
+    if not isinstance(entries, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in entries.items()
+    ):
+        raise BaselineError(
+            f"--baseline {baseline.path}: `passed` must map case ids to fingerprints (strings)"
+        )
+    baseline.passed = dict(entries)
+
+
+SECTIONS: dict[str, Callable[[Baseline, Any], None]] = {
+    "impl": _read_impl,
+    "version": _read_version,
+    "corpus": _read_corpus,
+    "expected_failures": _read_expected,
+    "waivers": _read_waivers,
+    "passed": _read_passed,
+}
+
+
 def load_baseline(path: Path, *, missing_ok: bool = False) -> Baseline:
     """Read ``path``; with ``missing_ok`` an absent file is an empty baseline (to be written)."""
     if not path.exists():
         if missing_ok:
-            return Baseline(path)
+            return Baseline(path, passed={})
         raise BaselineError(f"--baseline {path}: no such file (create it with --update-baseline)")
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
@@ -72,25 +184,17 @@ def load_baseline(path: Path, *, missing_ok: bool = False) -> Baseline:
         raise BaselineError(f"--baseline {path}: not valid YAML: {exc}") from exc
     if not isinstance(data, dict):
         raise BaselineError(f"--baseline {path}: expected a mapping with `expected_failures`")
-    unknown = set(data) - {"impl", "version", "expected_failures", "waivers"}
+    unknown = set(data) - set(SECTIONS)
     if unknown:
-        raise BaselineError(f"--baseline {path}: unknown key(s) {', '.join(sorted(unknown))}")
-    entries = data.get("expected_failures") or {}
-    if not isinstance(entries, dict):
-        raise BaselineError(f"--baseline {path}: `expected_failures` must map case ids to reasons")
-    for case_id, reason in entries.items():
-        if not isinstance(case_id, str) or not isinstance(reason, str) or not reason.strip():
-            raise BaselineError(
-                f"--baseline {path}: entry {case_id!r} needs a reason (a non-empty string), got {reason!r}"
-            )
-    try:
-        waivers = parse_waivers(data.get("waivers"), path)
-    except WaiverError as exc:
-        raise BaselineError(str(exc)) from exc
-    impl, version = data.get("impl"), data.get("version")
-    return Baseline(
-        path, None if impl is None else str(impl), None if version is None else str(version), entries, waivers
-    )
+        raise BaselineError(
+            f"--baseline {path}: unknown key(s) {', '.join(sorted(map(str, unknown)))} "
+            f"(known: {', '.join(SECTIONS)})"
+        )
+    baseline = Baseline(path)
+    for key, read in SECTIONS.items():
+        if key in data:
+            read(baseline, data[key])
+    return baseline
 
 
 def default_reason(rules: list[str], diff: str | None, message: str | None) -> str:

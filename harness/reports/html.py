@@ -18,7 +18,7 @@ from html import escape
 from harness.corpus.rules import Catalogue
 from harness.reports.causes import group_causes
 from harness.reports.jsonl import CaseRecord
-from harness.reports.matrix import COLUMNS, Matrix, RuntimeSummary
+from harness.reports.matrix import COLUMNS, Matrix, RuntimeSummary, baseline_mark
 
 CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1b1f24;background:#fff}
@@ -28,15 +28,15 @@ th,td{border:1px solid #d0d7de;padding:6px 10px;text-align:left;vertical-align:t
 th{background:#f6f8fa} td.cell{min-width:170px}
 .bar{display:flex;height:8px;width:150px;border-radius:4px;overflow:hidden;background:#eaeef2;margin-top:4px}
 .bar span{display:block;height:100%} .passed{background:#2da44e} .failed{background:#cf222e}
-.error{background:#9a6700} .skipped{background:#8c959f}
+.error{background:#9a6700} .unsupported{background:#d0d7de} .skipped{background:#8c959f}
 .counts b{font-weight:600} .n-passed{color:#1a7f37} .n-failed{color:#cf222e} .n-error{color:#9a6700}
-.n-skipped{color:#57606a} .cards{display:flex;gap:16px;flex-wrap:wrap}
+.n-unsupported{color:#57606a} .n-skipped{color:#57606a} .cards{display:flex;gap:16px;flex-wrap:wrap}
 .card{border:1px solid #d0d7de;border-radius:6px;padding:10px 14px;min-width:220px}
 .card .rate{font-size:24px;font-weight:600}
 details.case{border:1px solid #d0d7de;border-radius:6px;margin:6px 0;padding:6px 10px}
 details.case[open]{background:#f6f8fa} details.case summary{cursor:pointer}
 .tag{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;margin-left:6px}
-.tag.known{background:#eaeef2} .tag.new{background:#ffebe9;color:#cf222e}
+.tag.known{background:#eaeef2} .tag.fail{background:#ffebe9;color:#cf222e} .tag.allowed{background:#fff8c5}
 .tag.error{background:#fff8c5} pre{background:#fff;border:1px solid #d0d7de;padding:8px;overflow:auto;
 white-space:pre-wrap;font:12px/1.4 ui-monospace,monospace} :target{outline:2px solid #0969da}
 .tier{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px}
@@ -83,7 +83,7 @@ def _card(rt: RuntimeSummary) -> str:
         f'<div class="muted">of {rt.judged} judged cases conform to the spec\'s text (spec profile)</div>'
         f'<div class="rate" data-profile="full">{rt.pass_rate:.0%}</div>'
         f'<div class="muted">pass every rule (full profile); failures: {escape(rt.tiers_text())}</div>'
-        f"{_counts(c)}</div>"
+        f'{_counts(c)}<div class="muted corpus">corpus {escape(rt.corpus)}</div></div>'
     )
 
 
@@ -196,10 +196,14 @@ def _case(rt: RuntimeSummary, record: CaseRecord) -> str:
     tags = ""
     if record.status == "error":
         tags += '<span class="tag error">error</span>'
-    if record.baseline == "expected":
-        tags += '<span class="tag known">known</span>'
-    elif record.baseline == "new":
-        tags += '<span class="tag new">new</span>'
+    mark = baseline_mark(record)
+    if record.outside_profile:
+        tags += f'<span class="tag known">outside the {escape(record.outside_profile)} profile</span>'
+    elif mark is not None:
+        style = "known" if record.baseline == "expected" else "allowed" if record.gate_accepted else "fail"
+        tags += (
+            f'<span class="tag {style}" data-baseline="{escape(record.baseline or "")}">{escape(mark)}</span>'
+        )
     broken = record.broken
     rules = "".join(f"<li><code>{escape(r)}</code></li>" for r in broken)
     others = [r for r in record.rules if r not in broken]
@@ -207,9 +211,7 @@ def _case(rt: RuntimeSummary, record: CaseRecord) -> str:
         rules += f'<li class="muted">also checks: {", ".join(escape(r) for r in others)}</li>'
     tags += _tier(record.tier) if record.status == "failed" else ""
     where = f"<p><code>{escape(record.location)}</code></p>" if record.location else ""
-    reason = (
-        f"<p>baseline: {escape(record.reason)}</p>" if record.baseline == "expected" and record.reason else ""
-    )
+    reason = f"<p>baseline: {escape(record.reason)}</p>" if record.baseline and record.reason else ""
     detail = record.diff or record.message or "(no details)"
     full = (
         f"<details><summary>full report</summary><pre>{escape(record.message)}</pre></details>"
@@ -246,6 +248,13 @@ def render_html(
         )
     failures = []
     for rt in matrix.runtimes:
+        if rt.fixed:
+            items = "".join(f"<li><code>{escape(r.id)}</code></li>" for r in rt.fixed)
+            failures.append(
+                f"<h2>{escape(rt.label)}: {len(rt.fixed)} case(s) listed in the baseline as failing "
+                "now pass</h2>"
+                f'<ul class="fixed">{items}</ul>'
+            )
         if not rt.failures:
             continue
         failures.append(f"<h2>{escape(rt.label)}: {len(rt.failures)} failing case(s)</h2>")
@@ -262,7 +271,8 @@ def render_html(
         f"<style>{CSS}</style><script>{SCRIPT}</script></head><body>"
         f"<h1>{escape(title)}</h1>"
         f'<p class="muted">{len(matrix.runtimes)} runtime(s), '
-        f"{len(matrix.sections)} (kind, api) section(s)</p>"
+        f"{len(matrix.sections)} (kind, api) section(s); corpus "
+        f'<span id="corpus">{escape(", ".join(matrix.corpora) or "unknown")}</span></p>'
         f'<div class="cards">{"".join(_card(rt) for rt in matrix.runtimes)}</div>'
         f'<h2>Matrix</h2><table id="matrix"><thead><tr><th>kind</th><th>api</th>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table>{_idle(idle)}"

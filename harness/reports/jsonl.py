@@ -25,8 +25,8 @@ class CaseRecord:
     rules: list[str]
     status: str
     duration: float
-    baseline: str | None = None  # expected | new | fixed, when a baseline was given
-    reason: str | None = None  # the baseline's reason, or the skip reason
+    baseline: str | None = None  # expected | regression | new | unlisted | fixed, when a baseline was given
+    reason: str | None = None  # the baseline's reason, why the gate named it so, or the skip reason
     diff: str | None = None  # the lines that explain a failure
     message: str | None = None  # pytest's full report of a failure or error
     location: str | None = None
@@ -35,6 +35,10 @@ class CaseRecord:
     differences: list[dict[str, Any]] | None = None  # each difference with the rules it breaks
     waived: list[dict[str, Any]] | None = None  # the differences the baseline's waivers set aside
     outside_profile: str | None = None  # the --profile under which this failure was tolerated (xfailed)
+    corpus: str | None = None  # the corpus's declared version
+    corpus_hash: str | None = None  # and the hash of its content (harness.corpus.identity)
+    python: str | None = None  # the Python that ran the harness, major.minor
+    accepted: bool | None = None  # a failure the gate let pass (expected, or new with --allow-new-failures)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -54,6 +58,18 @@ class CaseRecord:
         if self.status != "failed":
             return False
         return profile == "full" or self.tier in (None, "", "spec")
+
+    @property
+    def corpus_label(self) -> str | None:
+        if self.corpus_hash is None:
+            return None
+        return f"{self.corpus or 'unversioned'} ({self.corpus_hash})"
+
+    @property
+    def gate_accepted(self) -> bool:
+        """A failure that did not fail the run (reports from before ``accepted`` existed mark only
+        expected failures)."""
+        return bool(self.accepted) or self.baseline == "expected"
 
     def to_json(self) -> str:
         data = {k: v for k, v in asdict(self).items() if v is not None and k != "extra"}
@@ -91,9 +107,10 @@ def parse_record(line: str, where: str) -> CaseRecord:
 def read_records(paths: Iterable[Path]) -> list[CaseRecord]:
     """Every record of every file, merged: one per (runtime, case), the last one read winning.
 
-    A case seen twice for the same runtime (a shard run again, a retried job) keeps its last verdict.
+    A case seen twice for the same runtime under the same Python (a shard run again, a retried job)
+    keeps its last verdict.
     """
-    merged: dict[tuple[str, str, str], CaseRecord] = {}
+    merged: dict[tuple[str, str, str | None, str], CaseRecord] = {}
     for path in paths:
         try:
             text = path.read_text(encoding="utf-8")
@@ -102,5 +119,5 @@ def read_records(paths: Iterable[Path]) -> list[CaseRecord]:
         for number, line in enumerate(text.splitlines(), start=1):
             if line.strip():
                 record = parse_record(line, f"{path}:{number}")
-                merged[(record.impl, record.version, record.id)] = record
+                merged[(record.impl, record.version, record.python, record.id)] = record
     return list(merged.values())

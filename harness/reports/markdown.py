@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from harness.reports.causes import group_causes
-from harness.reports.matrix import COLUMNS, Matrix
+from harness.reports.matrix import COLUMNS, Matrix, baseline_mark
 
 MAX_DIFF_LINES = 40
 MAX_CAUSES = 15
@@ -28,12 +28,19 @@ def _fence(text: str) -> str:
 
 def render_markdown(matrix: Matrix) -> str:
     out = ["## wireconf conformance", ""]
+    corpora = matrix.corpora
+    if len(corpora) == 1:
+        out += [f"Corpus {corpora[0]}.", ""]
+    elif corpora:
+        out += [f"Corpora: {', '.join(corpora)} (the runtimes were not all judged against the same one).", ""]
     for rt in matrix.runtimes:
         c = rt.counts
         known = f" ({rt.known} known from the baseline)" if rt.known else ""
+        corpus = f" (corpus {rt.corpus})" if len(corpora) > 1 else ""
         out.append(
-            f"- **{rt.label}**: {c['passed']} passed, {c['failed']} failed{known} ({rt.tiers_text()}), "
-            f"{c['error']} error, {c['skipped']} skipped — {rt.profiles_text()}"
+            f"- **{rt.label}**{corpus}: {c['passed']} passed, {c['failed']} failed{known} "
+            f"({rt.tiers_text()}), {c['error']} error, {c['unsupported']} unsupported, {c['skipped']} "
+            f"skipped — {rt.profiles_text()}"
         )
     out += [
         "",
@@ -41,7 +48,7 @@ def render_markdown(matrix: Matrix) -> str:
         "cases that pass every rule. A failure's tier (spec, vectors, project) is that of the rules its "
         "diff breaks.",
         "",
-        "Each cell: passed / failed / error / skipped.",
+        "Each cell: " + " / ".join(COLUMNS) + ".",
         "",
     ]
     out.append("| kind | api | " + " | ".join(rt.label for rt in matrix.runtimes) + " |")
@@ -61,20 +68,24 @@ def render_markdown(matrix: Matrix) -> str:
             if len(causes) > MAX_CAUSES:
                 out.append(f"| … | {len(causes) - MAX_CAUSES} more root causes | | |")
     for rt in matrix.runtimes:
+        if rt.fixed:
+            ids = ", ".join(f"`{r.id}`" for r in rt.fixed)
+            out += [
+                "",
+                f"**{rt.label}**: {len(rt.fixed)} case(s) listed in the baseline as failing now pass "
+                f"(remove them from it): {ids}",
+            ]
         if not rt.failures:
             continue
         out += ["", f"### {rt.label}: {len(rt.failures)} failing case(s)", ""]
         for record in rt.failures:
-            mark = (
-                " (known)"
-                if record.baseline == "expected"
-                else " (**new**)"
-                if record.baseline == "new"
-                else ""
-            )
+            mark = baseline_mark(record)
+            shown = "" if mark is None else f" (**{mark}**)" if not record.gate_accepted else f" ({mark})"
+            if record.outside_profile:
+                shown = f" (outside the {record.outside_profile} profile)"
             rules = ", ".join(f"`{r}`" for r in record.broken)
             tier = f" [{record.tier}]" if record.tier else ""
-            head = f"<code>{record.id}</code> {record.status}{mark}{tier}: breaks {rules}"
+            head = f"<code>{record.id}</code> {record.status}{shown}{tier}: breaks {rules}"
             out.append(f"<details><summary>{head}</summary>")
             out.append("")
             if record.location:

@@ -1,10 +1,16 @@
 """The shape every rendering of a report shares: runtimes by (kind, api) with counts, and the failures.
 
-Counts use the conformance outcomes: passed, failed, error, and skipped (a capability the runtime does
-not declare, or a case skipped for another reason). A failure the baseline expects is still a failure;
-it is marked ``known`` so that a reader can tell what is new. Failures are also counted by their tier
-(the most authoritative tier of the rules their diff breaks), which gives each runtime two figures:
-the spec profile (cases that break no rule of the spec's text) and the full profile (cases that pass).
+Counts use the conformance outcomes, named as the terminal summary names them: passed, failed, error,
+unsupported (a capability the runtime does not declare) and skipped (a case skipped for another
+reason). A failure the baseline lets pass is still a failure; it is marked ``known`` (expected) so that
+a reader can tell what is new, and the baseline's name for every other failure (regression, new) is
+shown beside it. Failures are also counted by their tier (the most authoritative tier of the rules their
+diff breaks), which gives each runtime two figures: the spec profile (cases that break no rule of the
+spec's text) and the full profile (cases that pass).
+
+A runtime is its name and version; when the merged reports ran it under several Pythons (a CI matrix),
+each Python is a runtime of its own. Every runtime names the corpus (version and hash) it was judged
+against.
 """
 
 from __future__ import annotations
@@ -14,12 +20,29 @@ from dataclasses import dataclass, field
 
 from harness.reports.jsonl import CaseRecord
 
-COLUMNS = ("passed", "failed", "error", "skipped")
+COLUMNS = ("passed", "failed", "error", "unsupported", "skipped")
 TIERS = ("spec", "vectors", "project")
+
+BASELINE_MARKS = {
+    "expected": "known",
+    "regression": "regression",
+    "new": "new",
+    "unlisted": "not in baseline",
+    "fixed": "fixed",
+}
+"""How each baseline category reads in a report (``harness.reports.baseline``)."""
 
 
 def column(status: str) -> str:
-    return "skipped" if status in ("unsupported", "skipped") else status
+    return status if status in COLUMNS else "error"
+
+
+def baseline_mark(record: CaseRecord) -> str | None:
+    """``known``, ``regression``, ``new (allowed)``, ...: what the gate made of a failing case."""
+    mark = BASELINE_MARKS.get(record.baseline or "")
+    if mark is not None and record.baseline == "new" and record.gate_accepted:
+        mark += " (allowed)"
+    return mark
 
 
 @dataclass
@@ -30,8 +53,11 @@ class RuntimeSummary:
     counts: Counter[str] = field(default_factory=Counter)
     known: int = 0  # failures the baseline expects
     failures: list[CaseRecord] = field(default_factory=list)
+    fixed: list[CaseRecord] = field(default_factory=list)  # listed in the baseline as failing, now passing
     records: list[CaseRecord] = field(default_factory=list)
     tiers: Counter[str] = field(default_factory=Counter)  # failed cases by tier
+    corpora: Counter[str] = field(default_factory=Counter)  # corpus label -> cases judged against it
+    python: str | None = None
 
     @property
     def judged(self) -> int:
@@ -61,6 +87,11 @@ class RuntimeSummary:
     def tiers_text(self) -> str:
         return ", ".join(f"{self.tiers[t]} {t}" for t in TIERS)
 
+    @property
+    def corpus(self) -> str:
+        """The corpus this runtime was judged against (several, when merged reports disagree)."""
+        return " + ".join(sorted(self.corpora)) or "unknown corpus"
+
 
 @dataclass
 class Matrix:
@@ -74,25 +105,47 @@ class Matrix:
     def failures_in(self, runtime: RuntimeSummary, section: tuple[str, str]) -> list[CaseRecord]:
         return [r for r in runtime.failures if (r.kind or "-", r.api or "-") == section]
 
+    @property
+    def corpora(self) -> list[str]:
+        return sorted({label for rt in self.runtimes for label in rt.corpora})
+
+
+def _labels(records: list[CaseRecord]) -> dict[tuple[str, str, str | None], str]:
+    """Each (impl, version, python) → its label; the Python is named only where it tells runtimes apart."""
+    pythons: dict[tuple[str, str], set[str | None]] = {}
+    for record in records:
+        pythons.setdefault((record.impl, record.version), set()).add(record.python)
+    labels = {}
+    for (impl, version), seen in pythons.items():
+        for python in seen:
+            suffix = f" (Python {python or 'unknown'})" if len(seen) > 1 else ""
+            labels[(impl, version, python)] = f"{impl} {version}{suffix}"
+    return labels
+
 
 def build_matrix(records: list[CaseRecord]) -> Matrix:
+    labels = _labels(records)
     runtimes: dict[str, RuntimeSummary] = {}
     cells: dict[tuple[str, str, str], Counter[str]] = {}
-    for record in sorted(records, key=lambda r: (r.runtime, r.kind or "", r.api or "", r.id)):
-        summary = runtimes.setdefault(
-            record.runtime, RuntimeSummary(record.runtime, record.impl, record.version)
-        )
+    for record in sorted(records, key=lambda r: (r.runtime, r.python or "", r.kind or "", r.api or "", r.id)):
+        label = labels[(record.impl, record.version, record.python)]
+        summary = runtimes.setdefault(label, RuntimeSummary(label, record.impl, record.version))
+        summary.python = record.python
         col = column(record.status)
         summary.records.append(record)
         summary.counts[col] += 1
+        if record.corpus_label:
+            summary.corpora[record.corpus_label] += 1
         section = (record.kind or "-", record.api or "-")
-        cells.setdefault((record.runtime, *section), Counter())[col] += 1
+        cells.setdefault((label, *section), Counter())[col] += 1
         if col == "failed":
             summary.tiers[record.tier if record.tier in TIERS else "spec"] += 1
+        if record.baseline == "fixed":
+            summary.fixed.append(record)
         if col in ("failed", "error"):
             summary.failures.append(record)
             if record.baseline == "expected":
                 summary.known += 1
-                cells[(record.runtime, *section)]["known"] += 1
+                cells[(label, *section)]["known"] += 1
     sections = sorted({(kind, api) for _, kind, api in cells})
     return Matrix(list(runtimes.values()), sections, cells)

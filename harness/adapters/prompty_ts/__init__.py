@@ -13,11 +13,14 @@ Python ``prompty`` adapter makes where the runtimes share concepts:
 - ``process`` / ``stream``: the provider's processor on what the executor hands it: the openai /
   @anthropic-ai/sdk objects (the versions its lockfile pins) parsed from the recorded bytes by those
   SDKs, a stream wrapped in ``PromptyStream`` (images: unwrapped, as its executor returns it). The
-  bytes cross with exec protocol 2's ``inputs: recorded``.
+  bytes cross with exec protocol 2's ``inputs: recorded``;
+- ``e2e``: the executor then the processor, with a real SDK client as the reference connection whose
+  HTTP goes through the harness to the case's cassette (protocol 2's ``http`` messages); not for
+  embeddings (``server.mjs`` says why).
 
-Not declared: ``e2e`` and ``trace`` (the protocol keeps SDK clients and spans in their own process),
-``process_async`` (the TypeScript runtime has one, asynchronous, ``process``), Gemini (no provider).
-A JavaScript ``Error`` (the base class itself) is reported as ValueError: see ``results.mjs``.
+Not declared: ``trace`` (the spans stay in Node.js), ``process_async`` (the TypeScript runtime has
+one, asynchronous, ``process``), Gemini (no provider). A JavaScript ``Error`` (the base class itself)
+is reported as ValueError, and SDK errors by their package's name: see ``results.mjs``.
 """
 
 from __future__ import annotations

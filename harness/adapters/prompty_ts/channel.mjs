@@ -52,3 +52,27 @@ export function puller(callId) {
     return bytesOf(reply.chunk, reply.encoding);
   };
 }
+
+/**
+ * A `fetch` for an e2e call (protocol 2): each request goes to the harness (`http`), which sends it
+ * through the case's SDK client and answers (`response`); an event stream's body is pulled with
+ * `next`. `respond` turns the answer into a Response (replay.mjs's responseOf).
+ */
+export function bridgedFetch(callId, respond) {
+  return async (url, init = {}) => {
+    const headers = {};
+    for (const [name, value] of new Headers(init.headers || {})) (headers[name] ??= []).push(value);
+    if (init.body !== undefined && init.body !== null && typeof init.body !== "string") {
+      throw new TypeError("wireconf: only text request bodies cross the exec protocol");
+    }
+    const request = { method: init.method || "GET", url: String(url), headers, body: init.body ?? null };
+    send({ type: "http", id: callId, request });
+    const reply = await receive();
+    if (reply === null) process.exit(0);
+    if (reply.type !== "response" || reply.id !== callId) {
+      throw new Error(`expected the response to call ${callId}'s request, got ${JSON.stringify(reply).slice(0, 200)}`);
+    }
+    if (reply.error !== undefined) throw new TypeError(`fetch failed: ${reply.error}`);
+    return respond(reply, "body" in reply ? null : puller(callId));
+  };
+}

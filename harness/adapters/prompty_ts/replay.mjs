@@ -26,37 +26,45 @@ function headersOf(recorded, streamed) {
   return headers;
 }
 
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+/** A fetch Response for a recorded response (a protocol `recorded`); a streamed body (a
+ * `recordedHead`) is pulled chunk by chunk with `pull`, only as the SDK reads it. */
+export function responseOf(recorded, pull) {
+  let body = null;
+  if (pull) {
+    body = new ReadableStream(
+      {
+        async pull(controller) {
+          const chunk = await pull();
+          if (chunk === null) controller.close();
+          else controller.enqueue(new Uint8Array(chunk));
+        },
+      },
+      new CountQueuingStrategy({ highWaterMark: 0 }), // read only when the SDK asks
+    );
+  } else if (!NULL_BODY_STATUSES.has(recorded.status)) {
+    body = bytesOf(recorded.body, recorded.encoding);
+  }
+  return new Response(body, { status: recorded.status, headers: headersOf(recorded, Boolean(pull)) });
+}
+
 /** A `fetch` that answers every request with `recorded`; a streamed body comes from `pull`. */
 function recordedFetch(recorded, pull) {
-  return async () => {
-    let body;
-    if (pull) {
-      body = new ReadableStream(
-        {
-          async pull(controller) {
-            const chunk = await pull();
-            if (chunk === null) controller.close();
-            else controller.enqueue(new Uint8Array(chunk));
-          },
-        },
-        new CountQueuingStrategy({ highWaterMark: 0 }), // read only when the SDK asks
-      );
-    } else {
-      body = bytesOf(recorded.body, recorded.encoding);
-    }
-    return new Response(body, { status: recorded.status, headers: headersOf(recorded, Boolean(pull)) });
-  };
+  return async () => responseOf(recorded, pull);
 }
 
 /** The SDK calls, per api, as Prompty's executors make them (openai/src/executor.ts,
  * anthropic/src/executor.ts), with the fields the SDK needs to build a request. */
 export function replayer(sdks, core) {
+  // e2e clients take the harness client's base URL, and the key a user's would (the environment's)
   const clients = {
-    openai: (fetch) =>
-      new sdks.OpenAI({ apiKey: REPLAY_KEY, baseURL: "https://api.openai.com/v1", maxRetries: 0, fetch }),
-    anthropic: (fetch) =>
-      new sdks.Anthropic({ apiKey: REPLAY_KEY, baseURL: "https://api.anthropic.com", maxRetries: 0, fetch }),
+    openai: (fetch, baseURL = "https://api.openai.com/v1", apiKey = REPLAY_KEY) =>
+      new sdks.OpenAI({ apiKey, baseURL, maxRetries: 0, fetch }),
+    anthropic: (fetch, baseURL = "https://api.anthropic.com", apiKey = REPLAY_KEY) =>
+      new sdks.Anthropic({ apiKey, baseURL, maxRetries: 0, fetch }),
   };
+  const KEYS = { openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY" };
   // `${clientName}Executor`, the name each executor gives the PromptyStream it returns
   const wrap = (client, stream) => new core.PromptyStream(`${client.constructor.name}Executor`, stream);
 
@@ -90,6 +98,11 @@ export function replayer(sdks, core) {
     /** The stream the executor hands the processor, its body pulled with `pull`. */
     stream(api, head, pull) {
       return streams[api](clients[provider(api)](recordedFetch(head, pull)));
+    },
+    /** An SDK client for an e2e call: its HTTP goes through `fetch` to `baseURL`. */
+    client(api, fetch, baseURL) {
+      const name = provider(api);
+      return clients[name](fetch, baseURL, process.env[KEYS[name]] || REPLAY_KEY);
     },
   };
 }

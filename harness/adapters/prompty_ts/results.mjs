@@ -35,17 +35,18 @@ export function asData(value, path = "$") {
 /**
  * An exception as the `error` of an error message: its classes, most derived first, and its stack.
  *
- * One translation: JavaScript has no ValueError, and where the specification's pseudocode raises
+ * Two translations. JavaScript has no ValueError, and where the specification's pseudocode raises
  * ValueError (a value the algorithm cannot accept) Prompty's TypeScript runtime throws the built-in
- * `Error` itself. An exception whose class is exactly `Error` is therefore reported as a ValueError
- * (mro `Error`, `ValueError`), so `expect_error: {type: ValueError, match: ...}` judges its message.
- * Subclasses (the SDKs' APIError, Prompty's StreamFailureError) and the engine's own TypeError,
- * SyntaxError, ... keep their names.
+ * `Error` itself: an exception whose class is exactly `Error` is reported as a ValueError (mro `Error`,
+ * `ValueError`), so `expect_error: {type: ValueError, match: ...}` judges its message. And the classes
+ * of a provider SDK's errors (`sdkErrors`: [base class, package]) are named after their package, as
+ * the Python SDKs' are after their module (`openai.NotFoundError`). Every other class keeps its name.
  */
-export function errorPayload(error, places = {}) {
+export function errorPayload(error, places = {}, sdkErrors = []) {
   if (!(error instanceof Error)) {
     return { type: "Error", mro: ["Error"], message: String(error), traceback: "" };
   }
+  const sdk = sdkErrors.find(([base]) => error instanceof base);
   const mro = [];
   for (let proto = Object.getPrototypeOf(error); proto && proto !== Object.prototype; ) {
     const name = proto.constructor?.name;
@@ -53,7 +54,8 @@ export function errorPayload(error, places = {}) {
     proto = Object.getPrototypeOf(proto);
   }
   if (error.constructor === Error) mro.push("ValueError");
-  return { type: mro[0] || error.name, mro, message: error.message, traceback: shortened(error.stack, places) };
+  const named = sdk ? mro.map((name) => (name === "Error" ? name : `${sdk[1]}.${name}`)) : mro;
+  return { type: mro[0] || error.name, mro: named, message: error.message, traceback: shortened(error.stack, places) };
 }
 
 /** A stack with machine-specific locations replaced by short names (`places`: prefix → name), so

@@ -11,14 +11,17 @@
 //   `process()` step calls it, on the SDK's own response object, parsed from the recorded bytes.
 // - stream: the same, on the stream the executor would hand over (a PromptyStream around the SDK
 //   stream; images: the SDK's return value unwrapped), its bytes pulled from the harness as read.
+// - e2e: the executor then the processor, as run() calls them, with a real SDK client as the agent's
+//   reference connection; its fetch sends each request to the harness (protocol 2 `http`), which
+//   answers from the case's cassette through the case's own SDK client.
 // The SDKs are those the runtime resolves (its lockfile's versions), found from its own packages.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 import { asRequestBody, capturingClient, RequestCaptured } from "./capture.mjs";
-import { puller, receive, send } from "./channel.mjs";
+import { bridgedFetch, puller, receive, send } from "./channel.mjs";
 import { loadAgent, loadMessage, providerOf } from "./inputs.mjs";
-import { replayer } from "./replay.mjs";
+import { replayer, responseOf } from "./replay.mjs";
 import { asData, errorPayload } from "./results.mjs";
 
 const root = process.argv[2];
@@ -38,12 +41,18 @@ const sdks = {
   Anthropic: (await import(await import.meta.resolve("@anthropic-ai/sdk", packageUrl("anthropic")))).default,
 };
 const replay = replayer(sdks, core);
+const SDK_ERRORS = [
+  [sdks.OpenAI.OpenAIError, "openai"],
+  [sdks.Anthropic.AnthropicError, "anthropic"],
+];
 
 // stack frames name the runtime's files from its folder, and this server's by their place in wireconf
 const PLACES = {
   [pathToFileURL(path.resolve(root)).href + "/"]: "",
   [new URL(".", import.meta.url).href]: "harness/adapters/prompty_ts/",
 };
+
+const isStream = (value) => value !== null && typeof value === "object" && Symbol.asyncIterator in value;
 
 const CAPTURE = "wireconf-capture";
 core.registerConnection(CAPTURE, capturingClient());
@@ -73,12 +82,32 @@ async function processStream(call) {
   const loaded = loadAgent(core, call.args.agent);
   const stream = await replay.stream(call.api, call.args[call.stream], puller(call.id));
   const result = await core.getProcessor(providerOf(call.api, loaded)).process(loaded, stream);
-  if (result !== null && typeof result === "object" && Symbol.asyncIterator in result) {
+  if (isStream(result)) {
     for await (const item of result) send({ type: "yield", id: call.id, item: asData(item) });
   } else {
     send({ type: "yield", id: call.id, item: asData(result) }); // not a stream of items: the one item
   }
   return null;
+}
+
+const STREAMED = Symbol("streamed"); // a result whose items were yielded
+const E2E = "wireconf-e2e";
+
+/** What the pipeline's run() does after rendering: the executor, then the processor, with an SDK
+ * client whose HTTP goes through the harness (to the case's cassette) as the reference connection. */
+async function execute(call) {
+  const { agent, messages, client } = call.args;
+  core.registerConnection(E2E, replay.client(call.api, bridgedFetch(call.id, responseOf), client.base_url));
+  const loaded = loadAgent(core, agent, E2E);
+  const provider = providerOf(call.api, loaded);
+  const response = await core.getExecutor(provider).execute(
+    loaded,
+    messages.map((m) => loadMessage(core, m)),
+  );
+  const result = await core.getProcessor(provider).process(loaded, response);
+  if (!isStream(result)) return asData(result);
+  for await (const item of result) send({ type: "yield", id: call.id, item: asData(item) });
+  return STREAMED;
 }
 
 function setToolRegistry() {
@@ -93,11 +122,19 @@ const METHODS = {
   process: (call) => processResponse(call.api, call.args.agent, call.args.response),
   process_stream: processStream,
   set_tool_registry: setToolRegistry,
+  execute,
 };
 
+// e2e:openai.embeddings is not declared: the runtime's openai SDK (4.x) adds encoding_format "base64"
+// to every embeddings request and decodes every answer as base64, while the recorded answers are the
+// float arrays their clients asked for; no recording answers the request this runtime sends, so a
+// verdict on the result would judge the mismatch, not the runtime. Its request building is judged by
+// the wire cases, its processing by the process cases.
+const NO_E2E = new Set(["openai.embeddings"]);
 const capabilities = [
   ...["wire", "process"].flatMap((kind) => replay.responseApis.map((api) => `${kind}:${api}`)),
   ...replay.streamApis.map((api) => `stream:${api}`),
+  ...replay.responseApis.filter((api) => !NO_E2E.has(api)).map((api) => `e2e:${api}`),
 ].sort();
 
 send({
@@ -116,8 +153,9 @@ for (;;) {
   try {
     const method = METHODS[message.method];
     if (!method) throw new Error(`prompty-ts does not serve ${message.method}`);
-    send({ type: "result", id: message.id, value: await method(message) });
+    const value = await method(message);
+    send(value === STREAMED ? { type: "result", id: message.id, value: null, streamed: true } : { type: "result", id: message.id, value });
   } catch (error) {
-    send({ type: "error", id: message.id, error: errorPayload(error, PLACES) });
+    send({ type: "error", id: message.id, error: errorPayload(error, PLACES, SDK_ERRORS) });
   }
 }

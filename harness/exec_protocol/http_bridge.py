@@ -1,0 +1,73 @@
+"""An e2e case's SDK client, for a runtime in another process (protocol 2, ``e2e`` capabilities).
+
+In-process, an e2e runtime is handed an official SDK client whose transport replays the case's
+cassette (or records). A runtime in another language has SDKs of its own, so the client stays here
+and the runtime gets what it needs to build its own: the base URL. Its SDK's HTTP goes through the
+protocol (``http`` → ``response``, a streamed body pulled with ``next``), and this bridge sends each
+request, byte for byte, with the harness client's own HTTP client: the same transport, so the
+cassette matching, the record mode, the stream probe and the e2e verdict see the runtime's requests
+exactly as they see an in-process runtime's.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from harness.exec_protocol.messages import recorded_json
+
+DROPPED_REQUEST_HEADERS = frozenset({"content-length", "host", "connection", "transfer-encoding"})
+"""Set by the HTTP client for the bytes it really sends, never copied from the runtime's request."""
+
+
+class HttpBridge:
+    """Sends a remote runtime's HTTP requests through an e2e case's SDK client."""
+
+    def __init__(self, client: Any) -> None:
+        http = getattr(client, "_client", None)  # the SDK's HTTP client (openai, anthropic)
+        if not (callable(getattr(http, "send", None)) and callable(getattr(http, "build_request", None))):
+            raise TypeError(f"{type(client).__name__} does not expose the HTTP client a remote runtime needs")
+        self._http = http
+        self.description = {"base_url": str(client.base_url)}
+        """What the runtime builds its own client from (the ``client`` argument of ``execute``)."""
+
+    def send(self, request: Mapping[str, Any]) -> tuple[dict[str, Any], Iterator[bytes] | None]:
+        """The ``response`` message's fields for ``request`` (an ``http`` message's), and, for an event
+        stream, the chunks its body is pulled from; a request that gets no response (it matches no
+        recorded interaction, the connection fails) gives ``{"error": why}``."""
+        body = request.get("body")
+        if isinstance(body, str):
+            data = base64.b64decode(body) if request.get("encoding") == "base64" else body.encode("utf-8")
+        else:
+            data = None
+        headers = [
+            (name, str(value))
+            for name, values in (request.get("headers") or {}).items()
+            if name.lower() not in DROPPED_REQUEST_HEADERS
+            for value in values
+        ]
+        try:
+            built = self._http.build_request(
+                str(request.get("method", "GET")), str(request.get("url")), headers=headers, content=data
+            )
+            response = self._http.send(built, stream=True)
+        except Exception as exc:  # the runtime's fetch rejects, as on a failed connection
+            return {"error": f"{type(exc).__name__}: {exc}"}, None
+        recorded: dict[str, list[str]] = {}
+        for name, value in response.headers.multi_items():
+            recorded.setdefault(name, []).append(value)
+        if response.headers.get("content-type", "").startswith("text/event-stream"):
+            return recorded_json(response.status_code, recorded, None), _chunks(response)
+        try:
+            content = response.read()
+        finally:
+            response.close()
+        return recorded_json(response.status_code, recorded, content), None
+
+
+def _chunks(response: Any) -> Iterator[bytes]:
+    try:
+        yield from response.iter_raw()
+    finally:
+        response.close()
