@@ -68,7 +68,7 @@ def broken_down(repeat: int) -> tuple[float, float, float, int]:
         prepare = call = bare = 0.0
         for case in cases:
             started = time.perf_counter()
-            run = e2e.prepare(ctx, case)
+            run = e2e.KIND.prepare(ctx, case)
             prepare += time.perf_counter() - started
             started = time.perf_counter()
             run(adapter)

@@ -74,10 +74,10 @@ def calls(
                     )
                 )
             elif case.kind == "process":
-                response, _ = sdk_input(ctx, case, stream=False)
+                response, _ = sdk_input(ctx, case, case.model.response, stream=False)
                 out.append(lambda a, ag=agent, r=response, api=case.api: a.process(api, ag, r))
             else:
-                events, _ = sdk_input(ctx, case, stream=True)
+                events, _ = sdk_input(ctx, case, case.model.response, stream=True)
                 out.append(lambda a, ag=agent, e=events, api=case.api: list(a.process_stream(api, ag, e)))
             if case.model.expect_error is not None:
                 out[-1] = _raising(out[-1])

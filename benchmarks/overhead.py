@@ -92,7 +92,7 @@ def bare(repeat: int) -> tuple[float, int]:
                 build = _with_registry(FUNCTIONS[("wire", case.api)], registry)
                 calls.append((build, (agent, messages), False))
             else:
-                sdk_object, _ = sdk_input(ctx, case, stream=case.kind == "stream")
+                sdk_object, _ = sdk_input(ctx, case, case.model.response, stream=case.kind == "stream")
                 calls.append((FUNCTIONS[(case.kind, case.api)], (agent, sdk_object), case.kind == "stream"))
         started = time.perf_counter()
         for fn, args, is_stream in calls:

@@ -1,7 +1,9 @@
 """The adapter contract: what a runtime exposes so that the harness can run it through the corpus.
 
 Runtimes outside this repository are written against this module, so its names are a public API:
-the kinds, the apis, the capability strings ``<kind>:<api>`` and the method each kind calls.
+the kinds, the apis, the capability strings ``<kind>:<api>`` and the method each kind calls. Each is
+derived from the records that define it: the kinds (``harness.kinds``) and the provider APIs
+(``harness.providers``), built-in or installed.
 """
 
 from __future__ import annotations
@@ -9,30 +11,42 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol, runtime_checkable
 
+from harness.kinds.kind import capability
+from harness.kinds.process import PROCESS_ASYNC
+from harness.kinds.registry import KIND_NAMES
+from harness.kinds.registry import METHOD_FOR_KIND as _METHOD_FOR_KIND
+from harness.kinds.wire import TOOL_REGISTRY
 from harness.providers.registry import API_NAMES
 
-KINDS: tuple[str, ...] = ("wire", "process", "stream", "blocks", "extract", "convert", "trace", "e2e")
-"""What a case exercises (DESIGN.md, vocabulary)."""
+__all__ = [
+    "ALL_CONCEPTS",
+    "APIS",
+    "CONCEPT",
+    "CONCEPTS",
+    "KINDS",
+    "METHOD_FOR_KIND",
+    "PROCESS_ASYNC_METHOD",
+    "TOOL_REGISTRY_METHOD",
+    "Adapter",
+    "capability",
+    "concept",
+    "parse_capability",
+]
+
+KINDS: tuple[str, ...] = KIND_NAMES
+"""What a case exercises: one per kind (``harness/kinds/``), built-in or installed."""
 
 APIS: tuple[str, ...] = API_NAMES
 """The provider APIs the corpus covers: one per api record (``harness.providers``), built-in or installed."""
 
-METHOD_FOR_KIND: dict[str, str] = {
-    "wire": "build_request",
-    "process": "process",
-    "stream": "process_stream",
-    "blocks": "stream_blocks",
-    "extract": "extract",
-    "convert": "convert",
-    "e2e": "execute",
-}
+METHOD_FOR_KIND: dict[str, str] = _METHOD_FOR_KIND
 """The adapter method the harness calls for each kind (``trace`` observes the spans of the others)."""
 
-PROCESS_ASYNC_METHOD = "process_async"
+PROCESS_ASYNC_METHOD = PROCESS_ASYNC.name
 """Optional: ``async def process_async(api, agent, response)``, §8's async processor. When an adapter has
 it, every ``process`` case also awaits it and judges its result against the same expectation."""
 
-TOOL_REGISTRY_METHOD = "set_tool_registry"
+TOOL_REGISTRY_METHOD = TOOL_REGISTRY.name
 """Optional: ``set_tool_registry(entries)`` replaces the runtime's registry of custom tools (§7.1.3, kind
 ``*``) with ``entries`` (``{name, parameters}``, parameters a JSON Schema) before each ``wire`` call.
 Required only by cases that declare a ``registry``."""
@@ -55,11 +69,6 @@ CONCEPTS: dict[str, str] = {
 An adapter declares each concept it has as ``concept:<name>`` beside its ``<kind>:<api>`` capabilities;
 a case whose inputs use a concept the adapter does not declare is *unsupported*, never judged
 (``harness.corpus.concepts`` says which inputs need which concept)."""
-
-
-def capability(kind: str, api: str) -> str:
-    """The capability string an adapter declares to receive cases of ``kind`` on ``api``."""
-    return f"{kind}:{api}"
 
 
 def concept(name: str) -> str:

@@ -19,22 +19,23 @@ from pydantic import ValidationError
 
 from harness.cassettes.atomic import write_atomic
 from harness.cassettes.store import CassetteStore
-from harness.corpus.loader import Corpus, LoadedCase
+from harness.corpus.case import LoadedCase
+from harness.corpus.loader import Corpus
 from harness.corpus.model import ExpectedError
 from harness.corpus.yaml_edit import EditError, edit_case
 from harness.corpus.yaml_source import LineDict, load_yaml_file, to_plain
+from harness.errors import BlessError, CaseInputError
 from harness.impl_loader import load_impl
 from harness.judging.canonical import NotData, canonical, tool_calls_as_expected
 from harness.judging.compare import strict_equal
 from harness.judging.matchers import apply_matchers
+from harness.judging.outcome import Outcome
 from harness.judging.verdict import exception_matches
-from harness.kinds import CASE_ADAPTER, DRIVERS
-from harness.kinds.base import CaseInputError, HarnessContext, Outcome
+from harness.kinds.base import HarnessContext
+from harness.kinds.registry import CASE_ADAPTER, KINDS
 from harness.sdk.replay import SdkReplay
 
-
-class BlessError(Exception):
-    """A case that cannot be blessed; the message names it."""
+__all__ = ["BlessError", "Blessed", "bless", "expectations", "find_case"]
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ class Blessed:
     keys: tuple[str, ...]
 
 
-def _unvalidated(corpus: Corpus, case_id: str) -> LoadedCase | None:
+def _unvalidated(corpus: Corpus, case_id: str) -> LoadedCase[Any] | None:
     """A case the corpus could not load because its expectations are missing: loaded with placeholders."""
     for path, entries in corpus.entries.items():
         if not any(getattr(e, "name", None) == case_id for e in entries):
@@ -56,8 +57,9 @@ def _unvalidated(corpus: Corpus, case_id: str) -> LoadedCase | None:
                 filled.line, filled.key_lines = entry.line, entry.key_lines
                 if "expect" not in filled and "expect_error" not in filled:
                     filled["expect"] = None
-                if filled.get("kind") == "e2e" and "expect_request" not in filled:
-                    filled["expect_request"] = None
+                kind = KINDS.get(str(filled.get("kind")))
+                for key, placeholder in (kind.unblessed if kind is not None else {}).items():
+                    filled.setdefault(key, placeholder)
                 try:
                     return LoadedCase(CASE_ADAPTER.validate_python(filled), filled, path)
                 except ValidationError as exc:
@@ -65,7 +67,7 @@ def _unvalidated(corpus: Corpus, case_id: str) -> LoadedCase | None:
     return None
 
 
-def find_case(corpus: Corpus, case_id: str) -> LoadedCase:
+def find_case(corpus: Corpus, case_id: str) -> LoadedCase[Any]:
     for case in corpus.cases():
         if case.id == case_id:
             return case
@@ -88,7 +90,7 @@ def _error_expectation(exc: BaseException, yielded: list[Any]) -> dict[str, Any]
     return expectation
 
 
-def _unchanged(case: LoadedCase, key: str, value: Any, outcome: Outcome) -> bool:
+def _unchanged(case: LoadedCase[Any], key: str, value: Any, outcome: Outcome[Any]) -> bool:
     """Whether the case already expects ``value`` under ``key`` (its matchers and tolerance honoured):
     then its text is left alone, aliases and hand-written matchers included."""
     if case.raw.get(key) is None:
@@ -102,22 +104,13 @@ def _unchanged(case: LoadedCase, key: str, value: Any, outcome: Outcome) -> bool
     return strict_equal(expected, actual, case.model.tolerance)
 
 
-def expectations(case: LoadedCase, outcome: Outcome) -> tuple[dict[str, Any], tuple[str, ...]]:
+def expectations(case: LoadedCase[Any], outcome: Outcome[Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
     """The keys to set (only those whose value changes) and to remove, for ``case`` given the
-    reference's ``outcome``."""
-    values: dict[str, Any] = {}
-    exchange = outcome.context
-    if case.kind == "trace":  # its expectation is spans, which the reference's result does not hold
-        raise BlessError(f"{case.id}: not blessed, trace cases are written by hand (docs/tracing.md)")
-    if case.kind == "e2e":
-        if exchange.refused is not None or exchange.unmatched or not exchange.sent:
-            why = "its recording was refused" if exchange.refused else "its requests did not all match"
-            raise BlessError(f"{case.id}: not blessed, {why}")
-        bodies = [sent.json for sent in exchange.sent]
-        values["expect_request"] = bodies[0] if len(bodies) == 1 else bodies
+    reference's ``outcome``: the kind's own (``Kind.bless``), then ``expect`` or ``expect_error``."""
+    values: dict[str, Any] = dict(KINDS[case.kind].bless(case, outcome))
     try:
         if outcome.raised is not None:
-            yielded = canonical(outcome.yielded) if case.kind == "stream" else []
+            yielded = canonical(outcome.yielded) if case.model.yields_items else []
             values["expect_error"] = _error_expectation(outcome.raised, yielded)
             remove: tuple[str, ...] = ("expect",)
         else:
@@ -140,7 +133,7 @@ def bless(corpus_root: Path, case_ids: list[str], cassettes: Path | None = None)
     for case_id in case_ids:
         case = find_case(corpus, case_id)
         try:
-            outcome = DRIVERS[case.kind].prepare(ctx, case)(adapter)
+            outcome = KINDS[case.kind].prepare(ctx, case)(adapter)
         except CaseInputError as exc:
             raise BlessError(f"{case_id}: cannot prepare its input: {exc}") from exc
         values, remove = expectations(case, outcome)

@@ -51,3 +51,16 @@ class WireconfError(Exception):
 
 class ExtensionError(WireconfError):
     """An installed extension (entry point ``wireconf.providers`` / ``wireconf.kinds``) is unusable."""
+
+
+class BlessError(WireconfError):
+    """A case that cannot be blessed (``wireconf bless``); the message names it."""
+
+
+class CaseInputError(WireconfError):
+    """The case's inputs cannot be prepared (missing cassette, error response, …): a harness error,
+    never a verdict."""
+
+
+class ContractError(WireconfError):
+    """The adapter broke the adapter contract (a result of the wrong type, a method it lacks): no verdict."""

@@ -97,10 +97,11 @@ def test_a_malformed_baseline_is_a_usage_error_naming_the_file(pytester, tmp_pat
     result.stderr.fnmatch_lines([f"*--baseline {path}: {message.strip('*')}*"])
 
 
-def test_update_baseline_needs_a_file(pytester):
-    result = pytester.runpytest(str(CASES), "--update-baseline")
+@pytest.mark.parametrize("option", ["--update-baseline", "--allow-new-failures"])
+def test_the_gate_s_options_need_a_file(pytester, option):
+    result = pytester.runpytest(str(CASES), option)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*--update-baseline needs --baseline FILE*"])
+    result.stderr.fnmatch_lines([f"*{option} needs --baseline FILE*"])
 
 
 def test_report_has_one_line_per_case_with_verdict_rules_and_diff(run_corpus, corpus, broken, tmp_path):

@@ -9,7 +9,7 @@ import pytest
 
 from harness.cassettes.store import CassetteStore
 from harness.cli import main
-from harness.commands.findings import RUNTIMES_FILE
+from harness.commands.findings import RUNTIMES_FILE, listed_runtimes
 from harness.corpus.identity import case_fingerprint, corpus_hash, corpus_identity, declared_version
 from harness.corpus.loader import Corpus
 from harness.corpus.rules import load_catalogue
@@ -88,9 +88,8 @@ def test_an_older_baseline_file_still_loads(tmp_path):
     assert (baseline.impl, baseline.version, baseline.expected) == ("rt", "2.1", {"a.b.c": "why"})
     assert baseline.passed is None and baseline.corpus is None
     assert baseline.history("x.y.z", "0123456789")[0] == UNLISTED
-    for committed in (REPO / "conformance").glob("*.yaml"):
-        if committed.name != RUNTIMES_FILE:  # the list of runtimes `wireconf findings` runs
-            load_baseline(committed)  # every baseline in conformance/ as committed
+    for runtime in listed_runtimes(REPO / "conformance" / RUNTIMES_FILE):
+        load_baseline(REPO / "conformance" / f"{runtime.name}.yaml")  # every baseline as committed
 
 
 def test_a_baseline_round_trips_and_knows_each_case_s_history(tmp_path):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness.adapter_contract import APIS
-from harness.kinds.e2e import CaseModel
+from harness.kinds.e2e import E2eCase
 from tests.conftest import CASES, small_corpus
 
 RULES = """\
@@ -187,8 +187,8 @@ def test_a_missing_cassette_is_an_error_that_says_so(pytester, run_corpus):
 
 
 def test_expect_request_is_required_and_the_schema_documents_it():
-    assert CaseModel.model_fields["expect_request"].is_required()
-    assert "compared exactly" in (CaseModel.model_fields["expect_request"].description or "")
+    assert E2eCase.model_fields["expect_request"].is_required()
+    assert "compared exactly" in (E2eCase.model_fields["expect_request"].description or "")
 
 
 def test_every_e2e_case_names_a_cassette_that_exists():

@@ -181,3 +181,17 @@ def test_remote_exceptions_keep_their_names_for_expect_error():
     custom = remote_exception({"type": "Boom", "mro": ["pkg.errors.Boom", "Exception"], "message": "x"})
     assert not isinstance(custom, ValueError)
     assert [c.__name__ for c in type(custom).__mro__][:2] == ["Boom", "Exception"]
+
+
+def test_the_committed_schema_is_the_one_generated_from_the_records():
+    """schema.json (read by runtimes in other languages) is generated from the provider and kind
+    records: every api and every kind that can cross a process, nothing hand-kept."""
+    from harness.exec_protocol.schema import COMMITTED, generate, render
+    from harness.kinds.registry import KINDS
+    from harness.providers.registry import APIS
+
+    generated = generate()
+    assert COMMITTED.read_text(encoding="utf-8") == render(generated), "run `wireconf exec-schema --write`"
+    call = generated["$defs"]["call"]["properties"]
+    assert call["api"]["enum"] == [*APIS, None]
+    assert call["kind"]["enum"] == [kind.name for kind in KINDS.values() if kind.exec_protocol is not None]

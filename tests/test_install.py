@@ -27,17 +27,6 @@ from harness.corpus.identity import corpus_identity
 from harness.corpus.loader import Corpus
 from tests.conftest import CASES, REPO
 
-COPY_IGNORED = shutil.ignore_patterns(
-    ".venv",
-    ".git",
-    "build",
-    "dist",
-    "*.egg-info",
-    "__pycache__",
-    ".pytest_cache",
-    ".ruff_cache",
-    "node_modules",
-)
 pytestmark = pytest.mark.xdist_group("install")  # one build per run, under --dist loadgroup too
 
 BROKEN = "7.1.5/max-completion-tokens"  # what every version of the fake runtime gets wrong
@@ -98,6 +87,22 @@ class Installed:
         return self.run(self.python, "-m", "pytest", *args, **env)
 
 
+def _copy_source(into: Path) -> None:
+    """The files of this checkout that git would commit (tracked, or new and not ignored), as they are
+    now: what a clone holds, without the venvs, caches and builds beside it."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=REPO,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        source = REPO / name
+        if source.is_file():  # a tracked file deleted in the working tree is not part of it
+            (into / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, into / name)
+
+
 def _build(python: str, source: Path, step: str, out: Path) -> Path:
     """One PEP 517 step of setuptools' backend (what ``python -m build`` runs), without isolation."""
     code = f"import sys, setuptools.build_meta as b; print(b.{step}(sys.argv[1]))"
@@ -112,7 +117,7 @@ def _build(python: str, source: Path, step: str, out: Path) -> Path:
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     root = tmp_path_factory.mktemp("install")
     source, dist = root / "source", root / "dist"
-    shutil.copytree(REPO, source, ignore=COPY_IGNORED)  # the checkout is never written to
+    _copy_source(source)  # the build never writes into the checkout
     sdist = _build(sys.executable, source, "build_sdist", dist)
     with tarfile.open(sdist) as archive:  # the data filter exists from Python 3.11.4 on
         safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}

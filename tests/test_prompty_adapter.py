@@ -12,6 +12,7 @@ import yaml
 
 from harness.adapters.prompty_adapter.capture import as_request_body
 from harness.adapters.prompty_adapter.inputs import agent_data, message_data
+from harness.commands.findings import RUNTIMES_FILE, listed_runtimes
 from tests.conftest import REPO
 
 BASELINE = REPO / "conformance" / "prompty.yaml"
@@ -148,7 +149,8 @@ def test_findings_command_rebuilds_the_page(tmp_path, monkeypatch):
     monkeypatch.chdir(REPO)
     assert main(["findings", "--baselines", str(baselines), "--out", str(out)]) == 0
     assert out.read_text(encoding="utf-8") == (REPO / "docs" / "findings.md").read_text(encoding="utf-8")
-    for committed in sorted((REPO / "conformance").glob("*.yaml")):
+    for runtime in listed_runtimes(REPO / "conformance" / RUNTIMES_FILE):
+        committed = REPO / "conformance" / f"{runtime.name}.yaml"
         before, after = (
             yaml.safe_load(p.read_text(encoding="utf-8")) for p in (committed, baselines / committed.name)
         )

@@ -3,19 +3,28 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 
 def run(args: argparse.Namespace) -> int:
-    from harness.exec_protocol.messages import schema
+    from harness.exec_protocol.schema import COMMITTED, generate, render
 
-    print(json.dumps(schema(), indent=2))
+    text = render(generate())
+    if args.write:
+        COMMITTED.write_text(text, encoding="utf-8")
+        print(f"wrote {COMMITTED}")
+    else:
+        print(text, end="")
     return 0
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "exec-schema", help="print the JSON Schema of the exec: protocol's messages (out-of-process runtimes)"
+    )
+    parser.add_argument(
+        "--write",
+        action="store_true",
+        help="regenerate the schema.json shipped in the package (for the built-in apis and kinds)",
     )
     parser.set_defaults(run=run)

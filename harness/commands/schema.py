@@ -8,7 +8,7 @@ from typing import Any
 
 
 def run(args: argparse.Namespace) -> int:
-    from harness.kinds import case_file_json_schema
+    from harness.kinds.registry import case_file_json_schema
 
     print(json.dumps(case_file_json_schema(), indent=2))
     return 0

@@ -1,14 +1,14 @@
 """The optional concepts of the spec a case needs, read from its inputs (never tagged by hand).
 
-Only the kinds that turn an agent and messages into a request use them (``wire``, ``e2e``, and ``trace``
-cases that trace ``execute``): a processor never sees a tool's kind. A case needs
+Only the cases whose agent and messages the runtime turns into a request use them (their kind says so:
+``Kind.builds_request``): a processor never sees a tool's kind. A case needs
 
 - ``<kind>-tools`` for each tool of kind ``prompty``, ``mcp`` or ``openapi``, and ``custom-tools`` for a
   tool of any other kind than ``function`` (§7.1.3's ``*``);
 - ``tool-bindings`` when a tool has ``bindings``;
 - ``message-metadata`` when a message has non-empty ``metadata``;
-- ``api-type`` when ``agent.model.apiType`` is not the one of the case's api (``completions`` on an
-  OpenAI Chat case: the dispatch itself is under test).
+- ``api-type`` when ``agent.model.apiType`` is not one that names the case's api (``completions`` on an
+  OpenAI Chat case: the dispatch itself is under test; the api's record lists them, ``Api.api_types``).
 
 The names are the adapter contract's ``CONCEPTS``.
 """
@@ -17,18 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-BUILT_IN_TOOL_KINDS = {"prompty": "prompty-tools", "mcp": "mcp-tools", "openapi": "openapi-tools"}
-REQUEST_KINDS = ("wire", "e2e", "trace")
+from harness.kinds.registry import KINDS
+from harness.providers.registry import APIS
 
-API_TYPE_OF: dict[str, tuple[str | None, ...]] = {
-    "openai.chat": (None, "chat"),
-    "openai.responses": ("responses",),
-    "openai.embeddings": ("embedding",),
-    "openai.images": ("image",),
-    "anthropic.messages": (None, "chat"),
-    "gemini.generate_content": (None, "chat"),
-}
-"""The ``apiType`` values that merely name the case's api (what any runtime's adapter maps from ``api``)."""
+BUILT_IN_TOOL_KINDS = {"prompty": "prompty-tools", "mcp": "mcp-tools", "openapi": "openapi-tools"}
 
 
 def _tool_concepts(tool: dict[str, Any]) -> set[str]:
@@ -43,7 +35,8 @@ def _tool_concepts(tool: dict[str, Any]) -> set[str]:
 
 def needed_concepts(kind: str, api: str, raw: dict[str, Any]) -> list[str]:
     """The concepts a case of ``kind`` on ``api`` with inputs ``raw`` (the case as written) needs."""
-    if kind not in REQUEST_KINDS or (kind == "trace" and raw.get("call") != "execute"):
+    known = KINDS.get(kind)
+    if known is None or not known.builds_request(raw):
         return []
     agent = raw.get("agent") or {}
     found: set[str] = set()
@@ -53,6 +46,7 @@ def needed_concepts(kind: str, api: str, raw: dict[str, Any]) -> list[str]:
     if any(isinstance(m, dict) and m.get("metadata") for m in raw.get("messages") or []):
         found.add("message-metadata")
     api_type = (agent.get("model") or {}).get("apiType")
-    if api_type not in API_TYPE_OF.get(api, (api_type,)):
+    record = APIS.get(api)
+    if record is not None and record.api_types is not None and api_type not in record.api_types:
         found.add("api-type")
     return sorted(found)

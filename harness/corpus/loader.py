@@ -17,56 +17,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from harness.corpus.case import LoadedCase, Problem
 from harness.corpus.model import CaseBase
 from harness.corpus.rules import RULES_FILE, Catalogue, load_catalogue
 from harness.corpus.yaml_source import LineDict, YamlSyntaxError, line_of, load_yaml_file
-from harness.kinds import CASE_ADAPTER
+from harness.kinds.registry import CASE_ADAPTER
 
-
-@dataclass(frozen=True)
-class LoadedCase:
-    """A valid case with where it came from; ``raw`` is the mapping as written (anchors resolved)."""
-
-    model: CaseBase
-    raw: LineDict
-    path: Path
-
-    @property
-    def id(self) -> str:
-        return self.model.id
-
-    @property
-    def kind(self) -> str:
-        return self.model.kind  # type: ignore[attr-defined,no-any-return]
-
-    @property
-    def api(self) -> str:
-        return self.model.api
-
-    @property
-    def line(self) -> int:
-        return self.raw.line
-
-    def line_of(self, *loc: Any) -> int:
-        return line_of(self.raw, loc)
-
-    @property
-    def location(self) -> str:
-        return f"{self.path}:{self.line}"
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Something in a case file that keeps a case (or the whole file) from running."""
-
-    path: Path
-    line: int
-    name: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.name}: {self.message}"
-
+__all__ = ["Corpus", "Entry", "LoadedCase", "Problem", "find_corpus_root", "is_case_file", "load_corpus"]
 
 Entry = LoadedCase | Problem
 
@@ -169,7 +126,7 @@ class Corpus:
             return Problem(
                 path, line, f"{model.id}[duplicate]", f"duplicate case id, first at {first.location}"
             )
-        loaded = LoadedCase(model, entry, path)
+        loaded: LoadedCase[CaseBase] = LoadedCase(model, entry, path)
         seen[model.id] = loaded
         return loaded
 

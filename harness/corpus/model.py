@@ -1,7 +1,7 @@
 """The parts every case model shares: inputs in the spec's vocabulary, responses, expectations.
 
-Each kind's own case model lives with its driver in ``harness/kinds/<kind>.py``; the union of them
-(a case file's ``cases:``) is built in ``harness/kinds/__init__.py``. Every model forbids unknown
+Each kind's own case model lives with its kind in ``harness/kinds/<kind>.py``; the union of them
+(a case file's ``cases:``) is built in ``harness/kinds/registry.py``. Every model forbids unknown
 fields, so a typo (``maxTokens``) is an error at its line rather than a silently ignored input. Inputs
 keep the spec's canonical vocabulary (camelCase); adapters receive them as plain dicts, as written.
 """
@@ -9,7 +9,7 @@ keep the spec's canonical vocabulary (camelCase); adapters receive them as plain
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -174,6 +174,13 @@ class ExpectedError(Strict):
 
 
 class CaseBase(Strict):
+    """What every case has; each kind's model (``harness/kinds/<kind>.py``) adds its inputs and narrows
+    ``kind`` to its own name."""
+
+    yields_items: ClassVar[bool] = False
+    """Whether the kind's call yields items, so that ``expect_error.yielded`` means something."""
+
+    kind: str
     id: str = Field(pattern=_ID_PATTERN, description="Stable, readable, unique; starts with '<kind>.<api>.'")
     rules: list[str] = Field(min_length=1, description="Ids of the rules (cases/rules.yaml) this case checks")
     api: Api
@@ -186,8 +193,7 @@ class CaseBase(Strict):
 
     @model_validator(mode="after")
     def _conventions(self) -> CaseBase:
-        kind = getattr(self, "kind", "")
-        prefix = f"{kind}.{self.api}."
+        prefix = f"{self.kind}.{self.api}."
         if not self.id.startswith(prefix):
             raise ValueError(f"id {self.id!r} must start with {prefix!r}")
         has_expect = "expect" in self.model_fields_set
@@ -197,6 +203,8 @@ class CaseBase(Strict):
                 if not has_expect
                 else "give only one of `expect` or `expect_error`, not both"
             )
-        if self.expect_error is not None and self.expect_error.yielded is not None and kind != "stream":
-            raise ValueError("expect_error.yielded is only meaningful for stream cases")
+        if self.expect_error is not None and self.expect_error.yielded is not None and not self.yields_items:
+            raise ValueError(
+                f"expect_error.yielded is only meaningful for a kind whose call yields items, not {self.kind}"
+            )
         return self

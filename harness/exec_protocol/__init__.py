@@ -1,6 +1,7 @@
 """Out-of-process runtimes (``--impl exec:COMMAND``): a JSON-lines protocol on stdin/stdout.
 
 ``client.py`` is the harness's side (an adapter object that forwards each call to the process),
+``http_bridge.py`` the e2e case's SDK client for a runtime in another process (protocol 2),
 ``serve.py`` the runtime's side for Python adapters, ``messages.py`` the message helpers shared by
 both, ``schema.json`` the JSON Schema of every message (``wireconf exec-schema`` prints it).
 """
@@ -8,5 +9,6 @@ both, ``schema.json`` the JSON Schema of every message (``wireconf exec-schema``
 PROTOCOL_VERSION = 2
 """The newest version the harness speaks; a runtime's hello names the one it speaks."""
 PROTOCOL_VERSIONS = (1, 2)
-"""1: SDK objects and stream events cross as the provider's JSON. 2 adds the hello's ``inputs``:
-``recorded`` asks for the recorded HTTP responses instead, for runtimes whose own SDK parses them."""
+"""1: SDK objects and stream events cross as the provider's JSON. 2 adds the hello's ``inputs``
+(``recorded`` asks for the recorded HTTP responses instead, for runtimes whose own SDK parses them)
+and e2e calls, whose HTTP the runtime sends through the harness (``http`` / ``response``)."""

@@ -21,7 +21,7 @@ import queue
 import shlex
 import subprocess
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from harness.exec_protocol import PROTOCOL_VERSIONS
@@ -35,8 +35,10 @@ from harness.exec_protocol.messages import (
     remote_exception,
     to_json,
 )
+from harness.kinds.kind import AdapterMethod, Kind
+from harness.kinds.registry import KINDS
 from harness.providers.registry import PROVIDER_OF
-from harness.sdk.origins import origin_of
+from harness.sdk.origins import Origin, origin_of
 
 HELLO_TIMEOUT = 60.0
 STOP_TIMEOUT = 5.0
@@ -143,63 +145,67 @@ class ExecAdapter:
         self._capabilities = frozenset(str(c) for c in hello["capabilities"])
         self._hello = hello
         self._recorded_inputs = hello.get("inputs") == "recorded"
-        # the optional methods exist on this proxy only when the runtime has them, as in-process
+        # the methods of the contract, generated from the kinds; the optional ones exist on this proxy
+        # only when the runtime has them, as in-process
         optional = set(hello.get("optional") or ())
-        if "set_tool_registry" in optional:
-            self.set_tool_registry = self._set_tool_registry
-        if "process_async" in optional:
-            self.process_async = self._process_async
+        for kind in KINDS.values():
+            if kind.exec_protocol is not None and kind.method is not None:
+                setattr(self, kind.method.name, self._bind(kind, kind.method))
+            for method in kind.optional_methods:
+                if method.name in optional:
+                    setattr(self, method.name, self._bind(kind, method))
 
     # -- the adapter contract ------------------------------------------------------------------------
 
     def capabilities(self) -> set[str]:
         return set(self._capabilities)
 
-    def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any:
-        return self._call("wire", api, "build_request", {"agent": agent, "messages": messages})
+    def _bind(self, kind: Kind[Any, Any], method: AdapterMethod) -> Callable[..., Any]:
+        """The proxy of one adapter method, from its description: its arguments by name; an SDK object
+        sent as its provider's JSON (named in ``sdk``); an SDK stream pulled event by event (named in
+        ``stream``); an SDK client described, the runtime's HTTP sent through it (``HttpBridge``,
+        protocol 2); the items of a method that yields streamed back as they come."""
 
-    def process(self, api: str, agent: dict[str, Any], response: object) -> Any:
-        return self._call("process", api, "process", {"agent": agent, "response": response}, sdk=["response"])
+        def call(*arguments: Any) -> Any:
+            api = arguments[0] if method.takes_api else None
+            values = arguments[1:] if method.takes_api else arguments
+            args: dict[str, Any] = {}
+            sdk: list[str] = []
+            stream: tuple[str, Iterable[object]] | None = None
+            bridge: HttpBridge | None = None
+            for name, value in zip(method.params, values, strict=True):
+                if name == method.http_client:
+                    bridge = HttpBridge(value)
+                    args[name] = bridge.description
+                elif name in method.sdk and not _is_sdk_object(value):
+                    stream = (name, value)
+                else:
+                    args[name] = value
+                    if name in method.sdk:
+                        sdk.append(name)
+            exchange = self._exchange(kind.name, api, method.name, args, sdk, stream, bridge)
+            if method.yields:
+                return exchange
+            try:
+                first = next(exchange)
+            except StopIteration as done:
+                return iter(()) if done.value is _STREAMED else done.value
+            if method.may_stream:  # a stream result: an iterator of the items the runtime yields
+                return itertools.chain([first], exchange)
+            exchange.close()
+            raise ProtocolError(
+                f"{method.name} is not a streaming method, but the runtime sent an item: {first!r}"
+            )
 
-    def process_stream(self, api: str, agent: dict[str, Any], events: Iterable[object]) -> Iterator[Any]:
-        exchange = self._exchange("stream", api, "process_stream", {"agent": agent}, [], ("events", events))
-        return exchange
+        if not method.awaited:
+            return call
 
-    def execute(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
-        """e2e (protocol 2): the runtime builds its own SDK client from the ``client`` description and
-        sends its HTTP through ``client`` (``HttpBridge``). A stream result comes back as an iterator
-        of the items it yields, as in-process."""
-        bridge = HttpBridge(client)
-        args = {"agent": agent, "messages": messages, "client": bridge.description}
-        exchange = self._exchange("e2e", api, "execute", args, [], None, bridge)
-        try:
-            first = next(exchange)
-        except StopIteration as done:
-            return iter(()) if done.value is _STREAMED else done.value
-        return itertools.chain([first], exchange)
+        async def awaited(*arguments: Any) -> Any:
+            """The runtime awaits its own method; this side waits for the answer (the harness runs it
+            on its own event loop in the case's worker thread)."""
+            return call(*arguments)
 
-    def stream_blocks(self, api: str, events: Iterable[object]) -> Any:
-        return self._call("blocks", api, "stream_blocks", {}, stream=("events", events))
-
-    def extract(self, api: str, request: Any, response: Any) -> Any:
-        return self._call("extract", api, "extract", {"request": request, "response": response})
-
-    def convert(self, api: str, response: object, stream: bool) -> Any:
-        if stream:
-            return self._call("convert", api, "convert", {"stream": True}, stream=("response", response))
-        return self._call(
-            "convert", api, "convert", {"response": response, "stream": False}, sdk=["response"]
-        )
-
-    def _set_tool_registry(self, entries: list[dict[str, Any]]) -> None:
-        self._call("wire", None, "set_tool_registry", {"entries": entries})
-
-    async def _process_async(self, api: str, agent: dict[str, Any], response: object) -> Any:
-        """The runtime awaits its own ``process_async``; this side waits for the answer (the harness
-        runs it on its own event loop in the case's worker thread)."""
-        return self._call(
-            "process", api, "process_async", {"agent": agent, "response": response}, sdk=["response"]
-        )
+        return awaited
 
     def ready(self) -> None:
         """Make sure a process is running and free (called by the plugin before each case's time limit
@@ -276,23 +282,6 @@ class ExecAdapter:
         return crashed
 
     # -- calls -----------------------------------------------------------------------------------------
-
-    def _call(
-        self,
-        kind: str,
-        api: str | None,
-        method: str,
-        args: dict[str, Any],
-        sdk: list[str] | None = None,
-        stream: tuple[str, Iterable[object]] | None = None,
-    ) -> Any:
-        exchange = self._exchange(kind, api, method, args, sdk or [], stream)
-        try:
-            item = next(exchange)
-        except StopIteration as done:
-            return done.value
-        exchange.close()
-        raise ProtocolError(f"{method} is not a streaming method, but the runtime sent an item: {item!r}")
 
     def _exchange(
         self,
@@ -378,7 +367,8 @@ class ExecAdapter:
                 self._in_flight = None
 
 
-def _recorded(sdk_object: object, name: str) -> Any:
+def _recorded(sdk_object: object, name: str) -> Origin:
+    """Where the harness got ``sdk_object`` from; a TypeError for an object it did not parse itself."""
     origin = origin_of(sdk_object)
     if origin is None:
         raise TypeError(
@@ -407,6 +397,11 @@ def _as_recorded(
     return args, origin.probe.chunks()
 
 
+def _is_sdk_object(value: Any) -> bool:
+    """An SDK response (a pydantic model, or a mapping) rather than a stream of events."""
+    return isinstance(value, Mapping) or hasattr(type(value), "model_fields")
+
+
 def _check_hello(hello: dict[str, Any]) -> None:
     if hello.get("type") != "hello":
         raise ProtocolError(f"the first message must be a hello, got {hello}")
@@ -428,13 +423,12 @@ def _check_hello(hello: dict[str, Any]) -> None:
     caps = hello.get("capabilities")
     if not isinstance(caps, list) or not all(isinstance(c, str) for c in caps):
         raise ProtocolError(f"hello needs `capabilities`, a list of strings: {hello}")
-    if protocol < 2 and any(c.startswith("e2e:") for c in caps):
-        raise ProtocolError(
-            "e2e capabilities need protocol 2 (the SDK client stays in the harness; from protocol 2 the "
-            "runtime's own SDK sends its requests through it with `http` messages)"
-        )
-    if any(c.startswith("trace:") for c in caps):
-        raise ProtocolError(
-            "trace capabilities cannot be served over exec: (the runtime's spans stay in its own process, "
-            "where the harness's OpenTelemetry exporter cannot see them)"
-        )
+    for kind in KINDS.values():
+        if not any(c.startswith(f"{kind.name}:") for c in caps):
+            continue
+        if kind.exec_protocol is None:
+            raise ProtocolError(f"{kind.name} capabilities cannot be served over exec: ({kind.exec_limits})")
+        if protocol < kind.exec_protocol:
+            raise ProtocolError(
+                f"{kind.name} capabilities need protocol {kind.exec_protocol} ({kind.exec_limits})"
+            )

@@ -25,26 +25,31 @@ from typing import IO, Any
 from harness.adapter_contract import CONCEPT
 from harness.exec_protocol import PROTOCOL_VERSION
 from harness.exec_protocol.messages import decode, encode, error_payload, to_json
+from harness.kinds.registry import KINDS, METHODS
+from harness.kinds.registry import OPTIONAL_METHODS as REGISTRY_OPTIONAL_METHODS
 
-ARGUMENTS: dict[str, tuple[str, ...]] = {
-    "build_request": ("agent", "messages"),
-    "process": ("agent", "response"),
-    "process_stream": ("agent", "events"),
-    "stream_blocks": ("events",),
-    "extract": ("request", "response"),
-    "convert": ("response", "stream"),
-    "process_async": ("agent", "response"),
-    "set_tool_registry": ("entries",),
-}
+ARGUMENTS: dict[str, tuple[str, ...]] = {name: method.params for name, (_, method) in METHODS.items()}
+"""Each method of the contract → its arguments after ``api``, by name (the kinds' records)."""
 
-OPTIONAL_METHODS = ("process_async", "set_tool_registry")
-NOT_SERVABLE = ("e2e:", "trace:")
-"""Capabilities that cannot cross the process: e2e's SDK client and trace's spans stay on their side."""
+OPTIONAL_METHODS = tuple(method.name for method in REGISTRY_OPTIONAL_METHODS)
 """Methods of the adapter contract that an adapter MAY have; the hello says which this one has."""
+
+NOT_SERVABLE = tuple(
+    f"{kind.name}:"
+    for kind in KINDS.values()
+    if kind.exec_protocol is None or (kind.method is not None and kind.method.http_client is not None)
+)
+"""Capabilities this helper does not serve: those that cannot cross a process (trace's spans stay on
+the runtime's side) and those whose call hands over an SDK client (e2e: a Python adapter in another
+process would need its HTTP bridged back, which this helper does not do)."""
 
 
 class _End(Exception):
     pass
+
+
+async def _settle(awaitable: Any) -> Any:
+    return await awaitable
 
 
 class Server:
@@ -71,11 +76,14 @@ class Server:
         import and set-up time is not charged to the first case's time limit."""
         from harness.providers.registry import PROVIDER_OF
 
-        providers = {
-            PROVIDER_OF[c.split(":")[1]].name: PROVIDER_OF[c.split(":")[1]]
-            for c in caps
-            if not c.startswith(("wire:", "extract:", f"{CONCEPT}:"))
-        }
+        providers = {}
+        for cap in caps:
+            kind, _, api = cap.partition(":")
+            if kind == CONCEPT:  # a concept the runtime has, not a kind: no SDK to warm up
+                continue
+            method = KINDS[kind].method
+            if method is not None and method.sdk:  # its calls carry SDK objects
+                providers[PROVIDER_OF[api].name] = PROVIDER_OF[api]
         for name in sorted(providers):
             self._sdk().client(providers[name])
 
@@ -106,17 +114,16 @@ class Server:
     # -- one call ----------------------------------------------------------------------------------------
 
     def run_call(self, call: dict[str, Any]) -> None:
-        call_id, method = call["id"], call["method"]
+        call_id = call["id"]
         try:
+            _, method = METHODS[call["method"]]
             args = self._arguments(call)
-            if method == "set_tool_registry":
-                result = self.adapter.set_tool_registry(*args)
-            elif method == "process_async":
-                result = asyncio.run(self.adapter.process_async(call["api"], *args))
-            else:
-                result = getattr(self.adapter, method)(call["api"], *args)
+            function = getattr(self.adapter, method.name)
+            result = function(call["api"], *args) if method.takes_api else function(*args)
+            if method.awaited:
+                result = asyncio.run(_settle(result))
             sdk_json = _sdk_json(call.get("api"))
-            if method == "process_stream":
+            if method.yields:
                 for item in result:
                     self.send({"type": "yield", "id": call_id, "item": result_json(item, sdk_json)})
                 result = None

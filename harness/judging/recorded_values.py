@@ -5,22 +5,22 @@ returns ``data[0].embedding``, 1536 floats. Copying them into the case would dup
 ``expect: {$recorded: /data/0/embedding}`` says the same thing and stays exact. The pointer (RFC 6901)
 is resolved against the JSON body of the response the case names (cassette or inline ``body``), read
 from the recorded bytes and never from any implementation, before the verdict; the comparison is then
-the usual exact one (an e2e case points into its cassette's first interaction). Only non-streaming
-responses have a JSON body to point into.
+the usual exact one. Which response that is, is the case's kind's business (``Kind.recorded_document``:
+a case over a whole cassette points into its first interaction). Only non-streaming responses have a
+JSON body to point into.
 """
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
-from harness.cassettes.store import CassetteError, RecordedResponse
+from harness.cassettes.store import RecordedResponse
+from harness.corpus.case import LoadedCase
 from harness.corpus.model import CaseBase
 from harness.corpus.yaml_source import to_plain
-from harness.kinds.base import CaseInputError, HarnessContext, recorded_response
-
-if TYPE_CHECKING:
-    from harness.corpus.loader import LoadedCase
+from harness.errors import CaseInputError
 
 RECORDED = "$recorded"
 
@@ -68,18 +68,15 @@ def resolve(value: Any, document: Any) -> Any:
     return value
 
 
-def with_recorded_values(ctx: HarnessContext, case: LoadedCase) -> CaseBase:
-    """The case's model, its ``expect`` resolved when it refers to the recorded response."""
+def with_recorded_values(case: LoadedCase[Any], document_of: Callable[[str], RecordedResponse]) -> CaseBase:
+    """The case's model, its ``expect`` resolved when it refers to the recorded response;
+    ``document_of(where)`` is the recorded response the case's kind points into (its
+    ``recorded_document``), asked for only when there is a reference."""
     expect = to_plain(case.model.expect)
     if not has_references(expect):
         return case.model
     where = f"`{RECORDED}` in the expectation (line {case.line_of('expect')})"
-    if case.kind == "e2e":
-        recorded = _first_e2e_response(ctx, case, where)
-    elif getattr(case.model, "response", None) is None or case.kind == "stream":
-        raise CaseInputError(f"{where}: only a case with a non-streaming recorded response can refer to it")
-    else:
-        recorded = recorded_response(ctx, case, stream=False)
+    recorded = document_of(where)
     try:
         document = json.loads(recorded.body)
     except ValueError as exc:
@@ -89,18 +86,3 @@ def with_recorded_values(ctx: HarnessContext, case: LoadedCase) -> CaseBase:
     except KeyError as exc:
         raise CaseInputError(f"{where}: {exc.args[0]}") from exc
     return case.model.model_copy(update={"expect": resolved})
-
-
-def _first_e2e_response(ctx: HarnessContext, case: LoadedCase, where: str) -> RecordedResponse:
-    """An e2e case points into the response of its cassette's first interaction (the one that
-    answers its first request), which must be a non-streaming one."""
-    name = case.model.cassette  # type: ignore[attr-defined]
-    try:
-        recorded = ctx.cassettes.interaction(name, 0).response
-    except CassetteError as exc:
-        raise CaseInputError(f"{where}: {exc}") from exc
-    if recorded.is_event_stream:
-        raise CaseInputError(
-            f"{where}: interaction 0 of cassette {name} is an event stream, with no JSON body"
-        )
-    return recorded

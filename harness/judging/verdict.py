@@ -9,51 +9,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import Any
 
 from harness.corpus.model import CaseBase, ExpectedError
 from harness.corpus.yaml_source import to_plain
-from harness.judging.canonical import NotData, canonical, tool_calls_as_expected
+from harness.judging.canonical import tool_calls_as_expected
 from harness.judging.compare import differences, show, strict_equal
-from harness.judging.differences import Difference, Line
+from harness.judging.differences import Difference, Line, Subject
 from harness.judging.matchers import apply_matchers
-from harness.sdk.transport import StreamProbe
-
-if TYPE_CHECKING:
-    from harness.kinds.base import Outcome
-
-
-@dataclass
-class CanonicalOutcome:
-    """An ``Outcome`` after canonicalisation: plain data only."""
-
-    value: Any
-    raised: BaseException | None
-    traceback: str
-    yielded: list[Any]
-    probe: StreamProbe | None
-    variants: list[tuple[str, CanonicalOutcome]] = field(default_factory=list)
-    context: Any = None
-
-
-def canonical_outcome(outcome: Outcome, where: str = "") -> CanonicalOutcome:
-    """``outcome`` (and its variants) as plain data; raises ``NotData`` naming the variant at fault."""
-    try:
-        value, yielded = canonical(outcome.value), canonical(outcome.yielded)
-    except NotData as exc:
-        if where:
-            exc.args = (f"{where}: {exc}",)
-        raise
-    return CanonicalOutcome(
-        value=value,
-        raised=outcome.raised,
-        traceback=outcome.traceback,
-        yielded=yielded,
-        probe=outcome.probe,
-        variants=[(label, canonical_outcome(variant, label)) for label, variant in outcome.variants],
-        context=outcome.context,
-    )
+from harness.judging.outcome import CanonicalOutcome
 
 
 def _indent(text: str, prefix: str = "    ") -> str:
@@ -78,12 +43,14 @@ def _describe_exception(exc: BaseException) -> str:
     return f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}"
 
 
-def _raised(outcome: CanonicalOutcome, text: str) -> Difference:
+def _raised(outcome: CanonicalOutcome[Any], text: str) -> Difference:
     assert outcome.raised is not None
     return Difference("result", "$", "raised", text, type(outcome.raised).__qualname__)
 
 
-def _expected_value(case: CaseBase, outcome: CanonicalOutcome, noun: str) -> list[Line]:
+def _expected_value(
+    case: CaseBase, outcome: CanonicalOutcome[Any], noun: str, subject: Subject
+) -> list[Line]:
     if outcome.raised is not None:
         text = f"expected a {noun}, but the adapter raised {_describe_exception(outcome.raised)}"
         lines: list[Line] = [_raised(outcome, text)]
@@ -95,12 +62,11 @@ def _expected_value(case: CaseBase, outcome: CanonicalOutcome, noun: str) -> lis
     expected, actual = _resolve(to_plain(case.expect), outcome.value)
     if strict_equal(expected, actual, case.tolerance):
         return []
-    subject = "request" if getattr(case, "kind", None) == "wire" else "result"  # a wire case's is a body
     diff = differences(expected, actual, case.tolerance, subject)
     return [f"the {noun} differs from the expectation:", *(d.indented() for d in diff)]
 
 
-def _expected_error(expected: ExpectedError, outcome: CanonicalOutcome, noun: str) -> list[Line]:
+def _expected_error(expected: ExpectedError, outcome: CanonicalOutcome[Any], noun: str) -> list[Line]:
     wanted = expected.type + (f" matching /{expected.match}/" if expected.match else "")
     if outcome.raised is None:
         text = f"expected the adapter to raise {wanted}, but it returned a {noun}: {show(outcome.value)}"
@@ -122,7 +88,7 @@ def _expected_error(expected: ExpectedError, outcome: CanonicalOutcome, noun: st
     return lines
 
 
-def _incremental(outcome: CanonicalOutcome) -> list[Line]:
+def _incremental(outcome: CanonicalOutcome[Any]) -> list[Line]:
     """Text items must be yielded as their events arrive. The last one may come after the final event
     was read (Gemini streams have no closing event after their last text chunk); every earlier one
     yielded only once the whole stream had been read means the processor buffered the stream."""
@@ -144,17 +110,20 @@ def _incremental(outcome: CanonicalOutcome) -> list[Line]:
     return [Difference("result", "$", "not-incremental", text)]
 
 
-def judge(case: CaseBase, outcome: CanonicalOutcome, noun: str) -> list[Line]:
-    """Why the case fails, or ``[]`` when it passes."""
+def judge(
+    case: CaseBase, outcome: CanonicalOutcome[Any], noun: str, subject: Subject = "result"
+) -> list[Line]:
+    """Why the case fails, or ``[]`` when it passes; ``subject`` names what the expectation describes in
+    each difference (a kind's ``subject``: a wire case's result is the request body)."""
     if case.expect_error is not None:
         return _expected_error(case.expect_error, outcome, noun)
-    lines = _expected_value(case, outcome, noun)
+    lines = _expected_value(case, outcome, noun, subject)
     if getattr(case, "incremental", False):
         lines += _incremental(outcome)
     return lines
 
 
-Judge = Callable[[CaseBase, CanonicalOutcome, str], list[Line]]
+Judge = Callable[[Any, CanonicalOutcome[Any], str], list[Line]]
 
 
 def _labelled(label: str, lines: list[Line]) -> list[Line]:
@@ -167,7 +136,7 @@ def _labelled(label: str, lines: list[Line]) -> list[Line]:
 
 
 def judge_variants(
-    case: CaseBase, outcome: CanonicalOutcome, noun: str, method: str, judge_one: Judge | None = None
+    case: CaseBase, outcome: CanonicalOutcome[Any], noun: str, method: str, judge_one: Judge | None = None
 ) -> list[Line]:
     """``judge_one`` (a kind's own judge, else ``judge``) of the outcome and of each variant
     (``process_async`` beside ``process``): with variants, each method that deviates is named, so that

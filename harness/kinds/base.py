@@ -1,53 +1,26 @@
-"""What every kind driver shares: the outcome of one adapter call and the inputs cases refer to."""
+"""What the kinds share: the session's context, the inputs cases refer to (cassette → SDK object) and
+how an adapter's exception becomes an outcome."""
 
 from __future__ import annotations
 
 import json
 import traceback
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from harness.cassettes.recording import RecordingPolicy
 from harness.cassettes.store import CassetteError, CassetteStore, RecordedResponse
-from harness.corpus.model import CassetteRef, InlineResponse
+from harness.corpus.case import LoadedCase
+from harness.corpus.model import CassetteRef, InlineResponse, Response
+from harness.errors import CaseInputError
+from harness.judging.outcome import Outcome
 from harness.sdk.origins import remember
 from harness.sdk.replay import SdkReplay
 from harness.sdk.transport import StreamProbe, split_events
 
-if TYPE_CHECKING:
-    from harness.corpus.loader import LoadedCase
-
-
-class CaseInputError(Exception):
-    """The case's inputs cannot be prepared (missing cassette, error response, …): a harness error."""
-
-
-class ContractError(Exception):
-    """The adapter broke the adapter contract (a result of the wrong type, a method it lacks): no verdict."""
-
-
-@dataclass
-class Outcome:
-    """What the adapter did with one case, before canonicalisation."""
-
-    value: Any = None
-    raised: BaseException | None = None
-    traceback: str = ""
-    yielded: list[Any] = field(default_factory=list)
-    probe: StreamProbe | None = None
-    variants: list[tuple[str, Outcome]] = field(default_factory=list)
-    """Other methods judged against the same expectation (``process_async`` beside ``process``)."""
-    context: Any = None
-    """What a kind observed besides the value, for its own ``judge`` (e2e: the HTTP exchange)."""
-
-
 ADAPTER_ERRORS = (Exception, SystemExit)
 """What an adapter may raise as an outcome; KeyboardInterrupt still stops the run."""
-
-Call = Callable[[Any], Outcome]
-"""Given the adapter object, run the case's adapter call and report its outcome."""
 
 
 @dataclass
@@ -86,13 +59,14 @@ def adapter_traceback(exc: BaseException) -> str:
     return "".join(lines).rstrip()
 
 
-def raised(exc: BaseException, **extra: Any) -> Outcome:
+def raised(exc: BaseException, **extra: Any) -> Outcome[Any]:
     return Outcome(raised=exc, traceback=adapter_traceback(exc), **extra)
 
 
-def recorded_response(ctx: HarnessContext, case: LoadedCase, stream: bool) -> RecordedResponse:
-    """The response a case names, from its cassette or written inline."""
-    source = case.model.response  # type: ignore[attr-defined]
+def recorded_response(
+    ctx: HarnessContext, case: LoadedCase[Any], source: Response, stream: bool
+) -> RecordedResponse:
+    """The response ``source`` (the case's ``response``) names, from its cassette or written inline."""
     if isinstance(source, CassetteRef):
         try:
             interaction = ctx.cassettes.interaction(source.cassette, source.interaction)
@@ -125,9 +99,11 @@ def recorded_response(ctx: HarnessContext, case: LoadedCase, stream: bool) -> Re
     return recorded
 
 
-def sdk_input(ctx: HarnessContext, case: LoadedCase, stream: bool) -> tuple[Any, StreamProbe | None]:
-    """The official SDK's object for the case's response (a stream comes with its probe)."""
-    recorded = recorded_response(ctx, case, stream)
+def sdk_input(
+    ctx: HarnessContext, case: LoadedCase[Any], source: Response, stream: bool
+) -> tuple[Any, StreamProbe | None]:
+    """The official SDK's object for the response ``source`` names (a stream comes with its probe)."""
+    recorded = recorded_response(ctx, case, source, stream)
     probe = StreamProbe(split_events(recorded.body)) if stream else None
     try:
         if probe is not None:

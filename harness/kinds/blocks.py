@@ -9,34 +9,41 @@ is_complete}`` and ``current_block`` / ``just_completed`` are block ids (docs/se
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
+from harness.corpus.case import LoadedCase
 from harness.corpus.model import CaseBase, Response
-from harness.kinds.base import ADAPTER_ERRORS, Call, HarnessContext, Outcome, raised, sdk_input
-
-if TYPE_CHECKING:
-    from harness.corpus.loader import LoadedCase
-
-NOUN = "list of stream states"
+from harness.judging.outcome import Outcome
+from harness.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, sdk_input
+from harness.kinds.kind import AdapterMethod, Call, Kind
 
 
-class CaseModel(CaseBase):
+class BlocksCase(CaseBase):
     """A provider stream (the official SDK's stream object) → the StreamState seen at each callback."""
 
     kind: Literal["blocks"]
     response: Response
 
 
-def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
-    events, probe = sdk_input(ctx, case, stream=True)
+class BlocksKind(Kind[BlocksCase, None]):
+    name = "blocks"
+    case_model = BlocksCase
+    noun = "list of stream states"
+    method = AdapterMethod("stream_blocks", ("events",), sdk=("events",))
 
-    def call(adapter: Any) -> Outcome:
-        try:
-            states = adapter.stream_blocks(case.api, events)
-            if isinstance(states, Iterator):
-                states = list(states)
-        except ADAPTER_ERRORS as exc:
-            return raised(exc, probe=probe)
-        return Outcome(value=states)
+    def prepare(self, ctx: HarnessContext, case: LoadedCase[BlocksCase]) -> Call[None]:
+        events, probe = sdk_input(ctx, case, case.model.response, stream=True)
 
-    return call
+        def call(adapter: Any) -> Outcome[None]:
+            try:
+                states = adapter.stream_blocks(case.api, events)
+                if isinstance(states, Iterator):
+                    states = list(states)
+            except ADAPTER_ERRORS as exc:
+                return raised(exc, probe=probe)
+            return Outcome(value=states)
+
+        return call
+
+
+KIND = BlocksKind()

@@ -9,20 +9,18 @@ response; for a stream, the partial messages (``delta: true``) and then one cons
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
+from harness.corpus.case import LoadedCase
 from harness.corpus.model import CaseBase, Response
-from harness.kinds.base import ADAPTER_ERRORS, Call, HarnessContext, Outcome, raised, sdk_input
-
-if TYPE_CHECKING:
-    from harness.corpus.loader import LoadedCase
-
-NOUN = "list of messages"
+from harness.judging.outcome import Outcome
+from harness.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, sdk_input
+from harness.kinds.kind import AdapterMethod, Call, Kind
 
 
-class CaseModel(CaseBase):
+class ConvertCase(CaseBase):
     """A provider response or stream (official SDK objects) → the converter's messages."""
 
     kind: Literal["convert"]
@@ -30,17 +28,26 @@ class CaseModel(CaseBase):
     stream: bool = Field(default=False, description="The response is an event stream (the SDK's stream)")
 
 
-def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
-    stream = bool(case.model.stream)  # type: ignore[attr-defined]
-    response, probe = sdk_input(ctx, case, stream=stream)
+class ConvertKind(Kind[ConvertCase, None]):
+    name = "convert"
+    case_model = ConvertCase
+    noun = "list of messages"
+    method = AdapterMethod("convert", ("response", "stream"), sdk=("response",))
 
-    def call(adapter: Any) -> Outcome:
-        try:
-            messages = adapter.convert(case.api, response, stream)
-            if isinstance(messages, Iterator):
-                messages = list(messages)
-        except ADAPTER_ERRORS as exc:
-            return raised(exc, probe=probe)
-        return Outcome(value=messages)
+    def prepare(self, ctx: HarnessContext, case: LoadedCase[ConvertCase]) -> Call[None]:
+        stream = case.model.stream
+        response, probe = sdk_input(ctx, case, case.model.response, stream=stream)
 
-    return call
+        def call(adapter: Any) -> Outcome[None]:
+            try:
+                messages = adapter.convert(case.api, response, stream)
+                if isinstance(messages, Iterator):
+                    messages = list(messages)
+            except ADAPTER_ERRORS as exc:
+                return raised(exc, probe=probe)
+            return Outcome(value=messages)
+
+        return call
+
+
+KIND = ConvertKind()

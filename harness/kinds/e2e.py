@@ -19,31 +19,29 @@ atomically) when the call ends, whatever its outcome.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, ClassVar, Literal
 
 import pytest
 from pydantic import Field
 
 from harness.cassettes.exchange import Exchange
-from harness.cassettes.store import Cassette, CassetteError
+from harness.cassettes.store import Cassette, CassetteError, RecordedResponse
+from harness.corpus.case import LoadedCase
 from harness.corpus.model import Agent, CaseBase, Message
 from harness.corpus.yaml_source import to_plain
+from harness.errors import CaseInputError
 from harness.judging.compare import differences, strict_equal
 from harness.judging.differences import Difference, Line
 from harness.judging.matchers import apply_matchers
-from harness.judging.verdict import CanonicalOutcome
+from harness.judging.outcome import CanonicalOutcome, Outcome
 from harness.judging.verdict import judge as judge_result
-from harness.kinds.base import ADAPTER_ERRORS, Call, CaseInputError, HarnessContext, Outcome, raised
+from harness.kinds.base import ADAPTER_ERRORS, HarnessContext, raised
+from harness.kinds.kind import AdapterMethod, Call, Kind, first_interaction_response, unblessable
 from harness.providers.registry import APIS, PROVIDER_OF
 from harness.sdk.replay import e2e_client, warm_up
 
-if TYPE_CHECKING:
-    from harness.corpus.loader import LoadedCase
 
-NOUN = "result"
-
-
-class CaseModel(CaseBase):
+class E2eCase(CaseBase):
     """Agent + messages → the request sent through the official SDK and the result of its response."""
 
     kind: Literal["e2e"]
@@ -75,7 +73,7 @@ def _load(ctx: HarnessContext, name: str) -> tuple[Cassette | None, bool]:
     return cassette, writable
 
 
-def open_exchange(ctx: HarnessContext, case: LoadedCase, name: str) -> tuple[Exchange, Any]:
+def open_exchange(ctx: HarnessContext, case: LoadedCase[Any], name: str) -> tuple[Exchange, Any]:
     """The case's exchange over cassette ``name`` and the SDK client that talks through it (skips
     when the record policy says so; a missing cassette in replay mode is a ``CaseInputError``)."""
     provider = PROVIDER_OF[case.api]
@@ -100,16 +98,17 @@ def open_exchange(ctx: HarnessContext, case: LoadedCase, name: str) -> tuple[Exc
 
 def run_execute(
     ctx: HarnessContext,
-    case: LoadedCase,
+    case: LoadedCase[Any],
     adapter: Any,
     exchange: Exchange,
     client: Any,
     agent: dict[str, Any],
     messages: list[dict[str, Any]],
-) -> Outcome:
+) -> Outcome[Exchange]:
     """``adapter.execute`` through ``client``, a returned iterator drained item by item; the exchange
     is finished (recorded cassettes written) whatever happens."""
     items: list[Any] = []
+    outcome: Outcome[Exchange]
     try:
         value = adapter.execute(case.api, agent, messages, client)
         if isinstance(value, Iterator) or (exchange.probes and isinstance(value, list | tuple)):
@@ -128,17 +127,6 @@ def run_execute(
     outcome.probe = exchange.probes[0] if exchange.probes else None
     outcome.context = exchange
     return outcome
-
-
-def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
-    model: CaseModel = case.model  # type: ignore[assignment]
-    exchange, client = open_exchange(ctx, case, model.cassette)
-    agent, messages = to_plain(case.raw["agent"]), to_plain(case.raw.get("messages", []))
-
-    def call(adapter: Any) -> Outcome:
-        return run_execute(ctx, case, adapter, exchange, client, agent, messages)
-
-    return call
 
 
 def _label(adapter: Any) -> str:
@@ -167,9 +155,10 @@ def _request_lines(expected: Any, exchange: Exchange) -> list[Line]:
     return [head, *(d.indented() for d in diff)]
 
 
-def judge(case: CaseModel, outcome: CanonicalOutcome, noun: str) -> list[Line]:
+def judge(case: E2eCase, outcome: CanonicalOutcome[Exchange], noun: str) -> list[Line]:
     """The refused recording, the exchange, the request body, then the result."""
-    exchange: Exchange = outcome.context
+    exchange = outcome.context
+    assert exchange is not None
     if exchange.refused is not None:
         return [f"RECORDING REFUSED: {exchange.refused}"]
     lines: list[Line] = []
@@ -190,3 +179,52 @@ def judge(case: CaseModel, outcome: CanonicalOutcome, noun: str) -> list[Line]:
             lines.append(f"(the result is not judged: the runtime raised {raised:.400})")
         return lines
     return lines + judge_result(case, outcome, noun)
+
+
+class E2eKind(Kind[E2eCase, Exchange]):
+    name = "e2e"
+    case_model = E2eCase
+    noun = "result"
+    method = AdapterMethod("execute", ("agent", "messages", "client"), http_client="client", may_stream=True)
+    exec_protocol = 2
+    exec_limits = (
+        "the SDK client stays in the harness; from protocol 2 the runtime's own SDK sends its requests "
+        "through it with `http` messages"
+    )
+    unblessed: ClassVar[dict[str, Any]] = {"expect_request": None}
+
+    def builds_request(self, raw: dict[str, Any]) -> bool:
+        return True
+
+    def prepare(self, ctx: HarnessContext, case: LoadedCase[E2eCase]) -> Call[Exchange]:
+        exchange, client = open_exchange(ctx, case, case.model.cassette)
+        agent, messages = to_plain(case.raw["agent"]), to_plain(case.raw.get("messages", []))
+
+        def call(adapter: Any) -> Outcome[Exchange]:
+            return run_execute(ctx, case, adapter, exchange, client, agent, messages)
+
+        return call
+
+    def judge(self, case: E2eCase, outcome: CanonicalOutcome[Exchange], noun: str) -> list[Line]:
+        return judge(case, outcome, noun)
+
+    def bless(self, case: LoadedCase[E2eCase], outcome: Outcome[Exchange]) -> dict[str, Any]:
+        """The request bodies the reference sent (``expect_request``); a case whose requests did not
+        all match, or whose recording was refused, is not blessed."""
+        exchange = outcome.context
+        assert exchange is not None
+        if exchange.refused is not None or exchange.unmatched or not exchange.sent:
+            why = "its recording was refused" if exchange.refused else "its requests did not all match"
+            raise unblessable(case, why)
+        bodies = [sent.json for sent in exchange.sent]
+        return {"expect_request": bodies[0] if len(bodies) == 1 else bodies}
+
+    def recorded_document(
+        self, ctx: HarnessContext, case: LoadedCase[E2eCase], where: str
+    ) -> RecordedResponse:
+        """An e2e case points into the response of its cassette's first interaction (the one that
+        answers its first request), which must be a non-streaming one."""
+        return first_interaction_response(ctx, case.model.cassette, where)
+
+
+KIND = E2eKind()

@@ -17,19 +17,18 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
 from harness.cassettes.store import CassetteError
+from harness.corpus.case import LoadedCase
 from harness.corpus.model import CaseBase, Strict
 from harness.corpus.yaml_source import to_plain
-from harness.kinds.base import ADAPTER_ERRORS, Call, CaseInputError, HarnessContext, Outcome, raised
-
-if TYPE_CHECKING:
-    from harness.corpus.loader import LoadedCase
-
-NOUN = "extraction"
+from harness.errors import CaseInputError
+from harness.judging.outcome import Outcome
+from harness.kinds.base import ADAPTER_ERRORS, HarnessContext, raised
+from harness.kinds.kind import AdapterMethod, Call, Kind
 
 Extractor = Literal["llm", "tool", "mark"]
 
@@ -54,7 +53,7 @@ class DataSchema(Strict):
     version: str
 
 
-class CaseModel(CaseBase):
+class ExtractCase(CaseBase):
     """Recorded payloads → what the extractor resolved for them returns."""
 
     kind: Literal["extract"]
@@ -67,7 +66,7 @@ class CaseModel(CaseBase):
     extractor: Extractor = Field(default="llm", description="Which protocol: llm, tool or mark")
 
     @model_validator(mode="after")
-    def _payloads_fit_extractor(self) -> CaseModel:
+    def _payloads_fit_extractor(self) -> ExtractCase:
         if self.request is None and self.response is None:
             raise ValueError("give a `request` and/or a `response` payload")
         if self.extractor != "llm" and self.request is not None:
@@ -108,8 +107,8 @@ def _event(extractor: str, start: bool, data_schema: Any, data: Any) -> dict[str
     }
 
 
-def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
-    model: CaseModel = case.model  # type: ignore[assignment]
+def _prepare(ctx: HarnessContext, case: LoadedCase[ExtractCase]) -> Call[None]:
+    model = case.model
     request = None if model.request is None else _body(ctx, model.request, "request", "request")
     response = None if model.response is None else _body(ctx, model.response, "response", "response")
     if "data_schema" in model.model_fields_set or model.extractor != "llm":
@@ -120,7 +119,7 @@ def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
             response = _event(model.extractor, False, schema, response)
     request, response = to_plain(request), to_plain(response)
 
-    def call(adapter: Any) -> Outcome:
+    def call(adapter: Any) -> Outcome[None]:
         given = (copy.deepcopy(request), copy.deepcopy(response))
         try:
             result = adapter.extract(case.api, given[0], given[1])
@@ -136,3 +135,16 @@ def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
         return Outcome(value=result)
 
     return call
+
+
+class ExtractKind(Kind[ExtractCase, None]):
+    name = "extract"
+    case_model = ExtractCase
+    noun = "extraction"
+    method = AdapterMethod("extract", ("request", "response"))
+
+    def prepare(self, ctx: HarnessContext, case: LoadedCase[ExtractCase]) -> Call[None]:
+        return _prepare(ctx, case)
+
+
+KIND = ExtractKind()

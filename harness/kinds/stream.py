@@ -6,22 +6,23 @@ probe notes how many events the SDK had read at each yield (for ``incremental`` 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
+from harness.corpus.case import LoadedCase
 from harness.corpus.model import Agent, CaseBase, Response
 from harness.corpus.yaml_source import to_plain
-from harness.kinds.base import ADAPTER_ERRORS, Call, HarnessContext, Outcome, raised, sdk_input
-
-if TYPE_CHECKING:
-    from harness.corpus.loader import LoadedCase
-
-NOUN = "yielded items"
+from harness.errors import CaseInputError
+from harness.judging.outcome import Outcome
+from harness.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, sdk_input
+from harness.kinds.kind import AdapterMethod, Call, Kind
 
 
-class CaseModel(CaseBase):
+class StreamCase(CaseBase):
     """A provider stream (the official SDK's stream object) → the items the processor yields."""
+
+    yields_items: ClassVar[bool] = True
 
     kind: Literal["stream"]
     agent: Agent
@@ -32,19 +33,31 @@ class CaseModel(CaseBase):
     )
 
 
-def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
-    events, probe = sdk_input(ctx, case, stream=True)
-    assert probe is not None
-    agent = case.raw["agent"]
+class StreamKind(Kind[StreamCase, None]):
+    name = "stream"
+    case_model = StreamCase
+    noun = "yielded items"
+    method = AdapterMethod("process_stream", ("agent", "events"), sdk=("events",), yields=True)
 
-    def call(adapter: Any) -> Outcome:
-        items: list[Any] = []
-        try:
-            for item in adapter.process_stream(case.api, to_plain(agent), events):
-                probe.mark_yield()
-                items.append(item)
-        except ADAPTER_ERRORS as exc:
-            return raised(exc, yielded=items, probe=probe)
-        return Outcome(value=items, yielded=items, probe=probe)
+    def prepare(self, ctx: HarnessContext, case: LoadedCase[StreamCase]) -> Call[None]:
+        events, probe = sdk_input(ctx, case, case.model.response, stream=True)
+        assert probe is not None
+        agent = case.raw["agent"]
 
-    return call
+        def call(adapter: Any) -> Outcome[None]:
+            items: list[Any] = []
+            try:
+                for item in adapter.process_stream(case.api, to_plain(agent), events):
+                    probe.mark_yield()
+                    items.append(item)
+            except ADAPTER_ERRORS as exc:
+                return raised(exc, yielded=items, probe=probe)
+            return Outcome(value=items, yielded=items, probe=probe)
+
+        return call
+
+    def recorded_document(self, ctx: HarnessContext, case: LoadedCase[StreamCase], where: str) -> Any:
+        raise CaseInputError(f"{where}: only a case with a non-streaming recorded response can refer to it")
+
+
+KIND = StreamKind()

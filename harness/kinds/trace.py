@@ -23,45 +23,38 @@ whether the call raises or returns, its spans are judged the same.
 
 The trace kind has no adapter method of its own: an adapter declares ``trace:<api>`` beside the
 capability of the call it traces, and a case whose call the adapter lacks is skipped with the reason.
-Over ``exec:`` spans cannot cross the process: not servable, as e2e.
+Over ``exec:`` spans cannot cross the process: a runtime in another process cannot declare it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from harness.adapter_contract import PROCESS_ASYNC_METHOD, capability
+from harness.cassettes.exchange import Exchange
+from harness.corpus.case import LoadedCase
 from harness.corpus.model import Agent, CaseBase, ExpectedError, Message, Response, Strict
 from harness.corpus.yaml_source import to_plain
+from harness.errors import CaseInputError
 from harness.judging.canonical import canonical
 from harness.judging.compare import differences, show, strict_equal
 from harness.judging.differences import Difference, Line
 from harness.judging.matchers import apply_matchers
+from harness.judging.outcome import CanonicalOutcome, Outcome
 from harness.judging.verdict import exception_matches
-from harness.kinds.base import (
-    ADAPTER_ERRORS,
-    Call,
-    CaseInputError,
-    HarnessContext,
-    Outcome,
-    raised,
-    sdk_input,
-)
-from harness.kinds.e2e import open_exchange, run_execute
-from harness.kinds.process import await_process_async
+from harness.kinds import e2e, process
+from harness.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, sdk_input
+from harness.kinds.kind import Call, Kind, capability, unblessable
 from harness.span_capture import GEN_AI_PREFIX, CapturedSpan, SpanCapture, TracingUnavailable
 
-if TYPE_CHECKING:
-    from harness.cassettes.exchange import Exchange
-    from harness.corpus.loader import LoadedCase
-    from harness.judging.verdict import CanonicalOutcome
-
-NOUN = "spans"
-CALLS = ("execute", "process", PROCESS_ASYNC_METHOD)
-CALL_CAPABILITY = {"execute": "e2e", "process": "process", PROCESS_ASYNC_METHOD: "process"}
-"""The capability an adapter declares for the call a trace case observes."""
+CALL_CAPABILITY = {
+    e2e.KIND.label: e2e.KIND.name,
+    process.KIND.label: process.KIND.name,
+    process.PROCESS_ASYNC.name: process.KIND.name,
+}
+"""The adapter calls a trace case observes, and the kind whose capability an adapter declares for it."""
 
 
 class ExpectedSpan(Strict):
@@ -83,7 +76,7 @@ class ExpectedSpan(Strict):
         return value
 
 
-class CaseModel(CaseBase):
+class TraceCase(CaseBase):
     """The spans one adapter call emits: ``execute`` over a cassette, or ``process`` /
     ``process_async`` of a recorded response."""
 
@@ -108,7 +101,7 @@ class CaseModel(CaseBase):
     )
 
     @model_validator(mode="after")
-    def _inputs_of_call(self) -> CaseModel:
+    def _inputs_of_call(self) -> TraceCase:
         if self.expect_error is not None:
             raise ValueError("trace cases judge spans: a raising call declares `raises`, not expect_error")
         if self.call == "execute":
@@ -126,60 +119,51 @@ def _check_capture() -> None:
         raise CaseInputError(f"cannot capture spans: {exc}") from exc
 
 
-def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
-    model: CaseModel = case.model  # type: ignore[assignment]
-    _check_capture()
-    agent = to_plain(case.raw["agent"])
-    method = model.call
-    if method == "execute":
-        assert model.cassette is not None
-        exchange, client = open_exchange(ctx, case, model.cassette)
-        messages = to_plain(case.raw.get("messages") or [])
-    else:
-        response, _ = sdk_input(ctx, case, stream=False)
-
-    def call(adapter: Any) -> Outcome:
-        exporter = SpanCapture.start()
-        try:
-            if method == "execute":
-                outcome = run_execute(ctx, case, adapter, exchange, client, agent, messages)
-            elif method == "process":
-                try:
-                    outcome = Outcome(value=adapter.process(case.api, agent, response))
-                except ADAPTER_ERRORS as exc:
-                    outcome = raised(exc)
-            else:
-                outcome = await_process_async(adapter.process_async, case.api, agent, response)
-        finally:
-            spans = SpanCapture.collect(exporter)
-        outcome.context = Observed(spans, outcome.context)
-        outcome.value = None  # the result is its own kind's business; only spans are judged here
-        outcome.yielded = []
-        return outcome
-
-    return call
-
-
-def unsupported(case: LoadedCase, adapter: Any, supports: Any) -> str | None:
-    """Why this adapter cannot run the case's traced call, or ``None``: the call's own capability
-    (``e2e`` for execute, ``process`` for process and process_async) and, for process_async, the
-    optional method itself. Checked by the item beside ``trace:<api>``."""
-    model: CaseModel = case.model  # type: ignore[assignment]
-    needed = capability(CALL_CAPABILITY[model.call], case.api)
-    unsupported_by = f"{capability('trace', case.api)} not supported by {getattr(adapter, 'name', adapter)}"
-    if not supports(needed):
-        return f"{unsupported_by} for this case: the traced {model.call} call needs {needed}, not declared"
-    if not callable(getattr(adapter, model.call, None)):
-        return f"{unsupported_by} for this case: the adapter has no {model.call}(), the call traced"
-    return None
-
-
 class Observed:
     """What a trace case saw: the finished spans and, for ``execute``, the HTTP exchange."""
 
     def __init__(self, spans: list[CapturedSpan], exchange: Exchange | None) -> None:
         self.spans = spans
         self.exchange = exchange
+
+
+def _prepare(ctx: HarnessContext, case: LoadedCase[TraceCase]) -> Call[Observed]:
+    model = case.model
+    _check_capture()
+    agent = to_plain(case.raw["agent"])
+    method = model.call
+    if method == "execute":
+        assert model.cassette is not None
+        exchange, client = e2e.open_exchange(ctx, case, model.cassette)
+        messages = to_plain(case.raw.get("messages") or [])
+    else:
+        assert model.response is not None
+        response, _ = sdk_input(ctx, case, model.response, stream=False)
+
+    def call(adapter: Any) -> Outcome[Observed]:
+        exporter = SpanCapture.start()
+        called: Outcome[Any]
+        try:
+            if method == "execute":
+                called = e2e.run_execute(ctx, case, adapter, exchange, client, agent, messages)
+            elif method == "process":
+                try:
+                    called = Outcome(value=adapter.process(case.api, agent, response))
+                except ADAPTER_ERRORS as exc:
+                    called = raised(exc)
+            else:
+                called = process.await_process_async(adapter.process_async, case.api, agent, response)
+        finally:
+            spans = SpanCapture.collect(exporter)
+        # the result is its own kind's business; only spans (and the exchange) are judged here
+        return Outcome(
+            raised=called.raised,
+            traceback=called.traceback,
+            probe=called.probe,
+            context=Observed(spans, called.context if isinstance(called.context, Exchange) else None),
+        )
+
+    return call
 
 
 # --- the verdict ------------------------------------------------------------------------------------
@@ -206,7 +190,7 @@ def _described(exc: BaseException) -> str:
     return f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}"
 
 
-def _raised_lines(case: CaseModel, outcome: CanonicalOutcome) -> list[Line]:
+def _raised_lines(case: TraceCase, outcome: CanonicalOutcome[Observed]) -> list[Line]:
     if outcome.raised is None or (case.raises is not None and exception_matches(outcome.raised, case.raises)):
         return []
     text = f"the {case.call} call raised {_described(outcome.raised)}"
@@ -217,7 +201,7 @@ def _raised_lines(case: CaseModel, outcome: CanonicalOutcome) -> list[Line]:
     ]
 
 
-def _span_lines(case: CaseModel, spans: list[CapturedSpan]) -> list[Line]:
+def _span_lines(case: TraceCase, spans: list[CapturedSpan]) -> list[Line]:
     expected = [to_plain(span.attributes) for span in case.expect if span.attributes]
     wanted_plain = sum(1 for span in case.expect if not span.attributes)
     runtime = [span for span in spans if not span.from_sdk_client]
@@ -241,9 +225,10 @@ def _span_lines(case: CaseModel, spans: list[CapturedSpan]) -> list[Line]:
     return lines + _listing(spans) if lines else []
 
 
-def judge(case: CaseModel, outcome: CanonicalOutcome, noun: str) -> list[Line]:
+def judge(case: TraceCase, outcome: CanonicalOutcome[Observed], noun: str) -> list[Line]:
     """The exchange (execute), whether the call raised as declared, then the spans."""
-    observed: Observed = outcome.context
+    observed = outcome.context
+    assert observed is not None
     lines: list[Line] = []
     exchange = observed.exchange
     if exchange is not None:
@@ -256,3 +241,48 @@ def judge(case: CaseModel, outcome: CanonicalOutcome, noun: str) -> list[Line]:
             lines += [Difference("request", "$", "requests", first), *rest]
     lines += _raised_lines(case, outcome)
     return lines + _span_lines(case, observed.spans)
+
+
+class TraceKind(Kind[TraceCase, Observed]):
+    name = "trace"
+    case_model = TraceCase
+    noun = "spans"
+    method = None  # it observes the spans of another kind's call
+    exec_protocol = None
+    exec_limits = (
+        "the runtime's spans stay in its own process, where the harness's OpenTelemetry exporter "
+        "cannot see them"
+    )
+
+    def builds_request(self, raw: dict[str, Any]) -> bool:
+        return raw.get("call") == e2e.KIND.label  # a traced execute builds one; a processor does not
+
+    def prepare(self, ctx: HarnessContext, case: LoadedCase[TraceCase]) -> Call[Observed]:
+        return _prepare(ctx, case)
+
+    def unsupported(
+        self, case: LoadedCase[TraceCase], adapter: Any, supports: Callable[[str], bool]
+    ) -> str | None:
+        """Why this adapter cannot run the case's traced call, or ``None``: the call's own capability
+        (``e2e`` for execute, ``process`` for process and process_async) and, for process_async, the
+        optional method itself. Checked by the item beside ``trace:<api>``."""
+        call = case.model.call
+        needed = capability(CALL_CAPABILITY[call], case.api)
+        unsupported_by = (
+            f"{capability(self.name, case.api)} not supported by {getattr(adapter, 'name', adapter)}"
+        )
+        if not supports(needed):
+            return f"{unsupported_by} for this case: the traced {call} call needs {needed}, not declared"
+        if not callable(getattr(adapter, call, None)):
+            return f"{unsupported_by} for this case: the adapter has no {call}(), the call traced"
+        return None
+
+    def judge(self, case: TraceCase, outcome: CanonicalOutcome[Observed], noun: str) -> list[Line]:
+        return judge(case, outcome, noun)
+
+    def bless(self, case: LoadedCase[TraceCase], outcome: Outcome[Observed]) -> dict[str, Any]:
+        # its expectation is spans, which the reference's result does not hold
+        raise unblessable(case, "trace cases are written by hand (docs/tracing.md)")
+
+
+KIND = TraceKind()

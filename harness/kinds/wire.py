@@ -1,25 +1,32 @@
-"""``wire``: agent + messages → the request body (``build_request``)."""
+"""``wire``: agent + messages → the request body (``build_request``).
+
+A runtime with a registry of custom tools (§7.1.3, kind ``*``) receives the case's ``registry`` through
+the optional ``set_tool_registry(entries)`` before the call.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
-from harness.adapter_contract import TOOL_REGISTRY_METHOD
+from harness.corpus.case import LoadedCase
 from harness.corpus.data_paths import resolve_agent_paths
 from harness.corpus.model import Agent, CaseBase, Message, RegistryEntry
 from harness.corpus.yaml_source import to_plain
-from harness.kinds.base import ADAPTER_ERRORS, Call, ContractError, HarnessContext, Outcome, raised
+from harness.errors import ContractError
+from harness.judging.outcome import Outcome
+from harness.kinds.base import ADAPTER_ERRORS, HarnessContext, raised
+from harness.kinds.kind import AdapterMethod, Call, Kind
 
-if TYPE_CHECKING:
-    from harness.corpus.loader import LoadedCase
+TOOL_REGISTRY = AdapterMethod("set_tool_registry", ("entries",), takes_api=False)
+"""Optional: ``set_tool_registry(entries)`` replaces the runtime's registry of custom tools (§7.1.3, kind
+``*``) with ``entries`` (``{name, parameters}``, parameters a JSON Schema) before each ``wire`` call.
+Required only by cases that declare a ``registry``."""
 
-NOUN = "request body"
 
-
-class CaseModel(CaseBase):
+class WireCase(CaseBase):
     """Agent + messages → the request body."""
 
     kind: Literal["wire"]
@@ -36,30 +43,44 @@ class NotARequestBody(ContractError):
     """``build_request`` returned something other than a mapping."""
 
 
-def prepare(ctx: HarnessContext, case: LoadedCase) -> Call:
-    agent, messages = case.raw["agent"], case.raw.get("messages", [])
-    registry = case.raw.get("registry")
-    base = case.path.parent
+class WireKind(Kind[WireCase, None]):
+    name = "wire"
+    case_model = WireCase
+    noun = "request body"
+    subject = "request"
+    method = AdapterMethod("build_request", ("agent", "messages"))
+    optional_methods = (TOOL_REGISTRY,)
 
-    def call(adapter: Any) -> Outcome:
-        set_registry = getattr(adapter, TOOL_REGISTRY_METHOD, None)
-        if registry and set_registry is None:
-            raise ContractError(
-                f"the case declares a tool registry but the adapter has no {TOOL_REGISTRY_METHOD}(entries) "
-                "method to receive it (docs/adapters.md, custom tools)"
-            )
-        try:
-            if set_registry is not None:
-                set_registry(to_plain(registry or []))
-            body = adapter.build_request(
-                case.api, resolve_agent_paths(to_plain(agent), base), to_plain(messages)
-            )
-        except ADAPTER_ERRORS as exc:
-            return raised(exc)
-        if not isinstance(body, Mapping):
-            raise NotARequestBody(
-                f"build_request returned {type(body).__name__}, not a mapping (the request body)"
-            )
-        return Outcome(value=body)
+    def builds_request(self, raw: dict[str, Any]) -> bool:
+        return True
 
-    return call
+    def prepare(self, ctx: HarnessContext, case: LoadedCase[WireCase]) -> Call[None]:
+        agent, messages = case.raw["agent"], case.raw.get("messages", [])
+        registry = case.raw.get("registry")
+        base = case.path.parent
+
+        def call(adapter: Any) -> Outcome[None]:
+            set_registry = getattr(adapter, TOOL_REGISTRY.name, None)
+            if registry and set_registry is None:
+                raise ContractError(
+                    f"the case declares a tool registry but the adapter has no {TOOL_REGISTRY.name}(entries) "
+                    "method to receive it (docs/adapters.md, custom tools)"
+                )
+            try:
+                if set_registry is not None:
+                    set_registry(to_plain(registry or []))
+                body = adapter.build_request(
+                    case.api, resolve_agent_paths(to_plain(agent), base), to_plain(messages)
+                )
+            except ADAPTER_ERRORS as exc:
+                return raised(exc)
+            if not isinstance(body, Mapping):
+                raise NotARequestBody(
+                    f"build_request returned {type(body).__name__}, not a mapping (the request body)"
+                )
+            return Outcome(value=body)
+
+        return call
+
+
+KIND = WireKind()

@@ -97,8 +97,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="wireconf_report",
         default=None,
         metavar="PATH.jsonl",
-        help="write one JSON line per case (impl, version, id, rules, status, diff, duration); "
-        "render with `wireconf report`",
+        help="write one JSON line per case (impl, version, id, rules, status, diff, duration, the gate's "
+        "verdict, the corpus's version and hash); render with `wireconf report`",
     )
     group.addoption(
         "--shard",
@@ -115,6 +115,8 @@ def pytest_configure(config: pytest.Config) -> None:
     update = config.getoption("wireconf_update_baseline")
     if update and not path:
         raise pytest.UsageError("--update-baseline needs --baseline FILE (the file to write)")
+    if config.getoption("wireconf_allow_new_failures") and not path:
+        raise pytest.UsageError("--allow-new-failures needs --baseline FILE (new is relative to a baseline)")
     try:
         baseline = load_baseline(Path(path), missing_ok=update) if path else None
     except BaselineError as exc:
@@ -183,8 +185,6 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 
 def _baseline_header(config: pytest.Config, baseline: Baseline) -> list[str]:
-    from harness.pytest_plugin.plugin import corpora_of_args
-
     session = get_session(config)
     mode = "update" if config.getoption("wireconf_update_baseline") else "gate"
     written = f" for {baseline.impl} {baseline.version or ''}".rstrip() if baseline.impl else ""
@@ -203,13 +203,11 @@ def _baseline_header(config: pytest.Config, baseline: Baseline) -> list[str]:
             "wireconf baseline: the file does not record passed cases (an older format): an unlisted "
             "failure cannot be told new from regression and fails the run; --update-baseline adds them"
         )
-    now = [session.identity(root) for root in corpora_of_args(config)]
+    now = [session.identity(root) for root in session.argument_corpora()]
     if baseline.corpus is not None and now and baseline.corpus.hash not in {i.hash for i in now}:
-        policy = (
-            "reported, not failing the run"
-            if config.getoption("wireconf_allow_new_failures")
-            else ("failing the run (--allow-new-failures reports them only)")
-        )
+        policy = "failing the run (--allow-new-failures reports them only)"
+        if config.getoption("wireconf_allow_new_failures"):
+            policy = "reported, not failing the run"
         lines.append(
             f"wireconf baseline: the corpus changed since ({baseline.corpus.label} -> "
             f"{', '.join(i.label for i in now)}): failures of cases added or changed since are new, {policy}"

@@ -14,18 +14,20 @@ from typing import Any
 
 import pytest
 
-from harness.adapter_contract import CONCEPTS, METHOD_FOR_KIND, capability, concept
+from harness.adapter_contract import CONCEPTS, concept
+from harness.corpus.case import LoadedCase, Problem
 from harness.corpus.concepts import needed_concepts
-from harness.corpus.loader import LoadedCase, Problem
 from harness.corpus.rules import Catalogue, uncovered
+from harness.errors import CaseInputError, ContractError
 from harness.judging.attribution import Attribution, attribute, failure_tier
 from harness.judging.canonical import NotData
 from harness.judging.differences import Difference, Line, differences_in
+from harness.judging.outcome import CanonicalOutcome, Outcome, canonical_outcome
 from harness.judging.profile import in_profile
 from harness.judging.recorded_values import with_recorded_values
-from harness.judging.verdict import CanonicalOutcome, canonical_outcome, judge_variants
-from harness.kinds import DRIVERS
-from harness.kinds.base import CaseInputError, ContractError, Outcome
+from harness.judging.verdict import judge_variants
+from harness.kinds.kind import capability
+from harness.kinds.registry import KINDS
 from harness.pytest_plugin.session import get_session
 from harness.pytest_plugin.summary import (
     PROP_API,
@@ -77,11 +79,12 @@ class CaseFile(pytest.File):
 class CaseItem(pytest.Item):
     """One case of the corpus, run against the implementation named by ``--impl``."""
 
-    def __init__(self, *, loaded: LoadedCase, **kwargs: Any) -> None:
+    def __init__(self, *, loaded: LoadedCase[Any], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.loaded = loaded
+        self.case_kind = KINDS[loaded.kind]
         self._case = loaded.model  # with recorded values resolved in setup
-        self._outcome: CanonicalOutcome | None = None
+        self._outcome: CanonicalOutcome[Any] | None = None
         self.extra_keyword_matches.update({loaded.kind, loaded.api, *loaded.model.rules})
         self.user_properties += [
             (PROP_CASE, loaded.id),
@@ -125,21 +128,22 @@ class CaseItem(pytest.Item):
             self.user_properties.append((PROP_UNSUPPORTED, True))
             needs = "; ".join(f"{concept(name)}: {CONCEPTS[name]}" for name in lacking)
             pytest.skip(f"{cap} case needs what {session.impl.name} does not declare: {needs}")
-        driver = DRIVERS[self.loaded.kind]
-        why = getattr(driver, "unsupported", None)  # a kind that needs more than its own capability
-        reason = why(self.loaded, session.impl.adapter, session.impl.supports) if why else None
+        # a kind that needs more than its own capability says so
+        reason = self.case_kind.unsupported(self.loaded, session.impl.adapter, session.impl.supports)
         if reason is not None:
             self.user_properties.append((PROP_UNSUPPORTED, True))
             pytest.skip(reason)
         ctx = session.context(self.parent.corpus_root)  # type: ignore[union-attr]
         try:
-            call = driver.prepare(ctx, self.loaded)
-            self._case = with_recorded_values(ctx, self.loaded)
+            call = self.case_kind.prepare(ctx, self.loaded)
+            self._case = with_recorded_values(
+                self.loaded, lambda where: self.case_kind.recorded_document(ctx, self.loaded, where)
+            )
         except CaseInputError as exc:
             self._error(f"cannot prepare the case's input: {exc}")
         adapter = session.impl.adapter
         try:
-            outcome: Outcome = session.runner.run(lambda: call(adapter), session.timeout)
+            outcome: Outcome[Any] = session.runner.run(lambda: call(adapter), session.timeout)
         except CaseTimeout as exc:
             self._error(f"error: {exc}")
         except ContractError as exc:
@@ -153,9 +157,9 @@ class CaseItem(pytest.Item):
         """The verdict: the differences, the rules they break, the baseline's waivers, the profile."""
         assert self._outcome is not None
         session = get_session(self.config)
-        driver = DRIVERS[self.loaded.kind]
-        method = METHOD_FOR_KIND.get(self.loaded.kind, self.loaded.kind)
-        lines = judge_variants(self._case, self._outcome, driver.NOUN, method, getattr(driver, "judge", None))
+        lines = judge_variants(
+            self._case, self._outcome, self.case_kind.noun, self.case_kind.label, self.case_kind.judge
+        )
         found = differences_in(lines)
         if lines and not found:  # a failure stated in prose only: one difference for the whole case
             found = [Difference("result", "$", "other", str(lines[0]))]

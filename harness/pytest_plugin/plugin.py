@@ -5,7 +5,6 @@ Only hooks live here; the work is done by the session, the items and the kind dr
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +12,13 @@ import pytest
 
 from harness import __version__
 from harness.corpus.installed import CorpusNotFound, installed_corpus
-from harness.corpus.loader import find_corpus_root, is_case_file
+from harness.corpus.loader import is_case_file
 from harness.corpus.rules import RULES_FILE
 from harness.judging.profile import PROFILES
+from harness.kinds.registry import KIND_NAMES
+from harness.providers.registry import API_NAMES
 from harness.pytest_plugin.items import CaseFile, RulesFile
-from harness.pytest_plugin.session import SESSION_KEY, WireconfSession, get_session
+from harness.pytest_plugin.session import SESSION_KEY, WireconfSession, corpus_root_of, get_session
 
 DEFAULT_CASE_TIMEOUT = 5.0
 
@@ -66,7 +67,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="append",
         default=[],
         metavar="KIND",
-        help="run only cases of this kind (wire, process, stream, ...); repeatable",
+        help=f"run only cases of this kind ({', '.join(KIND_NAMES)}); repeatable",
     )
     group.addoption(
         "--api",
@@ -74,7 +75,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="append",
         default=[],
         metavar="API",
-        help="run only cases of this api (openai.chat, anthropic.messages, ...); repeatable",
+        help=f"run only cases of this api ({', '.join(API_NAMES)}); repeatable",
     )
     group.addoption(
         "--cassettes",
@@ -123,15 +124,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(_Tallying(session), f"wireconf-tally-{id(config)}")
 
 
-@lru_cache(maxsize=256)
-def _root_for(directory: Path) -> Path | None:
-    return find_corpus_root(directory)
-
-
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     if file_path.suffix not in (".yaml", ".yml"):
         return None
-    root = _root_for(file_path.parent.resolve())
+    root = corpus_root_of(file_path.parent.resolve())
     if root is None:
         return None
     if file_path.name == RULES_FILE and file_path.parent.resolve() == root:
@@ -165,21 +161,9 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         f"wireconf {__version__}: implementation {impl.name} {impl.version} ({impl.origin})",
         f"wireconf capabilities: {caps}; case timeout {session.timeout:g} s",
     ]
-    for root in corpora_of_args(config):
+    for root in session.argument_corpora():
         lines.append(f"wireconf corpus {session.identity(root).label}: {root}")
     return lines
-
-
-def corpora_of_args(config: pytest.Config) -> list[Path]:
-    """The corpora the command line's paths lie in (at or above each path), for the header; cases run
-    from other corpora still report theirs in every report line."""
-    roots: list[Path] = []
-    for arg in config.args:
-        path = config.invocation_params.dir / arg.split("::", 1)[0]
-        root = _root_for(path.resolve()) if path.exists() else None
-        if root is not None and root not in roots:
-            roots.append(root)
-    return roots
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:

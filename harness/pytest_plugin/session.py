@@ -4,6 +4,7 @@ tally. Kept on ``config.stash`` (never in module globals) so that nested pyteste
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from harness.cassettes.recording import policy_of
 from harness.cassettes.store import CassetteStore
 from harness.corpus.identity import CorpusIdentity, case_fingerprint, corpus_identity
-from harness.corpus.loader import Corpus, LoadedCase, load_corpus
+from harness.corpus.loader import Corpus, LoadedCase, find_corpus_root, load_corpus
 from harness.impl_loader import ImplError, LoadedImpl, load_impl
 from harness.kinds.base import HarnessContext
 from harness.pytest_plugin.summary import Tally
@@ -20,6 +21,12 @@ from harness.reports.waivers import Waiver
 from harness.sdk.replay import SdkReplay
 
 CASSETTES_DIR = "cassettes"
+
+
+@lru_cache(maxsize=256)
+def corpus_root_of(directory: Path) -> Path | None:
+    """The corpus a resolved directory lies in (the nearest ``rules.yaml`` at or above it), cached."""
+    return find_corpus_root(directory)
 
 
 class WireconfSession:
@@ -56,6 +63,17 @@ class WireconfSession:
     def cassettes_root(self, corpus_root: Path) -> Path:
         """``--cassettes`` if given, else the ``cassettes`` folder beside the corpus."""
         return self.cassettes_option or corpus_root.parent / CASSETTES_DIR
+
+    def argument_corpora(self) -> list[Path]:
+        """The corpora the command line's paths lie in (at or above each path), for the header; cases
+        run from other corpora still name theirs in every report line."""
+        roots: list[Path] = []
+        for arg in self.config.args:
+            path = self.config.invocation_params.dir / arg.split("::", 1)[0]
+            root = corpus_root_of(path.resolve()) if path.exists() else None
+            if root is not None and root not in roots:
+                roots.append(root)
+        return roots
 
     def identity(self, corpus_root: Path) -> CorpusIdentity:
         """The corpus's version and content hash (with the cassettes this run uses), computed once."""

@@ -1,5 +1,5 @@
-// Prompty's TypeScript runtime (@prompty/core, @prompty/openai, @prompty/anthropic) served over
-// wireconf's exec protocol, version 2 with `inputs: recorded`.
+// Prompty's TypeScript runtime (@prompty/core, @prompty/openai, @prompty/anthropic, @prompty/foundry)
+// served over wireconf's exec protocol, version 2 (`inputs: recorded`, e2e through `http` messages).
 //
 //   node --experimental-import-meta-resolve server.mjs <built runtime/typescript folder>
 //

@@ -1,0 +1,100 @@
+"""Exec protocol 2 on the harness's side, against a runtime that reports what reaches it
+(tests/fakes/recorded_runtime.py): recorded inputs are the cassette's bytes, a stream is pulled through
+the counting probe one event per `next`, and an e2e runtime's HTTP goes through the case's own client
+(route matching, replay, the exchange's record of what was sent)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Iterator
+
+import pytest
+from openai.types.chat import ChatCompletion
+
+from harness.cassettes.exchange import Exchange
+from harness.cassettes.store import CassetteStore
+from harness.exec_protocol.client import ExecAdapter
+from harness.kinds.base import HarnessContext, recorded_response, sdk_input
+from harness.sdk.replay import SdkReplay, e2e_client
+from tests.conftest import REPO
+
+RUNTIME = f"{shlex.quote(sys.executable)} {REPO / 'tests' / 'fakes' / 'recorded_runtime.py'}"
+CHAT = "openai/chat__01__opentelemetry-python-contrib__test_chat_completion_with_content_i0"
+CHAT_STREAM = (
+    "openai/chat_stream__01__opentelemetry-python-contrib__"
+    "test_chat_completion_with_raw_response_streaming_i0"
+)
+
+
+@pytest.fixture
+def remote():
+    adapter = ExecAdapter(RUNTIME)
+    yield adapter
+    adapter.close()
+
+
+@pytest.fixture
+def ctx():
+    return HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
+
+
+def _case(corpus, case_id):
+    return next(c for c in corpus.cases() if c.id == case_id)
+
+
+def test_process_gets_the_recorded_response_byte_for_byte(remote, ctx, corpus):
+    case = _case(corpus, "process.openai.chat.real-plain-text")
+    response, _ = sdk_input(ctx, case, case.model.response, stream=False)
+    recorded = recorded_response(ctx, case, case.model.response, stream=False)
+    got = remote.process("openai.chat", {}, response)
+    assert got == {"status": recorded.status, "headers": recorded.headers, "body": recorded.body.decode()}
+
+
+def test_a_stream_is_pulled_one_event_per_next_through_the_probe(remote, ctx, corpus):
+    case = _case(corpus, "stream.openai.chat.real-text-deltas")
+    events, probe = sdk_input(ctx, case, case.model.response, stream=True)
+    seen = [(item, probe.read) for item in remote.process_stream("openai.chat", {}, events)]
+    assert [item for item, _ in seen] == [event.decode() for event in probe.events]
+    assert [read for _, read in seen] == list(range(1, probe.total + 1))  # read only as pulled
+
+
+def test_an_sdk_object_the_harness_did_not_parse_is_refused(remote):
+    with pytest.raises(TypeError, match="not parsed by the harness from a recorded response"):
+        remote.process("openai.chat", {}, ChatCompletion.model_construct())
+
+
+def _exchange(name: str) -> Exchange:
+    store = CassetteStore(REPO / "cassettes")
+    return Exchange(name, store.path_of(name), store.load(name), "none", "openai.chat", "openai", {})
+
+
+def test_e2e_requests_go_through_the_cases_client_byte_for_byte(remote):
+    exchange = _exchange(CHAT)
+    value = remote.execute("openai.chat", {"model": {"id": "gpt-x"}}, [], e2e_client("openai.chat", exchange))
+    assert [(sent.method, sent.uri, sent.json) for sent in exchange.sent] == [
+        ("POST", "https://api.openai.com/v1/chat/completions", {"model": "gpt-x", "messages": []})
+    ]
+    lengths = [value for name, value in exchange.sent[0].headers if name == "content-length"]
+    assert lengths == [str(len(exchange.sent[0].body or b""))]  # set once, by the HTTP client
+    recorded = exchange.cassette.interactions[0].response
+    assert value == {"status": recorded.status, "body": recorded.body.decode()}
+
+
+def test_an_e2e_stream_comes_back_as_an_iterator_of_its_items(remote):
+    exchange = _exchange(CHAT_STREAM)
+    agent = {"model": {"id": "gpt-x", "options": {"additionalProperties": {"stream": True}}}}
+    value = remote.execute("openai.chat", agent, [], e2e_client("openai.chat", exchange))
+    assert isinstance(value, Iterator)
+    (probe,) = exchange.probes
+    assert list(value) == [event.decode() for event in probe.events]
+    assert probe.read == probe.total
+
+
+def test_an_e2e_request_nothing_answers_fails_in_the_runtime_with_the_reason(remote):
+    exchange = _exchange(CHAT)
+    client = e2e_client("openai.chat", exchange)
+    remote.execute("openai.chat", {"model": {"id": "gpt-x"}}, [], client)  # uses the one interaction
+    with pytest.raises(ConnectionError, match="matches no recorded interaction"):
+        remote.execute("openai.chat", {"model": {"id": "gpt-x"}}, [], client)
+    assert len(exchange.unmatched) == 1

@@ -1,0 +1,105 @@
+"""Dependencies flow one way: no import cycle inside ``harness`` (nor inside ``reference_impl``), and
+``reference_impl`` imports nothing from ``harness``.
+
+The graph is read from the source (``ast``), counting every import: at module level, under
+``if TYPE_CHECKING:`` and inside functions. A cycle that only a deferred import keeps from failing at
+import time is still a cycle: it is what makes a module impossible to read, type or move on its own.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+
+def modules(package: str) -> dict[str, Path]:
+    found = {}
+    for path in sorted((REPO / package).rglob("*.py")):
+        parts = path.relative_to(REPO).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def imports_of(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The modules of ``known`` that module ``name`` imports (``from a.b import c`` is ``a.b.c`` when that
+    is a module, else ``a.b``)."""
+
+    def resolve(dotted: str) -> str | None:
+        while dotted and dotted not in known:
+            dotted = dotted.rpartition(".")[0]
+        return dotted or None
+
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    targets = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets |= {resolve(alias.name) for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            targets |= {resolve(f"{base}.{alias.name}") for alias in node.names}
+    return {t for t in targets if t is not None and t != name}
+
+
+def cycles(package: str) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    known = modules(package)
+    graph = {name: imports_of(name, path, known) for name, path in known.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+@pytest.mark.parametrize("package", ["harness", "reference_impl"])
+def test_no_import_cycles(package):
+    assert cycles(package) == []
+
+
+def test_the_check_finds_a_cycle(tmp_path, monkeypatch):
+    """The check itself: two modules that import each other (one only for typing) are a cycle."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from pkg.b import B\n")
+    (package / "b.py").write_text(
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from pkg import a\n"
+    )
+    monkeypatch.setattr(f"{__name__}.REPO", tmp_path)
+    assert cycles("pkg") == [["pkg.a", "pkg.b"]]
+
+
+def test_the_reference_imports_nothing_from_the_harness():
+    known = {**modules("reference_impl"), **modules("harness")}
+    for name, path in modules("reference_impl").items():
+        assert not [t for t in imports_of(name, path, known) if t.split(".")[0] == "harness"], name
