@@ -13,9 +13,11 @@ the SDKs and the harness are imported once per worker rather than once per mutan
 
 from __future__ import annotations
 
+import compileall
 import contextlib
 import json
 import os
+import py_compile
 import shutil
 import subprocess
 import sys
@@ -78,28 +80,57 @@ def apply_edits(package_copy: Path, edits: Iterable[Edit]) -> None:
         target.write_text(text.replace(edit.find, edit.replace), encoding="utf-8")
 
 
-def _run_in_worker(rule: Rule, cases: list[str], workdir: Path, source: Path, timeout: float) -> MutantResult:
-    """Inside a worker: patch a fresh copy, forget the old modules, run the rule's cases in-process."""
+class _PackageCopy:
+    """The worker's copy of the reference, compiled once; each mutant rewrites only the files it edits.
+
+    Its bytecode is checked against a hash of each file's source (not its modification time, which
+    has a resolution of a second and would let a same-sized edit made within that second reuse the
+    previous mutant's bytecode), so only the files a mutant edits are compiled again."""
+
+    def __init__(self, source: Path, workdir: Path) -> None:
+        self.source = source
+        self.root = workdir / PACKAGE
+        shutil.rmtree(self.root, ignore_errors=True)
+        shutil.copytree(source, self.root, ignore=shutil.ignore_patterns("__pycache__"))
+        compileall.compile_dir(
+            self.root, quiet=2, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH
+        )
+        self._edited: set[Path] = set()
+
+    def mutate(self, edits: list[Edit]) -> None:
+        """The pristine package with ``edits`` applied; ``ValueError`` when one does not apply."""
+        for relative in self._edited:
+            shutil.copyfile(self.source / relative, self.root / relative)
+        self._edited = set()
+        for edit in edits:
+            parts = Path(edit.file).parts
+            if parts[:1] == (PACKAGE,) and (self.source.joinpath(*parts[1:])).is_file():
+                self._edited.add(Path(*parts[1:]))  # anything else is refused by apply_edits
+        apply_edits(self.root, edits)
+
+
+def _run_in_worker(rule: Rule, cases: list[str], copy: _PackageCopy, timeout: float) -> MutantResult:
+    """Inside a worker: patch the copy, forget the old modules, run the rule's cases in-process."""
     import pytest
 
-    copy = workdir / PACKAGE
-    shutil.rmtree(copy, ignore_errors=True)
-    shutil.copytree(source, copy, ignore=shutil.ignore_patterns("__pycache__"))
     try:
-        apply_edits(copy, rule.mutant or [])
+        copy.mutate(rule.mutant or [])
     except ValueError as exc:
         return MutantResult(rule.id, "not-applied", str(exc))
     for name in [m for m in sys.modules if m == PACKAGE or m.startswith(f"{PACKAGE}.")]:
         del sys.modules[name]
     # pytest's unraisable-exception plugin forces a full garbage collection at the end of every
-    # session, the costliest step of these small runs; the mutants do not need it
-    args = ["-q", "-x", "-p", "no:cacheprovider", "-p", "no:unraisableexception"]
+    # session, the costliest step of these small runs; the mutants do not need it. Assertion
+    # rewriting (pytest applies it to every module of a distribution that has a pytest plugin, the
+    # reference included) would parse and rewrite the whole copy again for every mutant, and cache the
+    # result by modification time; the reference has no assertions to rewrite.
+    args = ["-q", "-x", "-p", "no:cacheprovider", "-p", "no:unraisableexception", "--assert=plain"]
     args += [f"--impl={PACKAGE}.adapter:ReferenceAdapter"]
     args += [f"--case-timeout={timeout:g}", *cases]
     with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
         code = int(pytest.main(args))
     imported = sys.modules.get(PACKAGE)
-    if imported is None or not str(getattr(imported, "__file__", "")).startswith(str(copy)):
+    if imported is None or not str(getattr(imported, "__file__", "")).startswith(str(copy.root)):
         return MutantResult(rule.id, "error", f"the run did not import the patched copy ({imported!r})")
     if code == 1:
         return MutantResult(rule.id, "killed")
@@ -117,13 +148,14 @@ def _worker_main(job_file: str) -> None:
     source = Path(job["source"])
     with tempfile.TemporaryDirectory(prefix="wireconf-mutant-") as tmp:
         sys.path.insert(0, tmp)
+        copy = _PackageCopy(source, Path(tmp))
         for rule_id in job["rules"]:
             rule = corpus.catalogue.rules[rule_id]
             cases = [f"{c.path}::{c.id}" for c in corpus.cases_citing(rule_id)]
             if not cases:
                 result = MutantResult(rule_id, "no-cases", "no case cites this rule")
             else:
-                result = _run_in_worker(rule, cases, Path(tmp), source, job["timeout"])
+                result = _run_in_worker(rule, cases, copy, job["timeout"])
             print(json.dumps(asdict(result)), file=sys.__stdout__, flush=True)
 
 

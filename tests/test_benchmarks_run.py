@@ -4,21 +4,28 @@ are is never asserted here."""
 
 from __future__ import annotations
 
+import importlib
 import re
 import subprocess
 import sys
 
 import pytest
 
-from tests.conftest import REPO
+from harness.corpus.loader import Corpus
+from tests.conftest import CASES, REPO
 
 SCRIPTS = sorted(p.name for p in (REPO / "benchmarks").glob("*.py"))
+ARGUMENTS = {
+    # the scaled corpus and the whole test suite are too long to run inside the suite itself (the copy
+    # is checked below); one mutant stands for `wireconf strength`
+    "speed.py": ["--skip", "corpus,scaled,suite", "--strength-args", "--rule 7.1.1/role-copied"],
+}
 
 
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_benchmark_runs_to_its_figures(script: str) -> None:
     done = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / script), "--repeat", "1"],
+        [sys.executable, str(REPO / "benchmarks" / script), "--repeat", "1", *ARGUMENTS.get(script, [])],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -26,3 +33,17 @@ def test_benchmark_runs_to_its_figures(script: str) -> None:
     )
     assert done.returncode == 0, f"benchmarks/{script} failed:\n{done.stderr[-3000:]}"
     assert re.search(r"\d+(\.\d+)? ms", done.stdout), f"benchmarks/{script} printed no figure:\n{done.stdout}"
+
+
+def test_the_scaled_corpus_is_the_corpus_plus_unique_copies(tmp_path, corpus, monkeypatch):
+    monkeypatch.syspath_prepend(str(REPO / "benchmarks"))
+    speed = importlib.import_module("speed")
+    count = speed.make_scaled_corpus(tmp_path, copies=2)
+    copied = sum(1 for case in corpus.cases() if case.kind in speed.SCALED_KINDS)
+    assert count == len(list(corpus.cases())) + 2 * copied
+    scaled = Corpus(tmp_path / "cases")
+    assert not list(scaled.problems())
+    ids = {case.id for case in scaled.cases()}
+    some = next(case for case in corpus.cases() if case.kind == "stream")
+    assert {some.id, f"{some.id}.copy1", f"{some.id}.copy2"} <= ids
+    assert (tmp_path / "cassettes").resolve() == (CASES.parent / "cassettes").resolve()

@@ -183,6 +183,72 @@ def test_remote_exceptions_keep_their_names_for_expect_error():
     assert [c.__name__ for c in type(custom).__mro__][:2] == ["Boom", "Exception"]
 
 
+def test_the_python_helper_says_hello_before_loading_and_warm_when_loaded(monkeypatch, tmp_path):
+    """The helper answers hello at once and imports the SDKs afterwards; the harness waits for `warm`
+    before the first call, and both messages fit the schema."""
+    jsonschema = pytest.importorskip("jsonschema")
+    from harness.exec_protocol.client import ExecAdapter
+
+    transcript = tmp_path / "transcript.jsonl"
+    monkeypatch.setenv("WIRECONF_EXEC_TRANSCRIPT", str(transcript))
+    adapter = ExecAdapter(f"{PY_SERVE} reference")
+    try:
+        assert adapter._hello["warming"] is True
+        adapter.ready()
+        body = adapter.build_request(
+            "openai.chat",
+            {"model": {"id": "m"}},
+            [{"role": "user", "content": [{"kind": "text", "value": "Hi"}]}],
+        )
+        assert body["messages"] == [{"role": "user", "content": "Hi"}]
+    finally:
+        adapter.close()
+    messages = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
+    assert [(m["from"], m["message"]["type"]) for m in messages[:3]] == [
+        ("runtime", "hello"),
+        ("runtime", "warm"),
+        ("harness", "call"),
+    ]
+    validator = jsonschema.Draft202012Validator(schema())
+    for entry in messages:
+        assert not list(validator.iter_errors(entry["message"])), entry
+
+
+HELLO_WARMING = json.dumps(
+    {"type": "hello", "protocol": 2, "name": "x", "version": "1", "capabilities": [], "warming": True}
+)
+
+
+@pytest.mark.parametrize(
+    ("after_hello", "expected"),
+    [
+        ('print(\'{"type":"result","id":1,"value":null}\', flush=True)', "expected `warm`"),
+        ("import sys; sys.exit(4)", "exited with status 4 while warming up"),
+    ],
+)
+def test_a_runtime_that_does_not_finish_warming_is_an_error_before_any_call(tmp_path, after_hello, expected):
+    from harness.exec_protocol.client import ExecAdapter, ExecError
+
+    path = tmp_path / "runtime.py"
+    path.write_text(f"print({HELLO_WARMING!r}, flush=True)\n{after_hello}\n")
+    adapter = ExecAdapter(f"{shlex.quote(sys.executable)} {path}")
+    try:
+        with pytest.raises(ExecError, match=expected):
+            adapter.ready()
+    finally:
+        adapter.close()
+
+
+def test_warming_needs_protocol_2(pytester):
+    path = pytester.path / "runtime.py"
+    path.write_text(
+        'print(\'{"type":"hello","protocol":1,"name":"x","version":"1","capabilities":[],"warming":true}\')\n'
+    )
+    result = pytester.runpytest(str(CASES), f"--impl=exec:{shlex.quote(sys.executable)} {path}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*`warming` is true or false, from protocol 2*"])
+
+
 def test_the_committed_schema_is_the_one_generated_from_the_records():
     """schema.json (read by runtimes in other languages) is generated from the provider and kind
     records: every api and every kind that can cross a process, nothing hand-kept."""

@@ -85,3 +85,60 @@ def test_mutants_edit_only_the_reference(tmp_path, path):
     (tmp_path / "reference_impl").mkdir()
     with pytest.raises(ValueError, match="a mutant edits files of reference_impl/ only"):
         apply_edits(tmp_path / "reference_impl", [Edit(file=path, find="a", replace="b")])
+
+
+PROBE = """\
+import importlib, json, sys
+sys.path.insert(0, sys.argv[1])
+from harness.corpus.rules import Edit
+from harness.strength import _PackageCopy
+
+copy = _PackageCopy(__import__("pathlib").Path(sys.argv[2]), __import__("pathlib").Path(sys.argv[1]))
+seen = []
+for edits in json.loads(sys.argv[3]):
+    copy.mutate([Edit(**e) for e in edits])
+    for name in [m for m in sys.modules if m.startswith("reference_impl")]:
+        del sys.modules[name]
+    module = importlib.import_module("reference_impl.consts")
+    assert module.__file__.startswith(sys.argv[1]), module.__file__
+    seen.append([module.X, importlib.import_module("reference_impl.user").TWICE])
+print(json.dumps(seen))
+"""
+
+
+def test_each_mutant_runs_on_the_pristine_package_with_only_its_own_edits(tmp_path):
+    """The worker keeps one compiled copy and rewrites only edited files; mutants that follow each other
+    within a second with edits of the same size must still each run their own code (bytecode checked
+    by the source's hash, never reused because of an unchanged size and modification second)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    source = tmp_path / "src" / "reference_impl"
+    source.mkdir(parents=True)
+    (tmp_path / "work").mkdir()
+    (source / "__init__.py").write_text("")
+    (source / "consts.py").write_text("X = 1\n")
+    (source / "user.py").write_text("from reference_impl.consts import X\nTWICE = 2 * X\n")
+    edit = {"file": "reference_impl/consts.py", "find": "X = 1"}
+    runs = [
+        [{**edit, "replace": "X = 2"}],
+        [{**edit, "replace": "X = 3"}],
+        [],
+        [{**edit, "replace": "X = 4"}],
+    ]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # bytecode is written
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, str(tmp_path / "work"), str(source), json.dumps(runs)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [[2, 4], [3, 6], [1, 2], [4, 8]]
+    assert (source / "consts.py").read_text() == "X = 1\n"  # the source itself is never edited

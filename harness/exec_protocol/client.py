@@ -76,6 +76,8 @@ class _Process:
         except OSError as exc:
             raise ExecError(f"cannot start {shlex.join(argv)}: {exc}") from exc
         self.lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self.warming = False
+        """Said ``warming`` in its hello and has not said ``warm`` yet."""
         self.stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         threading.Thread(target=self._read_stdout, daemon=True, name="wireconf-exec-out").start()
         threading.Thread(target=self._read_stderr, daemon=True, name="wireconf-exec-err").start()
@@ -238,7 +240,26 @@ class ExecAdapter:
         except (ExecError, ProtocolError) as exc:
             process.kill()
             raise ExecError(f"{self.command}: {exc}") from None
+        process.warming = hello.get("warming") is True
         return process, hello
+
+    def _await_warm(self, process: _Process) -> None:
+        """A runtime that said ``warming`` in its hello is still loading (its SDKs): wait for its
+        ``warm`` here, before a call, so that its loading is never charged to a case."""
+        try:
+            line = process.receive(timeout=HELLO_TIMEOUT)
+            if line is None:
+                raise ExecError(f"the runtime {process.status()} while warming up{process.stderr_tail()}")
+            message = decode(line)
+            self._log("runtime", message)
+            if message.get("type") != "warm":
+                raise ProtocolError(f"after a hello that says `warming`, expected `warm`, got {message}")
+        except (ExecError, ProtocolError) as exc:
+            process.kill()
+            if process is self._process:
+                self._process = None
+            raise ExecError(f"{self.command}: {exc}") from None
+        process.warming = False
 
     def _ensure_running(self) -> _Process:
         stale = self._in_flight
@@ -258,6 +279,8 @@ class ExecAdapter:
                 set(self._capabilities),
             ):
                 raise ExecError(f"{self.command}: restarted, but said a different hello: {hello}")
+        if self._process.warming:
+            self._await_warm(self._process)
         return self._process
 
     def _log(self, side: str, message: dict[str, Any]) -> None:
@@ -417,6 +440,8 @@ def _check_hello(hello: dict[str, Any]) -> None:
     for key in ("name", "version"):
         if not isinstance(hello.get(key), str) or not hello[key]:
             raise ProtocolError(f"hello needs a non-empty string {key!r}: {hello}")
+    if not isinstance(hello.get("warming", False), bool) or (hello.get("warming") and protocol < 2):
+        raise ProtocolError(f"hello's `warming` is true or false, from protocol 2: {hello}")
     optional = hello.get("optional", [])
     if not isinstance(optional, list) or not all(isinstance(m, str) for m in optional):
         raise ProtocolError(f"hello's `optional` is a list of method names: {hello}")

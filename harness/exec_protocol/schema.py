@@ -24,7 +24,20 @@ from harness.providers.registry import API_NAMES
 
 COMMITTED = Path(__file__).with_name(SCHEMA_FILE)
 
-_MESSAGES = ("hello", "call", "next", "event", "end", "yield", "result", "error", "stop", "http", "response")
+_MESSAGES = (
+    "hello",
+    "call",
+    "next",
+    "event",
+    "end",
+    "yield",
+    "result",
+    "error",
+    "stop",
+    "http",
+    "response",
+    "warm",
+)
 
 _HEADERS = {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}}
 
@@ -89,10 +102,16 @@ def generate() -> dict[str, Any]:
                 "items": {"enum": [method.name for method in OPTIONAL_METHODS]},
                 "uniqueItems": True,
             },
+            "warming": {
+                "description": "protocol 2: the runtime goes on loading (its SDKs, say) after this hello "
+                "and says `warm` when it is done; the harness goes on with its own start-up meanwhile and "
+                "waits for `warm` before the first call's time limit starts",
+                "type": "boolean",
+            },
         },
         ("protocol", "name", "version", "capabilities"),
     )
-    version_one: dict[str, Any] = {"inputs": {"const": "json"}}
+    version_one: dict[str, Any] = {"inputs": {"const": "json"}, "warming": {"const": False}}
     if later:
         pattern = f"^({_alternatives(tuple(kind.name for kind in later))}):"
         version_one["capabilities"] = {"items": {"not": {"pattern": pattern}}}
@@ -250,6 +269,13 @@ def generate() -> dict[str, Any]:
             ("id", "error"),
         ),
         "stop": _message("harness → runtime: the run is over; exit with status 0", "stop", {}, ()),
+        "warm": _message(
+            "runtime → harness, protocol 2, only after a hello that says `warming`: loading is done; calls "
+            "are served from now on",
+            "warm",
+            {},
+            (),
+        ),
     }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -259,7 +285,8 @@ def generate() -> dict[str, Any]:
         "for the recorded HTTP responses, `recorded`, instead of the provider's JSON) and calls that hand "
         "over an SDK client (the runtime's own SDK sends its HTTP through the harness's client: `http`, "
         "answered by `response`). One JSON object per line. The runtime reads the harness's messages on "
-        "stdin and writes its own on stdout (stderr is free for logs). The runtime starts with `hello`; "
+        "stdin and writes its own on stdout (stderr is free for logs). The runtime starts with `hello` (in "
+        "version 2 a hello that says `warming` is followed by `warm` once the runtime has loaded); "
         "the harness then sends one `call` per case and waits for its `result` or `error`. While a call "
         "runs, the runtime may pull the events of a streamed argument with `next` (answered by `event` or "
         "`end`) and, for a streaming method, send items with `yield`. `stop` asks the runtime to exit "

@@ -72,7 +72,7 @@ class Server:
         return decode(line) if line else None
 
     def warm_up(self, caps: list[str]) -> None:
-        """Create the SDK clients the declared capabilities need before saying hello, so that their
+        """Create the SDK clients the declared capabilities need before saying `warm`, so that their
         import and set-up time is not charged to the first case's time limit."""
         from harness.providers.registry import PROVIDER_OF
 
@@ -89,7 +89,8 @@ class Server:
 
     def serve(self) -> int:
         caps = sorted(str(c) for c in self.adapter.capabilities() if not str(c).startswith(NOT_SERVABLE))
-        self.warm_up(caps)
+        # hello first, then the SDKs' imports (seconds): the harness goes on with its own start-up
+        # meanwhile, and waits for `warm` before the first case's time limit starts
         self.send(
             {
                 "type": "hello",
@@ -98,8 +99,11 @@ class Server:
                 "version": str(self.adapter.version),
                 "capabilities": caps,
                 "optional": [m for m in OPTIONAL_METHODS if callable(getattr(self.adapter, m, None))],
+                "warming": True,
             }
         )
+        self.warm_up(caps)
+        self.send({"type": "warm"})
         while (message := self.receive()) is not None:
             if message["type"] == "stop":
                 return 0

@@ -4,8 +4,10 @@ how an adapter's exception becomes an outcome."""
 from __future__ import annotations
 
 import json
+import os
 import traceback
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -35,12 +37,18 @@ class HarnessContext:
 def _short_path(filename: str) -> str:
     """A frame's file without the machine-specific prefix (venv, checkout), so that a failure reads the
     same on every machine and a findings page rebuilt elsewhere is byte-identical."""
+    return _short_path_from(filename, os.getcwd())
+
+
+@lru_cache(maxsize=4096)
+def _short_path_from(filename: str, cwd: str) -> str:
+    """Resolving asks the file system about every part of the path: done once per file (and cwd)."""
     posix = filename.replace("\\", "/")
     marker = posix.rfind("/site-packages/")
     if marker >= 0:
         return posix[marker + 1 :]
     try:
-        return str(Path(filename).resolve().relative_to(Path.cwd().resolve()))
+        return str(Path(filename).resolve().relative_to(Path(cwd).resolve()))
     except ValueError:
         return filename
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any
 
@@ -236,11 +237,18 @@ def _relative_location(item: CaseItem) -> str:
     """``path:line`` of the case, the same on every machine: relative to pytest's rootdir when inside it,
     else to the folder that holds the corpus (an installed corpus reads ``cases/wire/...``, as in a
     checkout)."""
-    path = item.loaded.path.resolve()
-    for base in (item.config.rootpath.resolve(), item.parent.corpus_root.parent):  # type: ignore[union-attr]
-        if path.is_relative_to(base):
-            return f"{path.relative_to(base).as_posix()}:{item.loaded.line}"
-    return f"{path.as_posix()}:{item.loaded.line}"
+    corpus_root = item.parent.corpus_root  # type: ignore[union-attr]
+    return f"{_relative_path(item.loaded.path, item.config.rootpath, corpus_root)}:{item.loaded.line}"
+
+
+@lru_cache(maxsize=1024)
+def _relative_path(path: Path, rootpath: Path, corpus_root: Path) -> str:
+    """Resolving a path asks the file system about each of its parts: done once per case file."""
+    resolved = path.resolve()
+    for base in (rootpath.resolve(), corpus_root.parent):
+        if resolved.is_relative_to(base):
+            return resolved.relative_to(base).as_posix()
+    return resolved.as_posix()
 
 
 def _gate(item: CaseItem, report: pytest.TestReport, baseline: Baseline) -> None:

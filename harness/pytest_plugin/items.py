@@ -213,6 +213,12 @@ class CaseItem(pytest.Item):
             out.append(f"  {' / '.join(names)} ({how} {paths})")
         return out
 
+    def teardown(self) -> None:
+        """Let go of the outcome (the adapter's exception holds its frames): the report has the verdict,
+        and a run of thousands of cases should not keep every one's objects alive to its end."""
+        self._outcome = None
+        self._case = self.loaded.model
+
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, CaseFailed):
             return str(excinfo.value)

@@ -23,7 +23,11 @@ from harness.pytest_plugin.session import SESSION_KEY, WireconfSession, corpus_r
 DEFAULT_CASE_TIMEOUT = 5.0
 
 # The other parts of the plugin, each a module of its own (pytest honours this in plugin modules).
-pytest_plugins = ["harness.pytest_plugin.record_mode", "harness.pytest_plugin.ci"]
+pytest_plugins = [
+    "harness.pytest_plugin.record_mode",
+    "harness.pytest_plugin.ci",
+    "harness.pytest_plugin.frozen_heap",
+]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

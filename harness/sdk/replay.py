@@ -16,6 +16,7 @@ from harness.cassettes.store import RecordedResponse
 from harness.providers.record import Api, Provider
 from harness.providers.registry import APIS, PROVIDER_OF
 from harness.sdk.cassette_transport import cassette_transport
+from harness.sdk.parsed import ParsedResponses
 from harness.sdk.transport import ReplayTransport, StreamProbe
 
 if TYPE_CHECKING:
@@ -89,6 +90,10 @@ key, so sessions (nested pytester runs, the mutation workers' runs) can share th
 SDKs' client set-up is paid once."""
 
 
+_PARSED = ParsedResponses()
+"""Objects parsed from the same bytes are shared process-wide like the clients (each caller gets a copy)."""
+
+
 class SdkReplay:
     """The per-session entry point; each provider's client is created on first use, once per process."""
 
@@ -98,10 +103,15 @@ class SdkReplay:
         return _SHARED_CLIENTS[provider.name]
 
     def response_object(self, api: str, recorded: RecordedResponse) -> Any:
-        """The SDK object a non-streaming call on ``api`` returns for ``recorded``."""
+        """The SDK object a non-streaming call on ``api`` returns for ``recorded`` (a copy of the one the
+        SDK made the first time it was given these bytes in this process)."""
         record = api_record(api)
-        replay, client = self.client(PROVIDER_OF[api])
-        return record.call(client, replay.prepare(recorded), False)
+
+        def parse() -> Any:
+            replay, client = self.client(PROVIDER_OF[api])
+            return record.call(client, replay.prepare(recorded), False)
+
+        return _PARSED.get(api, recorded, parse)
 
     def stream_object(self, api: str, recorded: RecordedResponse, probe: StreamProbe) -> Any:
         """The SDK stream object a streaming call on ``api`` returns for ``recorded``."""

@@ -1,0 +1,60 @@
+"""Keep the garbage collector off the objects a corpus run holds for its whole length.
+
+A corpus run holds some 400,000 objects that live until it ends: the SDKs' modules and models, the
+parsed corpus, its items. Every full collection walks all of them (about 0.4 s on a 2-core machine),
+and pytest runs two at the end of each session to surface exceptions raised in finalizers, besides
+those Python runs as the cases allocate. ``gc.freeze()`` moves them out of the collector's sight; what
+the cases allocate is collected as usual.
+
+The heap is frozen after a collection that found corpus cases, and again after a case that imported
+modules (an SDK is imported by the first case that needs it); other sessions never freeze. The next
+session in the same process (pytester's in-process runs, the mutants of ``wireconf strength``)
+unfreezes first, so that what an earlier session left behind can still be collected.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+
+import pytest
+
+from harness.pytest_plugin.items import CaseItem
+
+_modules_when_frozen: int | None = None
+"""``len(sys.modules)`` when this plugin last froze the heap; ``None`` when it has not."""
+
+
+def _freeze() -> None:
+    global _modules_when_frozen
+    gc.freeze()
+    _modules_when_frozen = len(sys.modules)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global _modules_when_frozen
+    if _modules_when_frozen is not None:
+        gc.unfreeze()
+        _modules_when_frozen = None
+
+
+_collected_cases = False
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    global _collected_cases
+    _collected_cases = _collected_cases or isinstance(item, CaseItem)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Freeze when the session collected corpus cases, run or deselected alike: their corpus is held
+    either way."""
+    global _collected_cases
+    if _collected_cases:
+        _collected_cases = False
+        _freeze()
+
+
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    if _modules_when_frozen is not None and len(sys.modules) != _modules_when_frozen:
+        _freeze()
