@@ -265,9 +265,12 @@ def _gate(item: CaseItem, report: pytest.TestReport, baseline: Baseline) -> None
     report.user_properties.append((PROP_FINGERPRINT, fingerprint))
     props = dict(report.user_properties)
     stale = json.loads(props.get(PROP_STALE_WAIVERS, "[]"))
-    if PROP_OUTSIDE_PROFILE in props:
+    if PROP_OUTSIDE_PROFILE in props:  # named as in the baseline, so that an update counts it
         if reason is not None:
             report.user_properties += [(PROP_BASELINE, EXPECTED), (PROP_REASON, reason)]
+        elif updating:
+            kind, why = baseline.history(case_id, fingerprint)
+            report.user_properties += [(PROP_BASELINE, kind), (PROP_REASON, why)]
     elif report.failed and stale and PROP_DIFFERENCES not in props:  # nothing left but the stale waivers
         why = f"waiver(s) of {', '.join(stale)} no longer match any difference of the case"
         report.user_properties += [(PROP_BASELINE, FIXED), (PROP_REASON, why)]
