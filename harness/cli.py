@@ -9,7 +9,7 @@ import pkgutil
 import sys
 
 from harness import __version__, commands
-from harness.corpus.installed import CorpusNotFound
+from harness.errors import WireconfError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,7 +32,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
-    except CorpusNotFound as exc:
+    except (
+        WireconfError
+    ) as exc:  # a corpus, a file, an --impl the command was given: says where and what to do
         print(f"wireconf {args.command}: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -1,15 +1,35 @@
-"""The one error hierarchy of the harness: every error about something a person gave it (a case file, a
-cassette, ``--impl``, a report, an extension) is a ``WireconfError`` that says where and what to do.
+"""The one error hierarchy of the harness: every error it raises about something it was given (a case
+file, a cassette, ``--impl``, a runtime, a report, an extension) is a ``WireconfError`` that says where
+and what to do.
 
-``where`` is built from the file, line and case the error is about (each optional); ``hint`` is the
-next step for the person reading it. Both are kept as attributes, so that a caller (the pytest items,
-the CLI) can show them its own way, and ``str(error)`` reads ``<where>: <message>`` plus the hint.
-An error raised without them reads exactly as its message, as before the hierarchy existed.
+``where`` is built from the file, line and case the error is about (each optional, kept in ``at``);
+``hint`` is the next step for the person reading it. Both are attributes, so that a caller (the pytest
+items, the CLI) can show them its own way, and ``str(error)`` reads ``<where>: <message>`` and then the
+hint. An error raised with neither reads exactly as its message.
+
+The classes live with the code that raises them (``CassetteError`` in ``harness.cassettes.store``,
+``ImplError`` in ``harness.impl_loader``, …); the ones raised across packages live here.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where an error applies: a file, a line in it, a case; each may be unknown."""
+
+    path: Path | str | None = None
+    line: int | None = None
+    case: str | None = None
+
+    def __str__(self) -> str:
+        place = "" if self.path is None else f"{self.path}" + (f":{self.line}" if self.line else "")
+        if self.case:
+            place = f"{place} (case {self.case})" if place else f"case {self.case}"
+        return place
 
 
 class WireconfError(Exception):
@@ -24,9 +44,7 @@ class WireconfError(Exception):
         case: str | None = None,
         hint: str | None = None,
     ) -> None:
-        self.path = path
-        self.line = line
-        self.case = case
+        self.at = Where(path, line, case)
         self.hint = hint
         super().__init__(message)
 
@@ -38,15 +56,13 @@ class WireconfError(Exception):
     @property
     def where(self) -> str:
         """``file:line (case id)``, as much of it as is known; empty when nothing is."""
-        place = "" if self.path is None else f"{self.path}" + (f":{self.line}" if self.line else "")
-        if self.case:
-            place = f"{place} (case {self.case})" if place else f"case {self.case}"
-        return place
+        return str(getattr(self, "at", "") or "")
 
     def __str__(self) -> str:
         where = self.where
         text = f"{where}: {self.message}" if where else self.message
-        return f"{text}\n  hint: {self.hint}" if self.hint else text
+        hint = getattr(self, "hint", None)
+        return f"{text}\n  hint: {hint}" if hint else text
 
 
 class ExtensionError(WireconfError):

@@ -1,9 +1,10 @@
 """Resolve ``--impl`` into a checked adapter object.
 
-Accepted forms (DESIGN.md): an entry-point name of the group ``wireconf.adapters``, ``module:attribute``,
-``module``, or ``exec:COMMAND`` (a runtime in another process, ``harness.exec_protocol``). The object
-found may be the adapter itself, a class (instantiated without arguments) or a factory function. Every
-problem is reported as one ``ImplError`` whose message names ``--impl``.
+Accepted forms (the README's "Testing your runtime"): an entry-point name of the group
+``wireconf.adapters``, ``module:attribute``, ``module``, or ``exec:COMMAND`` (a runtime in another
+process, ``harness.exec_protocol``). The object found may be the adapter itself, a class (instantiated
+without arguments) or a factory function. Every problem is reported as one ``ImplError`` whose message
+names ``--impl`` and whose hint says what it accepts.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from harness.adapter_contract import METHOD_FOR_KIND, parse_capability
+from harness.errors import WireconfError
 
 ENTRY_POINT_GROUP = "wireconf.adapters"
 
 
-class ImplError(Exception):
+class ImplError(WireconfError):
     """``--impl`` names something that cannot be used as an adapter."""
 
 
@@ -57,8 +59,9 @@ def _from_module(spec: str) -> tuple[Any, str]:
         obj: Any = importlib.import_module(module_name)
     except Exception as exc:
         raise ImplError(
-            f"--impl {spec}: cannot import module {module_name!r}: {exc!r}. "
-            f"Known entry points: {', '.join(available_entry_points()) or 'none'}"
+            f"--impl {spec}: cannot import module {module_name!r}: {exc!r}",
+            hint=f"--impl takes an entry point of {ENTRY_POINT_GROUP} (known: "
+            f"{', '.join(available_entry_points()) or 'none'}), module:attribute, a module, or exec:COMMAND",
         ) from exc
     for part in attr_path.split(".") if attr_path else ():
         try:

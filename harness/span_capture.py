@@ -29,6 +29,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.sdk.trace.sampling import Decision, Sampler, SamplingResult
 from opentelemetry.trace import StatusCode
 
+from harness.errors import WireconfError
 from harness.providers.registry import TRACING_SCOPES
 
 GEN_AI_PREFIX = "gen_ai."
@@ -38,7 +39,7 @@ from the SDK client the harness hands the runtime (the anthropic SDK traces its 
 OpenTelemetry SDK is present), not from the runtime: they are shown in failures, never judged."""
 
 
-class TracingUnavailable(Exception):
+class TracingUnavailable(WireconfError):
     """The process's tracer provider is one the harness cannot attach an exporter to."""
 
 

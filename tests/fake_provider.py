@@ -23,6 +23,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from harness.providers.registry import PROVIDERS
+
 ORG_ID = "org-PLANTEDorganisation000000"
 PROJECT_ID = "proj_PLANTEDproject00000000000"
 COOKIE = "__cf_bm=PLANTEDcookievalue0123456789; path=/; HttpOnly"
@@ -37,7 +39,8 @@ class Keys:
     gemini: str
 
 
-KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
+KEY_VARIABLES = tuple(name for provider in PROVIDERS.values() for name in provider.key_variables)
+"""Every provider's key variables (the records'): a test starts with none of them set."""
 
 
 @dataclass

@@ -26,7 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from harness.providers.record import Api, KeyShape, Provider, Route
+from harness.providers.provider import Api, KeyShape, Provider, Route
 
 
 class Echo(BaseModel):

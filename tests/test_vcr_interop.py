@@ -16,7 +16,7 @@ import pytest
 import vcr
 
 from harness.cassettes import format as cassette_format
-from harness.cassettes.importer import ImportError_, import_files
+from harness.cassettes.importer import CassetteImportError, import_files
 from harness.cassettes.scrub import before_record_request, before_record_response
 from harness.cassettes.store import read_cassette
 from harness.cassettes.writer import SecretInCassette, WireconfPersister
@@ -218,14 +218,14 @@ def test_the_source_defaults_to_the_git_checkout_the_cassette_sits_in(tmp_path):
 def test_import_refuses_what_it_cannot_name_or_classify_and_writes_nothing(tmp_path):
     loose = tmp_path / "loose" / "test_chat.yaml"
     record_with_vcrpy(loose)
-    with pytest.raises(ImportError_, match="cannot tell where this cassette was published"):
+    with pytest.raises(CassetteImportError, match="cannot tell where this cassette was published"):
         import_files([loose], tmp_path / "out")
     other = tmp_path / "other.yaml"
     other.write_text(
         json.dumps({"interactions": [_pair("GET", "https://example.com/v1/things", None, {}, "ok")]})
     )
     with pytest.raises(
-        ImportError_, match=r"interaction 0 \(GET https://example.com/v1/things\) is not an endpoint"
+        CassetteImportError, match=r"interaction 0 \(GET https://example.com/v1/things\) is not an endpoint"
     ):
         import_files([loose, other], tmp_path / "out", source_repo="example/x")
     assert not (tmp_path / "out").exists()

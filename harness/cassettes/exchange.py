@@ -173,7 +173,7 @@ class Exchange:
         meta = CassetteMeta(
             provenance="recorded",
             provider=self.provider,
-            api=self.api,  # type: ignore[arg-type]
+            api=self.api,
             stream=any(_is_stream(i) for i in interactions),
             endpoint=f"{first['method']} {scrub_uri(first['uri'])}",
             date=today or date.today(),

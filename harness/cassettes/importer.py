@@ -25,13 +25,14 @@ from harness.cassettes.store import CassetteMeta
 from harness.cassettes.vcr_import import NotACassette, endpoint_of
 from harness.cassettes.vcr_import import read as read_vcr
 from harness.cassettes.writer import checked_text
+from harness.errors import WireconfError
 from harness.providers.registry import PROVIDER_OF, REAL_TRAFFIC, provider_titles
 
 REAL_TRAFFIC_APIS = REAL_TRAFFIC
 """A real-traffic recording's ``api`` field → (wireconf api, stream), from the api records."""
 
 
-class ImportError_(Exception):
+class CassetteImportError(WireconfError):
     """A source file that cannot be imported; the message names the file."""
 
 
@@ -56,7 +57,7 @@ def real_traffic_cassette(path: Path, today: date | None = None) -> tuple[str, d
         provider = PROVIDER_OF[api].name
         status = int(response["status"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ImportError_(f"{path}: not a real-traffic recording: {exc!r}") from exc
+        raise CassetteImportError(f"not a real-traffic recording: {exc!r}", path=path) from exc
     # a header recorded as null was not in the source cassette: leave it out rather than invent one
     response_headers = {k: [str(v)] for k, v in (response.get("headers") or {}).items() if v is not None}
     request_body = request.get("body")
@@ -121,14 +122,15 @@ def _git(directory: Path, *args: str) -> str | None:
 
 def source_of(path: Path, repo: str | None = None, commit: str | None = None) -> Source:
     """The git checkout ``path`` sits in (its ``origin`` remote, the path inside it, ``HEAD``), unless
-    given; raises ``ImportError_`` when the repository cannot be told."""
+    given; raises ``CassetteImportError`` when the repository cannot be told."""
     top = _git(path.parent, "rev-parse", "--show-toplevel")
     inside = str(path.resolve().relative_to(Path(top).resolve())) if top else path.name
     repo = repo or (_git(path.parent, "remote", "get-url", "origin") if top else None)
     if not repo:
-        raise ImportError_(
-            f"{path}: cannot tell where this cassette was published (not in a git checkout with an origin "
-            "remote); name it with --source-repo (and --source-commit)"
+        raise CassetteImportError(
+            "cannot tell where this cassette was published (not in a git checkout with an origin remote)",
+            path=path,
+            hint="name it with --source-repo (and --source-commit)",
         )
     commit = commit or (_git(path.parent, "rev-parse", "HEAD") if top else None)
     return Source(repo, inside, commit)
@@ -139,22 +141,29 @@ def vcr_cassette(path: Path, source: Source, today: date | None = None) -> tuple
     try:
         kind, interactions = read_vcr(path)
     except NotACassette as exc:
-        raise ImportError_(str(exc)) from exc
+        raise CassetteImportError(str(exc)) from exc
     if not interactions:
-        raise ImportError_(f"{path}: the cassette has no interactions")
+        raise CassetteImportError("the cassette has no interactions", path=path)
     endpoints = []
     for index, interaction in enumerate(interactions):
         endpoint = endpoint_of(interaction)
         if endpoint is None:
             request = interaction["request"]
-            raise ImportError_(
-                f"{path}: interaction {index} ({request['method']} {request['uri']}) is not an endpoint of "
-                f"{provider_titles()} that wireconf knows; split it out of the cassette first"
+            raise CassetteImportError(
+                f"interaction {index} ({request['method']} {request['uri']}) is not an endpoint of "
+                f"{provider_titles()} that wireconf knows",
+                path=path,
+                hint="split it out of the cassette first; a provider wireconf does not know yet needs its "
+                "record (docs/adding-an-api.md)",
             )
         endpoints.append(endpoint)
     if len({(e.provider, e.api) for e in endpoints}) > 1:
         found = ", ".join(sorted({e.api for e in endpoints}))
-        raise ImportError_(f"{path}: its interactions are of several apis ({found}); one api per cassette")
+        raise CassetteImportError(
+            f"its interactions are of several apis ({found})",
+            path=path,
+            hint="one api per cassette: split it",
+        )
     first = interactions[0]["request"]
     meta = CassetteMeta(
         provenance="imported",
@@ -166,7 +175,7 @@ def vcr_cassette(path: Path, source: Source, today: date | None = None) -> tuple
             "format": kind,
         },
         provider=endpoints[0].provider,
-        api=endpoints[0].api,  # type: ignore[arg-type]
+        api=endpoints[0].api,
         stream=any(e.stream for e in endpoints),
         endpoint=f"{first['method']} {first['uri']}",
         date=today or date.today(),

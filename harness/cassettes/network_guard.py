@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from harness.errors import WireconfError
+
 
 @dataclass(frozen=True)
 class NetworkAttempt:
@@ -32,7 +34,7 @@ class NetworkAttempt:
         return f"{self.action} {self.host}:{self.port} (thread {self.thread})"
 
 
-class NetworkBlocked(ConnectionError):
+class NetworkBlocked(WireconfError, ConnectionError):
     """A network attempt while replaying."""
 
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from harness.cassettes.format import decode_body
 from harness.corpus.yaml_source import YamlSyntaxError, line_of, load_yaml_file
+from harness.errors import WireconfError
 from harness.providers.registry import API_NAMES
 
 CASSETTE_SUFFIX = ".yaml"
@@ -67,7 +68,7 @@ class CassetteMeta(BaseModel):
         return self
 
 
-class CassetteError(Exception):
+class CassetteError(WireconfError):
     """A cassette that cannot be used; the message names the file."""
 
 

@@ -21,11 +21,12 @@ from urllib.parse import urlsplit
 import yaml
 
 from harness.cassettes.format import as_bytes, decode_body
-from harness.providers.record import stream_requested
+from harness.errors import WireconfError
+from harness.providers.provider import stream_requested
 from harness.providers.registry import PROVIDERS
 
 
-class NotACassette(Exception):
+class NotACassette(WireconfError):
     """A file that is not a cassette wireconf can read; the message names the file."""
 
 

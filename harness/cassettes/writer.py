@@ -16,9 +16,10 @@ from harness.cassettes.atomic import write_atomic
 from harness.cassettes.format import decoded_interaction, serialize
 from harness.cassettes.scrub import scrub_interaction
 from harness.cassettes.secret_scan import Finding, key_values, scan
+from harness.errors import WireconfError
 
 
-class SecretInCassette(Exception):
+class SecretInCassette(WireconfError):
     """The serialized cassette would contain a secret; nothing was written."""
 
     def __init__(self, path: Path, findings: list[Finding]) -> None:

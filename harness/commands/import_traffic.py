@@ -10,7 +10,7 @@ from typing import Any
 
 
 def run(args: argparse.Namespace) -> int:
-    from harness.cassettes.importer import ImportError_, import_files
+    from harness.cassettes.importer import CassetteImportError, import_files
     from harness.cassettes.writer import SecretInCassette
 
     try:
@@ -20,7 +20,7 @@ def run(args: argparse.Namespace) -> int:
             source_repo=args.source_repo,
             source_commit=args.source_commit,
         )
-    except (ImportError_, SecretInCassette) as exc:
+    except (CassetteImportError, SecretInCassette) as exc:
         print(f"wireconf import: {exc}", file=sys.stderr)
         return 1
     for item in done:

@@ -12,6 +12,8 @@ from typing import Any
 
 import yaml
 
+from harness.errors import WireconfError
+
 _Loader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -22,7 +24,7 @@ class _CaseDumper(yaml.SafeDumper):
         super().increase_indent(flow, False)
 
 
-class EditError(Exception):
+class EditError(WireconfError):
     """The edit cannot be made safely; the message says why."""
 
 

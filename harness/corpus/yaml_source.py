@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+from harness.errors import WireconfError
+
 _BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -28,7 +30,7 @@ class LineDict(dict):
         self.key_lines: dict[Any, int] = {}
 
 
-class YamlSyntaxError(Exception):
+class YamlSyntaxError(WireconfError):
     """A file that is not valid YAML; ``line`` is 1-based (0 when unknown)."""
 
     def __init__(self, message: str, line: int) -> None:

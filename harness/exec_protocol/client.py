@@ -24,6 +24,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
+from harness.errors import WireconfError
 from harness.exec_protocol import PROTOCOL_VERSIONS
 from harness.exec_protocol.http_bridge import HttpBridge
 from harness.exec_protocol.messages import (
@@ -50,11 +51,11 @@ _STREAMED = object()
 """What a call returns when the runtime's result was a stream, whose items were its yields."""
 
 
-class ExecError(Exception):
+class ExecError(WireconfError):
     """The runtime process cannot be started or did not say a valid hello."""
 
 
-class RuntimeCrashed(Exception):
+class RuntimeCrashed(WireconfError):
     """The runtime process died while it handled a call; the process is restarted for the next call."""
 
 

@@ -1,5 +1,6 @@
 """What both sides of the exec protocol share: reading and writing lines, SDK objects as JSON, and
-exceptions as messages and back. Standard library only, so that the runtime side can use it too.
+exceptions as messages and back. Standard library only (with ``harness.errors``, itself standard library
+only), so that the runtime side can use it too.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from importlib import resources
 from typing import Any
+
+from harness.errors import WireconfError
 
 SCHEMA_FILE = "schema.json"
 
@@ -28,7 +31,7 @@ def encode(message: Mapping[str, Any]) -> str:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-class ProtocolError(Exception):
+class ProtocolError(WireconfError):
     """A line that is not a protocol message, or a message that does not fit the conversation."""
 
 

@@ -18,10 +18,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from harness.errors import WireconfError
+
 TOOL_CALL_FIELDS = ("id", "name", "arguments")
 
 
-class NotData(Exception):
+class NotData(WireconfError):
     """The adapter returned an object that is not data at ``path``."""
 
     def __init__(self, path: str, value: Any) -> None:

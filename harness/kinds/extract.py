@@ -25,7 +25,7 @@ from harness.cassettes.store import CassetteError
 from harness.corpus.case import LoadedCase
 from harness.corpus.model import CaseBase, Strict
 from harness.corpus.yaml_source import to_plain
-from harness.errors import CaseInputError
+from harness.errors import CaseInputError, WireconfError
 from harness.judging.outcome import Outcome
 from harness.kinds.base import ADAPTER_ERRORS, HarnessContext, raised
 from harness.kinds.kind import AdapterMethod, Call, Kind
@@ -74,7 +74,7 @@ class ExtractCase(CaseBase):
         return self
 
 
-class PayloadMutated(Exception):
+class PayloadMutated(WireconfError):
     """The extractor changed the payload it was given (extractors MUST be pure)."""
 
 

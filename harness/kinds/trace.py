@@ -96,7 +96,7 @@ class TraceCase(CaseBase):
         default=None,
         description="The call may raise this (a conforming one does on this input); spans judged either way",
     )
-    expect: list[ExpectedSpan] = Field(  # type: ignore[assignment]
+    expect: list[ExpectedSpan] = Field(
         default_factory=list, description="The spans the call finishes, judged by their gen_ai.* attributes"
     )
 

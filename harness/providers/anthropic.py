@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.providers.record import TOKEN_START, Api, KeyShape, Provider, Route, http_module_of, typed_sse
+from harness.providers.provider import TOKEN_START, Api, KeyShape, Provider, Route, http_module_of, typed_sse
 
 
 def http_module() -> Any:

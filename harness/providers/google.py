@@ -10,7 +10,7 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
-from harness.providers.record import Api, KeyShape, Provider, Route
+from harness.providers.provider import Api, KeyShape, Provider, Route
 
 
 def http_module() -> Any:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.providers.record import (
+from harness.providers.provider import (
     TOKEN_START,
     Api,
     KeyShape,

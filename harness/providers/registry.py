@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from importlib.metadata import entry_points
 
 from harness.errors import ExtensionError
-from harness.providers.record import Api, KeyShape, Provider
+from harness.providers.provider import Api, KeyShape, Provider
 
 BUILTIN = ("harness.providers.openai", "harness.providers.anthropic", "harness.providers.google")
 """The built-in provider modules, in the order their apis are listed."""
@@ -37,7 +37,7 @@ def _installed() -> Iterable[Provider]:
         if not isinstance(record, Provider):
             raise ExtensionError(
                 f"entry point {ENTRY_POINT_GROUP}: {entry.name} = {entry.value} is "
-                f"{type(record).__name__}, not a harness.providers.record.Provider",
+                f"{type(record).__name__}, not a harness.providers.provider.Provider",
                 hint=_HINT,
             )
         yield record

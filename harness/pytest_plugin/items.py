@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +19,7 @@ from harness.adapter_contract import CONCEPTS, concept
 from harness.corpus.case import LoadedCase, Problem
 from harness.corpus.concepts import needed_concepts
 from harness.corpus.rules import Catalogue, uncovered
-from harness.errors import CaseInputError, ContractError
+from harness.errors import CaseInputError, ContractError, WireconfError
 from harness.judging.attribution import Attribution, attribute, failure_tier
 from harness.judging.canonical import NotData
 from harness.judging.differences import Difference, Line, differences_in
@@ -50,7 +51,24 @@ from harness.reports.waivers import Waiver, apply_waivers
 TIER_NAMES = {"spec": "the spec's text", "vectors": "Prompty's vectors", "project": "a project decision"}
 
 
-class CaseFailed(Exception):
+class ShownAsWritten(pytest.Item):
+    """An item whose failures are wireconf's own errors, each already saying where and what to do: they
+    are shown as written, without the harness's traceback (any other exception keeps pytest's)."""
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, WireconfError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    @property
+    def corpus_root(self) -> Path:
+        """The folder of the corpus this item's file belongs to."""
+        parent = self.parent
+        assert isinstance(parent, CaseFile | RulesFile), parent
+        return parent.corpus_root
+
+
+class CaseFailed(WireconfError):
     """A case whose outcome differs from its expectation; carries the explanation lines and, apart,
     the lines that explain the difference (for reports)."""
 
@@ -63,7 +81,7 @@ class CaseFailed(Exception):
 class CaseFile(pytest.File):
     """A YAML file of cases inside a corpus (a folder tree that holds ``rules.yaml``)."""
 
-    def __init__(self, *, corpus_root: Any, **kwargs: Any) -> None:
+    def __init__(self, *, corpus_root: Path, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.corpus_root = corpus_root
 
@@ -76,7 +94,7 @@ class CaseFile(pytest.File):
                 yield CaseItem.from_parent(self, name=entry.id, loaded=entry)
 
 
-class CaseItem(pytest.Item):
+class CaseItem(ShownAsWritten):
     """One case of the corpus, run against the implementation named by ``--impl``."""
 
     def __init__(self, *, loaded: LoadedCase[Any], **kwargs: Any) -> None:
@@ -91,12 +109,12 @@ class CaseItem(pytest.Item):
             (PROP_API, loaded.api),
             (PROP_KIND, loaded.kind),
             (PROP_RULES, ",".join(loaded.model.rules)),
-            (PROP_CORPUS, str(self.parent.corpus_root)),  # type: ignore[union-attr]
+            (PROP_CORPUS, str(self.corpus_root)),
         ]
 
     @property
     def catalogue(self) -> Catalogue:
-        return get_session(self.config).corpus(self.parent.corpus_root).catalogue  # type: ignore[union-attr]
+        return get_session(self.config).corpus(self.corpus_root).catalogue
 
     def _header(self) -> list[str]:
         session = get_session(self.config)
@@ -133,7 +151,7 @@ class CaseItem(pytest.Item):
         if reason is not None:
             self.user_properties.append((PROP_UNSUPPORTED, True))
             pytest.skip(reason)
-        ctx = session.context(self.parent.corpus_root)  # type: ignore[union-attr]
+        ctx = session.context(self.corpus_root)
         try:
             call = self.case_kind.prepare(ctx, self.loaded)
             self._case = with_recorded_values(
@@ -219,11 +237,6 @@ class CaseItem(pytest.Item):
         self._outcome = None
         self._case = self.loaded.model
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
-        if isinstance(excinfo.value, CaseFailed):
-            return str(excinfo.value)
-        return super().repr_failure(excinfo, style=style)
-
     def reportinfo(self) -> tuple[Any, int, str]:
         return self.path, self.loaded.line - 1, f"{self.loaded.kind} {self.loaded.api}: {self.loaded.id}"
 
@@ -255,25 +268,20 @@ def _stale(stale: list[Waiver]) -> list[str]:
     ]
 
 
-class CorpusProblem(Exception):
+class CorpusProblem(WireconfError):
     pass
 
 
-class ProblemItem(pytest.Item):
+class ProblemItem(ShownAsWritten):
     """A case (or a whole file) that could not be loaded: one failing item naming the file and line."""
 
     def __init__(self, *, problem: Problem, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.problem = problem
-        self.user_properties += [(PROP_PROBLEM, problem.name), (PROP_CORPUS, str(self.parent.corpus_root))]  # type: ignore[union-attr]
+        self.user_properties += [(PROP_PROBLEM, problem.name), (PROP_CORPUS, str(self.corpus_root))]
 
     def runtest(self) -> None:
         raise CorpusProblem(str(self.problem))
-
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
-        if isinstance(excinfo.value, CorpusProblem):
-            return str(excinfo.value)
-        return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Any, int, str]:
         return self.path, max(self.problem.line - 1, 0), f"corpus problem: {self.problem.name}"
@@ -282,7 +290,7 @@ class ProblemItem(pytest.Item):
 class RulesFile(pytest.File):
     """``rules.yaml``: checks the catalogue itself and that every rule has at least one case."""
 
-    def __init__(self, *, corpus_root: Any, **kwargs: Any) -> None:
+    def __init__(self, *, corpus_root: Path, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.corpus_root = corpus_root
 
@@ -291,14 +299,14 @@ class RulesFile(pytest.File):
         yield RuleCheckItem.from_parent(self, name="coverage", check="coverage")
 
 
-class RuleCheckItem(pytest.Item):
+class RuleCheckItem(ShownAsWritten):
     def __init__(self, *, check: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.check = check
         self.user_properties.append((PROP_CHECK, check))
 
     def runtest(self) -> None:
-        corpus = get_session(self.config).corpus(self.parent.corpus_root)  # type: ignore[union-attr]
+        corpus = get_session(self.config).corpus(self.corpus_root)
         if self.check == "catalogue":
             problems = [str(p) for p in corpus.catalogue.problems]
             if problems:
@@ -310,11 +318,6 @@ class RuleCheckItem(pytest.Item):
                     f"{len(missing)} rule(s) of {corpus.catalogue.path} have no case:\n  "
                     + "\n  ".join(missing)
                 )
-
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
-        if isinstance(excinfo.value, CorpusProblem):
-            return str(excinfo.value)
-        return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Any, int, str]:
         return self.path, 0, f"rule catalogue: {self.check}"

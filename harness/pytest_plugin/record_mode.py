@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import pytest
 
 from harness.cassettes.network_guard import GUARD, NetworkAttempt
 from harness.cassettes.recording import MODES, POLICY_KEY, RecordingPolicy
 from harness.cassettes.unused import is_full_run, unused
+from harness.pytest_plugin.items import CaseItem
 from harness.pytest_plugin.session import get_session
 
 RECORD_TIMEOUT = 300.0
@@ -77,8 +78,8 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 # --- the network guard ---------------------------------------------------------------------------
 
 
-def _is_case(item: pytest.Item) -> bool:
-    return hasattr(item, "loaded")
+def _is_case(item: pytest.Item) -> TypeGuard[CaseItem]:
+    return isinstance(item, CaseItem)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -95,7 +96,8 @@ def pytest_runtest_setup(item: pytest.Item) -> Any:
 def pytest_runtest_call(item: pytest.Item) -> Any:
     attempts = item.stash.get(_ATTEMPTS, [])
     if attempts:
-        loaded = item.loaded  # type: ignore[attr-defined]
+        assert _is_case(item)
+        loaded = item.loaded
         tried = "\n".join(f"  {attempt}" for attempt in dict.fromkeys(attempts))
         pytest.fail(
             f"case {loaded.id} ({loaded.location}): the network is blocked while a runtime runs, and it "
@@ -131,7 +133,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         return
     wireconf = get_session(session.config)
     corpus = wireconf.corpus(root)
-    if not is_full_run(corpus, (item.loaded.id for item in cases)):  # type: ignore[attr-defined]
+    if not is_full_run(corpus, (item.loaded.id for item in cases)):
         return
     found = unused(corpus, wireconf.cassettes_root(root))
     session.config.stash[_UNUSED] = found

@@ -14,10 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from harness.errors import WireconfError
+
 T = TypeVar("T")
 
 
-class CaseTimeout(Exception):
+class CaseTimeout(WireconfError):
     """The adapter did not return within the time limit."""
 
     def __init__(self, seconds: float) -> None:

@@ -37,6 +37,7 @@ import yaml
 
 from harness.cassettes.atomic import write_atomic
 from harness.corpus.identity import CorpusIdentity
+from harness.errors import WireconfError
 from harness.reports.waivers import Waiver, WaiverError, parse_waivers
 
 HEADER = (
@@ -52,7 +53,7 @@ EXPECTED = "expected"  # listed as failing, fails
 FIXED = "fixed"  # listed as failing, passes
 
 
-class BaselineError(Exception):
+class BaselineError(WireconfError):
     """The baseline file cannot be used; the message names the file and what is wrong."""
 
 

@@ -12,6 +12,8 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from harness.errors import WireconfError
+
 STATUSES = ("passed", "failed", "error", "unsupported", "skipped")
 
 
@@ -80,7 +82,7 @@ class CaseRecord:
 _FIELDS = {f.name for f in fields(CaseRecord)} - {"extra"}
 
 
-class ReportError(Exception):
+class ReportError(WireconfError):
     """A report file cannot be read; the message names the file and line."""
 
 

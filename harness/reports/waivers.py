@@ -26,12 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from harness.corpus.rules import path_pattern
+from harness.errors import WireconfError
 from harness.judging.differences import CHANGES, SUBJECTS, Difference
 
 KEYS = ("subject", "path", "change", "reason", "cases")
 
 
-class WaiverError(ValueError):
+class WaiverError(WireconfError):
     """A waiver of the baseline file is malformed; the message names the entry."""
 
 

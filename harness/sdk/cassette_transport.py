@@ -15,6 +15,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from harness.cassettes.network_guard import GUARD
+from harness.errors import WireconfError
 from harness.sdk.transport import StreamProbe, split_events
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 _DROPPED_RESPONSE_HEADERS = ("content-encoding", "content-length", "transfer-encoding")
 
 
-class UnmatchedRequest(Exception):
+class UnmatchedRequest(WireconfError):
     """The request matches no recorded interaction (the SDK reports it as a connection error)."""
 
 

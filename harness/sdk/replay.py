@@ -13,7 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from harness.cassettes.store import RecordedResponse
-from harness.providers.record import Api, Provider
+from harness.providers.provider import Api, Provider
 from harness.providers.registry import APIS, PROVIDER_OF
 from harness.sdk.cassette_transport import cassette_transport
 from harness.sdk.parsed import ParsedResponses

@@ -20,13 +20,14 @@ from pathlib import Path
 
 from harness.adapters.prompty_ts.locate import cache_root, missing_build_parts, pointer_file
 from harness.cassettes.atomic import write_atomic
+from harness.errors import WireconfError
 
 SKIPPED = {"node_modules", "dist", ".git", ".turbo", "coverage"}
 """Folders of a checkout that are build output or not source: never copied, never hashed."""
 BUILT_MARK = ".wireconf-built"
 
 
-class BuildError(Exception):
+class BuildError(WireconfError):
     """The runtime could not be built; the message says which step failed and its last output lines."""
 
 

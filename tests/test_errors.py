@@ -1,0 +1,77 @@
+"""One error hierarchy: every error the harness raises says where it applies and what to do, and is a
+``WireconfError`` (harness/errors.py)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+
+import pytest
+
+import harness
+from harness.cassettes.importer import CassetteImportError, source_of
+from harness.errors import WireconfError
+from harness.impl_loader import ImplError, load_impl
+
+CONTROL_FLOW = {"RequestCaptured"}
+"""Exceptions used to leave a call early, never shown to anyone (prompty's capture of its SDK call)."""
+
+
+def harness_exceptions() -> list[type[BaseException]]:
+    found = []
+    for info in pkgutil.walk_packages(harness.__path__, "harness."):
+        if info.name.startswith("harness._corpus"):
+            continue
+        module = importlib.import_module(info.name)
+        for name, cls in vars(module).items():
+            if (
+                inspect.isclass(cls)
+                and issubclass(cls, BaseException)
+                and cls.__module__ == module.__name__
+                and not name.startswith("_")
+                and name not in CONTROL_FLOW
+            ):
+                found.append(cls)
+    return found
+
+
+def test_every_error_of_the_harness_is_a_wireconf_error():
+    classes = harness_exceptions()
+    assert len(classes) > 20  # the walk found the harness's errors
+    assert [c.__qualname__ for c in classes if not issubclass(c, WireconfError)] == []
+
+
+def test_an_error_says_where_and_what_to_do():
+    error = WireconfError("no such rule", path="cases/x.yaml", line=3, case="wire.a.x", hint="fix it")
+    assert str(error) == "cases/x.yaml:3 (case wire.a.x): no such rule\n  hint: fix it"
+    assert error.where == "cases/x.yaml:3 (case wire.a.x)"
+    assert (error.message, error.hint) == ("no such rule", "fix it")
+    assert str(WireconfError("plain")) == "plain"  # without where or hint: the message, as written
+    rewritten = WireconfError("inner")
+    rewritten.args = ("outer: inner",)  # a caller that prefixes the message (NotData's variant label)
+    assert str(rewritten) == "outer: inner"
+
+
+def test_the_importer_names_the_file_and_the_way_out(tmp_path):
+    outside = tmp_path / "cassette.yaml"
+    outside.write_text("interactions: []\n")
+    with pytest.raises(CassetteImportError) as raised:
+        source_of(outside)
+    assert raised.value.at.path == outside
+    assert str(raised.value).startswith(f"{outside}: cannot tell where this cassette was published")
+    assert raised.value.hint == "name it with --source-repo (and --source-commit)"
+
+
+def test_an_unknown_impl_says_what_impl_takes():
+    with pytest.raises(ImplError) as raised:
+        load_impl("no_such_module_xyz")
+    assert "cannot import module 'no_such_module_xyz'" in raised.value.message
+    assert "module:attribute" in (raised.value.hint or "") and "reference" in (raised.value.hint or "")
+
+
+def test_the_command_line_prints_an_error_and_exits_2(capsys, tmp_path):
+    from harness.cli import main
+
+    assert main(["lint", str(tmp_path / "nowhere")]) == 2
+    assert "wireconf lint: no corpus at" in capsys.readouterr().err
