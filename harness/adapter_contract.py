@@ -19,13 +19,17 @@ from harness.kinds.wire import TOOL_REGISTRY
 from harness.providers.registry import API_NAMES
 
 __all__ = [
+    "ALL_CONCEPTS",
     "APIS",
+    "CONCEPT",
+    "CONCEPTS",
     "KINDS",
     "METHOD_FOR_KIND",
     "PROCESS_ASYNC_METHOD",
     "TOOL_REGISTRY_METHOD",
     "Adapter",
     "capability",
+    "concept",
     "parse_capability",
 ]
 
@@ -48,11 +52,44 @@ TOOL_REGISTRY_METHOD = TOOL_REGISTRY.name
 Required only by cases that declare a ``registry``."""
 
 
+CONCEPT = "concept"
+"""The prefix of a concept capability: ``concept:mcp-tools``."""
+
+CONCEPTS: dict[str, str] = {
+    "prompty-tools": "tools of kind `prompty` (§7.1.3: a child .prompty projected as a function)",
+    "mcp-tools": "tools of kind `mcp` (§7.1.3: an MCP server's tools, discovered and projected)",
+    "openapi-tools": "tools of kind `openapi` (§7.1.3: an OpenAPI document's operations projected)",
+    "custom-tools": "tools of another kind (§7.1.3's `*`: the signature from the runtime's tool registry)",
+    "tool-bindings": "a tool's `bindings` (§7.1.3: arguments bound to agent inputs, hidden from the LLM)",
+    "message-metadata": "a message's `metadata` (§7.1.1: tool_call_id, name, tool_calls, ... merged into "
+    "the wire message)",
+    "api-type": "`agent.model.apiType` chooses the provider API (§7.2-7.4), and an unknown one raises",
+}
+"""The spec's optional concepts: a runtime may lack one (it has no MCP client, no notion of bindings).
+An adapter declares each concept it has as ``concept:<name>`` beside its ``<kind>:<api>`` capabilities;
+a case whose inputs use a concept the adapter does not declare is *unsupported*, never judged
+(``harness.corpus.concepts`` says which inputs need which concept)."""
+
+
+def concept(name: str) -> str:
+    """The capability string an adapter declares for one of ``CONCEPTS``."""
+    return f"{CONCEPT}:{name}"
+
+
+ALL_CONCEPTS: frozenset[str] = frozenset(concept(name) for name in CONCEPTS)
+"""Every concept capability: what a runtime that implements the whole spec declares."""
+
+
 def parse_capability(text: str) -> tuple[str, str]:
-    """Split and validate a capability string; raises ``ValueError`` naming what is wrong."""
+    """Split and validate a capability string (``<kind>:<api>`` or ``concept:<name>``); raises
+    ``ValueError`` naming what is wrong."""
     kind, sep, api = text.partition(":")
     if not sep:
-        raise ValueError(f"capability {text!r} is not of the form '<kind>:<api>'")
+        raise ValueError(f"capability {text!r} is not of the form '<kind>:<api>' or 'concept:<name>'")
+    if kind == CONCEPT:
+        if api not in CONCEPTS:
+            raise ValueError(f"capability {text!r}: unknown concept {api!r} (known: {', '.join(CONCEPTS)})")
+        return kind, api
     if kind not in KINDS:
         raise ValueError(f"capability {text!r}: unknown kind {kind!r} (known: {', '.join(KINDS)})")
     if api not in APIS:

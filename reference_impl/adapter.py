@@ -26,12 +26,24 @@ FUNCTIONS: dict[tuple[str, str], Callable[..., Any]] = {
 }
 
 
+CONCEPTS = (
+    "prompty-tools",
+    "mcp-tools",
+    "openapi-tools",
+    "custom-tools",
+    "tool-bindings",
+    "message-metadata",
+    "api-type",
+)
+"""Every optional concept of the spec (the adapter contract's ``CONCEPTS``): the reference has them all."""
+
+
 class ReferenceAdapter:
     name = "reference"
     version = __version__
 
     def capabilities(self) -> set[str]:
-        return {f"{kind}:{api}" for kind, api in FUNCTIONS}
+        return {f"{kind}:{api}" for kind, api in FUNCTIONS} | {f"concept:{name}" for name in CONCEPTS}
 
     def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any:
         return FUNCTIONS[("wire", api)](agent, messages)

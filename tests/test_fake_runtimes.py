@@ -7,6 +7,7 @@ import importlib
 
 import pytest
 
+from harness.corpus.concepts import needed_concepts
 from harness.providers.registry import APIS
 from tests.fakes import hangs
 
@@ -128,8 +129,15 @@ def test_junk_results_are_errors_naming_what_was_returned(corpus, run_corpus):
 def test_undeclared_capabilities_are_unsupported_not_passed(corpus, run_corpus, pytester):
     run = run_corpus("--impl=tests.fakes.wire_only:adapter")
     chat_wire = {c.id for c in corpus.cases() if c.kind == "wire" and c.api == "openai.chat"}
-    assert run.with_outcome("unsupported") == {c.id for c in corpus.cases()} - chat_wire
-    assert run.with_outcome("passed") == chat_wire
+    # it declares no concept: the chat wire cases with MCP tools, bindings, metadata... are unsupported too
+    lacking = {c.id for c in corpus.cases() if c.id in chat_wire and needed_concepts(c.kind, c.api, c.raw)}
+    assert lacking and lacking < chat_wire
+    assert run.with_outcome("unsupported") == {c.id for c in corpus.cases()} - (chat_wire - lacking)
+    assert run.with_outcome("passed") == chat_wire - lacking
+    mcp = next(
+        c for c in corpus.cases() if c.id in lacking and "mcp-tools" in needed_concepts(c.kind, c.api, c.raw)
+    )
+    assert "concept:mcp-tools: tools of kind `mcp`" in run.longreprs[mcp.id]
     assert (
         "stream:openai.chat not supported by wire-only"
         in run.longreprs["stream.openai.chat.real-text-deltas"]

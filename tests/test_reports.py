@@ -83,8 +83,11 @@ def test_badges_one_per_runtime(reports, tmp_path):
     total = sum(1 for x in lines if x["status"] in ("passed", "failed", "error"))  # judged cases only
     passed = sum(1 for x in lines if x["status"] == "passed")
     unsupported = sum(1 for x in lines if x["status"] == "unsupported")
+    spec_failed = sum(1 for x in lines if x["status"] == "failed" and x["tier"] == "spec")
+    assert spec_failed  # the fake breaks a rule of the spec's text: both figures fall
     (version,) = {x["corpus"] for x in lines}
-    message = f"{passed}/{total} cases pass" + (f", {unsupported} unsupported" if unsupported else "")
+    message = f"spec {total - spec_failed}/{total} · all rules {passed}/{total}"
+    message += f", {unsupported} unsupported" if unsupported else ""
     assert broken["message"] == f"{message} (corpus {version})" and broken["color"] != "brightgreen"
     assert main(["report", *map(str, reports), "--badge", str(tmp_path / "one.json")]) == 2  # needs {impl}
 
@@ -96,7 +99,7 @@ def test_a_broken_report_line_is_an_error_naming_file_and_line(tmp_path, capsys)
     assert f"{bad}:2: missing version, id, status" in capsys.readouterr().err
 
 
-def _chromium(tmp_path, url, *args):
+def _chromium(tmp_path, url, *args, height=900):
     profile = tmp_path / "profile"
     command = [
         CHROMIUM,
@@ -107,7 +110,7 @@ def _chromium(tmp_path, url, *args):
         "--disable-component-update",
         "--no-first-run",
         f"--user-data-dir={profile}",
-        "--window-size=1100,900",
+        f"--window-size=1100,{height}",
         *args,
         url,
     ]
@@ -135,6 +138,20 @@ def test_html_report_renders_in_chromium(reports, tmp_path):
     assert 'id="case-sends-max-tokens_0.0.1-wire.openai.chat.option-max-output-tokens"' in dom
     assert "<details open" not in dom  # collapsed until asked for
 
+    # the by-rule view: the rule the diff breaks, its tier, the failing cases per runtime
+    row = re.search(rf'<tr id="rule-[^"]*" data-rule="{re.escape(BROKEN)}">(.*?)</tr>', dom, re.S)
+    assert row, "the broken rule has no row in the by-rule view"
+    assert '<span class="tier spec">spec</span>' in row.group(1)
+    assert "option-max-output-tokens" in row.group(1)
+    # the by-root-cause view: one group per rule and difference, with its count
+    causes = re.search(
+        r'<table class="causes" data-runtime="sends-max-tokens 0.0.1">(.*?)</table>', dom, re.S
+    )
+    assert causes and "$.max_tokens: unexpected key" in causes.group(1)
+    assert re.search(
+        r'<td class="num">\d+</td><td><code>7\.1\.5/max-completion-tokens</code>', causes.group(1)
+    )
+
     # drill-down: the link of a matrix cell opens that cell's failing cases, diff and rules
     link = re.search(r'<a href="#(fail-sends-max-tokens[^"]+-wire-openai\.chat)">failing cases</a>', dom)
     assert link, "the failing cell has no link to its cases"
@@ -145,8 +162,8 @@ def test_html_report_renders_in_chromium(reports, tmp_path):
     assert re.search(target, section), "the case did not open"
     assert f"<code>{BROKEN}</code>" in section
     assert "$.max_tokens: unexpected key (got 256)" in section
-    drill = tmp_path / "drill.png"
-    _chromium(tmp_path, f"{page.as_uri()}#{link.group(1)}", f"--screenshot={drill}")
+    drill = tmp_path / "drill.png"  # a tall window: headless screenshots of a scrolled page come out blank
+    _chromium(tmp_path, f"{page.as_uri()}#{link.group(1)}", f"--screenshot={drill}", height=4000)
     assert colours(drill)[(0xF6, 0xF8, 0xFA)] > 1000  # opened cases have their own background
 
 
@@ -194,7 +211,9 @@ def test_every_report_names_unsupported_and_skipped_apart(tmp_path):
     }
     assert skipped["c.unsupported"] == "unsupported: wire:openai.chat not supported by rt"
     assert skipped["c.skipped"] == "skipped: needs node"
-    assert json.loads(render_badge(rt))["message"] == "2/5 cases pass, 1 unsupported (corpus 1.2.0)"
+    # the three failures have no tier (a report from before tiers): counted against the spec's text
+    badge = "spec 2/5 · all rules 2/5, 1 unsupported (corpus 1.2.0)"
+    assert json.loads(render_badge(rt))["message"] == badge
 
 
 def test_reports_show_what_the_gate_made_of_each_failure():

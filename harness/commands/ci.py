@@ -21,6 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from harness.judging.profile import PROFILES
+
 ENV_PREFIX = "WIRECONF_"
 DEFAULT_OUT = "wireconf-out"
 TRUE = ("1", "true", "yes", "on")
@@ -55,6 +57,8 @@ def pytest_command(args: argparse.Namespace, report: Path) -> list[str]:
         command.append(f"--baseline={args.baseline}")
     if args.allow_new_failures:
         command.append("--allow-new-failures")
+    if args.profile:
+        command.append(f"--profile={args.profile}")
     if args.shard:
         command.append(f"--shard={args.shard}")
     return command + shlex.split(args.pytest_args or "")
@@ -68,10 +72,13 @@ def _outputs(values: dict[str, str]) -> None:
             handle.writelines(f"{key}={value}\n" for key, value in values.items())
 
 
-def _render(reports: list[Path], out: Path, name: str, title: str) -> dict[str, str] | str:
+def _render(
+    reports: list[Path], out: Path, name: str, title: str, corpus: str | None
+) -> dict[str, str] | str:
     """Markdown (to the step summary, else a file), JUnit and HTML of ``reports``; the paths written, or
     what went wrong."""
     from harness.cassettes.atomic import write_atomic
+    from harness.commands.report import catalogue_for_reports
     from harness.reports.html import render_html
     from harness.reports.jsonl import ReportError, read_records
     from harness.reports.junit import render_junit
@@ -87,7 +94,7 @@ def _render(reports: list[Path], out: Path, name: str, title: str) -> dict[str, 
     matrix = build_matrix(records)
     written = {"junit": out / f"{name}.junit.xml", "html": out / f"{name}.html"}
     write_atomic(written["junit"], render_junit(matrix))
-    write_atomic(written["html"], render_html(matrix, title))
+    write_atomic(written["html"], render_html(matrix, title, catalogue_for_reports(corpus)))
     markdown = render_markdown(matrix)
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary:
@@ -105,7 +112,7 @@ def _merge(args: argparse.Namespace, out: Path, outputs: dict[str, str]) -> int:
     if not reports:
         print(f"wireconf ci: --merge {args.merge!r} matches no report file", file=sys.stderr)
         return 2
-    done = _render(reports, out, "merged", args.title)
+    done = _render(reports, out, "merged", args.title, args.corpus)
     if isinstance(done, str):
         print(f"wireconf ci: {done}", file=sys.stderr)
         return 2
@@ -127,7 +134,7 @@ def _job(args: argparse.Namespace, out: Path, outputs: dict[str, str]) -> int:
         print(f"wireconf ci: pytest wrote no report (exit status {status})", file=sys.stderr)
         return status or 2
     outputs["report"] = str(report)
-    done = _render([report], out, name, args.title)
+    done = _render([report], out, name, args.title, args.corpus)
     if isinstance(done, str):
         print(f"wireconf ci: {done}", file=sys.stderr)
         return status or 2
@@ -168,6 +175,12 @@ def register(subparsers: Any) -> None:
         action="store_true",
         default=_flag("allow-new-failures"),
         help="new failures are reported without failing the run (WIRECONF_ALLOW_NEW_FAILURES=true)",
+    )
+    parser.add_argument(
+        "--profile",
+        default=_env("profile"),
+        choices=tuple(PROFILES),
+        help="the rules a failure must break to fail the run, as pytest's --profile (WIRECONF_PROFILE)",
     )
     parser.add_argument(
         "--shard", default=_env("shard"), metavar="I/N", help="this job's shard (WIRECONF_SHARD)"

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from harness.commands import add_corpus_argument
+
 
 def _write(path: str, text: str) -> None:
     if path == "-":
@@ -16,6 +18,21 @@ def _write(path: str, text: str) -> None:
     from harness.cassettes.atomic import write_atomic
 
     write_atomic(Path(path), text)
+
+
+def catalogue_for_reports(corpus: str | None) -> Any:
+    """The rule catalogue that names the rules of the by-rule view: ``corpus``'s (a path that is not a
+    corpus is an error, ``CorpusNotFound``), else the installed corpus's, else None (ids only)."""
+    from harness.corpus.installed import CorpusNotFound, corpus_folder
+    from harness.corpus.rules import RULES_FILE, load_catalogue
+
+    try:
+        folder = corpus_folder(corpus)
+    except CorpusNotFound:
+        if corpus is not None:
+            raise
+        return None
+    return load_catalogue(folder / RULES_FILE)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         _write(args.junit, render_junit(matrix))
         wrote = True
     if args.html:
-        _write(args.html, render_html(matrix, args.title))
+        _write(args.html, render_html(matrix, args.title, catalogue_for_reports(args.corpus)))
         wrote = True
     if args.badge:
         for rt in matrix.runtimes:
@@ -71,4 +88,5 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--html", metavar="PATH", help="a static HTML page")
     parser.add_argument("--title", default="wireconf conformance report", help="title of the HTML page")
+    add_corpus_argument(parser, "--cases")
     parser.set_defaults(run=run)

@@ -13,6 +13,11 @@ so its tier (``Rule.tier``), which reports show apart because a runtime is judge
 
 Both non-spec tiers say in ``gap`` why the text does not decide them (``Gap``) and in ``decision`` why
 the rule says what it says.
+
+A rule may declare the differences it ``governs`` (``Governs``): where in what a case compares (the
+request body, the result, ...) and which kind of difference breaks it. A failing case then names the
+rule its diff breaks even when the case does not cite it (an unexpected top-level key breaks
+``7.1.7/no-other-keys`` whatever the case is about): ``harness.judging.attribution``.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -72,6 +78,86 @@ class Edit(BaseModel):
     replace: str
 
 
+_WILDCARDS = {"**": r".*", "[*]": r"\[\d+\]", ".*": r"\.[^.\[]+"}
+_WILDCARD = re.compile("|".join(re.escape(w) for w in _WILDCARDS))
+
+
+def path_pattern(path: str) -> re.Pattern[str]:
+    """The regular expression of a diff path with wildcards: ``[*]`` any index, ``.*`` any one key,
+    ``**`` anything further."""
+    parts = _WILDCARD.split(path)
+    regex = re.escape(parts[0])
+    for wildcard, literal in zip(_WILDCARD.findall(path), parts[1:], strict=True):
+        regex += _WILDCARDS[wildcard] + re.escape(literal)
+    return re.compile(regex)
+
+
+class Governs(BaseModel):
+    """A difference that breaks the rule: at ``path`` of the ``subject``, of one of the ``change`` kinds.
+
+    ``path`` is a path as diffs print it (``$.messages[0].content``) where ``[*]`` stands for any array
+    index, ``.*`` for any one key and ``**`` for anything further (``$.tools**``: the key and everything
+    under it). ``change`` lists the kinds of difference (``harness.judging.differences.CHANGES``; all
+    when absent), ``shape`` the types of a type change (``string → array``: a string was expected).
+    ``apis`` and ``kinds`` narrow it to the cases of those apis and kinds.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    subject: Literal["request", "result", "yielded-before-error", "spans"] = Field(
+        description="What the difference is in: the request body (wire, e2e), the result, the items a "
+        "stream yielded before its expected exception, or a trace case's spans"
+    )
+    path: str = Field(
+        pattern=r"^\$", description="A diff path; [*] any index, .* any key, ** anything further"
+    )
+    change: list[str] | None = Field(default=None, description="Kinds of difference; all when absent")
+    shape: str | None = Field(
+        default=None, description="For a type change, the JSON types it goes between: `string → array`"
+    )
+    apis: list[str] | None = None
+    kinds: list[str] | None = None
+    if_cited: bool = Field(
+        default=False,
+        description="Only in the cases that cite the rule (where they set up what it is about: "
+        "`$.max_tokens` breaks 7.1.5/max-completion-tokens only where maxOutputTokens is given)",
+    )
+
+    @field_validator("change", "apis", "kinds", mode="before")
+    @classmethod
+    def _one_or_several(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+    @field_validator("change")
+    @classmethod
+    def _known_changes(cls, value: list[str] | None) -> list[str] | None:
+        from harness.judging.differences import CHANGES
+
+        unknown = [c for c in value or [] if c not in CHANGES]
+        if unknown:
+            raise ValueError(f"unknown change(s) {unknown} (known: {', '.join(CHANGES)})")
+        return value
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        return path_pattern(self.path)
+
+    @property
+    def specificity(self) -> int:
+        """How narrow the path is: its literal characters (``$.stream`` beats ``$.*``)."""
+        return len(_WILDCARD.sub("", self.path))
+
+    def matches(self, subject: str, path: str, change: str, shape: str, kind: str, api: str) -> bool:
+        return (
+            subject == self.subject
+            and (self.change is None or change in self.change)
+            and (self.shape is None or shape == self.shape)
+            and (self.apis is None or api in self.apis)
+            and (self.kinds is None or kind in self.kinds)
+            and self.pattern.fullmatch(path) is not None
+        )
+
+
 class Rule(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -103,6 +189,11 @@ class Rule(BaseModel):
     mutant: list[Edit] | None = Field(
         default=None,
         description="Edits of the reference implementation that break this rule only (wireconf strength)",
+    )
+    governs: list[Governs] | None = Field(
+        default=None,
+        description="The differences that break this rule, in any case (not only those citing it); "
+        "a rule that declares them is named only for those differences",
     )
 
     @field_validator("mutant", mode="before")
@@ -174,6 +265,11 @@ class Catalogue:
 
     def sections(self) -> list[str]:
         return sorted({r.section for r in self.rules.values()}, key=_section_key)
+
+    @cached_property
+    def governing(self) -> list[tuple[str, Governs]]:
+        """Every declared ``governs`` entry with its rule id."""
+        return [(rule.id, g) for rule in self.rules.values() for g in rule.governs or []]
 
 
 def _section_key(section: str) -> tuple[Any, ...]:

@@ -1,8 +1,9 @@
 """The JSON Schema of the exec protocol's messages, generated from the records it names.
 
 The apis come from the provider records (``harness.providers``), the kinds, their methods and the
-protocol version each needs from the kind records (``harness.kinds``): a new api or kind is in the
-schema without an edit here. The messages themselves (their fields and what they mean) are written
+protocol version each needs from the kind records (``harness.kinds``), the concepts a runtime may
+declare from the adapter contract (``CONCEPTS``): a new api or kind is in the schema without an edit
+here. The messages themselves (their fields and what they mean) are written
 here. ``schema.json`` beside this module is the schema for the built-in records, committed for runtimes
 in other languages to read: edit this module, then ``wireconf exec-schema --write`` (a test checks the
 committed file is current). ``wireconf exec-schema`` prints the schema of the records installed here.
@@ -15,6 +16,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from harness.adapter_contract import CONCEPT, CONCEPTS
 from harness.exec_protocol import PROTOCOL_VERSION, PROTOCOL_VERSIONS
 from harness.exec_protocol.messages import SCHEMA_FILE
 from harness.kinds.registry import KINDS, OPTIONAL_METHODS
@@ -125,7 +127,8 @@ def generate() -> dict[str, Any]:
         "id": {"type": "integer", "minimum": 1, "description": "The call this message belongs to"},
         "capability": {
             "type": "string",
-            "pattern": f"^({_alternatives(kinds)}):({_alternatives(API_NAMES)})$",
+            "pattern": f"^(({_alternatives(kinds)}):({_alternatives(API_NAMES)})"
+            f"|{CONCEPT}:({'|'.join(CONCEPTS)}))$",  # names of [a-z-]: nothing to escape
         },
         "hello": hello,
         "call": _message(

@@ -22,6 +22,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from typing import IO, Any
 
+from harness.adapter_contract import CONCEPT
 from harness.exec_protocol import PROTOCOL_VERSION
 from harness.exec_protocol.messages import decode, encode, error_payload, to_json
 from harness.kinds.registry import KINDS, METHODS
@@ -78,6 +79,8 @@ class Server:
         providers = {}
         for cap in caps:
             kind, _, api = cap.partition(":")
+            if kind == CONCEPT:  # a concept the runtime has, not a kind: no SDK to warm up
+                continue
             method = KINDS[kind].method
             if method is not None and method.sdk:  # its calls carry SDK objects
                 providers[PROVIDER_OF[api].name] = PROVIDER_OF[api]

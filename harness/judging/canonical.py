@@ -1,11 +1,12 @@
 """Turn what an adapter returned into plain data the comparer can judge.
 
-Only representation is normalised, never content: tuples become lists, mappings become dicts, and an
-object exposing the spec's ToolCall fields (§8.7: ``id``, ``name``, ``arguments``) becomes a mapping of
-exactly those fields, read from attributes. Anything else that is not data (a model object, a
-generator, a socket), a value that contains itself, or one whose reading raises is a ``NotData``
-error naming where it was found, in one line, so that an adapter can never pass by returning something
-the comparer cannot see.
+Only representation is normalised, never content: tuples become lists, mappings become dicts, a
+subclass of ``str``, ``int`` or ``float`` becomes the plain value it holds (a ``str`` subclass is a
+string in every kind, as it is once sent as JSON), and an object exposing the spec's ToolCall fields
+(§8.7: ``id``, ``name``, ``arguments``) becomes a mapping of exactly those fields, read from
+attributes. Anything else that is not data (a model object, a generator, a socket), a value that
+contains itself, or one whose reading raises is a ``NotData`` error naming where it was found, in one
+line, so that an adapter can never pass by returning something the comparer cannot see.
 
 A tool call returned as a mapping is read from its keys the same way, where the expectation holds a
 ToolCall (``tool_calls_as_expected``): a runtime's ``{"id", "name", "arguments", "type"}`` dict is
@@ -39,6 +40,11 @@ class NotData(WireconfError):
 
 def _is_tool_call_object(value: Any) -> bool:
     return all(hasattr(value, f) for f in ("name", "arguments")) and not isinstance(value, type)
+
+
+_EXACT = {str: str.__str__, int: int.__int__, float: float.__float__}
+"""The base type's own conversion (never a subclass's override): a ``str`` subclass (an enum member, a
+runtime's own text type) is the string it holds, in every kind, as JSON would carry it."""
 
 
 def canonical(value: Any, path: str = "") -> Any:
@@ -76,8 +82,11 @@ def _too_deep(value: Any, path: str) -> NotData:
 
 
 def _canonical(value: Any, path: str) -> Any:
-    if value is None or isinstance(value, bool | int | float | str):
+    if value is None or type(value) in (bool, int, float, str):
         return value
+    for base, exact in _EXACT.items():
+        if isinstance(value, base):
+            return exact(value)
     if isinstance(value, Mapping):
         out: dict[str, Any] = {}
         for key, item in value.items():

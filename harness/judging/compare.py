@@ -21,6 +21,7 @@ from typing import Any
 
 from deepdiff import DeepDiff
 
+from harness.judging.differences import Difference, Line
 from harness.secret_values import redact
 
 _MAX_VALUE = 240
@@ -139,8 +140,16 @@ def _string_change(old: str, new: str) -> str:
     return "text differs:\n      " + "\n      ".join(shown)
 
 
-def render_diff(expected: Any, actual: Any, tolerance: float | None = None) -> list[str]:
-    """One line per difference, e.g. ``$.max_tokens: unexpected key (got 100)``."""
+def _shape(expected: Any, actual: Any) -> str:
+    """``array → string``: the JSON types of both sides, when they differ."""
+    return f"{json_kind(expected)} → {json_kind(actual)}"
+
+
+def differences(
+    expected: Any, actual: Any, tolerance: float | None = None, subject: str = "result"
+) -> Differences:
+    """Every difference between two canonical values, in path order, each with its one-line text
+    (``$.max_tokens: unexpected key (got 100)``)."""
     diff = DeepDiff(
         expected,
         actual,
@@ -149,37 +158,63 @@ def render_diff(expected: Any, actual: Any, tolerance: float | None = None) -> l
         verbose_level=2,
         max_diffs=MAX_COMPARISONS,
     )
-    lines: list[tuple[Any, str]] = []
+    found: list[tuple[Any, str, str, str]] = []
     for level in diff.get("dictionary_item_removed", []):
-        lines.append((_path(level), f"missing key (expected {show(level.t1)})"))
+        found.append((_path(level), "missing-key", f"missing key (expected {show(level.t1)})", ""))
     for level in diff.get("dictionary_item_added", []):
-        lines.append((_path(level), f"unexpected key (got {show(level.t2)})"))
+        found.append((_path(level), "unexpected-key", f"unexpected key (got {show(level.t2)})", ""))
     for level in diff.get("values_changed", []):
         if isinstance(level.t1, str) and isinstance(level.t2, str):
-            lines.append((_path(level), _string_change(level.t1, level.t2)))
+            found.append((_path(level), "value", _string_change(level.t1, level.t2), ""))
         else:
-            lines.append((_path(level), f"expected {show(level.t1)}, got {show(level.t2)}"))
+            found.append((_path(level), "value", f"expected {show(level.t1)}, got {show(level.t2)}", ""))
     for level in diff.get("type_changes", []):
         if _is_number(level.t1) and _is_number(level.t2) and strict_equal(level.t1, level.t2, tolerance):
             continue  # 1 and 1.0 are the same JSON number
-        lines.append(
-            (
-                _path(level),
-                f"expected {_typed(level.t1)}, got {_typed(level.t2)}",
-            )
-        )
+        text = f"expected {_typed(level.t1)}, got {_typed(level.t2)}"
+        if json_kind(level.t1) == json_kind(level.t2):  # the same JSON type: say which Python types
+            text += f" ({type(level.t1).__name__} ≠ {type(level.t2).__name__})"
+            change = "type" if strict_equal(level.t1, level.t2) else "value"
+            found.append((_path(level), change, text, ""))
+            continue
+        found.append((_path(level), "type", text, _shape(level.t1, level.t2)))
     for level in diff.get("iterable_item_removed", []):
-        lines.append((_path(level), f"missing item (expected {show(level.t1)})"))
+        found.append((_path(level), "missing-item", f"missing item (expected {show(level.t1)})", ""))
     for level in diff.get("iterable_item_added", []):
-        lines.append((_path(level), f"unexpected item (got {show(level.t2)})"))
-    if not lines and not strict_equal(expected, actual, tolerance):
-        lines.append(((), f"expected {show(expected)}, got {show(actual)}"))
-    out = [f"{format_path(path)}: {text}" for path, text in sorted(lines, key=lambda pair: pair[0])]
-    if len(out) > MAX_LINES:
-        out = [*out[:MAX_LINES], f"… and {len(out) - MAX_LINES} more differences"]
-    if diff.get_stats().get("MAX DIFF LIMIT REACHED"):
-        out.append(
-            f"(the comparison stopped after {MAX_COMPARISONS:,} steps: the values are too large to list "
-            "every difference)"
+        found.append((_path(level), "unexpected-item", f"unexpected item (got {show(level.t2)})", ""))
+    if not found and not strict_equal(expected, actual, tolerance):
+        change = "value" if json_kind(expected) == json_kind(actual) else "type"
+        shape = _shape(expected, actual) if change == "type" else ""
+        found.append(((), change, f"expected {show(expected)}, got {show(actual)}", shape))
+    out: list[Difference] = []
+    for parts, change, text, shape in sorted(found, key=lambda item: item[0]):
+        path = format_path(parts)
+        out.append(Difference(subject, path, change, f"{path}: {text}", shape))
+    return Differences(out, stopped=bool(diff.get_stats().get("MAX DIFF LIMIT REACHED")))
+
+
+class Differences(list[Difference]):
+    """Every difference found (all of them are data for attribution and causes); ``stopped`` when
+    deepdiff gave up at ``MAX_COMPARISONS`` and the list is incomplete."""
+
+    def __init__(self, found: list[Difference], stopped: bool = False) -> None:
+        super().__init__(found)
+        self.stopped = stopped
+
+
+def shown(found: list[Difference], prefix: str = "  ") -> list[Line]:
+    """The lines a person reads: at most ``MAX_LINES`` differences, indented, then what was left out."""
+    lines: list[Line] = [d.indented(prefix) for d in found[:MAX_LINES]]
+    if len(found) > MAX_LINES:
+        lines.append(f"{prefix}… and {len(found) - MAX_LINES} more differences")
+    if getattr(found, "stopped", False):
+        lines.append(
+            f"{prefix}(the comparison stopped after {MAX_COMPARISONS:,} steps: the values are too large to "
+            "list every difference)"
         )
-    return out
+    return lines
+
+
+def render_diff(expected: Any, actual: Any, tolerance: float | None = None) -> list[str]:
+    """One line per difference, e.g. ``$.max_tokens: unexpected key (got 100)``."""
+    return [str(line) for line in shown(differences(expected, actual, tolerance), prefix="")]

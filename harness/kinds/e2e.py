@@ -30,7 +30,8 @@ from harness.corpus.case import LoadedCase
 from harness.corpus.model import Agent, CaseBase, Message
 from harness.corpus.yaml_source import to_plain
 from harness.errors import CaseInputError
-from harness.judging.compare import render_diff, strict_equal
+from harness.judging.compare import differences, shown, strict_equal
+from harness.judging.differences import Difference, Line
 from harness.judging.matchers import apply_matchers
 from harness.judging.outcome import CanonicalOutcome, Outcome
 from harness.judging.verdict import judge as judge_result
@@ -140,34 +141,41 @@ def _label(adapter: Any) -> str:
 # --- the verdict ------------------------------------------------------------------------------------
 
 
-def _request_lines(expected: Any, exchange: Exchange) -> list[str]:
+def _requests(text: str) -> Difference:
+    return Difference("request", "$", "requests", text)
+
+
+def _request_lines(expected: Any, exchange: Exchange) -> list[Line]:
     read = APIS[exchange.api].request_body or (lambda body: body)
     bodies = [read(sent.json) for sent in exchange.sent]
     several = isinstance(expected, list)
     actual = bodies if several else (bodies[0] if len(bodies) == 1 else bodies)
     if not several and len(bodies) != 1:
-        return [f"the case expects one request through the SDK; the runtime sent {len(bodies)}"]
+        return [_requests(f"the case expects one request through the SDK; the runtime sent {len(bodies)}")]
     expected_resolved, actual_resolved = apply_matchers(expected, actual)
     if strict_equal(expected_resolved, actual_resolved):
         return []
-    diff = render_diff(expected_resolved, actual_resolved)
-    return ["the request body sent through the SDK differs from the expectation:", *("  " + d for d in diff)]
+    diff = differences(expected_resolved, actual_resolved, subject="request")
+    head = "the request body sent through the SDK differs from the expectation:"
+    return [head, *shown(diff)]
 
 
-def judge(case: E2eCase, outcome: CanonicalOutcome[Exchange], noun: str) -> list[str]:
+def judge(case: E2eCase, outcome: CanonicalOutcome[Exchange], noun: str) -> list[Line]:
     """The refused recording, the exchange, the request body, then the result."""
     exchange = outcome.context
     assert exchange is not None
     if exchange.refused is not None:
         return [f"RECORDING REFUSED: {exchange.refused}"]
-    lines: list[str] = []
+    lines: list[Line] = []
     if not exchange.sent:
         lines.append(
-            "the runtime sent no request through the SDK client it was handed "
-            "(an e2e runtime must call the provider through that client)"
+            _requests(
+                "the runtime sent no request through the SDK client it was handed "
+                "(an e2e runtime must call the provider through that client)"
+            )
         )
-    for _, unmatched in exchange.unmatched:
-        lines += unmatched
+    for _, (first, *rest) in exchange.unmatched:
+        lines += [_requests(first), *rest]
     if exchange.sent:
         lines += _request_lines(to_plain(case.expect_request), exchange)
     if not exchange.sent or exchange.unmatched:
@@ -190,6 +198,9 @@ class E2eKind(Kind[E2eCase, Exchange]):
     )
     unblessed: ClassVar[dict[str, Any]] = {"expect_request": None}
 
+    def builds_request(self, raw: dict[str, Any]) -> bool:
+        return True
+
     def prepare(self, ctx: HarnessContext, case: LoadedCase[E2eCase]) -> Call[Exchange]:
         exchange, client = open_exchange(ctx, case, case.model.cassette)
         agent, messages = to_plain(case.raw["agent"]), to_plain(case.raw.get("messages", []))
@@ -199,7 +210,7 @@ class E2eKind(Kind[E2eCase, Exchange]):
 
         return call
 
-    def judge(self, case: E2eCase, outcome: CanonicalOutcome[Exchange], noun: str) -> list[str]:
+    def judge(self, case: E2eCase, outcome: CanonicalOutcome[Exchange], noun: str) -> list[Line]:
         return judge(case, outcome, noun)
 
     def bless(self, case: LoadedCase[E2eCase], outcome: Outcome[Exchange]) -> dict[str, Any]:

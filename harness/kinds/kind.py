@@ -20,6 +20,7 @@ from harness.cassettes.store import CassetteError, RecordedResponse
 from harness.corpus.case import LoadedCase
 from harness.corpus.model import CaseBase, CassetteRef, InlineResponse
 from harness.errors import BlessError, CaseInputError
+from harness.judging.differences import Line, Subject
 from harness.judging.outcome import CanonicalOutcome, Outcome
 from harness.judging.verdict import judge as judge_result
 from harness.kinds.base import HarnessContext, recorded_response
@@ -78,6 +79,9 @@ class Kind(ABC, Generic[ModelT, ContextT]):
     case_model: ClassVar[type[CaseBase]]
     noun: ClassVar[str]
     """What its result is called in messages (``request body``)."""
+    subject: ClassVar[Subject] = "result"
+    """What its expectation describes, as differences name it (a waiver's ``subject``): ``request`` for
+    a request body, else ``result``."""
     method: ClassVar[AdapterMethod | None]
     """The adapter method its cases call; ``None`` for a kind that observes other calls (trace)."""
     optional_methods: ClassVar[tuple[AdapterMethod, ...]] = ()
@@ -99,15 +103,22 @@ class Kind(ABC, Generic[ModelT, ContextT]):
         """Build the case's inputs (raising ``CaseInputError`` when they cannot be) and return the call
         that runs the adapter under the time limit."""
 
+    def builds_request(self, raw: dict[str, Any]) -> bool:
+        """Whether the runtime turns this case's agent and messages (``raw``, the case as written) into a
+        provider request, so that the spec's optional concepts they use apply (``concept:<name>``,
+        ``harness.corpus.concepts``); a processor never sees a tool's kind."""
+        return False
+
     def unsupported(
         self, case: LoadedCase[ModelT], adapter: Any, supports: Callable[[str], bool]
     ) -> str | None:
         """Why the adapter cannot run this case although it declares ``<kind>:<api>``, or ``None``."""
         return None
 
-    def judge(self, case: ModelT, outcome: CanonicalOutcome[ContextT], noun: str) -> list[str]:
-        """Why the case fails, ``[]`` when it passes (default: the result against ``expect``)."""
-        return judge_result(case, outcome, noun)
+    def judge(self, case: ModelT, outcome: CanonicalOutcome[ContextT], noun: str) -> list[Line]:
+        """Why the case fails, ``[]`` when it passes (default: the result against ``expect``): lines of
+        text and ``Difference``s, the differences as data (``harness.judging.differences``)."""
+        return judge_result(case, outcome, noun, self.subject)
 
     # -- bless (``wireconf bless``) -------------------------------------------------------------------
 

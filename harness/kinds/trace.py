@@ -38,7 +38,9 @@ from harness.corpus.case import LoadedCase
 from harness.corpus.model import Agent, CaseBase, ExpectedError, Message, Response, Strict
 from harness.corpus.yaml_source import to_plain
 from harness.errors import CaseInputError
-from harness.judging.compare import render_diff, show, strict_equal
+from harness.judging.canonical import canonical
+from harness.judging.compare import differences, show, shown, strict_equal
+from harness.judging.differences import Difference, Line
 from harness.judging.matchers import apply_matchers
 from harness.judging.outcome import CanonicalOutcome, Outcome
 from harness.judging.verdict import exception_matches
@@ -188,51 +190,55 @@ def _described(exc: BaseException) -> str:
     return f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}"
 
 
-def _raised_lines(case: TraceCase, outcome: CanonicalOutcome[Observed]) -> list[str]:
+def _raised_lines(case: TraceCase, outcome: CanonicalOutcome[Observed]) -> list[Line]:
     if outcome.raised is None or (case.raises is not None and exception_matches(outcome.raised, case.raises)):
         return []
+    text = f"the {case.call} call raised {_described(outcome.raised)}"
     return [
-        f"the {case.call} call raised {_described(outcome.raised)}",
+        Difference("result", "$", "raised", text, type(outcome.raised).__qualname__),
         "  traceback (adapter frames):",
         *("    " + line for line in outcome.traceback.splitlines()),
     ]
 
 
-def _span_lines(case: TraceCase, spans: list[CapturedSpan]) -> list[str]:
+def _span_lines(case: TraceCase, spans: list[CapturedSpan]) -> list[Line]:
     expected = [to_plain(span.attributes) for span in case.expect if span.attributes]
     wanted_plain = sum(1 for span in case.expect if not span.attributes)
     runtime = [span for span in spans if not span.from_sdk_client]
-    actual = [span.gen_ai for span in runtime if span.gen_ai]
+    actual = [canonical(span.gen_ai) for span in runtime if span.gen_ai]
     plain = [span for span in runtime if not span.gen_ai]
-    lines: list[str] = []
+    lines: list[Line] = []
     expected_resolved, actual_resolved = apply_matchers(expected, actual)
     if not strict_equal(expected_resolved, actual_resolved, case.tolerance):
         lines.append(
             f"the spans carrying gen_ai.* attributes differ from the expectation "
             f"(expected {len(expected)}, the call finished {len(actual)}):"
         )
-        lines += ["  " + d for d in render_diff(expected_resolved, actual_resolved, case.tolerance)]
+        found = differences(expected_resolved, actual_resolved, case.tolerance, subject="spans")
+        lines += shown(found)
     if len(plain) < wanted_plain:
-        lines.append(
+        text = (
             f"expected {wanted_plain} span(s) without gen_ai.* attributes (e.g. §8's process span); "
             f"the call finished {len(plain)}"
         )
+        lines.append(Difference("spans", "$", "missing-item", text, "span without gen_ai.*"))
     return lines + _listing(spans) if lines else []
 
 
-def judge(case: TraceCase, outcome: CanonicalOutcome[Observed], noun: str) -> list[str]:
+def judge(case: TraceCase, outcome: CanonicalOutcome[Observed], noun: str) -> list[Line]:
     """The exchange (execute), whether the call raised as declared, then the spans."""
     observed = outcome.context
     assert observed is not None
-    lines: list[str] = []
+    lines: list[Line] = []
     exchange = observed.exchange
     if exchange is not None:
         if exchange.refused is not None:
             return [f"RECORDING REFUSED: {exchange.refused}"]
         if not exchange.sent:
-            lines.append("the runtime sent no request through the SDK client it was handed")
-        for _, unmatched in exchange.unmatched:
-            lines += unmatched
+            text = "the runtime sent no request through the SDK client it was handed"
+            lines.append(Difference("request", "$", "requests", text))
+        for _, (first, *rest) in exchange.unmatched:
+            lines += [Difference("request", "$", "requests", first), *rest]
     lines += _raised_lines(case, outcome)
     return lines + _span_lines(case, observed.spans)
 
@@ -247,6 +253,9 @@ class TraceKind(Kind[TraceCase, Observed]):
         "the runtime's spans stay in its own process, where the harness's OpenTelemetry exporter "
         "cannot see them"
     )
+
+    def builds_request(self, raw: dict[str, Any]) -> bool:
+        return raw.get("call") == e2e.KIND.label  # a traced execute builds one; a processor does not
 
     def prepare(self, ctx: HarnessContext, case: LoadedCase[TraceCase]) -> Call[Observed]:
         return _prepare(ctx, case)
@@ -268,7 +277,7 @@ class TraceKind(Kind[TraceCase, Observed]):
             return f"{unsupported_by} for this case: the adapter has no {call}(), the call traced"
         return None
 
-    def judge(self, case: TraceCase, outcome: CanonicalOutcome[Observed], noun: str) -> list[str]:
+    def judge(self, case: TraceCase, outcome: CanonicalOutcome[Observed], noun: str) -> list[Line]:
         return judge(case, outcome, noun)
 
     def bless(self, case: LoadedCase[TraceCase], outcome: Outcome[Observed]) -> dict[str, Any]:

@@ -47,8 +47,12 @@ class WireKind(Kind[WireCase, None]):
     name = "wire"
     case_model = WireCase
     noun = "request body"
+    subject = "request"
     method = AdapterMethod("build_request", ("agent", "messages"))
     optional_methods = (TOOL_REGISTRY,)
+
+    def builds_request(self, raw: dict[str, Any]) -> bool:
+        return True
 
     def prepare(self, ctx: HarnessContext, case: LoadedCase[WireCase]) -> Call[None]:
         agent, messages = case.raw["agent"], case.raw.get("messages", [])

@@ -49,7 +49,16 @@ PROVIDER = Provider(
     name="anthropic",
     title="Anthropic",
     hosts=("api.anthropic.com",),
-    apis=(Api("anthropic.messages", messages, Route(r"/messages$"), typed_sse, real_traffic="anthropic"),),
+    apis=(
+        Api(
+            "anthropic.messages",
+            messages,
+            Route(r"/messages$"),
+            typed_sse,
+            real_traffic="anthropic",
+            api_types=(None, "chat"),
+        ),
+    ),
     key_variables=("ANTHROPIC_API_KEY",),
     secret_variables=("ANTHROPIC_AUTH_TOKEN",),
     base_url_variable="ANTHROPIC_BASE_URL",

@@ -152,6 +152,7 @@ PROVIDER = Provider(
             sse,
             request_body=canonical_body,
             real_traffic="gemini",
+            api_types=(None, "chat"),
         ),
     ),
     key_variables=("GEMINI_API_KEY", "GOOGLE_API_KEY"),

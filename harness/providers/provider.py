@@ -59,6 +59,10 @@ class Api:
     """How an e2e case reads the JSON body sent through the SDK (``None``: as sent)."""
     real_traffic: str | None = None
     """Its name in the ``api`` field of shared real-traffic recordings (``<name>_stream`` for streams)."""
+    api_types: tuple[str | None, ...] | None = None
+    """The ``agent.model.apiType`` values (``None``: absent) that merely name this api; a case with
+    another one tests the dispatch itself and needs ``concept:api-type`` (``harness.corpus.concepts``).
+    ``None``: any value names it."""
 
     @property
     def streams(self) -> bool:

@@ -2,8 +2,9 @@
 
 ``prepare_case`` builds the case's inputs (cassette → SDK objects: the harness's own work, on
 recorded bytes); ``finish_case`` calls the adapter, canonicalises what it returned and judges it.
-Both return plain data in the end, a ``CaseResult`` (strings and lists only), so that it can cross a
-process boundary: the process runner runs both in a forked process and sends the result back.
+Both return plain data in the end, a ``CaseResult`` (strings, lists and ``Difference`` records), so
+that it can cross a process boundary: the process runner runs both in a forked process and sends the
+result back.
 ``--case-timeout`` bounds ``finish_case``, everything the runtime's code can make hang; the runners
 bound the preparation too, with a budget of its own (``PREPARE_LIMIT``). What the result shows has every
 rendering of the environment's keys replaced (``harness.secret_values.redact``).
@@ -11,7 +12,7 @@ rendering of the environment's keys replaced (``harness.secret_values.redact``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -19,6 +20,7 @@ import pytest
 
 from harness.errors import CaseInputError, ContractError
 from harness.judging.canonical import NotData
+from harness.judging.differences import Difference, Line
 from harness.judging.outcome import canonical_outcome
 from harness.judging.recorded_values import with_recorded_values
 from harness.judging.verdict import judge_variants
@@ -38,7 +40,8 @@ class CaseResult:
 
     status: Literal["judged", "error", "skipped"]
     message: str = ""
-    lines: list[str] = field(default_factory=list)
+    lines: list[Line] = field(default_factory=list)
+    """The verdict's explanation: prose and ``Difference`` objects (plain dataclasses: they pickle)."""
     attempts: list[str] = field(default_factory=list)
     """Network attempts the case's own code made (blocked), shown as ``action host:port (thread)``."""
     recorded: list[str] = field(default_factory=list)
@@ -92,4 +95,11 @@ def finish_case(session: CaseHost, prepared: Prepared) -> CaseResult:
     except NotData as exc:
         return CaseResult("error", redact(f"error: {exc}"))
     lines = judge_variants(case, canonical, kind.noun, kind.label, kind.judge)
-    return CaseResult("judged", lines=[redact(line) for line in lines])
+    return CaseResult("judged", lines=[_redacted(line) for line in lines])
+
+
+def _redacted(line: Line) -> Line:
+    """A line with every rendering of the environment's keys replaced; a difference stays one."""
+    if isinstance(line, Difference):
+        return replace(line, text=redact(line.text), shape=redact(line.shape))
+    return redact(line)

@@ -11,6 +11,7 @@ once, by the process that sees every verdict.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections import Counter
 from functools import lru_cache
@@ -28,9 +29,14 @@ from harness.pytest_plugin.summary import (
     PROP_BASELINE,
     PROP_CASE,
     PROP_CORPUS,
+    PROP_DIFFERENCES,
     PROP_KIND,
+    PROP_OUTSIDE_PROFILE,
     PROP_PROBLEM,
     PROP_RULES,
+    PROP_STALE_WAIVERS,
+    PROP_TIER,
+    PROP_WAIVED,
     classify,
 )
 from harness.reports.baseline import (
@@ -104,6 +110,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+@pytest.hookimpl(trylast=True)  # after the plugin's own, which creates the session
 def pytest_configure(config: pytest.Config) -> None:
     path = config.getoption("wireconf_baseline")
     update = config.getoption("wireconf_update_baseline")
@@ -116,6 +123,10 @@ def pytest_configure(config: pytest.Config) -> None:
     except BaselineError as exc:
         raise pytest.UsageError(str(exc)) from exc
     config.stash[BASELINE_KEY] = baseline
+    if baseline is not None:
+        session = get_session(config)
+        session.waivers = baseline.waivers
+        session.updating_baseline = update
     shard = config.getoption("wireconf_shard")
     try:
         config.stash[SHARD_KEY] = parse_shard(shard) if shard else None
@@ -220,20 +231,38 @@ def _relative_path(path: Path, rootpath: Path, corpus_root: Path) -> str:
 
 
 def _gate(item: CaseItem, report: pytest.TestReport, baseline: Baseline) -> None:
-    """Apply the baseline to the verdict of one case (its call phase)."""
+    """Apply the baseline to the verdict of one case (its call phase).
+
+    A failure outside ``--profile`` (already xfailed by the item) costs the run nothing whatever the
+    baseline says; a waiver that no longer matches fails the run like a listed case that passes, and an
+    expected failure does not excuse it."""
     config = item.config
     updating = config.getoption("wireconf_update_baseline")
     case_id = item.loaded.id
     reason = baseline.reason(case_id)
     fingerprint = get_session(config).fingerprint(item.parent.corpus_root, item.loaded)  # type: ignore[union-attr]
     report.user_properties.append((PROP_FINGERPRINT, fingerprint))
-    if report.failed and reason is not None:
-        _accept(report, EXPECTED, reason, f"baseline: {reason}")
+    props = dict(report.user_properties)
+    stale = json.loads(props.get(PROP_STALE_WAIVERS, "[]"))
+    if PROP_OUTSIDE_PROFILE in props:  # named as in the baseline, so that an update counts it
+        if reason is not None:
+            report.user_properties += [(PROP_BASELINE, EXPECTED), (PROP_REASON, reason)]
+        elif updating:
+            kind, why = baseline.history(case_id, fingerprint)
+            report.user_properties += [(PROP_BASELINE, kind), (PROP_REASON, why)]
+    elif report.failed and stale and PROP_DIFFERENCES not in props:  # nothing left but the stale waivers
+        why = f"waiver(s) of {', '.join(stale)} no longer match any difference of the case"
+        report.user_properties += [(PROP_BASELINE, FIXED), (PROP_REASON, why)]
+    elif report.failed and reason is not None:
+        if stale:
+            report.user_properties += [(PROP_BASELINE, EXPECTED), (PROP_REASON, reason)]
+        else:
+            _accept(report, EXPECTED, reason, f"baseline: {reason}")
     elif report.failed:
         kind, why = baseline.history(case_id, fingerprint)
         if updating:
             _accept(report, kind, why, f"baseline: {kind} failure, added by --update-baseline ({why})")
-        elif kind == NEW and config.getoption("wireconf_allow_new_failures"):
+        elif kind == NEW and not stale and config.getoption("wireconf_allow_new_failures"):
             _accept(report, kind, why, f"baseline: new failure, allowed by --allow-new-failures ({why})")
         else:
             report.user_properties += [(PROP_BASELINE, kind), (PROP_REASON, why)]
@@ -294,6 +323,11 @@ class _Controller:
         ):
             if key in props:
                 setattr(record, attr, props[key])
+        for key, attr in ((PROP_DIFFERENCES, "differences"), (PROP_WAIVED, "waived")):
+            if key in props:
+                setattr(record, attr, json.loads(props[key]))
+        record.tier = props.get(PROP_TIER) or record.tier
+        record.outside_profile = props.get(PROP_OUTSIDE_PROFILE, record.outside_profile)
         if PROP_FINGERPRINT in props:
             self.fingerprints[record.id] = props[PROP_FINGERPRINT]
         record.location = props.get(PROP_LOCATION, record.location)
@@ -353,10 +387,15 @@ class _Controller:
                 continue
             passed.pop(record.id, None)  # failing, unsupported or not judged now
             if record.status == "failed" and record.id not in baseline.expected:
-                baseline.expected[record.id] = default_reason(record.rules, record.diff, record.message)
+                baseline.expected[record.id] = default_reason(record.broken, record.diff, record.message)
         baseline.passed = passed
         if corpora:
             baseline.corpus = CorpusIdentity(*corpora.most_common(1)[0][0])
+        waived = {(w["waiver"], record.id) for record in self.records for w in record.waived or []}
+        run = {r.id for r in self.records}
+        for waiver in baseline.waivers:  # each waiver lists the cases it matched in this run
+            kept = [c for c in waiver.cases if c not in run]  # cases not run here stay listed
+            waiver.cases = sorted({*kept, *(case for label, case in waived if label == waiver.label)})
         baseline.impl, baseline.version = impl.name, impl.version
         baseline.save()
 

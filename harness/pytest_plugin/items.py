@@ -10,6 +10,7 @@ does not declare.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,9 +18,14 @@ from typing import Any
 
 import pytest
 
+from harness.adapter_contract import CONCEPTS, concept
 from harness.corpus.case import LoadedCase, Problem
-from harness.corpus.rules import uncovered
+from harness.corpus.concepts import needed_concepts
+from harness.corpus.rules import Catalogue, uncovered
 from harness.errors import WireconfError
+from harness.judging.attribution import Attribution, attribute, failure_tier
+from harness.judging.differences import Difference, Line, differences_in
+from harness.judging.profile import in_profile
 from harness.kinds.kind import capability
 from harness.kinds.registry import KINDS
 from harness.pytest_plugin.case_run import CaseResult
@@ -30,19 +36,26 @@ from harness.pytest_plugin.summary import (
     PROP_CASE,
     PROP_CHECK,
     PROP_CORPUS,
+    PROP_DIFFERENCES,
     PROP_KIND,
+    PROP_OUTSIDE_PROFILE,
     PROP_PROBLEM,
     PROP_RECORDED,
     PROP_RULES,
+    PROP_STALE_WAIVERS,
+    PROP_TIER,
     PROP_UNSUPPORTED,
+    PROP_WAIVED,
 )
 from harness.pytest_plugin.timeout import CaseAborted
+from harness.reports.waivers import Waiver, apply_waivers
 from harness.secret_values import redact
 
 NETWORK_HELP = (
     "A runtime under test gets provider traffic only through the SDK client the harness hands to "
     "execute (e2e cases); everything else runs on recorded bytes."
 )
+TIER_NAMES = {"spec": "the spec's text", "vectors": "Prompty's vectors", "project": "a project decision"}
 
 
 class ShownAsWritten(pytest.Item):
@@ -110,9 +123,13 @@ class CaseItem(ShownAsWritten):
     def corpus_root(self) -> Path:
         return self.parent.corpus_root  # type: ignore[union-attr, no-any-return]
 
+    @property
+    def catalogue(self) -> Catalogue:
+        return get_session(self.config).corpus(self.corpus_root).catalogue
+
     def _header(self) -> list[str]:
         session = get_session(self.config)
-        catalogue = session.corpus(self.corpus_root).catalogue
+        catalogue = self.catalogue
         lines = [f"case {self.loaded.id} ({self.loaded.location}) against {session.impl_label}"]
         for rule_id in self.loaded.model.rules:
             rule = catalogue.rules.get(rule_id)
@@ -135,6 +152,15 @@ class CaseItem(ShownAsWritten):
         if not session.impl.supports(cap):
             self.user_properties.append((PROP_UNSUPPORTED, True))
             pytest.skip(f"{cap} not supported by {session.impl.name}")
+        lacking = [
+            name
+            for name in needed_concepts(self.loaded.kind, self.loaded.api, self.loaded.raw)
+            if not session.impl.supports(concept(name))
+        ]
+        if lacking:
+            self.user_properties.append((PROP_UNSUPPORTED, True))
+            needs = "; ".join(f"{concept(name)}: {CONCEPTS[name]}" for name in lacking)
+            pytest.skip(f"{cap} case needs what {session.impl.name} does not declare: {needs}")
         # a kind that needs more than its own capability says so
         reason = self.case_kind.unsupported(self.loaded, session.impl.adapter, session.impl.supports)
         if reason is not None:
@@ -176,6 +202,7 @@ class CaseItem(ShownAsWritten):
             )
 
     def runtest(self) -> None:
+        """The verdict: the differences, the rules they break, the baseline's waivers, the profile."""
         result = self._result
         assert result is not None
         if result.attempts:
@@ -185,10 +212,60 @@ class CaseItem(ShownAsWritten):
                 f"runs, and it tried to reach:\n{tried}\n{NETWORK_HELP}",
                 pytrace=False,
             )
-        if result.lines:
-            expect_key = "expect_error" if self.loaded.model.expect_error is not None else "expect"
-            where = f"  expectation at {self.loaded.path}:{self.loaded.line_of(expect_key)}"
-            raise CaseFailed([*self._header(), where, *result.lines], diff=result.lines)
+        lines = result.lines
+        session = get_session(self.config)
+        found = differences_in(lines)
+        if lines and not found:  # a failure stated in prose only: one difference for the whole case
+            found = [Difference("result", "$", "other", str(lines[0]))]
+        waivers = session.waivers
+        applied = apply_waivers(waivers, self.loaded.id, found, any_case=session.updating_baseline)
+        waived = {id(found[i]): waivers[w] for i, w in applied.waived}
+        kept = [found[i] for i in applied.kept]
+        broken = attribute(kept, self.loaded.kind, self.loaded.api, self.loaded.model.rules, self.catalogue)
+        if waived:
+            data = [
+                {**_difference_data(d), "waiver": w.label, "reason": w.reason}
+                for d, w in _pairs(found, waived)
+            ]
+            self.user_properties.append((PROP_WAIVED, json.dumps(data)))
+        tier = failure_tier(broken)
+        if broken:
+            self.user_properties.append((PROP_DIFFERENCES, json.dumps([a.to_data() for a in broken])))
+            self.user_properties.append((PROP_TIER, tier or ""))
+        stale = [] if session.updating_baseline else [waivers[i] for i in applied.stale]
+        if stale:  # the gate fails the run for them, as for a listed case that passes
+            self.user_properties.append((PROP_STALE_WAIVERS, json.dumps([w.label for w in stale])))
+        if not broken and not stale:
+            return
+        text = [str(line) + _waived_note(line, waived) for line in lines]
+        explained = [*text, *self._broken(broken), *_stale(stale)]
+        expect_key = "expect_error" if self.loaded.model.expect_error is not None else "expect"
+        where = f"  expectation at {self.loaded.path}:{self.loaded.line_of(expect_key)}"
+        if broken and not stale and not in_profile(tier, session.profile):
+            self.user_properties.append((PROP_OUTSIDE_PROFILE, session.profile))
+            rules = ", ".join(dict.fromkeys(r for a in broken for r in a.rules))
+            source = TIER_NAMES.get(tier or "", tier)
+            pytest.xfail(f"outside the {session.profile} profile: breaks {source}: {rules}")
+        raise CaseFailed([*self._header(), where, *explained], diff=[*text, *_stale(stale)])
+
+    def _broken(self, broken: list[Attribution]) -> list[str]:
+        """The rules the differences break, each with the differences it explains."""
+        if not broken:
+            return []
+        by_rule: dict[tuple[str, ...], list[Attribution]] = {}
+        for item in broken:
+            by_rule.setdefault(item.rules, []).append(item)
+        out = [f"rules broken (the failure's tier: {failure_tier(broken)}):"]
+        for rules, items in by_rule.items():
+            names = []
+            for rule_id in rules:
+                rule = self.catalogue.rules.get(rule_id)
+                cited = "" if rule_id in self.loaded.model.rules else ", not cited by the case"
+                names.append(f"{rule_id} [{rule.level}, {rule.tier}{cited}]" if rule else rule_id)
+            how = "declares" if items[0].basis == "declared" else "cited by the case; no rule declares"
+            paths = ", ".join(dict.fromkeys(f"{a.difference.path} {a.difference.change}" for a in items))
+            out.append(f"  {' / '.join(names)} ({how} {paths})")
+        return out
 
     def teardown(self) -> None:
         """Let go of the result: the report has the verdict, and a run of thousands of cases should not
@@ -197,6 +274,33 @@ class CaseItem(ShownAsWritten):
 
     def reportinfo(self) -> tuple[Any, int, str]:
         return self.path, self.loaded.line - 1, f"{self.loaded.kind} {self.loaded.api}: {self.loaded.id}"
+
+
+def _difference_data(d: Difference) -> dict[str, Any]:
+    return {
+        "subject": d.subject,
+        "path": d.path,
+        "change": d.change,
+        "text": d.text,
+        "signature": d.signature,
+    }
+
+
+def _pairs(found: list[Difference], waived: dict[int, Waiver]) -> list[tuple[Difference, Waiver]]:
+    return [(d, waived[id(d)]) for d in found if id(d) in waived]
+
+
+def _waived_note(line: Line, waived: dict[int, Waiver]) -> str:
+    waiver = waived.get(id(line)) if isinstance(line, Difference) else None
+    return f"  (waived by the baseline: {waiver.reason})" if waiver else ""
+
+
+def _stale(stale: list[Waiver]) -> list[str]:
+    return [
+        f"the baseline's waiver of `{w.label}` ({w.reason}) lists this case, but no difference of the case "
+        "matches it any more: remove the case from the waiver's `cases`, or run with --update-baseline"
+        for w in stale
+    ]
 
 
 class CorpusProblem(WireconfError):

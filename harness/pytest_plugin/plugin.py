@@ -14,6 +14,7 @@ from harness import __version__
 from harness.corpus.installed import CorpusNotFound, installed_corpus
 from harness.corpus.loader import is_case_file
 from harness.corpus.rules import RULES_FILE
+from harness.judging.profile import PROFILES
 from harness.kinds.registry import KIND_NAMES
 from harness.providers.registry import API_NAMES
 from harness.pytest_plugin.items import CaseFile, RulesFile
@@ -65,6 +66,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="where in-process adapters run: process (a forked process with no network, killed when a "
         "case overruns: the time limit holds whatever the adapter does) or thread (a thread abandoned "
         f"on timeout; for platforms without fork, debuggers and coverage) (default: {DEFAULT_RUNNER})",
+    )
+    group.addoption(
+        "--profile",
+        dest="wireconf_profile",
+        choices=tuple(PROFILES),
+        default="full",
+        help="the rules a failure must break to fail the run: spec (the spec's text and pseudocode only; "
+        "a deviation from a project decision or from Prompty's vectors is reported as xfailed) or full "
+        "(every rule; the default). Both profiles' figures are always reported",
     )
     group.addoption(
         "--kind",

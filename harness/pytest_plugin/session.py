@@ -20,6 +20,7 @@ from harness.impl_loader import ImplError, LoadedImpl, load_impl
 from harness.kinds.base import HarnessContext
 from harness.pytest_plugin.runner import CaseRunner, make_runner
 from harness.pytest_plugin.summary import Tally
+from harness.reports.waivers import Waiver
 from harness.sdk.replay import SdkReplay
 
 if TYPE_CHECKING:
@@ -53,6 +54,9 @@ class WireconfSession:
         """Every collected case by node id (the process runner finds a case's item by its id)."""
         self.on_recorded: Callable[[str], None] | None = None
         """Told the path of each cassette a case writes, as it is written (set by the runner)."""
+        self.profile: str = config.getoption("wireconf_profile")
+        self.waivers: list[Waiver] = []  # the baseline's (set by the CI gate, harness.pytest_plugin.ci)
+        self.updating_baseline = False
         self._corpora: dict[Path, Corpus] = {}
         self._contexts: dict[Path, HarnessContext] = {}
         self._identities: dict[Path, CorpusIdentity] = {}

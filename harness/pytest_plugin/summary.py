@@ -7,6 +7,7 @@ the controller counts the workers' results exactly as a single process counts it
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,17 @@ PROP_UNSUPPORTED = "wireconf_unsupported"
 PROP_PROBLEM = "wireconf_problem"
 PROP_CORPUS = "wireconf_corpus"  # the corpus root of a case (reports name its version and hash)
 PROP_CHECK = "wireconf_check"  # one of the two checks of rules.yaml (catalogue, coverage)
+PROP_DIFFERENCES = "wireconf_differences"
+"""JSON: the differences of a failing case, each with the rules it breaks and their tier
+(``harness.judging.attribution.Attribution.to_data``); waived ones are not among them."""
+PROP_TIER = "wireconf_tier"
+"""The failure's tier (spec, vectors, project): the most authoritative among the rules it breaks."""
+PROP_WAIVED = "wireconf_waived"
+"""JSON: the differences of the case the baseline's waivers set aside, each with its waiver."""
+PROP_OUTSIDE_PROFILE = "wireconf_outside_profile"
+"""Set (to the profile) when a failure breaks no rule of ``--profile`` and was reported as xfailed."""
+PROP_STALE_WAIVERS = "wireconf_stale_waivers"
+"""JSON: the labels of the baseline's waivers that list the case but matched none of its differences."""
 PROP_BASELINE = "wireconf_baseline"
 PROP_RECORDED = "wireconf_recorded"
 """Set by the CI gate (``harness.pytest_plugin.ci``): ``expected`` (a listed failure, reported as xfailed),
@@ -35,6 +47,8 @@ def classify(report: Any) -> str | None:
     """The conformance outcome a report settles, or ``None`` for a phase that settles nothing."""
     props = dict(report.user_properties)
     baseline = props.get(PROP_BASELINE)
+    if PROP_OUTSIDE_PROFILE in props and report.when == "call":  # a deviation the profile tolerates
+        return "failed"
     if baseline == FIXED:
         return "passed"
     if baseline is not None:  # still a deviation; the gate only decided what it costs the run
@@ -48,12 +62,21 @@ def classify(report: Any) -> str | None:
     return None
 
 
+TIER_COLUMNS = ("spec", "vectors", "project")
+"""The failed cases again, by the tier of the rules their diff breaks (the spec's text, Prompty's
+vectors, a project decision)."""
+TOP_CAUSES = 10
+
+
 @dataclass
 class Tally:
     counts: Counter[tuple[str, str, str]] = field(default_factory=Counter)
+    failed_by_tier: Counter[tuple[str, str, str]] = field(default_factory=Counter)
+    failures: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
     problems: int = 0
     checks: Counter[str] = field(default_factory=Counter)  # outcomes of the rules.yaml checks
     accepted: int = 0  # failures the baseline let pass: pytest says xfailed, the table says failed
+    tolerated: int = 0  # failures outside --profile: pytest says xfailed, the table says failed
 
     def record(self, report: Any) -> None:
         props = dict(report.user_properties)
@@ -68,24 +91,71 @@ class Tally:
         if PROP_CASE not in props:
             return
         outcome = classify(report)
-        if outcome is not None:
-            self.counts[(props[PROP_API], props[PROP_KIND], outcome)] += 1
-            if outcome == "failed" and getattr(report, "wasxfail", None) is not None:
-                self.accepted += 1
+        if outcome is None:
+            return
+        api, kind = props[PROP_API], props[PROP_KIND]
+        self.counts[(api, kind, outcome)] += 1
+        if outcome == "failed":
+            self.failed_by_tier[(api, kind, props.get(PROP_TIER) or "spec")] += 1
+            if PROP_DIFFERENCES in props:
+                self.failures.append((props[PROP_CASE], json.loads(props[PROP_DIFFERENCES])))
+            if getattr(report, "wasxfail", None) is not None:
+                if PROP_OUTSIDE_PROFILE in props:
+                    self.tolerated += 1
+                else:
+                    self.accepted += 1
 
     def rows(self) -> list[tuple[str, str, dict[str, int]]]:
         keys = sorted({(api, kind) for api, kind, _ in self.counts})
-        return [(api, kind, {o: self.counts[(api, kind, o)] for o in OUTCOMES}) for api, kind in keys]
+        return [(api, kind, self._row(api, kind)) for api, kind in keys]
+
+    def _row(self, api: str, kind: str) -> dict[str, int]:
+        row = {o: self.counts[(api, kind, o)] for o in OUTCOMES}
+        return row | {t: self.failed_by_tier[(api, kind, t)] for t in TIER_COLUMNS}
 
     def totals(self) -> dict[str, int]:
-        return {o: sum(n for (_, _, out), n in self.counts.items() if out == o) for o in OUTCOMES}
+        totals = {o: sum(n for (_, _, out), n in self.counts.items() if out == o) for o in OUTCOMES}
+        return totals | {
+            t: sum(n for (_, _, tier), n in self.failed_by_tier.items() if tier == t) for t in TIER_COLUMNS
+        }
+
+    def profiles(self) -> list[str]:
+        """The figures of the spec profile (only rules of the spec's text) and of the full profile."""
+        t = self.totals()
+        judged = t["passed"] + t["failed"] + t["error"]
+        spec_failed, conform = t["spec"], judged - t["spec"] - t["error"]
+        return [
+            f"spec profile: {conform} of {judged} judged cases conform to the spec's text; "
+            f"{spec_failed} fail a rule of it, {t['error']} error",
+            f"full profile: {t['passed']} of {judged} judged cases pass; {t['failed']} fail ({t['spec']} the "
+            f"spec's text, {t['vectors']} Prompty's vectors, {t['project']} a project decision), "
+            f"{t['error']} error",
+        ]
+
+    def causes(self, limit: int = TOP_CAUSES) -> list[str]:
+        """The most frequent root causes: failures sharing the rule broken and the difference."""
+        from harness.reports.causes import group_causes
+
+        causes = group_causes(self.failures)
+        if not causes:
+            return []
+        lines = [f"root causes ({len(causes)}: failures that share the rule broken and the difference):"]
+        for cause in causes[:limit]:
+            rules = cause.rules_text() or "(no rule)"
+            lines.append(
+                f"  {len(cause.cases):>4} case(s)  {rules} [{cause.tier or '?'}]  {cause.example[:140]}"
+            )
+        if len(causes) > limit:
+            lines.append(f"  ... {len(causes) - limit} more (wireconf report --html, wireconf findings)")
+        return lines
 
     def render(self, impl_label: str) -> list[str]:
         rows = self.rows()
         if not rows and not self.problems:
             return []
-        head = ("api", "kind", *OUTCOMES)
-        table = [head, *[(api, kind, *(str(c[o]) for o in OUTCOMES)) for api, kind, c in rows]]
+        columns = (*OUTCOMES, *TIER_COLUMNS)
+        head = ("api", "kind", *columns)
+        table = [head, *[(api, kind, *(str(c[o]) for o in columns)) for api, kind, c in rows]]
         table.append(("total", "", *(str(v) for v in self.totals().values())))
         widths = [max(len(r[i]) for r in table) for i in range(len(head))]
         lines = [f"implementation: {impl_label}"]
@@ -95,6 +165,9 @@ class Tally:
             lines.append("  ".join(cells).rstrip())
             if index == 0 or index == len(table) - 2:
                 lines.append("-" * len(lines[-1]))
+        lines.append("(spec, vectors, project: the failed cases by the tier of the rules their diff breaks)")
+        lines += self.profiles()
+        lines += self.causes()
         if self.problems:
             lines.append(f"corpus problems (cases that could not be loaded): {self.problems}")
         lines += self._reconciliation()
@@ -115,6 +188,11 @@ class Tally:
         if self.accepted:
             lines.append(
                 f"pytest says xfailed for the {self.accepted} failure(s) the baseline lets pass; "
+                "the table counts them as failed"
+            )
+        if self.tolerated:
+            lines.append(
+                f"pytest says xfailed for the {self.tolerated} failure(s) outside the profile; "
                 "the table counts them as failed"
             )
         unsupported = self.totals()["unsupported"]

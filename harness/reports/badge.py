@@ -20,9 +20,10 @@ def badge_color(rt: RuntimeSummary) -> str:
 
 
 def badge_message(rt: RuntimeSummary) -> str:
-    """``640/650 cases pass, 6 unsupported (corpus 1.0.0)``: judged cases that pass; unsupported ones are
-    not judged, so the badge says how many there are, and which corpus the count is of."""
-    text = f"{rt.counts['passed']}/{rt.judged} cases pass"
+    """``spec 648/650 · all rules 640/650, 6 unsupported (corpus 1.0.0)``: judged cases that conform to
+    the spec's text, then those that pass every rule; unsupported ones are not judged, so the badge says
+    how many there are, and which corpus the counts are of. The colour follows the full profile."""
+    text = f"spec {rt.spec_conform}/{rt.judged} · all rules {rt.counts['passed']}/{rt.judged}"
     if rt.counts["unsupported"]:
         text += f", {rt.counts['unsupported']} unsupported"
     versions = sorted({r.corpus for r in rt.records if r.corpus})

@@ -6,6 +6,8 @@
     corpus: {version: 1.0.0, hash: 'sha256:23061dd2539a5585'}
     expected_failures:
       wire.openai.chat.option-max-output-tokens: 'sends the deprecated max_tokens (7.1.5)'
+    waivers:
+      - {subject: request, path: $.stream, change: unexpected-key, reason: '...', cases: [...]}
     passed:
       wire.openai.chat.single-text-part-is-string: 1ef6bd965a
       ...
@@ -17,9 +19,11 @@ runtime passed to their fingerprint (``harness.corpus.identity``), so that the g
 judged: added to the corpus since, changed since, or unsupported then). ``corpus`` says which corpus the
 file was written against. Files written before ``passed`` existed hold only ``impl``, ``version`` and
 ``expected_failures``; they still gate, but cannot tell new from regression (``unlisted``).
+``waivers`` set aside one difference (a path and a kind of difference) in the cases they list, the rest
+of each case still judged (``harness.reports.waivers``).
 
-The sections are read by ``SECTIONS``, one function each: a later section (waivers, say) is one more
-entry there. An unknown top-level key is an error, so a typo never silently disables part of the gate.
+The sections are read by ``SECTIONS``, one function each. An unknown top-level key is an error, so a
+typo never silently disables part of the gate.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import yaml
 from harness.cassettes.atomic import write_atomic
 from harness.corpus.identity import CorpusIdentity
 from harness.errors import WireconfError
+from harness.reports.waivers import Waiver, WaiverError, parse_waivers
 
 HEADER = (
     "# wireconf baseline: the cases this runtime is known to fail, each with a reason, and the cases it\n"
@@ -60,6 +65,7 @@ class Baseline:
     expected: dict[str, str] = field(default_factory=dict)
     passed: dict[str, str] | None = None  # None: a file from before passes were recorded
     corpus: CorpusIdentity | None = None
+    waivers: list[Waiver] = field(default_factory=list)
 
     def reason(self, case_id: str) -> str | None:
         return self.expected.get(case_id)
@@ -87,6 +93,8 @@ class Baseline:
         if self.corpus is not None:
             data["corpus"] = {"version": self.corpus.version, "hash": self.corpus.hash}
         data["expected_failures"] = dict(sorted(self.expected.items()))
+        if self.waivers:
+            data["waivers"] = [w.to_data() for w in self.waivers]
         if self.passed is not None:
             data["passed"] = dict(sorted(self.passed.items()))
         body = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000)
@@ -137,6 +145,13 @@ def _read_expected(baseline: Baseline, value: Any) -> None:
     baseline.expected = dict(entries)
 
 
+def _read_waivers(baseline: Baseline, value: Any) -> None:
+    try:
+        baseline.waivers = parse_waivers(value, baseline.path)
+    except WaiverError as exc:
+        raise BaselineError(str(exc)) from exc
+
+
 def _read_passed(baseline: Baseline, value: Any) -> None:
     entries = value or {}
     if not isinstance(entries, dict) or not all(
@@ -153,6 +168,7 @@ SECTIONS: dict[str, Callable[[Baseline, Any], None]] = {
     "version": _read_version,
     "corpus": _read_corpus,
     "expected_failures": _read_expected,
+    "waivers": _read_waivers,
     "passed": _read_passed,
 }
 

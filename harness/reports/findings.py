@@ -2,23 +2,26 @@
 
 A failing case is filed under the rule its baseline reason starts with (``7.1.1/multi-part-is-array:
 prompty joins ...``: a person who read the diff names the rule really broken), else under the first
-rule it cites (the rule the case targets, by the corpus's convention); the other rules it checks are
-named with it. The rest of the reason, the person's explanation, is shown with the diff.
+rule its diff breaks (``harness.judging.attribution``: the rule that declares the difference, else the
+case's cited rules); the other rules it checks are named with it. The rest of the reason, the person's
+explanation, is shown with the diff.
 
-Cases that share an explanation (written with the same words in the baseline) share a root cause: each
-runtime's section opens with a table of them, most cases first, so a maintainer sees what to fix
-before reading the diffs, which follow by rule.
+Each runtime's section gives its spec-profile and full-profile figures, then two tables of root causes,
+most cases first, so a maintainer sees what to fix before reading the diffs, which follow by rule:
+failures that share the rule broken and the difference (``harness.reports.causes``), and cases that
+share an explanation (written with the same words in the baseline).
 """
 
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from harness.corpus.rules import Catalogue
+from harness.reports.causes import group_causes
 from harness.reports.jsonl import CaseRecord
 from harness.reports.matrix import COLUMNS, RuntimeSummary, build_matrix
 
@@ -36,10 +39,11 @@ _LEADING_RULE = re.compile(r"^\s*([0-9a-z][0-9a-z.]*/[a-z0-9][a-z0-9-]*)\s*[:,]\
 
 def filed_under(record: CaseRecord) -> tuple[str, str | None]:
     """The rule a failing case is filed under, and the explanation of its baseline reason (if any)."""
-    fallback = record.rules[0] if record.rules else "(no rule)"
+    broken = record.broken
+    fallback = broken[0] if broken else "(no rule)"
     reason = record.reason if record.baseline == "expected" else None
     match = _LEADING_RULE.match(reason or "")
-    if match and match.group(1) in record.rules:
+    if match and (match.group(1) in record.rules or match.group(1) in broken):
         explanation = reason[match.end() :] if reason else None
         default = record.diff and explanation and explanation in record.diff  # the update's first diff line
         return match.group(1), None if default or ", " in reason[: match.end()] else explanation
@@ -123,6 +127,25 @@ def _cause_table(causes: list[RootCause], catalogue: Catalogue) -> list[str]:
     return out
 
 
+def _difference_table(rt: RuntimeSummary) -> list[str]:
+    """Failures grouped by the rule broken and the difference, each with the explanation most of its
+    cases' baseline reasons give."""
+    by_id = {r.id: r for r in rt.failures}
+    causes = group_causes((r.id, r.differences or []) for r in rt.failures if r.status == "failed")
+    if not causes:
+        return []
+    out = ["| cases | rules broken | tier | difference | explanation |", "|---:|---|---|---|---|"]
+    for cause in causes:
+        reasons = Counter(filed_under(by_id[c])[1] for c in cause.cases)
+        explanation, _ = reasons.most_common(1)[0]
+        rules = cause.rules_text(code=True)
+        text = _cell(explanation or UNREVIEWED)
+        out.append(
+            f"| {len(cause.cases)} | {rules} | {cause.tier or '?'} | `{_cell(cause.example)}` | {text} |"
+        )
+    return out
+
+
 def _deviations(cases: list[CaseRecord], rule_id: str) -> list[str]:
     """The cases of one rule, those sharing an explanation under it once."""
     out: list[str] = []
@@ -160,8 +183,17 @@ def _runtime_section(
         f"{rt.counts['passed']} of {rt.judged} judged cases pass; {len(rt.failures)} fail, breaking "
         f"{len(groups)} rule(s), from {len(causes)} root cause(s)." + _capabilities(rt)
     )
+    out += [
+        "",
+        f"Spec profile: {rt.spec_conform} of {rt.judged} judged cases conform to the spec's text; full "
+        f"profile: {rt.counts['passed']} of {rt.judged} pass every rule (failures by the tier of the rules "
+        f"their diff breaks: {rt.tiers_text()}).",
+    ]
     if not causes:
         return out
+    by_difference = _difference_table(rt)
+    if by_difference:
+        out += ["", "### Root causes by difference", "", *by_difference]
     out += ["", "### Root causes", "", *_cause_table(causes, catalogue), "", "### Deviations by rule"]
     for rule_id, cases in groups.items():
         out += ["", *_rule_heading(rule_id, catalogue)[:-1], *_deviations(cases, rule_id)]
@@ -172,7 +204,10 @@ INTRO = [
     "Each runtime's section opens with its root causes: an explanation written once in the runtime's",
     "baseline (`conformance/<runtime>.yaml`, case id → `<rule>: <explanation>`) and the number of",
     "failing cases it accounts for. Then every failing case, filed under the rule it breaks, with the",
-    "rule's text, the explanation and the harness's diff. A rule whose basis is a *project decision* is",
+    "rule's text, the explanation and the harness's diff. The spec profile counts the cases whose diff",
+    "breaks no rule of the spec's text; the full profile, those that pass every rule. Root causes by",
+    "difference group the failures that break the same rule at the same place in the same way.",
+    "A rule whose basis is a *project decision* is",
     "where the specification is silent or ambiguous and wireconf decided (the decision is quoted with",
     "the rule, and in docs/rules.md); a runtime that differs there deserves a look rather than a verdict.",
 ]
@@ -199,8 +234,10 @@ def render_findings(
         "",
         *INTRO,
         "",
-        "| runtime | " + " | ".join(COLUMNS) + " | rules broken | root causes |",
-        "|---|" + "---|" * (len(COLUMNS) + 2),
+        "| runtime | "
+        + " | ".join(COLUMNS)
+        + " | rules broken | root causes | spec profile | full profile |",
+        "|---|" + "---|" * (len(COLUMNS) + 4),
     ]
     by_runtime: dict[str, tuple[dict[str, list[CaseRecord]], list[RootCause]]] = {}
     for rt in matrix.runtimes:
@@ -210,9 +247,10 @@ def render_findings(
         causes = root_causes(rt.failures)
         by_runtime[rt.label] = (dict(sorted(groups.items())), causes)
         counts = " | ".join(str(rt.counts[c]) for c in COLUMNS)
-        out.append(f"| {rt.label} | {counts} | {len(groups)} | {len(causes)} |")
+        profiles = f"{rt.spec_conform}/{rt.judged} | {rt.counts['passed']}/{rt.judged}"
+        out.append(f"| {rt.label} | {counts} | {len(groups)} | {len(causes)} | {profiles} |")
     for item in not_run:
-        out.append(f"| {item.impl} | not run: {item.reason} |" + " |" * (len(COLUMNS) + 1))
+        out.append(f"| {item.impl} | not run: {item.reason} |" + " |" * (len(COLUMNS) + 3))
     idle = [rt for rt in matrix.runtimes if not rt.judged]
     if idle:
         out += ["", "Not judged here, every case unsupported (`pytest cases --impl <runtime>` says why):"]

@@ -33,6 +33,10 @@ class CaseRecord:
     message: str | None = None  # pytest's full report of a failure or error
     location: str | None = None
     shard: str | None = None
+    tier: str | None = None  # a failure's tier: the most authoritative among the rules its diff breaks
+    differences: list[dict[str, Any]] | None = None  # each difference with the rules it breaks
+    waived: list[dict[str, Any]] | None = None  # the differences the baseline's waivers set aside
+    outside_profile: str | None = None  # the --profile under which this failure was tolerated (xfailed)
     corpus: str | None = None  # the corpus's declared version
     corpus_hash: str | None = None  # and the hash of its content (harness.corpus.identity)
     python: str | None = None  # the Python that ran the harness, major.minor
@@ -42,6 +46,20 @@ class CaseRecord:
     @property
     def runtime(self) -> str:
         return f"{self.impl} {self.version}"
+
+    @property
+    def broken(self) -> list[str]:
+        """The rules the failure's differences break (``harness.judging.attribution``); for a record
+        without differences (an error, an older report), the rules the case cites."""
+        if not self.differences:
+            return list(self.rules)
+        return list(dict.fromkeys(r for d in self.differences for r in d.get("rules", [])))
+
+    def fails_profile(self, profile: str) -> bool:
+        """Whether this failure counts under ``profile`` (``spec``: only when it breaks a spec rule)."""
+        if self.status != "failed":
+            return False
+        return profile == "full" or self.tier in (None, "", "spec")
 
     @property
     def corpus_label(self) -> str | None:

@@ -1,11 +1,13 @@
 """A report as JUnit XML, for CI systems that show test results from it.
 
 One ``testsuite`` per runtime, one ``testcase`` per case (``classname`` = impl.kind.api), with the
-runtime and the corpus it was judged against as the suite's properties. A failure the gate lets pass
-(expected by the baseline, or new with ``--allow-new-failures``) is written as skipped with the
-baseline's reason, as pytest's own JUnit writer does for xfail, and a listed case that now passes as a
-failure, so the file agrees with the run's verdict. Skips say which they are: ``unsupported: ...`` (a
-capability the runtime does not declare) or ``skipped: ...``.
+runtime and the corpus it was judged against as the suite's properties. A failure outside the run's
+``--profile``, or one the gate lets pass (expected by the baseline, or new with
+``--allow-new-failures``), is written as skipped with its reason, as pytest's own JUnit writer does for
+xfail, and a listed case that now passes as a failure, so the file agrees with the run's verdict. A
+failure's ``type`` is the baseline's name for it (``regression``, ``new``, ...), else ``deviation
+(<tier>)``: ``deviation (spec)``, ``deviation (project)``. Skips say which they are: ``unsupported: ...``
+(a capability the runtime does not declare) or ``skipped: ...``.
 """
 
 from __future__ import annotations
@@ -38,17 +40,23 @@ def render_junit(matrix: Matrix) -> str:
             detail = record.diff or record.message or ""
             first = next((line for line in detail.splitlines() if line.strip()), record.status)
             mark = baseline_mark(record)
-            if record.status == "failed" and record.gate_accepted:
+            if record.status == "failed" and record.outside_profile:
+                counts["skipped"] += 1
+                message = f"outside the {record.outside_profile} profile: breaks {', '.join(record.broken)}"
+                ET.SubElement(case, "skipped", message=message)
+                ET.SubElement(case, "system-out").text = detail
+            elif record.status == "failed" and record.gate_accepted:
                 counts["skipped"] += 1
                 ET.SubElement(case, "skipped", message=f"{mark} failure (baseline): {record.reason}")
                 ET.SubElement(case, "system-out").text = detail
             elif record.status == "failed":
                 counts["failures"] += 1
-                kind = record.baseline or "deviation"
+                kind = record.baseline or f"deviation ({record.tier or 'spec'})"
                 message = f"{mark}: {first}" if mark else first
                 node = ET.SubElement(case, "failure", message=message, type=kind)
                 why = f"baseline: {record.reason}\n" if record.baseline and record.reason else ""
-                node.text = f"rules: {', '.join(record.rules)}\n{why}{record.message or detail}"
+                tier = f" (tier: {record.tier or 'spec'})"
+                node.text = f"rules broken: {', '.join(record.broken)}{tier}\n{why}{record.message or detail}"
             elif record.status == "error":
                 counts["errors"] += 1
                 ET.SubElement(case, "error", message=first).text = record.message or detail
@@ -57,7 +65,8 @@ def render_junit(matrix: Matrix) -> str:
                 ET.SubElement(case, "skipped", message=f"{record.status}: {record.reason or record.status}")
             elif record.baseline == "fixed":
                 counts["failures"] += 1
-                message = "listed in the baseline as failing, now passes: remove the entry"
+                listed = f" ({record.reason})" if record.reason else ""
+                message = f"listed in the baseline{listed}, now passes: update the baseline"
                 ET.SubElement(case, "failure", message=message, type="fixed").text = record.message
         for key, value in counts.items():
             suite.set(key, str(value))

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+from harness.reports.causes import group_causes
 from harness.reports.matrix import COLUMNS, Matrix, baseline_mark
 
 MAX_DIFF_LINES = 40
+MAX_CAUSES = 15
 
 
 def _cell(counts: Counter[str]) -> str:
@@ -36,16 +38,35 @@ def render_markdown(matrix: Matrix) -> str:
         known = f" ({rt.known} known from the baseline)" if rt.known else ""
         corpus = f" (corpus {rt.corpus})" if len(corpora) > 1 else ""
         out.append(
-            f"- **{rt.label}**{corpus}: {c['passed']} passed, {c['failed']} failed{known}, "
-            f"{c['error']} error, {c['unsupported']} unsupported, {c['skipped']} skipped — "
-            f"{rt.pass_rate:.0%} of judged cases pass"
+            f"- **{rt.label}**{corpus}: {c['passed']} passed, {c['failed']} failed{known} "
+            f"({rt.tiers_text()}), {c['error']} error, {c['unsupported']} unsupported, {c['skipped']} "
+            f"skipped — {rt.profiles_text()}"
         )
-    out += ["", "Each cell: " + " / ".join(COLUMNS) + ".", ""]
+    out += [
+        "",
+        "Spec profile: judged cases whose diff breaks no rule of the spec's text; full profile: judged "
+        "cases that pass every rule. A failure's tier (spec, vectors, project) is that of the rules its "
+        "diff breaks.",
+        "",
+        "Each cell: " + " / ".join(COLUMNS) + ".",
+        "",
+    ]
     out.append("| kind | api | " + " | ".join(rt.label for rt in matrix.runtimes) + " |")
     out.append("|---|---|" + "---|" * len(matrix.runtimes))
     for section in matrix.sections:
         cells = " | ".join(_cell(matrix.cell(rt, section)) for rt in matrix.runtimes)
         out.append(f"| {section[0]} | {section[1]} | {cells} |")
+    for rt in matrix.runtimes:
+        causes = group_causes((r.id, r.differences or []) for r in rt.failures)
+        if causes:
+            out += ["", f"### {rt.label}: root causes", "", "| cases | rules broken | tier | difference |"]
+            out.append("|---:|---|---|---|")
+            for cause in causes[:MAX_CAUSES]:
+                rules = cause.rules_text(code=True)
+                example = cause.example.replace("|", "\\|")
+                out.append(f"| {len(cause.cases)} | {rules} | {cause.tier or '?'} | `{example}` |")
+            if len(causes) > MAX_CAUSES:
+                out.append(f"| … | {len(causes) - MAX_CAUSES} more root causes | | |")
     for rt in matrix.runtimes:
         if rt.fixed:
             ids = ", ".join(f"`{r.id}`" for r in rt.fixed)
@@ -60,10 +81,12 @@ def render_markdown(matrix: Matrix) -> str:
         for record in rt.failures:
             mark = baseline_mark(record)
             shown = "" if mark is None else f" (**{mark}**)" if not record.gate_accepted else f" ({mark})"
-            rules = ", ".join(f"`{r}`" for r in record.rules)
-            out.append(
-                f"<details><summary><code>{record.id}</code> {record.status}{shown}: {rules}</summary>"
-            )
+            if record.outside_profile:
+                shown = f" (outside the {record.outside_profile} profile)"
+            rules = ", ".join(f"`{r}`" for r in record.broken)
+            tier = f" [{record.tier}]" if record.tier else ""
+            head = f"<code>{record.id}</code> {record.status}{shown}{tier}: breaks {rules}"
+            out.append(f"<details><summary>{head}</summary>")
             out.append("")
             if record.location:
                 out.append(

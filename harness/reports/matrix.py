@@ -4,7 +4,9 @@ Counts use the conformance outcomes, named as the terminal summary names them: p
 unsupported (a capability the runtime does not declare) and skipped (a case skipped for another
 reason). A failure the baseline lets pass is still a failure; it is marked ``known`` (expected) so that
 a reader can tell what is new, and the baseline's name for every other failure (regression, new) is
-shown beside it.
+shown beside it. Failures are also counted by their tier (the most authoritative tier of the rules their
+diff breaks), which gives each runtime two figures: the spec profile (cases that break no rule of the
+spec's text) and the full profile (cases that pass).
 
 A runtime is its name and version; when the merged reports ran it under several Pythons (a CI matrix),
 each Python is a runtime of its own. Every runtime names the corpus (version and hash) it was judged
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 from harness.reports.jsonl import CaseRecord
 
 COLUMNS = ("passed", "failed", "error", "unsupported", "skipped")
+TIERS = ("spec", "vectors", "project")
 
 BASELINE_MARKS = {
     "expected": "known",
@@ -52,6 +55,7 @@ class RuntimeSummary:
     failures: list[CaseRecord] = field(default_factory=list)
     fixed: list[CaseRecord] = field(default_factory=list)  # listed in the baseline as failing, now passing
     records: list[CaseRecord] = field(default_factory=list)
+    tiers: Counter[str] = field(default_factory=Counter)  # failed cases by tier
     corpora: Counter[str] = field(default_factory=Counter)  # corpus label -> cases judged against it
     python: str | None = None
 
@@ -62,6 +66,26 @@ class RuntimeSummary:
     @property
     def pass_rate(self) -> float:
         return self.counts["passed"] / self.judged if self.judged else 0.0
+
+    @property
+    def spec_conform(self) -> int:
+        """Judged cases whose diff breaks no rule of the spec's text (passes, and failures of the
+        vectors or project tiers only)."""
+        return self.judged - self.tiers["spec"] - self.counts["error"]
+
+    @property
+    def spec_rate(self) -> float:
+        return self.spec_conform / self.judged if self.judged else 0.0
+
+    def profiles_text(self) -> str:
+        """``spec profile 120/124 (97%), full profile 100/124 (81%)``."""
+        return (
+            f"spec profile {self.spec_conform}/{self.judged} ({self.spec_rate:.0%}), "
+            f"full profile {self.counts['passed']}/{self.judged} ({self.pass_rate:.0%})"
+        )
+
+    def tiers_text(self) -> str:
+        return ", ".join(f"{self.tiers[t]} {t}" for t in TIERS)
 
     @property
     def corpus(self) -> str:
@@ -114,6 +138,8 @@ def build_matrix(records: list[CaseRecord]) -> Matrix:
             summary.corpora[record.corpus_label] += 1
         section = (record.kind or "-", record.api or "-")
         cells.setdefault((label, *section), Counter())[col] += 1
+        if col == "failed":
+            summary.tiers[record.tier if record.tier in TIERS else "spec"] += 1
         if record.baseline == "fixed":
             summary.fixed.append(record)
         if col in ("failed", "error"):

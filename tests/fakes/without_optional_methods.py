@@ -10,7 +10,11 @@ class Adapter:
     version = "0.0.1"
 
     def capabilities(self):
-        return {c for c in _reference.capabilities() if c.split(":")[0] in ("wire", "process", "stream")}
+        return {
+            c
+            for c in _reference.capabilities()
+            if c.split(":")[0] in ("wire", "process", "stream", "concept")
+        }
 
     def build_request(self, api, agent, messages):
         return _reference.build_request(api, agent, messages)

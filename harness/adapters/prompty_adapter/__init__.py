@@ -34,6 +34,7 @@ import itertools
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from harness.adapter_contract import ALL_CONCEPTS
 from harness.adapters._optional import optional_module
 from harness.adapters.prompty_adapter.capture import CapturingClient, RequestCaptured, as_request_body
 from harness.adapters.prompty_adapter.inputs import load_agent, load_messages
@@ -118,7 +119,7 @@ class PromptyAdapter:
         caps = {f"{kind}:{api}" for kind in ("wire", "process", "e2e") for api in APIS}
         if self._traced:  # the spans of its process and execute calls
             caps |= {f"trace:{api}" for api in APIS}
-        return caps | {f"stream:{api}" for api in STREAMING_APIS}
+        return caps | {f"stream:{api}" for api in STREAMING_APIS} | ALL_CONCEPTS  # the spec's own runtime
 
     # -- wire ---------------------------------------------------------------------------------------
 
