@@ -9,6 +9,7 @@ import shutil
 
 import pytest
 
+from harness.adapter_contract import ALL_CONCEPTS
 from harness.adapters.prompty_ts import Unavailable, adapter
 from harness.adapters.prompty_ts.build import BuildError, build, source_digest
 from harness.adapters.prompty_ts.locate import RUNTIME_ENV
@@ -105,6 +106,8 @@ def test_recorded_bytes_reach_the_runtime_and_fit_the_schema(
     sent = [m["message"] for m in messages]
     hello = next(m for m in sent if m["type"] == "hello")
     assert (hello["protocol"], hello["inputs"]) == (2, "recorded")
+    # the spec's own runtime declares every optional concept, as the Python prompty adapter does
+    assert {c for c in hello["capabilities"] if c.startswith("concept:")} == ALL_CONCEPTS
     calls = {m["method"]: m for m in sent if m["type"] == "call"}
 
     source = next(c for c in corpus.cases() if c.id == cases[0]).model.response

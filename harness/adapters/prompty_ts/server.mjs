@@ -133,10 +133,24 @@ const METHODS = {
 // verdict on the result would judge the mismatch, not the runtime. Its request building is judged by
 // the wire cases, its processing by the process cases.
 const NO_E2E = new Set(["openai.embeddings"]);
+// Every optional concept of the spec (harness/adapter_contract.py CONCEPTS), as the Python prompty
+// adapter declares them: this is the spec's own runtime, so a concept it lacks (it drops mcp tools,
+// its loader refuses prompty and openapi tools without a connection) is a deviation to judge, not a
+// case to leave unsupported.
+const CONCEPTS = [
+  "api-type",
+  "custom-tools",
+  "mcp-tools",
+  "message-metadata",
+  "openapi-tools",
+  "prompty-tools",
+  "tool-bindings",
+];
 const capabilities = [
   ...["wire", "process"].flatMap((kind) => replay.responseApis.map((api) => `${kind}:${api}`)),
   ...replay.streamApis.map((api) => `stream:${api}`),
   ...replay.responseApis.filter((api) => !NO_E2E.has(api)).map((api) => `e2e:${api}`),
+  ...CONCEPTS.map((name) => `concept:${name}`),
 ].sort();
 
 send({
