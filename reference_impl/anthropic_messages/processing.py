@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from anthropic.types import Message
-
 from reference_impl.openai_chat.processing import parse_structured
 from reference_impl.sdk_objects import from_mapping
 from reference_impl.tool_call import ToolCall
@@ -24,6 +22,9 @@ def refusal_error() -> ValueError:
 
 
 def process_anthropic(agent: dict[str, Any], response: Any) -> Any:
+    # imported at the first call: the SDK's types take seconds to import (the exec helper's hello waits)
+    from anthropic.types import Message
+
     response = from_mapping(Message, response)  # decision 8/plain-mapping-response
     tool_blocks = [block for block in response.content if block.type == "tool_use"]
     if tool_blocks:

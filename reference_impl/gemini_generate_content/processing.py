@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from google.genai.types import GenerateContentResponse
-
 from reference_impl.gemini_generate_content.candidates import (
     is_answer_text,
     parts_of,
@@ -18,6 +16,9 @@ from reference_impl.sdk_objects import from_mapping
 
 
 def process_generate_content(agent: dict[str, Any], response: Any) -> Any:
+    # imported at the first call: the SDK's types take seconds to import (the exec helper's hello waits)
+    from google.genai.types import GenerateContentResponse
+
     response = from_mapping(GenerateContentResponse, response)  # decision 8/plain-mapping-response
     candidates = response.candidates or []
     if not candidates:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from openai.types.chat import ChatCompletion
-
 from reference_impl.sdk_objects import from_mapping
 from reference_impl.tool_call import ToolCall
 
@@ -22,6 +20,9 @@ def parse_structured(agent: dict[str, Any], content: str) -> Any:
 
 
 def process_chat(agent: dict[str, Any], response: Any) -> Any:
+    # imported at the first call: the SDK's types take seconds to import (the exec helper's hello waits)
+    from openai.types.chat import ChatCompletion
+
     response = from_mapping(ChatCompletion, response)  # decision 8/plain-mapping-response
     message = response.choices[0].message
     if message.tool_calls:

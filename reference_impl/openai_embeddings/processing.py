@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from openai.types import CreateEmbeddingResponse
-
 from reference_impl.sdk_objects import from_mapping
 
 
 def process_embedding(agent: dict[str, Any], response: Any) -> Any:
+    # imported at the first call: the SDK's types take seconds to import (the exec helper's hello waits)
+    from openai.types import CreateEmbeddingResponse
+
     response = from_mapping(CreateEmbeddingResponse, response)  # decision 8/plain-mapping-response
     data = response.data or []
     if len(data) == 0:

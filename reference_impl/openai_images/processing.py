@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from openai.types import ImagesResponse
-
 from reference_impl.sdk_objects import from_mapping
 
 
@@ -19,6 +17,9 @@ def image_result(item: Any) -> Any:
 
 
 def process_image(agent: dict[str, Any], response: Any) -> Any:
+    # imported at the first call: the SDK's types take seconds to import (the exec helper's hello waits)
+    from openai.types import ImagesResponse
+
     response = from_mapping(ImagesResponse, response)  # decision 8/plain-mapping-response
     data = response.data or []
     if len(data) == 0:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from openai.types.responses import Response
-
 from reference_impl.sdk_objects import from_mapping
 from reference_impl.tool_call import ToolCall
 
@@ -22,6 +20,9 @@ def parse_output(agent: dict[str, Any], output_text: str) -> Any:
 
 
 def process_responses(agent: dict[str, Any], response: Any) -> Any:
+    # imported at the first call: the SDK's types take seconds to import (the exec helper's hello waits)
+    from openai.types.responses import Response
+
     response = from_mapping(Response, response)  # decision 8/plain-mapping-response
     if response.error:  # status "incomplete" is no error (project decision 8.4/incomplete-not-error)
         raise ValueError(response.error.message)
