@@ -30,15 +30,23 @@ MIN_VALUE_LENGTH = 8
 """Values shorter than this are not keys (``test`` is a word, not a secret)."""
 
 
+_ENCODED_NAMES = tuple((name, os.fsencode(name)) for name in KEY_VARIABLES)
+
+
 def key_values(environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The key variables that are set (long enough to be keys), name → value."""
-    env = os.environ if environ is None else environ
-    values = {}
-    for name in KEY_VARIABLES:
-        value = env.get(name, "")
-        if len(value.strip()) >= MIN_VALUE_LENGTH:
-            values[name] = value
-    return values
+    """The key variables that are set (long enough to be keys), name → value.
+
+    Called for every report of every case: on POSIX the process's environment is read from the bytes
+    mapping behind ``os.environ`` (what ``os.environ`` itself reads and writes), since
+    ``os.environ.get`` raises and catches a ``KeyError`` for each variable that is not set."""
+    raw = getattr(os.environ, "_data", None) if environ is None and os.name == "posix" else None
+    if isinstance(raw, dict):
+        found = ((name, raw.get(key)) for name, key in _ENCODED_NAMES)
+        pairs = [(name, os.fsdecode(value)) for name, value in found if value is not None]
+    else:
+        env = os.environ if environ is None else environ
+        pairs = [(name, env.get(name, "")) for name in KEY_VARIABLES]
+    return {name: value for name, value in pairs if len(value.strip()) >= MIN_VALUE_LENGTH}
 
 
 def _base64_cores(data: bytes, alphabet: bytes | None) -> list[str]:

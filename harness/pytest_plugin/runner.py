@@ -254,10 +254,12 @@ class ForkedRunner(CaseRunner):
         self._conn: Connection | None = None
         self.forks = 0
 
-    def _warm_up(self, selected: list[RunnableCase]) -> None:
+    def _warm_up(self, selected: list[RunnableCase], shared: bool) -> None:
         """Do here, once, what every fork would otherwise do inside its first cases' time limits: import
         the SDKs, create their replay clients, parse (and check) the cassettes the selected cases use.
-        A runner process started after a kill then begins as warm as the first one."""
+        A runner process started after a kill then begins as warm as the first one. An xdist worker
+        (``shared``) runs only its share of the selected cases, so it leaves the cassettes to its runner
+        process (each within its case's preparation budget) rather than parse every one of them."""
         from harness.cassettes.store import CassetteError
         from harness.providers.registry import APIS, PROVIDER_OF
         from harness.sdk.replay import warm_up
@@ -265,7 +267,7 @@ class ForkedRunner(CaseRunner):
         for api in sorted({item.loaded.api for item in selected} & APIS.keys()):
             warm_up(api)
             self.session.replay.client(PROVIDER_OF[api])
-        if self.session.records:  # cassettes change as the run records: each runner reads them fresh
+        if self.session.records or shared:  # recording changes cassettes: each runner reads them fresh
             return
         for item in selected:
             model = item.loaded.model
@@ -280,7 +282,8 @@ class ForkedRunner(CaseRunner):
 
     def _start(self, item: RunnableCase) -> Connection:
         if self.forks == 0:
-            self._warm_up([i for i in item.session.items if getattr(i, "loaded", None) is not None])  # type: ignore[misc]
+            selected = [i for i in item.session.items if getattr(i, "loaded", None) is not None]
+            self._warm_up(selected, shared=hasattr(item.session.config, "workerinput"))  # type: ignore[arg-type]
         ours, theirs = Pipe()
         sys.stdout.flush()
         sys.stderr.flush()
