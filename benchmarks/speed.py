@@ -111,8 +111,8 @@ def _marginal(args: list[str], repeat: int) -> tuple[Timing, int]:
     return Timing(wall, cpu), items
 
 
-def case_cost(repeat: int, work: Path) -> None:
-    kinds = [option for kind in SCALED_KINDS for option in ("--kind", kind)]
+def case_cost(repeat: int, work: Path, case_kinds: Sequence[str] = SCALED_KINDS) -> None:
+    kinds = [option for kind in case_kinds for option in ("--kind", kind)]
     plugin_args = [str(CASES), "-q", "-p", "no:cacheprovider", *kinds, "-k", "not mcp"]
     trivial = work / "floor" / "test_trivial.py"
     trivial.parent.mkdir(parents=True, exist_ok=True)
@@ -125,7 +125,7 @@ def case_cost(repeat: int, work: Path) -> None:
     in_process(plugin_args)  # the first session imports the SDKs and parses the corpus once
     per_case, cases = _marginal(plugin_args, repeat)
     per_item, items = _marginal(floor_args, repeat)
-    print(f"case cost: {cases} wire/process/stream cases, {items} trivial items")
+    print(f"case cost: {cases} {'/'.join(case_kinds)} cases, {items} trivial items")
     for label, cost in (
         ("marginal cost per case through the plugin", per_case),
         ("pytest's floor", per_item),
@@ -250,6 +250,11 @@ def main() -> None:
     parser.add_argument("--strength-args", default="", help="arguments for `wireconf strength`")
     parser.add_argument("--suite-args", default="", help="arguments for the project's `pytest`")
     parser.add_argument("--keep", type=Path, default=None, help="build the scaled corpus here and keep it")
+    parser.add_argument(
+        "--case-cost-kinds",
+        default=",".join(SCALED_KINDS),
+        help="the kinds whose cases the case cost is measured on (default: %(default)s)",
+    )
     args = parser.parse_args()
     skip = {s for s in args.skip.split(",") if s}
     unknown = skip - set(FIGURES)
@@ -259,7 +264,7 @@ def main() -> None:
     if os.environ.get("PYTHONDONTWRITEBYTECODE"):
         print("note: PYTHONDONTWRITEBYTECODE is set: every process compiles the project's modules anew")
     runs: dict[str, Callable[[Path], None]] = {
-        "case-cost": lambda work: case_cost(args.repeat, work),
+        "case-cost": lambda work: case_cost(args.repeat, work, args.case_cost_kinds.split(",")),
         "corpus": lambda work: corpus(args.repeat),
         "scaled": lambda work: scaled(args.repeat, args.copies, work),
         "exec-start": lambda work: exec_start(args.repeat),
