@@ -19,8 +19,9 @@ from pydantic import ValidationError
 
 from harness.corpus.case import LoadedCase, Problem
 from harness.corpus.model import CaseBase
+from harness.corpus.parsed_files import ParsedFiles
 from harness.corpus.rules import RULES_FILE, Catalogue, load_catalogue
-from harness.corpus.yaml_source import LineDict, YamlSyntaxError, line_of, load_yaml_file
+from harness.corpus.yaml_source import LineDict, YamlSyntaxError, line_of
 from harness.kinds.registry import CASE_ADAPTER
 
 __all__ = ["Corpus", "Entry", "LoadedCase", "Problem", "find_corpus_root", "is_case_file", "load_corpus"]
@@ -72,14 +73,17 @@ class Corpus:
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()
-        self.catalogue = load_catalogue(self.root / RULES_FILE)
         seen: dict[str, LoadedCase] = {}
-        for path in sorted(p for p in self.root.rglob("*") if p.is_file() and is_case_file(p, self.root)):
-            self.entries[path] = list(self._load_file(path, seen))
+        paths = sorted(p for p in self.root.rglob("*") if p.is_file() and is_case_file(p, self.root))
+        parsed = ParsedFiles(self.root, len(paths))
+        self.catalogue = load_catalogue(self.root / RULES_FILE, parsed.load)
+        for path in paths:
+            self.entries[path] = list(self._load_file(path, seen, parsed))
+        parsed.save([self.root / RULES_FILE, *paths])
 
-    def _load_file(self, path: Path, seen: dict[str, LoadedCase]) -> Iterator[Entry]:
+    def _load_file(self, path: Path, seen: dict[str, LoadedCase], parsed: ParsedFiles) -> Iterator[Entry]:
         try:
-            raw = load_yaml_file(path)
+            raw = parsed.load(path)
         except YamlSyntaxError as exc:
             yield Problem(path, exc.line, "[file]", exc.described())
             return

@@ -23,7 +23,7 @@ rule its diff breaks even when the case does not cite it (an unexpected top-leve
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -276,10 +276,11 @@ def _section_key(section: str) -> tuple[Any, ...]:
     return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in section.split("."))
 
 
-def load_catalogue(path: Path) -> Catalogue:
-    """Load ``rules.yaml``; problems are collected (with lines), never raised."""
+def load_catalogue(path: Path, load: Callable[[Path], Any] = load_yaml_file) -> Catalogue:
+    """Load ``rules.yaml`` (parsed by ``load``: the corpus passes its cache of parsed files); problems
+    are collected (with lines), never raised."""
     try:
-        raw = load_yaml_file(path)
+        raw = load(path)
     except YamlSyntaxError as exc:
         return Catalogue(path, {}, [CatalogueProblem(path, exc.line, exc.described())])
     if not isinstance(raw, dict) or not isinstance(raw.get("rules"), list):

@@ -17,8 +17,9 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness.cache_dir import cache_root
+
 RUNTIME_ENV = "WIRECONF_PROMPTY_TS"
-CACHE_ENV = "WIRECONF_CACHE_DIR"
 PACKAGES = ("core", "openai", "anthropic", "foundry")
 """The workspace packages the server imports (foundry registers the ``azure`` provider)."""
 NODE_HINT = "install Node.js >= 18 (Debian: apt-get install nodejs)"
@@ -26,17 +27,6 @@ BUILD_HINT = (
     "run `wireconf prompty-ts build <prompty checkout>/runtime/typescript` (or a .tar.gz of it), "
     f"or set {RUNTIME_ENV} to a built runtime/typescript folder"
 )
-
-
-def cache_root() -> Path:
-    """The folder builds are cached in (outside any source tree wireconf reads)."""
-    configured = os.environ.get(CACHE_ENV)
-    if configured:
-        return Path(configured)
-    checkout = Path(__file__).resolve().parents[3]
-    if (checkout / "pyproject.toml").is_file() and (checkout / "harness").is_dir():
-        return checkout / ".cache"
-    return Path.home() / ".cache" / "wireconf"
 
 
 def pointer_file() -> Path:
