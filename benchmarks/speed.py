@@ -135,11 +135,18 @@ def case_cost(repeat: int, work: Path, case_kinds: Sequence[str] = SCALED_KINDS)
     print(f"  ratio: {wall:.1f}x the floor (wall), {cpu:.1f}x (CPU)")
 
 
+_CORPUS_RUN: list[tuple[Timing, int]] = []
+"""The corpus run's timing and case count, for the scaled run's cost per added case."""
+
+
 def corpus(repeat: int) -> None:
     timing = best(
         [command([*PYTEST, "cases", "-q", "-p", "no:cacheprovider"], REPO)[0] for _ in range(repeat)]
     )
     print(f"corpus: `pytest cases -q`: {timing}")
+    from harness.corpus.loader import Corpus
+
+    _CORPUS_RUN.append((timing, sum(1 for _ in Corpus(CASES).cases())))
 
 
 def make_scaled_corpus(dest: Path, copies: int) -> int:
@@ -202,6 +209,11 @@ def scaled(repeat: int, copies: int, work: Path) -> None:
         print(f"  {label:12} {timing}; pytest says {said:.1f} s{rss}")
     one, two = results["one process"][0].wall, results["-n 2"][0].wall
     print(f"  -n 2 speed-up: {one / two:.2f}x")
+    if _CORPUS_RUN:  # the slope: what each added case costs a whole run, collection included
+        base, base_count = _CORPUS_RUN[-1]
+        added = results["one process"][0].cpu - base.cpu
+        per_case = added / (count - base_count) * 1000
+        print(f"  CPU per added case (one process, against the corpus run): {per_case:.3f} ms")
 
 
 def exec_start(repeat: int) -> None:
