@@ -48,10 +48,15 @@ class ParsedFiles:
         self.path: Path | None = None
         self._entries: dict[str, tuple[bytes, bytes]] = {}
         self._changed = False
+        self._version = ""
         if files < MIN_FILES:
             return
-        self.path = cache_root() / "parsed" / f"{hashlib.sha256(str(root).encode()).hexdigest()[:20]}.pickle"
-        self._version = _parser_version()
+        try:  # no home folder, no readable parser source: no cache
+            name = f"{hashlib.sha256(str(root).encode()).hexdigest()[:20]}.pickle"
+            self._version = _parser_version()
+            self.path = cache_root() / "parsed" / name
+        except (OSError, RuntimeError):
+            return
         with contextlib.suppress(Exception):  # a missing, foreign or broken cache is no cache
             with self.path.open("rb") as handle:
                 version, entries = pickle.load(handle)
