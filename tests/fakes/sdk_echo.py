@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from harness.adapter_contract import APIS
+from harness.adapter_contract import APIS, concept
 from reference_impl.adapter import ReferenceAdapter
 
 BODY_TOKEN = "PLANTEDbodyToken0123456789abcdef"
@@ -27,7 +27,8 @@ class Adapter:
     version = "0.0.1"
 
     def capabilities(self) -> set[str]:
-        return {f"e2e:{api}" for api in APIS}
+        # the api it is called for picks the SDK call, so the cases of every api are its (§7.2-7.4)
+        return {f"e2e:{api}" for api in APIS} | {concept("api-type")}
 
     def execute(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
         text = messages[-1]["content"][0]["value"]
