@@ -149,11 +149,11 @@ def main() -> None:
             }
             if args.keep is not None:
                 shutil.copytree(root, args.keep, dirs_exist_ok=True)
-            refused = run.stdout.count("RECORDING REFUSED: refusing to write")
             records = [json.loads(line) for line in report.read_text().splitlines()]
             differences = sum(len(r.get("differences") or []) for r in records)
             waived = sum(len(r.get("waived") or []) for r in records)
             causes = outputs["html"].count("<tr data-cause=")
+            refused = sum(1 for r in records if "RECORDING REFUSED" in (r.get("message") or ""))
     finally:
         provider.stop()
     recordings = (len(PLACES) + 1) * args.repeat
