@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from harness.adapter_contract import APIS, concept
+from harness.adapter_contract import APIS
 from reference_impl.adapter import ReferenceAdapter
 
 BODY_TOKEN = "PLANTEDbodyToken0123456789abcdef"
@@ -27,8 +27,9 @@ class Adapter:
     version = "0.0.1"
 
     def capabilities(self) -> set[str]:
-        # the api it is called for picks the SDK call, so the cases of every api are its (§7.2-7.4)
-        return {f"e2e:{api}" for api in APIS} | {concept("api-type")}
+        # concept:api-type: the embeddings and images cases name their api by agent.model.apiType,
+        # which this fake follows (it calls the SDK method of the api the harness names)
+        return {f"e2e:{api}" for api in APIS} | {"concept:api-type"}
 
     def execute(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
         text = messages[-1]["content"][0]["value"]
