@@ -1,6 +1,6 @@
 """How many planted keys reach the disk or a report when recording against the fake provider.
 
-    .venv/bin/python benchmarks/planted_secrets.py [--repeat 1]
+    .venv/bin/python benchmarks/planted_secrets.py [--repeat 1] [--keep DIR]
 
 Starts the fake provider (tests/fake_provider.py) on 127.0.0.1 and records, with `--record-mode=all`,
 one e2e case per place a key can hide, through a runtime (tests/fakes/leaky.py) that itself puts the
@@ -171,6 +171,8 @@ def main() -> None:
     total = sum(_hits(text) for text in outputs.values())
     if total:
         sys.exit(f"FAIL: {total} planted key rendering(s) reached the disk or a report")
+    if not (differences and waived and causes):
+        sys.exit("FAIL: the reports hold no differences, waivers or root causes to search")
 
 
 if __name__ == "__main__":
