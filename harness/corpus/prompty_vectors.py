@@ -145,10 +145,10 @@ def _process_case(vector: dict[str, Any]) -> dict[str, Any]:
 def case_of(entry: dict[str, Any], commit: str) -> tuple[str, str, dict[str, Any]] | Skipped | None:
     """``(kind, api, case)`` for a §7/§8 vector, a ``Skipped`` with the reason, or ``None`` for the
     vectors of other sections (load, render, parse, agent loop, discovery)."""
-    contract = (entry.get("contract"), entry.get("operation"))
+    contract = (str(entry.get("contract")), str(entry.get("operation")))
     if contract == _NOT_A_PROCESSOR:
         return Skipped(entry["vector"]["name"], STREAM_CONTRACT)
-    kind = _KINDS.get(contract)  # type: ignore[arg-type]
+    kind = _KINDS.get(contract)
     if kind is None:
         return None
     vector = entry["vector"]

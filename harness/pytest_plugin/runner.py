@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.cassettes import netns
 from harness.cassettes.network_guard import GUARD, charged
+from harness.pytest_plugin.case_host import is_runnable
 from harness.pytest_plugin.case_run import PREPARE_LIMIT, CaseResult, finish_case, prepare_case
 from harness.pytest_plugin.timeout import CaseAborted, CaseTimeout, RunnerEnded, TimedRunner
 
@@ -280,7 +281,7 @@ class ForkedRunner(CaseRunner):
 
     def _start(self, item: RunnableCase) -> Connection:
         if self.forks == 0:
-            self._warm_up([i for i in item.session.items if getattr(i, "loaded", None) is not None])  # type: ignore[misc]
+            self._warm_up([i for i in item.session.items if is_runnable(i)])
         ours, theirs = Pipe()
         sys.stdout.flush()
         sys.stderr.flush()
@@ -365,7 +366,7 @@ class ForkedRunner(CaseRunner):
                     recorded.append(payload)
                 elif kind == "done":
                     payload.recorded = recorded
-                    return payload  # type: ignore[no-any-return]
+                    return payload
         except KeyboardInterrupt:
             self._stop()
             raise
