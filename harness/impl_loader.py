@@ -157,7 +157,7 @@ def check_adapter(adapter: Any, spec: str, origin: str) -> LoadedImpl:
         raise ImplError(
             f"--impl {spec}: capabilities() must return a set of strings, got {declared!r}",
             path=_source_file(adapter),
-            hint="return e.g. {'wire:openai.chat', 'process:openai.chat'} (docs/adapters.md)",
+            hint="return a set of '<kind>:<api>' strings, one per kind and api it runs (docs/adapters.md)",
         )
     caps: set[str] = set()
     for cap in declared:
