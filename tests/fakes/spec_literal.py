@@ -11,6 +11,11 @@ runtime that conforms to the spec profile and deviates only from rules outside i
   never says a processor is handed anything but the SDK's object, so a plain mapping fails as it would
   in a runtime that only knows SDK classes, where the project decided a mapping is read like the
   object of the same body (8/plain-mapping-response, tier project).
+
+It is judged on openai.chat. The literal readings it leaves out are those whose differences no rule
+can declare yet: a §7.4.1 Responses request with the system message as an input item shifts every
+later item by one, and a §7.1.4 schema without ``items`` or nested ``properties`` differs inside
+schemas that other cases check for other rules; both are charged to the cases' cited rules too.
 """
 
 from reference_impl.openai_chat.processing import parse_structured
