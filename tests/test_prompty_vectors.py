@@ -138,7 +138,8 @@ def _wire_case(**extra: object) -> WireCase:
 
 
 def _verdict(case: WireCase, value: object) -> list[str]:
-    return judge(case, CanonicalOutcome(value, None, "", [], None), "request body")
+    """The verdict's lines as printed (a difference is a ``Difference``; its text is what a person reads)."""
+    return [str(line) for line in judge(case, CanonicalOutcome(value, None, "", [], None), "request body")]
 
 
 def test_listed_passes_extra_keys_and_still_fails_on_what_it_lists():

@@ -69,7 +69,7 @@ cases:
     id: e2e.openai.embeddings.fake-embeddings
     api: openai.embeddings
     cassette: openai/fake-embeddings
-    agent: {model: {id: text-embedding-fake}}
+    agent: {model: {id: text-embedding-fake, apiType: embedding}}
     messages: [{role: user, content: [{kind: text, value: embed me}]}]
     expect_request: {model: text-embedding-fake, input: embed me, encoding_format: base64}
     expect: [[0.25, -0.5, 0.125]]
@@ -77,7 +77,7 @@ cases:
     id: e2e.openai.images.fake-image
     api: openai.images
     cassette: openai/fake-image
-    agent: {model: {id: image-fake}}
+    agent: {model: {id: image-fake, apiType: image}}
     messages: [{role: user, content: [{kind: text, value: a lion}]}]
     expect_request: {model: image-fake, prompt: a lion}
     expect: {revised_prompt: a lion, url_host: fake.blob.example}
@@ -85,7 +85,7 @@ cases:
     id: e2e.openai.responses.fake-response
     api: openai.responses
     cassette: openai/fake-response
-    agent: {model: {id: gpt-fake}}
+    agent: {model: {id: gpt-fake, apiType: responses}}
     messages: [{role: user, content: [{kind: text, value: hello responses}]}]
     expect_request: {model: gpt-fake, input: hello responses}
     expect: "You said: hello responses"
@@ -93,7 +93,7 @@ cases:
     id: e2e.openai.responses.fake-response-stream
     api: openai.responses
     cassette: openai/fake-response-stream
-    agent: {model: {id: gpt-fake, options: {additionalProperties: {stream: true}}}}
+    agent: {model: {id: gpt-fake, apiType: responses, options: {additionalProperties: {stream: true}}}}
     messages: [{role: user, content: [{kind: text, value: hello events}]}]
     expect_request: {model: gpt-fake, input: hello events, stream: true}
     incremental: true
