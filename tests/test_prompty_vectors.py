@@ -138,7 +138,7 @@ def _wire_case(**extra: object) -> WireCase:
 
 
 def _verdict(case: WireCase, value: object) -> list[str]:
-    """The verdict's lines as printed (a difference is a ``Difference``; its text is what a person reads)."""
+    """The verdict's lines as a person reads them (differences are ``Difference`` records)."""
     return [str(line) for line in judge(case, CanonicalOutcome(value, None, "", [], None), "request body")]
 
 

@@ -166,6 +166,44 @@ def test_overlapping_recordings_into_one_cassette_keep_every_interaction(recorde
     assert len(read_cassette(path).interactions) == 3, outputs  # the first, and one from each run
 
 
+SHARED = """\
+x-e2e: &e2e {kind: e2e, rules: [7.8/through-the-sdk], api: openai.chat, cassette: openai/shared}
+cases:
+  - <<: *e2e
+    id: e2e.openai.chat.shared-first
+    agent: {model: {id: gpt-fake}}
+    messages: [{role: user, content: [{kind: text, value: first}]}]
+    expect_request: {model: gpt-fake, messages: [{role: user, content: first}]}
+    expect: "You said: first"
+  - <<: *e2e
+    id: e2e.openai.chat.shared-second
+    agent: {model: {id: gpt-fake}}
+    messages: [{role: user, content: [{kind: text, value: second}]}]
+    expect_request: {model: gpt-fake, messages: [{role: user, content: second}]}
+    expect: "You said: second"
+"""
+
+
+def test_xdist_workers_recording_into_one_cassette_keep_every_interaction(fake_provider, pytester, tmp_path):
+    import os
+    import subprocess
+    import sys
+    import threading
+
+    corpus = write_corpus(pytester.path, SHARED)
+    cassettes = pytester.path / "cassettes"
+    (tmp_path / "slow_writes.py").write_text(SLOW_WRITES)
+    fake_provider.barrier = threading.Barrier(2)  # each worker's request is answered at the same moment
+    args = [sys.executable, "-m", "pytest", str(corpus), "-p", "no:cacheprovider", "-p", "slow_writes"]
+    args += ["-n", "2", REFERENCE, "--record-mode=new_episodes", f"--cassettes={cassettes}", "-k", "shared"]
+    env = {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{tmp_path}"}
+    done = subprocess.run(args, cwd=pytester.path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:]  # two cases, one per worker (xdist's round robin)
+    assert len(fake_provider.requests) == 2, done.stdout[-3000:]
+    interactions = read_cassette(cassettes / "openai" / "shared.yaml").interactions
+    assert len(interactions) == 2, done.stdout[-3000:]
+
+
 def test_the_summary_lists_what_was_recorded(fake_provider, pytester):
     pytester.syspathinsert(REPO)
     corpus = write_corpus(pytester.path)

@@ -16,6 +16,11 @@ import sys
 from pathlib import Path
 
 from harness.cassettes.store import read_cassette
+from harness.corpus.rules import load_catalogue
+from harness.reports.html import render_html
+from harness.reports.jsonl import read_records
+from harness.reports.markdown import render_markdown
+from harness.reports.matrix import build_matrix
 from tests.conftest import REPO, small_corpus
 from tests.fake_provider import LEAKED_KEY, FakeProvider
 from tests.fake_provider import PLANTED_KEYS as KEYS
@@ -69,7 +74,7 @@ cases:
     id: e2e.openai.embeddings.fake-embeddings
     api: openai.embeddings
     cassette: openai/fake-embeddings
-    agent: {model: {id: text-embedding-fake, apiType: embedding}}
+    agent: {model: {id: text-embedding-fake}}
     messages: [{role: user, content: [{kind: text, value: embed me}]}]
     expect_request: {model: text-embedding-fake, input: embed me, encoding_format: base64}
     expect: [[0.25, -0.5, 0.125]]
@@ -77,7 +82,7 @@ cases:
     id: e2e.openai.images.fake-image
     api: openai.images
     cassette: openai/fake-image
-    agent: {model: {id: image-fake, apiType: image}}
+    agent: {model: {id: image-fake}}
     messages: [{role: user, content: [{kind: text, value: a lion}]}]
     expect_request: {model: image-fake, prompt: a lion}
     expect: {revised_prompt: a lion, url_host: fake.blob.example}
@@ -85,7 +90,7 @@ cases:
     id: e2e.openai.responses.fake-response
     api: openai.responses
     cassette: openai/fake-response
-    agent: {model: {id: gpt-fake, apiType: responses}}
+    agent: {model: {id: gpt-fake}}
     messages: [{role: user, content: [{kind: text, value: hello responses}]}]
     expect_request: {model: gpt-fake, input: hello responses}
     expect: "You said: hello responses"
@@ -93,7 +98,7 @@ cases:
     id: e2e.openai.responses.fake-response-stream
     api: openai.responses
     cassette: openai/fake-response-stream
-    agent: {model: {id: gpt-fake, apiType: responses, options: {additionalProperties: {stream: true}}}}
+    agent: {model: {id: gpt-fake, options: {additionalProperties: {stream: true}}}}
     messages: [{role: user, content: [{kind: text, value: hello events}]}]
     expect_request: {model: gpt-fake, input: hello events, stream: true}
     incremental: true
@@ -342,3 +347,61 @@ def test_record_mode_shows_no_key_in_the_terminal_the_jsonl_or_the_junit_file(fa
     assert "leaky runtime: key is" in shown["junit"]  # the logs are there, without the key
     written = (pytester.path / "cassettes" / "openai" / "leaky-body.yaml").read_text()
     assert KEYS.openai not in written and "api_key: <scrubbed>" in written
+
+
+def test_the_verdict_data_of_a_recording_holds_no_key_in_any_report(fake_provider, pytester):
+    """The differences as data (each with the rules it breaks), the root causes and the HTML page's
+    by-rule and by-cause views, rendered from the run's JSONL, show the runtime's key field but not
+    the key."""
+    pytester.syspathinsert(REPO)
+    corpus = write_corpus(pytester.path, LEAKY_CASES)
+    report = pytester.path / "run.jsonl"
+    result = pytester.runpytest(
+        str(corpus),
+        "-p",
+        "no:cacheprovider",
+        "--impl=tests.fakes.leaky:adapter",
+        "--record-mode=once",
+        f"--cassettes={pytester.path / 'cassettes'}",
+        f"--report={report}",
+    )
+    records = {r.id: r for r in read_records([report])}
+    differences = records["e2e.openai.chat.leaky-body"].differences or []
+    assert [(d["path"], d["change"]) for d in differences] == [("$.api_key", "unexpected-key")]
+    assert differences[0]["rules"] == ["7.8/through-the-sdk"]
+    assert "<$OPENAI_API_KEY>" in differences[0]["text"]
+    matrix = build_matrix(list(records.values()))
+    shown = {
+        "terminal": result.stdout.str(),
+        "html": render_html(matrix, catalogue=load_catalogue(corpus / "rules.yaml")),
+        "markdown": render_markdown(matrix),
+    }
+    assert "root causes" in shown["terminal"]
+    assert 'id="by-rule"' in shown["html"] and 'id="by-cause"' in shown["html"]
+    for where, text in shown.items():
+        assert "$.api_key" in text, where
+        assert KEYS.openai[:12] not in text, where
+
+
+def test_a_runtimes_own_prints_and_logs_show_no_key_uncaptured_either(fake_provider, pytester):
+    """With capture off (-s), live logs on and a log file, what the runtime printed and logged in its
+    runner process reaches the terminal and the file without the key."""
+    pytester.syspathinsert(REPO)
+    corpus = write_corpus(pytester.path, LEAKY_CASES)
+    log_file = pytester.path / "run.log"
+    result = pytester.runpytest(
+        str(corpus),
+        "-p",
+        "no:cacheprovider",
+        "-s",
+        "--log-cli-level=WARNING",
+        f"--log-file={log_file}",
+        "--impl=tests.fakes.leaky:adapter",
+        "--record-mode=once",
+        f"--cassettes={pytester.path / 'cassettes'}",
+    )
+    shown = {"terminal": result.stdout.str() + result.stderr.str(), "log file": log_file.read_text()}
+    assert "leaky runtime: calling with <$OPENAI_API_KEY>" in shown["terminal"]
+    for where, text in shown.items():
+        assert "leaky runtime: key is <$OPENAI_API_KEY>" in text, where
+        assert KEYS.openai[:12] not in text, where

@@ -178,8 +178,8 @@ class CaseItem(ShownAsWritten):
             self._error(aborted)  # outside the except block: no chained traceback in the report
         self._result = result
         self._note_recorded(result.recorded)
-        sys.stdout.write(result.stdout)
-        sys.stderr.write(result.stderr)
+        sys.stdout.write(redact(result.stdout))  # shown as is under -s: no report to redact it later
+        sys.stderr.write(redact(result.stderr))
         replay_logs(result)
         self._check_cassettes(watch, result)
         if result.status == "skipped":

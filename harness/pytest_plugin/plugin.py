@@ -55,8 +55,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type=float,
         default=DEFAULT_CASE_TIMEOUT,
         metavar="SECONDS",
-        help="time limit per case, for everything it does (inputs, adapter call, canonicalisation, "
-        f"judging, an exec: restart); 0 disables it (default: {DEFAULT_CASE_TIMEOUT:g})",
+        help="time limit per case for everything the runtime's code can make hang (the adapter call, "
+        "canonicalising and judging its result; an exec: restart may take twice the runtime's first "
+        "start if that is longer); the harness's preparation of the inputs has a budget of its own; 0 "
+        f"disables it (default: {DEFAULT_CASE_TIMEOUT:g})",
     )
     group.addoption(
         "--case-runner",

@@ -36,6 +36,7 @@ from harness.cassettes import netns
 from harness.cassettes.network_guard import GUARD, charged
 from harness.pytest_plugin.case_run import PREPARE_LIMIT, CaseResult, finish_case, prepare_case
 from harness.pytest_plugin.timeout import CaseAborted, CaseTimeout, RunnerEnded, TimedRunner
+from harness.secret_values import key_values, redact
 
 if TYPE_CHECKING:
     from harness.pytest_plugin.case_host import CaseHost, RunnableCase
@@ -409,7 +410,13 @@ def make_runner(session: CaseHost, choice: str) -> CaseRunner:
 
 
 def replay_logs(result: CaseResult) -> None:
-    """Hand a runner process's log records to this process's logging (pytest's capture, live logs)."""
+    """Hand a runner process's log records to this process's logging (pytest's capture, live logs),
+    without the environment's keys: live logs and ``--log-file`` are not reports the makereport
+    wrapper redacts."""
+    values = key_values()
     for data in result.logs:
         record = logging.makeLogRecord(data)
+        if values:
+            record.msg = redact(str(record.msg), values)
+            record.exc_text = redact(record.exc_text, values) if record.exc_text else record.exc_text
         logging.getLogger(record.name).handle(record)

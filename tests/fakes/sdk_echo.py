@@ -27,7 +27,9 @@ class Adapter:
     version = "0.0.1"
 
     def capabilities(self) -> set[str]:
-        return {f"e2e:{api}" for api in APIS}
+        # concept:api-type: the embeddings and images cases name their api by agent.model.apiType,
+        # which this fake follows (it calls the SDK method of the api the harness names)
+        return {f"e2e:{api}" for api in APIS} | {"concept:api-type"}
 
     def execute(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
         text = messages[-1]["content"][0]["value"]
