@@ -35,6 +35,10 @@ class Where:
 class WireconfError(Exception):
     """Base of the harness's errors: a message, where it applies, and what to do about it."""
 
+    default_hint: str | None = None
+    """The hint of every error of the class that is raised without one (what to do is the same whatever
+    went wrong, e.g. rewrite a baseline from a run)."""
+
     def __init__(
         self,
         message: str,
@@ -45,7 +49,7 @@ class WireconfError(Exception):
         hint: str | None = None,
     ) -> None:
         self.at = Where(path, line, case)
-        self.hint = hint
+        self.hint = hint if hint is not None else self.default_hint
         super().__init__(message)
 
     @property

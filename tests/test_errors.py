@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import pkgutil
@@ -14,6 +15,7 @@ from harness.case_abort import CaseAborted
 from harness.cassettes.importer import CassetteImportError, source_of
 from harness.errors import WireconfError
 from harness.impl_loader import ImplError, load_impl
+from tests.conftest import REPO
 
 CONTROL_FLOW = {"RequestCaptured"}
 """Exceptions used to leave a call early, never shown to anyone (prompty's capture of its SDK call)."""
@@ -85,3 +87,44 @@ def test_the_command_line_prints_an_error_and_exits_2(capsys, tmp_path):
 
     assert main(["lint", str(tmp_path / "nowhere")]) == 2
     assert "wireconf lint: no corpus at" in capsys.readouterr().err
+
+
+def test_a_broken_adapter_is_blamed_on_its_file(tmp_path, monkeypatch):
+    (tmp_path / "half_adapter.py").write_text("class Adapter:\n    name = 'half'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ImplError) as raised:
+        load_impl("half_adapter:Adapter")
+    assert raised.value.at.path == str(tmp_path / "half_adapter.py")
+    assert "lacks version, capabilities" in raised.value.message
+    assert "docs/adapters.md" in (raised.value.hint or "")
+
+
+def test_a_file_that_is_no_cassette_is_named_with_the_formats_taken(tmp_path):
+    from harness.cassettes.importer import Source, vcr_cassette
+
+    path = tmp_path / "notes.yaml"
+    path.write_text("- just\n- a list\n")
+    with pytest.raises(CassetteImportError) as raised:
+        vcr_cassette(path, Source("https://example.com/r", "notes.yaml", None))
+    assert raised.value.at.path == str(path)
+    assert raised.value.message == "a cassette is a mapping"
+    assert "vcrpy" in (raised.value.hint or "") and "Ruby VCR" in (raised.value.hint or "")
+
+
+GUIDED = ("harness/impl_loader.py", "harness/cassettes/importer.py", "harness/cassettes/vcr_import.py")
+
+
+@pytest.mark.parametrize("module", GUIDED)
+def test_every_error_of_the_importer_and_the_impl_loader_says_what_to_do(module):
+    """What a user meets first (``--impl``, ``wireconf import``): each error raised there has a hint."""
+    tree = ast.parse((REPO / module).read_text(encoding="utf-8"))
+    raised = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Raise)
+        and isinstance(node.exc, ast.Call)
+        and isinstance(node.exc.func, ast.Name)
+    ]
+    assert raised
+    unguided = [n.lineno for n in raised if not {k.arg for k in n.exc.keywords} & {"hint", None}]
+    assert unguided == []

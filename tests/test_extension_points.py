@@ -281,6 +281,10 @@ def test_a_toy_provider_and_a_toy_kind_run_everywhere(extension, tmp_path):
     )  # fmt: skip
     assert _statuses(report) == expected, run.stdout[-3000:]
     assert "the shout differs from the expectation" in run.stdout
+    # the toy kind's difference is charged to the rule it breaks, with that rule's tier, as any kind's is
+    (deviates,) = [r for r in map(json.loads, report.read_text().splitlines()) if r["status"] == "failed"]
+    assert deviates["tier"] == "spec"
+    assert [(d["change"], d["rules"]) for d in deviates["differences"]] == [("value", ["toy/shout"])]
 
     # the same through the exec protocol (the toy SDK rebuilds its object on the runtime's side)
     transcript = tmp_path / "transcript.jsonl"

@@ -9,6 +9,7 @@ import time is still a cycle: it is what makes a module impossible to read, type
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,24 @@ def test_the_reference_imports_nothing_from_the_harness():
     known = {**modules("reference_impl"), **modules("harness")}
     for name, path in modules("reference_impl").items():
         assert not [t for t in imports_of(name, path, known) if t.split(".")[0] == "harness"], name
+
+
+def test_the_architecture_page_names_every_module_and_only_modules_that_exist():
+    """docs/architecture.md is drawn from the tree as it is: a module added, moved or removed shows."""
+    text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    modules = [
+        path
+        for suffix in ("*.py", "*.mjs")
+        for path in (REPO / "harness").rglob(suffix)
+        if path.name != "__init__.py" and "_corpus" not in path.parts
+    ]
+    assert len(modules) > 100
+    unnamed = sorted(
+        path.relative_to(REPO).as_posix()
+        for path in modules
+        if not re.search(rf"(?<![\w.]){re.escape(path.stem)}(?![\w])", text)
+    )
+    assert unnamed == []
+    files = {path.relative_to(REPO).as_posix() for path in REPO.glob("*/**/*.py")}
+    named = set(re.findall(r"`((?:[a-z_]+/)*[a-z_]+\.py)`", text))
+    assert named and {n for n in named if not any(f.endswith("/" + n) or f == n for f in files)} == set()

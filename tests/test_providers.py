@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ast
+import re
+
 import pytest
 
 from harness import adapter_contract
@@ -84,3 +87,43 @@ def test_each_api_has_a_working_sdk_replay(api):
     recorded = RecordedResponse(200, {"content-type": ["application/json"]}, b"{}")
     obj = SdkReplay().response_object(api, recorded)
     assert type(obj).__module__.split(".")[0] in ("openai", "anthropic", "google")
+
+
+def _code_strings(path) -> list[tuple[int, str]]:
+    """The string literals of a module's code (docstrings left out: prose may name an api)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+    ]
+
+
+# The places an api or a provider may be named: its records, and the real runtimes' adapters (a runtime
+# says which apis it implements).
+NAMING_APIS = ("harness/providers/", "harness/adapters/")
+KNOWN = {("harness/corpus/prompty_vectors.py", "openai"): "Prompty's provider for a vector that names none"}
+
+
+def test_no_module_outside_the_records_names_an_api_or_a_provider():
+    """A new api needs no edit elsewhere in the harness (docs/adding-an-api.md): no other module keeps a
+    table of apis or of key variables, or branches on a provider's name."""
+    names = [*APIS, *(name for provider in PROVIDERS.values() for name in provider.key_variables)]
+    pattern = re.compile(r"\b(" + "|".join(re.escape(name) for name in names) + r")\b")
+    found = []
+    for path in sorted((REPO / "harness").rglob("*.py")):
+        relative = path.relative_to(REPO).as_posix()
+        if relative.startswith(NAMING_APIS):
+            continue
+        for line, text in _code_strings(path):
+            if (pattern.search(text) or text in PROVIDERS) and (relative, text) not in KNOWN:
+                found.append(f"{relative}:{line}: {text[:60]!r}")
+    assert found == []

@@ -19,7 +19,7 @@ from harness.reports.baseline import BaselineError, load_baseline
 from harness.reports.causes import group_causes
 from harness.reports.jsonl import read_records
 from tests.conftest import CASES, REPO
-from tests.fakes import spec_literal
+from tests.fakes import raises_at_refusal, spec_literal
 
 CHAT = "openai.chat"
 
@@ -138,17 +138,19 @@ def test_a_runtime_that_follows_the_spec_text_passes_the_spec_profile(literal_ru
     done, records = literal_run
     assert done.returncode == 0, done.stdout[-3000:]
     failed = [r for r in records if r.status == "failed"]
-    assert failed, "the fake deviates from project decisions"
-    assert {r.tier for r in failed} == {"project"}
-    assert {rule for r in failed for rule in r.broken} == set(spec_literal.PROJECT_RULES)
+    assert failed, "the fake deviates from the vectors and from project decisions"
+    # each failure names the one rule outside the spec's text it breaks, with that rule's tier
+    assert {rule for r in failed for rule in r.broken} == set(spec_literal.BROKEN)
+    assert all(r.tier == spec_literal.BROKEN[rule] for r in failed for rule in r.broken)
     assert all(r.outside_profile == "spec" for r in failed)
+    vectors = sum(r.tier == "vectors" for r in failed)
     judged = sum(1 for r in records if r.status in ("passed", "failed", "error"))
     assert (
         f"spec profile: {judged} of {judged} judged cases conform to the spec's text; 0 fail" in done.stdout
     )
     assert (
-        f"{len(failed)} fail (0 the spec's text, 0 Prompty's vectors, {len(failed)} a project decision)"
-        in (done.stdout)
+        f"{len(failed)} fail (0 the spec's text, {vectors} Prompty's vectors, "
+        f"{len(failed) - vectors} a project decision)" in done.stdout
     )
     assert f"{len(failed)} xfailed" in done.stdout
 
@@ -156,18 +158,50 @@ def test_a_runtime_that_follows_the_spec_text_passes_the_spec_profile(literal_ru
 def test_the_full_profile_fails_the_same_runtime(tmp_path):
     done = _run("cases", "--impl=tests.fakes.spec_literal:adapter", f"--api={CHAT}", "--kind=process")
     assert done.returncode == 1
-    assert "8.1/refusal-raises [MUST, project]" in done.stdout  # the failure names the rule it breaks
+    assert "8.1/refusal-text [MUST, vectors]" in done.stdout  # the failure names the rule it breaks
+    assert "8/plain-mapping-response [MUST, project] (declares $ raised)" in done.stdout
+
+
+def test_a_runtime_raising_at_a_refusal_breaks_the_vectors_refusal_rule_only(tmp_path):
+    """Raising (the project's old rule) is neither the text's "" nor the vector's refusal text: the raise
+    names 8.1/refusal-text, not the other rules its cases cite, so the spec profile still passes."""
+    out = tmp_path / "r.jsonl"
+    args = ("cases", "--impl=tests.fakes.raises_at_refusal:adapter", f"--api={CHAT}", f"--report={out}")
+    assert _run(*args, "--profile=spec").returncode == 0
+    failed = [r for r in read_records([out]) if r.status == "failed"]
+    assert failed and {"process", "e2e"} <= {r.kind for r in failed}
+    assert {tuple(r.broken) for r in failed} == {(raises_at_refusal.BROKEN_RULE,)}
+    assert {r.tier for r in failed} == {"vectors"}
+    changes = {d["change"] for r in failed for d in r.differences or []}
+    assert "raised" in changes
+
+
+def test_a_plain_mapping_the_runtime_cannot_read_breaks_the_mapping_decision_not_the_cited_rule(catalogue):
+    cited = ["8/plain-mapping-response", "8.1/content-string"]
+    raised = Difference("result", "$", "raised", "process: expected a result, but the adapter raised …")
+    whole = Difference("result", "$", "type", '$: expected string "Hi", got object {…}', "string → object")
+    for difference in (raised, whole):
+        got = attribute_one(difference, "process", CHAT, cited, catalogue)
+        assert (got.rules, got.basis, got.tier) == (("8/plain-mapping-response",), "declared", "project")
+    # a wrong value of the right type is the processing rule's, as in the SDK object's twin case
+    wrong = Difference("result", "$", "value", '$: expected "Hi", got "Ho"')
+    assert attribute_one(wrong, "process", CHAT, cited, catalogue).rules == ("8.1/content-string",)
+    # the declaration is the mapping cases' own: a raise elsewhere is not the mapping's
+    assert attribute_one(raised, "process", CHAT, ["8.1/content-string"], catalogue).rules == (
+        "8.1/content-string",
+    )
 
 
 def test_root_causes_group_cases_by_rule_and_difference(literal_run):
     done, records = literal_run
     causes = group_causes((r.id, r.differences or []) for r in records if r.status == "failed")
     by_rule = {c.rules: c for c in causes}
-    assert set(by_rule) == {(rule,) for rule in spec_literal.PROJECT_RULES}
+    assert set(by_rule) == {(rule,) for rule in spec_literal.BROKEN}
     assert sum(len(c.cases) for c in causes) >= len([r for r in records if r.status == "failed"])
     described = by_rule[("7.1.3/null-description-omitted",)]
     assert "description: unexpected key (got null)" in described.example
-    assert "root causes (2: failures that share the rule broken and the difference):" in done.stdout
+    heading = f"root causes ({len(causes)}: failures that share the rule broken and the difference):"
+    assert heading in done.stdout
 
 
 # --- waivers -------------------------------------------------------------------------------------------
@@ -236,10 +270,11 @@ def test_the_gate_tells_regressions_apart_only_within_the_profile(tmp_path):
     """A case the baseline saw pass (the reference's) that now fails only a project decision: outside
     the spec profile it costs the run nothing; under the full profile it is a regression."""
     path = tmp_path / "baseline.yaml"
-    select = ("cases", f"--api={CHAT}", "--kind=process", "-k", "real-refusal-raises")
+    case = "wire.openai.chat.tool-without-description"
+    select = ("cases", f"--api={CHAT}", "--kind=wire", "-k", case)
     written = _run(*select, "--impl=reference", f"--baseline={path}", "--update-baseline")
     assert written.returncode == 0, written.stdout[-2000:]
-    assert "process.openai.chat.real-refusal-raises" in (load_baseline(path).passed or {})
+    assert case in (load_baseline(path).passed or {})
     literal = (*select, "--impl=tests.fakes.spec_literal:adapter", f"--baseline={path}")
     spec = _run(*literal, "--profile=spec", f"--report={tmp_path / 'spec.jsonl'}")
     assert spec.returncode == 0, spec.stdout[-3000:]
@@ -296,7 +331,8 @@ def test_report_line_carries_tier_and_differences(literal_run):
     _, records = literal_run
     record = next(r for r in records if r.status == "failed")
     data = json.loads(record.to_json())
-    assert data["tier"] == "project" and data["differences"][0]["rules"]
+    (rule,) = data["differences"][0]["rules"]
+    assert data["tier"] == spec_literal.BROKEN[rule]
     assert data["differences"][0]["basis"] == "declared"
 
 

@@ -58,7 +58,12 @@ def real_traffic_cassette(path: Path, today: date | None = None) -> tuple[str, d
         provider = PROVIDER_OF[api].name
         status = int(response["status"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise CassetteImportError(f"not a real-traffic recording: {exc!r}", path=path) from exc
+        raise CassetteImportError(
+            f"not a real-traffic recording: {exc!r}",
+            path=path,
+            hint="a real-traffic recording is a JSON object with source_repo, api, request and response "
+            "(../shared/real-traffic/); other cassettes are imported from vcrpy or Ruby VCR files",
+        ) from exc
     # a header recorded as null was not in the source cassette: leave it out rather than invent one
     response_headers = {k: [str(v)] for k, v in (response.get("headers") or {}).items() if v is not None}
     request_body = request.get("body")
@@ -142,9 +147,11 @@ def vcr_cassette(path: Path, source: Source, today: date | None = None) -> tuple
     try:
         kind, interactions = read_vcr(path)
     except NotACassette as exc:
-        raise CassetteImportError(str(exc)) from exc
+        raise CassetteImportError(exc.message, path=exc.at.path, line=exc.at.line, hint=exc.hint) from exc
     if not interactions:
-        raise CassetteImportError("the cassette has no interactions", path=path)
+        raise CassetteImportError(
+            "the cassette has no interactions", path=path, hint="import a cassette that recorded a request"
+        )
     endpoints = []
     for index, interaction in enumerate(interactions):
         endpoint = endpoint_of(interaction)

@@ -71,7 +71,10 @@ class CassetteMeta(BaseModel):
 
 
 class CassetteError(WireconfError):
-    """A cassette that cannot be used; the message names the file."""
+    """A cassette that cannot be used; ``where`` names the file (and line)."""
+
+
+FORMAT_HINT = "a cassette is vcrpy's YAML, with wireconf's optional metadata (docs/recording.md)"
 
 
 @dataclass(frozen=True)
@@ -220,16 +223,21 @@ def read_cassette(path: Path, name: str | None = None) -> Cassette:
     try:
         raw = load_yaml_file(path)
     except YamlSyntaxError as exc:
-        raise CassetteError(f"{path}:{exc.line}: {exc.described()}") from exc
+        raise CassetteError(exc.described(), path=path, line=exc.line, hint=FORMAT_HINT) from exc
     if not isinstance(raw, dict) or not isinstance(raw.get("interactions"), list):
-        raise CassetteError(f"{path}:1: a cassette is a mapping with an `interactions:` list")
+        raise CassetteError(
+            "a cassette is a mapping with an `interactions:` list", path=path, line=1, hint=FORMAT_HINT
+        )
     meta = None
     if raw.get("wireconf") is not None:
         try:
             meta = CassetteMeta.model_validate(raw["wireconf"])
         except ValidationError as exc:
             raise CassetteError(
-                f"{path}:{line_of(raw, ['wireconf'])}: bad `wireconf:` metadata: {exc}"
+                f"bad `wireconf:` metadata: {exc}",
+                path=path,
+                line=line_of(raw, ["wireconf"]),
+                hint="fix the field the message names, or remove `wireconf:` (it is optional)",
             ) from exc
     interactions = []
     for index, item in enumerate(raw["interactions"]):
@@ -237,7 +245,9 @@ def read_cassette(path: Path, name: str | None = None) -> Cassette:
         try:
             interactions.append(_interaction(item, line))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise CassetteError(f"{path}:{line}: interaction {index} is malformed: {exc!r}") from exc
+            raise CassetteError(
+                f"interaction {index} is malformed: {exc!r}", path=path, line=line, hint=FORMAT_HINT
+            ) from exc
     return Cassette(name or path.stem, path, meta, tuple(interactions))
 
 

@@ -27,7 +27,10 @@ from harness.providers.registry import PROVIDERS
 
 
 class NotACassette(WireconfError):
-    """A file that is not a cassette wireconf can read; the message names the file."""
+    """A file that is not a cassette wireconf can read (``where`` names it)."""
+
+
+FORMATS_HINT = "wireconf imports vcrpy / pytest-recording cassettes (YAML or JSON) and Ruby VCR's (YAML)"
 
 
 @dataclass(frozen=True)
@@ -94,21 +97,27 @@ def parse(text: str, name: str = "<text>") -> tuple[str, list[dict[str, Any]]]:
     try:
         data = json.loads(text) if text.lstrip().startswith("{") else yaml.load(text, Loader=_loader())
     except (ValueError, yaml.YAMLError) as exc:
-        raise NotACassette(f"{name}: neither JSON nor YAML: {exc}") from exc
+        raise NotACassette(f"neither JSON nor YAML: {exc}", path=name, hint=FORMATS_HINT) from exc
     if not isinstance(data, dict):
-        raise NotACassette(f"{name}: a cassette is a mapping")
+        raise NotACassette("a cassette is a mapping", path=name, hint=FORMATS_HINT)
     if isinstance(data.get("http_interactions"), list):
         kind, raw = "ruby-vcr", data["http_interactions"]
     elif isinstance(data.get("interactions"), list):
         kind, raw = ("wireconf" if "wireconf" in data else "vcrpy"), data["interactions"]
     else:
-        raise NotACassette(f"{name}: no `interactions:` (vcrpy) or `http_interactions:` (Ruby VCR) list")
+        raise NotACassette(
+            "no `interactions:` (vcrpy) or `http_interactions:` (Ruby VCR) list", path=name, hint=FORMATS_HINT
+        )
     interactions = []
     for index, item in enumerate(raw):
         try:
             interactions.append(_interaction(item))
         except (KeyError, TypeError, ValueError) as exc:
-            raise NotACassette(f"{name}: interaction {index} is malformed: {exc!r}") from exc
+            raise NotACassette(
+                f"interaction {index} is malformed: {exc!r}",
+                path=name,
+                hint="each interaction has a request (method, uri) and a response (status, body)",
+            ) from exc
     return kind, interactions
 
 
@@ -116,7 +125,9 @@ def read(path: Path) -> tuple[str, list[dict[str, Any]]]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise NotACassette(f"{path}: cannot read: {exc}") from exc
+        raise NotACassette(
+            f"cannot read: {exc}", path=path, hint="give a cassette file (UTF-8 JSON or YAML) that exists"
+        ) from exc
     return parse(text, str(path))
 
 

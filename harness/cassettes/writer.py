@@ -32,7 +32,9 @@ class SecretInCassette(WireconfError):
         more = f"\n  … and {len(findings) - 10} more" if len(findings) > 10 else ""
         super().__init__(
             f"refusing to write {path}: the cassette would contain {len(findings)} secret-looking "
-            f"string(s) after scrubbing; nothing was written:\n{shown}{more}"
+            f"string(s) after scrubbing; nothing was written:\n{shown}{more}",
+            hint="the scrub removes credential headers and query parameters; a secret elsewhere (a body, "
+            "a URL path) must leave the runtime's request or the source recording before it is written",
         )
 
 
@@ -96,7 +98,8 @@ def update_cassette(
             current = deserialize(path.read_text(encoding="utf-8")) if path.is_file() else None
         except (OSError, UnicodeDecodeError, ValueError, YamlSyntaxError) as exc:
             raise CassetteUnreadable(
-                f"cannot record into {path}: it is not a readable cassette ({exc}); nothing was written"
+                f"cannot record into {path}: it is not a readable cassette ({exc}); nothing was written",
+                hint="fix or delete that file, then record again",
             ) from exc
         write_atomic(path, checked_text(path, build(current), environ, secrets))
 

@@ -34,17 +34,14 @@ import yaml
 
 from harness.corpus.yaml_source import YamlSyntaxError, load_yaml_file
 from harness.errors import WireconfError
+from harness.providers.registry import PROVIDERS
 
 REPOSITORY = "microsoft/prompty"
 UPSTREAM_PATH = "schema/tsp-output/.typra-generated/vectors.json"
 FILE_NAME = "prompty-vectors.yaml"
 
-_OPENAI_APIS = {
-    "chat": "openai.chat",
-    "embedding": "openai.embeddings",
-    "image": "openai.images",
-    "responses": "openai.responses",
-}
+DEFAULT_PROVIDER = "openai"
+"""The provider of a vector that names none (Prompty's default)."""
 _KINDS = {
     ("WireConformance", "toRequest"): "wire",
     ("Processor", "process"): "process",
@@ -103,12 +100,14 @@ def load_vectors(path: Path) -> list[dict[str, Any]]:
 
 
 def api_of(provider: str | None, api_type: str | None) -> str | None:
-    """The corpus api of a vector's provider and apiType (``None``: not one the corpus has)."""
-    if provider == "anthropic":
-        return "anthropic.messages" if (api_type or "chat") == "chat" else None
-    if provider in (None, "openai"):
-        return _OPENAI_APIS.get(api_type or "chat")
-    return None
+    """The corpus api of a vector's provider and apiType (``None``: not one the corpus has), read from
+    the provider records: the api of the provider named so (Prompty names providers as the records do)
+    whose ``api_types`` list that apiType."""
+    record = PROVIDERS.get(provider or DEFAULT_PROVIDER)
+    if record is None:
+        return None
+    named = [api.name for api in record.apis if api.api_types is not None and api_type in api.api_types]
+    return named[0] if named else None
 
 
 def _model(input_: dict[str, Any], model_id: str) -> dict[str, Any]:
@@ -146,10 +145,10 @@ def _process_case(vector: dict[str, Any]) -> dict[str, Any]:
 def case_of(entry: dict[str, Any], commit: str) -> tuple[str, str, dict[str, Any]] | Skipped | None:
     """``(kind, api, case)`` for a §7/§8 vector, a ``Skipped`` with the reason, or ``None`` for the
     vectors of other sections (load, render, parse, agent loop, discovery)."""
-    contract = (entry.get("contract"), entry.get("operation"))
+    contract = (str(entry.get("contract")), str(entry.get("operation")))
     if contract == _NOT_A_PROCESSOR:
         return Skipped(entry["vector"]["name"], STREAM_CONTRACT)
-    kind = _KINDS.get(contract)  # type: ignore[arg-type]
+    kind = _KINDS.get(contract)
     if kind is None:
         return None
     vector = entry["vector"]

@@ -64,6 +64,13 @@ class ExecError(WireconfError):
     """The runtime process cannot be started or did not say a valid hello."""
 
 
+START_HINT = "install the program or give its path; COMMAND runs from the folder pytest runs in"
+HELLO_HINT = (
+    "a runtime writes a hello as its first line on stdout (docs/adapters.md, Out-of-process runtimes; "
+    "wireconf exec-schema prints the messages' schema); its stderr is shown above, if it wrote any"
+)
+
+
 class RuntimeCrashed(RunnerEnded):
     """The runtime process died while it handled a call; the process is restarted for the next case."""
 
@@ -88,7 +95,7 @@ class _Process:
                 bufsize=1,
             )
         except OSError as exc:
-            raise ExecError(f"cannot start {shlex.join(argv)}: {exc}") from exc
+            raise ExecError(f"cannot start {shlex.join(argv)}: {exc}", hint=START_HINT) from exc
         assert self.popen.stdin is not None
         self._stdin = self.popen.stdin.fileno()
         self._bounded = os.name == "posix"  # select() on a pipe: POSIX only
@@ -165,7 +172,7 @@ class ExecAdapter:
         self.command = command
         self.argv = shlex.split(command)
         if not self.argv:
-            raise ExecError("exec: needs a command, e.g. exec:node my_runtime.js")
+            raise ExecError("exec: needs a command", hint="--impl exec:COMMAND, e.g. exec:node my_runtime.js")
         self.cwd = cwd
         self.restarts = 0
         self._failed_restarts = 0
@@ -179,7 +186,9 @@ class ExecAdapter:
         if shutil.which(self.argv[0], path=os.environ.get("PATH")) is None and not os.access(
             self.argv[0], os.X_OK
         ):
-            raise ExecError(f"cannot start {shlex.join(self.argv)}: no such program {self.argv[0]!r}")
+            raise ExecError(
+                f"cannot start {shlex.join(self.argv)}: no such program {self.argv[0]!r}", hint=START_HINT
+            )
         isolated, how = netns.available()
         self._argv = netns.isolated_command(self.argv) if isolated else self.argv
         self.network = (
@@ -346,7 +355,7 @@ class ExecAdapter:
             _check_hello(hello)
         except (ExecError, ProtocolError) as exc:
             process.kill()
-            raise ExecError(f"{self.command}: {exc}") from None
+            raise ExecError(f"{self.command}: {exc.message}", hint=exc.hint or HELLO_HINT) from None
         process.warming = hello.get("warming") is True
         return process, hello
 
@@ -371,7 +380,7 @@ class ExecAdapter:
             process.kill()
             if process is self._process:
                 self._process = None
-            raise ExecError(f"{self.command}: {exc}") from None
+            raise ExecError(f"{self.command}: {exc.message}", hint=exc.hint or HELLO_HINT) from None
         process.warming = False
         if not self._first_warm:
             self._first_warm = time.monotonic() - started
@@ -393,7 +402,10 @@ class ExecAdapter:
                 self.version,
                 set(self._capabilities),
             ):
-                raise ExecError(f"{self.command}: restarted, but said a different hello: {hello}")
+                raise ExecError(
+                    f"{self.command}: restarted, but said a different hello: {hello}",
+                    hint="a runtime says the same name, version and capabilities every time it starts",
+                )
         if self._process.warming:
             self._await_warm(self._process, timeout)
         return self._process

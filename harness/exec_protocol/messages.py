@@ -34,6 +34,11 @@ def encode(message: Mapping[str, Any]) -> str:
 class ProtocolError(WireconfError):
     """A line that is not a protocol message, or a message that does not fit the conversation."""
 
+    default_hint = (
+        "each side writes only protocol messages on its stdout, one JSON object a line (a runtime's own "
+        "output goes to stderr), as harness/exec_protocol/schema.json describes (docs/adapters.md)"
+    )
+
 
 def decode(line: str) -> dict[str, Any]:
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 
 import pytest
 
@@ -21,12 +21,24 @@ from harness.sdk.replay import SdkReplay
 
 
 class RunnableCase(Protocol):
-    """A collected case (``items.CaseItem``) as a runner sees it."""
+    """A collected case (``items.CaseItem``) as a runner sees it (read-only: a runner never sets them)."""
 
     loaded: LoadedCase[Any]
-    corpus_root: Path
-    nodeid: str
-    session: pytest.Session
+
+    @property
+    def corpus_root(self) -> Path: ...
+
+    @property
+    def nodeid(self) -> str: ...
+
+    @property
+    def session(self) -> pytest.Session: ...
+
+
+def is_runnable(item: pytest.Item) -> TypeGuard[RunnableCase]:
+    """Whether a collected item is a case (a ``CaseItem``: it has a loaded case), not a corpus problem
+    or another plugin's test."""
+    return getattr(item, "loaded", None) is not None
 
 
 class CaseHost(Protocol):
@@ -35,8 +47,10 @@ class CaseHost(Protocol):
     impl: LoadedImpl
     timeout: float
     replay: SdkReplay
-    case_items: Mapping[str, RunnableCase]
     on_recorded: Callable[[str], None] | None
+
+    @property
+    def case_items(self) -> Mapping[str, RunnableCase]: ...
 
     @property
     def records(self) -> bool: ...

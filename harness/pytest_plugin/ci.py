@@ -216,8 +216,7 @@ def _relative_location(item: CaseItem) -> str:
     """``path:line`` of the case, the same on every machine: relative to pytest's rootdir when inside it,
     else to the folder that holds the corpus (an installed corpus reads ``cases/wire/...``, as in a
     checkout)."""
-    corpus_root = item.parent.corpus_root  # type: ignore[union-attr]
-    return f"{_relative_path(item.loaded.path, item.config.rootpath, corpus_root)}:{item.loaded.line}"
+    return f"{_relative_path(item.loaded.path, item.config.rootpath, item.corpus_root)}:{item.loaded.line}"
 
 
 @lru_cache(maxsize=1024)
@@ -240,7 +239,7 @@ def _gate(item: CaseItem, report: pytest.TestReport, baseline: Baseline) -> None
     updating = config.getoption("wireconf_update_baseline")
     case_id = item.loaded.id
     reason = baseline.reason(case_id)
-    fingerprint = get_session(config).fingerprint(item.parent.corpus_root, item.loaded)  # type: ignore[union-attr]
+    fingerprint = get_session(config).fingerprint(item.corpus_root, item.loaded)
     report.user_properties.append((PROP_FINGERPRINT, fingerprint))
     props = dict(report.user_properties)
     stale = json.loads(props.get(PROP_STALE_WAIVERS, "[]"))

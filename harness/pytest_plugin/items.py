@@ -14,7 +14,7 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -121,7 +121,7 @@ class CaseItem(ShownAsWritten):
 
     @property
     def corpus_root(self) -> Path:
-        return self.parent.corpus_root  # type: ignore[union-attr, no-any-return]
+        return cast(CaseFile, self.parent).corpus_root  # collected from its case file, always
 
     @property
     def catalogue(self) -> Catalogue:

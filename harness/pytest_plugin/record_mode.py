@@ -24,6 +24,7 @@ import pytest
 from harness.cassettes.lock import remove_orphans
 from harness.cassettes.recording import MODES, POLICY_KEY, RecordingPolicy
 from harness.cassettes.unused import is_full_run, unused
+from harness.providers.registry import PROVIDERS
 from harness.pytest_plugin.items import CaseItem
 from harness.pytest_plugin.session import get_session
 from harness.pytest_plugin.summary import PROP_RECORDED
@@ -53,7 +54,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default="none",
         help="e2e cassettes, vcrpy's meanings: none (replay only, the default), once (record missing "
         "cassettes), new_episodes (record unmatched requests), all (re-record); keys from "
-        "OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY / GOOGLE_API_KEY",
+        + ", ".join(" / ".join(provider.key_variables) for provider in PROVIDERS.values()),
     )
 
 

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.cassettes import netns
 from harness.cassettes.network_guard import GUARD, charged
+from harness.pytest_plugin.case_host import is_runnable
 from harness.pytest_plugin.case_run import PREPARE_LIMIT, CaseResult, finish_case, prepare_case
 from harness.pytest_plugin.timeout import CaseAborted, CaseTimeout, RunnerEnded, TimedRunner
 from harness.secret_values import key_values, redact
@@ -283,8 +284,8 @@ class ForkedRunner(CaseRunner):
 
     def _start(self, item: RunnableCase) -> Connection:
         if self.forks == 0:
-            selected = [i for i in item.session.items if getattr(i, "loaded", None) is not None]
-            self._warm_up(selected, shared=hasattr(item.session.config, "workerinput"))  # type: ignore[arg-type]
+            selected = [i for i in item.session.items if is_runnable(i)]
+            self._warm_up(selected, shared=hasattr(item.session.config, "workerinput"))
         ours, theirs = Pipe()
         sys.stdout.flush()
         sys.stderr.flush()
@@ -369,7 +370,7 @@ class ForkedRunner(CaseRunner):
                     recorded.append(payload)
                 elif kind == "done":
                     payload.recorded = recorded
-                    return payload  # type: ignore[no-any-return]
+                    return payload
         except KeyboardInterrupt:
             self._stop()
             raise

@@ -56,6 +56,10 @@ FIXED = "fixed"  # listed as failing, passes
 class BaselineError(WireconfError):
     """The baseline file cannot be used; the message names the file and what is wrong."""
 
+    default_hint = (
+        "fix the file as the message says, or rewrite it from a run with --update-baseline (docs/ci.md)"
+    )
+
 
 @dataclass
 class Baseline:

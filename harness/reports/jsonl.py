@@ -85,6 +85,8 @@ _FIELDS = {f.name for f in fields(CaseRecord)} - {"extra"}
 class ReportError(WireconfError):
     """A report file cannot be read; the message names the file and line."""
 
+    default_hint = "give the JSON-lines files that pytest --report=FILE wrote"
+
 
 def parse_record(line: str, where: str) -> CaseRecord:
     try:
