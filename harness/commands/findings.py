@@ -32,11 +32,16 @@ class Runtime:
 
 
 def placeholders() -> dict[str, str]:
-    """The values ``{third_party}`` and ``{agentflow_python}`` stand for in conformance/runtimes.yaml."""
+    """The values ``{third_party}`` and ``{agentflow_python}`` stand for in conformance/runtimes.yaml.
+
+    Relative values (the defaults: beside and inside the checkout the command runs from) are made
+    absolute here, when the file is read: a run that later changes directory (pytester does) must
+    still find the sources instead of skipping the runtime as "not here"."""
+    third_party = os.environ.get("WIRECONF_THIRD_PARTY") or str(Path("..", "shared", "third-party"))
+    agentflow = os.environ.get("WIRECONF_AGENTFLOW_PYTHON") or str(Path(".venv-agentflow", "bin", "python"))
     return {
-        "third_party": os.environ.get("WIRECONF_THIRD_PARTY") or str(Path("..", "shared", "third-party")),
-        "agentflow_python": os.environ.get("WIRECONF_AGENTFLOW_PYTHON")
-        or str(Path(".venv-agentflow", "bin", "python")),
+        "third_party": str(Path(third_party).absolute()),
+        "agentflow_python": str(Path(agentflow).absolute()),
     }
 
 
