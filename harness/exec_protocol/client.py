@@ -420,8 +420,8 @@ class ExecAdapter:
         process.send(encode(message), self._deadline)
 
     def _answer(self, process: _Process, message: dict[str, Any]) -> None:
-        """Send a message in the middle of a call: a runtime gone is a crash, one not reading in time a
-        timeout."""
+        """Send a call, or a message in the middle of one: a runtime gone is a crash, one not reading in
+        time a timeout."""
         try:
             self._send(process, message)
         except (OSError, ValueError):
@@ -469,12 +469,7 @@ class ExecAdapter:
         self._in_flight = process
         finished = False  # the runtime answered (result or error): the process is free for the next call
         try:
-            try:
-                self._send(process, message)
-            except (OSError, ValueError):
-                raise self._crashed(process) from None
-            except _Silent:
-                raise self._timed_out(process) from None
+            self._answer(process, message)
             while True:
                 try:
                     line = process.receive(self._remaining())
