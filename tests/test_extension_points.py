@@ -310,3 +310,21 @@ def test_a_toy_provider_and_a_toy_kind_run_everywhere(extension, tmp_path):
     calls = [m for m in messages if m["type"] == "call"]
     assert {(c["kind"], c["method"]) for c in calls} == {("process", "process"), ("shout", "shout")}
     assert all(c["sdk"] == ["response"] for c in calls if c["method"] == "process")
+
+
+def test_an_installed_extension_of_the_wrong_class_is_refused_naming_its_entry_point(monkeypatch):
+    """Kinds and providers load installed extensions the same way (harness.extensions.installed)."""
+    from importlib.metadata import EntryPoint
+
+    import harness.extensions as extensions
+    from harness.errors import ExtensionError
+    from harness.kinds.kind import Kind
+
+    wrong = EntryPoint("toy", "harness.extensions:HINT", "wireconf.kinds")  # a str, not a Kind
+    broken = EntryPoint("gone", "no.such.module:KIND", "wireconf.kinds")
+    for entry, says in ((wrong, "is str, not a harness.kinds.kind.Kind"), (broken, "failed to load")):
+        monkeypatch.setattr(extensions, "entry_points", lambda group, entry=entry: [entry])
+        with pytest.raises(ExtensionError, match=says) as raised:
+            list(extensions.installed("wireconf.kinds", Kind))
+        assert f"entry point wireconf.kinds: {entry.name} = {entry.value}" in str(raised.value)
+        assert raised.value.hint == extensions.HINT

@@ -11,13 +11,12 @@ from __future__ import annotations
 import functools
 import importlib
 import operator
-from collections.abc import Iterable
-from importlib.metadata import entry_points
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from harness.errors import ExtensionError
+from harness.extensions import HINT, installed
 from harness.kinds.kind import AdapterMethod, Kind
 
 BUILTIN = (
@@ -34,39 +33,19 @@ BUILTIN = (
 
 ENTRY_POINT_GROUP = "wireconf.kinds"
 
-_HINT = "fix or uninstall the package that declares it"
-
-
-def _installed() -> Iterable[Kind[Any, Any]]:
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            kind = entry.load()
-        except Exception as exc:
-            raise ExtensionError(
-                f"entry point {ENTRY_POINT_GROUP}: {entry.name} = {entry.value} failed to load: {exc!r}",
-                hint=_HINT,
-            ) from exc
-        if not isinstance(kind, Kind):
-            raise ExtensionError(
-                f"entry point {ENTRY_POINT_GROUP}: {entry.name} = {entry.value} is {type(kind).__name__}, "
-                "not a harness.kinds.kind.Kind instance",
-                hint=_HINT,
-            )
-        yield kind
-
 
 def _load() -> dict[str, Kind[Any, Any]]:
     kinds: dict[str, Kind[Any, Any]] = {}
     methods: set[str] = set()
     builtin = [importlib.import_module(name).KIND for name in BUILTIN]
-    for kind in [*builtin, *_installed()]:
+    for kind in [*builtin, *installed(ENTRY_POINT_GROUP, Kind)]:
         if kind.name in kinds:
-            raise ExtensionError(f"two kinds are named {kind.name!r}", hint=_HINT)
+            raise ExtensionError(f"two kinds are named {kind.name!r}", hint=HINT)
         own = [m.name for m in (kind.method, *kind.optional_methods) if m is not None]
         clash = methods.intersection(own)
         if clash:
             raise ExtensionError(
-                f"kind {kind.name!r}: another kind already calls {', '.join(clash)}", hint=_HINT
+                f"kind {kind.name!r}: another kind already calls {', '.join(clash)}", hint=HINT
             )
         methods.update(own)
         kinds[kind.name] = kind

@@ -11,10 +11,9 @@ The tables below are derived once, when this module is first imported.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
-from importlib.metadata import entry_points
 
 from harness.errors import ExtensionError
+from harness.extensions import HINT, installed
 from harness.providers.provider import Api, KeyShape, Provider
 
 BUILTIN = ("harness.providers.openai", "harness.providers.anthropic", "harness.providers.google")
@@ -22,37 +21,17 @@ BUILTIN = ("harness.providers.openai", "harness.providers.anthropic", "harness.p
 
 ENTRY_POINT_GROUP = "wireconf.providers"
 
-_HINT = "fix or uninstall the package that declares it"
-
-
-def _installed() -> Iterable[Provider]:
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            record = entry.load()
-        except Exception as exc:
-            raise ExtensionError(
-                f"entry point {ENTRY_POINT_GROUP}: {entry.name} = {entry.value} failed to load: {exc!r}",
-                hint=_HINT,
-            ) from exc
-        if not isinstance(record, Provider):
-            raise ExtensionError(
-                f"entry point {ENTRY_POINT_GROUP}: {entry.name} = {entry.value} is "
-                f"{type(record).__name__}, not a harness.providers.provider.Provider",
-                hint=_HINT,
-            )
-        yield record
-
 
 def _load() -> dict[str, Provider]:
     providers: dict[str, Provider] = {}
     apis: set[str] = set()
     builtin = [importlib.import_module(name).PROVIDER for name in BUILTIN]
-    for record in [*builtin, *_installed()]:
+    for record in [*builtin, *installed(ENTRY_POINT_GROUP, Provider)]:
         if record.name in providers:
-            raise ExtensionError(f"two providers are named {record.name!r}", hint=_HINT)
+            raise ExtensionError(f"two providers are named {record.name!r}", hint=HINT)
         for api in record.apis:
             if api.name in apis:
-                raise ExtensionError(f"two provider records declare the api {api.name!r}", hint=_HINT)
+                raise ExtensionError(f"two provider records declare the api {api.name!r}", hint=HINT)
             apis.add(api.name)
         providers[record.name] = record
     return providers
