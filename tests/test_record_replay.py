@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from harness.cassettes.store import read_cassette
 from harness.corpus.rules import load_catalogue
@@ -321,11 +322,11 @@ cases:
 """
 
 
-def test_record_mode_shows_no_key_in_the_terminal_the_jsonl_or_the_junit_file(fake_provider, pytester):
+def _record_leaky(pytester, report: Path, *extra: str) -> Any:
+    """Record the leaky runtime's cases against the fake provider, writing the JSONL ``report``."""
     pytester.syspathinsert(REPO)
     corpus = write_corpus(pytester.path, LEAKY_CASES)
-    report, junit = pytester.path / "run.jsonl", pytester.path / "junit.xml"
-    result = pytester.runpytest(
+    return pytester.runpytest(
         str(corpus),
         "-p",
         "no:cacheprovider",
@@ -333,10 +334,13 @@ def test_record_mode_shows_no_key_in_the_terminal_the_jsonl_or_the_junit_file(fa
         "--record-mode=once",
         f"--cassettes={pytester.path / 'cassettes'}",
         f"--report={report}",
-        f"--junitxml={junit}",
-        "-o",
-        "junit_logging=all",
+        *extra,
     )
+
+
+def test_record_mode_shows_no_key_in_the_terminal_the_jsonl_or_the_junit_file(fake_provider, pytester):
+    report, junit = pytester.path / "run.jsonl", pytester.path / "junit.xml"
+    result = _record_leaky(pytester, report, f"--junitxml={junit}", "-o", "junit_logging=all")
     result.assert_outcomes(passed=2, failed=2)  # the two cases, and the catalogue checks
     shown = {"terminal": result.stdout.str(), "jsonl": report.read_text(), "junit": junit.read_text()}
     for where, text in shown.items():
@@ -353,18 +357,8 @@ def test_the_verdict_data_of_a_recording_holds_no_key_in_any_report(fake_provide
     """The differences as data (each with the rules it breaks), the root causes and the HTML page's
     by-rule and by-cause views, rendered from the run's JSONL, show the runtime's key field but not
     the key."""
-    pytester.syspathinsert(REPO)
-    corpus = write_corpus(pytester.path, LEAKY_CASES)
     report = pytester.path / "run.jsonl"
-    result = pytester.runpytest(
-        str(corpus),
-        "-p",
-        "no:cacheprovider",
-        "--impl=tests.fakes.leaky:adapter",
-        "--record-mode=once",
-        f"--cassettes={pytester.path / 'cassettes'}",
-        f"--report={report}",
-    )
+    result = _record_leaky(pytester, report)
     records = {r.id: r for r in read_records([report])}
     differences = records["e2e.openai.chat.leaky-body"].differences or []
     assert [(d["path"], d["change"]) for d in differences] == [("$.api_key", "unexpected-key")]
@@ -373,7 +367,7 @@ def test_the_verdict_data_of_a_recording_holds_no_key_in_any_report(fake_provide
     matrix = build_matrix(list(records.values()))
     shown = {
         "terminal": result.stdout.str(),
-        "html": render_html(matrix, catalogue=load_catalogue(corpus / "rules.yaml")),
+        "html": render_html(matrix, catalogue=load_catalogue(pytester.path / "corpus" / "rules.yaml")),
         "markdown": render_markdown(matrix),
     }
     assert "root causes" in shown["terminal"]
