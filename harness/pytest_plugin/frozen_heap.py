@@ -12,7 +12,10 @@ them again and again, for nothing (1.4 s of a 2.7 s collection of 9,200 cases). 
 when collection ends, whatever was collected.
 
 The heap is frozen after a collection that found corpus cases, and again after a case that imported
-modules (an SDK is imported by the first case that needs it); other sessions never freeze. The next
+modules (an SDK is imported by the first case that needs it); the controller of a pytest-xdist run,
+which collects nothing, freezes when its session starts (it holds the plugins, the implementation's
+modules and the rule catalogue while it reads tens of thousands of reports); other sessions never
+freeze. The next
 session in the same process (pytester's in-process runs, the mutants of ``wireconf strength``)
 unfreezes first, so that what an earlier session left behind can still be collected.
 """
@@ -26,6 +29,9 @@ from collections.abc import Generator
 import pytest
 
 from harness.pytest_plugin.items import CaseItem
+
+XDIST_CONTROLLER = "dsession"
+"""The name pytest-xdist registers its controller's plugin under (only in the controller)."""
 
 _modules_when_frozen: int | None = None
 """``len(sys.modules)`` when this plugin last froze the heap; ``None`` when it has not."""
@@ -58,6 +64,12 @@ def pytest_collection(session: pytest.Session) -> Generator[None, object, object
     finally:
         if enabled:
             gc.enable()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if session.config.pluginmanager.has_plugin(XDIST_CONTROLLER):
+        _freeze()
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:

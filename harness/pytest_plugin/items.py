@@ -30,7 +30,7 @@ from harness.kinds.kind import capability
 from harness.kinds.registry import KINDS
 from harness.pytest_plugin.case_run import CaseResult
 from harness.pytest_plugin.runner import replay_logs
-from harness.pytest_plugin.session import get_session
+from harness.pytest_plugin.session import get_session, resolved_file
 from harness.pytest_plugin.summary import (
     PROP_API,
     PROP_CASE,
@@ -94,7 +94,7 @@ class CaseFile(pytest.File):
 
     def collect(self) -> Iterator[pytest.Item]:
         corpus = get_session(self.config).corpus(self.corpus_root)
-        for entry in corpus.entries.get(self.path.resolve(), []):
+        for entry in corpus.entries.get(resolved_file(self.path), []):
             if isinstance(entry, Problem):
                 yield ProblemItem.from_parent(self, name=entry.name, problem=entry)
             else:

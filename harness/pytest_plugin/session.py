@@ -35,6 +35,20 @@ def corpus_root_of(directory: Path) -> Path | None:
     return find_corpus_root(directory)
 
 
+@lru_cache(maxsize=1024)
+def resolved_folder(directory: Path) -> Path:
+    """``directory.resolve()``, cached: collecting a corpus asks it of the same few hundred folders for
+    thousands of files, and resolving looks up every component of the path."""
+    return directory.resolve()
+
+
+def resolved_file(path: Path) -> Path:
+    """``path.resolve()``, its folder resolved once per process (``resolved_folder``)."""
+    if path.is_symlink():
+        return path.resolve()
+    return resolved_folder(path.parent) / path.name
+
+
 class WireconfSession:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
