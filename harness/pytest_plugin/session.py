@@ -75,6 +75,7 @@ class WireconfSession:
         self._contexts: dict[Path, HarnessContext] = {}
         self._identities: dict[Path, CorpusIdentity] = {}
         self._watches: dict[Path, CassetteWatch | None] = {}
+        self._watch_of: dict[Path, CassetteWatch | None] = {}  # by corpus root
 
     @property
     def runner(self) -> CaseRunner:
@@ -101,15 +102,19 @@ class WireconfSession:
             if watch is not None:
                 watch.close()
         self._watches.clear()
+        self._watch_of.clear()
         close = getattr(self.impl.adapter, "close", None)
         if callable(close):
             close()
 
     def watch(self, corpus_root: Path) -> CassetteWatch | None:
         """The watch on this corpus's cassettes folder (``None`` where it cannot be had)."""
+        if corpus_root in self._watch_of:  # asked before every case
+            return self._watch_of[corpus_root]
         root = self.cassettes_root(corpus_root)
         if root not in self._watches:
             self._watches[root] = CassetteWatch.start(root)
+        self._watch_of[corpus_root] = self._watches[root]
         return self._watches[root]
 
     def _recorded(self, path: Any) -> None:
