@@ -257,12 +257,15 @@ class ForkedRunner(CaseRunner):
         self.forks = 0
 
     def _warm_up(self, selected: list[RunnableCase], shared: bool) -> None:
-        """Do here, once, what every fork would otherwise do inside its first cases' time limits: import
-        the SDKs, create their replay clients, parse (and check) the cassettes the selected cases use.
-        A runner process started after a kill then begins as warm as the first one. An xdist worker
+        """Do here, once per process, what every fork would otherwise redo inside its cases' time limits
+        and lose at the session's end: import the SDKs, create their replay clients, parse (and check)
+        the cassettes the selected cases use and have the SDK parse each recorded response once (its
+        deferred model schemas, ``SdkReplay.warm``). A runner process started after a kill, or by a
+        later session of the same process, then begins as warm as the first one. An xdist worker
         (``shared``) runs only its share of the selected cases, so it leaves the cassettes to its runner
         process (each within its case's preparation budget) rather than parse every one of them."""
         from harness.cassettes.store import CassetteError
+        from harness.kinds.base import warm_sdk_input
         from harness.providers.registry import APIS, PROVIDER_OF
         from harness.sdk.replay import warm_up
 
@@ -272,15 +275,16 @@ class ForkedRunner(CaseRunner):
         if self.session.records or shared:  # recording changes cassettes: each runner reads them fresh
             return
         for item in selected:
+            ctx = self.session.context(item.corpus_root)
             model = item.loaded.model
             name = getattr(getattr(model, "response", None), "cassette", None) or getattr(
                 model, "cassette", None
             )
-            if not isinstance(name, str):
-                continue
-            with contextlib.suppress(CassetteError, OSError):
-                cassette = self.session.context(item.corpus_root).cassettes.load(name)
-                cassette.problem()
+            if isinstance(name, str):
+                with contextlib.suppress(CassetteError, OSError):
+                    ctx.cassettes.load(name).problem()
+            if item.loaded.api in APIS:
+                warm_sdk_input(ctx, item.loaded)
 
     def _start(self, item: RunnableCase) -> Connection:
         if self.forks == 0:
