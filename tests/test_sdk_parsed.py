@@ -109,7 +109,7 @@ def test_keep_parses_ahead_once_and_later_callers_get_objects_of_their_own():
     assert len(calls) == 1 and first == second == {"a": [1, 2]} and first is not second
 
 
-def test_the_pytest_process_parses_the_selected_cases_responses_before_the_runner_forks(pytester, monkeypatch):
+def test_the_pytest_process_parses_the_cases_responses_before_the_runner_forks(pytester, monkeypatch):
     """What the SDK builds on first use is built once, in the pytest process, so that every fork (and
     every later session of the process) starts with it instead of redoing it inside its cases."""
     from pathlib import Path

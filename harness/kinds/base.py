@@ -147,5 +147,5 @@ def warm_sdk_input(ctx: HarnessContext, case: LoadedCase[Any]) -> None:
         recorded, _ = _recorded(ctx, case, source)
         if recorded.problem is None and 200 <= recorded.status < 300:
             ctx.replay.warm(case.api, recorded)
-    except Exception:  # noqa: BLE001 - the case's own preparation says what is wrong with its input
+    except Exception:  # the case's own preparation says what is wrong with its input
         return
