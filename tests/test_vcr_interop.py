@@ -300,6 +300,13 @@ def test_vcrpy_users_get_scrubbing_and_the_scan_with_the_persister_and_hooks(tmp
     client = openai.OpenAI(
         api_key="x", http_client=httpx2.Client(transport=httpx2.MockTransport(leaking_server)), max_retries=0
     )
-    with pytest.raises(SecretInCassette), my_vcr.use_cassette("leaky.yaml"):
-        client.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": "hi"}])
+    unpatched = (httpx2.MockTransport.handle_request, httpx2.MockTransport.handle_async_request)
+    try:
+        with pytest.raises(SecretInCassette), my_vcr.use_cassette("leaky.yaml"):
+            client.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": "hi"}])
+    finally:
+        # vcrpy saves before it unpatches (CassetteContextDecorator.__exit__), so a persister that
+        # refuses leaves vcrpy's transport patches in place for the rest of the process; put them back,
+        # or every later SDK stream in this worker is read whole by the stale patch
+        httpx2.MockTransport.handle_request, httpx2.MockTransport.handle_async_request = unpatched
     assert not (tmp_path / "leaky.yaml").exists()
