@@ -21,6 +21,13 @@ cases:
     agent: {model: {id: m}}
     messages: [{role: user, content: [{kind: text, value: Hi}]}]
     expect: {model: m, messages: [{role: user, content: Hi}]}
+  - id: wire.openai.chat.wrong-expectation
+    kind: wire
+    api: openai.chat
+    rules: [7.1.1/content-from-parts]
+    agent: {model: {id: m}}
+    messages: [{role: user, content: [{kind: text, value: Hi}]}]
+    expect: {model: m, messages: [{role: user, content: Bye}]}
 """
 
 RULES = """\
@@ -54,6 +61,15 @@ rules:
     source: {seed: s, section: 7.1.1}
     statement: An edit that does not apply is reported, not run.
     mutant: {file: reference_impl/openai_chat/messages.py, find: 'no such text', replace: 'x'}
+  - id: 7.1.1/content-from-parts
+    level: MUST
+    basis: text
+    source: {seed: s, section: 7.1.1}
+    statement: A case that fails against the reference itself kills nothing.
+    mutant:
+      file: reference_impl/openai_chat/messages.py
+      find: 'if len(content) == 1 and'
+      replace: 'if False and'
 """
 
 
@@ -71,10 +87,17 @@ def test_survivors_missing_and_stale_mutants_are_reported(tmp_path):
         "7.1.1/single-text-part-is-string": "killed",
         "7.1.1/role-copied": "survived",
         "7.1.1/multi-part-is-array": "not-applied",
+        "7.1.1/content-from-parts": "error",
     }
     assert report.missing == ["7.1.1/metadata-merged"]
     assert not report.ok
     assert "occurs 0 times" in report.with_status("not-applied")[0].detail
+    # a failing case is a kill only where it passes against the unmutated reference
+    assert report.with_status("error")[0].detail == (
+        "wire.openai.chat.wrong-expectation fails against the unmutated reference too, "
+        "not only under the mutant"
+    )
+    assert report.with_status("killed")[0].detail == "by wire.openai.chat.single"
 
 
 @pytest.mark.parametrize("path", ["harness/cli.py", "../etc/passwd"])
