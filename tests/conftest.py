@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +18,35 @@ from tests.fake_provider import fake_provider  # noqa: F401  (the fake provider 
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
+
+
+def default_workers() -> int:
+    """Two xdist workers (the project's machine has two cores), up to four where there are more."""
+    return min(4, max(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 2))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """``pytest`` with no paths (pytest's testpaths: these tests and the corpus, README's test command)
+    runs on xdist workers, grouped by ``xdist_group`` (``--dist loadgroup``): the suite is hundreds of
+    small in-process runs and subprocesses, which spread well. Runs given paths (``pytest cases``,
+    ``pytest tests/test_x.py``), runs that choose ``-n``/``--dist``/``--tx`` themselves (``-n 0``: one
+    process), ``--pdb``/``--trace`` and ``--collect-only`` are left as they are. pytest calls this hook
+    only in an initial conftest, so the corpus runs the tests start (pytester, subprocesses) are never
+    changed; an xdist worker calls it too, with the controller's arguments, and must not fan out again."""
+    if config.args_source != pytest.Config.ArgsSource.TESTPATHS:
+        return
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    if hasattr(config, "workerinput") or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    option = config.option
+    chosen = option.numprocesses is not None or option.dist != "no" or option.tx or option.distload
+    debugging = config.getoption("usepdb", False) or config.getoption("trace", False)
+    if chosen or debugging or option.collectonly:
+        return
+    option.numprocesses = default_workers()
+    option.dist = "loadgroup"
 
 
 def small_corpus(root: Path, rules: str, name: str, cases: str) -> Path:
@@ -94,3 +125,19 @@ def run_corpus(pytester: pytest.Pytester):
         return collect_run(pytester.inline_run(str(target), "-p", "no:cacheprovider", *args))
 
     return run
+
+
+@pytest.fixture(scope="session")
+def agentflow_python() -> str:
+    """.venv-agentflow's Python (>= 3.12, wireconf and the agentflow extra), created by
+    .ci/agentflow-venv when missing; skipped only where no Python >= 3.12 exists. The tests that use it
+    share the xdist group ``agentflow``: one worker creates it, never two at once."""
+    python = REPO / ".venv-agentflow" / "bin" / "python"
+    if not python.exists():
+        done = subprocess.run(
+            [str(REPO / ".ci" / "agentflow-venv")], capture_output=True, text=True, check=False
+        )
+        if done.returncode == 3:
+            pytest.skip(done.stderr.strip())
+        assert done.returncode == 0, done.stderr
+    return str(python)

@@ -81,13 +81,16 @@ def test_node_id_runs_one_case(pytester):
 
 def test_last_failed_reruns_only_the_failures(pytester, corpus):
     pytester.syspathinsert(REPO)
-    first = pytester.runpytest(str(CASES), "--impl=tests.fakes.sends_max_tokens:adapter")
+    # the last failures are kept in a cache of this test's own: the checkout's .pytest_cache is written
+    # by every run of the corpus, and under xdist another worker's run could replace them in between
+    cache = f"cache_dir={pytester.path / '.lf-cache'}"
+    first = pytester.runpytest(str(CASES), "-o", cache, "--impl=tests.fakes.sends_max_tokens:adapter")
     failing = len(corpus.cases_citing("7.1.5/max-completion-tokens"))
     untraced = sum(1 for c in corpus.cases() if c.kind == "trace")  # fakes declare no trace:
     first.assert_outcomes(
         failed=failing, passed=sum(1 for _ in corpus.cases()) - failing - untraced + 2, skipped=untraced
     )
-    again = pytester.runpytest(str(CASES), "--lf", "--impl=tests.fakes.sends_max_tokens:adapter")
+    again = pytester.runpytest(str(CASES), "-o", cache, "--lf", "--impl=tests.fakes.sends_max_tokens:adapter")
     again.assert_outcomes(failed=failing)
 
 

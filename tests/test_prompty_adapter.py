@@ -133,6 +133,8 @@ def test_findings_page_names_every_baseline_entry():
         assert f"`{case_id}`" in page, f"{case_id} is in the baseline but not on the findings page"
 
 
+@pytest.mark.third_party  # it runs every listed runtime: luthien-proxy, agentflow and prompty-ts too
+@pytest.mark.xdist_group("agentflow")  # it serves agentflow from .venv-agentflow, which that group creates
 def test_findings_command_rebuilds_the_page(tmp_path, monkeypatch):
     """The command is what the integrator re-runs: from the committed baselines it must reproduce the
     committed page exactly, and leave what every baseline says fails, and why, as it is (it also records
