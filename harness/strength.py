@@ -6,13 +6,16 @@ patched and the cases that cite the rule are run against it. The mutant is *kill
 fails; it *survives* when all pass (the rule's cases do not test it). A mutant whose edit does not
 apply (the reference changed under it) is reported too.
 
-Mutants run in worker processes (one per CPU), each running its share in-process: the patched copy
-is first on ``sys.path`` and ``reference_impl`` is dropped from ``sys.modules`` before every run, so
-the SDKs and the harness are imported once per worker rather than once per mutant.
+Mutants run in worker processes (one per CPU), each running its share in one pytest session: the
+patched copy is first on ``sys.path``, the modules a mutant's edits reach are imported again from it,
+and the rule's cases run through pytest's own run protocol. pytest, the corpus, the SDKs and the
+harness are set up once per worker rather than once per mutant. A kill counts only when the killing
+case passes against the unmutated copy.
 """
 
 from __future__ import annotations
 
+import ast
 import compileall
 import contextlib
 import json
@@ -98,17 +101,95 @@ class _PackageCopy:
             self.root, quiet=2, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH
         )
         self._edited: set[Path] = set()
+        self.changed: set[Path] = set()
+        """Files (relative to the package) rewritten since the caller last cleared this set."""
 
     def mutate(self, edits: list[Edit]) -> None:
         """The pristine package with ``edits`` applied; ``ValueError`` when one does not apply."""
         for relative in self._edited:
             shutil.copyfile(self.source / relative, self.root / relative)
+        self.changed |= self._edited
         self._edited = set()
         for edit in edits:
             parts = Path(edit.file).parts
             if parts[:1] == (PACKAGE,) and (self.source.joinpath(*parts[1:])).is_file():
                 self._edited.add(Path(*parts[1:]))  # anything else is refused by apply_edits
+        self.changed |= self._edited
         apply_edits(self.root, edits)
+
+
+def _module_name(path: Path, package: Path) -> str:
+    parts = list(path.relative_to(package.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported(tree: ast.Module, name: str, is_package: bool) -> Iterator[str]:
+    """Every module name an import statement of the module ``name`` names, anywhere in its source."""
+    package = name if is_package else name.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                module = ".".join([*base, module] if module else base)
+            yield module
+            yield from (f"{module}.{alias.name}" for alias in node.names)  # from a package import module
+
+
+class _ImportGraph:
+    """Which modules of the package import which, read once from the pristine copy, so that a mutant
+    imports again only what its edits can reach: the modules of the files rewritten, every module that
+    imports one of those (at any depth, an import inside a function included) and every submodule of a
+    package imported again. The others stay the pristine modules imported before, which run exactly the
+    pristine source (the reference keeps no state in its modules, and the pristine run of every
+    killing case at the end would show one that did)."""
+
+    def __init__(self, package: Path) -> None:
+        self.package = package
+        self.modules = {_module_name(path, package): path for path in sorted(package.rglob("*.py"))}
+        self.importers: dict[str, set[str]] = {name: set() for name in self.modules}
+        for name, path in self.modules.items():
+            tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+            for target in _imported(tree, name, path.name == "__init__.py"):
+                parts = target.split(".")
+                for depth in range(1, len(parts) + 1):  # importing a.b.c runs a and a.b first
+                    prefix = ".".join(parts[:depth])
+                    if prefix in self.importers and prefix != name:
+                        self.importers[prefix].add(name)
+
+    def reached(self, files: Iterable[Path]) -> set[str] | None:
+        """The modules to import again once ``files`` changed; ``None`` (all of them) for a file that is
+        not one of the package's modules."""
+        todo = []
+        for relative in files:
+            name = _module_name(self.package / relative, self.package) if relative.suffix == ".py" else ""
+            if name not in self.modules:
+                return None
+            todo.append(name)
+        reached: set[str] = set()
+        while todo:
+            name = todo.pop()
+            if name not in reached:
+                reached.add(name)
+                todo.extend(self.importers[name])
+                todo.extend(m for m in self.modules if m.startswith(f"{name}."))
+        return reached
+
+    def forget(self, changed: Iterable[Path]) -> None:
+        """Drop from ``sys.modules`` the modules ``changed`` files reach, so the next import loads them."""
+        stale = self.reached(changed)
+        root = self.package.name
+        for name in [m for m in sys.modules if m == root or m.startswith(f"{root}.")]:
+            if stale is None or name in stale or name not in self.modules:
+                module = sys.modules.pop(name)
+                parent, _, child = name.rpartition(".")
+                # a package kept still names the old submodule (``from package import module`` would
+                # take it from there): forget that too, so that the import loads the new one
+                if getattr(sys.modules.get(parent), child, None) is module:
+                    delattr(sys.modules[parent], child)
 
 
 IMPL = f"{PACKAGE}.adapter:ReferenceAdapter"
@@ -129,10 +210,11 @@ def _session_args(corpus_root: Path, timeout: float) -> list[str]:
 
 class _MutantLoop:
     """A pytest plugin that replaces the worker's test loop. For each mutant of its share, the copy is
-    patched, ``reference_impl`` is imported again from it and becomes the session's adapter (checked
-    by ``load_impl``, as ``--impl`` is), and the cases citing the mutant's rule run through pytest's own
-    run protocol (the item's setup calls the adapter, its call judges) until one fails. Configuring
-    pytest, collecting the corpus and importing the SDKs happen once per worker, not once per mutant.
+    patched, the modules its edits reach (``_ImportGraph``) are imported again, the adapter is loaded
+    and checked by ``load_impl`` (as ``--impl`` is) and becomes the session's, and the cases citing the
+    mutant's rule run through pytest's own run protocol (the item's setup calls the adapter, its call
+    judges) until one fails. Configuring pytest, collecting the corpus and importing the SDKs happen
+    once per worker, not once per mutant.
 
     A kill counts only when the killing case passes against the unmutated copy: once the share is done,
     each killing case runs again on the pristine package, which also shows that no mutant left a trace
@@ -144,6 +226,7 @@ class _MutantLoop:
         self.corpus = corpus
         self.rule_ids = rule_ids
         self.copy = copy
+        self.graph = _ImportGraph(copy.root)
         self.emit = emit
 
     @pytest.hookimpl(tryfirst=True)
@@ -163,8 +246,8 @@ class _MutantLoop:
         def install(edits: list[Edit]) -> str | None:
             """Patch the copy and make it the session's adapter; what went wrong, if it could not be."""
             self.copy.mutate(edits)  # ValueError when an edit does not apply
-            for name in [m for m in sys.modules if m == PACKAGE or m.startswith(f"{PACKAGE}.")]:
-                del sys.modules[name]
+            self.graph.forget(self.copy.changed)
+            self.copy.changed.clear()
             try:
                 loaded = load_impl(IMPL)
             except ImplError as exc:
