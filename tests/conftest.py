@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 import textwrap
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.cache_dir import cache_root
 from harness.corpus.loader import Corpus
 from harness.providers.registry import API_NAMES
 from harness.pytest_plugin.summary import PROP_CASE, PROP_PROBLEM, classify
@@ -28,8 +30,10 @@ def default_workers() -> int:
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config: pytest.Config) -> None:
     """``pytest`` with no paths (pytest's testpaths: these tests and the corpus, README's test command)
-    runs on xdist workers, grouped by ``xdist_group`` (``--dist loadgroup``): the suite is hundreds of
-    small in-process runs and subprocesses, which spread well. Runs given paths (``pytest cases``,
+    runs on xdist workers, a file at a time (``--dist loadfile``, so that a module's fixtures, such as
+    test_install.py's wheel and venv, are built once): the suite is hundreds of small in-process runs
+    and subprocesses, which spread well. (``xdist_group`` would be finer, but pytest-xdist 3.8 ignores
+    it under pytest 9.2: pytest-dev/pytest-xdist#1386.) Runs given paths (``pytest cases``,
     ``pytest tests/test_x.py``), runs that choose ``-n``/``--dist``/``--tx`` themselves (``-n 0``: one
     process), ``--pdb``/``--trace`` and ``--collect-only`` are left as they are. pytest calls this hook
     only in an initial conftest, so the corpus runs the tests start (pytester, subprocesses) are never
@@ -46,7 +50,7 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
     if chosen or debugging or option.collectonly:
         return
     option.numprocesses = default_workers()
-    option.dist = "loadgroup"
+    option.dist = "loadfile"
 
 
 def small_corpus(root: Path, rules: str, name: str, cases: str) -> Path:
@@ -130,14 +134,18 @@ def run_corpus(pytester: pytest.Pytester):
 @pytest.fixture(scope="session")
 def agentflow_python() -> str:
     """.venv-agentflow's Python (>= 3.12, wireconf and the agentflow extra), created by
-    .ci/agentflow-venv when missing; skipped only where no Python >= 3.12 exists. The tests that use it
-    share the xdist group ``agentflow``: one worker creates it, never two at once."""
+    .ci/agentflow-venv when missing; skipped only where no Python >= 3.12 exists. A lock in the cache
+    folder makes xdist workers wait for the one that creates it instead of creating it twice at once."""
     python = REPO / ".venv-agentflow" / "bin" / "python"
-    if not python.exists():
-        done = subprocess.run(
-            [str(REPO / ".ci" / "agentflow-venv")], capture_output=True, text=True, check=False
-        )
-        if done.returncode == 3:
-            pytest.skip(done.stderr.strip())
-        assert done.returncode == 0, done.stderr
+    lock = cache_root() / "agentflow-venv.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with lock.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        if not python.exists():
+            done = subprocess.run(
+                [str(REPO / ".ci" / "agentflow-venv")], capture_output=True, text=True, check=False
+            )
+            if done.returncode == 3:
+                pytest.skip(done.stderr.strip())
+            assert done.returncode == 0, done.stderr
     return str(python)

@@ -103,7 +103,6 @@ def max_tokens_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[pytest.Run
     return pytest.RunResult(done.returncode, done.stdout.splitlines(), done.stderr.splitlines(), 0.0), cache
 
 
-@pytest.mark.xdist_group("max-tokens-run")
 def test_last_failed_reruns_only_the_failures(pytester, corpus, max_tokens_run):
     first, cache = max_tokens_run
     failing = len(corpus.cases_citing("7.1.5/max-completion-tokens"))
@@ -134,7 +133,6 @@ def test_bad_impl_is_a_usage_error(pytester, impl, message):
     assert message in result.stderr.str()
 
 
-@pytest.mark.xdist_group("max-tokens-run")
 def test_xdist_summary_matches_a_single_process(pytester, corpus, monkeypatch, max_tokens_run):
     pytest.importorskip("xdist")
     monkeypatch.setenv("PYTHONPATH", str(REPO))

@@ -22,9 +22,6 @@ SELECT = ("--api=openai.chat", "-k", "options or real-text-deltas or real-plain-
 BROKEN = sends_max_tokens.BROKEN_RULE
 GREEN, RED = (0x2D, 0xA4, 0x4E), (0xCF, 0x22, 0x2E)
 
-# the module's two runs (the fixture below) are made once, on one worker, under --dist loadgroup too
-pytestmark = pytest.mark.xdist_group("reports")
-
 
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory):

@@ -60,7 +60,6 @@ def test_luthien_at_each_commit_runs_every_blocks_case_against_its_baseline(name
 DOCUMENTED = re.compile(r'--impl "(exec:[^"]*serve agentflow)"')
 
 
-@pytest.mark.xdist_group("agentflow")
 def test_the_documented_agentflow_command_runs_every_convert_case_against_its_baseline(
     agentflow_python, run_corpus, monkeypatch
 ):
@@ -77,7 +76,6 @@ def _statuses(report: Path) -> dict[str, str]:
     return {r["id"]: r["status"] for r in map(json.loads, report.read_text().splitlines()) if r.get("kind")}
 
 
-@pytest.mark.xdist_group("agentflow")
 def test_agentflow_gets_the_same_litellm_objects_in_process_and_over_exec(agentflow_python, tmp_path):
     """The exec protocol carries the SDK objects as provider JSON; the serving side's SDK rebuilds them
     and LiteLLM converts them there, so every verdict equals the in-process run on the same Python."""

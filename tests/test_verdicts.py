@@ -134,7 +134,6 @@ def literal_run(tmp_path_factory):
     return done, read_records([out])
 
 
-@pytest.mark.xdist_group("literal-run")  # one run of the fixture, on one worker
 def test_a_runtime_that_follows_the_spec_text_passes_the_spec_profile(literal_run):
     done, records = literal_run
     assert done.returncode == 0, done.stdout[-3000:]
@@ -193,7 +192,6 @@ def test_a_plain_mapping_the_runtime_cannot_read_breaks_the_mapping_decision_not
     )
 
 
-@pytest.mark.xdist_group("literal-run")  # one run of the fixture, on one worker
 def test_root_causes_group_cases_by_rule_and_difference(literal_run):
     done, records = literal_run
     causes = group_causes((r.id, r.differences or []) for r in records if r.status == "failed")
@@ -329,7 +327,6 @@ def test_concept_capabilities_are_checked_at_start(pytester):
     result.stderr.fnmatch_lines(["*unknown concept 'telepathy' (known: prompty-tools, mcp-tools*"])
 
 
-@pytest.mark.xdist_group("literal-run")  # one run of the fixture, on one worker
 def test_report_line_carries_tier_and_differences(literal_run):
     _, records = literal_run
     record = next(r for r in records if r.status == "failed")
