@@ -40,6 +40,10 @@ from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from overhead import KINDS as BARE_KINDS  # a sibling script (benchmarks/ is not a package)
+from overhead import bare
+
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
 PYTEST = [sys.executable, "-m", "pytest"]
@@ -133,6 +137,16 @@ def case_cost(repeat: int, work: Path, case_kinds: Sequence[str] = SCALED_KINDS)
         print(f"  {label:42} {cost.wall * 1000:6.3f} ms wall, {cost.cpu * 1000:6.3f} ms CPU")
     wall, cpu = per_case.wall / per_item.wall, per_case.cpu / per_item.cpu
     print(f"  ratio: {wall:.1f}x the floor (wall), {cpu:.1f}x (CPU)")
+    if set(case_kinds) <= set(BARE_KINDS):
+        bare_total, bare_cases = bare(repeat)
+        adapter = bare_total / bare_cases
+        harness = per_case.wall - per_item.wall - adapter
+        print(
+            f"  of the marginal cost: pytest's floor {per_item.wall * 1000:.3f} ms, the reference's own "
+            f"calls {adapter * 1000:.3f} ms (made bare on prepared inputs, benchmarks/overhead.py; "
+            f"process_async not included), the harness {harness * 1000:.3f} ms (preparing inputs, the "
+            "runner process, judging, reporting)"
+        )
 
 
 _CORPUS_RUN: list[tuple[Timing, int]] = []

@@ -109,6 +109,41 @@ def test_a_result_whose_iteration_blocks_is_stopped_and_is_an_error(run_corpus, 
     assert not (markers / "mapping-woke").exists()
 
 
+def _slow_preparation(monkeypatch, seconds: float) -> None:
+    """The harness's own preparation of every case takes ``seconds`` (in the runner process too: the
+    patched function is what it forks with)."""
+    import time
+
+    from harness.pytest_plugin import runner
+
+    prepare = runner.prepare_case
+
+    def slow(*args):
+        time.sleep(seconds)
+        return prepare(*args)
+
+    monkeypatch.setattr(runner, "prepare_case", slow)
+
+
+def test_the_preparation_has_a_budget_of_its_own_apart_from_the_case_timeout(run_corpus, monkeypatch):
+    """--case-timeout is the runtime's: a preparation longer than it (within its own budget) costs the
+    case nothing, since the time limit starts when the runner process marks the adapter call."""
+    _slow_preparation(monkeypatch, 1.5)
+    run = run_corpus("--case-runner=process", "--case-timeout=0.5", *only(PROCESS, WIRE))
+    assert run.with_outcome("passed") == {PROCESS, WIRE}
+
+
+def test_a_preparation_over_its_budget_is_stopped_and_said_to_be_the_harnesss(run_corpus, monkeypatch):
+    from harness.pytest_plugin import runner
+
+    monkeypatch.setattr(runner, "PREPARE_LIMIT", 1.0)
+    _slow_preparation(monkeypatch, 60)
+    run = run_corpus("--case-runner=process", "--case-timeout=30", *only(WIRE))
+    assert run.with_outcome("error") == {WIRE}
+    text = run.longreprs[WIRE]
+    assert "preparing the case's input" in text and re.search(r"did not finish within 1 s", text), text
+
+
 def test_an_exec_runtime_that_hangs_on_restart_costs_its_time_limit(run_corpus, markers):
     run = run_corpus(
         f"--impl=exec:{PY_SERVE} tests.fakes.exec_hostile:adapter",

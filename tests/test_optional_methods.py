@@ -108,3 +108,35 @@ def test_the_registry_is_replaced_before_every_wire_case(pytester, run_corpus):
         "wire.openai.chat.a-registered": "passed",
         "wire.openai.chat.b-not-registered": "passed",
     }
+
+
+def test_what_one_process_async_leaves_running_is_cancelled_before_the_next_case():
+    """The event loop is reused from case to case (a new one per case costs more than most cases), so a
+    task one case leaves behind must not live on into the next."""
+    import asyncio
+
+    from harness.kinds.process import await_process_async
+
+    seen: list[str] = []
+
+    async def leaves_a_task(api, agent, response):
+        async def later():
+            try:
+                await asyncio.sleep(30)
+                seen.append("ran into the next case")
+            except asyncio.CancelledError:
+                seen.append("cancelled")
+                raise
+
+        asyncio.get_running_loop().create_task(later())
+        await asyncio.sleep(0)
+        return response
+
+    async def next_case(api, agent, response):
+        await asyncio.sleep(0)
+        return [task.get_coro().__name__ for task in asyncio.all_tasks()]
+
+    first = await_process_async(leaves_a_task, "openai.chat", {}, "first")
+    assert first.value == "first" and seen == ["cancelled"]
+    second = await_process_async(next_case, "openai.chat", {}, "second")
+    assert second.value == ["_settle"]  # only the case's own coroutine runs on the loop

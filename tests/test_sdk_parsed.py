@@ -82,7 +82,7 @@ def test_a_parse_error_is_not_kept():
 
 def test_an_object_that_cannot_be_copied_is_parsed_for_every_caller():
     cache = ParsedResponses()
-    parse, calls = _counting(threading.Lock())  # locks cannot be deep-copied
+    parse, calls = _counting(threading.Lock())  # locks cannot be pickled
     first = cache.get("openai.chat", _recorded(CHAT), parse)
     second = cache.get("openai.chat", _recorded(CHAT), parse)
     assert len(calls) == 2 and len(cache) == 0 and first is second  # (the same lock: parse returned it)
@@ -97,3 +97,29 @@ def test_the_least_recently_used_response_goes_first():
     assert calls == []  # "a" was used after "b", so "b" went when "c" came
     cache.get("openai.chat", _recorded(CHAT, "b"), parse)
     assert calls == [1]
+
+
+def test_keep_parses_ahead_once_and_later_callers_get_objects_of_their_own():
+    cache = ParsedResponses()
+    parse, calls = _counting({"a": [1, 2]})
+    cache.keep("openai.chat", _recorded(CHAT), parse)
+    cache.keep("openai.chat", _recorded(CHAT), parse)
+    first = cache.get("openai.chat", _recorded(CHAT), parse)
+    second = cache.get("openai.chat", _recorded(CHAT), parse)
+    assert len(calls) == 1 and first == second == {"a": [1, 2]} and first is not second
+
+
+def test_the_pytest_process_parses_the_cases_responses_before_the_runner_forks(pytester, monkeypatch):
+    """What the SDK builds on first use is built once, in the pytest process, so that every fork (and
+    every later session of the process) starts with it instead of redoing it inside its cases."""
+    from pathlib import Path
+
+    from harness.sdk import replay
+
+    corpus = Path(__file__).resolve().parent.parent / "cases"
+    monkeypatch.setattr(replay, "_PARSED", ParsedResponses())
+    result = pytester.runpytest_inprocess(
+        str(corpus / "process"), "-p", "no:cacheprovider", "--case-runner", "process", "-k", "openai and chat"
+    )
+    assert result.ret == 0
+    assert len(replay._PARSED) > 0  # the forked runner's own parses would have died with it

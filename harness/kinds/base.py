@@ -76,10 +76,8 @@ def raised(exc: BaseException, **extra: Any) -> Outcome[Any]:
     return Outcome(raised=exc, traceback=adapter_traceback(exc), **extra)
 
 
-def recorded_response(
-    ctx: HarnessContext, case: LoadedCase[Any], source: Response, stream: bool
-) -> RecordedResponse:
-    """The response ``source`` (the case's ``response``) names, from its cassette or written inline."""
+def _recorded(ctx: HarnessContext, case: LoadedCase[Any], source: Response) -> tuple[RecordedResponse, str]:
+    """The response ``source`` names and where it is, unchecked."""
     if isinstance(source, CassetteRef):
         try:
             interaction = ctx.cassettes.interaction(source.cassette, source.interaction)
@@ -101,6 +99,14 @@ def recorded_response(
             headers = {"content-type": ["text/event-stream"]}
         headers.update({k.lower(): [v] for k, v in source.headers.items()})
         recorded = RecordedResponse(source.status, headers, body)
+    return recorded, where
+
+
+def recorded_response(
+    ctx: HarnessContext, case: LoadedCase[Any], source: Response, stream: bool
+) -> RecordedResponse:
+    """The response ``source`` (the case's ``response``) names, from its cassette or written inline."""
+    recorded, where = _recorded(ctx, case, source)
     if recorded.problem is not None:
         raise CaseInputError(f"the response of {where} {recorded.problem}")
     if stream != recorded.is_event_stream:
@@ -129,3 +135,17 @@ def sdk_input(
         raise CaseInputError(f"the SDK could not parse the recorded response: {exc!r}") from exc
     remember(sdk_object, recorded, probe)  # for runtimes whose own SDK parses the bytes (exec:)
     return sdk_object, probe
+
+
+def warm_sdk_input(ctx: HarnessContext, case: LoadedCase[Any]) -> None:
+    """Have the SDK parse the recorded response a case's ``response`` names, once per process, before
+    any case runs (``SdkReplay.warm``): best effort, since the case itself reports any problem."""
+    source = getattr(case.model, "response", None)
+    if not isinstance(source, CassetteRef | InlineResponse):
+        return
+    try:
+        recorded, _ = _recorded(ctx, case, source)
+        if recorded.problem is None and 200 <= recorded.status < 300:
+            ctx.replay.warm(case.api, recorded)
+    except Exception:  # the case's own preparation says what is wrong with its input
+        return

@@ -21,8 +21,12 @@ import contextlib
 import ctypes
 import io
 import logging
+import math
+import mmap
 import os
+import select
 import signal
+import struct
 import sys
 import threading
 import time
@@ -194,7 +198,31 @@ def _isolate(recording: bool) -> str:
     return how if isolated else f"{GUARD_ONLY}; no namespace: {how}"
 
 
-def _serve(session: CaseHost, conn: Connection) -> None:
+class _CalledMark:
+    """Where the runner process marks the moment a case's adapter call starts (``--case-timeout`` runs
+    from there, the preparation has a budget of its own): a shared page, read by the pytest process only
+    when it has to decide on a time limit, so that a case costs no message for it.
+
+    The runner writes the time, then the number of the case it belongs to; x86 and ARM keep two stores
+    to one page in order for a reader that sees the second, and a mark of an earlier case is ignored."""
+
+    _LAYOUT = struct.Struct("=Qd")
+
+    def __init__(self) -> None:
+        self._page = mmap.mmap(-1, self._LAYOUT.size)  # anonymous and shared: a fork sees the same page
+
+    def mark(self, case: int) -> None:
+        struct.pack_into("=d", self._page, 8, time.monotonic())
+        struct.pack_into("=Q", self._page, 0, case)
+
+    def called_at(self, case: int) -> float | None:
+        """When case number ``case``'s adapter call started (``time.monotonic()``, the same clock in
+        both processes), or ``None`` while it is still being prepared."""
+        seen, at = self._LAYOUT.unpack_from(self._page)
+        return at if seen == case else None
+
+
+def _serve(session: CaseHost, conn: Connection, called: _CalledMark) -> None:
     """The runner process: isolate, then run the cases the pytest process sends, one at a time."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the pytest process's to handle
     _die_with_parent()
@@ -211,7 +239,8 @@ def _serve(session: CaseHost, conn: Connection) -> None:
             message = conn.recv()
         except (EOFError, OSError):
             return
-        item = session.case_items[message]
+        number, nodeid = message
+        item = session.case_items[nodeid]
         stdout, stderr = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = out, err = io.StringIO(), io.StringIO()
         records.records = []
@@ -221,7 +250,7 @@ def _serve(session: CaseHost, conn: Connection) -> None:
             if isinstance(prepared, CaseResult):
                 result = prepared
             else:
-                conn.send(("called", None))  # the runtime's part starts: --case-timeout from here
+                called.mark(number)  # the runtime's part starts: --case-timeout from here
                 result = finish_case(session, prepared)
         except BaseException:
             result = CaseResult(
@@ -254,15 +283,21 @@ class ForkedRunner(CaseRunner):
         super().__init__(session)
         self._pid: int | None = None
         self._conn: Connection | None = None
+        self._poller: select.poll | None = None
+        self._called = _CalledMark()
+        self._cases = 0
         self.forks = 0
 
     def _warm_up(self, selected: list[RunnableCase], shared: bool) -> None:
-        """Do here, once, what every fork would otherwise do inside its first cases' time limits: import
-        the SDKs, create their replay clients, parse (and check) the cassettes the selected cases use.
-        A runner process started after a kill then begins as warm as the first one. An xdist worker
+        """Do here, once per process, what every fork would otherwise redo inside its cases' time limits
+        and lose at the session's end: import the SDKs, create their replay clients, parse (and check)
+        the cassettes the selected cases use and have the SDK parse each recorded response once (its
+        deferred model schemas, ``SdkReplay.warm``). A runner process started after a kill, or by a
+        later session of the same process, then begins as warm as the first one. An xdist worker
         (``shared``) runs only its share of the selected cases, so it leaves the cassettes to its runner
         process (each within its case's preparation budget) rather than parse every one of them."""
         from harness.cassettes.store import CassetteError
+        from harness.kinds.base import warm_sdk_input
         from harness.providers.registry import APIS, PROVIDER_OF
         from harness.sdk.replay import warm_up
 
@@ -272,15 +307,16 @@ class ForkedRunner(CaseRunner):
         if self.session.records or shared:  # recording changes cassettes: each runner reads them fresh
             return
         for item in selected:
+            ctx = self.session.context(item.corpus_root)
             model = item.loaded.model
             name = getattr(getattr(model, "response", None), "cassette", None) or getattr(
                 model, "cassette", None
             )
-            if not isinstance(name, str):
-                continue
-            with contextlib.suppress(CassetteError, OSError):
-                cassette = self.session.context(item.corpus_root).cassettes.load(name)
-                cassette.problem()
+            if isinstance(name, str):
+                with contextlib.suppress(CassetteError, OSError):
+                    ctx.cassettes.load(name).problem()
+            if item.loaded.api in APIS:
+                warm_sdk_input(ctx, item.loaded)
 
     def _start(self, item: RunnableCase) -> Connection:
         if self.forks == 0:
@@ -296,7 +332,7 @@ class ForkedRunner(CaseRunner):
             code = 0
             try:
                 ours.close()
-                _serve(self.session, theirs)
+                _serve(self.session, theirs, self._called)
             except BaseException:
                 traceback.print_exc()
                 code = 70
@@ -304,6 +340,8 @@ class ForkedRunner(CaseRunner):
                 os._exit(code)
         theirs.close()
         self._pid, self._conn = pid, ours
+        self._poller = select.poll()  # one for the runner's life (Connection.poll builds a selector per call)
+        self._poller.register(ours.fileno(), select.POLLIN)
         self.forks += 1
         if not ours.poll(START_TIMEOUT):
             self._stop()
@@ -317,7 +355,7 @@ class ForkedRunner(CaseRunner):
     def _stop(self) -> str:
         """Kill and reap the runner process; its status."""
         pid, conn = self._pid, self._conn
-        self._pid = self._conn = None
+        self._pid = self._conn = self._poller = None
         if conn is not None:
             conn.close()
         if pid is None:
@@ -330,31 +368,49 @@ class ForkedRunner(CaseRunner):
     def _ended(self) -> str:
         """Reap a runner process that ended on its own; its status."""
         pid, conn = self._pid, self._conn
-        self._pid = self._conn = None
+        self._pid = self._conn = self._poller = None
         if conn is not None:
             conn.close()
         assert pid is not None
         _, status = os.waitpid(pid, 0)
         return _status(status)
 
+    def _ready(self, seconds: float | None) -> bool:
+        """Whether the runner's answer arrived within ``seconds`` (``None``: wait for it)."""
+        assert self._poller is not None
+        return bool(self._poller.poll(None if seconds is None else max(0, math.ceil(seconds * 1000))))
+
     def run(self, item: RunnableCase) -> CaseResult:
         conn = self._conn or self._start(item)
         timeout = self.session.timeout or None
-        started = called = time.monotonic()
-        limit, preparing = PREPARE_LIMIT, True
+        started = time.monotonic()
         recorded: list[str] = []
+        self._cases += 1
+        number = self._cases
         try:
-            conn.send(item.nodeid)
+            conn.send((number, item.nodeid))
         except OSError:  # it ended between cases (a thread left behind called os._exit): start again
             self._ended()
             conn = self._start(item)
-            conn.send(item.nodeid)
+            conn.send((number, item.nodeid))
         try:
             while True:
-                remaining = None if limit is None else limit - (time.monotonic() - called)
-                if remaining is not None and (remaining <= 0 or not conn.poll(remaining)):
+                called = self._called.called_at(number)
+                if called is None:  # preparing: its own budget, and a look at the mark within `timeout`
+                    deadline = started + PREPARE_LIMIT
+                    wait = deadline - time.monotonic()
+                    if timeout is not None:
+                        wait = min(wait, timeout)
+                else:
+                    deadline = None if timeout is None else called + timeout
+                    wait = None if deadline is None else deadline - time.monotonic()
+                if deadline is not None and time.monotonic() >= deadline:
                     self._stop()
-                    raise self._timed_out(timeout, preparing, started, called, tuple(recorded))
+                    raise self._timed_out(
+                        timeout, called is None, started, called or started, tuple(recorded)
+                    )
+                if not self._ready(wait):
+                    continue  # the deadline, or the mark, is looked at again
                 try:
                     kind, payload = conn.recv()
                 except (EOFError, OSError):
@@ -364,9 +420,7 @@ class ForkedRunner(CaseRunner):
                         "crash in C code); the next case runs in a fresh runner process",
                         tuple(recorded),
                     ) from None
-                if kind == "called":
-                    called, limit, preparing = time.monotonic(), timeout, False
-                elif kind == "recorded":
+                if kind == "recorded":
                     recorded.append(payload)
                 elif kind == "done":
                     payload.recorded = recorded

@@ -16,8 +16,8 @@ from harness.cassettes.store import RecordedResponse
 from harness.providers.provider import Api, Provider
 from harness.providers.registry import APIS, PROVIDER_OF
 from harness.sdk.cassette_transport import cassette_transport
-from harness.sdk.parsed import ParsedResponses
-from harness.sdk.transport import ReplayTransport, StreamProbe
+from harness.sdk.parsed import Key, ParsedResponses, key_of
+from harness.sdk.transport import ReplayTransport, StreamProbe, split_events
 
 if TYPE_CHECKING:
     from harness.cassettes.exchange import Exchange
@@ -93,6 +93,9 @@ SDKs' client set-up is paid once."""
 _PARSED = ParsedResponses()
 """Objects parsed from the same bytes are shared process-wide like the clients (each caller gets a copy)."""
 
+_STREAMS_READ: set[Key] = set()
+"""Recorded event streams this process has had its SDK read once (``SdkReplay.warm``)."""
+
 
 class SdkReplay:
     """The per-session entry point; each provider's client is created on first use, once per process."""
@@ -105,13 +108,32 @@ class SdkReplay:
     def response_object(self, api: str, recorded: RecordedResponse) -> Any:
         """The SDK object a non-streaming call on ``api`` returns for ``recorded`` (a copy of the one the
         SDK made the first time it was given these bytes in this process)."""
-        record = api_record(api)
+        api_record(api)  # NotImplementedError for an api no provider declares, before any parsing
+        return _PARSED.get(api, recorded, lambda: self._parse(api, recorded))
 
-        def parse() -> Any:
-            replay, client = self.client(PROVIDER_OF[api])
-            return record.call(client, replay.prepare(recorded), False)
+    def warm(self, api: str, recorded: RecordedResponse) -> None:
+        """Have the SDK parse ``recorded`` once in this process, ahead of the cases that use it.
 
-        return _PARSED.get(api, recorded, parse)
+        The SDKs build much of themselves on first use: pydantic's deferred model schemas (a model class
+        is completed the first time an object of it is made, about a millisecond each), the resource
+        modules of a call. Done in the pytest process before the case-runner process is forked, it is
+        done once: every fork, and every later session in the process (pytester runs, the mutants of
+        ``wireconf strength``), starts with it, where the runner process would otherwise redo it in each
+        session and lose it at the session's end. A non-streaming object is kept (``ParsedResponses``); an
+        event stream is read to its end once and dropped (a case gets a fresh SDK stream over the bytes)."""
+        if not recorded.is_event_stream:
+            _PARSED.keep(api, recorded, lambda: self._parse(api, recorded))
+            return
+        key = key_of(api, recorded)
+        if key in _STREAMS_READ or not api_record(api).streams:
+            return
+        for _ in self.stream_object(api, recorded, StreamProbe(split_events(recorded.body))):
+            pass
+        _STREAMS_READ.add(key)
+
+    def _parse(self, api: str, recorded: RecordedResponse) -> Any:
+        replay, client = self.client(PROVIDER_OF[api])
+        return api_record(api).call(client, replay.prepare(recorded), False)
 
     def stream_object(self, api: str, recorded: RecordedResponse, probe: StreamProbe) -> Any:
         """The SDK stream object a streaming call on ``api`` returns for ``recorded``."""
