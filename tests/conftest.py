@@ -23,7 +23,8 @@ CASES = REPO / "cases"
 
 
 def default_workers() -> int:
-    """Two xdist workers (the project's machine has two cores), up to four where there are more."""
+    """One xdist worker per core, at least two (the project's machine has two) and at most four (each
+    worker imports the SDKs and litellm, and many tests start pytest processes of their own)."""
     return min(4, max(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 2))
 
 
