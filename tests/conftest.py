@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import fcntl
-import os
 import subprocess
 import textwrap
 from dataclasses import dataclass
@@ -17,41 +16,10 @@ from harness.providers.registry import API_NAMES
 from harness.pytest_plugin.summary import PROP_CASE, PROP_PROBLEM, classify
 from harness.sdk.replay import warm_up
 from tests.fake_provider import fake_provider  # noqa: F401  (the fake provider server, as a fixture)
+from tests.spread import pytest_cmdline_main  # noqa: F401  (README's test command on xdist workers)
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
-
-
-def default_workers() -> int:
-    """One xdist worker per core, at least two (the project's machine has two) and at most four (each
-    worker imports the SDKs and litellm, and many tests start pytest processes of their own)."""
-    return min(4, max(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 2))
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_cmdline_main(config: pytest.Config) -> None:
-    """``pytest`` with no paths (pytest's testpaths: these tests and the corpus, README's test command)
-    runs on xdist workers, a file at a time (``--dist loadfile``, so that a module's fixtures, such as
-    test_install.py's wheel and venv, are built once): the suite is hundreds of small in-process runs
-    and subprocesses, which spread well. (``xdist_group`` would be finer, but pytest-xdist 3.8 ignores
-    it under pytest 9.2: pytest-dev/pytest-xdist#1386.) Runs given paths (``pytest cases``,
-    ``pytest tests/test_x.py``), runs that choose ``-n``/``--dist``/``--tx`` themselves (``-n 0``: one
-    process), ``--pdb``/``--trace`` and ``--collect-only`` are left as they are. pytest calls this hook
-    only in an initial conftest, so the corpus runs the tests start (pytester, subprocesses) are never
-    changed; an xdist worker calls it too, with the controller's arguments, and must not fan out again."""
-    if config.args_source != pytest.Config.ArgsSource.TESTPATHS:
-        return
-    if not config.pluginmanager.hasplugin("xdist"):
-        return
-    if hasattr(config, "workerinput") or os.environ.get("PYTEST_XDIST_WORKER"):
-        return
-    option = config.option
-    chosen = option.numprocesses is not None or option.dist != "no" or option.tx or option.distload
-    debugging = config.getoption("usepdb", False) or config.getoption("trace", False)
-    if chosen or debugging or option.collectonly:
-        return
-    option.numprocesses = default_workers()
-    option.dist = "loadfile"
 
 
 def small_corpus(root: Path, rules: str, name: str, cases: str) -> Path:
