@@ -10,7 +10,8 @@ the whole corpus, a scaled corpus (one process and ``-n 2``), the Python exec he
   parametrized no-op tests, without the wireconf plugin, minus the same session with all deselected.
 - **corpus**: the README's ``pytest cases`` as a command (start-up included).
 - **scaled**: the corpus plus ``--copies`` copies of its wire, process and stream folders (case ids
-  suffixed so that they stay unique), run as ``pytest <copy> -q`` in one process and with ``-n 2``.
+  suffixed so that they stay unique), run as ``pytest <copy> -q`` in one process and with ``-n 2``;
+  beside it pytest-xdist's own floor: as many trivial items, without the plugin, both ways.
 - **exec start-up**: from starting ``python -m harness.exec_protocol.serve reference`` to its hello.
 - **strength**: ``wireconf strength`` on the corpus, once (``--strength-args`` narrows it).
 - **suite**: the README's ``.venv/bin/pytest``, once (``--suite-args`` narrows it).
@@ -223,11 +224,36 @@ def scaled(repeat: int, copies: int, work: Path) -> None:
         print(f"  {label:12} {timing}; pytest says {said:.1f} s{rss}")
     one, two = results["one process"][0].wall, results["-n 2"][0].wall
     print(f"  -n 2 speed-up: {one / two:.2f}x")
+    xdist_floor(repeat, count, work)
     if _CORPUS_RUN:  # the slope: what each added case costs a whole run, collection included
         base, base_count = _CORPUS_RUN[-1]
         added = results["one process"][0].cpu - base.cpu
         per_case = added / (count - base_count) * 1000
         print(f"  CPU per added case (one process, against the corpus run): {per_case:.3f} ms")
+
+
+def xdist_floor(repeat: int, count: int, work: Path) -> None:
+    """pytest-xdist's own cost, for scale: as many trivial items as the scaled corpus has cases, without
+    the wireconf plugin, in one process and with ``-n 2``. What xdist adds per item (its controller
+    reading three reports, the workers writing them) is CPU the two cores spend on neither side of a
+    case: ``-n 2`` gains only where a case costs well above it."""
+    folder = work / "xdist-floor"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "test_trivial.py").write_text(
+        f"import pytest\n\n\n@pytest.mark.parametrize('n', range({count}))\ndef test_nothing(n):\n    pass\n"
+    )
+    args = [*PYTEST, "test_trivial.py", "-q", "-p", "no:cacheprovider", "-p", "no:wireconf"]
+    args += ["--rootdir", str(folder)]
+    timings = {
+        label: best([command([*args, *extra], folder)[0] for _ in range(repeat)])
+        for label, extra in (("one process", []), ("-n 2", ["-n", "2"]))
+    }
+    print(f"  xdist's own floor: {count} trivial items without wireconf")
+    for label, timing in timings.items():
+        print(f"    {label:10} {timing}")
+    one, two = timings["one process"], timings["-n 2"]
+    added = (two.cpu - one.cpu) / count * 1000
+    print(f"    -n 2 speed-up: {one.wall / two.wall:.2f}x; CPU xdist adds per item: {added:.3f} ms")
 
 
 def exec_start(repeat: int) -> None:

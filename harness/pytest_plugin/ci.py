@@ -132,7 +132,9 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[SHARD_KEY] = parse_shard(shard) if shard else None
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from exc
-    if not hasattr(config, "workerinput"):
+    # the records are for the report file and the baseline: without either, a run does not build them
+    wanted = baseline is not None or config.getoption("wireconf_report")
+    if wanted and not hasattr(config, "workerinput"):
         config.pluginmanager.register(_Controller(config, baseline), f"wireconf-ci-{id(config)}")
 
 

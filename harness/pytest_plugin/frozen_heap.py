@@ -6,8 +6,16 @@ and pytest runs two at the end of each session to surface exceptions raised in f
 those Python runs as the cases allocate. ``gc.freeze()`` moves them out of the collector's sight; what
 the cases allocate is collected as usual.
 
+The collector is also kept off during collection itself: loading a corpus of thousands of cases
+allocates millions of objects that all live on, and the collections their allocation triggers walk
+them again and again, for nothing (1.4 s of a 2.7 s collection of 9,200 cases). It is turned back on
+when collection ends, whatever was collected.
+
 The heap is frozen after a collection that found corpus cases, and again after a case that imported
-modules (an SDK is imported by the first case that needs it); other sessions never freeze. The next
+modules (an SDK is imported by the first case that needs it); the controller of a pytest-xdist run,
+which collects nothing, freezes when its session starts (it holds the plugins, the implementation's
+modules and the rule catalogue while it reads tens of thousands of reports); other sessions never
+freeze. The next
 session in the same process (pytester's in-process runs, the mutants of ``wireconf strength``)
 unfreezes first, so that what an earlier session left behind can still be collected.
 """
@@ -16,10 +24,14 @@ from __future__ import annotations
 
 import gc
 import sys
+from collections.abc import Generator
 
 import pytest
 
 from harness.pytest_plugin.items import CaseItem
+
+XDIST_CONTROLLER = "dsession"
+"""The name pytest-xdist registers its controller's plugin under (only in the controller)."""
 
 _modules_when_frozen: int | None = None
 """``len(sys.modules)`` when this plugin last froze the heap; ``None`` when it has not."""
@@ -39,6 +51,25 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 _collected_cases = False
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_collection(session: pytest.Session) -> Generator[None, object, object]:
+    """No garbage collection while collecting (see the module docstring); freezing at its end
+    (``pytest_collection_finish``) keeps what it built out of every later collection."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return (yield)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if session.config.pluginmanager.has_plugin(XDIST_CONTROLLER):
+        _freeze()
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:

@@ -30,7 +30,7 @@ from harness.kinds.kind import capability
 from harness.kinds.registry import KINDS
 from harness.pytest_plugin.case_run import CaseResult
 from harness.pytest_plugin.runner import replay_logs
-from harness.pytest_plugin.session import get_session
+from harness.pytest_plugin.session import get_session, resolved_file
 from harness.pytest_plugin.summary import (
     PROP_API,
     PROP_CASE,
@@ -94,7 +94,7 @@ class CaseFile(pytest.File):
 
     def collect(self) -> Iterator[pytest.Item]:
         corpus = get_session(self.config).corpus(self.corpus_root)
-        for entry in corpus.entries.get(self.path.resolve(), []):
+        for entry in corpus.entries.get(resolved_file(self.path), []):
             if isinstance(entry, Problem):
                 yield ProblemItem.from_parent(self, name=entry.name, problem=entry)
             else:
@@ -178,8 +178,10 @@ class CaseItem(ShownAsWritten):
             self._error(aborted)  # outside the except block: no chained traceback in the report
         self._result = result
         self._note_recorded(result.recorded)
-        sys.stdout.write(redact(result.stdout))  # shown as is under -s: no report to redact it later
-        sys.stderr.write(redact(result.stderr))
+        if result.stdout:  # shown as is under -s: no report to redact it later
+            sys.stdout.write(redact(result.stdout))
+        if result.stderr:
+            sys.stderr.write(redact(result.stderr))
         replay_logs(result)
         self._check_cassettes(watch, result)
         if result.status == "skipped":
@@ -214,6 +216,8 @@ class CaseItem(ShownAsWritten):
             )
         lines = result.lines
         session = get_session(self.config)
+        if not lines and not session.waivers:  # a pass, and no baseline waiver that could go stale
+            return
         found = differences_in(lines)
         if lines and not found:  # a failure stated in prose only: one difference for the whole case
             found = [Difference("result", "$", "other", str(lines[0]))]

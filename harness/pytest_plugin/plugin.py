@@ -19,7 +19,14 @@ from harness.kinds.registry import KIND_NAMES
 from harness.providers.registry import API_NAMES
 from harness.pytest_plugin.items import CaseFile, RulesFile
 from harness.pytest_plugin.runner import DEFAULT_RUNNER, RUNNERS
-from harness.pytest_plugin.session import SESSION_KEY, WireconfSession, corpus_root_of, get_session
+from harness.pytest_plugin.session import (
+    SESSION_KEY,
+    WireconfSession,
+    corpus_root_of,
+    get_session,
+    resolved_file,
+    resolved_folder,
+)
 
 DEFAULT_CASE_TIMEOUT = 5.0
 
@@ -144,12 +151,13 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     if file_path.suffix not in (".yaml", ".yml"):
         return None
-    root = corpus_root_of(file_path.parent.resolve())
+    folder = resolved_folder(file_path.parent)
+    root = corpus_root_of(folder)
     if root is None:
         return None
-    if file_path.name == RULES_FILE and file_path.parent.resolve() == root:
+    if file_path.name == RULES_FILE and folder == root:
         return RulesFile.from_parent(parent, path=file_path, corpus_root=root)
-    if is_case_file(file_path.resolve(), root):
+    if is_case_file(resolved_file(file_path), root):
         return CaseFile.from_parent(parent, path=file_path, corpus_root=root)
     return None
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
 import io
 import logging
 import math
@@ -321,7 +322,18 @@ class ForkedRunner(CaseRunner):
     def _start(self, item: RunnableCase) -> Connection:
         if self.forks == 0:
             selected = [i for i in item.session.items if is_runnable(i)]
-            self._warm_up(selected, shared=hasattr(item.session.config, "workerinput"))
+            # what the warm-up builds (SDK modules, their models' schemas, parsed responses) lives as long
+            # as the process: no collection while it allocates, and, where the session froze the heap
+            # after collecting (``frozen_heap``), frozen with it, before the fork copies it
+            enabled = gc.isenabled()
+            gc.disable()
+            try:
+                self._warm_up(selected, shared=hasattr(item.session.config, "workerinput"))
+            finally:
+                if gc.get_freeze_count():
+                    gc.freeze()
+                if enabled:
+                    gc.enable()
         ours, theirs = Pipe()
         sys.stdout.flush()
         sys.stderr.flush()

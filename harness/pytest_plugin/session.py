@@ -35,6 +35,20 @@ def corpus_root_of(directory: Path) -> Path | None:
     return find_corpus_root(directory)
 
 
+@lru_cache(maxsize=1024)
+def resolved_folder(directory: Path) -> Path:
+    """``directory.resolve()``, cached: collecting a corpus asks it of the same few hundred folders for
+    thousands of files, and resolving looks up every component of the path."""
+    return directory.resolve()
+
+
+def resolved_file(path: Path) -> Path:
+    """``path.resolve()``, its folder resolved once per process (``resolved_folder``)."""
+    if path.is_symlink():
+        return path.resolve()
+    return resolved_folder(path.parent) / path.name
+
+
 class WireconfSession:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
@@ -61,6 +75,7 @@ class WireconfSession:
         self._contexts: dict[Path, HarnessContext] = {}
         self._identities: dict[Path, CorpusIdentity] = {}
         self._watches: dict[Path, CassetteWatch | None] = {}
+        self._watch_of: dict[Path, CassetteWatch | None] = {}  # by corpus root
 
     @property
     def runner(self) -> CaseRunner:
@@ -87,15 +102,19 @@ class WireconfSession:
             if watch is not None:
                 watch.close()
         self._watches.clear()
+        self._watch_of.clear()
         close = getattr(self.impl.adapter, "close", None)
         if callable(close):
             close()
 
     def watch(self, corpus_root: Path) -> CassetteWatch | None:
         """The watch on this corpus's cassettes folder (``None`` where it cannot be had)."""
+        if corpus_root in self._watch_of:  # asked before every case
+            return self._watch_of[corpus_root]
         root = self.cassettes_root(corpus_root)
         if root not in self._watches:
             self._watches[root] = CassetteWatch.start(root)
+        self._watch_of[corpus_root] = self._watches[root]
         return self._watches[root]
 
     def _recorded(self, path: Any) -> None:
