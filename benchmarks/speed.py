@@ -14,7 +14,9 @@ the whole corpus, a scaled corpus (one process and ``-n 2``), the Python exec he
   beside it pytest-xdist's own floor: as many trivial items, without the plugin, both ways.
 - **exec start-up**: from starting ``python -m harness.exec_protocol.serve reference`` to its hello.
 - **strength**: ``wireconf strength`` on the corpus, once (``--strength-args`` narrows it).
-- **suite**: the README's ``.venv/bin/pytest``, once (``--suite-args`` narrows it).
+- **suite**: the README's ``.venv/bin/pytest``, once (``--suite-args`` narrows it); **suite-own**: the
+  same without the runs of the real third-party systems (``-m 'not third_party'``), the figure the
+  project's own tests are held to.
 
 Every figure is the best of ``--repeat`` runs (strength and the suite: one run) with its CPU time
 beside the wall time; the machine's load average is printed first, since figures taken on a busy
@@ -49,7 +51,7 @@ REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
 PYTEST = [sys.executable, "-m", "pytest"]
 SCALED_KINDS = ("wire", "process", "stream")
-FIGURES = ("case-cost", "corpus", "scaled", "exec-start", "strength", "suite")
+FIGURES = ("case-cost", "corpus", "scaled", "exec-start", "strength", "suite-own", "suite")
 TRIVIAL_ITEMS = 1000
 
 
@@ -321,6 +323,7 @@ def main() -> None:
         "scaled": lambda work: scaled(args.repeat, args.copies, work),
         "exec-start": lambda work: exec_start(args.repeat),
         "strength": lambda work: strength(shlex.split(args.strength_args)),
+        "suite-own": lambda work: suite([*shlex.split(args.suite_args), "-m", "not third_party"]),
         "suite": lambda work: suite(shlex.split(args.suite_args)),
     }
     with tempfile.TemporaryDirectory(prefix="wireconf-speed-") as tmp:

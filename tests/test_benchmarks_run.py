@@ -19,7 +19,7 @@ ARGUMENTS = {
     # the scaled corpus and the whole test suite are too long to run inside the suite itself (the copy
     # is checked below); one mutant stands for `wireconf strength`, the stream cases for the case cost
     "speed.py": [
-        *("--skip", "corpus,scaled,suite", "--strength-args", "--rule 7.1.1/role-copied"),
+        *("--skip", "corpus,scaled,suite-own,suite", "--strength-args", "--rule 7.1.1/role-copied"),
         *("--case-cost-kinds", "stream"),
     ],
     # the in-process run: the exec run's hangs and restarts are tests/test_hostile_adapters.py's
