@@ -6,13 +6,16 @@ patched and the cases that cite the rule are run against it. The mutant is *kill
 fails; it *survives* when all pass (the rule's cases do not test it). A mutant whose edit does not
 apply (the reference changed under it) is reported too.
 
-Mutants run in worker processes (one per CPU), each running its share in-process: the patched copy
-is first on ``sys.path`` and ``reference_impl`` is dropped from ``sys.modules`` before every run, so
-the SDKs and the harness are imported once per worker rather than once per mutant.
+Mutants run in worker processes (one per CPU), each running its share in one pytest session: the
+patched copy is first on ``sys.path``, the modules a mutant's edits reach are imported again from it,
+and the rule's cases run through pytest's own run protocol. pytest, the corpus, the SDKs and the
+harness are set up once per worker rather than once per mutant. A kill counts only when the killing
+case passes against the unmutated copy.
 """
 
 from __future__ import annotations
 
+import ast
 import compileall
 import contextlib
 import json
@@ -28,8 +31,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from harness.corpus.loader import Corpus
-from harness.corpus.rules import Edit, Rule
+import pytest
+
+from harness.corpus.loader import Corpus, LoadedCase
+from harness.corpus.rules import Edit
 
 REQUIRED_LEVELS = ("MUST", "MUST NOT")
 PACKAGE = "reference_impl"
@@ -96,51 +101,218 @@ class _PackageCopy:
             self.root, quiet=2, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH
         )
         self._edited: set[Path] = set()
+        self.changed: set[Path] = set()
+        """Files (relative to the package) rewritten since the caller last cleared this set."""
 
     def mutate(self, edits: list[Edit]) -> None:
         """The pristine package with ``edits`` applied; ``ValueError`` when one does not apply."""
         for relative in self._edited:
             shutil.copyfile(self.source / relative, self.root / relative)
+        self.changed |= self._edited
         self._edited = set()
         for edit in edits:
             parts = Path(edit.file).parts
             if parts[:1] == (PACKAGE,) and (self.source.joinpath(*parts[1:])).is_file():
                 self._edited.add(Path(*parts[1:]))  # anything else is refused by apply_edits
+        self.changed |= self._edited
         apply_edits(self.root, edits)
 
 
-def _run_in_worker(rule: Rule, cases: list[str], copy: _PackageCopy, timeout: float) -> MutantResult:
-    """Inside a worker: patch the copy, forget the old modules, run the rule's cases in-process."""
-    import pytest
+def _module_name(path: Path, package: Path) -> str:
+    parts = list(path.relative_to(package.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
-    try:
-        copy.mutate(rule.mutant or [])
-    except ValueError as exc:
-        return MutantResult(rule.id, "not-applied", str(exc))
-    for name in [m for m in sys.modules if m == PACKAGE or m.startswith(f"{PACKAGE}.")]:
-        del sys.modules[name]
-    # pytest's unraisable-exception plugin forces a full garbage collection at the end of every
-    # session, the costliest step of these small runs; the mutants do not need it. Assertion
-    # rewriting (pytest applies it to every module of a distribution that has a pytest plugin, the
-    # reference included) would parse and rewrite the whole copy again for every mutant, and cache the
-    # result by modification time; the reference has no assertions to rewrite.
-    args = ["-q", "-x", "-p", "no:cacheprovider", "-p", "no:unraisableexception", "--assert=plain"]
-    args += [f"--impl={PACKAGE}.adapter:ReferenceAdapter"]
+
+def _imported(tree: ast.Module, name: str, is_package: bool) -> Iterator[str]:
+    """Every module name an import statement of the module ``name`` names, anywhere in its source."""
+    package = name if is_package else name.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                module = ".".join([*base, module] if module else base)
+            yield module
+            yield from (f"{module}.{alias.name}" for alias in node.names)  # from a package import module
+
+
+class _ImportGraph:
+    """Which modules of the package import which, read once from the pristine copy, so that a mutant
+    imports again only what its edits can reach: the modules of the files rewritten, every module that
+    imports one of those (at any depth, an import inside a function included) and every submodule of a
+    package imported again. The others stay the pristine modules imported before, which run exactly the
+    pristine source (the reference keeps no state in its modules, and the pristine run of every
+    killing case at the end would show one that did)."""
+
+    def __init__(self, package: Path) -> None:
+        self.package = package
+        self.modules = {_module_name(path, package): path for path in sorted(package.rglob("*.py"))}
+        self.importers: dict[str, set[str]] = {name: set() for name in self.modules}
+        for name, path in self.modules.items():
+            tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+            for target in _imported(tree, name, path.name == "__init__.py"):
+                parts = target.split(".")
+                for depth in range(1, len(parts) + 1):  # importing a.b.c runs a and a.b first
+                    prefix = ".".join(parts[:depth])
+                    if prefix in self.importers and prefix != name:
+                        self.importers[prefix].add(name)
+
+    def reached(self, files: Iterable[Path]) -> set[str] | None:
+        """The modules to import again once ``files`` changed; ``None`` (all of them) for a file that is
+        not one of the package's modules."""
+        todo = []
+        for relative in files:
+            name = _module_name(self.package / relative, self.package) if relative.suffix == ".py" else ""
+            if name not in self.modules:
+                return None
+            todo.append(name)
+        reached: set[str] = set()
+        while todo:
+            name = todo.pop()
+            if name not in reached:
+                reached.add(name)
+                todo.extend(self.importers[name])
+                todo.extend(m for m in self.modules if m.startswith(f"{name}."))
+        return reached
+
+    def forget(self, changed: Iterable[Path]) -> None:
+        """Drop from ``sys.modules`` the modules ``changed`` files reach, so the next import loads them."""
+        stale = self.reached(changed)
+        root = self.package.name
+        for name in [m for m in sys.modules if m == root or m.startswith(f"{root}.")]:
+            if stale is None or name in stale or name not in self.modules:
+                module = sys.modules.pop(name)
+                parent, _, child = name.rpartition(".")
+                # a package kept still names the old submodule (``from package import module`` would
+                # take it from there): forget that too, so that the import loads the new one
+                if getattr(sys.modules.get(parent), child, None) is module:
+                    delattr(sys.modules[parent], child)
+
+
+IMPL = f"{PACKAGE}.adapter:ReferenceAdapter"
+
+
+def _session_args(corpus_root: Path, timeout: float) -> list[str]:
+    """The worker's one pytest session: the whole corpus collected once, nothing shown."""
+    # pytest's unraisable-exception plugin forces a full garbage collection at the end of a session;
+    # assertion rewriting (pytest applies it to every module of a distribution that has a pytest
+    # plugin, the reference included) would parse and rewrite the copy again after every edit, and the
+    # reference has no assertions to rewrite
+    args = ["-q", "-p", "no:cacheprovider", "-p", "no:unraisableexception", "--assert=plain"]
     # the thread runner: the mutants are the reference's own code, and forking a case-runner process
-    # for each of hundreds of small sessions would cost more than their cases
-    args += [f"--case-timeout={timeout:g}", "--case-runner=thread", *cases]
-    with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-        code = int(pytest.main(args))
-    imported = sys.modules.get(PACKAGE)
-    if imported is None or not str(getattr(imported, "__file__", "")).startswith(str(copy.root)):
-        return MutantResult(rule.id, "error", f"the run did not import the patched copy ({imported!r})")
-    if code == 1:
-        return MutantResult(rule.id, "killed")
-    if code == 0:
-        return MutantResult(rule.id, "survived", f"all {len(cases)} case(s) citing the rule still pass")
-    return MutantResult(
-        rule.id, "error", f"pytest exited {code} (a usage or internal error; run the cases by hand)"
-    )
+    # for each of the thousand-odd case runs would cost more than the cases
+    args += [f"--impl={IMPL}", f"--case-timeout={timeout:g}", "--case-runner=thread"]
+    return [*args, str(corpus_root)]
+
+
+class _MutantLoop:
+    """A pytest plugin that replaces the worker's test loop. For each mutant of its share, the copy is
+    patched, the modules its edits reach (``_ImportGraph``) are imported again, the adapter is loaded
+    and checked by ``load_impl`` (as ``--impl`` is) and becomes the session's, and the cases citing the
+    mutant's rule run through pytest's own run protocol (the item's setup calls the adapter, its call
+    judges) until one fails. Configuring pytest, collecting the corpus and importing the SDKs happen
+    once per worker, not once per mutant.
+
+    A kill counts only when the killing case passes against the unmutated copy: once the share is done,
+    each killing case runs again on the pristine package, which also shows that no mutant left a trace
+    in the session that the cases after it saw."""
+
+    def __init__(
+        self, corpus: Corpus, rule_ids: list[str], copy: _PackageCopy, emit: Callable[[MutantResult], None]
+    ) -> None:
+        self.corpus = corpus
+        self.rule_ids = rule_ids
+        self.copy = copy
+        self.graph = _ImportGraph(copy.root)
+        self.emit = emit
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> bool:
+        from _pytest.runner import runtestprotocol
+
+        from harness.impl_loader import ImplError, load_impl
+        from harness.pytest_plugin.session import get_session
+
+        wireconf = get_session(session.config)
+        items = {
+            (Path(item.path).resolve(), item.loaded.id): item
+            for item in session.items
+            if getattr(item, "loaded", None) is not None
+        }
+
+        def install(edits: list[Edit]) -> str | None:
+            """Patch the copy and make it the session's adapter; what went wrong, if it could not be."""
+            self.copy.mutate(edits)  # ValueError when an edit does not apply
+            self.graph.forget(self.copy.changed)
+            self.copy.changed.clear()
+            try:
+                loaded = load_impl(IMPL)
+            except ImplError as exc:
+                return f"the mutated reference does not load: {exc}"
+            imported = str(getattr(sys.modules.get(PACKAGE), "__file__", ""))
+            if not imported.startswith(str(self.copy.root)):
+                return f"the run did not import the patched copy ({imported!r})"
+            wireconf.impl = loaded
+            return None
+
+        def first_failure(cases: list[LoadedCase]) -> str | None:
+            """The first of ``cases`` whose run reports a failure (setup or verdict), as pytest -x stops."""
+            for case in cases:
+                item = items[(case.path.resolve(), case.id)]
+                if any(report.failed for report in runtestprotocol(item, log=False, nextitem=None)):
+                    return case.id
+            return None
+
+        killed: dict[str, list[str]] = {}  # the killing case's id -> the rules whose mutants it killed
+        for rule_id in self.rule_ids:
+            rule = self.corpus.catalogue.rules[rule_id]
+            cases = self.corpus.cases_citing(rule_id)
+            missing = [c.id for c in cases if (c.path.resolve(), c.id) not in items]
+            if not cases:
+                self.emit(MutantResult(rule_id, "no-cases", "no case cites this rule"))
+                continue
+            if missing:
+                self.emit(MutantResult(rule_id, "error", f"case(s) not collected: {', '.join(missing)}"))
+                continue
+            try:
+                problem = install(rule.mutant or [])
+            except ValueError as exc:
+                self.emit(MutantResult(rule_id, "not-applied", str(exc)))
+                continue
+            if problem is not None:
+                self.emit(MutantResult(rule_id, "error", problem))
+                continue
+            killer = first_failure(cases)
+            if killer is None:
+                detail = f"all {len(cases)} case(s) citing the rule still pass"
+                self.emit(MutantResult(rule_id, "survived", detail))
+            else:
+                killed.setdefault(killer, []).append(rule_id)
+        self._confirm(killed, install, first_failure)
+        return True
+
+    def _confirm(
+        self,
+        killed: dict[str, list[str]],
+        install: Callable[[list[Edit]], str | None],
+        first_failure: Callable[[list[LoadedCase]], str | None],
+    ) -> None:
+        """Each killing case against the pristine copy: a kill stands only where that case passes."""
+        if not killed:
+            return
+        problem = install([])
+        by_id = {case.id: case for case in self.corpus.cases() if case.id in killed}
+        for case_id, rule_ids in killed.items():
+            if problem is None and first_failure([by_id[case_id]]) is None:
+                for rule_id in rule_ids:
+                    self.emit(MutantResult(rule_id, "killed", f"by {case_id}"))
+                continue
+            why = problem or f"{case_id} fails against the unmutated reference too, not only under the mutant"
+            for rule_id in rule_ids:
+                self.emit(MutantResult(rule_id, "error", why))
 
 
 def _worker_main(job_file: str) -> None:
@@ -148,17 +320,23 @@ def _worker_main(job_file: str) -> None:
     job = json.loads(Path(job_file).read_text())
     corpus = Corpus(Path(job["corpus"]))
     source = Path(job["source"])
+
+    def emit(result: MutantResult) -> None:
+        print(json.dumps(asdict(result)), file=sys.__stdout__, flush=True)
+
     with tempfile.TemporaryDirectory(prefix="wireconf-mutant-") as tmp:
         sys.path.insert(0, tmp)
         copy = _PackageCopy(source, Path(tmp))
-        for rule_id in job["rules"]:
-            rule = corpus.catalogue.rules[rule_id]
-            cases = [f"{c.path}::{c.id}" for c in corpus.cases_citing(rule_id)]
-            if not cases:
-                result = MutantResult(rule_id, "no-cases", "no case cites this rule")
-            else:
-                result = _run_in_worker(rule, cases, copy, job["timeout"])
-            print(json.dumps(asdict(result)), file=sys.__stdout__, flush=True)
+        loop = _MutantLoop(corpus, job["rules"], copy, emit)
+        args = _session_args(corpus.root, job["timeout"])
+        with (
+            open(os.devnull, "w") as sink,
+            contextlib.redirect_stdout(sink),
+            contextlib.redirect_stderr(sink),
+        ):
+            code = pytest.main(args, plugins=[loop])
+        if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED, pytest.ExitCode.NO_TESTS_COLLECTED):
+            print(f"the mutants' pytest session exited {int(code)}", file=sys.stderr)
 
 
 def _run_worker(rules: list[str], corpus_root: Path, source: Path, timeout: float) -> Iterator[MutantResult]:

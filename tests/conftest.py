@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import fcntl
+import subprocess
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from harness.cache_dir import cache_root
 from harness.corpus.loader import Corpus
 from harness.providers.registry import API_NAMES
 from harness.pytest_plugin.summary import PROP_CASE, PROP_PROBLEM, classify
 from harness.sdk.replay import warm_up
 from tests.fake_provider import fake_provider  # noqa: F401  (the fake provider server, as a fixture)
+from tests.spread import pytest_cmdline_main  # noqa: F401  (README's test command on xdist workers)
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
@@ -94,3 +98,23 @@ def run_corpus(pytester: pytest.Pytester):
         return collect_run(pytester.inline_run(str(target), "-p", "no:cacheprovider", *args))
 
     return run
+
+
+@pytest.fixture(scope="session")
+def agentflow_python() -> str:
+    """.venv-agentflow's Python (>= 3.12, wireconf and the agentflow extra), created by
+    .ci/agentflow-venv when missing; skipped only where no Python >= 3.12 exists. A lock in the cache
+    folder makes xdist workers wait for the one that creates it instead of creating it twice at once."""
+    python = REPO / ".venv-agentflow" / "bin" / "python"
+    lock = cache_root() / "agentflow-venv.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with lock.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        if not python.exists():
+            done = subprocess.run(
+                [str(REPO / ".ci" / "agentflow-venv")], capture_output=True, text=True, check=False
+            )
+            if done.returncode == 3:
+                pytest.skip(done.stderr.strip())
+            assert done.returncode == 0, done.stderr
+    return str(python)

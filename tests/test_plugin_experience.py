@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +15,7 @@ from harness.corpus.identity import declared_version
 from tests.conftest import CASES, REPO
 
 SINGLE = "wire.openai.chat.single-text-part-is-string"
+MAX_TOKENS = "--impl=tests.fakes.sends_max_tokens:adapter"
 
 
 def _summary_rows(lines: list[str]) -> dict[tuple[str, str], list[int]]:
@@ -79,15 +84,34 @@ def test_node_id_runs_one_case(pytester):
     result.stdout.fnmatch_lines([f"*messages.yaml::{SINGLE} PASSED*"])
 
 
-def test_last_failed_reruns_only_the_failures(pytester, corpus):
-    pytester.syspathinsert(REPO)
-    first = pytester.runpytest(str(CASES), "--impl=tests.fakes.sends_max_tokens:adapter")
+@pytest.fixture(scope="module")
+def max_tokens_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[pytest.RunResult, Path]:
+    """The whole corpus against the fake that sends max_tokens, once, in a pytest process of its own
+    that keeps its last failures in a cache folder of its own: the first run the ``--lf`` test re-runs
+    and the single-process run the xdist test compares with. (The checkout's .pytest_cache is written
+    by every run of the corpus; under xdist another worker's run could replace the failures there.)"""
+    work = tmp_path_factory.mktemp("max-tokens")
+    cache = work / "cache"
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", str(CASES), "-o", f"cache_dir={cache}", MAX_TOKENS],
+        cwd=work,
+        env={**{k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return pytest.RunResult(done.returncode, done.stdout.splitlines(), done.stderr.splitlines(), 0.0), cache
+
+
+def test_last_failed_reruns_only_the_failures(pytester, corpus, max_tokens_run):
+    first, cache = max_tokens_run
     failing = len(corpus.cases_citing("7.1.5/max-completion-tokens"))
     untraced = sum(1 for c in corpus.cases() if c.kind == "trace")  # fakes declare no trace:
     first.assert_outcomes(
         failed=failing, passed=sum(1 for _ in corpus.cases()) - failing - untraced + 2, skipped=untraced
     )
-    again = pytester.runpytest(str(CASES), "--lf", "--impl=tests.fakes.sends_max_tokens:adapter")
+    pytester.syspathinsert(REPO)
+    again = pytester.runpytest(str(CASES), "-o", f"cache_dir={cache}", "--lf", MAX_TOKENS)
     again.assert_outcomes(failed=failing)
 
 
@@ -109,12 +133,15 @@ def test_bad_impl_is_a_usage_error(pytester, impl, message):
     assert message in result.stderr.str()
 
 
-def test_xdist_summary_matches_a_single_process(pytester, corpus, monkeypatch):
+def test_xdist_summary_matches_a_single_process(pytester, corpus, monkeypatch, max_tokens_run):
     pytest.importorskip("xdist")
     monkeypatch.setenv("PYTHONPATH", str(REPO))
-    args = [str(CASES), "-p", "no:cacheprovider", "--impl=tests.fakes.sends_max_tokens:adapter"]
-    single = _summary_rows(pytester.runpytest_subprocess(*args).stdout.lines)
-    spread = _summary_rows(pytester.runpytest_subprocess(*args, "-n", "2").stdout.lines)
+    single = _summary_rows(max_tokens_run[0].outlines)
+    spread = _summary_rows(
+        pytester.runpytest_subprocess(
+            str(CASES), "-p", "no:cacheprovider", MAX_TOKENS, "-n", "2"
+        ).stdout.lines
+    )
     assert single and spread == single
     wire = [c for c in corpus.cases_citing("7.1.5/max-completion-tokens") if c.kind == "wire"]
     assert single[("openai.chat", "wire")][1] == len(wire)

@@ -133,10 +133,12 @@ def test_findings_page_names_every_baseline_entry():
         assert f"`{case_id}`" in page, f"{case_id} is in the baseline but not on the findings page"
 
 
-def test_findings_command_rebuilds_the_page(tmp_path, monkeypatch):
+@pytest.mark.third_party  # it runs every listed runtime: luthien-proxy, agentflow and prompty-ts too
+def test_findings_command_rebuilds_the_page(agentflow_python, tmp_path, monkeypatch):
     """The command is what the integrator re-runs: from the committed baselines it must reproduce the
     committed page exactly, and leave what every baseline says fails, and why, as it is (it also records
-    the cases that pass and the corpus's version: bookkeeping for the gate, see docs/ci.md)."""
+    the cases that pass and the corpus's version: bookkeeping for the gate, see docs/ci.md). agentflow is
+    served from .venv-agentflow (``agentflow_python`` makes it when missing)."""
     pytest.importorskip("prompty")
     from harness.adapters.prompty_ts.locate import RUNTIME_ENV
     from harness.cli import main

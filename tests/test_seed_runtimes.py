@@ -60,21 +60,6 @@ def test_luthien_at_each_commit_runs_every_blocks_case_against_its_baseline(name
 DOCUMENTED = re.compile(r'--impl "(exec:[^"]*serve agentflow)"')
 
 
-@pytest.fixture(scope="session")
-def agentflow_python() -> str:
-    """.venv-agentflow's Python (>= 3.12, wireconf and the agentflow extra), created by
-    .ci/agentflow-venv when missing; skipped only where no Python >= 3.12 exists."""
-    python = REPO / ".venv-agentflow" / "bin" / "python"
-    if not python.exists():
-        done = subprocess.run(
-            [str(REPO / ".ci" / "agentflow-venv")], capture_output=True, text=True, check=False
-        )
-        if done.returncode == 3:
-            pytest.skip(done.stderr.strip())
-        assert done.returncode == 0, done.stderr
-    return str(python)
-
-
 def test_the_documented_agentflow_command_runs_every_convert_case_against_its_baseline(
     agentflow_python, run_corpus, monkeypatch
 ):

@@ -21,6 +21,13 @@ cases:
     agent: {model: {id: m}}
     messages: [{role: user, content: [{kind: text, value: Hi}]}]
     expect: {model: m, messages: [{role: user, content: Hi}]}
+  - id: wire.openai.chat.wrong-expectation
+    kind: wire
+    api: openai.chat
+    rules: [7.1.1/content-from-parts]
+    agent: {model: {id: m}}
+    messages: [{role: user, content: [{kind: text, value: Hi}]}]
+    expect: {model: m, messages: [{role: user, content: Bye}]}
 """
 
 RULES = """\
@@ -54,6 +61,15 @@ rules:
     source: {seed: s, section: 7.1.1}
     statement: An edit that does not apply is reported, not run.
     mutant: {file: reference_impl/openai_chat/messages.py, find: 'no such text', replace: 'x'}
+  - id: 7.1.1/content-from-parts
+    level: MUST
+    basis: text
+    source: {seed: s, section: 7.1.1}
+    statement: A case that fails against the reference itself kills nothing.
+    mutant:
+      file: reference_impl/openai_chat/messages.py
+      find: 'if len(content) == 1 and'
+      replace: 'if False and'
 """
 
 
@@ -71,10 +87,17 @@ def test_survivors_missing_and_stale_mutants_are_reported(tmp_path):
         "7.1.1/single-text-part-is-string": "killed",
         "7.1.1/role-copied": "survived",
         "7.1.1/multi-part-is-array": "not-applied",
+        "7.1.1/content-from-parts": "error",
     }
     assert report.missing == ["7.1.1/metadata-merged"]
     assert not report.ok
     assert "occurs 0 times" in report.with_status("not-applied")[0].detail
+    # a failing case is a kill only where it passes against the unmutated reference
+    assert report.with_status("error")[0].detail == (
+        "wire.openai.chat.wrong-expectation fails against the unmutated reference too, "
+        "not only under the mutant"
+    )
+    assert report.with_status("killed")[0].detail == "by wire.openai.chat.single"
 
 
 @pytest.mark.parametrize("path", ["harness/cli.py", "../etc/passwd"])
@@ -142,3 +165,62 @@ def test_each_mutant_runs_on_the_pristine_package_with_only_its_own_edits(tmp_pa
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [[2, 4], [3, 6], [1, 2], [4, 8]]
     assert (source / "consts.py").read_text() == "X = 1\n"  # the source itself is never edited
+
+
+GRAPH_PROBE = """\
+import importlib, json, sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from harness.corpus.rules import Edit
+from harness.strength import _ImportGraph, _PackageCopy
+
+copy = _PackageCopy(Path(sys.argv[2]), Path(sys.argv[1]))
+graph = _ImportGraph(copy.root)
+import reference_impl.user, reference_impl.via_package, reference_impl.unrelated
+seen = []
+for edits in json.loads(sys.argv[3]):
+    unrelated = sys.modules["reference_impl.unrelated"]
+    copy.mutate([Edit(**e) for e in edits])
+    graph.forget(copy.changed)
+    copy.changed.clear()
+    via = importlib.import_module("reference_impl.via_package")  # first: nothing imported consts yet
+    user = importlib.import_module("reference_impl.user")
+    kept = importlib.import_module("reference_impl.unrelated") is unrelated
+    seen.append([user.TWICE, via.Y, kept])
+print(json.dumps(seen))
+"""
+
+
+def test_a_mutant_imports_again_exactly_what_its_edits_reach(tmp_path):
+    """The modules that import an edited one (directly, or through ``from package import module``, which
+    a kept package would otherwise answer with the old module) are imported again; the others are kept."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    source = tmp_path / "src" / "reference_impl"
+    source.mkdir(parents=True)
+    (tmp_path / "work").mkdir()
+    (source / "__init__.py").write_text("")
+    (source / "consts.py").write_text("X = 1\n")
+    (source / "user.py").write_text("from reference_impl.consts import X\nTWICE = 2 * X\n")
+    (source / "via_package.py").write_text("from reference_impl import consts\nY = consts.X\n")
+    (source / "unrelated.py").write_text("Z = 0\n")
+    edit = {"file": "reference_impl/consts.py", "find": "X = 1"}
+    runs = [
+        [{**edit, "replace": "X = 2"}],
+        [{**edit, "replace": "X = 3"}],
+        [],
+        [{**edit, "replace": "X = 4"}],
+    ]
+    done = subprocess.run(
+        [sys.executable, "-c", GRAPH_PROBE, str(tmp_path / "work"), str(source), json.dumps(runs)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [[4, 2, True], [6, 3, True], [2, 1, True], [8, 4, True]]
