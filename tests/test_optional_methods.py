@@ -140,3 +140,23 @@ def test_what_one_process_async_leaves_running_is_cancelled_before_the_next_case
     assert first.value == "first" and seen == ["cancelled"]
     second = await_process_async(next_case, "openai.chat", {}, "second")
     assert second.value == ["_settle"]  # only the case's own coroutine runs on the loop
+
+
+def test_a_callback_one_process_async_leaves_scheduled_never_runs_in_the_next_case():
+    import asyncio
+
+    from harness.kinds.process import await_process_async
+
+    ran: list[str] = []
+
+    async def schedules(api, agent, response):
+        asyncio.get_running_loop().call_later(0.05, ran.append, "late callback")
+        return response
+
+    async def waits(api, agent, response):
+        await asyncio.sleep(0.2)
+        return response
+
+    assert await_process_async(schedules, "openai.chat", {}, "first").value == "first"
+    assert await_process_async(waits, "openai.chat", {}, "second").value == "second"
+    assert ran == []

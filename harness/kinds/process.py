@@ -71,6 +71,10 @@ def _run(awaitable: Awaitable[Any]) -> Any:
         if left:
             loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
         loop.run_until_complete(loop.shutdown_asyncgens())
+        # callbacks still scheduled (``call_later``, ``call_soon``) would run in the next case: such a loop
+        # is closed and the next case gets a new one (as does a loop whose queues cannot be seen)
+        if getattr(loop, "_scheduled", True) or getattr(loop, "_ready", True):
+            loop.close()
 
 
 def await_process_async(method: Any, api: str, agent: dict[str, Any], response: Any) -> Outcome[Any]:
