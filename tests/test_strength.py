@@ -129,10 +129,10 @@ print(json.dumps(seen))
 """
 
 
-def test_each_mutant_runs_on_the_pristine_package_with_only_its_own_edits(tmp_path):
-    """The worker keeps one compiled copy and rewrites only edited files; mutants that follow each other
-    within a second with edits of the same size must still each run their own code (bytecode checked
-    by the source's hash, never reused because of an unchanged size and modification second)."""
+def _probe_mutants(tmp_path, probe: str, modules: dict[str, str], bytecode: bool = False) -> list:
+    """Four mutants of one edit (``X = 1`` in ``consts.py``: 2, 3, none, 4) of a small ``reference_impl``
+    made of ``consts.py`` and ``modules``, run one after another by ``probe`` in a fresh interpreter;
+    what it printed for each."""
     import json
     import os
     import subprocess
@@ -145,7 +145,8 @@ def test_each_mutant_runs_on_the_pristine_package_with_only_its_own_edits(tmp_pa
     (tmp_path / "work").mkdir()
     (source / "__init__.py").write_text("")
     (source / "consts.py").write_text("X = 1\n")
-    (source / "user.py").write_text("from reference_impl.consts import X\nTWICE = 2 * X\n")
+    for name, text in modules.items():
+        (source / name).write_text(text)
     edit = {"file": "reference_impl/consts.py", "find": "X = 1"}
     runs = [
         [{**edit, "replace": "X = 2"}],
@@ -153,9 +154,9 @@ def test_each_mutant_runs_on_the_pristine_package_with_only_its_own_edits(tmp_pa
         [],
         [{**edit, "replace": "X = 4"}],
     ]
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # bytecode is written
+    env = {k: v for k, v in os.environ.items() if not bytecode or k != "PYTHONDONTWRITEBYTECODE"}
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, str(tmp_path / "work"), str(source), json.dumps(runs)],
+        [sys.executable, "-c", probe, str(tmp_path / "work"), str(source), json.dumps(runs)],
         cwd=REPO,
         env=env,
         capture_output=True,
@@ -163,8 +164,19 @@ def test_each_mutant_runs_on_the_pristine_package_with_only_its_own_edits(tmp_pa
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == [[2, 4], [3, 6], [1, 2], [4, 8]]
     assert (source / "consts.py").read_text() == "X = 1\n"  # the source itself is never edited
+    return json.loads(done.stdout)
+
+
+USER = "from reference_impl.consts import X\nTWICE = 2 * X\n"
+
+
+def test_each_mutant_runs_on_the_pristine_package_with_only_its_own_edits(tmp_path):
+    """The worker keeps one compiled copy and rewrites only edited files; mutants that follow each other
+    within a second with edits of the same size must still each run their own code (bytecode checked
+    by the source's hash, never reused because of an unchanged size and modification second)."""
+    seen = _probe_mutants(tmp_path, PROBE, {"user.py": USER}, bytecode=True)  # bytecode is written
+    assert seen == [[2, 4], [3, 6], [1, 2], [4, 8]]
 
 
 GRAPH_PROBE = """\
@@ -194,33 +206,10 @@ print(json.dumps(seen))
 def test_a_mutant_imports_again_exactly_what_its_edits_reach(tmp_path):
     """The modules that import an edited one (directly, or through ``from package import module``, which
     a kept package would otherwise answer with the old module) are imported again; the others are kept."""
-    import json
-    import subprocess
-    import sys
-
-    from tests.conftest import REPO
-
-    source = tmp_path / "src" / "reference_impl"
-    source.mkdir(parents=True)
-    (tmp_path / "work").mkdir()
-    (source / "__init__.py").write_text("")
-    (source / "consts.py").write_text("X = 1\n")
-    (source / "user.py").write_text("from reference_impl.consts import X\nTWICE = 2 * X\n")
-    (source / "via_package.py").write_text("from reference_impl import consts\nY = consts.X\n")
-    (source / "unrelated.py").write_text("Z = 0\n")
-    edit = {"file": "reference_impl/consts.py", "find": "X = 1"}
-    runs = [
-        [{**edit, "replace": "X = 2"}],
-        [{**edit, "replace": "X = 3"}],
-        [],
-        [{**edit, "replace": "X = 4"}],
-    ]
-    done = subprocess.run(
-        [sys.executable, "-c", GRAPH_PROBE, str(tmp_path / "work"), str(source), json.dumps(runs)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == [[4, 2, True], [6, 3, True], [2, 1, True], [8, 4, True]]
+    modules = {
+        "user.py": USER,
+        "via_package.py": "from reference_impl import consts\nY = consts.X\n",
+        "unrelated.py": "Z = 0\n",
+    }
+    seen = _probe_mutants(tmp_path, GRAPH_PROBE, modules)
+    assert seen == [[4, 2, True], [6, 3, True], [2, 1, True], [8, 4, True]]
