@@ -15,7 +15,6 @@ case passes against the unmutated copy.
 
 from __future__ import annotations
 
-import ast
 import compileall
 import contextlib
 import json
@@ -35,6 +34,7 @@ import pytest
 
 from harness.corpus.loader import Corpus, LoadedCase
 from harness.corpus.rules import Edit
+from harness.import_graph import imports_of, module_name, package_modules
 
 REQUIRED_LEVELS = ("MUST", "MUST NOT")
 PACKAGE = "reference_impl"
@@ -118,27 +118,6 @@ class _PackageCopy:
         apply_edits(self.root, edits)
 
 
-def _module_name(path: Path, package: Path) -> str:
-    parts = list(path.relative_to(package.parent).with_suffix("").parts)
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def _imported(tree: ast.Module, name: str, is_package: bool) -> Iterator[str]:
-    """Every module name an import statement of the module ``name`` names, anywhere in its source."""
-    package = name if is_package else name.rpartition(".")[0]
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - node.level + 1]
-                module = ".".join([*base, module] if module else base)
-            yield module
-            yield from (f"{module}.{alias.name}" for alias in node.names)  # from a package import module
-
-
 class _ImportGraph:
     """Which modules of the package import which, read once from the pristine copy, so that a mutant
     imports again only what its edits can reach: the modules of the files rewritten, every module that
@@ -149,23 +128,22 @@ class _ImportGraph:
 
     def __init__(self, package: Path) -> None:
         self.package = package
-        self.modules = {_module_name(path, package): path for path in sorted(package.rglob("*.py"))}
+        self.modules = package_modules(package)
         self.importers: dict[str, set[str]] = {name: set() for name in self.modules}
         for name, path in self.modules.items():
-            tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-            for target in _imported(tree, name, path.name == "__init__.py"):
-                parts = target.split(".")
-                for depth in range(1, len(parts) + 1):  # importing a.b.c runs a and a.b first
-                    prefix = ".".join(parts[:depth])
-                    if prefix in self.importers and prefix != name:
-                        self.importers[prefix].add(name)
+            # importing a.b.c runs a and a.b first: a change to a package reaches its submodules, and
+            # through them their importers (``reached``)
+            for target in imports_of(name, path, self.modules):
+                self.importers[target].add(name)
 
     def reached(self, files: Iterable[Path]) -> set[str] | None:
         """The modules to import again once ``files`` changed; ``None`` (all of them) for a file that is
         not one of the package's modules."""
         todo = []
         for relative in files:
-            name = _module_name(self.package / relative, self.package) if relative.suffix == ".py" else ""
+            name = (
+                module_name(self.package / relative, self.package.parent) if relative.suffix == ".py" else ""
+            )
             if name not in self.modules:
                 return None
             todo.append(name)
@@ -202,8 +180,8 @@ def _session_args(corpus_root: Path, timeout: float) -> list[str]:
     # plugin, the reference included) would parse and rewrite the copy again after every edit, and the
     # reference has no assertions to rewrite
     args = ["-q", "-p", "no:cacheprovider", "-p", "no:unraisableexception", "--assert=plain"]
-    # the thread runner: the mutants are the reference's own code, and forking a case-runner process
-    # for each of the thousand-odd case runs would cost more than the cases
+    # the thread runner: each mutant's adapter is swapped in this process (``_MutantLoop``), which a
+    # runner process forked once per session would never see
     args += [f"--impl={IMPL}", f"--case-timeout={timeout:g}", "--case-runner=thread"]
     return [*args, str(corpus_root)]
 

@@ -8,44 +8,17 @@ import time is still a cycle: it is what makes a module impossible to read, type
 
 from __future__ import annotations
 
-import ast
 import re
 from pathlib import Path
 
 import pytest
 
+from harness.import_graph import imports_of, package_modules
 from tests.conftest import REPO
 
 
 def modules(package: str) -> dict[str, Path]:
-    found = {}
-    for path in sorted((REPO / package).rglob("*.py")):
-        parts = path.relative_to(REPO).with_suffix("").parts
-        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
-    return found
-
-
-def imports_of(name: str, path: Path, known: dict[str, Path]) -> set[str]:
-    """The modules of ``known`` that module ``name`` imports (``from a.b import c`` is ``a.b.c`` when that
-    is a module, else ``a.b``)."""
-
-    def resolve(dotted: str) -> str | None:
-        while dotted and dotted not in known:
-            dotted = dotted.rpartition(".")[0]
-        return dotted or None
-
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    targets = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            targets |= {resolve(alias.name) for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-                base = ".".join([*anchor, base] if base else anchor)
-            targets |= {resolve(f"{base}.{alias.name}") for alias in node.names}
-    return {t for t in targets if t is not None and t != name}
+    return package_modules(REPO / package)
 
 
 def cycles(package: str) -> list[list[str]]:
