@@ -10,7 +10,9 @@ the cases it declares (process and stream of openai.chat) through the Node.js fa
 specification in two languages: Prompty's TypeScript runtime in Node.js over ``exec:`` (recorded
 inputs, parsed by its own SDKs) against Python Prompty in-process, per kind, on the cases both
 declare (when ``prompty`` is installed and ``--impl prompty-ts`` finds a build). Best of --repeat
-passes; the runtime's start-up is measured apart (it is paid once per run, not per case).
+passes; the runtime's start-up is measured apart (it is paid once per run, not per case), and its
+warm-up (a runtime that says ``warming`` loads its SDKs after its hello) is waited for before the timed
+part, as the plugin waits for it before the first case's time limit.
 """
 
 from __future__ import annotations
@@ -129,6 +131,7 @@ def compare_prompty(repeat: int) -> None:
                 return [_raising(call) for call in cases()]  # a real runtime fails some cases: still timed
 
             inproc, count = timed(python, prepare, repeat)
+            typescript.ready()
             out, _ = timed(typescript, prepare, repeat)
             print(
                 f"  {kind:8} {count:4} cases   in-process {inproc / count * 1000:7.3f} ms per case   "
@@ -144,6 +147,7 @@ def compare(label: str, command: str, kinds: tuple[str, ...], repeat: int) -> No
     inproc, count = timed(ReferenceAdapter(), prepare, repeat)
     remote = ExecAdapter(command)
     try:
+        remote.ready()
         out, _ = timed(remote, prepare, repeat)
     finally:
         remote.close()
