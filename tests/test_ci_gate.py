@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import json
 import textwrap
+from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
 from harness.corpus.identity import declared_version
 from harness.reports.jsonl import read_records
-from tests.conftest import CASES, REPO, small_corpus
+from tests.conftest import CASES, REPO, CorpusRun, small_corpus
 from tests.fakes import sends_max_tokens
 
 BROKEN = sends_max_tokens.BROKEN_RULE
@@ -21,6 +23,25 @@ FAKE = "--impl=tests.fakes.sends_max_tokens:adapter"
 @pytest.fixture
 def broken(corpus) -> set[str]:
     return {case.id for case in corpus.cases_citing(BROKEN)}
+
+
+@pytest.fixture(scope="module")
+def made_once() -> dict[str, Any]:
+    """Runs that several tests of this module only read, made by the first test that needs each (a run
+    of the whole corpus costs seconds); they live in folders of their own, apart from any test's."""
+    return {}
+
+
+@pytest.fixture
+def fake_updated(run_corpus, made_once, tmp_path_factory) -> tuple[CorpusRun, Path, Path]:
+    """The fake's run of the whole corpus with ``--update-baseline`` into a new file and a
+    ``--report``: the run, the baseline it wrote, its report."""
+    if "fake_updated" not in made_once:
+        folder = tmp_path_factory.mktemp("fake-updated")
+        baseline, report = folder / "new.yaml", folder / "run.jsonl"
+        run = run_corpus(FAKE, f"--baseline={baseline}", "--update-baseline", f"--report={report}")
+        made_once["fake_updated"] = (run, baseline, report)
+    return made_once["fake_updated"]
 
 
 def write_baseline(path, entries: dict[str, str], impl: str = "sends-max-tokens"):
@@ -65,9 +86,8 @@ def test_a_listed_case_that_now_passes_fails_the_run_until_updated(run_corpus, b
     assert run_corpus(FAKE, f"--baseline={baseline}").ret == 0
 
 
-def test_update_baseline_writes_a_new_file_with_reasons(run_corpus, broken, tmp_path):
-    baseline = tmp_path / "new.yaml"
-    run = run_corpus(FAKE, f"--baseline={baseline}", "--update-baseline")
+def test_update_baseline_writes_a_new_file_with_reasons(fake_updated, broken):
+    run, baseline, _ = fake_updated
     assert run.ret == 0
     data = yaml.safe_load(baseline.read_text())
     assert data["impl"] == "sends-max-tokens" and data["version"] == "0.0.1"
@@ -105,9 +125,8 @@ def test_the_gate_s_options_need_a_file(pytester, option):
     result.stderr.fnmatch_lines([f"*{option} needs --baseline FILE*"])
 
 
-def test_report_has_one_line_per_case_with_verdict_rules_and_diff(run_corpus, corpus, broken, tmp_path):
-    report = tmp_path / "run.jsonl"
-    run_corpus(FAKE, f"--report={report}")
+def test_report_has_one_line_per_case_with_verdict_rules_and_diff(fake_updated, corpus, broken):
+    _, _, report = fake_updated
     lines = [json.loads(line) for line in report.read_text().splitlines()]
     assert sorted(line["id"] for line in lines) == sorted(c.id for c in corpus.cases())
     by_id = {line["id"]: line for line in lines}
@@ -208,10 +227,15 @@ cases:
 
 
 @pytest.fixture
-def reference_baseline(run_corpus, tmp_path):
-    """A baseline written from the reference's run of the openai.chat wire cases: every one passes."""
+def reference_baseline(run_corpus, made_once, tmp_path_factory, tmp_path):
+    """A baseline written from the reference's run of the openai.chat wire cases: every one passes.
+    Written once for the module; each test gets a copy of its own (some edit theirs)."""
+    if "reference" not in made_once:
+        written = tmp_path_factory.mktemp("reference") / "reference.yaml"
+        assert run_corpus(*SELECTION, f"--baseline={written}", "--update-baseline").ret == 0
+        made_once["reference"] = written.read_text()
     path = tmp_path / "reference.yaml"
-    assert run_corpus(*SELECTION, f"--baseline={path}", "--update-baseline").ret == 0
+    path.write_text(made_once["reference"])
     return path
 
 
