@@ -4,9 +4,10 @@ root causes, path-level waivers, concepts a runtime lacks, and one comparison in
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -29,9 +30,32 @@ def catalogue():
     return load_catalogue(CASES / "rules.yaml")
 
 
-def _run(*args: str, cwd=REPO) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *args]
-    return subprocess.run(command, capture_output=True, text=True, check=False, cwd=cwd)
+@dataclass
+class Done:
+    """What these tests read of a pytest run: its exit code and its terminal output."""
+
+    returncode: int
+    stdout: str
+
+
+@pytest.fixture
+def run(pytester) -> Callable[..., Done]:
+    """``pytest -q ARGS`` (``cases``: the project's corpus) in this process, as run_corpus runs it: a
+    process of its own would add seconds of start-up (the SDKs' imports) to every run."""
+    pytester.syspathinsert(REPO)
+
+    def run(*args: str) -> Done:
+        given = (str(CASES) if arg == "cases" else arg for arg in args)
+        result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-q", *given)
+        return Done(int(result.ret), result.stdout.str())
+
+    return run
+
+
+@pytest.fixture(scope="module")
+def made_once() -> dict[str, Any]:
+    """Runs that several tests of this module only read, made by the first test that needs each."""
+    return {}
 
 
 # --- the rule a difference breaks ----------------------------------------------------------------------
@@ -120,18 +144,20 @@ def test_a_runtime_returning_str_subclasses_passes_in_every_kind(run_corpus, kin
 # --- tiers, profiles, root causes ---------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def literal_run(tmp_path_factory):
-    """The fake that follows the spec's text literally, judged on the spec profile."""
-    out = tmp_path_factory.mktemp("literal") / "run.jsonl"
-    done = _run(
-        "cases",
-        "--impl=tests.fakes.spec_literal:adapter",
-        f"--api={CHAT}",
-        "--profile=spec",
-        f"--report={out}",
-    )
-    return done, read_records([out])
+@pytest.fixture
+def literal_run(run, made_once, tmp_path_factory):
+    """The fake that follows the spec's text literally, judged on the spec profile (run once)."""
+    if "literal" not in made_once:
+        out = tmp_path_factory.mktemp("literal") / "run.jsonl"
+        done = run(
+            "cases",
+            "--impl=tests.fakes.spec_literal:adapter",
+            f"--api={CHAT}",
+            "--profile=spec",
+            f"--report={out}",
+        )
+        made_once["literal"] = (done, read_records([out]))
+    return made_once["literal"]
 
 
 def test_a_runtime_that_follows_the_spec_text_passes_the_spec_profile(literal_run):
@@ -155,19 +181,19 @@ def test_a_runtime_that_follows_the_spec_text_passes_the_spec_profile(literal_ru
     assert f"{len(failed)} xfailed" in done.stdout
 
 
-def test_the_full_profile_fails_the_same_runtime(tmp_path):
-    done = _run("cases", "--impl=tests.fakes.spec_literal:adapter", f"--api={CHAT}", "--kind=process")
+def test_the_full_profile_fails_the_same_runtime(run, tmp_path):
+    done = run("cases", "--impl=tests.fakes.spec_literal:adapter", f"--api={CHAT}", "--kind=process")
     assert done.returncode == 1
     assert "8.1/refusal-text [MUST, vectors]" in done.stdout  # the failure names the rule it breaks
     assert "8/plain-mapping-response [MUST, project] (declares $ raised)" in done.stdout
 
 
-def test_a_runtime_raising_at_a_refusal_breaks_the_vectors_refusal_rule_only(tmp_path):
+def test_a_runtime_raising_at_a_refusal_breaks_the_vectors_refusal_rule_only(run, tmp_path):
     """Raising (the project's old rule) is neither the text's "" nor the vector's refusal text: the raise
     names 8.1/refusal-text, not the other rules its cases cite, so the spec profile still passes."""
     out = tmp_path / "r.jsonl"
     args = ("cases", "--impl=tests.fakes.raises_at_refusal:adapter", f"--api={CHAT}", f"--report={out}")
-    assert _run(*args, "--profile=spec").returncode == 0
+    assert run(*args, "--profile=spec").returncode == 0
     failed = [r for r in read_records([out]) if r.status == "failed"]
     assert failed and {"process", "e2e"} <= {r.kind for r in failed}
     assert {tuple(r.broken) for r in failed} == {(raises_at_refusal.BROKEN_RULE,)}
@@ -222,16 +248,16 @@ DESCRIPTION_WAIVER = """\
 """
 
 
-def test_update_baseline_fills_a_waivers_cases_and_the_gate_then_judges_the_rest(tmp_path):
+def test_update_baseline_fills_a_waivers_cases_and_the_gate_then_judges_the_rest(run, tmp_path):
     path = _baseline(tmp_path, DESCRIPTION_WAIVER)
     args = ("cases", "--impl=tests.fakes.spec_literal:adapter", f"--api={CHAT}", "--kind=wire")
-    updated = _run(*args, f"--baseline={path}", "--update-baseline")
+    updated = run(*args, f"--baseline={path}", "--update-baseline")
     assert updated.returncode == 0, updated.stdout[-2000:]
     baseline = load_baseline(path)
     (waiver,) = baseline.waivers
     assert waiver.cases and all(c.startswith("wire.openai.chat.") for c in waiver.cases)
     assert not baseline.expected  # every failure of these cases was that one difference: waived, not listed
-    gated = _run(*args, f"--baseline={path}", f"--report={tmp_path / 'r.jsonl'}")
+    gated = run(*args, f"--baseline={path}", f"--report={tmp_path / 'r.jsonl'}")
     assert gated.returncode == 0, gated.stdout[-2000:]
     records = {r.id: r for r in read_records([tmp_path / "r.jsonl"])}
     for case_id in waiver.cases:
@@ -242,10 +268,10 @@ def test_update_baseline_fills_a_waivers_cases_and_the_gate_then_judges_the_rest
     assert set(waiver.cases) <= set(baseline.passed or {})
 
 
-def test_a_waiver_that_no_longer_matches_fails_its_case_and_the_rest_is_still_judged(tmp_path):
+def test_a_waiver_that_no_longer_matches_fails_its_case_and_the_rest_is_still_judged(run, tmp_path):
     listed = "wire.openai.chat.single-text-part-is-string"  # the fake sends it exactly as the spec says
     path = _baseline(tmp_path, DESCRIPTION_WAIVER.replace("cases: []", f"cases: [{listed}]"))
-    done = _run(
+    done = run(
         "cases",
         "--impl=tests.fakes.sends_max_tokens:adapter",
         f"--api={CHAT}",
@@ -266,21 +292,21 @@ def test_a_waiver_that_no_longer_matches_fails_its_case_and_the_rest_is_still_ju
     assert records["wire.openai.chat.option-max-output-tokens"].baseline == "unlisted"  # no `passed` here
 
 
-def test_the_gate_tells_regressions_apart_only_within_the_profile(tmp_path):
+def test_the_gate_tells_regressions_apart_only_within_the_profile(run, tmp_path):
     """A case the baseline saw pass (the reference's) that now fails only a project decision: outside
     the spec profile it costs the run nothing; under the full profile it is a regression."""
     path = tmp_path / "baseline.yaml"
     case = "wire.openai.chat.tool-without-description"
     select = ("cases", f"--api={CHAT}", "--kind=wire", "-k", case)
-    written = _run(*select, "--impl=reference", f"--baseline={path}", "--update-baseline")
+    written = run(*select, "--impl=reference", f"--baseline={path}", "--update-baseline")
     assert written.returncode == 0, written.stdout[-2000:]
     assert case in (load_baseline(path).passed or {})
     literal = (*select, "--impl=tests.fakes.spec_literal:adapter", f"--baseline={path}")
-    spec = _run(*literal, "--profile=spec", f"--report={tmp_path / 'spec.jsonl'}")
+    spec = run(*literal, "--profile=spec", f"--report={tmp_path / 'spec.jsonl'}")
     assert spec.returncode == 0, spec.stdout[-3000:]
     (record,) = read_records([tmp_path / "spec.jsonl"])
     assert (record.status, record.outside_profile, record.baseline) == ("failed", "spec", None)
-    full = _run(*literal, f"--report={tmp_path / 'full.jsonl'}")
+    full = run(*literal, f"--report={tmp_path / 'full.jsonl'}")
     assert full.returncode == 1
     (record,) = read_records([tmp_path / "full.jsonl"])
     assert (record.status, record.baseline, record.tier) == ("failed", "regression", "project")
