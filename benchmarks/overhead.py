@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import io
 import time
+from collections.abc import Sequence
 from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
@@ -77,10 +78,10 @@ def _with_registry(fn: Any, registry: list[Any]) -> Any:
     return call
 
 
-def bare(repeat: int) -> tuple[float, int]:
+def bare(repeat: int, kinds: Sequence[str] = KINDS) -> tuple[float, int]:
     corpus = Corpus(CASES)
     ctx = HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
-    cases = [case for case in corpus.cases() if case.kind in KINDS and not _uses_mcp(case)]
+    cases = [case for case in corpus.cases() if case.kind in kinds and not _uses_mcp(case)]
     best = float("inf")
     for _ in range(repeat):
         calls = []

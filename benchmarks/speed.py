@@ -141,7 +141,7 @@ def case_cost(repeat: int, work: Path, case_kinds: Sequence[str] = SCALED_KINDS)
     wall, cpu = per_case.wall / per_item.wall, per_case.cpu / per_item.cpu
     print(f"  ratio: {wall:.1f}x the floor (wall), {cpu:.1f}x (CPU)")
     if set(case_kinds) <= set(BARE_KINDS):
-        bare_total, bare_cases = bare(repeat)
+        bare_total, bare_cases = bare(repeat, case_kinds)  # the same cases as the plugin's run
         adapter = bare_total / bare_cases
         harness = per_case.wall - per_item.wall - adapter
         print(
