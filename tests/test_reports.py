@@ -7,13 +7,12 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
 from harness.cli import main
-from tests.conftest import REPO
 from tests.fakes import sends_max_tokens
 from tests.png import colours
 
@@ -24,16 +23,22 @@ GREEN, RED = (0x2D, 0xA4, 0x4E), (0xCF, 0x22, 0x2E)
 
 
 @pytest.fixture(scope="module")
-def reports(tmp_path_factory):
-    """Reports of the reference and of a fake that breaks one rule, on the same selection of cases."""
-    out = tmp_path_factory.mktemp("reports")
-    paths = []
-    for name, impl in (("reference", "reference"), ("broken", "tests.fakes.sends_max_tokens:adapter")):
-        path = out / f"{name}.jsonl"
-        command = [sys.executable, "-m", "pytest", "cases", f"--impl={impl}", f"--report={path}", *SELECT]
-        subprocess.run([*command, "-p", "no:cacheprovider", "-q"], check=False, capture_output=True, cwd=REPO)
-        paths.append(path)
-    return paths
+def made_once() -> list[Path]:
+    """The reports below, once written (by the first test that needs them)."""
+    return []
+
+
+@pytest.fixture
+def reports(run_corpus, made_once, tmp_path_factory) -> list[Path]:
+    """Reports of the reference and of a fake that breaks one rule, on the same selection of cases: two
+    runs in this process (a process each would import the SDKs anew), made once for the module."""
+    if not made_once:
+        out = tmp_path_factory.mktemp("reports")
+        for name, impl in (("reference", "reference"), ("broken", "tests.fakes.sends_max_tokens:adapter")):
+            path = out / f"{name}.jsonl"
+            run_corpus(f"--impl={impl}", f"--report={path}", *SELECT)
+            made_once.append(path)
+    return made_once
 
 
 def _lines(path):
