@@ -56,6 +56,9 @@ NETWORK_HELP = (
     "execute (e2e cases); everything else runs on recorded bytes."
 )
 _UNKNOWN = object()
+_DECIDED_BEFORE_SETUP = frozenset({"skip", "skipif", "xfail"})
+"""Marks (on the item or a parent, as ``iter_markers`` finds them) with which pytest may skip an item
+before its setup."""
 TIER_NAMES = {"spec": "the spec's text", "vectors": "Prompty's vectors", "project": "a project decision"}
 
 
@@ -177,7 +180,8 @@ class CaseItem(ShownAsWritten):
         upcoming = get_session(self.config).upcoming
         if not isinstance(upcoming, CaseItem) or upcoming is self:
             return None
-        if any(upcoming.get_closest_marker(name) for name in ("skip", "skipif", "xfail")):
+        marks = (mark.name for node in upcoming.listchain() for mark in node.own_markers)
+        if not _DECIDED_BEFORE_SETUP.isdisjoint(marks):
             return None  # pytest's own skipping decides it before its setup
         return upcoming if upcoming._unsupported() is None else None
 
@@ -212,6 +216,8 @@ class CaseItem(ShownAsWritten):
     def _check_cassettes(self, result: CaseResult) -> None:
         """An error when something other than the harness's recording wrote into the cassettes folder
         while the case ran (the runner that ran it watched the folder)."""
+        if not result.changed:
+            return
         recorded = {Path(path).resolve() for path in result.recorded}
         changed = sorted(p for p in map(Path, result.changed) if p.resolve() not in recorded)
         if changed:

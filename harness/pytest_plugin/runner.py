@@ -569,6 +569,8 @@ def replay_logs(result: CaseResult) -> None:
     """Hand a runner process's log records to this process's logging (pytest's capture, live logs),
     without the environment's keys: live logs and ``--log-file`` are not reports the makereport
     wrapper redacts."""
+    if not result.logs:
+        return
     values = key_values()
     for data in result.logs:
         record = logging.makeLogRecord(data)
