@@ -22,6 +22,14 @@ from harness.judging.compare import render_diff, strict_equal
         ([1, 2], [2, 1], False),
         ({"a": None}, {}, False),
         ("x", "x ", False),
+        # the same rules inside containers, where scalars of one type on both sides are compared inline
+        ({"n": [1.0, 2, "x", None]}, {"n": [1, 2.0, "x", None]}, True),
+        ({"n": True}, {"n": 1}, False),
+        ({"n": 1}, {"n": True}, False),
+        ([[0]], [[False]], False),
+        ([float("nan")], [float("nan")], False),
+        ({"a": [{"b": "x"}]}, {"a": [{"b": "y"}]}, False),
+        ([1, 2], [1, 2, 3], False),
     ],
 )
 def test_strict_equal(expected, actual, equal):
@@ -32,6 +40,8 @@ def test_tolerance_only_loosens_floats():
     assert strict_equal([0.1234567], [0.1234568], tolerance=1e-6)
     assert not strict_equal([0.1234567], [0.1234568])
     assert not strict_equal([1], [2], tolerance=1e-6)
+    assert strict_equal({"v": [[0.5, 1.0000001]]}, {"v": [[0.5000001, 1]]}, tolerance=1e-6)
+    assert not strict_equal({"v": [True]}, {"v": [1.0]}, tolerance=1e-6)
 
 
 def test_diff_lines_name_paths_and_json_values():

@@ -197,7 +197,7 @@ def line_of(data: Any, loc: Sequence[Any]) -> int:
 def to_plain(data: Any) -> Any:
     """A deep copy with every ``LineDict`` turned into a plain ``dict`` (what adapters receive)."""
     if isinstance(data, dict):
-        return {k: to_plain(v) for k, v in data.items()}
-    if isinstance(data, list):
-        return [to_plain(v) for v in data]
+        return {k: to_plain(v) if isinstance(v, dict | list) else v for k, v in data.items()}
+    if isinstance(data, list):  # a scalar is its own copy: no call for each (a list of 1536 floats)
+        return [to_plain(v) if isinstance(v, dict | list) else v for v in data]
     return data

@@ -81,8 +81,12 @@ def _too_deep(value: Any, path: str) -> NotData:
     return NotData(path, value, "the adapter returned data nested deeper than Python can follow: not data")
 
 
+_PLAIN = frozenset({type(None), bool, int, float, str})
+"""Types whose values are their own canonical form (checked before a path is spelled out for them)."""
+
+
 def _canonical(value: Any, path: str) -> Any:
-    if value is None or type(value) in (bool, int, float, str):
+    if type(value) in _PLAIN:
         return value
     for base, exact in _EXACT.items():
         if isinstance(value, base):
@@ -92,10 +96,12 @@ def _canonical(value: Any, path: str) -> Any:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise NotData(f"{path}[{key!r}] (a non-string key)", key)
-            out[key] = _canonical(item, f"{path}.{key}" if path else key)
+            out[key] = item if type(item) in _PLAIN else _canonical(item, f"{path}.{key}" if path else key)
         return out
     if isinstance(value, list | tuple):
-        return [_canonical(item, f"{path}[{i}]") for i, item in enumerate(value)]
+        return [
+            item if type(item) in _PLAIN else _canonical(item, f"{path}[{i}]") for i, item in enumerate(value)
+        ]
     if _is_tool_call_object(value):
         return {
             f: _canonical(getattr(value, f, None), f"{path}.{f}" if path else f) for f in TOOL_CALL_FIELDS
@@ -112,7 +118,11 @@ def tool_calls_as_expected(expected: Any, actual: Any) -> Any:
     if _is_expected_tool_call(expected) and isinstance(actual, dict) and {"name", "arguments"} <= set(actual):
         return {f: actual.get(f) for f in TOOL_CALL_FIELDS}
     if isinstance(expected, list) and isinstance(actual, list):
-        return [tool_calls_as_expected(e, a) for e, a in zip(expected, actual, strict=False)] + actual[
-            len(expected) :
-        ]
+        return (
+            [
+                tool_calls_as_expected(e, a) if isinstance(e, dict | list) else a  # a scalar reads nothing
+                for e, a in zip(expected, actual, strict=False)
+            ]
+            + actual[len(expected) :]
+        )
     return actual

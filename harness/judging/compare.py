@@ -66,8 +66,39 @@ def json_kind(value: Any) -> str:
     return type(value).__name__
 
 
+_EQUAL_AS_PYTHON = frozenset({str, int, bool, type(None)})
+"""Types whose values, the same type on both sides, are equal under JSON semantics exactly when ``==``
+says so (floats too when no tolerance is declared)."""
+_EQUAL_AS_PYTHON_OR_FLOAT = _EQUAL_AS_PYTHON | {float}
+
+
 def strict_equal(expected: Any, actual: Any, tolerance: float | None = None) -> bool:
     """Equality of two canonical values under JSON semantics, with bool distinct from numbers."""
+    plain = _EQUAL_AS_PYTHON if tolerance is not None else _EQUAL_AS_PYTHON_OR_FLOAT
+    return _equal(expected, actual, tolerance, plain)
+
+
+def _equal(expected: Any, actual: Any, tolerance: float | None, plain: frozenset[type]) -> bool:
+    kind = type(expected)
+    if kind is type(actual):  # the common case, decided without asking for JSON kinds
+        if kind in plain:
+            return bool(expected == actual)
+        if kind is dict:
+            return expected.keys() == actual.keys() and all(
+                expected[k] == actual[k]  # a scalar of the same type on both sides: no call for it
+                if type(expected[k]) is type(actual[k]) and type(expected[k]) in plain
+                else _equal(expected[k], actual[k], tolerance, plain)
+                for k in expected
+            )
+        if kind is list:
+            return len(expected) == len(actual) and all(
+                e == a if type(e) is type(a) and type(e) in plain else _equal(e, a, tolerance, plain)
+                for e, a in zip(expected, actual, strict=True)
+            )
+    return _strict_equal_across_types(expected, actual, tolerance)
+
+
+def _strict_equal_across_types(expected: Any, actual: Any, tolerance: float | None) -> bool:
     if json_kind(expected) != json_kind(actual):
         return False
     if _is_number(expected):

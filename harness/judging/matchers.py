@@ -85,9 +85,25 @@ def _apply_one(expected: dict[str, Any], actual: Any, ids: dict[str, str]) -> tu
     return f"a JSON string of {json.dumps(wanted)}", actual
 
 
+def has_matchers(expected: Any) -> bool:
+    """Whether a matcher stands anywhere in ``expected``."""
+    if isinstance(expected, dict):
+        if is_matcher(expected):
+            return True
+        values: Any = expected.values()
+    elif isinstance(expected, list):
+        values = expected
+    else:
+        return False
+    return any(has_matchers(v) for v in values if isinstance(v, dict | list))  # no call per scalar
+
+
 def apply_matchers(expected: Any, actual: Any) -> tuple[Any, Any]:
     """``(expected, actual)`` with every matcher resolved against the value standing where it stands
-    (``$id`` names against the whole expectation; a ``$json`` value is an expectation of its own)."""
+    (``$id`` names against the whole expectation; a ``$json`` value is an expectation of its own).
+    Without a matcher, both as they are (most expectations: one walk of the expectation alone)."""
+    if not has_matchers(expected):
+        return expected, actual
     return _apply(expected, actual, _ids(expected, actual, {}))
 
 

@@ -33,9 +33,9 @@ def has_references(value: Any) -> bool:
     if is_reference(value):
         return True
     if isinstance(value, dict):
-        return any(has_references(v) for v in value.values())
+        return any(has_references(v) for v in value.values() if isinstance(v, dict | list))
     if isinstance(value, list):
-        return any(has_references(v) for v in value)
+        return any(has_references(v) for v in value if isinstance(v, dict | list))
     return False
 
 
@@ -72,9 +72,9 @@ def with_recorded_values(case: LoadedCase[Any], document_of: Callable[[str], Rec
     """The case's model, its ``expect`` resolved when it refers to the recorded response;
     ``document_of(where)`` is the recorded response the case's kind points into (its
     ``recorded_document``), asked for only when there is a reference."""
-    expect = to_plain(case.model.expect)
-    if not has_references(expect):
+    if not has_references(case.model.expect):
         return case.model
+    expect = to_plain(case.model.expect)
     where = f"`{RECORDED}` in the expectation (line {case.line_of('expect')})"
     recorded = document_of(where)
     try:

@@ -14,6 +14,7 @@ from typing import Any, Protocol, TypeGuard
 
 import pytest
 
+from harness.cassettes.watch import CassetteWatch
 from harness.corpus.case import LoadedCase
 from harness.impl_loader import LoadedImpl
 from harness.kinds.base import HarnessContext
@@ -56,3 +57,5 @@ class CaseHost(Protocol):
     def records(self) -> bool: ...
 
     def context(self, corpus_root: Path) -> HarnessContext: ...
+
+    def watch(self, corpus_root: Path) -> CassetteWatch | None: ...

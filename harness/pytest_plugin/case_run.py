@@ -46,6 +46,10 @@ class CaseResult:
     """Network attempts the case's own code made (blocked), shown as ``action host:port (thread)``."""
     recorded: list[str] = field(default_factory=list)
     """Cassettes the case wrote (record mode)."""
+    watched: str = ""
+    """The cassettes folder watched while the case ran (empty where it could not be watched)."""
+    changed: list[str] = field(default_factory=list)
+    """Files created, written, moved or deleted in that folder while the case ran, by anyone."""
     stdout: str = ""
     stderr: str = ""
     logs: list[dict[str, Any]] = field(default_factory=list)

@@ -28,7 +28,7 @@ from collections.abc import Generator
 
 import pytest
 
-from harness.pytest_plugin.items import CaseItem
+from harness.pytest_plugin.case_host import is_runnable
 
 XDIST_CONTROLLER = "dsession"
 """The name pytest-xdist registers its controller's plugin under (only in the controller)."""
@@ -41,6 +41,13 @@ def _freeze() -> None:
     global _modules_when_frozen
     gc.freeze()
     _modules_when_frozen = len(sys.modules)
+
+
+def refreeze() -> None:
+    """Freeze what was allocated since the heap was frozen, if this plugin froze it (the case runner's
+    warm-up, before it forks). Asking ``gc.get_freeze_count()`` instead would walk every frozen object."""
+    if _modules_when_frozen is not None:
+        _freeze()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -74,7 +81,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 def pytest_itemcollected(item: pytest.Item) -> None:
     global _collected_cases
-    _collected_cases = _collected_cases or isinstance(item, CaseItem)
+    _collected_cases = _collected_cases or is_runnable(item)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -55,6 +55,10 @@ NETWORK_HELP = (
     "A runtime under test gets provider traffic only through the SDK client the harness hands to "
     "execute (e2e cases); everything else runs on recorded bytes."
 )
+_UNKNOWN = object()
+_DECIDED_BEFORE_SETUP = frozenset({"skip", "skipif", "xfail"})
+"""Marks (on the item or a parent, as ``iter_markers`` finds them) with which pytest may skip an item
+before its setup."""
 TIER_NAMES = {"spec": "the spec's text", "vectors": "Prompty's vectors", "project": "a project decision"}
 
 
@@ -109,6 +113,7 @@ class CaseItem(ShownAsWritten):
         self.loaded = loaded
         self.case_kind = KINDS[loaded.kind]
         self._result: CaseResult | None = None
+        self._skip_reason: object = _UNKNOWN
         self.extra_keyword_matches.update({loaded.kind, loaded.api, *loaded.model.rules})
         self.user_properties += [
             (PROP_CASE, loaded.id),
@@ -143,32 +148,51 @@ class CaseItem(ShownAsWritten):
         for path in paths:
             self.user_properties.append((PROP_RECORDED, str(path)))
 
-    def setup(self) -> None:
+    def _unsupported(self) -> str | None:
+        """Why the implementation under test cannot run this case (what it does not declare), or
+        ``None``; worked out once, since the runner asks it of the case it may start early."""
+        if self._skip_reason is not _UNKNOWN:
+            return cast("str | None", self._skip_reason)
         session = get_session(self.config)
         cap = capability(self.loaded.kind, self.loaded.api)
+        reason: str | None = None
         if session.impl.unavailable:
-            self.user_properties.append((PROP_UNSUPPORTED, True))
-            pytest.skip(f"{cap}: {session.impl.name} is unavailable here: {session.impl.unavailable}")
-        if not session.impl.supports(cap):
-            self.user_properties.append((PROP_UNSUPPORTED, True))
-            pytest.skip(f"{cap} not supported by {session.impl.name}")
-        lacking = [
-            name
-            for name in needed_concepts(self.loaded.kind, self.loaded.api, self.loaded.raw)
-            if not session.impl.supports(concept(name))
-        ]
-        if lacking:
-            self.user_properties.append((PROP_UNSUPPORTED, True))
-            needs = "; ".join(f"{concept(name)}: {CONCEPTS[name]}" for name in lacking)
-            pytest.skip(f"{cap} case needs what {session.impl.name} does not declare: {needs}")
-        # a kind that needs more than its own capability says so
-        reason = self.case_kind.unsupported(self.loaded, session.impl.adapter, session.impl.supports)
+            reason = f"{cap}: {session.impl.name} is unavailable here: {session.impl.unavailable}"
+        elif not session.impl.supports(cap):
+            reason = f"{cap} not supported by {session.impl.name}"
+        else:
+            lacking = [
+                name
+                for name in needed_concepts(self.loaded.kind, self.loaded.api, self.loaded.raw)
+                if not session.impl.supports(concept(name))
+            ]
+            if lacking:
+                needs = "; ".join(f"{concept(name)}: {CONCEPTS[name]}" for name in lacking)
+                reason = f"{cap} case needs what {session.impl.name} does not declare: {needs}"
+            else:  # a kind that needs more than its own capability says so
+                reason = self.case_kind.unsupported(self.loaded, session.impl.adapter, session.impl.supports)
+        self._skip_reason = reason
+        return reason
+
+    def _runs_next(self) -> CaseItem | None:
+        """The case pytest runs after this one, if nothing but the adapter's answer can keep it from
+        running: the runner may start it while this one is reported."""
+        upcoming = get_session(self.config).upcoming
+        if not isinstance(upcoming, CaseItem) or upcoming is self:
+            return None
+        marks = (mark.name for node in upcoming.listchain() for mark in node.own_markers)
+        if not _DECIDED_BEFORE_SETUP.isdisjoint(marks):
+            return None  # pytest's own skipping decides it before its setup
+        return upcoming if upcoming._unsupported() is None else None
+
+    def setup(self) -> None:
+        session = get_session(self.config)
+        reason = self._unsupported()
         if reason is not None:
             self.user_properties.append((PROP_UNSUPPORTED, True))
             pytest.skip(reason)
-        watch = session.watch(self.corpus_root)
         try:
-            result = session.runner.run(self)
+            result = session.runner.run(self, ahead=self._runs_next())
         except CaseAborted as exc:
             self._note_recorded(exc.recorded)
             aborted = redact(f"error: {exc}")
@@ -183,22 +207,24 @@ class CaseItem(ShownAsWritten):
         if result.stderr:
             sys.stderr.write(redact(result.stderr))
         replay_logs(result)
-        self._check_cassettes(watch, result)
+        self._check_cassettes(result)
         if result.status == "skipped":
             pytest.skip(result.message)
         if result.status == "error":
             self._error(result.message)
 
-    def _check_cassettes(self, watch: Any, result: CaseResult) -> None:
-        """An error when something other than the harness's recording wrote into the cassettes folder."""
-        if watch is None:
+    def _check_cassettes(self, result: CaseResult) -> None:
+        """An error when something other than the harness's recording wrote into the cassettes folder
+        while the case ran (the runner that ran it watched the folder)."""
+        if not result.changed:
             return
         recorded = {Path(path).resolve() for path in result.recorded}
-        changed = sorted(p for p in watch.changes() if p.resolve() not in recorded)
+        changed = sorted(p for p in map(Path, result.changed) if p.resolve() not in recorded)
         if changed:
-            names = ", ".join(str(p.relative_to(watch.root)) for p in changed)
+            root = Path(result.watched)
+            names = ", ".join(str(p.relative_to(root)) for p in changed)
             self._error(
-                f"error: the cassettes folder {watch.root} changed while this case ran: {names}. Cassettes "
+                f"error: the cassettes folder {root} changed while this case ran: {names}. Cassettes "
                 "are the recorded evidence every case is judged on, and the harness wrote none of these: "
                 "the runtime did. Restore them (git status / git checkout on the folder)."
             )

@@ -178,6 +178,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = keep
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Note the item pytest runs after this one: a case's runner may start it early."""
+    session = item.config.stash.get(SESSION_KEY, None)
+    if session is not None:
+        session.upcoming = nextitem
+
+
 def pytest_report_header(config: pytest.Config) -> list[str]:
     session = get_session(config)
     impl = session.impl

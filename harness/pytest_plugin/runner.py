@@ -8,7 +8,11 @@
   adapter ends the process (``os._exit``), only that case is lost. The runner has a network
   namespace of its own (``harness.cassettes.netns``) and the in-process guard installed for its whole
   life. A fork costs tens of milliseconds once per session (and once per killed case); a case costs
-  one round trip on a pipe. SDK imports are warmed up before the fork, so every fork has them.
+  one message each way on a pipe. SDK imports are warmed up before the fork, so every fork has them.
+  While the pytest process reports a case, the runner already runs the next one (the item pytest
+  runs next, when nothing can skip it before its setup): the two processes overlap on two cores, and
+  each case still runs alone, in order, under its own time limit, with its own output, log records
+  and cassette-folder changes (the runner reads the folder's watch after each case).
 - ``thread``: the calls run on a worker thread that is abandoned on timeout (Windows, or a debugger
   or coverage tool that does not follow a fork); the guard is installed for the whole session.
 - out-of-process adapters (``exec:``) run inline: the adapter itself kills and restarts its runtime
@@ -33,18 +37,22 @@ import threading
 import time
 import traceback
 import warnings
+from collections import deque
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from multiprocessing.connection import Connection, Pipe
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from harness.cassettes import netns
 from harness.cassettes.network_guard import GUARD, charged
+from harness.pytest_plugin import frozen_heap
 from harness.pytest_plugin.case_host import is_runnable
 from harness.pytest_plugin.case_run import PREPARE_LIMIT, CaseResult, finish_case, prepare_case
 from harness.pytest_plugin.timeout import CaseAborted, CaseTimeout, RunnerEnded, TimedRunner
 from harness.secret_values import key_values, redact
 
 if TYPE_CHECKING:
+    from harness.cassettes.watch import CassetteWatch
     from harness.pytest_plugin.case_host import CaseHost, RunnableCase
 
 RUNNERS = ("process", "thread")
@@ -67,6 +75,14 @@ def _network_watch(result_box: list[CaseResult], runner_thread: Callable[[], int
         result_box[0].attempts = charged(GUARD.since(mark), before - {ident}, ident)
 
 
+def _cassette_changes(watch: CassetteWatch | None) -> tuple[str, list[str]]:
+    """The watched cassettes folder and what changed in it since the last look (read after each case
+    by the process that ran it)."""
+    if watch is None:
+        return "", []
+    return str(watch.root), sorted(str(path) for path in watch.changes())
+
+
 class CaseRunner:
     """Runs cases; ``network`` says how the network is blocked where adapter code runs."""
 
@@ -87,7 +103,8 @@ class CaseRunner:
             self._guarded = True
             self.session.on_recorded = self._note_recorded
 
-    def run(self, item: RunnableCase) -> CaseResult:
+    def run(self, item: RunnableCase, ahead: RunnableCase | None = None) -> CaseResult:
+        """Run ``item``; ``ahead`` is the case pytest runs next, which a runner may start early."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -107,9 +124,10 @@ class InlineRunner(CaseRunner):
             self.name = "exec"
             self.network = getattr(adapter, "network", GUARD_ONLY)
 
-    def run(self, item: RunnableCase) -> CaseResult:
+    def run(self, item: RunnableCase, ahead: RunnableCase | None = None) -> CaseResult:
         self._install_guard()
         self._recorded = []
+        watch = self.session.watch(item.corpus_root)
         timeout = self.session.timeout or None
         adapter = self.session.impl.adapter
         ready = getattr(adapter, "ready", None)
@@ -124,6 +142,7 @@ class InlineRunner(CaseRunner):
         with _network_watch(box, threading.get_ident), bounded:
             box.append(finish_case(self.session, prepared))
         box[0].recorded = list(self._recorded)
+        box[0].watched, box[0].changed = _cassette_changes(watch)
         return box[0]
 
 
@@ -140,9 +159,10 @@ class ThreadRunner(CaseRunner):
     def abandoned(self) -> int:
         return self.timer.abandoned
 
-    def run(self, item: RunnableCase) -> CaseResult:
+    def run(self, item: RunnableCase, ahead: RunnableCase | None = None) -> CaseResult:
         self._install_guard()
         self._recorded = []
+        watch = self.session.watch(item.corpus_root)
         timeout = self.session.timeout
         worker = self.timer.ensure_worker() if timeout else threading.current_thread()
         ctx = self.session.context(item.corpus_root)
@@ -159,6 +179,7 @@ class ThreadRunner(CaseRunner):
             exc.recorded = tuple(self._recorded)
             raise
         box[0].recorded = list(self._recorded)
+        box[0].watched, box[0].changed = _cassette_changes(watch)
         return box[0]
 
 
@@ -199,32 +220,53 @@ def _isolate(recording: bool) -> str:
     return how if isolated else f"{GUARD_ONLY}; no namespace: {how}"
 
 
-class _CalledMark:
-    """Where the runner process marks the moment a case's adapter call starts (``--case-timeout`` runs
-    from there, the preparation has a budget of its own): a shared page, read by the pytest process only
-    when it has to decide on a time limit, so that a case costs no message for it.
+class _Progress:
+    """Where the runner process marks the moment it starts a case and the moment the case's adapter call
+    starts (``--case-timeout`` runs from there, the preparation has a budget of its own): a shared page,
+    read by the pytest process only when it has to decide on a time limit, so that a case costs no
+    message for it.
 
-    The runner writes the time, then the number of the case it belongs to; x86 and ARM keep two stores
-    to one page in order for a reader that sees the second, and a mark of an earlier case is ignored."""
+    Each mark is a slot of (case number, time): the runner writes the time, then the number; x86 and
+    ARM keep two stores to one page in order for a reader that sees the second."""
 
-    _LAYOUT = struct.Struct("=Qd")
+    _SLOT = struct.Struct("=Qd")
 
     def __init__(self) -> None:
-        self._page = mmap.mmap(-1, self._LAYOUT.size)  # anonymous and shared: a fork sees the same page
+        self._page = mmap.mmap(-1, 2 * self._SLOT.size)  # anonymous and shared: a fork sees the same page
 
-    def mark(self, case: int) -> None:
-        struct.pack_into("=d", self._page, 8, time.monotonic())
-        struct.pack_into("=Q", self._page, 0, case)
+    def _mark(self, slot: int, case: int) -> None:
+        offset = slot * self._SLOT.size
+        struct.pack_into("=d", self._page, offset + 8, time.monotonic())
+        struct.pack_into("=Q", self._page, offset, case)
 
-    def called_at(self, case: int) -> float | None:
-        """When case number ``case``'s adapter call started (``time.monotonic()``, the same clock in
-        both processes), or ``None`` while it is still being prepared."""
-        seen, at = self._LAYOUT.unpack_from(self._page)
+    def started(self, case: int) -> None:
+        self._mark(0, case)
+
+    def called(self, case: int) -> None:
+        self._mark(1, case)
+
+    def started_at(self, case: int) -> float | None:
+        """When the runner started case number ``case``, while it is the latest it started."""
+        seen, at = self._SLOT.unpack_from(self._page, 0)
         return at if seen == case else None
 
+    def of(self, case: int) -> tuple[str, float | None]:
+        """Where case number ``case`` is: ``("called", t)`` (its adapter call started at ``t``, on
+        ``time.monotonic()``, the same clock in both processes), ``("preparing", t)``, ``("answered",
+        None)`` (a later case started: its answer is on the pipe) or ``("queued", None)``."""
+        started = self._SLOT.unpack_from(self._page, 0)[0]
+        if started > case:
+            return "answered", None
+        seen, at = self._SLOT.unpack_from(self._page, self._SLOT.size)
+        if seen == case:
+            return "called", at
+        at = self.started_at(case)
+        return ("queued", None) if at is None else ("preparing", at)
 
-def _serve(session: CaseHost, conn: Connection, called: _CalledMark) -> None:
-    """The runner process: isolate, then run the cases the pytest process sends, one at a time."""
+
+def _serve(session: CaseHost, conn: Connection, progress: _Progress) -> None:
+    """The runner process: isolate, then run the cases the pytest process sends, one at a time, in the
+    order sent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the pytest process's to handle
     _die_with_parent()
     network = _isolate(session.records)
@@ -241,18 +283,21 @@ def _serve(session: CaseHost, conn: Connection, called: _CalledMark) -> None:
         except (EOFError, OSError):
             return
         number, nodeid = message
+        progress.started(number)
         item = session.case_items[nodeid]
         stdout, stderr = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = out, err = io.StringIO(), io.StringIO()
         records.records = []
         mark, before = GUARD.mark(), _threads() - {main}
         try:
+            watch = session.watch(item.corpus_root)  # this process's own when it was forked before it
             prepared = prepare_case(session, item.loaded, item.corpus_root)
             if isinstance(prepared, CaseResult):
                 result = prepared
             else:
-                called.mark(number)  # the runtime's part starts: --case-timeout from here
+                progress.called(number)  # the runtime's part starts: --case-timeout from here
                 result = finish_case(session, prepared)
+            result.watched, result.changed = _cassette_changes(watch)
         except BaseException:
             result = CaseResult(
                 "error", f"the harness failed on this case (a wireconf bug):\n{traceback.format_exc()}"
@@ -262,16 +307,25 @@ def _serve(session: CaseHost, conn: Connection, called: _CalledMark) -> None:
         result.attempts = charged(GUARD.since(mark), before, main)
         result.stdout, result.stderr, result.logs = out.getvalue(), err.getvalue(), records.records
         try:
-            conn.send(("done", result))
+            conn.send(("done", number, result))
         except Exception as exc:  # something in the result does not pickle: send what does
             result.logs = []
             result.message = f"{result.message}\n(the case's log records could not be sent: {exc!r})"
-            conn.send(("done", result))
+            conn.send(("done", number, result))
 
 
 def _status(code: int) -> str:
     code = os.waitstatus_to_exitcode(code)
     return f"exit status {code}" if code >= 0 else f"killed by signal {-code}"
+
+
+@dataclass
+class _Sent:
+    """A case sent to the runner process and not answered yet."""
+
+    number: int
+    nodeid: str
+    at: float  # time.monotonic() when it was sent
 
 
 class ForkedRunner(CaseRunner):
@@ -285,9 +339,12 @@ class ForkedRunner(CaseRunner):
         self._pid: int | None = None
         self._conn: Connection | None = None
         self._poller: select.poll | None = None
-        self._called = _CalledMark()
+        self._progress = _Progress()
+        self._sent: deque[_Sent] = deque()
         self._cases = 0
         self.forks = 0
+        self.ahead = 0
+        """Cases started before pytest asked for them (while it reported the one before)."""
 
     def _warm_up(self, selected: list[RunnableCase], shared: bool) -> None:
         """Do here, once per process, what every fork would otherwise redo inside its cases' time limits
@@ -330,8 +387,7 @@ class ForkedRunner(CaseRunner):
             try:
                 self._warm_up(selected, shared=hasattr(item.session.config, "workerinput"))
             finally:
-                if gc.get_freeze_count():
-                    gc.freeze()
+                frozen_heap.refreeze()
                 if enabled:
                     gc.enable()
         ours, theirs = Pipe()
@@ -344,7 +400,7 @@ class ForkedRunner(CaseRunner):
             code = 0
             try:
                 ours.close()
-                _serve(self.session, theirs, self._called)
+                _serve(self.session, theirs, self._progress)
             except BaseException:
                 traceback.print_exc()
                 code = 70
@@ -365,9 +421,10 @@ class ForkedRunner(CaseRunner):
         return ours
 
     def _stop(self) -> str:
-        """Kill and reap the runner process; its status."""
+        """Kill and reap the runner process (and with it the cases sent to it); its status."""
         pid, conn = self._pid, self._conn
         self._pid = self._conn = self._poller = None
+        self._sent.clear()
         if conn is not None:
             conn.close()
         if pid is None:
@@ -381,6 +438,7 @@ class ForkedRunner(CaseRunner):
         """Reap a runner process that ended on its own; its status."""
         pid, conn = self._pid, self._conn
         self._pid = self._conn = self._poller = None
+        self._sent.clear()
         if conn is not None:
             conn.close()
         assert pid is not None
@@ -392,39 +450,64 @@ class ForkedRunner(CaseRunner):
         assert self._poller is not None
         return bool(self._poller.poll(None if seconds is None else max(0, math.ceil(seconds * 1000))))
 
-    def run(self, item: RunnableCase) -> CaseResult:
-        conn = self._conn or self._start(item)
-        timeout = self.session.timeout or None
-        started = time.monotonic()
-        recorded: list[str] = []
+    def _send(self, conn: Connection, item: RunnableCase) -> _Sent:
         self._cases += 1
-        number = self._cases
+        sent = _Sent(self._cases, item.nodeid, time.monotonic())
+        conn.send((sent.number, sent.nodeid))
+        self._sent.append(sent)
+        return sent
+
+    def _queued(self, item: RunnableCase) -> _Sent:
+        """The runner's entry for ``item``: the one sent ahead, or one sent now."""
+        if self._sent and self._sent[0].nodeid == item.nodeid:
+            return self._sent[0]
+        if self._sent:  # sent ahead for an item that did not run next (a rerun, a plugin's own protocol)
+            self._stop()
+        conn = self._conn or self._start(item)
         try:
-            conn.send((number, item.nodeid))
+            return self._send(conn, item)
         except OSError:  # it ended between cases (a thread left behind called os._exit): start again
             self._ended()
-            conn = self._start(item)
-            conn.send((number, item.nodeid))
+            return self._send(self._start(item), item)
+
+    def _send_ahead(self, item: RunnableCase) -> None:
+        """Start the case pytest runs next, behind the one it waits for: the runner runs it while this
+        process reports the current one. Never in record mode: a recording's messages name no case."""
+        if self._conn is None or self.session.records or len(self._sent) != 1:
+            return
+        with contextlib.suppress(OSError):  # it is ending: the case is sent again when it is due
+            self._send(self._conn, item)
+            self.ahead += 1
+
+    def run(self, item: RunnableCase, ahead: RunnableCase | None = None) -> CaseResult:
+        sent = self._queued(item)
+        if ahead is not None:
+            self._send_ahead(ahead)
+        conn = self._conn
+        assert conn is not None
+        timeout = self.session.timeout or None
+        recorded: list[str] = []
         try:
             while True:
-                called = self._called.called_at(number)
-                if called is None:  # preparing: its own budget, and a look at the mark within `timeout`
-                    deadline = started + PREPARE_LIMIT
+                state, at = self._progress.of(sent.number)
+                if state == "called":
+                    deadline = None if timeout is None or at is None else at + timeout
+                    wait = None if deadline is None else deadline - time.monotonic()
+                elif state == "answered":
+                    deadline = wait = None
+                else:  # preparing (or about to): its own budget, and a look at the mark within `timeout`
+                    deadline = (at or sent.at) + PREPARE_LIMIT
                     wait = deadline - time.monotonic()
                     if timeout is not None:
                         wait = min(wait, timeout)
-                else:
-                    deadline = None if timeout is None else called + timeout
-                    wait = None if deadline is None else deadline - time.monotonic()
-                if deadline is not None and time.monotonic() >= deadline:
-                    self._stop()
-                    raise self._timed_out(
-                        timeout, called is None, started, called or started, tuple(recorded)
-                    )
                 if not self._ready(wait):
+                    if deadline is not None and time.monotonic() >= deadline:
+                        self._stop()
+                        begun = self._progress.started_at(sent.number) or sent.at
+                        raise self._timed_out(timeout, state != "called", begun, at or begun, tuple(recorded))
                     continue  # the deadline, or the mark, is looked at again
                 try:
-                    kind, payload = conn.recv()
+                    message = conn.recv()
                 except (EOFError, OSError):
                     status = self._ended()
                     raise RunnerEnded(
@@ -432,11 +515,14 @@ class ForkedRunner(CaseRunner):
                         "crash in C code); the next case runs in a fresh runner process",
                         tuple(recorded),
                     ) from None
-                if kind == "recorded":
-                    recorded.append(payload)
-                elif kind == "done":
-                    payload.recorded = recorded
-                    return payload
+                if message[0] == "recorded":
+                    recorded.append(message[1])
+                elif message[0] == "done":
+                    _, number, result = message
+                    assert number == sent.number, (number, sent.number)
+                    self._sent.popleft()
+                    result.recorded = recorded
+                    return cast(CaseResult, result)
         except KeyboardInterrupt:
             self._stop()
             raise
@@ -483,6 +569,8 @@ def replay_logs(result: CaseResult) -> None:
     """Hand a runner process's log records to this process's logging (pytest's capture, live logs),
     without the environment's keys: live logs and ``--log-file`` are not reports the makereport
     wrapper redacts."""
+    if not result.logs:
+        return
     values = key_values()
     for data in result.logs:
         record = logging.makeLogRecord(data)

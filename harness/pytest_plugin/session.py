@@ -66,6 +66,8 @@ class WireconfSession:
         self.tally = Tally()
         self.case_items: dict[str, RunnableCase] = {}
         """Every collected case by node id (the process runner finds a case's item by its id)."""
+        self.upcoming: pytest.Item | None = None
+        """The item pytest runs after the current one (``pytest_runtest_protocol``'s ``nextitem``)."""
         self.on_recorded: Callable[[str], None] | None = None
         """Told the path of each cassette a case writes, as it is written (set by the runner)."""
         self.profile: str = config.getoption("wireconf_profile")

@@ -131,6 +131,30 @@ class WritesCassettes(ChatFake):
         return super().process(api, agent, response)
 
 
+class WritesCassettesInAStream(ChatFake):
+    """Writes into the cassettes folder during its stream calls only (its other calls are the
+    reference's), so that a case judged before a stream case must not be blamed for the write."""
+
+    name = "writes-cassettes-in-a-stream"
+
+    def process_stream(self, api, agent, events):
+        target = Path(os.environ["WIRECONF_HOSTILE_CASSETTES"]) / "openai" / "written-by-runtime.yaml"
+        target.write_text("interactions: []\n")
+        return super().process_stream(api, agent, events)
+
+
+class NotesRequests(ChatFake):
+    """Appends a line to ``$WIRECONF_HOSTILE_DIR/requests`` for each wire call, then answers as the
+    reference does: evidence of which cases' adapter calls happened."""
+
+    name = "notes-requests"
+
+    def build_request(self, api, agent, messages):
+        with (_dir() / "requests").open("a") as notes:
+            notes.write(f"{agent.get('model', {}).get('options', {})}\n")
+        return super().build_request(api, agent, messages)
+
+
 def _listener() -> tuple[str, int]:
     host, _, port = os.environ["WIRECONF_HOSTILE_LISTENER"].rpartition(":")
     return host, int(port)
@@ -198,6 +222,8 @@ exits = Exits()
 self_reference = SelfReference()
 huge_text = HugeText()
 writes_cassettes = WritesCassettes()
+writes_cassettes_in_a_stream = WritesCassettesInAStream()
+notes_requests = NotesRequests()
 escapes = Escapes()
 retries_forever = RetriesForever()
 

@@ -1,0 +1,115 @@
+"""The process runner starts the case pytest runs next while the pytest process reports the current one.
+Each case is still judged on what it alone did, and a case pytest does not run is never judged."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import REPO
+from tests.test_hostile_adapters import HOSTILE, PROCESS, STREAM, WIRE, WIRE_3, WIRE_4, only
+
+WIRE_STOP = "wire.openai.chat.option-max-output-tokens"  # between WIRE_3 and WIRE_4 in options.yaml
+
+PROBE = """
+from harness.pytest_plugin.session import get_session
+
+def pytest_sessionfinish(session):
+    runner = get_session(session.config).used_runner
+    with open({path!r}, "w") as out:
+        out.write(f"{{runner.ahead}} {{runner.forks}}")
+"""
+
+SKIPS_BY_MARK = """
+import pytest
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.name.endswith("max-output-tokens"):
+            item.add_marker(pytest.mark.skip(reason="skipped by a plugin's mark"))
+"""
+
+SKIPS_IN_SETUP = """
+import pytest
+
+def pytest_runtest_setup(item):
+    if item.name.endswith("max-output-tokens"):
+        pytest.skip("skipped by a plugin's setup")
+"""
+
+
+@pytest.fixture
+def probe(pytester: pytest.Pytester):
+    """A plugin that writes, at the session's end, how many cases the runner started early and how many
+    runner processes it forked; returns a reader of those two numbers."""
+    path = pytester.path / "probe.txt"
+    pytester.makepyfile(ahead_probe=PROBE.format(path=str(path)))
+    pytester.syspathinsert()
+
+    def read() -> tuple[int, int]:
+        ahead, forks = path.read_text().split()
+        return int(ahead), int(forks)
+
+    return read
+
+
+@pytest.fixture
+def notes(tmp_path, monkeypatch):
+    folder = tmp_path / "markers"
+    folder.mkdir()
+    monkeypatch.setenv("WIRECONF_HOSTILE_DIR", str(folder))
+    return folder / "requests"
+
+
+def test_a_write_into_the_cassettes_folder_is_blamed_on_the_case_that_made_it(
+    run_corpus, probe, tmp_path, monkeypatch
+):
+    """The stream case writes while the process case before it is being reported: only it is an error."""
+    cassettes = tmp_path / "cassettes"
+    cassettes.mkdir()
+    for path in (REPO / "cassettes").iterdir():
+        (cassettes / path.name).symlink_to(path)  # the recorded files stay read-only; the folder is ours
+    (cassettes / "openai").unlink()
+    (cassettes / "openai").mkdir()
+    for path in (REPO / "cassettes" / "openai").iterdir():
+        (cassettes / "openai" / path.name).write_bytes(path.read_bytes())
+    monkeypatch.setenv("WIRECONF_HOSTILE_CASSETTES", str(cassettes))
+    run = run_corpus(
+        "-p", "ahead_probe", f"--impl={HOSTILE}:writes_cassettes_in_a_stream", f"--cassettes={cassettes}",
+        *only(PROCESS, STREAM, WIRE),
+    )  # fmt: skip
+    assert run.with_outcome("error") == {STREAM}, run.longreprs
+    assert run.with_outcome("passed") == {PROCESS, WIRE}
+    assert "openai/written-by-runtime.yaml" in run.longreprs[STREAM]
+    ahead, _ = probe()
+    assert ahead == 2  # the stream case and the wire case were each started before pytest asked
+
+
+def test_a_case_a_plugin_skips_by_mark_is_never_started(run_corpus, pytester, probe, notes):
+    pytester.makepyfile(skips_by_mark=SKIPS_BY_MARK)
+    run = run_corpus(
+        "-p", "ahead_probe", "-p", "skips_by_mark", f"--impl={HOSTILE}:notes_requests",
+        *only(WIRE_3, WIRE_STOP, WIRE_4),
+    )  # fmt: skip
+    assert run.with_outcome("skipped") == {WIRE_STOP}
+    assert run.with_outcome("passed") == {WIRE_3, WIRE_4}
+    calls = notes.read_text().splitlines()
+    assert len(calls) == 2 and not any("maxOutputTokens" in call for call in calls), calls
+    assert probe() == (0, 1)  # neither neighbour of the skipped case could be started early
+
+
+def test_a_case_another_plugin_skips_in_setup_is_not_judged_and_the_next_runs_afresh(
+    run_corpus, pytester, probe, notes
+):
+    """The skipped case was already started (nothing marked it); its answer is dropped with the runner
+    process, and the case after it is judged in a new one."""
+    pytester.makepyfile(skips_in_setup=SKIPS_IN_SETUP)
+    run = run_corpus(
+        "-p", "ahead_probe", "-p", "skips_in_setup", f"--impl={HOSTILE}:notes_requests",
+        *only(WIRE_3, WIRE_STOP, WIRE_4),
+    )  # fmt: skip
+    assert run.with_outcome("skipped") == {WIRE_STOP}
+    assert run.with_outcome("passed") == {WIRE_3, WIRE_4}, run.longreprs
+    calls = notes.read_text().splitlines()
+    assert sum("topP" in call for call in calls) == 1, calls
+    ahead, forks = probe()
+    assert forks == 2, (ahead, forks)
