@@ -11,7 +11,7 @@ import pytest
 
 from harness.corpus.data_paths import resolve_agent_paths
 from reference_impl.tool_kinds import mcp, openapi, prompty
-from tests.conftest import CASES
+from tests.conftest import CASES, REPO
 
 MCP_DIR = CASES / "_data" / "mcp"
 
@@ -131,3 +131,30 @@ def test_openapi_cyclic_references_are_an_error():
     }
     with pytest.raises(ValueError, match="'#/components/schemas/Node' is cyclic"):
         openapi.signatures({"kind": "openapi", "name": "o", "specification": document})
+
+
+MODULES_PROBE = """
+import os, sys
+
+def pytest_sessionfinish(session):
+    with open(os.environ["WIRECONF_PROBE_OUT"], "a") as out:
+        out.write(f"{'mcp.client.stdio' in sys.modules}\\n")
+"""
+
+
+@pytest.mark.parametrize(("selected", "imported"), [("mcp", "True"), ("option-temperature", "False")])
+def test_the_mcp_client_is_imported_before_the_cases_only_when_one_needs_it(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, selected: str, imported: str
+):
+    """The import (about a second of CPU) happens in the pytest process, before the case runner starts,
+    so that it falls in no case's time limit; a run whose cases have no mcp tool never pays for it."""
+    pytester.makepyfile(modules_probe=MODULES_PROBE)
+    out = pytester.path / "probe.txt"
+    monkeypatch.setenv("PYTHONPATH", f"{pytester.path}{os.pathsep}{REPO}")
+    monkeypatch.setenv("WIRECONF_PROBE_OUT", str(out))
+    result = pytester.runpytest_subprocess(
+        str(CASES), "-p", "no:cacheprovider", "-p", "modules_probe", "--kind", "wire", "--api", "openai.chat",
+        "-k", selected,
+    )  # fmt: skip
+    assert result.ret == 0, result.stdout.str()[-2000:]
+    assert out.read_text().split() == [imported]

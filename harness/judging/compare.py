@@ -19,8 +19,6 @@ import logging
 import math
 from typing import Any
 
-from deepdiff import DeepDiff
-
 from harness.judging.differences import Difference, Line
 from harness.secret_values import redact
 
@@ -181,6 +179,8 @@ def differences(
 ) -> Differences:
     """Every difference between two canonical values, in path order, each with its one-line text
     (``$.max_tokens: unexpected key (got 100)``)."""
+    from deepdiff import DeepDiff  # imported by the first failure: a run that passes never needs it
+
     diff = DeepDiff(
         expected,
         actual,

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import gc
+import importlib
 import io
 import logging
 import math
@@ -38,13 +39,14 @@ import time
 import traceback
 import warnings
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, Pipe
 from typing import TYPE_CHECKING, Any, cast
 
 from harness.cassettes import netns
 from harness.cassettes.network_guard import GUARD, charged
+from harness.corpus.concepts import needed_concepts
 from harness.pytest_plugin import frozen_heap
 from harness.pytest_plugin.case_host import is_runnable
 from harness.pytest_plugin.case_run import PREPARE_LIMIT, CaseResult, finish_case, prepare_case
@@ -59,6 +61,21 @@ RUNNERS = ("process", "thread")
 DEFAULT_RUNNER = "process" if sys.platform.startswith("linux") and hasattr(os, "fork") else "thread"
 START_TIMEOUT = 60.0
 GUARD_ONLY = "the in-process guard only (subprocesses and the raw _socket module are not covered)"
+
+
+MCP_CLIENT = ("mcp", "mcp.client.stdio", "mcp.client.session")
+"""The official MCP client, which a runtime that reaches the MCP server of a case's ``mcp`` tools most
+likely uses: about a second of CPU to import, paid by the runner before any case's time limit starts,
+and only when a selected case has such a tool (otherwise by no process)."""
+
+
+def warm_imports(selected: Iterable[RunnableCase]) -> None:
+    """Import what the selected cases' runtimes will import on their first call, outside every case's
+    time limit (the SDKs are warmed up per api by ``harness.sdk.replay.warm_up``)."""
+    if any("mcp-tools" in needed_concepts(i.loaded.kind, i.loaded.api, i.loaded.raw) for i in selected):
+        for name in MCP_CLIENT:
+            with contextlib.suppress(ImportError):  # a runtime without the client brings its own
+                importlib.import_module(name)
 
 
 def _threads() -> set[int]:
@@ -154,12 +171,16 @@ class ThreadRunner(CaseRunner):
     def __init__(self, session: CaseHost) -> None:
         super().__init__(session)
         self.timer = TimedRunner()
+        self._warm = False
 
     @property
     def abandoned(self) -> int:
         return self.timer.abandoned
 
     def run(self, item: RunnableCase, ahead: RunnableCase | None = None) -> CaseResult:
+        if not self._warm:
+            warm_imports(i for i in item.session.items if is_runnable(i))
+            self._warm = True
         self._install_guard()
         self._recorded = []
         watch = self.session.watch(item.corpus_root)
@@ -362,6 +383,7 @@ class ForkedRunner(CaseRunner):
         for api in sorted({item.loaded.api for item in selected} & APIS.keys()):
             warm_up(api)
             self.session.replay.client(PROVIDER_OF[api])
+        warm_imports(selected)
         if self.session.records or shared:  # recording changes cassettes: each runner reads them fresh
             return
         for item in selected:

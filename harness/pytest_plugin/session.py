@@ -75,6 +75,7 @@ class WireconfSession:
         self.updating_baseline = False
         self._corpora: dict[Path, Corpus] = {}
         self._contexts: dict[Path, HarnessContext] = {}
+        self._context_of: dict[Path, HarnessContext] = {}  # by corpus root
         self._identities: dict[Path, CorpusIdentity] = {}
         self._watches: dict[Path, CassetteWatch | None] = {}
         self._watch_of: dict[Path, CassetteWatch | None] = {}  # by corpus root
@@ -158,11 +159,15 @@ class WireconfSession:
         return case_fingerprint(case, self.context(corpus_root).cassettes)
 
     def context(self, corpus_root: Path) -> HarnessContext:
+        """The cassettes, SDK replay and record policy of a corpus's cases (asked for every case)."""
+        if corpus_root in self._context_of:
+            return self._context_of[corpus_root]
         root = self.cassettes_root(corpus_root)
         if root not in self._contexts:
             self._contexts[root] = HarnessContext(
                 CassetteStore(root), self.replay, policy_of(self.config), on_written=self._recorded
             )
+        self._context_of[corpus_root] = self._contexts[root]
         return self._contexts[root]
 
 

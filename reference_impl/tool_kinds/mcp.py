@@ -18,12 +18,6 @@ import copy
 import tempfile
 from typing import Any, TextIO
 
-# Imported with the reference rather than on first use: the client costs about a second of CPU to
-# import, which would otherwise fall inside the first MCP case's time limit (--case-timeout).
-from mcp import ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
-from mcp.types import PaginatedRequestParams
-
 from reference_impl.tool_kinds import Signature, tool_label
 
 DISCOVERY_TIMEOUT = 4.0
@@ -44,6 +38,13 @@ def _leaf(exc: BaseException) -> BaseException:
 async def _list_tools(
     command: str, args: list[str], cwd: str | None, env: dict[str, str] | None, errlog: TextIO
 ) -> list[dict[str, Any]]:
+    # The official client is imported on first use: about a second of CPU that every process importing
+    # the reference would otherwise pay for nothing. wireconf imports it before its case runner starts
+    # when a selected case has mcp tools, so that the import is outside every case's time limit.
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+    from mcp.types import PaginatedRequestParams
+
     params = StdioServerParameters(command=command, args=args, cwd=cwd, env=env)
     tools: list[dict[str, Any]] = []
     async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
