@@ -241,6 +241,24 @@ def test_a_runtime_that_does_not_finish_warming_is_an_error_before_any_call(tmp_
         adapter.close()
 
 
+def test_a_first_warm_up_longer_than_the_case_time_limit_is_waited_for(tmp_path):
+    """Loading after the hello is the runtime's start-up, never a case's: the first case waits for it as
+    long as a start may take, though its hello came at once and the case's limit is shorter (a
+    restarted process's loading is bounded by the restart's wait, tests/test_hostile_adapters.py)."""
+    from harness.exec_protocol.client import ExecAdapter
+
+    path = tmp_path / "runtime.py"
+    warm = json.dumps({"type": "warm"})
+    lines = ["import time", f"print({HELLO_WARMING!r}, flush=True)", "time.sleep(2.5)"]
+    path.write_text("\n".join([*lines, f"print({warm!r}, flush=True)", "input()", ""]))
+    adapter = ExecAdapter(f"{shlex.quote(sys.executable)} {path}")
+    try:
+        adapter.ready(0.5)  # a restart's wait would be max(0.5 s, twice the quick start + 1 s)
+        assert adapter.restarts == 0
+    finally:
+        adapter.close()
+
+
 def test_warming_needs_protocol_2(pytester):
     path = pytester.path / "runtime.py"
     path.write_text(

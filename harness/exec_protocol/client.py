@@ -407,7 +407,11 @@ class ExecAdapter:
                     hint="a runtime says the same name, version and capabilities every time it starts",
                 )
         if self._process.warming:
-            self._await_warm(self._process, timeout)
+            # the first process's loading has no earlier start to be measured against: it may take as
+            # long as a start may (HELLO_TIMEOUT), or a runtime whose hello is quick and whose SDK imports
+            # take over the case's time limit would fail its first case; a restart's, as long as a
+            # restart may
+            self._await_warm(self._process, timeout if self.restarts else None)
         return self._process
 
     def _log(self, side: str, message: dict[str, Any]) -> None:
