@@ -23,38 +23,19 @@ unfreezes first, so that what an earlier session left behind can still be collec
 from __future__ import annotations
 
 import gc
-import sys
 from collections.abc import Generator
 
 import pytest
 
+from harness.pytest_plugin import heap_freeze
 from harness.pytest_plugin.case_host import is_runnable
 
 XDIST_CONTROLLER = "dsession"
 """The name pytest-xdist registers its controller's plugin under (only in the controller)."""
 
-_modules_when_frozen: int | None = None
-"""``len(sys.modules)`` when this plugin last froze the heap; ``None`` when it has not."""
-
-
-def _freeze() -> None:
-    global _modules_when_frozen
-    gc.freeze()
-    _modules_when_frozen = len(sys.modules)
-
-
-def refreeze() -> None:
-    """Freeze what was allocated since the heap was frozen, if this plugin froze it (the case runner's
-    warm-up, before it forks). Asking ``gc.get_freeze_count()`` instead would walk every frozen object."""
-    if _modules_when_frozen is not None:
-        _freeze()
-
 
 def pytest_configure(config: pytest.Config) -> None:
-    global _modules_when_frozen
-    if _modules_when_frozen is not None:
-        gc.unfreeze()
-        _modules_when_frozen = None
+    heap_freeze.unfreeze()
 
 
 _collected_cases = False
@@ -76,7 +57,7 @@ def pytest_collection(session: pytest.Session) -> Generator[None, object, object
 @pytest.hookimpl(trylast=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
     if session.config.pluginmanager.has_plugin(XDIST_CONTROLLER):
-        _freeze()
+        heap_freeze.freeze()
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:
@@ -90,9 +71,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     global _collected_cases
     if _collected_cases:
         _collected_cases = False
-        _freeze()
+        heap_freeze.freeze()
 
 
 def pytest_runtest_teardown(item: pytest.Item) -> None:
-    if _modules_when_frozen is not None and len(sys.modules) != _modules_when_frozen:
-        _freeze()
+    if heap_freeze.modules_changed():
+        heap_freeze.freeze()

@@ -174,10 +174,19 @@ class CaseItem(ShownAsWritten):
         self._skip_reason = reason
         return reason
 
-    def _runs_next(self) -> CaseItem | None:
-        """The case pytest runs after this one, if nothing but the adapter's answer can keep it from
-        running: the runner may start it while this one is reported."""
-        upcoming = get_session(self.config).upcoming
+    def _case_after(self, k: int) -> CaseItem | None:
+        """The case pytest runs ``k`` items after this one, if nothing but the adapter's answer can keep
+        it from running: the runner may start it while this one is reported. Beyond the next item
+        (``nextitem``) it is known only where pytest runs ``session.items`` in order, which an xdist
+        worker, handed its items as it goes, does not."""
+        session = get_session(self.config)
+        upcoming = session.upcoming
+        if k > 1:
+            position = session.run_position(self)
+            items = self.session.items
+            if position is None or position + k >= len(items) or items[position + 1] is not upcoming:
+                return None
+            upcoming = items[position + k]
         if not isinstance(upcoming, CaseItem) or upcoming is self:
             return None
         marks = (mark.name for node in upcoming.listchain() for mark in node.own_markers)
@@ -192,7 +201,7 @@ class CaseItem(ShownAsWritten):
             self.user_properties.append((PROP_UNSUPPORTED, True))
             pytest.skip(reason)
         try:
-            result = session.runner.run(self, ahead=self._runs_next())
+            result = session.runner.run(self, ahead=self._case_after)
         except CaseAborted as exc:
             self._note_recorded(exc.recorded)
             aborted = redact(f"error: {exc}")

@@ -9,10 +9,11 @@
   namespace of its own (``harness.cassettes.netns``) and the in-process guard installed for its whole
   life. A fork costs tens of milliseconds once per session (and once per killed case); a case costs
   one message each way on a pipe. SDK imports are warmed up before the fork, so every fork has them.
-  While the pytest process reports a case, the runner already runs the next one (the item pytest
-  runs next, when nothing can skip it before its setup): the two processes overlap on two cores, and
-  each case still runs alone, in order, under its own time limit, with its own output, log records
-  and cassette-folder changes (the runner reads the folder's watch after each case).
+  While the pytest process reports a case, the runner already runs the next ones (up to
+  ``ForkedRunner.AHEAD`` of the items pytest runs next, while nothing can skip them before their
+  setup): the two processes overlap on two cores, and each case still runs alone, in order, under its
+  own time limit, with its own output, log records and cassette-folder changes (the runner reads the
+  folder's watch after each case).
 - ``thread``: the calls run on a worker thread that is abandoned on timeout (Windows, or a debugger
   or coverage tool that does not follow a fork); the guard is installed for the whole session.
 - out-of-process adapters (``exec:``) run inline: the adapter itself kills and restarts its runtime
@@ -47,7 +48,7 @@ from typing import TYPE_CHECKING, Any, cast
 from harness.cassettes import netns
 from harness.cassettes.network_guard import GUARD, charged
 from harness.corpus.concepts import needed_concepts
-from harness.pytest_plugin import frozen_heap
+from harness.pytest_plugin import heap_freeze
 from harness.pytest_plugin.case_host import is_runnable
 from harness.pytest_plugin.case_run import PREPARE_LIMIT, CaseResult, finish_case, prepare_case
 from harness.pytest_plugin.timeout import CaseAborted, CaseTimeout, RunnerEnded, TimedRunner
@@ -56,6 +57,9 @@ from harness.secret_values import key_values, redact
 if TYPE_CHECKING:
     from harness.cassettes.watch import CassetteWatch
     from harness.pytest_plugin.case_host import CaseHost, RunnableCase
+
+Ahead = Callable[[int], "RunnableCase | None"]
+"""``ahead(k)``: the case pytest runs ``k`` items after the current one, if it is known to run."""
 
 RUNNERS = ("process", "thread")
 DEFAULT_RUNNER = "process" if sys.platform.startswith("linux") and hasattr(os, "fork") else "thread"
@@ -120,8 +124,9 @@ class CaseRunner:
             self._guarded = True
             self.session.on_recorded = self._note_recorded
 
-    def run(self, item: RunnableCase, ahead: RunnableCase | None = None) -> CaseResult:
-        """Run ``item``; ``ahead`` is the case pytest runs next, which a runner may start early."""
+    def run(self, item: RunnableCase, ahead: Ahead | None = None) -> CaseResult:
+        """Run ``item``; ``ahead(k)`` is the case pytest runs ``k`` items after it, if it is known to run
+        (a runner may start it early)."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -141,7 +146,7 @@ class InlineRunner(CaseRunner):
             self.name = "exec"
             self.network = getattr(adapter, "network", GUARD_ONLY)
 
-    def run(self, item: RunnableCase, ahead: RunnableCase | None = None) -> CaseResult:
+    def run(self, item: RunnableCase, ahead: Ahead | None = None) -> CaseResult:
         self._install_guard()
         self._recorded = []
         watch = self.session.watch(item.corpus_root)
@@ -177,7 +182,7 @@ class ThreadRunner(CaseRunner):
     def abandoned(self) -> int:
         return self.timer.abandoned
 
-    def run(self, item: RunnableCase, ahead: RunnableCase | None = None) -> CaseResult:
+    def run(self, item: RunnableCase, ahead: Ahead | None = None) -> CaseResult:
         if not self._warm:
             warm_imports(i for i in item.session.items if is_runnable(i))
             self._warm = True
@@ -354,6 +359,12 @@ class ForkedRunner(CaseRunner):
 
     name = "process"
     network = "a runner process with a network namespace of its own (started at the first case)"
+    AHEAD = 16
+    """Cases sent beyond the one pytest waits for (one on an xdist worker: it knows only the next). The
+    cases come file by file, and a file's cases cost the runner alike (a stream file's much more than
+    a wire file's): a lead of 16 lets it work through quick cases while this process reports slow
+    ones. Bounded so that what this process sends (some 100 bytes a case) never fills the pipe: were
+    it to block on a send while the runner blocks on sending answers, neither would go on."""
 
     def __init__(self, session: CaseHost) -> None:
         super().__init__(session)
@@ -409,7 +420,7 @@ class ForkedRunner(CaseRunner):
             try:
                 self._warm_up(selected, shared=hasattr(item.session.config, "workerinput"))
             finally:
-                frozen_heap.refreeze()
+                heap_freeze.refreeze()
                 if enabled:
                     gc.enable()
         ours, theirs = Pipe()
@@ -492,16 +503,23 @@ class ForkedRunner(CaseRunner):
             self._ended()
             return self._send(self._start(item), item)
 
-    def _send_ahead(self, item: RunnableCase) -> None:
-        """Start the case pytest runs next, behind the one it waits for: the runner runs it while this
-        process reports the current one. Never in record mode: a recording's messages name no case."""
-        if self._conn is None or self.session.records or len(self._sent) != 1:
+    def _send_ahead(self, ahead: Ahead) -> None:
+        """Start the cases pytest runs next, up to ``AHEAD`` of them, behind the one it waits for: the
+        runner runs them while this process reports, and a slow case is made up for by the quick ones
+        around it. Never in record mode: a recording's messages name no case."""
+        if self._conn is None or self.session.records:
             return
-        with contextlib.suppress(OSError):  # it is ending: the case is sent again when it is due
-            self._send(self._conn, item)
+        while len(self._sent) <= self.AHEAD:
+            upcoming = ahead(len(self._sent))  # every case sent is the next after the one before it
+            if upcoming is None:
+                return
+            try:
+                self._send(self._conn, upcoming)
+            except OSError:  # it is ending: the case is sent again when it is due
+                return
             self.ahead += 1
 
-    def run(self, item: RunnableCase, ahead: RunnableCase | None = None) -> CaseResult:
+    def run(self, item: RunnableCase, ahead: Ahead | None = None) -> CaseResult:
         sent = self._queued(item)
         if ahead is not None:
             self._send_ahead(ahead)
