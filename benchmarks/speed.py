@@ -226,6 +226,11 @@ def scaled(repeat: int, copies: int, work: Path) -> None:
         print(f"  {label:12} {timing}; pytest says {said:.1f} s{rss}")
     one, two = results["one process"][0].wall, results["-n 2"][0].wall
     print(f"  -n 2 speed-up: {one / two:.2f}x")
+    alone = results["one process"][0]
+    print(
+        f"  one process keeps {alone.cpu / alone.wall:.2f} cores busy (its case-runner process works ahead): "
+        "-n 2 adds its workers' processes and xdist's per-item cost on the same cores"
+    )
     xdist_floor(repeat, count, work)
     if _CORPUS_RUN:  # the slope: what each added case costs a whole run, collection included
         base, base_count = _CORPUS_RUN[-1]
