@@ -1,4 +1,4 @@
-"""The process runner starts the case pytest runs next while the pytest process reports the current one.
+"""The process runner starts the cases pytest runs next while the pytest process reports the current one.
 Each case is still judged on what it alone did, and a case pytest does not run is never judged."""
 
 from __future__ import annotations
