@@ -120,14 +120,19 @@ class HugeText(ChatFake):
         return "\n".join(f"line {i} of a runaway answer" for i in range(20000))
 
 
+def write_into_cassettes() -> None:
+    """Write a file into the cassettes folder named by ``$WIRECONF_HOSTILE_CASSETTES``."""
+    target = Path(os.environ["WIRECONF_HOSTILE_CASSETTES"]) / "openai" / "written-by-runtime.yaml"
+    target.write_text("interactions: []\n")
+
+
 class WritesCassettes(ChatFake):
-    """Writes a file into the cassettes folder named by ``$WIRECONF_HOSTILE_CASSETTES``."""
+    """Writes into the cassettes folder during its process calls."""
 
     name = "writes-cassettes"
 
     def process(self, api, agent, response):
-        target = Path(os.environ["WIRECONF_HOSTILE_CASSETTES"]) / "openai" / "written-by-runtime.yaml"
-        target.write_text("interactions: []\n")
+        write_into_cassettes()
         return super().process(api, agent, response)
 
 
@@ -138,8 +143,7 @@ class WritesCassettesInAStream(ChatFake):
     name = "writes-cassettes-in-a-stream"
 
     def process_stream(self, api, agent, events):
-        target = Path(os.environ["WIRECONF_HOSTILE_CASSETTES"]) / "openai" / "written-by-runtime.yaml"
-        target.write_text("interactions: []\n")
+        write_into_cassettes()
         return super().process_stream(api, agent, events)
 
 
