@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from functools import cached_property
 from pathlib import Path
 from typing import Any, cast
 
@@ -55,7 +56,6 @@ NETWORK_HELP = (
     "A runtime under test gets provider traffic only through the SDK client the harness hands to "
     "execute (e2e cases); everything else runs on recorded bytes."
 )
-_UNKNOWN = object()
 _DECIDED_BEFORE_SETUP = frozenset({"skip", "skipif", "xfail"})
 """Marks (on the item or a parent, as ``iter_markers`` finds them) with which pytest may skip an item
 before its setup."""
@@ -113,7 +113,6 @@ class CaseItem(ShownAsWritten):
         self.loaded = loaded
         self.case_kind = KINDS[loaded.kind]
         self._result: CaseResult | None = None
-        self._skip_reason: object = _UNKNOWN
         self.extra_keyword_matches.update({loaded.kind, loaded.api, *loaded.model.rules})
         self.user_properties += [
             (PROP_CASE, loaded.id),
@@ -148,11 +147,10 @@ class CaseItem(ShownAsWritten):
         for path in paths:
             self.user_properties.append((PROP_RECORDED, str(path)))
 
+    @cached_property
     def _unsupported(self) -> str | None:
         """Why the implementation under test cannot run this case (what it does not declare), or
         ``None``; worked out once, since the runner asks it of the case it may start early."""
-        if self._skip_reason is not _UNKNOWN:
-            return cast("str | None", self._skip_reason)
         session = get_session(self.config)
         cap = capability(self.loaded.kind, self.loaded.api)
         reason: str | None = None
@@ -171,7 +169,6 @@ class CaseItem(ShownAsWritten):
                 reason = f"{cap} case needs what {session.impl.name} does not declare: {needs}"
             else:  # a kind that needs more than its own capability says so
                 reason = self.case_kind.unsupported(self.loaded, session.impl.adapter, session.impl.supports)
-        self._skip_reason = reason
         return reason
 
     def _case_after(self, k: int) -> CaseItem | None:
@@ -192,11 +189,11 @@ class CaseItem(ShownAsWritten):
         marks = (mark.name for node in upcoming.listchain() for mark in node.own_markers)
         if not _DECIDED_BEFORE_SETUP.isdisjoint(marks):
             return None  # pytest's own skipping decides it before its setup
-        return upcoming if upcoming._unsupported() is None else None
+        return upcoming if upcoming._unsupported is None else None
 
     def setup(self) -> None:
         session = get_session(self.config)
-        reason = self._unsupported()
+        reason = self._unsupported
         if reason is not None:
             self.user_properties.append((PROP_UNSUPPORTED, True))
             pytest.skip(reason)
