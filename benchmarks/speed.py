@@ -47,6 +47,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from overhead import KINDS as BARE_KINDS  # a sibling script (benchmarks/ is not a package)
 from overhead import bare
 
+from harness.pytest_plugin.runner import wait_reaped
+
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
 PYTEST = [sys.executable, "-m", "pytest"]
@@ -89,7 +91,9 @@ def in_process(args: list[str], plugins: Sequence[object] = ()) -> Timing:
     cpu, started = time.process_time() + _children_cpu(), time.perf_counter()
     with redirect_stdout(io.StringIO()):
         pytest.main(args, plugins=list(plugins))
-    return Timing(time.perf_counter() - started, time.process_time() + _children_cpu() - cpu)
+    wall = time.perf_counter() - started
+    wait_reaped()  # the session's end does not wait for its runner process to be reaped; its CPU counts
+    return Timing(wall, time.process_time() + _children_cpu() - cpu)
 
 
 class _CountCalls:

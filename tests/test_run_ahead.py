@@ -3,7 +3,12 @@ Each case is still judged on what it alone did, and a case pytest does not run i
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
+
+from harness.pytest_plugin.runner import wait_reaped
 
 from tests.conftest import REPO
 from tests.test_hostile_adapters import HOSTILE, PROCESS, STREAM, WIRE, WIRE_3, WIRE_4, only
@@ -127,3 +132,27 @@ def test_on_an_xdist_worker_only_the_next_case_is_started_early(pytester, probe,
     result.assert_outcomes(passed=4)
     ahead, forks = probe()
     assert (ahead, forks) == (3, 1)  # each case but the first was started one case early
+
+
+def _child_pids() -> set[int]:
+    """This process's children, zombies included (Linux /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == os.getpid():
+                found.add(int(stat.parent.name))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads child processes from /proc")
+def test_the_runner_process_a_session_ends_with_is_reaped_not_left_a_zombie(run_corpus, probe):
+    """The session's end kills its runner process and leaves the reaping to a thread: once that is done,
+    no process of the session is left, not even a zombie."""
+    before = _child_pids()
+    run = run_corpus("-p", "ahead_probe", *only(WIRE, WIRE_3))
+    assert run.with_outcome("passed") == {WIRE, WIRE_3}
+    assert probe() == (1, 1)  # one runner process ran both cases
+    wait_reaped()
+    assert _child_pids() - before == set()

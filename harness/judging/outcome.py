@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -15,6 +16,15 @@ from harness.sdk.transport import StreamProbe
 
 ContextT = TypeVar("ContextT")
 
+Traceback = Callable[[], str]
+"""The text of ``raised``'s traceback (the adapter's frames), made only when a failure shows it:
+formatting a traceback reads and parses its source lines (about half a millisecond), and most of the
+exceptions adapters raise are the ones their cases expect."""
+
+
+def no_traceback() -> str:
+    return ""
+
 
 @dataclass
 class Outcome(Generic[ContextT]):
@@ -22,7 +32,7 @@ class Outcome(Generic[ContextT]):
 
     value: Any = None
     raised: BaseException | None = None
-    traceback: str = ""
+    traceback: Traceback = no_traceback
     yielded: list[Any] = field(default_factory=list)
     probe: StreamProbe | None = None
     variants: list[tuple[str, Outcome[ContextT]]] = field(default_factory=list)
@@ -37,7 +47,7 @@ class CanonicalOutcome(Generic[ContextT]):
 
     value: Any
     raised: BaseException | None
-    traceback: str
+    traceback: Traceback
     yielded: list[Any]
     probe: StreamProbe | None
     variants: list[tuple[str, CanonicalOutcome[ContextT]]] = field(default_factory=list)

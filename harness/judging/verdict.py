@@ -58,7 +58,7 @@ def _expected_value(
         if outcome.yielded:
             lines.append(f"  yielded before raising: {show(outcome.yielded)}")
         lines.append("  traceback (adapter frames):")
-        lines.append(_indent(outcome.traceback))
+        lines.append(_indent(outcome.traceback()))
         return lines
     listed = case.expect_keys == "listed"
     expected = to_plain(case.expect)
@@ -83,7 +83,7 @@ def _expected_error(expected: ExpectedError, outcome: CanonicalOutcome[Any], nou
         lines += [
             Difference("result", "$", "wrong-error", text, shape),
             "  traceback (adapter frames):",
-            _indent(outcome.traceback),
+            _indent(outcome.traceback()),
         ]
     yielded = to_plain(expected.yielded)
     yielded, actual = _resolve(yielded, outcome.yielded) if yielded is not None else (None, outcome.yielded)

@@ -8,7 +8,7 @@ import os
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +73,7 @@ def adapter_traceback(exc: BaseException) -> str:
 
 
 def raised(exc: BaseException, **extra: Any) -> Outcome[Any]:
-    return Outcome(raised=exc, traceback=adapter_traceback(exc), **extra)
+    return Outcome(raised=exc, traceback=partial(adapter_traceback, exc), **extra)
 
 
 def _recorded(ctx: HarnessContext, case: LoadedCase[Any], source: Response) -> tuple[RecordedResponse, str]:

@@ -78,6 +78,10 @@ class PayloadMutated(WireconfError):
     """The extractor changed the payload it was given (extractors MUST be pure)."""
 
 
+CHECKED_AFTER = "(checked by the harness after extract() returned)"
+"""What stands for the traceback of ``PayloadMutated``: the harness raised it, not the adapter."""
+
+
 def _body(ctx: HarnessContext, payload: Payload, side: str, where: str) -> Any:
     if payload.cassette is None:
         return payload.body
@@ -131,7 +135,7 @@ def _prepare(ctx: HarnessContext, case: LoadedCase[ExtractCase]) -> Call[None]:
                     f"the extractor changed the {name} payload it was given (extractors MUST be pure "
                     "functions over their data, without side effects)"
                 )
-                return Outcome(raised=exc, traceback="(checked by the harness after extract() returned)")
+                return Outcome(raised=exc, traceback=lambda: CHECKED_AFTER)
         return Outcome(value=result)
 
     return call

@@ -197,7 +197,7 @@ def _raised_lines(case: TraceCase, outcome: CanonicalOutcome[Observed]) -> list[
     return [
         Difference("result", "$", "raised", text, type(outcome.raised).__qualname__),
         "  traceback (adapter frames):",
-        *("    " + line for line in outcome.traceback.splitlines()),
+        *("    " + line for line in outcome.traceback().splitlines()),
     ]
 
 

@@ -303,12 +303,14 @@ def _serve(session: CaseHost, conn: Connection, progress: _Progress) -> None:
     root.handlers[:] = [records]  # the pytest process handles them (capture, live logs, files)
     conn.send(("hello", network))
     main = threading.get_ident()
+    queued: deque[tuple[int, str]] = deque()
     while True:
-        try:
-            message = conn.recv()
-        except (EOFError, OSError):
-            return
-        number, nodeid = message
+        if not queued:
+            try:
+                queued.extend(conn.recv())  # one case, or several sent ahead at once
+            except (EOFError, OSError):
+                return
+        number, nodeid = queued.popleft()
         progress.started(number)
         item = session.case_items[nodeid]
         stdout, stderr = sys.stdout, sys.stderr
@@ -359,18 +361,20 @@ class ForkedRunner(CaseRunner):
 
     name = "process"
     network = "a runner process with a network namespace of its own (started at the first case)"
-    AHEAD = 16
+    AHEAD = 64
     """Cases sent beyond the one pytest waits for (one on an xdist worker: it knows only the next). The
     cases come file by file, and a file's cases cost the runner alike (a stream file's much more than
-    a wire file's): a lead of 16 lets it work through quick cases while this process reports slow
-    ones. Bounded so that what this process sends (some 100 bytes a case) never fills the pipe: were
-    it to block on a send while the runner blocks on sending answers, neither would go on."""
+    a wire file's): a long lead lets it work through quick cases while this process reports slow ones.
+    The lead is topped up in one message once half of it is used (one send and one receive for many
+    cases), and only while the pipe has room: were this process to block on a send while the runner
+    blocks on sending answers, neither would go on."""
 
     def __init__(self, session: CaseHost) -> None:
         super().__init__(session)
         self._pid: int | None = None
         self._conn: Connection | None = None
         self._poller: select.poll | None = None
+        self._room: select.poll | None = None
         self._progress = _Progress()
         self._sent: deque[_Sent] = deque()
         self._cases = 0
@@ -443,6 +447,8 @@ class ForkedRunner(CaseRunner):
         self._pid, self._conn = pid, ours
         self._poller = select.poll()  # one for the runner's life (Connection.poll builds a selector per call)
         self._poller.register(ours.fileno(), select.POLLIN)
+        self._room = select.poll()
+        self._room.register(ours.fileno(), select.POLLOUT)
         self.forks += 1
         if not ours.poll(START_TIMEOUT):
             self._stop()
@@ -453,10 +459,11 @@ class ForkedRunner(CaseRunner):
             raise RuntimeError(f"the case-runner process ended as it started ({self._stop()})") from None
         return ours
 
-    def _stop(self) -> str:
-        """Kill and reap the runner process (and with it the cases sent to it); its status."""
+    def _stop(self, wait: bool = True) -> str:
+        """Kill the runner process (and with it the cases sent to it) and reap it; its status. Without
+        ``wait``, a thread reaps it (``reap_later``)."""
         pid, conn = self._pid, self._conn
-        self._pid = self._conn = self._poller = None
+        self._pid = self._conn = self._poller = self._room = None
         self._sent.clear()
         if conn is not None:
             conn.close()
@@ -464,13 +471,16 @@ class ForkedRunner(CaseRunner):
             return "not running"
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
+        if not wait:
+            reap_later(pid)
+            return "killed"
         _, status = os.waitpid(pid, 0)
         return _status(status)
 
     def _ended(self) -> str:
         """Reap a runner process that ended on its own; its status."""
         pid, conn = self._pid, self._conn
-        self._pid = self._conn = self._poller = None
+        self._pid = self._conn = self._poller = self._room = None
         self._sent.clear()
         if conn is not None:
             conn.close()
@@ -483,12 +493,13 @@ class ForkedRunner(CaseRunner):
         assert self._poller is not None
         return bool(self._poller.poll(None if seconds is None else max(0, math.ceil(seconds * 1000))))
 
-    def _send(self, conn: Connection, item: RunnableCase) -> _Sent:
-        self._cases += 1
-        sent = _Sent(self._cases, item.nodeid, time.monotonic())
-        conn.send((sent.number, sent.nodeid))
-        self._sent.append(sent)
-        return sent
+    def _send(self, conn: Connection, items: list[RunnableCase]) -> None:
+        """Send ``items`` in one message; the runner runs them in this order."""
+        now, first = time.monotonic(), self._cases + 1
+        sent = [_Sent(first + i, item.nodeid, now) for i, item in enumerate(items)]
+        conn.send([(case.number, case.nodeid) for case in sent])
+        self._cases += len(sent)
+        self._sent.extend(sent)
 
     def _queued(self, item: RunnableCase) -> _Sent:
         """The runner's entry for ``item``: the one sent ahead, or one sent now."""
@@ -498,26 +509,34 @@ class ForkedRunner(CaseRunner):
             self._stop()
         conn = self._conn or self._start(item)
         try:
-            return self._send(conn, item)
+            self._send(conn, [item])
         except OSError:  # it ended between cases (a thread left behind called os._exit): start again
             self._ended()
-            return self._send(self._start(item), item)
+            self._send(self._start(item), [item])
+        return self._sent[0]
 
     def _send_ahead(self, ahead: Ahead) -> None:
         """Start the cases pytest runs next, up to ``AHEAD`` of them, behind the one it waits for: the
         runner runs them while this process reports, and a slow case is made up for by the quick ones
         around it. Never in record mode: a recording's messages name no case."""
-        if self._conn is None or self.session.records:
+        if self._conn is None or self._room is None or self.session.records:
             return
-        while len(self._sent) <= self.AHEAD:
-            upcoming = ahead(len(self._sent))  # every case sent is the next after the one before it
+        lead = len(self._sent) - 1  # the first one sent is the case pytest waits for
+        if lead > self.AHEAD // 2 or not self._room.poll(0):  # no room: the cases go when they are due
+            return
+        batch: list[RunnableCase] = []
+        while lead + len(batch) < self.AHEAD:
+            upcoming = ahead(len(self._sent) + len(batch))  # each is the next after the one before it
             if upcoming is None:
-                return
-            try:
-                self._send(self._conn, upcoming)
-            except OSError:  # it is ending: the case is sent again when it is due
-                return
-            self.ahead += 1
+                break
+            batch.append(upcoming)
+        if not batch:
+            return
+        try:
+            self._send(self._conn, batch)
+        except OSError:  # it is ending: the cases are sent again when they are due
+            return
+        self.ahead += len(batch)
 
     def run(self, item: RunnableCase, ahead: Ahead | None = None) -> CaseResult:
         sent = self._queued(item)
@@ -590,8 +609,34 @@ class ForkedRunner(CaseRunner):
 
     def close(self) -> None:
         if self._conn is not None:
-            self._stop()
+            self._stop(wait=False)
         super().close()
+
+
+_REAPERS: set[threading.Thread] = set()
+
+
+def reap_later(pid: int) -> None:
+    """Reap a killed process on a thread of its own. The kernel takes some 10 ms to tear a forked copy
+    of this process down, which the end of a session need not wait for: nothing of it runs after the
+    kill. The thread is not a daemon, so the interpreter still waits for it at exit and no process
+    is left for an init that may not reap it."""
+
+    def reap() -> None:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+        _REAPERS.discard(thread)
+
+    thread = threading.Thread(target=reap, name=f"wireconf-reaper-{pid}")
+    _REAPERS.add(thread)
+    thread.start()
+
+
+def wait_reaped() -> None:
+    """Wait until every runner process killed so far is reaped (its CPU time then counts among this
+    process's children, which is what a benchmark reads)."""
+    for thread in list(_REAPERS):
+        thread.join()
 
 
 def make_runner(session: CaseHost, choice: str) -> CaseRunner:

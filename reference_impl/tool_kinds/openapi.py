@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from reference_impl.tool_kinds import Signature, tool_label
+from reference_impl.tool_kinds import SAFE_LOADER, Signature, tool_label
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 LLM_LOCATIONS = ("path", "query")
@@ -40,7 +40,7 @@ def load_document(tool: dict[str, Any]) -> dict[str, Any]:
         except OSError as exc:
             raise FileNotFoundError(f"{label}: cannot read the OpenAPI document {spec!r}: {exc}") from None
         try:
-            document = yaml.safe_load(text)
+            document = yaml.load(text, Loader=SAFE_LOADER)
         except yaml.YAMLError as exc:
             raise ValueError(f"{label}: the OpenAPI document {spec!r} does not parse: {exc}") from None
     else:

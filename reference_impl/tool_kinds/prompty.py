@@ -8,7 +8,7 @@ from typing import Any
 import yaml
 
 from reference_impl.schema import schema_to_wire
-from reference_impl.tool_kinds import Signature, tool_label
+from reference_impl.tool_kinds import SAFE_LOADER, Signature, tool_label
 
 FENCE = "---"
 
@@ -30,7 +30,7 @@ def load_frontmatter(path: Path) -> dict[str, Any]:
     except StopIteration:
         raise ValueError(f"{path}: the frontmatter is not closed by a '---' line") from None
     try:
-        data = yaml.safe_load("\n".join(lines[1:end])) or {}
+        data = yaml.load("\n".join(lines[1:end]), Loader=SAFE_LOADER) or {}
     except yaml.YAMLError as exc:
         raise ValueError(f"{path}: the frontmatter is not valid YAML: {exc}") from None
     if not isinstance(data, dict):
