@@ -8,6 +8,8 @@ the whole corpus, a scaled corpus (one process and ``-n 2``), the Python exec he
   each starts a server process, see benchmarks/mcp_startup.py), minus the same session with every case
   deselected, per case. pytest's floor is measured the same way in the same process: a file of 1000
   parametrized no-op tests, without the wireconf plugin, minus the same session with all deselected.
+  A session's end does not wait for the kernel to tear its runner process down (a thread reaps it, as
+  in every session): that is out of the wall time, and in the CPU time (the script waits for it).
 - **corpus**: the README's ``pytest cases`` as a command (start-up included).
 - **scaled**: the corpus plus ``--copies`` copies of its wire, process and stream folders (case ids
   suffixed so that they stay unique), run as ``pytest <copy> -q`` in one process and with ``-n 2``;
