@@ -23,6 +23,7 @@ exceptions adapters raise are the ones their cases expect."""
 
 
 def no_traceback() -> str:
+    """The traceback of an outcome whose adapter raised nothing."""
     return ""
 
 
