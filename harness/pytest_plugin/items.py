@@ -153,23 +153,20 @@ class CaseItem(ShownAsWritten):
         ``None``; worked out once, since the runner asks it of the case it may start early."""
         session = get_session(self.config)
         cap = capability(self.loaded.kind, self.loaded.api)
-        reason: str | None = None
         if session.impl.unavailable:
-            reason = f"{cap}: {session.impl.name} is unavailable here: {session.impl.unavailable}"
-        elif not session.impl.supports(cap):
-            reason = f"{cap} not supported by {session.impl.name}"
-        else:
-            lacking = [
-                name
-                for name in needed_concepts(self.loaded.kind, self.loaded.api, self.loaded.raw)
-                if not session.impl.supports(concept(name))
-            ]
-            if lacking:
-                needs = "; ".join(f"{concept(name)}: {CONCEPTS[name]}" for name in lacking)
-                reason = f"{cap} case needs what {session.impl.name} does not declare: {needs}"
-            else:  # a kind that needs more than its own capability says so
-                reason = self.case_kind.unsupported(self.loaded, session.impl.adapter, session.impl.supports)
-        return reason
+            return f"{cap}: {session.impl.name} is unavailable here: {session.impl.unavailable}"
+        if not session.impl.supports(cap):
+            return f"{cap} not supported by {session.impl.name}"
+        lacking = [
+            name
+            for name in needed_concepts(self.loaded.kind, self.loaded.api, self.loaded.raw)
+            if not session.impl.supports(concept(name))
+        ]
+        if lacking:
+            needs = "; ".join(f"{concept(name)}: {CONCEPTS[name]}" for name in lacking)
+            return f"{cap} case needs what {session.impl.name} does not declare: {needs}"
+        # a kind that needs more than its own capability says so
+        return self.case_kind.unsupported(self.loaded, session.impl.adapter, session.impl.supports)
 
     def _case_after(self, k: int) -> CaseItem | None:
         """The case pytest runs ``k`` items after this one, if nothing but the adapter's answer can keep

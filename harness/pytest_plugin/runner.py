@@ -459,14 +459,19 @@ class ForkedRunner(CaseRunner):
             raise RuntimeError(f"the case-runner process ended as it started ({self._stop()})") from None
         return ours
 
-    def _stop(self, wait: bool = True) -> str:
-        """Kill the runner process (and with it the cases sent to it) and reap it; its status. Without
-        ``wait``, a thread reaps it (``reap_later``)."""
+    def _detach(self) -> int | None:
+        """Forget the runner process and what was sent to it, close the pipe; its pid, if there was one."""
         pid, conn = self._pid, self._conn
         self._pid = self._conn = self._poller = self._room = None
         self._sent.clear()
         if conn is not None:
             conn.close()
+        return pid
+
+    def _stop(self, wait: bool = True) -> str:
+        """Kill the runner process (and with it the cases sent to it) and reap it; its status. Without
+        ``wait``, a thread reaps it (``reap_later``)."""
+        pid = self._detach()
         if pid is None:
             return "not running"
         with contextlib.suppress(ProcessLookupError):
@@ -479,11 +484,7 @@ class ForkedRunner(CaseRunner):
 
     def _ended(self) -> str:
         """Reap a runner process that ended on its own; its status."""
-        pid, conn = self._pid, self._conn
-        self._pid = self._conn = self._poller = self._room = None
-        self._sent.clear()
-        if conn is not None:
-            conn.close()
+        pid = self._detach()
         assert pid is not None
         _, status = os.waitpid(pid, 0)
         return _status(status)
