@@ -43,7 +43,7 @@ PACKAGE = "reference_impl"
 @dataclass(frozen=True)
 class MutantResult:
     rule: str
-    status: str  # killed, survived, not-applied, no-cases, error
+    status: str  # killed, unattributed (a failure naming other rules), survived, not-applied, no-cases, error
     detail: str = ""
 
 
@@ -62,8 +62,11 @@ class StrengthReport:
     def summary(self) -> str:
         killed = len(self.with_status("killed"))
         missing = len(self.missing)
+        unattributed = len(self.with_status("unattributed"))
         return (
-            f"mutants killed: {killed}/{len(self.results)}; MUST/MUST NOT rules without a mutant: {missing}"
+            f"mutants killed: {killed}/{len(self.results)} (each by a failure that names its rule); "
+            f"killed by failures that name other rules: {unattributed}; "
+            f"MUST/MUST NOT rules without a mutant: {missing}"
         )
 
 
@@ -236,13 +239,21 @@ class _MutantLoop:
             wireconf.impl = loaded
             return None
 
-        def first_failure(cases: list[LoadedCase]) -> str | None:
-            """The first of ``cases`` whose run reports a failure (setup or verdict), as pytest -x stops."""
+        def failures(cases: list[LoadedCase], rule_id: str | None = None) -> Iterator[tuple[str, list[str]]]:
+            """The cases of ``cases`` whose run reports a failure (setup or verdict), each with the rules
+            its differences break; with ``rule_id``, up to the first failure that names that rule."""
             for case in cases:
                 item = items[(case.path.resolve(), case.id)]
-                if any(report.failed for report in runtestprotocol(item, log=False, nextitem=None)):
-                    return case.id
-            return None
+                reports = runtestprotocol(item, log=False, nextitem=None)
+                if any(report.failed for report in reports):
+                    named = _rules_named(reports)
+                    yield case.id, named
+                    if rule_id is None or rule_id in named:
+                        return
+
+        def first_failure(cases: list[LoadedCase]) -> str | None:
+            """The first of ``cases`` whose run reports a failure, as pytest -x stops."""
+            return next((case_id for case_id, _ in failures(cases)), None)
 
         killed: dict[str, list[str]] = {}  # the killing case's id -> the rules whose mutants it killed
         for rule_id in self.rule_ids:
@@ -263,12 +274,19 @@ class _MutantLoop:
             if problem is not None:
                 self.emit(MutantResult(rule_id, "error", problem))
                 continue
-            killer = first_failure(cases)
-            if killer is None:
+            failed = list(failures(cases, rule_id))
+            if not failed:
                 detail = f"all {len(cases)} case(s) citing the rule still pass"
                 self.emit(MutantResult(rule_id, "survived", detail))
+            elif rule_id not in failed[-1][1]:
+                named = sorted({r for _, rules in failed for r in rules}) or ["no rule"]
+                detail = (
+                    f"killed by {', '.join(c for c, _ in failed)}, but no failure names the rule "
+                    f"(they name {', '.join(named)}): its `governs` does not declare the difference"
+                )
+                self.emit(MutantResult(rule_id, "unattributed", detail))
             else:
-                killed.setdefault(killer, []).append(rule_id)
+                killed.setdefault(failed[-1][0], []).append(rule_id)
         self._confirm(killed, install, first_failure)
         return True
 
@@ -291,6 +309,18 @@ class _MutantLoop:
             why = problem or f"{case_id} fails against the unmutated reference too, not only under the mutant"
             for rule_id in rule_ids:
                 self.emit(MutantResult(rule_id, "error", why))
+
+
+def _rules_named(reports: Iterable[pytest.TestReport]) -> list[str]:
+    """The rules a failing case's differences break, as its report carries them (its attributions)."""
+    from harness.pytest_plugin.summary import PROP_DIFFERENCES
+
+    named: list[str] = []
+    for report in reports:
+        for key, value in report.user_properties:
+            if key == PROP_DIFFERENCES:
+                named += [r for d in json.loads(str(value)) for r in d.get("rules") or ()]
+    return list(dict.fromkeys(named))
 
 
 def _worker_main(job_file: str) -> None:

@@ -23,7 +23,7 @@ rule its diff breaks even when the case does not cite it (an unexpected top-leve
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -31,6 +31,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from harness.corpus.conditions import Condition, parse_condition
 from harness.corpus.yaml_source import YamlSyntaxError, line_of, load_yaml_file
 
 RULES_FILE = "rules.yaml"
@@ -122,8 +123,13 @@ class Governs(BaseModel):
         description="Only in the cases that cite the rule (where they set up what it is about: "
         "`$.max_tokens` breaks 7.1.5/max-completion-tokens only where maxOutputTokens is given)",
     )
+    when: list[str] | None = Field(
+        default=None,
+        description="Conditions on the case's input that must all hold (harness.corpus.conditions): "
+        "`agent.model.options.maxOutputTokens` present, `!path` absent, `path=value` equal",
+    )
 
-    @field_validator("change", "apis", "kinds", mode="before")
+    @field_validator("change", "apis", "kinds", "when", mode="before")
     @classmethod
     def _one_or_several(cls, value: Any) -> Any:
         return [value] if isinstance(value, str) else value
@@ -138,14 +144,26 @@ class Governs(BaseModel):
             raise ValueError(f"unknown change(s) {unknown} (known: {', '.join(CHANGES)})")
         return value
 
+    @field_validator("when")
+    @classmethod
+    def _conditions_parse(cls, value: list[str] | None) -> list[str] | None:
+        for text in value or []:
+            parse_condition(text)  # ValueError names the condition and what is wrong
+        return value
+
     @cached_property
     def pattern(self) -> re.Pattern[str]:
         return path_pattern(self.path)
 
+    @cached_property
+    def conditions(self) -> tuple[Condition, ...]:
+        return tuple(parse_condition(text) for text in self.when or [])
+
     @property
-    def specificity(self) -> int:
-        """How narrow the path is: its literal characters (``$.stream`` beats ``$.*``)."""
-        return len(_WILDCARD.sub("", self.path))
+    def specificity(self) -> tuple[int, int, int]:
+        """How narrow the declaration is: the path's literal characters (``$.stream`` beats ``$.*``),
+        then the conditions on the case's input, then whether it names the kinds of difference."""
+        return (len(_WILDCARD.sub("", self.path)), len(self.when or []), self.change is not None)
 
     def matches(self, subject: str, path: str, change: str, shape: str, kind: str, api: str) -> bool:
         return (
@@ -156,6 +174,10 @@ class Governs(BaseModel):
             and (self.kinds is None or kind in self.kinds)
             and self.pattern.fullmatch(path) is not None
         )
+
+    def applies_to(self, case: Mapping[str, Any]) -> bool:
+        """Whether the case (as written) sets up what the declaration is about (``when``)."""
+        return all(condition.holds(case) for condition in self.conditions)
 
 
 class Rule(BaseModel):

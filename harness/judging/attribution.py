@@ -2,22 +2,26 @@
 
 A case cites the rules it was written to check, but a runtime can deviate anywhere in what the case
 compares: an unexpected top-level ``stream`` key in a case about message content breaks
-``7.1.7/no-other-keys``, which that case does not cite. Rules declare the differences they govern
-(``governs`` in ``cases/rules.yaml``); for each difference:
+``7.1.7/no-other-keys``, which that case does not cite. Every rule declares the differences it governs
+(``governs`` in ``cases/rules.yaml``: subject, path, kinds of change, apis and kinds, and the conditions
+on the case's input under which it applies). For each difference:
 
-1. the rules whose declarations match it (a declaration marked ``if_cited`` only in the cases that
-   cite its rule), preferring those the case cites, then the narrowest path (``$.max_tokens`` before
-   ``$.*``): the difference is *declared* to break them;
-2. else the case's cited rules, less those that declare what they govern (a rule that lists its
-   differences is not broken by another one); if every cited rule does, all of them: the honest
-   fallback, reported as *cited* (the case checks these rules; none narrows the difference further).
+1. the rules whose declarations match it and apply to the case (``when``; a declaration marked
+   ``if_cited`` only in the cases that cite its rule), preferring those the case cites, then the most
+   specific declaration (``$.max_tokens`` before ``$.*``, a declaration with conditions before one
+   without): the difference is *declared* to break them;
+2. else the difference is *unruled*: no rule requires what the expectation says there. The case still
+   fails (the comparison stays exact), but the failure names no rule and takes no tier: it is a defect of
+   the corpus (a rule's declaration is missing, or the expectation asks for more than any rule does),
+   never a claim against the runtime.
 
-A failure's tier is the most authoritative tier among the rules its differences break (a spec rule
-broken makes a spec failure, whatever else the case cites).
+A failure's tier is the most authoritative tier among the rules its differences break; a rule the case
+only cites never raises it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,15 +29,15 @@ from harness.corpus.rules import TIERS, Catalogue, Tier
 from harness.judging.differences import Difference
 
 DECLARED = "declared"
-CITED = "cited"
+UNRULED = "unruled"
 
 
 @dataclass(frozen=True)
 class Attribution:
     difference: Difference
     rules: tuple[str, ...]
-    basis: str  # DECLARED or CITED
-    tier: Tier | None  # the most authoritative tier among ``rules``; None when none is in the catalogue
+    basis: str  # DECLARED or UNRULED
+    tier: Tier | None  # the most authoritative tier among ``rules``; None when unruled
     api: str = ""
 
     def to_data(self) -> dict[str, Any]:
@@ -64,29 +68,45 @@ def _tier(rule_ids: tuple[str, ...], catalogue: Catalogue) -> Tier | None:
 
 
 def attribute_one(
-    difference: Difference, kind: str, api: str, cited: list[str], catalogue: Catalogue
+    difference: Difference,
+    kind: str,
+    api: str,
+    cited: list[str],
+    catalogue: Catalogue,
+    case: Mapping[str, Any] | None = None,
 ) -> Attribution:
+    """The rules ``difference`` breaks in a case of ``kind`` and ``api`` that cites ``cited`` and is
+    written as ``case`` (for the declarations' ``when``; ``None`` when the case is not at hand: a
+    conditional declaration then never applies)."""
     matches = [
         (rule_id, g.specificity)
         for rule_id, g in catalogue.governing
         if g.matches(difference.subject, difference.path, difference.change, difference.shape, kind, api)
         and (rule_id in cited or not g.if_cited)
+        and (not g.when or (case is not None and g.applies_to(case)))
     ]
-    if matches:
-        pool = [m for m in matches if m[0] in cited] or matches
-        best = max(specificity for _, specificity in pool)
-        rules = tuple(dict.fromkeys(rule_id for rule_id, s in pool if s == best))
-        return Attribution(difference, rules, DECLARED, _tier(rules, catalogue), api)
-    open_rules = [r for r in cited if r not in catalogue.rules or not catalogue.rules[r].governs]
-    rules = tuple(open_rules or cited)
-    return Attribution(difference, rules, CITED, _tier(rules, catalogue), api)
+    if not matches:
+        return Attribution(difference, (), UNRULED, None, api)
+    pool = [m for m in matches if m[0] in cited] or matches
+    best = max(specificity for _, specificity in pool)
+    rules = tuple(dict.fromkeys(rule_id for rule_id, s in pool if s == best))
+    return Attribution(difference, rules, DECLARED, _tier(rules, catalogue), api)
 
 
 def attribute(
-    differences: list[Difference], kind: str, api: str, cited: list[str], catalogue: Catalogue
+    differences: list[Difference],
+    kind: str,
+    api: str,
+    cited: list[str],
+    catalogue: Catalogue,
+    case: Mapping[str, Any] | None = None,
 ) -> list[Attribution]:
     """Each difference with the rules it breaks (see the module docstring)."""
-    return [attribute_one(d, kind, api, cited, catalogue) for d in differences]
+    return [attribute_one(d, kind, api, cited, catalogue, case) for d in differences]
+
+
+def unruled(attributions: list[Attribution]) -> list[Attribution]:
+    return [a for a in attributions if a.basis == UNRULED]
 
 
 def broken_rules(attributions: list[Attribution]) -> list[str]:

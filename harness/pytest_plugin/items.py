@@ -254,7 +254,9 @@ class CaseItem(ShownAsWritten):
         applied = apply_waivers(waivers, self.loaded.id, found, any_case=session.updating_baseline)
         waived = {id(found[i]): waivers[w] for i, w in applied.waived}
         kept = [found[i] for i in applied.kept]
-        broken = attribute(kept, self.loaded.kind, self.loaded.api, self.loaded.model.rules, self.catalogue)
+        broken = attribute(
+            kept, self.loaded.kind, self.loaded.api, self.loaded.model.rules, self.catalogue, self.loaded.raw
+        )
         if waived:
             data = [
                 {**_difference_data(d), "waiver": w.label, "reason": w.reason}
@@ -282,22 +284,33 @@ class CaseItem(ShownAsWritten):
         raise CaseFailed([*self._header(), where, *explained], diff=[*text, *_stale(stale)])
 
     def _broken(self, broken: list[Attribution]) -> list[str]:
-        """The rules the differences break, each with the differences it explains."""
+        """The rules the differences break, each with the differences it explains; the differences no
+        rule governs apart, as what they are: a defect of the corpus, not a claim against the runtime."""
         if not broken:
             return []
         by_rule: dict[tuple[str, ...], list[Attribution]] = {}
         for item in broken:
             by_rule.setdefault(item.rules, []).append(item)
-        out = [f"rules broken (the failure's tier: {failure_tier(broken)}):"]
+        tier = failure_tier(broken)
+        out = [f"rules broken (the failure's tier: {tier or 'none'}):"]
         for rules, items in by_rule.items():
+            paths = ", ".join(dict.fromkeys(f"{a.difference.path} {a.difference.change}" for a in items))
+            if not rules:
+                continue
             names = []
             for rule_id in rules:
                 rule = self.catalogue.rules.get(rule_id)
                 cited = "" if rule_id in self.loaded.model.rules else ", not cited by the case"
                 names.append(f"{rule_id} [{rule.level}, {rule.tier}{cited}]" if rule else rule_id)
-            how = "declares" if items[0].basis == "declared" else "cited by the case; no rule declares"
-            paths = ", ".join(dict.fromkeys(f"{a.difference.path} {a.difference.change}" for a in items))
-            out.append(f"  {' / '.join(names)} ({how} {paths})")
+            out.append(f"  {' / '.join(names)} (declares {paths})")
+        if () in by_rule:
+            paths = ", ".join(
+                dict.fromkeys(f"{a.difference.path} {a.difference.change}" for a in by_rule[()])
+            )
+            out.append(
+                f"  no rule requires this: {paths} (a defect of the corpus: no rule in rules.yaml declares "
+                "that it governs this difference, so the expectation asks for more than any rule does)"
+            )
         return out
 
     def teardown(self) -> None:

@@ -53,8 +53,8 @@ def group_causes(failures: Iterable[tuple[str, list[dict[str, Any]]]]) -> list[C
         for difference in differences:
             rules = tuple(difference.get("rules") or ())
             signature = str(difference.get("signature", ""))
-            cited = difference.get("basis") == "cited"
-            key = ((f"(cited, {difference.get('api', '')})",), signature) if cited else (rules, signature)
+            unruled = difference.get("basis") == "unruled"
+            key = ((f"(unruled, {difference.get('api', '')})",), signature) if unruled else (rules, signature)
             cause = groups.setdefault(key, Cause(rules, difference.get("tier"), signature))
             if not cause.cases or cause.cases[-1] != case_id:
                 cause.cases.append(case_id)
