@@ -255,7 +255,9 @@ class _MutantLoop:
             """The first of ``cases`` whose run reports a failure, as pytest -x stops."""
             return next((case_id for case_id, _ in failures(cases)), None)
 
-        killed: dict[str, list[str]] = {}  # the killing case's id -> the rules whose mutants it killed
+        killed: dict[str, list[tuple[str, str | None]]] = {}
+        """The killing case's id -> the rules whose mutants it killed, each with why the kill is not
+        attributed to the rule (``None`` when a failure names it)."""
         for rule_id in self.rule_ids:
             rule = self.corpus.catalogue.rules[rule_id]
             cases = self.corpus.cases_citing(rule_id)
@@ -284,15 +286,15 @@ class _MutantLoop:
                     f"killed by {', '.join(c for c, _ in failed)}, but no failure names the rule "
                     f"(they name {', '.join(named)}): its `governs` does not declare the difference"
                 )
-                self.emit(MutantResult(rule_id, "unattributed", detail))
+                killed.setdefault(failed[0][0], []).append((rule_id, detail))
             else:
-                killed.setdefault(failed[-1][0], []).append(rule_id)
+                killed.setdefault(failed[-1][0], []).append((rule_id, None))
         self._confirm(killed, install, first_failure)
         return True
 
     def _confirm(
         self,
-        killed: dict[str, list[str]],
+        killed: dict[str, list[tuple[str, str | None]]],
         install: Callable[[list[Edit]], str | None],
         first_failure: Callable[[list[LoadedCase]], str | None],
     ) -> None:
@@ -303,11 +305,14 @@ class _MutantLoop:
         by_id = {case.id: case for case in self.corpus.cases() if case.id in killed}
         for case_id, rule_ids in killed.items():
             if problem is None and first_failure([by_id[case_id]]) is None:
-                for rule_id in rule_ids:
-                    self.emit(MutantResult(rule_id, "killed", f"by {case_id}"))
+                for rule_id, unattributed in rule_ids:
+                    if unattributed is None:
+                        self.emit(MutantResult(rule_id, "killed", f"by {case_id}"))
+                    else:
+                        self.emit(MutantResult(rule_id, "unattributed", unattributed))
                 continue
             why = problem or f"{case_id} fails against the unmutated reference too, not only under the mutant"
-            for rule_id in rule_ids:
+            for rule_id, _ in rule_ids:
                 self.emit(MutantResult(rule_id, "error", why))
 
 

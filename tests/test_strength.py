@@ -18,6 +18,7 @@ cases:
       - 7.1.1/role-copied
       - 7.1.1/metadata-merged
       - 7.1.1/multi-part-is-array
+      - 7.1.1/string-content-kept
     agent: {model: {id: m}}
     messages: [{role: user, content: [{kind: text, value: Hi}]}]
     expect: {model: m, messages: [{role: user, content: Hi}]}
@@ -37,6 +38,7 @@ rules:
     basis: text
     source: {seed: s, section: 7.1.1}
     statement: One text part is a string.
+    governs: [{subject: request, path: '$.messages[*].content', change: type}]
     mutant:
       file: reference_impl/openai_chat/messages.py
       find: 'if len(content) == 1 and'
@@ -61,6 +63,15 @@ rules:
     source: {seed: s, section: 7.1.1}
     statement: An edit that does not apply is reported, not run.
     mutant: {file: reference_impl/openai_chat/messages.py, find: 'no such text', replace: 'x'}
+  - id: 7.1.1/string-content-kept
+    level: MUST
+    basis: text
+    source: {seed: s, section: 7.1.1}
+    statement: A mutant whose failure names another rule (it declares no `governs`) is not a kill.
+    mutant:
+      file: reference_impl/openai_chat/messages.py
+      find: 'if len(content) == 1 and'
+      replace: 'if False and'
   - id: 7.1.1/content-from-parts
     level: MUST
     basis: text
@@ -88,6 +99,7 @@ def test_survivors_missing_and_stale_mutants_are_reported(tmp_path):
         "7.1.1/role-copied": "survived",
         "7.1.1/multi-part-is-array": "not-applied",
         "7.1.1/content-from-parts": "error",
+        "7.1.1/string-content-kept": "unattributed",
     }
     assert report.missing == ["7.1.1/metadata-merged"]
     assert not report.ok
@@ -98,6 +110,11 @@ def test_survivors_missing_and_stale_mutants_are_reported(tmp_path):
         "not only under the mutant"
     )
     assert report.with_status("killed")[0].detail == "by wire.openai.chat.single"
+    # killed, but by a failure that names another rule: the rule's `governs` does not declare the diff
+    assert report.with_status("unattributed")[0].detail == (
+        "killed by wire.openai.chat.single, but no failure names the rule (they name "
+        "7.1.1/single-text-part-is-string): its `governs` does not declare the difference"
+    )
 
 
 @pytest.mark.parametrize("path", ["harness/cli.py", "../etc/passwd"])
