@@ -102,18 +102,11 @@ def test_survivors_missing_and_stale_mutants_are_reported(tmp_path):
     assert report.with_status("killed")[0].detail == "by wire.openai.chat.single"
 
 
-LEAK_RULES = """\
-rules:
-  - id: 7.1.1/single-text-part-is-string
-    level: MUST
-    basis: text
-    source: {seed: s, section: 7.1.1}
-    statement: Its mutant's difference (content a list) names both rules.
-    governs: [{subject: request, path: '$.messages[*].content', change: type}]
-    mutant:
-      file: reference_impl/openai_chat/messages.py
-      find: 'if len(content) == 1 and'
-      replace: 'if False and'
+# the first rule of RULES (its mutant makes the content a list, a difference both rules declare), then a
+# rule whose own mutant changes the role, which its governs does not declare
+LEAK_RULES = (
+    RULES[: RULES.index("  - id: 7.1.1/role-copied")]
+    + """\
   - id: 7.1.1/role-copied
     level: MUST
     basis: text
@@ -125,6 +118,7 @@ rules:
       find: 'wire: dict[str, Any] = {"role": message["role"]}'
       replace: 'wire: dict[str, Any] = {"role": "x" + message["role"]}'
 """
+)
 
 
 def test_a_later_mutant_is_judged_on_its_own_differences(tmp_path):
