@@ -77,6 +77,7 @@ rules:
     basis: text
     source: {seed: s, section: 7.1.1}
     statement: A case that fails against the reference itself kills nothing.
+    governs: [{subject: request, path: '$.messages[*].content', change: type}]
     mutant:
       file: reference_impl/openai_chat/messages.py
       find: 'if len(content) == 1 and'
@@ -115,6 +116,37 @@ def test_survivors_missing_and_stale_mutants_are_reported(tmp_path):
         "killed by wire.openai.chat.single, but no failure names the rule (they name "
         "7.1.1/single-text-part-is-string): its `governs` does not declare the difference"
     )
+
+
+# the first rule of RULES (its mutant makes the content a list, a difference both rules declare), then a
+# rule whose own mutant changes the role, which its governs does not declare
+LEAK_RULES = (
+    RULES[: RULES.index("  - id: 7.1.1/role-copied")]
+    + """\
+  - id: 7.1.1/role-copied
+    level: MUST
+    basis: text
+    source: {seed: s, section: 7.1.1}
+    statement: Its mutant changes the role, a difference its governs does not declare.
+    governs: [{subject: request, path: '$.messages[*].content', change: type}]
+    mutant:
+      file: reference_impl/openai_chat/messages.py
+      find: 'wire: dict[str, Any] = {"role": message["role"]}'
+      replace: 'wire: dict[str, Any] = {"role": "x" + message["role"]}'
+"""
+)
+
+
+def test_a_later_mutant_is_judged_on_its_own_differences(tmp_path):
+    """The same case runs once per mutant: the differences an earlier mutant's run recorded (which name
+    the later rule too) must not count as the later mutant's."""
+    (tmp_path / "rules.yaml").write_text(LEAK_RULES)
+    (tmp_path / "c.yaml").write_text(
+        CASE.replace("      - 7.1.1/metadata-merged\n      - 7.1.1/multi-part-is-array\n", "")
+    )
+    report = strength(tmp_path, jobs=1)
+    status = {r.rule: r.status for r in report.results}
+    assert status == {"7.1.1/single-text-part-is-string": "killed", "7.1.1/role-copied": "unattributed"}
 
 
 @pytest.mark.parametrize("path", ["harness/cli.py", "../etc/passwd"])
