@@ -123,13 +123,18 @@ class Governs(BaseModel):
         description="Only in the cases that cite the rule (where they set up what it is about: "
         "`$.max_tokens` breaks 7.1.5/max-completion-tokens only where maxOutputTokens is given)",
     )
+    variants: list[str] | None = Field(
+        default=None,
+        description="Only differences of these adapter methods where a case judges several "
+        "(`process_async` beside `process`)",
+    )
     when: list[str] | None = Field(
         default=None,
         description="Conditions on the case's input that must all hold (harness.corpus.conditions): "
         "`agent.model.options.maxOutputTokens` present, `!path` absent, `path=value` equal",
     )
 
-    @field_validator("change", "apis", "kinds", "when", mode="before")
+    @field_validator("change", "apis", "kinds", "variants", "when", mode="before")
     @classmethod
     def _one_or_several(cls, value: Any) -> Any:
         return [value] if isinstance(value, str) else value
@@ -160,14 +165,31 @@ class Governs(BaseModel):
         return tuple(parse_condition(text) for text in self.when or [])
 
     @property
-    def specificity(self) -> tuple[int, int, int]:
-        """How narrow the declaration is: the path's literal characters (``$.stream`` beats ``$.*``),
-        then the conditions on the case's input, then whether it names the kinds of difference."""
-        return (len(_WILDCARD.sub("", self.path)), len(self.when or []), self.change is not None)
+    def specificity(self) -> tuple[bool, int, int, bool]:
+        """How narrow the declaration is: whether it names the adapter methods (a difference of
+        ``process_async`` alone breaks the rule about it first), the path's literal characters
+        (``$.stream`` beats ``$.*``), then the conditions on the case's input, then whether it names the
+        kinds of difference."""
+        return (
+            self.variants is not None,
+            len(_WILDCARD.sub("", self.path)),
+            len(self.when or []),
+            self.change is not None,
+        )
 
-    def matches(self, subject: str, path: str, change: str, shape: str, kind: str, api: str) -> bool:
+    def matches(
+        self,
+        subject: str,
+        path: str,
+        change: str,
+        shape: str,
+        kind: str,
+        api: str,
+        variant: str | None = None,
+    ) -> bool:
         return (
             subject == self.subject
+            and (self.variants is None or variant in self.variants)
             and (self.change is None or change in self.change)
             and (self.shape is None or shape == self.shape)
             and (self.apis is None or api in self.apis)

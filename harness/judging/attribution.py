@@ -81,7 +81,15 @@ def attribute_one(
     matches = [
         (rule_id, g.specificity)
         for rule_id, g in catalogue.governing
-        if g.matches(difference.subject, difference.path, difference.change, difference.shape, kind, api)
+        if g.matches(
+            difference.subject,
+            difference.path,
+            difference.change,
+            difference.shape,
+            kind,
+            api,
+            difference.variant,
+        )
         and (rule_id in cited or not g.if_cited)
         and (not g.when or (case is not None and g.applies_to(case)))
     ]
