@@ -244,6 +244,9 @@ class _MutantLoop:
             its differences break; with ``rule_id``, up to the first failure that names that rule."""
             for case in cases:
                 item = items[(case.path.resolve(), case.id)]
+                # the item is run once per mutant: what an earlier run recorded (the rules its failure
+                # named) must not count as this run's
+                item.user_properties.clear()
                 reports = runtestprotocol(item, log=False, nextitem=None)
                 if any(report.failed for report in reports):
                     named = _rules_named(reports)
