@@ -100,6 +100,55 @@ def test_survivors_missing_and_stale_mutants_are_reported(tmp_path):
     assert report.with_status("killed")[0].detail == "by wire.openai.chat.single"
 
 
+LEAK_RULES = """\
+rules:
+  - id: 7.1.1/single-text-part-is-string
+    level: MUST
+    basis: text
+    source: {seed: s, section: 7.1.1}
+    statement: Its mutant's difference is declared by the next rule, not by this one.
+    mutant:
+      file: reference_impl/openai_chat/messages.py
+      find: 'if len(content) == 1 and'
+      replace: 'if False and'
+  - id: 7.1.1/role-copied
+    level: MUST
+    basis: text
+    governs: [{subject: request, path: '$.messages[*].content', change: type}]
+    source: {seed: s, section: 7.1.1}
+    statement: Its own mutant changes the role, a difference no rule declares.
+    mutant:
+      file: reference_impl/openai_chat/messages.py
+      find: 'wire: dict[str, Any] = {"role": message["role"]}'
+      replace: 'wire: dict[str, Any] = {"role": "system"}'
+"""
+
+
+LEAK_CASE = """\
+cases:
+  - id: wire.openai.chat.single
+    kind: wire
+    api: openai.chat
+    rules: [7.1.1/single-text-part-is-string, 7.1.1/role-copied]
+    agent: {model: {id: m}}
+    messages: [{role: user, content: [{kind: text, value: Hi}]}]
+    expect: {model: m, messages: [{role: user, content: Hi}]}
+"""
+
+
+def test_a_mutant_is_judged_on_its_own_run_of_a_case(tmp_path):
+    """The cases are pytest items run once per mutant; the rules an earlier mutant's failure named
+    (here the second rule, which declares the first mutant's difference) must not count as the next
+    mutant's, whose own failure names no rule."""
+    (tmp_path / "rules.yaml").write_text(LEAK_RULES)
+    (tmp_path / "c.yaml").write_text(LEAK_CASE)
+    report = strength(tmp_path, jobs=1)
+    status = {r.rule: r.status for r in report.results}
+    assert status == {"7.1.1/single-text-part-is-string": "unattributed", "7.1.1/role-copied": "unattributed"}
+    assert "they name 7.1.1/role-copied" in report.with_status("unattributed")[0].detail
+    assert "they name no rule" in report.with_status("unattributed")[1].detail
+
+
 @pytest.mark.parametrize("path", ["harness/cli.py", "../etc/passwd"])
 def test_mutants_edit_only_the_reference(tmp_path, path):
     from harness.corpus.rules import Edit
