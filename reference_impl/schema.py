@@ -126,6 +126,28 @@ def strict_output_schema(outputs: list[dict[str, Any]]) -> dict[str, Any]:
     return json_schema
 
 
+def closed_output_schema(outputs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The schema of a structured-output mechanism without OpenAI's strict-mode shape (Anthropic's
+    ``output_config.format``, rule 7.5/outputs-as-output-config): the §7.1.4 conversion with every
+    object closed (``additionalProperties: false``, which constrained decoding requires of objects),
+    at every depth; ``required`` keeps its §7.1.4 meaning, so optional outputs stay optional and are
+    not made nullable."""
+    json_schema = schema_to_wire(outputs)
+    _close_every_object(json_schema)
+    return json_schema
+
+
+def _close_every_object(schema: dict[str, Any]) -> None:
+    if not isinstance(schema, dict):
+        return
+    if schema.get("type") == "object" or "properties" in schema:
+        schema["additionalProperties"] = False
+    for child in (schema.get("properties") or {}).values():
+        _close_every_object(child)
+    if isinstance(schema.get("items"), dict):
+        _close_every_object(schema["items"])
+
+
 def output_schema_to_wire(outputs: list[dict[str, Any]] | None) -> dict[str, Any] | None:
     """§7.1.6: ``response_format`` for non-empty outputs, else ``None``."""
     if not outputs:

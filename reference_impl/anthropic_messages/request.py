@@ -6,7 +6,7 @@ from typing import Any
 
 from reference_impl.anthropic_messages.messages import convert_messages
 from reference_impl.anthropic_messages.options import anthropic_options, max_tokens
-from reference_impl.schema import schema_to_wire
+from reference_impl.schema import closed_output_schema, schema_to_wire
 from reference_impl.tools import strip_bindings
 
 
@@ -40,4 +40,13 @@ def build_anthropic_args(agent: dict[str, Any], messages: list[dict[str, Any]]) 
     tools = [anthropic_tool(tool) for tool in agent.get("tools") or [] if tool.get("kind") == "function"]
     if tools:
         args["tools"] = tools
+    if agent.get("outputs"):
+        args["output_config"] = output_config(agent["outputs"])
     return args
+
+
+def output_config(outputs: list[dict[str, Any]]) -> dict[str, Any]:
+    """§7.7's request phase on Anthropic (project decision 7.5/outputs-as-output-config): the outputs
+    as a JSON schema in ``output_config.format``, the structured-output parameter both of the spec
+    authors' runtimes send."""
+    return {"format": {"type": "json_schema", "schema": closed_output_schema(outputs)}}
