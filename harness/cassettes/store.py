@@ -118,10 +118,17 @@ class RecordedResponse:
                     json.loads(body)
                 except ValueError as exc:
                     return f"is labelled {kind}, but its body is not valid JSON ({exc})"
+                except RecursionError:
+                    return f"is labelled {kind}, but its body is {TOO_DEEP}"
             return None
         if content_type is None and _looks_like_sse(body):
             return _stream_problem(body)
         return None
+
+
+TOO_DEEP = "JSON nested too deeply to parse (deeper than Python's recursion limit)"
+"""What a body whose JSON the parser cannot follow is: no SDK could parse it either, so it is a broken
+cassette (an error of its own cases), never a crash of the run."""
 
 
 def _looks_like_sse(body: bytes) -> bool:
@@ -150,6 +157,8 @@ def _stream_problem(body: bytes) -> str | None:
             return (
                 f"is an event stream whose event {number} of {len(events)} is cut short or not JSON ({exc})"
             )
+        except RecursionError:
+            return f"is an event stream whose event {number} of {len(events)} is {TOO_DEEP}"
     return None
 
 
