@@ -3,8 +3,10 @@ nested deeper than any parser can follow, a case file nested as deep, a string a
 
 from __future__ import annotations
 
+import tracemalloc
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.conftest import REPO, small_corpus
@@ -57,3 +59,56 @@ def test_a_case_file_nested_600_deep_is_refused_alone(pytester, run_corpus, monk
     assert run.outcomes["process.openai.chat.fine"] == "passed", (run.longreprs, run.problems)
     problem = next(text for name, text in run.problems.items() if "deep.yaml" in name or "deep.yaml" in text)
     assert "deep.yaml" in problem and "nested" in problem, problem
+
+
+def _bomb(value: str, copies: int) -> str:
+    """YAML of one ``value`` aliased ``copies`` times: a few bytes more than the value, ``copies``
+    times its size once built."""
+    return f'one: &one "{value}"\nmany: [{", ".join(["*one"] * copies)}]\n'
+
+
+def test_a_string_aliased_into_megabytes_is_refused_by_its_size(monkeypatch):
+    from harness.corpus import yaml_source
+
+    monkeypatch.setattr(yaml_source, "MAX_ALIAS_CHARS", 1_000_000)  # small, to prove the bound cheaply
+    text = _bomb("x" * 100_000, 30)  # 30 nodes, 3 MB once expanded
+    with pytest.raises(yaml_source.YamlRefused, match="beyond 1,000,000 characters"):
+        yaml_source.load_yaml(text)
+    assert yaml_source.load_yaml(_bomb("x" * 100_000, 5))["many"][4] == "x" * 100_000
+
+
+def test_a_diff_line_serialises_only_what_it_shows():
+    from harness.judging.compare import render_diff
+
+    text = "y" * 100_000
+    expected, actual = {"a": [text] * 100}, {"a": [text] * 100, "b": [text] * 100}  # 10 MB of JSON each
+    tracemalloc.start()
+    try:
+        lines = render_diff(expected, actual)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert lines[0].startswith('$.b: unexpected key (got ["yyy') and len(lines[0]) < 300, lines
+    assert peak < 2_000_000, peak  # the value's JSON is ten times that
+
+
+def test_a_baseline_of_aliases_is_refused_naming_the_file(tmp_path):
+    from harness.reports.baseline import BaselineError, load_baseline
+
+    path = tmp_path / "bomb.yaml"
+    lines = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for prev, name in zip("abcdefgh", "bcdefghi", strict=True):  # 9**9 strings from ten lines
+        lines.append(f"{name}: &{name} [{', '.join(['*' + prev] * 9)}]")
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(BaselineError, match=r"bomb\.yaml: refused: aliases expand"):
+        load_baseline(path)
+
+
+def test_a_vcrpy_cassette_of_aliases_is_refused_by_import(tmp_path):
+    from harness.cassettes.vcr_import import NotACassette, read
+
+    path = tmp_path / "cassette.yaml"
+    path.write_text(_bomb("x" * 1000, 30_000).replace("many:", "interactions:"))  # 30 MB once built
+    with pytest.raises(NotACassette, match="refused: aliases expand") as raised:
+        read(path)
+    assert str(path) in str(raised.value)
