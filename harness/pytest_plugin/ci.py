@@ -301,7 +301,8 @@ class _Controller:
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         if self.report_path is not None:
             self.report_path.parent.mkdir(parents=True, exist_ok=True)
-            self._out = self.report_path.open("w", encoding="utf-8")
+            # records are encodable (CaseRecord.to_json): the error handler is for what slips past it
+            self._out = self.report_path.open("w", encoding="utf-8", errors="backslashreplace")
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         props = dict(report.user_properties)
