@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -23,7 +22,10 @@ from tests.test_bad_corpus_files import CASES, _cassette
 from tests.test_broken_cassettes import RULES
 from tests.test_exec_protocol import PY_SERVE
 
-ODD = "lone \ud800 and \udfff, lines \u2028 \u2029 \u0085 split, \x1b[31mred\x1b[0m, \ufffe \uffff \x00 \x07, a `tick`"
+ODD = (
+    "lone \ud800 and \udfff, lines \u2028 \u2029 \u0085 split, "
+    "\x1b[31mred\x1b[0m, \ufffe \uffff \x00 \x07, a `tick`"
+)
 
 
 def _record(**changes) -> CaseRecord:
