@@ -20,6 +20,7 @@ from typing import IO, Any
 
 import pytest
 
+from harness.cassettes.lock import cassette_lock
 from harness.corpus.identity import CorpusIdentity
 from harness.pytest_plugin.items import CaseFailed, CaseItem
 from harness.pytest_plugin.session import get_session
@@ -371,7 +372,19 @@ class _Controller:
             self._out.close()
             self._out = None
         if self.baseline is not None and self.config.getoption("wireconf_update_baseline"):
-            self._update_baseline(self.baseline)
+            self.baseline = self._locked_update(self.baseline.path)
+
+    def _locked_update(self, path: Path) -> Baseline:
+        """Update the baseline as it is on disk now, under its lock: another run that updated it since
+        this one started (a disjoint selection, another shard) keeps what it wrote, and this run
+        changes only the entries of the cases it ran."""
+        with cassette_lock(path):
+            try:
+                baseline = load_baseline(path, missing_ok=True)
+            except BaselineError as exc:  # rewritten with something unreadable while the run ran
+                raise pytest.UsageError(str(exc)) from exc
+            self._update_baseline(baseline)
+        return baseline
 
     def _update_baseline(self, baseline: Baseline) -> None:
         impl = get_session(self.config).impl

@@ -27,6 +27,7 @@ from harness.pytest_plugin.session import (
     resolved_file,
     resolved_folder,
 )
+from harness.pytest_plugin.timeout import timeout_seconds
 
 DEFAULT_CASE_TIMEOUT = 5.0
 
@@ -59,7 +60,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--case-timeout",
         dest="wireconf_case_timeout",
-        type=float,
+        type=timeout_seconds,
         default=DEFAULT_CASE_TIMEOUT,
         metavar="SECONDS",
         help="time limit per case for everything the runtime's code can make hang (the adapter call, "

@@ -1,0 +1,80 @@
+"""What a run takes from outside stays where it belongs and fails clearly (issue 27, items 9, 10, 12):
+concurrent baseline updates, paths built from a runtime's name, symlinks out of the corpus and cassettes
+folders, and inputs that are not what they claim to be."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from tests.conftest import REPO, collect_run, small_corpus
+from tests.test_bad_corpus_files import CASES, _cassette
+from tests.test_broken_cassettes import RULES
+
+RAISES = "--impl=tests.fakes.raises:adapter"  # fails every process case
+DEEP, FINE = "process.openai.chat.on-deep", "process.openai.chat.fine"
+
+
+def _corpus(pytester):
+    cassettes = pytester.path / "cassettes"
+    _cassette(cassettes, "openai/deep")
+    _cassette(cassettes, "openai/fine")
+    return small_corpus(pytester.path / "corpus", RULES, "cases.yaml", CASES), cassettes
+
+
+class _Interloper:
+    """Another run's ``--update-baseline`` of a disjoint selection, done while this run is running."""
+
+    def __init__(self, command: list[str], cwd) -> None:
+        self.command, self.cwd = command, cwd
+
+    def pytest_collection_finish(self, session) -> None:
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        done = subprocess.run(
+            self.command, cwd=self.cwd, env=env, capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
+def test_two_concurrent_baseline_updates_keep_both_runs_entries(pytester):
+    corpus, cassettes = _corpus(pytester)
+    baseline = pytester.path / "baseline.yaml"
+    common = [str(corpus), RAISES, f"--cassettes={cassettes}", f"--baseline={baseline}", "--update-baseline"]
+    other = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *common, "-k", "fine"]
+    pytester.syspathinsert(REPO)
+    reprec = pytester.inline_run(
+        *common, "-p", "no:cacheprovider", "-k", "deep", plugins=[_Interloper(other, pytester.path)]
+    )
+    assert collect_run(reprec).outcomes == {DEEP: "failed"}
+    written = yaml.safe_load(baseline.read_text())
+    assert set(written["expected_failures"]) == {DEEP, FINE}, written
+
+
+def test_a_baseline_that_is_not_utf8_or_is_a_folder_is_a_usage_error(pytester):
+    pytester.syspathinsert(REPO)
+    corpus, _ = _corpus(pytester)
+    binary = pytester.path / "binary.yaml"
+    binary.write_bytes(b"\xff\xfe\x00i\x00m\x00p\x00l\x00")
+    for path, said in ((binary, "not UTF-8"), (pytester.path / "cassettes", "is a folder")):
+        result = pytester.runpytest_inprocess(
+            str(corpus), "--impl=reference", f"--baseline={path}", "-p", "no:cacheprovider"
+        )
+        text = result.stdout.str() + result.stderr.str()
+        assert result.ret == pytest.ExitCode.USAGE_ERROR, text[-2000:]
+        assert "INTERNALERROR" not in text and said in text and str(path) in text, text[-2000:]
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "soon"])
+def test_a_case_timeout_that_is_not_a_positive_number_is_refused(pytester, value):
+    pytester.syspathinsert(REPO)
+    corpus, _ = _corpus(pytester)
+    result = pytester.runpytest_inprocess(
+        str(corpus), "--impl=reference", f"--case-timeout={value}", "-p", "no:cacheprovider"
+    )
+    text = result.stdout.str() + result.stderr.str()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, text[-2000:]
+    assert "--case-timeout" in text and "Traceback" not in text, text[-2000:]
