@@ -78,3 +78,17 @@ def test_a_case_timeout_that_is_not_a_positive_number_is_refused(pytester, value
     text = result.stdout.str() + result.stderr.str()
     assert result.ret == pytest.ExitCode.USAGE_ERROR, text[-2000:]
     assert "--case-timeout" in text and "Traceback" not in text, text[-2000:]
+
+
+def test_a_rules_file_that_is_not_utf8_is_one_error_naming_it(pytester):
+    corpus, cassettes = _corpus(pytester)
+    rules = corpus / "rules.yaml"
+    rules.write_bytes(rules.read_bytes().replace(b"Content deltas", b"Content \xe9 deltas"))  # Latin-1
+    pytester.syspathinsert(REPO)
+    reprec = pytester.inline_run(
+        str(corpus), "--impl=reference", f"--cassettes={cassettes}", "-p", "no:cacheprovider"
+    )
+    failed = [str(r.longrepr) for r in reprec.getreports("pytest_runtest_logreport") if r.failed]
+    failed += [str(r.longrepr) for r in reprec.getreports("pytest_collectreport") if r.failed]
+    assert len(failed) == 1 and "rules.yaml" in failed[0] and "not UTF-8" in failed[0], failed
+    assert set(collect_run(reprec).outcomes.values()) == {"unsupported"}  # not judged without their rules

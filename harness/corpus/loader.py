@@ -118,7 +118,7 @@ class Corpus:
             text = "; ".join(f"{msg} (line {ln})" for ln, msg in details)
             return Problem(path, details[0][0] if details else line, name, f"invalid case: {text}")
         unknown = [r for r in model.rules if r not in self.catalogue]
-        if unknown:
+        if unknown and not self.catalogue.unread:  # an unreadable catalogue is its own one problem
             return Problem(
                 path,
                 entry.key_lines.get("rules", line),

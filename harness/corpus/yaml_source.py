@@ -74,6 +74,13 @@ class YamlRefused(YamlSyntaxError):
         return str(self)
 
 
+class YamlUnreadable(YamlSyntaxError):
+    """A file that cannot be read as text (missing, unreadable, not UTF-8)."""
+
+    def described(self) -> str:
+        return str(self)
+
+
 def _check_depth(root: yaml.Node) -> None:
     """Raise ``YamlRefused`` when the graph, aliases expanded, nests deeper than ``MAX_DEPTH``: level by
     level (run after ``_check_aliases``, which bounds the expansion and refuses an alias into itself)."""
@@ -235,9 +242,16 @@ def load_yaml_file(path: Path) -> Any:
     """Read and parse one YAML file; an unreadable file is reported like a syntax error at line 0."""
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise YamlSyntaxError(f"cannot read: {exc}", 0) from exc
+    except UnicodeDecodeError as exc:
+        raise YamlUnreadable(unicode_problem(exc), 0) from exc
+    except OSError as exc:
+        raise YamlUnreadable(f"cannot read: {exc}", 0) from exc
     return load_yaml(text)
+
+
+def unicode_problem(exc: UnicodeDecodeError) -> str:
+    """What a file that is not UTF-8 is said to be: where the first byte that is not is."""
+    return f"not UTF-8 text: byte 0x{exc.object[exc.start]:02x} at offset {exc.start} ({exc.reason})"
 
 
 def line_of(data: Any, loc: Sequence[Any]) -> int:

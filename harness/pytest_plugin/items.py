@@ -153,6 +153,9 @@ class CaseItem(ShownAsWritten):
         """Why the implementation under test cannot run this case (what it does not declare), or
         ``None``; worked out once, since the runner asks it of the case it may start early."""
         session = get_session(self.config)
+        catalogue = session.corpus(self.corpus_root).catalogue
+        if catalogue.unread:  # its citations cannot be checked, nor a failure's rules named
+            return f"not judged: {catalogue.path} cannot be read (its own error says why)"
         cap = capability(self.loaded.kind, self.loaded.api)
         if session.impl.unavailable:
             return f"{cap}: {session.impl.name} is unavailable here: {session.impl.unavailable}"
