@@ -8,7 +8,8 @@ each of them and stay readable, so
 - ``bounded`` cuts a text to ``MAX_CHARS`` and says how much was cut (``… [cut: N more characters]``);
 - ``encodable`` writes each lone surrogate as its escape (``\\udc80``), so that the text encodes as UTF-8;
 - ``xml_text`` writes each character XML 1.0 forbids (C0 controls but tab and line breaks, ESC of ANSI
-  colour codes, surrogates, U+FFFE, U+FFFF) as its escape.
+  colour codes, surrogates, U+FFFE, U+FFFF) as its escape;
+- ``path_part`` makes a runtime's name one safe part of a file name (``../../x`` cannot leave the folder).
 
 Keys are redacted before a text is cut (``harness.secret_values.redact``), never after: a cut through a
 key would leave its start unredacted.
@@ -54,3 +55,13 @@ def xml_text(text: str) -> str:
 def report_text(text: str, limit: int = MAX_CHARS) -> str:
     """A runtime-supplied text as every report may carry it: encodable and bounded."""
     return bounded(encodable(text), limit)
+
+
+_UNSAFE_IN_PATH = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+def path_part(name: str) -> str:
+    """``name`` as one component of a path: runs of anything but letters, digits, ``_``, ``.`` and
+    ``-`` become ``_``, and leading or trailing dots and underscores go (no ``..``, no hidden file);
+    empty when nothing is left."""
+    return _UNSAFE_IN_PATH.sub("_", name).strip("._")

@@ -4,6 +4,7 @@ folders, and inputs that are not what they claim to be."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -92,3 +93,55 @@ def test_a_rules_file_that_is_not_utf8_is_one_error_naming_it(pytester):
     failed += [str(r.longrepr) for r in reprec.getreports("pytest_collectreport") if r.failed]
     assert len(failed) == 1 and "rules.yaml" in failed[0] and "not UTF-8" in failed[0], failed
     assert set(collect_run(reprec).outcomes.values()) == {"unsupported"}  # not judged without their rules
+
+
+def test_a_case_file_symlinked_from_outside_the_corpus_is_refused(pytester, run_corpus):
+    corpus, cassettes = _corpus(pytester)
+    outside = pytester.path / "elsewhere.yaml"
+    outside.write_text(
+        CASES.replace("on-deep", "from-outside").replace("openai.chat.fine", "openai.chat.also")
+    )
+    (corpus / "linked.yaml").symlink_to(outside)
+    run = run_corpus("--impl=reference", f"--cassettes={cassettes}", target=corpus)
+    assert "process.openai.chat.from-outside" not in run.outcomes, run.outcomes
+    problem = next(iter(run.problems.values()), "")
+    assert "linked.yaml" in problem and "out of the corpus" in problem, run.problems
+    assert run.outcomes[FINE] == "passed"
+
+
+def test_a_cassette_symlinked_from_outside_the_cassettes_folder_is_refused(pytester, run_corpus):
+    corpus, cassettes = _corpus(pytester)
+    outside = pytester.path / "elsewhere.yaml"
+    (cassettes / "openai" / "fine.yaml").rename(outside)
+    (cassettes / "openai" / "fine.yaml").symlink_to(outside)
+    run = run_corpus("--impl=reference", f"--cassettes={cassettes}", target=corpus)
+    assert run.outcomes == {FINE: "error", DEEP: "passed"}, run.outcomes
+    assert "leads out of the cassettes folder" in run.longreprs[FINE], run.longreprs[FINE]
+
+
+def test_no_cassette_is_recorded_through_a_symlinked_provider_folder(tmp_path):
+    from harness.cassettes.store import CassetteError, CassetteStore
+
+    root, outside = tmp_path / "cassettes", tmp_path / "elsewhere"
+    root.mkdir()
+    outside.mkdir()
+    (root / "openai").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(CassetteError, match="leads out of the cassettes folder"):
+        CassetteStore(root).path_of("openai/new-recording")  # where e2e records a new cassette
+    (root / "google").mkdir()
+    assert CassetteStore(root).path_of("google/new-recording") == root / "google" / "new-recording.yaml"
+
+
+def test_a_badge_path_built_from_a_runtime_name_stays_in_its_folder(tmp_path, monkeypatch):
+    from harness.cli import main
+    from tests.test_report_strings import _record
+
+    monkeypatch.chdir(tmp_path)
+    report = tmp_path / "run.jsonl"
+    report.write_text(_record(impl="../../../X/pwn", status="passed").to_json() + "\n")
+    assert main(["report", str(report), "--badge", "out/nested/{impl}.json"]) == 0
+    written = [p for p in tmp_path.rglob("*.json")]
+    assert len(written) == 1 and written[0].parent == tmp_path / "out" / "nested", written
+    assert (
+        "pwn" in written[0].name and json.loads(written[0].read_text())["label"] == "wireconf ../../../X/pwn"
+    )

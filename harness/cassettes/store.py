@@ -286,9 +286,24 @@ class CassetteStore:
         self._cache: dict[str, Cassette | CassetteError] = {}
 
     def path_of(self, name: str) -> Path:
+        """The file of cassette ``name``; a name that is not a path under the folder, or whose file or
+        folder is a symlink that leads out of it, is refused (read from or recorded into, it would
+        be a file the corpus does not hold)."""
         if not re.fullmatch(r"[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*", name) or ".." in name.split("/"):
             raise CassetteError(f"cassette name {name!r} is not a relative path under {self.root}")
-        return self.root / f"{name}{CASSETTE_SUFFIX}"
+        path = self.root / f"{name}{CASSETTE_SUFFIX}"
+        resolved = path.resolve()
+        if not resolved.is_relative_to(self._resolved_root):
+            raise CassetteError(
+                f"cassette {name}: {path} is a symlink (or under one) that leads out of the cassettes "
+                f"folder {self.root}, to {resolved}: refused",
+                hint="keep cassettes inside the cassettes folder (copy the file instead of linking it)",
+            )
+        return path
+
+    @cached_property
+    def _resolved_root(self) -> Path:
+        return self.root.resolve()
 
     def load(self, name: str) -> Cassette:
         cached = self._cache.get(name)
