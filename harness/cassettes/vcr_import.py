@@ -130,7 +130,8 @@ def parse(text: str, name: str = "<text>") -> tuple[str, list[dict[str, Any]]]:
     return kind, interactions
 
 
-def read(path: Path) -> tuple[str, list[dict[str, Any]]]:
+def read_text(path: Path) -> str:
+    """A file given to import, as text, read no further than ``MAX_IMPORT_BYTES``."""
     hint = "give a cassette file (UTF-8 JSON or YAML) that exists"
     try:
         with path.open("rb") as handle:
@@ -140,7 +141,11 @@ def read(path: Path) -> tuple[str, list[dict[str, Any]]]:
         raise NotACassette(f"cannot read: {exc}", path=path, hint=hint) from exc
     if len(data) > MAX_IMPORT_BYTES:
         raise NotACassette(f"larger than {MAX_IMPORT_BYTES:,} bytes", path=path, hint=hint)
-    return parse(text, str(path))
+    return text
+
+
+def read(path: Path) -> tuple[str, list[dict[str, Any]]]:
+    return parse(read_text(path), str(path))
 
 
 def endpoint_of(interaction: dict[str, Any]) -> Endpoint | None:

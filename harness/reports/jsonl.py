@@ -150,6 +150,7 @@ def parse_record(line: str, where: str) -> CaseRecord:
     wrong = _type_problem(data)
     if wrong:
         raise ReportError(f"{where}: {wrong}")
+    data = _encodable(data)  # a file written elsewhere may carry what this one's writer escapes
     if data["status"] not in STATUSES:
         raise ReportError(f"{where}: unknown status {data['status']!r} (known: {', '.join(STATUSES)})")
     known = {k: v for k, v in data.items() if k in _FIELDS}
