@@ -70,6 +70,11 @@ class YamlRefused(YamlSyntaxError):
     """Valid YAML that is refused: its aliases expand beyond ``MAX_ALIAS_NODES`` / ``MAX_ALIAS_CHARS``
     or into themselves, or it nests deeper than ``MAX_DEPTH``."""
 
+    default_hint = (
+        f"a file nests at most {MAX_DEPTH} levels and its aliases add at most {MAX_ALIAS_NODES:,} nodes "
+        f"and {MAX_ALIAS_CHARS:,} characters: write the repeated data out once, or split the file"
+    )
+
     def described(self) -> str:
         return str(self)
 
