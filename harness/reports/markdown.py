@@ -86,7 +86,7 @@ def render_markdown(matrix: Matrix) -> str:
     out.append("|---|---|" + "---|" * len(matrix.runtimes))
     for section in matrix.sections:
         cells = " | ".join(_cell(matrix.cell(rt, section)) for rt in matrix.runtimes)
-        out.append(f"| {section[0]} | {section[1]} | {cells} |")
+        out.append(f"| {_plain(section[0])} | {_plain(section[1])} | {cells} |")
     for rt in matrix.runtimes:
         causes = group_causes((r.id, r.differences or []) for r in rt.failures)
         if causes:
@@ -115,8 +115,8 @@ def render_markdown(matrix: Matrix) -> str:
             shown = "" if mark is None else f" (**{mark}**)" if not record.gate_accepted else f" ({mark})"
             if record.outside_profile:
                 shown = f" (outside the {record.outside_profile} profile)"
-            rules = ", ".join(f"`{r}`" for r in record.broken)
-            tier = f" [{record.tier}]" if record.tier else ""
+            rules = ", ".join(_code(r) for r in record.broken)
+            tier = f" [{_plain(record.tier)}]" if record.tier else ""
             head = f"<code>{html.escape(record.id)}</code> {record.status}{shown}{tier}: breaks {rules}"
             out.append(f"<details><summary>{head}</summary>")
             out.append("")
