@@ -23,7 +23,7 @@ from harness import __version__
 from harness.cassettes.atomic import write_atomic
 from harness.cassettes.lock import cassette_lock
 from harness.cassettes.store import CassetteMeta
-from harness.cassettes.vcr_import import NotACassette, endpoint_of
+from harness.cassettes.vcr_import import NotACassette, endpoint_of, read_text
 from harness.cassettes.vcr_import import read as read_vcr
 from harness.cassettes.writer import checked_text
 from harness.errors import WireconfError
@@ -52,12 +52,12 @@ def _json_bytes(body: Any) -> bytes:
 def real_traffic_cassette(path: Path, today: date | None = None) -> tuple[str, dict[str, Any]]:
     """The provider folder and the vcrpy cassette dict (with ``wireconf`` metadata) for one file."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_text(path))
         api, stream = REAL_TRAFFIC_APIS[data["api"]]
         request, response = data["request"], data["response"]
         provider = PROVIDER_OF[api].name
         status = int(response["status"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, RecursionError) as exc:
         raise CassetteImportError(
             f"not a real-traffic recording: {exc!r}",
             path=path,
@@ -197,8 +197,8 @@ def _is_real_traffic(path: Path) -> bool:
     if path.suffix != ".json":
         return False
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(read_text(path))
+    except (NotACassette, ValueError, RecursionError):
         return False
     return isinstance(data, dict) and "source_repo" in data and "api" in data
 

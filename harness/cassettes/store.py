@@ -118,10 +118,17 @@ class RecordedResponse:
                     json.loads(body)
                 except ValueError as exc:
                     return f"is labelled {kind}, but its body is not valid JSON ({exc})"
+                except RecursionError:
+                    return f"is labelled {kind}, but its body is {TOO_DEEP}"
             return None
         if content_type is None and _looks_like_sse(body):
             return _stream_problem(body)
         return None
+
+
+TOO_DEEP = "JSON nested too deeply to parse (deeper than Python's recursion limit)"
+"""What a body whose JSON the parser cannot follow is: no SDK could parse it either, so it is a broken
+cassette (an error of its own cases), never a crash of the run."""
 
 
 def _looks_like_sse(body: bytes) -> bool:
@@ -150,6 +157,8 @@ def _stream_problem(body: bytes) -> str | None:
             return (
                 f"is an event stream whose event {number} of {len(events)} is cut short or not JSON ({exc})"
             )
+        except RecursionError:
+            return f"is an event stream whose event {number} of {len(events)} is {TOO_DEEP}"
     return None
 
 
@@ -277,9 +286,24 @@ class CassetteStore:
         self._cache: dict[str, Cassette | CassetteError] = {}
 
     def path_of(self, name: str) -> Path:
+        """The file of cassette ``name``; a name that is not a path under the folder, or whose file or
+        folder is a symlink that leads out of it, is refused (read from or recorded into, it would
+        be a file the corpus does not hold)."""
         if not re.fullmatch(r"[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*", name) or ".." in name.split("/"):
             raise CassetteError(f"cassette name {name!r} is not a relative path under {self.root}")
-        return self.root / f"{name}{CASSETTE_SUFFIX}"
+        path = self.root / f"{name}{CASSETTE_SUFFIX}"
+        resolved = path.resolve()
+        if not resolved.is_relative_to(self._resolved_root):
+            raise CassetteError(
+                f"cassette {name}: {path} is a symlink (or under one) that leads out of the cassettes "
+                f"folder {self.root}, to {resolved}: refused",
+                hint="keep cassettes inside the cassettes folder (copy the file instead of linking it)",
+            )
+        return path
+
+    @cached_property
+    def _resolved_root(self) -> Path:
+        return self.root.resolve()
 
     def load(self, name: str) -> Cassette:
         cached = self._cache.get(name)

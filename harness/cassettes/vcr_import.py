@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from harness.cassettes.format import as_bytes, decode_body
+from harness.corpus.yaml_source import YamlRefused, load_plain_yaml
 from harness.errors import WireconfError
 from harness.providers.provider import stream_requested
 from harness.providers.registry import PROVIDERS
@@ -29,6 +30,10 @@ from harness.providers.registry import PROVIDERS
 class NotACassette(WireconfError):
     """A file that is not a cassette wireconf can read (``where`` names it)."""
 
+
+MAX_IMPORT_BYTES = 256 * 1024 * 1024
+"""The largest cassette file imported (a recording of a few exchanges is kilobytes; a few hundred
+megabytes is already more than any provider exchange worth keeping)."""
 
 FORMATS_HINT = "wireconf imports vcrpy / pytest-recording cassettes (YAML or JSON) and Ruby VCR's (YAML)"
 
@@ -95,9 +100,13 @@ def _interaction(raw: dict[str, Any]) -> dict[str, Any]:
 def parse(text: str, name: str = "<text>") -> tuple[str, list[dict[str, Any]]]:
     """The format (``vcrpy``, ``ruby-vcr``, ``wireconf``) and the interactions of a cassette's text."""
     try:
-        data = json.loads(text) if text.lstrip().startswith("{") else yaml.load(text, Loader=_loader())
+        data = json.loads(text) if text.lstrip().startswith("{") else load_plain_yaml(text, _loader())
     except (ValueError, yaml.YAMLError) as exc:
         raise NotACassette(f"neither JSON nor YAML: {exc}", path=name, hint=FORMATS_HINT) from exc
+    except YamlRefused as exc:
+        raise NotACassette(f"refused: {exc.message}", path=name, hint=FORMATS_HINT) from exc
+    except RecursionError as exc:
+        raise NotACassette("JSON nested too deeply to parse", path=name, hint=FORMATS_HINT) from exc
     if not isinstance(data, dict):
         raise NotACassette("a cassette is a mapping", path=name, hint=FORMATS_HINT)
     if isinstance(data.get("http_interactions"), list):
@@ -121,14 +130,22 @@ def parse(text: str, name: str = "<text>") -> tuple[str, list[dict[str, Any]]]:
     return kind, interactions
 
 
-def read(path: Path) -> tuple[str, list[dict[str, Any]]]:
+def read_text(path: Path) -> str:
+    """A file given to import, as text, read no further than ``MAX_IMPORT_BYTES``."""
+    hint = "give a cassette file (UTF-8 JSON or YAML) that exists"
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            data = handle.read(MAX_IMPORT_BYTES + 1)
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise NotACassette(
-            f"cannot read: {exc}", path=path, hint="give a cassette file (UTF-8 JSON or YAML) that exists"
-        ) from exc
-    return parse(text, str(path))
+        raise NotACassette(f"cannot read: {exc}", path=path, hint=hint) from exc
+    if len(data) > MAX_IMPORT_BYTES:
+        raise NotACassette(f"larger than {MAX_IMPORT_BYTES:,} bytes", path=path, hint=hint)
+    return text
+
+
+def read(path: Path) -> tuple[str, list[dict[str, Any]]]:
+    return parse(read_text(path), str(path))
 
 
 def endpoint_of(interaction: dict[str, Any]) -> Endpoint | None:

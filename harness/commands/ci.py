@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import glob
 import os
-import re
 import shlex
 import subprocess
 import sys
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.judging.profile import PROFILES
+from harness.report_text import path_part
 
 ENV_PREFIX = "WIRECONF_"
 DEFAULT_OUT = "wireconf-out"
@@ -38,7 +38,7 @@ def _flag(name: str) -> bool:
 
 
 def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_") or "run"
+    return path_part(text) or "run"
 
 
 def _job_name(args: argparse.Namespace) -> str:

@@ -36,6 +36,7 @@ def catalogue_for_reports(corpus: str | None) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    from harness.report_text import path_part
     from harness.reports.badge import render_badge
     from harness.reports.html import render_html
     from harness.reports.jsonl import ReportError, read_records
@@ -63,8 +64,8 @@ def run(args: argparse.Namespace) -> int:
         _write(args.html, render_html(matrix, args.title, catalogue_for_reports(args.corpus)))
         wrote = True
     if args.badge:
-        for rt in matrix.runtimes:
-            _write(args.badge.replace("{impl}", rt.impl), render_badge(rt))
+        for rt in matrix.runtimes:  # a runtime's name is one part of the path, never a way out of it
+            _write(args.badge.replace("{impl}", path_part(rt.impl) or "runtime"), render_badge(rt))
         wrote = True
     if args.markdown or not wrote:
         _write(args.markdown or "-", render_markdown(matrix))

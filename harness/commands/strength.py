@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from harness.commands import add_corpus_argument
+from harness.pytest_plugin.timeout import timeout_seconds
 
 
 def run(args: argparse.Namespace) -> int:
@@ -32,7 +33,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--jobs", type=int, default=None, help="mutants run at once (default: CPU count)")
     parser.add_argument(
         "--case-timeout",
-        type=float,
+        type=timeout_seconds,
         default=5.0,
         metavar="SECONDS",
         help="time limit per case while a mutant runs, as pytest's --case-timeout (default: 5)",

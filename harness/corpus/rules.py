@@ -32,7 +32,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from harness.corpus.conditions import Condition, parse_condition
-from harness.corpus.yaml_source import YamlSyntaxError, line_of, load_yaml_file
+from harness.corpus.yaml_source import YamlSyntaxError, line_of, load_yaml_file, unicode_problem
 
 RULES_FILE = "rules.yaml"
 
@@ -303,6 +303,9 @@ class Catalogue:
     problems: list[CatalogueProblem]
     version: str | None = None
     """The corpus's declared version (``corpus: {version: ...}``); ``None`` for a corpus without one."""
+    unread: bool = False
+    """The file could not be read as a catalogue (not UTF-8, not YAML, no ``rules:`` list): its one
+    problem says why, and no case's citations can be checked against it."""
 
     def __contains__(self, rule_id: object) -> bool:
         return rule_id in self.rules
@@ -326,9 +329,12 @@ def load_catalogue(path: Path, load: Callable[[Path], Any] = load_yaml_file) -> 
     try:
         raw = load(path)
     except YamlSyntaxError as exc:
-        return Catalogue(path, {}, [CatalogueProblem(path, exc.line, exc.described())])
+        cause = exc.__cause__  # whichever loader read it, a file that is not UTF-8 is said so
+        said = unicode_problem(cause) if isinstance(cause, UnicodeDecodeError) else exc.described()
+        return Catalogue(path, {}, [CatalogueProblem(path, exc.line, said)], unread=True)
     if not isinstance(raw, dict) or not isinstance(raw.get("rules"), list):
-        return Catalogue(path, {}, [CatalogueProblem(path, 1, "expected a mapping with a `rules:` list")])
+        problem = CatalogueProblem(path, 1, "expected a mapping with a `rules:` list")
+        return Catalogue(path, {}, [problem], unread=True)
     rules: dict[str, Rule] = {}
     problems: list[CatalogueProblem] = []
     extra = {

@@ -6,10 +6,14 @@ own line and the line of each key, so that a validation error or a failing compa
 ``file:line`` like tavern does.
 
 Aliases are shared when loaded but copied by everything that walks the data (``to_plain``, pydantic,
-the comparer), so a few lines of anchors can stand for billions of nodes ("billion laughs"). Before
-anything is built, the composed node graph is measured: a file whose aliases add more than
-``MAX_ALIAS_NODES`` nodes, or whose alias refers to the node that contains it, is refused with the line
-of the first node that crosses the bound. Files without anchors skip the measurement.
+the comparer), so a few lines of anchors can stand for billions of nodes ("billion laughs"), or one
+long string for gigabytes. Before anything is built, the composed node graph is measured: a file whose
+aliases add more than ``MAX_ALIAS_NODES`` nodes or ``MAX_ALIAS_CHARS`` characters of scalars, or whose
+alias refers to the node that contains it, is refused with the line of the first node that crosses the
+bound. Files without anchors skip that measurement. Every file is also refused when it nests deeper than
+``MAX_DEPTH`` (what reads the data recursively, the parse cache's pickle and ``to_plain`` among them,
+would stop with a ``RecursionError``). ``load_plain_yaml`` applies the same bounds to the other YAML
+files the harness reads (baselines, imported cassettes), for which no line tracking is needed.
 """
 
 from __future__ import annotations
@@ -28,6 +32,13 @@ _BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_ALIAS_NODES = 100_000
 """How many nodes aliases may add to one file when expanded. The corpus's heaviest anchor reuse adds
 a few thousand; an alias bomb adds billions."""
+
+MAX_ALIAS_CHARS = 20_000_000
+"""How many characters of scalars aliases may add to one file when expanded (one long string aliased
+many times is small in nodes and huge in memory); the corpus's aliases add a few kilobytes."""
+
+MAX_DEPTH = 100
+"""How deep a file may nest collections. The corpus's deepest file nests 17 levels."""
 
 _ALIAS_LIKE = re.compile(r"(?:^|[\s\[\{,])\*[^\s,\[\]\{\}]", re.MULTILINE)
 _ANCHOR_LIKE = re.compile(r"(?:^|[\s\[\{,])&[^\s,\[\]\{\}]", re.MULTILINE)
@@ -56,17 +67,53 @@ class YamlSyntaxError(WireconfError):
 
 
 class YamlRefused(YamlSyntaxError):
-    """Valid YAML that is refused: its aliases expand beyond ``MAX_ALIAS_NODES`` or into themselves."""
+    """Valid YAML that is refused: its aliases expand beyond ``MAX_ALIAS_NODES`` / ``MAX_ALIAS_CHARS``
+    or into themselves, or it nests deeper than ``MAX_DEPTH``."""
+
+    default_hint = (
+        f"a file nests at most {MAX_DEPTH} levels and its aliases add at most {MAX_ALIAS_NODES:,} nodes "
+        f"and {MAX_ALIAS_CHARS:,} characters: write the repeated data out once, or split the file"
+    )
 
     def described(self) -> str:
         return str(self)
 
 
+class YamlUnreadable(YamlSyntaxError):
+    """A file that cannot be read as text (missing, unreadable, not UTF-8)."""
+
+    def described(self) -> str:
+        return str(self)
+
+
+def _check_depth(root: yaml.Node) -> None:
+    """Raise ``YamlRefused`` when the graph, aliases expanded, nests deeper than ``MAX_DEPTH``: level by
+    level (run after ``_check_aliases``, which bounds the expansion and refuses an alias into itself)."""
+    level = [root]
+    for depth in range(1, MAX_DEPTH + 2):
+        below: list[yaml.Node] = []
+        for node in level:
+            if isinstance(node, yaml.SequenceNode):
+                below += node.value
+            elif isinstance(node, yaml.MappingNode):
+                for pair in node.value:
+                    below += pair
+        if not below:
+            return
+        if depth == MAX_DEPTH:
+            line = below[0].start_mark.line + 1
+            raise YamlRefused(f"nested deeper than {MAX_DEPTH} levels (at line {line})", line)
+        level = below
+
+
 def _check_aliases(root: yaml.Node) -> None:
-    """Measure the expanded size of the node graph (each node once, memoised); raise ``YamlRefused``
-    at the first node whose expansion crosses the bound, or at an alias that contains itself."""
+    """Measure the expanded size of the node graph (each node once, memoised), in nodes and in
+    characters of scalars; raise ``YamlRefused`` at the first node whose expansion crosses a bound, or
+    at an alias that contains itself."""
     sizes: dict[int, int] = {}
+    chars: dict[int, int] = {}
     distinct = 0
+    distinct_chars = 0
     on_path: set[int] = set()
     stack: list[tuple[yaml.Node, bool]] = [(root, False)]
     while stack:
@@ -77,10 +124,18 @@ def _check_aliases(root: yaml.Node) -> None:
             children = _children(node)
             size = 1 + sum(sizes[id(child)] for child in children)
             sizes[key] = size
+            weight = _own_chars(node) + sum(chars[id(child)] for child in children)
+            chars[key] = weight
             if size - distinct > MAX_ALIAS_NODES and size > MAX_ALIAS_NODES:
                 raise YamlRefused(
                     f"aliases expand this file beyond {MAX_ALIAS_NODES:,} nodes: the node at line "
                     f"{node.start_mark.line + 1} alone stands for {size:,} (an alias bomb?)",
+                    node.start_mark.line + 1,
+                )
+            if weight - distinct_chars > MAX_ALIAS_CHARS and weight > MAX_ALIAS_CHARS:
+                raise YamlRefused(
+                    f"aliases expand this file beyond {MAX_ALIAS_CHARS:,} characters: the node at line "
+                    f"{node.start_mark.line + 1} alone stands for {weight:,} (an alias bomb?)",
                     node.start_mark.line + 1,
                 )
             continue
@@ -93,6 +148,7 @@ def _check_aliases(root: yaml.Node) -> None:
             )
         on_path.add(key)
         distinct += 1
+        distinct_chars += _own_chars(node)
         stack.append((node, True))
         for child in _children(node):
             if id(child) in on_path:
@@ -102,6 +158,10 @@ def _check_aliases(root: yaml.Node) -> None:
                 )
             if id(child) not in sizes:
                 stack.append((child, False))
+
+
+def _own_chars(node: yaml.Node) -> int:
+    return len(node.value) if isinstance(node, yaml.ScalarNode) else 0
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:
@@ -146,17 +206,33 @@ def _construct_yaml_map(loader: _LineLoader, node: yaml.MappingNode) -> Iterator
 _LineLoader.add_constructor("tag:yaml.org,2002:map", _construct_yaml_map)
 
 
+def _checked(loader: Any, text: str) -> Any:
+    """Compose ``text`` with ``loader``, measure it (depth, aliases) and only then build it."""
+    node = loader.get_single_node()
+    if node is None:
+        return None
+    if _ANCHOR_LIKE.search(text) and _ALIAS_LIKE.search(text):
+        _check_aliases(node)
+    _check_depth(node)
+    return loader.construct_document(node)
+
+
+def load_plain_yaml(text: str, loader: type = _BaseLoader) -> Any:
+    """``yaml.load(text, loader)`` under the bounds of ``load_yaml`` (depth, aliases): plain dicts, no
+    line tracking. Raises ``YamlRefused`` for a refused file, ``yaml.YAMLError`` for invalid YAML."""
+    parser = loader(text)
+    try:
+        return _checked(parser, text)
+    finally:
+        parser.dispose()
+
+
 def load_yaml(text: str) -> Any:
     """Parse YAML text into plain data with ``LineDict`` mappings; raises ``YamlSyntaxError`` (or
-    ``YamlRefused`` for an alias bomb, before anything is built)."""
+    ``YamlRefused`` for an alias bomb or a file nested too deep, before anything is built)."""
     loader = _LineLoader(text)
     try:
-        node = loader.get_single_node()
-        if node is None:
-            return None
-        if _ANCHOR_LIKE.search(text) and _ALIAS_LIKE.search(text):
-            _check_aliases(node)
-        return loader.construct_document(node)
+        return _checked(loader, text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 0
@@ -171,9 +247,16 @@ def load_yaml_file(path: Path) -> Any:
     """Read and parse one YAML file; an unreadable file is reported like a syntax error at line 0."""
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise YamlSyntaxError(f"cannot read: {exc}", 0) from exc
+    except UnicodeDecodeError as exc:
+        raise YamlUnreadable(unicode_problem(exc), 0) from exc
+    except OSError as exc:
+        raise YamlUnreadable(f"cannot read: {exc}", 0) from exc
     return load_yaml(text)
+
+
+def unicode_problem(exc: UnicodeDecodeError) -> str:
+    """What a file that is not UTF-8 is said to be: where the first byte that is not is."""
+    return f"not UTF-8 text: byte 0x{exc.object[exc.start]:02x} at offset {exc.start} ({exc.reason})"
 
 
 def line_of(data: Any, loc: Sequence[Any]) -> int:

@@ -47,12 +47,14 @@ from harness.exec_protocol.messages import (
 from harness.kinds.kind import AdapterMethod, Kind
 from harness.kinds.registry import KINDS
 from harness.providers.registry import PROVIDER_OF
+from harness.report_text import cut_note
 from harness.sdk.origins import Origin, origin_of
 
 HELLO_TIMEOUT = 60.0
 MAX_FAILED_RESTARTS = 2
 STOP_TIMEOUT = 5.0
 STDERR_LINES = 40
+STDERR_LINE_CHARS = 2000
 TRANSCRIPT_ENV = "WIRECONF_EXEC_TRANSCRIPT"
 
 
@@ -117,10 +119,15 @@ class _Process:
         self.lines.put(None)
 
     def _read_stderr(self) -> None:
+        """Keep the last ``STDERR_LINES`` lines, each cut to ``STDERR_LINE_CHARS`` as it is read (a
+        runtime may write hundreds of megabytes on one line before it crashes)."""
         assert self.popen.stderr is not None
         with self.popen.stderr as err:
-            for line in err:
-                self.stderr.append(line.rstrip("\n"))
+            while first := err.readline(STDERR_LINE_CHARS):
+                line, cut = first, 0
+                while not line.endswith("\n") and (line := err.readline(STDERR_LINE_CHARS)):
+                    cut += len(line.removesuffix("\n"))
+                self.stderr.append(first.rstrip("\n") + (cut_note(cut) if cut else ""))
 
     def send(self, line: str, deadline: float | None = None) -> None:
         """Write one line; raises ``_Silent`` when the runtime has not read it by ``deadline``."""

@@ -17,6 +17,7 @@ import difflib
 import json
 import logging
 import math
+import reprlib
 from typing import Any
 
 from harness.judging.differences import Difference, Line
@@ -114,13 +115,35 @@ def _strict_equal_across_types(expected: Any, actual: Any, tolerance: float | No
     return bool(expected == actual)
 
 
+_REDACT_MARGIN = 4096
+"""Characters serialised past a line's limit, so that a key that straddles the cut is whole when
+redacted (no rendering of a key is this long)."""
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+
+
+def _json_prefix(value: Any, size: int) -> str:
+    """The start of ``value`` as compact JSON, serialised only until it is longer than ``size`` (a
+    value aliased many times over can stand for gigabytes of JSON; one diff line shows 240 characters)."""
+    try:
+        parts: list[str] = []
+        total = 0
+        for chunk in _ENCODER.iterencode(value):
+            parts.append(chunk)
+            total += len(chunk)
+            if total > size:
+                break
+        return "".join(parts)
+    except (TypeError, ValueError, RecursionError):
+        shorter = reprlib.Repr()  # repr, with every part bounded
+        shorter.maxlevel, shorter.maxstring, shorter.maxother = 8, size, size
+        shorter.maxdict = shorter.maxlist = shorter.maxtuple = shorter.maxset = 64
+        return shorter.repr(value)
+
+
 def show(value: Any, limit: int = _MAX_VALUE) -> str:
     """A value as compact JSON, shortened for one diff line."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    except (TypeError, ValueError, RecursionError):
-        text = repr(value)
-    text = redact(text)
+    text = redact(_json_prefix(value, limit + _REDACT_MARGIN))
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -20,6 +20,7 @@ from typing import IO, Any
 
 import pytest
 
+from harness.cassettes.lock import cassette_lock
 from harness.corpus.identity import CorpusIdentity
 from harness.pytest_plugin.items import CaseFailed, CaseItem
 from harness.pytest_plugin.session import get_session
@@ -301,7 +302,8 @@ class _Controller:
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         if self.report_path is not None:
             self.report_path.parent.mkdir(parents=True, exist_ok=True)
-            self._out = self.report_path.open("w", encoding="utf-8")
+            # records are encodable (CaseRecord.to_json): the error handler is for what slips past it
+            self._out = self.report_path.open("w", encoding="utf-8", errors="backslashreplace")
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         props = dict(report.user_properties)
@@ -370,7 +372,19 @@ class _Controller:
             self._out.close()
             self._out = None
         if self.baseline is not None and self.config.getoption("wireconf_update_baseline"):
-            self._update_baseline(self.baseline)
+            self.baseline = self._locked_update(self.baseline.path)
+
+    def _locked_update(self, path: Path) -> Baseline:
+        """Update the baseline as it is on disk now, under its lock: another run that updated it since
+        this one started (a disjoint selection, another shard) keeps what it wrote, and this run
+        changes only the entries of the cases it ran."""
+        with cassette_lock(path):
+            try:
+                baseline = load_baseline(path, missing_ok=True)
+            except BaselineError as exc:  # rewritten with something unreadable while the run ran
+                raise pytest.UsageError(str(exc)) from exc
+            self._update_baseline(baseline)
+        return baseline
 
     def _update_baseline(self, baseline: Baseline) -> None:
         impl = get_session(self.config).impl

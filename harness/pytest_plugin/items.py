@@ -49,6 +49,7 @@ from harness.pytest_plugin.summary import (
     PROP_WAIVED,
 )
 from harness.pytest_plugin.timeout import CaseAborted
+from harness.report_text import report_text
 from harness.reports.waivers import Waiver, apply_waivers
 from harness.secret_values import redact
 
@@ -152,6 +153,9 @@ class CaseItem(ShownAsWritten):
         """Why the implementation under test cannot run this case (what it does not declare), or
         ``None``; worked out once, since the runner asks it of the case it may start early."""
         session = get_session(self.config)
+        catalogue = session.corpus(self.corpus_root).catalogue
+        if catalogue.unread:  # its citations cannot be checked, nor a failure's rules named
+            return f"not judged: {catalogue.path} cannot be read (its own error says why)"
         cap = capability(self.loaded.kind, self.loaded.api)
         if session.impl.unavailable:
             return f"{cap}: {session.impl.name} is unavailable here: {session.impl.unavailable}"
@@ -205,10 +209,10 @@ class CaseItem(ShownAsWritten):
             self._error(aborted)  # outside the except block: no chained traceback in the report
         self._result = result
         self._note_recorded(result.recorded)
-        if result.stdout:  # shown as is under -s: no report to redact it later
-            sys.stdout.write(redact(result.stdout))
+        if result.stdout:  # shown as is under -s: no report to redact (and bound) it later
+            sys.stdout.write(report_text(redact(result.stdout)))
         if result.stderr:
-            sys.stderr.write(redact(result.stderr))
+            sys.stderr.write(report_text(redact(result.stderr)))
         replay_logs(result)
         self._check_cassettes(result)
         if result.status == "skipped":

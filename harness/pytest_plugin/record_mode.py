@@ -25,9 +25,11 @@ from harness.cassettes.lock import remove_orphans
 from harness.cassettes.recording import MODES, POLICY_KEY, RecordingPolicy
 from harness.cassettes.unused import is_full_run, unused
 from harness.providers.registry import PROVIDERS
+from harness.pytest_plugin.ci import PROP_DIFF, PROP_REASON
 from harness.pytest_plugin.items import CaseItem
 from harness.pytest_plugin.session import get_session
 from harness.pytest_plugin.summary import PROP_RECORDED
+from harness.report_text import report_text
 from harness.secret_values import key_values, redact
 
 RECORD_TIMEOUT = 300.0
@@ -89,19 +91,27 @@ def _redacted(value: Any, values: dict[str, str]) -> Any:
     return redact(value, values) if isinstance(value, str) else value
 
 
+_BOUNDED_PROPERTIES = frozenset({PROP_DIFF, PROP_REASON})
+"""The report's user properties that are text for people (the others are JSON, cut by nothing)."""
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Any:
-    """The outermost wrapper: runs after every other plugin has filled the report in."""
+    """The outermost wrapper: runs after every other plugin has filled the report in. Keys are
+    redacted, then every text bounded and made encodable (``harness.report_text``): a runtime's
+    300 MB of stderr or its lone surrogate reaches no report."""
     report = yield
     values = key_values()
-    if not values:
-        return report
     if report.longrepr is not None:
         text = str(report.longrepr)
-        if redact(text, values) != text:
-            report.longrepr = redact(text, values)
-    report.sections = [(title, redact(content, values)) for title, content in report.sections]
-    report.user_properties = [(key, _redacted(value, values)) for key, value in report.user_properties]
+        shown = report_text(redact(text, values))
+        if shown != text:
+            report.longrepr = shown
+    report.sections = [(title, report_text(redact(content, values))) for title, content in report.sections]
+    report.user_properties = [
+        (key, report_text(value) if key in _BOUNDED_PROPERTIES and isinstance(value, str) else value)
+        for key, value in ((key, _redacted(value, values)) for key, value in report.user_properties)
+    ]
     return report
 
 

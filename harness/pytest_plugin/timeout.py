@@ -10,6 +10,8 @@ stops both; ``harness.pytest_plugin.runner``).
 
 from __future__ import annotations
 
+import argparse
+import math
 import queue
 import threading
 import time
@@ -93,3 +95,17 @@ class TimedRunner:
         if outcome.error is not None:
             raise outcome.error
         return outcome.value  # type: ignore[return-value]
+
+
+def timeout_seconds(text: str) -> float:
+    """``--case-timeout``'s type: a finite number of seconds, 0 or more (0 disables the limit). ``nan``
+    would disable it silently and ``inf`` make every wait overflow; a negative limit has no meaning."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(seconds) or seconds < 0:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give a finite number of seconds, 0 or more (0 disables the limit)"
+        )
+    return seconds

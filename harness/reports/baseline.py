@@ -37,6 +37,7 @@ import yaml
 
 from harness.cassettes.atomic import write_atomic
 from harness.corpus.identity import CorpusIdentity
+from harness.corpus.yaml_source import YamlRefused, load_plain_yaml
 from harness.errors import WireconfError
 from harness.reports.waivers import Waiver, WaiverError, parse_waivers
 
@@ -45,6 +46,10 @@ HEADER = (
     "# passed (with their fingerprint) when this file was written. A listed failure that passes, or a\n"
     "# passed case that fails, fails the run (pytest --baseline FILE --update-baseline rewrites it).\n"
 )
+
+MAX_BASELINE_BYTES = 64 * 1024 * 1024
+"""A baseline lists a reason per failing case and a fingerprint per passing one: a few hundred
+kilobytes for the whole corpus. A larger file is not a baseline."""
 
 REGRESSION = "regression"  # passed when the baseline was written, unchanged since, fails now
 NEW = "new"  # fails, and the baseline never saw it pass as it is now
@@ -177,16 +182,39 @@ SECTIONS: dict[str, Callable[[Baseline, Any], None]] = {
 }
 
 
+def _read(path: Path) -> Any:
+    """The file's YAML, read within ``MAX_BASELINE_BYTES`` and the case files' bounds on depth and
+    aliases (a ten-line file of aliases can stand for gigabytes)."""
+    if path.is_dir():
+        raise BaselineError(f"--baseline {path}: is a folder, not a file")
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_BASELINE_BYTES + 1)
+    except OSError as exc:
+        raise BaselineError(f"--baseline {path}: cannot read: {exc.strerror or exc}") from exc
+    if len(data) > MAX_BASELINE_BYTES:
+        raise BaselineError(f"--baseline {path}: larger than {MAX_BASELINE_BYTES:,} bytes (not a baseline?)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BaselineError(
+            f"--baseline {path}: not UTF-8 text ({exc.reason} at byte {exc.start}; not a baseline?)"
+        ) from exc
+    try:
+        return load_plain_yaml(text)
+    except YamlRefused as exc:
+        raise BaselineError(f"--baseline {path}: refused: {exc.message}") from exc
+    except yaml.YAMLError as exc:
+        raise BaselineError(f"--baseline {path}: not valid YAML: {exc}") from exc
+
+
 def load_baseline(path: Path, *, missing_ok: bool = False) -> Baseline:
     """Read ``path``; with ``missing_ok`` an absent file is an empty baseline (to be written)."""
     if not path.exists():
         if missing_ok:
             return Baseline(path, passed={})
         raise BaselineError(f"--baseline {path}: no such file (create it with --update-baseline)")
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as exc:
-        raise BaselineError(f"--baseline {path}: not valid YAML: {exc}") from exc
+    data = _read(path) or {}
     if not isinstance(data, dict):
         raise BaselineError(f"--baseline {path}: expected a mapping with `expected_failures`")
     unknown = set(data) - set(SECTIONS)

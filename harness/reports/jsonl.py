@@ -7,12 +7,13 @@ workers' controller or CI machines (``--shard``), can be concatenated or merged 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from harness.errors import WireconfError
+from harness.report_text import encodable, report_text
 
 STATUSES = ("passed", "failed", "error", "unsupported", "skipped")
 
@@ -74,12 +75,60 @@ class CaseRecord:
         return bool(self.accepted) or self.baseline == "expected"
 
     def to_json(self) -> str:
+        """One line of JSON, whatever strings the runtime put in it: every string bounded and with its
+        lone surrogates escaped (``harness.report_text``); U+2028, U+2029 and U+0085 are kept, since
+        a reader splits records on ``\n`` alone."""
         data = {k: v for k, v in asdict(self).items() if v is not None and k != "extra"}
         data.update(self.extra)
-        return json.dumps(data, ensure_ascii=False, sort_keys=False)
+        return json.dumps(_encodable(data), ensure_ascii=False, sort_keys=False)
 
 
 _FIELDS = {f.name for f in fields(CaseRecord)} - {"extra"}
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _is_optional_text(value: Any) -> bool:
+    return value is None or isinstance(value, str)
+
+
+def _is_list_of(kind: type) -> Callable[[Any], bool]:
+    return lambda value: isinstance(value, list) and all(isinstance(item, kind) for item in value)
+
+
+_SHAPES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "impl": (_is_text, "a string"),
+    "version": (_is_text, "a string"),
+    "id": (_is_text, "a string"),
+    "status": (_is_text, "a string"),
+    "rules": (_is_list_of(str), "a list of strings"),
+    "duration": (lambda v: isinstance(v, int | float) and not isinstance(v, bool), "a number"),
+    "accepted": (lambda v: v is None or isinstance(v, bool), "true, false or null"),
+    "differences": (lambda v: v is None or _is_list_of(dict)(v), "a list of objects or null"),
+    "waived": (lambda v: v is None or _is_list_of(dict)(v), "a list of objects or null"),
+}
+"""The JSON type of each field a reader relies on; every other known field is a string or null."""
+
+
+def _encodable(value: Any) -> Any:
+    if isinstance(value, str):
+        return report_text(value)
+    if isinstance(value, dict):
+        return {encodable(str(k)): _encodable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_encodable(v) for v in value]
+    return value
+
+
+def _type_problem(data: dict[str, Any]) -> str | None:
+    """The first field whose JSON type is wrong, as ``field must be ..., got ...``."""
+    for key in sorted(_FIELDS & data.keys()):
+        fits, shape = _SHAPES.get(key, (_is_optional_text, "a string or null"))
+        if not fits(data[key]):
+            return f"`{key}` must be {shape}, got {json.dumps(data[key])[:80]}"
+    return None
 
 
 class ReportError(WireconfError):
@@ -98,6 +147,10 @@ def parse_record(line: str, where: str) -> CaseRecord:
     missing = [k for k in ("impl", "version", "id", "status") if k not in data]
     if missing:
         raise ReportError(f"{where}: missing {', '.join(missing)}")
+    wrong = _type_problem(data)
+    if wrong:
+        raise ReportError(f"{where}: {wrong}")
+    data = _encodable(data)  # a file written elsewhere may carry what this one's writer escapes
     if data["status"] not in STATUSES:
         raise ReportError(f"{where}: unknown status {data['status']!r} (known: {', '.join(STATUSES)})")
     known = {k: v for k, v in data.items() if k in _FIELDS}
@@ -120,7 +173,7 @@ def read_records(paths: Iterable[Path]) -> list[CaseRecord]:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise ReportError(f"{path}: cannot read: {exc}") from exc
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, line in enumerate(text.split("\n"), start=1):  # not splitlines: U+2028 is in a record
             if line.strip():
                 record = parse_record(line, f"{path}:{number}")
                 merged[(record.impl, record.version, record.python, record.id)] = record

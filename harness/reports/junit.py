@@ -14,7 +14,12 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from harness.report_text import report_text, xml_text
 from harness.reports.matrix import Matrix, RuntimeSummary, baseline_mark
+
+MAX_ATTRIBUTE = 1000
+"""Characters of an attribute (a failure's message: its first line) kept; the element's text has the
+rest, within ``harness.report_text.MAX_CHARS``."""
 
 
 def render_junit(matrix: Matrix) -> str:
@@ -74,8 +79,20 @@ def render_junit(matrix: Matrix) -> str:
         suite.set("time", f"{seconds:.3f}")
     for key, value in totals.items():
         root.set(key, str(value))
+    _writable(root)
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _writable(root: ET.Element) -> None:
+    """Every text and attribute of the tree bounded and with what XML 1.0 forbids escaped (ANSI colour
+    codes, U+FFFE, lone surrogates a runtime put in a result), so that the file stays well-formed:
+    ElementTree escapes markup, not characters XML cannot hold."""
+    for element in root.iter():
+        if element.text:
+            element.text = xml_text(report_text(element.text))
+        for name, value in element.attrib.items():
+            element.set(name, xml_text(report_text(value, MAX_ATTRIBUTE)))
 
 
 def _properties(suite: ET.Element, rt: RuntimeSummary) -> None:

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import html
+import re
 from collections import Counter
 
+from harness.report_text import bounded, encodable
 from harness.reports.causes import group_causes
 from harness.reports.matrix import COLUMNS, Matrix, baseline_mark
 
 MAX_DIFF_LINES = 40
 MAX_CAUSES = 15
+MAX_LINE = 1000
+"""Characters of one line of a runtime's text shown (a diff line is far shorter)."""
+
+_BACKTICKS = re.compile("`+")
+_MARKDOWN_SPECIAL = re.compile(r"[\\`*_\[\]|~]")
+"""What would start emphasis, a link, code, a table cell or strike-through inside a line."""
 
 
 def _cell(counts: Counter[str]) -> str:
@@ -19,11 +28,33 @@ def _cell(counts: Counter[str]) -> str:
 
 
 def _fence(text: str) -> str:
-    lines = text.splitlines()
+    """A code block of a runtime's text: its lines and each line bounded, fenced by more backticks than
+    any run of them in it (so that nothing in it closes the block)."""
+    lines = [bounded(line, MAX_LINE) for line in encodable(text).split("\n")]
     if len(lines) > MAX_DIFF_LINES:
         lines = [*lines[:MAX_DIFF_LINES], f"… {len(lines) - MAX_DIFF_LINES} more line(s)"]
-    body = "\n".join(lines).replace("```", "`\u200b``")
-    return f"```\n{body}\n```"
+    body = "\n".join(lines)
+    fence = "`" * max(3, _longest_backticks(body) + 1)
+    return f"{fence}\n{body}\n{fence}"
+
+
+def _longest_backticks(text: str) -> int:
+    return max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+
+
+def _code(text: str) -> str:
+    """An inline code span of ``text`` (one line, bounded) that no backtick in it can end early."""
+    text = bounded(encodable(" ".join(text.split("\n"))), MAX_LINE)
+    ticks = "`" * (_longest_backticks(text) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def _plain(text: str) -> str:
+    """Text a runtime supplied (its name and version, a reason) shown as itself: one line, bounded, with
+    Markdown's and HTML's special characters escaped."""
+    text = bounded(encodable(" ".join(text.split("\n"))), MAX_LINE)
+    return _MARKDOWN_SPECIAL.sub(lambda m: "\\" + m.group(), html.escape(text, quote=False))
 
 
 def render_markdown(matrix: Matrix) -> str:
@@ -38,7 +69,7 @@ def render_markdown(matrix: Matrix) -> str:
         known = f" ({rt.known} known from the baseline)" if rt.known else ""
         corpus = f" (corpus {rt.corpus})" if len(corpora) > 1 else ""
         out.append(
-            f"- **{rt.label}**{corpus}: {c['passed']} passed, {c['failed']} failed{known} "
+            f"- **{_plain(rt.label)}**{corpus}: {c['passed']} passed, {c['failed']} failed{known} "
             f"({rt.tiers_text()}), {c['error']} error, {c['unsupported']} unsupported, {c['skipped']} "
             f"skipped — {rt.profiles_text()}"
         )
@@ -51,20 +82,21 @@ def render_markdown(matrix: Matrix) -> str:
         "Each cell: " + " / ".join(COLUMNS) + ".",
         "",
     ]
-    out.append("| kind | api | " + " | ".join(rt.label for rt in matrix.runtimes) + " |")
+    out.append("| kind | api | " + " | ".join(_plain(rt.label) for rt in matrix.runtimes) + " |")
     out.append("|---|---|" + "---|" * len(matrix.runtimes))
     for section in matrix.sections:
         cells = " | ".join(_cell(matrix.cell(rt, section)) for rt in matrix.runtimes)
-        out.append(f"| {section[0]} | {section[1]} | {cells} |")
+        out.append(f"| {_plain(section[0])} | {_plain(section[1])} | {cells} |")
     for rt in matrix.runtimes:
         causes = group_causes((r.id, r.differences or []) for r in rt.failures)
         if causes:
-            out += ["", f"### {rt.label}: root causes", "", "| cases | rules broken | tier | difference |"]
+            head = f"### {_plain(rt.label)}: root causes"
+            out += ["", head, "", "| cases | rules broken | tier | difference |"]
             out.append("|---:|---|---|---|")
             for cause in causes[:MAX_CAUSES]:
                 rules = cause.rules_text(code=True)
-                example = cause.example.replace("|", "\\|")
-                out.append(f"| {len(cause.cases)} | {rules} | {cause.tier or '?'} | `{example}` |")
+                example = _code(cause.example).replace("|", "\\|")
+                out.append(f"| {len(cause.cases)} | {rules} | {cause.tier or '?'} | {example} |")
             if len(causes) > MAX_CAUSES:
                 out.append(f"| … | {len(causes) - MAX_CAUSES} more root causes | | |")
     for rt in matrix.runtimes:
@@ -72,26 +104,25 @@ def render_markdown(matrix: Matrix) -> str:
             ids = ", ".join(f"`{r.id}`" for r in rt.fixed)
             out += [
                 "",
-                f"**{rt.label}**: {len(rt.fixed)} case(s) listed in the baseline as failing now pass "
+                f"**{_plain(rt.label)}**: {len(rt.fixed)} case(s) listed in the baseline as failing now pass "
                 f"(remove them from it): {ids}",
             ]
         if not rt.failures:
             continue
-        out += ["", f"### {rt.label}: {len(rt.failures)} failing case(s)", ""]
+        out += ["", f"### {_plain(rt.label)}: {len(rt.failures)} failing case(s)", ""]
         for record in rt.failures:
             mark = baseline_mark(record)
             shown = "" if mark is None else f" (**{mark}**)" if not record.gate_accepted else f" ({mark})"
             if record.outside_profile:
                 shown = f" (outside the {record.outside_profile} profile)"
-            rules = ", ".join(f"`{r}`" for r in record.broken)
-            tier = f" [{record.tier}]" if record.tier else ""
-            head = f"<code>{record.id}</code> {record.status}{shown}{tier}: breaks {rules}"
+            rules = ", ".join(_code(r) for r in record.broken)
+            tier = f" [{_plain(record.tier)}]" if record.tier else ""
+            head = f"<code>{html.escape(record.id)}</code> {record.status}{shown}{tier}: breaks {rules}"
             out.append(f"<details><summary>{head}</summary>")
             out.append("")
             if record.location:
-                out.append(
-                    f"`{record.location}`" + (f" — baseline: {record.reason}" if record.reason else "")
-                )
+                reason = f" — baseline: {_plain(record.reason)}" if record.reason else ""
+                out.append(_code(record.location) + reason)
                 out.append("")
             out.append(_fence(record.diff or record.message or "(no details)"))
             out += ["", "</details>"]
