@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from harness.reports.causes import group_causes
+from harness.reports.causes import NO_RULE, group_causes
 from harness.reports.matrix import COLUMNS, Matrix, baseline_mark
 
 MAX_DIFF_LINES = 40
@@ -64,7 +64,7 @@ def render_markdown(matrix: Matrix) -> str:
             for cause in causes[:MAX_CAUSES]:
                 rules = cause.rules_text(code=True)
                 example = cause.example.replace("|", "\\|")
-                out.append(f"| {len(cause.cases)} | {rules} | {cause.tier or '?'} | `{example}` |")
+                out.append(f"| {len(cause.cases)} | {rules} | {cause.tier_text} | `{example}` |")
             if len(causes) > MAX_CAUSES:
                 out.append(f"| … | {len(causes) - MAX_CAUSES} more root causes | | |")
     for rt in matrix.runtimes:
@@ -84,8 +84,14 @@ def render_markdown(matrix: Matrix) -> str:
             if record.outside_profile:
                 shown = f" (outside the {record.outside_profile} profile)"
             rules = ", ".join(f"`{r}`" for r in record.broken)
-            tier = f" [{record.tier}]" if record.tier else ""
-            head = f"<code>{record.id}</code> {record.status}{shown}{tier}: breaks {rules}"
+            if record.status == "failed":
+                tier = f" [{record.tier or 'unruled'}]"
+                says = f"breaks {rules}" if rules else NO_RULE
+                head = f"<code>{record.id}</code> {record.status}{shown}{tier}: {says}"
+                if rules and any(not d.get("rules") for d in record.differences or []):
+                    head += f", and differs where {NO_RULE}"
+            else:
+                head = f"<code>{record.id}</code> {record.status}{shown}: not judged"
             out.append(f"<details><summary>{head}</summary>")
             out.append("")
             if record.location:
