@@ -116,3 +116,55 @@ def test_a_harness_bug_is_an_error_naming_it(run_corpus, monkeypatch):
     run = run_corpus("--case-runner=process", "-k", WIRE)
     assert run.outcomes == {WIRE: "error"}
     assert "the harness failed on this case (a wireconf bug)" in run.longreprs[WIRE]
+
+
+# --- capabilities that cannot exist ---------------------------------------------------------------------
+
+
+def test_a_stream_capability_of_an_api_without_streams_is_refused_where_it_is_declared():
+    from harness.adapter_contract import parse_capability
+    from harness.errors import WireconfError
+    from harness.impl_loader import check_adapter
+
+    assert parse_capability("stream:openai.chat") == ("stream", "openai.chat")
+    with pytest.raises(ValueError, match=r"openai\.embeddings has no streaming call") as raised:
+        parse_capability("stream:openai.embeddings")
+    assert "remove it from the capabilities" in str(raised.value)
+
+    class Declares:
+        name, version = "declares-embedding-streams", "0.0.1"
+
+        def capabilities(self):
+            return {"stream:openai.embeddings"}
+
+        def process_stream(self, api, agent, events):
+            yield from ()
+
+    with pytest.raises(WireconfError, match=r"stream:openai\.embeddings"):
+        check_adapter(Declares(), "tests:Declares", "test")
+
+
+def test_lint_refuses_a_stream_case_on_an_api_without_streams(tmp_path, capsys):
+    from harness.cli import main
+
+    (tmp_path / "rules.yaml").write_text(
+        "rules:\n  - {id: '8/x', level: MUST, basis: text, source: {seed: s, section: '8'}, statement: s}\n"
+    )
+    (tmp_path / "c.yaml").write_text(
+        textwrap.dedent(
+            """\
+            cases:
+              - id: stream.openai.embeddings.no-such-thing
+                kind: stream
+                api: openai.embeddings
+                rules: ['8/x']
+                agent: {model: {id: text-embedding-3-small}}
+                response: {events: [{data: [{embedding: [0.1]}]}]}
+                expect: []
+            """
+        )
+    )
+    assert main(["lint", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "c.yaml:2: stream.openai.embeddings.no-such-thing: kind stream on openai.embeddings" in out
+    assert "has no streaming call" in out
