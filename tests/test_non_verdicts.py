@@ -12,27 +12,10 @@ import textwrap
 
 import pytest
 
-from tests.conftest import REPO
+from tests.test_hostile_adapters import PY_SERVE, WIRE, WIRE_2, WIRE_3, WIRE_4, only
+from tests.test_hostile_adapters import markers as markers  # the fixture: where the fakes note what they did
 
-PY_SERVE = f"{shlex.quote(sys.executable)} -m harness.exec_protocol.serve"
-WIRE = "wire.openai.chat.single-text-part-is-string"
-WIRE_2 = "wire.openai.chat.empty-text-part-is-empty-string"
-WIRE_3 = "wire.openai.chat.option-temperature"
-WIRE_4 = "wire.openai.chat.option-top-p"
 GEMINI_E2E = "e2e.gemini.generate_content.tool-as-json-schema"
-
-
-def only(*case_ids: str) -> list[str]:
-    return ["-k", " or ".join(case_ids)]
-
-
-@pytest.fixture
-def markers(tmp_path, monkeypatch):
-    folder = tmp_path / "markers"
-    folder.mkdir()
-    monkeypatch.setenv("WIRECONF_HOSTILE_DIR", str(folder))
-    monkeypatch.setenv("PYTHONPATH", str(REPO))  # runtime processes import tests.fakes.*
-    return folder
 
 
 def test_protocol_faults_are_errors_of_their_own_case_and_never_of_the_next(run_corpus, markers):
