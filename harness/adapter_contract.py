@@ -14,9 +14,11 @@ from typing import Any, Protocol, runtime_checkable
 from harness.kinds.kind import capability
 from harness.kinds.process import PROCESS_ASYNC
 from harness.kinds.registry import KIND_NAMES
+from harness.kinds.registry import KINDS as _KIND_OBJECTS
 from harness.kinds.registry import METHOD_FOR_KIND as _METHOD_FOR_KIND
 from harness.kinds.wire import TOOL_REGISTRY
 from harness.providers.registry import API_NAMES
+from harness.providers.registry import APIS as _API_OBJECTS
 
 __all__ = [
     "ALL_CONCEPTS",
@@ -94,7 +96,21 @@ def parse_capability(text: str) -> tuple[str, str]:
         raise ValueError(f"capability {text!r}: unknown kind {kind!r} (known: {', '.join(KINDS)})")
     if api not in APIS:
         raise ValueError(f"capability {text!r}: unknown api {api!r} (known: {', '.join(APIS)})")
+    impossible = stream_without_stream(kind, api)
+    if impossible:
+        raise ValueError(f"capability {text!r}: {impossible}")
     return kind, api
+
+
+def stream_without_stream(kind: str, api: str) -> str | None:
+    """Why ``<kind>:<api>`` cannot exist (a kind of streams on an api that has no stream), or ``None``."""
+    if not _KIND_OBJECTS[kind].streams_only or _API_OBJECTS[api].streams:
+        return None
+    return (
+        f"{api} has no streaming call (its API answers with one response), so there is no {kind} case "
+        f"for it and no such capability; remove it from the capabilities the adapter declares (a "
+        f"`stream` option of an {api} request is a wire or e2e matter)"
+    )
 
 
 @runtime_checkable

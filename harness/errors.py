@@ -84,3 +84,11 @@ class CaseInputError(WireconfError):
 
 class ContractError(WireconfError):
     """The adapter broke the adapter contract (a result of the wrong type, a method it lacks): no verdict."""
+
+
+class NotJudged(WireconfError):
+    """What happened is not a verdict on the runtime, so the case is an error of its own, never a failure
+    charged to a rule: the exec protocol broken inside a call (a reply for another call, stray output on
+    stdout), a recording refused, an input the harness cannot hand to this runtime. Raised by the
+    harness's side of a call (an exec proxy, a kind's judge); ``finish_case`` turns it into an error
+    wherever it surfaces, even as the exception an adapter's call seems to have raised."""

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import fcntl
+import json
 import subprocess
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from harness.cache_dir import cache_root
 from harness.corpus.loader import Corpus
 from harness.providers.registry import API_NAMES
-from harness.pytest_plugin.summary import PROP_CASE, PROP_PROBLEM, classify
+from harness.pytest_plugin.summary import PROP_CASE, PROP_DIFFERENCES, PROP_PROBLEM, classify
 from harness.sdk.replay import warm_up
 from tests.fake_provider import fake_provider  # noqa: F401  (the fake provider server, as a fixture)
 from tests.spread import pytest_cmdline_main  # noqa: F401  (README's test command on xdist workers)
@@ -38,15 +39,27 @@ class CorpusRun:
     longreprs: dict[str, str]
     problems: dict[str, str]
     ret: int
+    differences: dict[str, list[dict]] = field(default_factory=dict)
+    """Each failing case's attributed differences (``Attribution.to_data``), as the report carries them."""
 
     def with_outcome(self, outcome: str) -> set[str]:
         return {case for case, got in self.outcomes.items() if got == outcome}
+
+    def unruled(self) -> list[str]:
+        """``case: signature`` of every difference no rule declares (a defect of the corpus)."""
+        return [
+            f"{case}: {d.get('signature')}"
+            for case, found in sorted(self.differences.items())
+            for d in found
+            if d.get("basis") == "unruled"
+        ]
 
 
 def collect_run(reprec: pytest.HookRecorder) -> CorpusRun:
     outcomes: dict[str, str] = {}
     longreprs: dict[str, str] = {}
     problems: dict[str, str] = {}
+    differences: dict[str, list[dict]] = {}
     for report in reprec.getreports("pytest_runtest_logreport"):
         props = dict(report.user_properties)
         if PROP_PROBLEM in props and report.when == "call" and report.failed:
@@ -58,7 +71,20 @@ def collect_run(reprec: pytest.HookRecorder) -> CorpusRun:
             outcomes[props[PROP_CASE]] = outcome
             if outcome != "passed":
                 longreprs[props[PROP_CASE]] = str(report.longrepr)
-    return CorpusRun(outcomes, longreprs, problems, int(reprec.ret))
+        if PROP_DIFFERENCES in props:
+            differences[props[PROP_CASE]] = json.loads(props[PROP_DIFFERENCES])
+    return CorpusRun(outcomes, longreprs, problems, int(reprec.ret), differences)
+
+
+def assert_all_ruled(run: CorpusRun, runtime: str) -> None:
+    """The guard of declared attribution: every difference a judged runtime's run produces is declared
+    by a rule (``governs`` in rules.yaml). An unruled one fails no claim against the runtime; it is a
+    rule whose declaration is missing or an expectation that asks for more than any rule does."""
+    unruled = run.unruled()
+    assert not unruled, (
+        f"{len(unruled)} difference(s) of {runtime} that no rule declares (add the `governs` of the rule "
+        "they break in cases/rules.yaml, or loosen the expectation):\n  " + "\n  ".join(unruled)
+    )
 
 
 @pytest.fixture(scope="session", autouse=True)

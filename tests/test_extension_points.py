@@ -143,6 +143,7 @@ rules:
   - id: toy/shout
     level: MUST
     basis: text
+    governs: [{subject: result, path: '$**'}]
     source: {seed: toy.txt, section: '2'}
     statement: A shout is the text in capitals with an exclamation mark.
 """

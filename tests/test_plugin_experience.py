@@ -21,9 +21,10 @@ MAX_TOKENS = "--impl=tests.fakes.sends_max_tokens:adapter"
 def _summary_rows(lines: list[str]) -> dict[tuple[str, str], list[int]]:
     rows = {}
     for line in lines:
-        # passed failed error unsupported skipped, then the failures by tier (spec vectors project)
+        # passed failed error unsupported skipped, then the failures by tier (spec vectors project) and
+        # those no rule declares (unruled)
         match = re.match(
-            r"^(openai\.chat)\s+(\w+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)(?:\s+\d+){3}$", line
+            r"^(openai\.chat)\s+(\w+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)(?:\s+\d+){4}$", line
         )
         if match:
             rows[(match[1], match[2])] = [int(x) for x in match.groups()[2:]]

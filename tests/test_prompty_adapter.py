@@ -13,7 +13,7 @@ import yaml
 from harness.adapters.prompty_adapter.capture import as_request_body
 from harness.adapters.prompty_adapter.inputs import agent_data, message_data
 from harness.commands.findings import RUNTIMES_FILE, listed_runtimes
-from tests.conftest import REPO
+from tests.conftest import REPO, assert_all_ruled
 
 BASELINE = REPO / "conformance" / "prompty.yaml"
 
@@ -96,6 +96,7 @@ def test_prompty_declares_what_it_really_does():
 def test_prompty_runs_the_whole_corpus_without_errors(corpus, run_corpus):
     run = run_corpus("--impl=prompty")
     assert set(run.outcomes) == {c.id for c in corpus.cases()}
+    assert_all_ruled(run, "prompty")
     assert run.with_outcome("error") == set(), {c: run.longreprs[c][:500] for c in run.with_outcome("error")}
     assert run.with_outcome("skipped") == set()
     for case_id in run.with_outcome("unsupported"):

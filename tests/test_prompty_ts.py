@@ -15,7 +15,7 @@ from harness.adapters.prompty_ts.build import BuildError, build, source_digest
 from harness.adapters.prompty_ts.locate import RUNTIME_ENV
 from harness.cassettes.store import CassetteStore
 from harness.exec_protocol.messages import schema
-from tests.conftest import REPO
+from tests.conftest import REPO, assert_all_ruled
 from tests.prompty_ts_build import built_runtime
 
 BASELINE = REPO / "conformance" / "prompty-ts.yaml"
@@ -74,6 +74,7 @@ def test_the_corpus_runs_without_errors_against_the_committed_baseline(runtime, 
     report = tmp_path / "prompty-ts.jsonl"
     run = run_corpus("--impl=prompty-ts", f"--baseline={BASELINE}", f"--report={report}")
     assert run.with_outcome("error") == set(), {c: run.longreprs[c][:400] for c in run.with_outcome("error")}
+    assert_all_ruled(run, "prompty-ts")
     assert run.ret == 0, (
         "conformance/prompty-ts.yaml is out of date with the corpus: re-run `wireconf findings` and review "
         "the reasons of new entries"

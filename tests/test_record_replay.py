@@ -31,6 +31,7 @@ rules:
   - id: 7.8/through-the-sdk
     level: MUST
     basis: text
+    governs: [{subject: request, path: '$**'}]
     source: {seed: s7.txt, section: '7.8'}
     statement: The runtime calls the provider through the official SDK.
 """
@@ -227,7 +228,8 @@ def test_a_secret_in_an_answer_fails_the_recording_and_writes_nothing(fake_provi
     corpus = write_corpus(pytester.path)
     cassettes = pytester.path / "cassettes"
     run = run_corpus(IMPL, "--record-mode=once", f"--cassettes={cassettes}", "-k", "fake-chat", target=corpus)
-    assert run.with_outcome("failed") == {
+    # a refused recording is no verdict on the runtime: an error, never a failure charged to a rule
+    assert run.with_outcome("error") == {
         "e2e.openai.chat.fake-chat",
         "e2e.openai.chat.fake-chat-stream",
         DEVIATES,

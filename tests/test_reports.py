@@ -278,3 +278,52 @@ def test_merging_keeps_one_verdict_per_case_and_python(tmp_path):
 
     merged = {(r.python, r.id): r.status for r in read_records([a, b])}
     assert merged == {("3.12", "c"): "passed", ("3.13", "c"): "passed"}
+
+
+# --- attribution in the reports: rules actually broken, unruled differences apart -------------------------
+
+
+def _difference(path: str, rules: list[str], tier: str | None, api: str = "openai.chat") -> dict:
+    return {
+        "subject": "request",
+        "path": path,
+        "change": "unexpected-key",
+        "text": f"{path}: unexpected key\n  1. Alabama",
+        "signature": f"request {path} unexpected-key",
+        "rules": rules,
+        "basis": "declared" if rules else "unruled",
+        "tier": tier,
+        "api": api,
+    }
+
+
+def test_root_causes_group_by_the_rules_broken_and_unruled_differences_have_no_rule_and_no_tier():
+    from harness.reports.causes import NO_RULE, group_causes
+
+    failures = [
+        ("a", [_difference("$.stream", ["7.1.7/no-other-keys"], "spec"), _difference("$.seed", [], None)]),
+        ("b", [_difference("$.seed", [], None)]),
+        ("c", [_difference("$.seed", [], None, api="anthropic.messages")]),
+    ]
+    causes = {(c.rules, c.signature, tuple(c.cases)): c for c in group_causes(failures)}
+    unruled_chat = causes[((), "request $.seed unexpected-key", ("a", "b"))]
+    assert unruled_chat.tier is None and unruled_chat.tier_text == "unruled"
+    assert unruled_chat.rules_text() == NO_RULE
+    assert ((), "request $.seed unexpected-key", ("c",)) in causes  # another api, another group
+    declared = causes[(("7.1.7/no-other-keys",), "request $.stream unexpected-key", ("a",))]
+    assert declared.tier_text == "spec" and "more cited" not in declared.rules_text()
+
+
+def test_a_new_baseline_reason_names_the_rule_broken_and_the_first_line_of_its_difference():
+    from harness.reports.baseline import default_reason
+
+    differences = [_difference("$.stream", ["7.1.7/no-other-keys"], "spec")]
+    diff = "the request body differs:\n  $.max_tokens: unexpected key  (waived by the baseline: harmless)"
+    reason = default_reason(["7.1.1/role-copied"], diff, None, differences)
+    assert (
+        reason == "7.1.7/no-other-keys: $.stream: unexpected key"
+    )  # never a waived line, never "1. Alabama"
+    unruled = default_reason(["7.1.1/role-copied"], diff, None, [_difference("$.seed", [], None)])
+    assert unruled.startswith("no rule requires this: $.seed")
+    # without attributed differences (an error): no waived line is taken for the reason
+    assert "waived" not in default_reason(["7.1.1/role-copied"], diff, None)

@@ -15,6 +15,7 @@ from harness.adapters.litellm_objects import UNNAMED_MODEL
 from harness.adapters.luthien_source import SRC_VARIABLE
 from harness.adapters.nat import NatAdapter
 from harness.impl_loader import load_impl
+from tests.conftest import assert_all_ruled
 
 
 def test_missing_runtime_loads_but_declares_nothing_and_says_why(monkeypatch):
@@ -177,6 +178,7 @@ def test_nat_runs_the_extract_cases_when_installed(run_corpus):
     pytest.importorskip("nat.atof.extractors")
     run = run_corpus("--impl=nat", "-k", "extract")
     assert run.outcomes and set(run.outcomes.values()) <= {"passed", "failed"}
+    assert_all_ruled(run, "nat")
     assert "extract.openai.chat.real-one-tool-call-content-null" in run.with_outcome("passed")
     for case in run.with_outcome("failed"):
         assert "differs from the expectation" in run.longreprs[case]

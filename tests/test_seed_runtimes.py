@@ -16,7 +16,7 @@ import pytest
 
 from harness.adapters.luthien_source import SRC_VARIABLE
 from harness.commands.findings import listed_runtimes
-from tests.conftest import CASES, REPO
+from tests.conftest import CASES, REPO, assert_all_ruled
 
 pytestmark = pytest.mark.third_party
 
@@ -32,8 +32,10 @@ def _kind_cases(kind: str) -> set[str]:
 
 
 def _judged_against_the_baseline(run, kind: str) -> None:
-    """Every case of ``kind`` got a verdict (no error, none unsupported) and the baseline gate held."""
+    """Every case of ``kind`` got a verdict (no error, none unsupported), every difference is declared
+    by a rule, and the baseline gate held."""
     assert run.with_outcome("error") == set()
+    assert_all_ruled(run, f"the {kind} cases")
     judged = {case for case, outcome in run.outcomes.items() if outcome in ("passed", "failed")}
     assert judged == _kind_cases(kind)
     assert run.ret == 0, "a failure the baseline does not list, or a listed case that passes"

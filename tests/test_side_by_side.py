@@ -50,3 +50,25 @@ def test_disagreements_are_counted_by_outcome_and_only_on_cases_both_judge(corpu
     assert "they agree on 2" in text and "disagree on 2" in text
     assert "| `c` | passes | fails: `$.x: expected 1, got 2` | py (the spec's pseudocode) |" in text
     assert "| `d` | fails: `$.x: expected 1, got 3` | fails: `$.x: expected 1, got 2` | neither (" in text
+
+
+def test_the_last_column_says_which_gap_of_the_text_a_decision_fills(corpus):
+    """Not "the spec is silent" for every decision: each rule's own `gap` (docs/rules.md)."""
+    from types import SimpleNamespace
+
+    from harness.reports.side_by_side import rule_basis
+
+    assert rule_basis(SimpleNamespace(basis="decision", gap="ambiguous")) == (
+        "project decision: the spec is ambiguous"
+    )
+    assert rule_basis(SimpleNamespace(basis="decision", gap="conflicting")) == (
+        "project decision: the spec contradicts itself"
+    )
+    assert rule_basis(SimpleNamespace(basis="vectors", gap="overruled")) == (
+        "Prompty's vectors: the vectors overrule the text"
+    )
+    assert rule_basis(SimpleNamespace(basis="text", gap=None)) == "the spec's text"
+    shown = {
+        rule.gap: rule_basis(rule) for rule in corpus.catalogue.rules.values() if rule.basis == "decision"
+    }
+    assert len(shown) > 1 and all(gap in text for gap, text in shown.items() if gap != "conflicting")

@@ -91,13 +91,11 @@ def test_a_type_change_names_the_rule_of_its_shape(catalogue):
     assert attribute_one(as_array, "wire", CHAT, [], catalogue).rules == ("7.1.1/single-text-part-is-string",)
 
 
-def test_an_undeclared_difference_falls_back_to_the_cited_rules_that_do_not_declare_theirs(catalogue):
-    odd = _request("$.messages[0].name", "unexpected-key")
-    cited = ["7.1.1/role-copied", "7.1.1/metadata-merged"]  # role-copied declares what it governs
+def test_a_difference_no_rule_declares_is_unruled_and_never_charged_to_the_cited_rules(catalogue):
+    odd = _request("$.messages[0].wireconf-no-rule-governs-this", "unexpected-key")
+    cited = ["7.1.1/role-copied", "7.1.1/metadata-merged"]
     got = attribute_one(odd, "wire", CHAT, cited, catalogue)
-    assert got.rules == ("7.1.1/metadata-merged",) and got.basis == "cited"
-    only_declaring = attribute_one(odd, "wire", CHAT, ["7.1.1/role-copied"], catalogue)
-    assert only_declaring.rules == ("7.1.1/role-copied",) and only_declaring.basis == "cited"
+    assert got.rules == () and got.basis == "unruled" and got.tier is None
 
 
 def test_every_declaration_is_reachable(catalogue):
@@ -209,12 +207,15 @@ def test_a_plain_mapping_the_runtime_cannot_read_breaks_the_mapping_decision_not
     for difference in (raised, whole):
         got = attribute_one(difference, "process", CHAT, cited, catalogue)
         assert (got.rules, got.basis, got.tier) == (("8/plain-mapping-response",), "declared", "project")
-    # a wrong value of the right type is the processing rule's, as in the SDK object's twin case
+    # a wrong value of the right type is not the mapping decision's (it is the processing rule's, once
+    # that rule declares it; never charged to a rule the case merely cites)
     wrong = Difference("result", "$", "value", '$: expected "Hi", got "Ho"')
-    assert attribute_one(wrong, "process", CHAT, cited, catalogue).rules == ("8.1/content-string",)
-    # the declaration is the mapping cases' own: a raise elsewhere is not the mapping's
-    assert attribute_one(raised, "process", CHAT, ["8.1/content-string"], catalogue).rules == (
-        "8.1/content-string",
+    got = attribute_one(wrong, "process", CHAT, cited, catalogue)
+    assert "8/plain-mapping-response" not in got.rules
+    assert got.basis == "declared" or (got.basis == "unruled" and got.rules == () and got.tier is None)
+    # the declaration is the mapping cases' own (if_cited): a raise elsewhere is not the mapping's
+    assert "8/plain-mapping-response" not in (
+        attribute_one(raised, "process", CHAT, ["8.1/content-string"], catalogue).rules
     )
 
 

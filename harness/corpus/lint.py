@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness.adapter_contract import stream_without_stream
 from harness.cassettes.store import CassetteError, CassetteStore
+from harness.corpus.agent_model import agent_problems
 from harness.corpus.loader import Corpus
 from harness.corpus.model import CassetteRef
 from harness.corpus.rules import uncovered
@@ -48,6 +50,12 @@ def lint(root: Path, cassettes: Path | None = None) -> LintReport:
         for name in rule.vectors or []
         if name not in imported
     ]
+    problems += [
+        f"{case.path}:{case.line}: {case.id}: kind {case.kind} on {case.api}: {why}"
+        for case in corpus.cases()
+        if (why := stream_without_stream(case.kind, case.api))
+    ]
+    problems += agent_problems(corpus)
     store = CassetteStore(cassettes or corpus.root.parent / "cassettes")
     for case in corpus.cases():
         source = getattr(case.model, "response", None)

@@ -19,6 +19,7 @@ import collections
 import contextlib
 import itertools
 import json
+import logging
 import os
 import queue
 import select
@@ -49,6 +50,8 @@ from harness.kinds.registry import KINDS
 from harness.providers.registry import PROVIDER_OF
 from harness.report_text import cut_note
 from harness.sdk.origins import Origin, origin_of
+
+_LOG = logging.getLogger(__name__)
 
 HELLO_TIMEOUT = 60.0
 MAX_FAILED_RESTARTS = 2
@@ -462,6 +465,19 @@ class ExecAdapter:
         http: HttpBridge | None = None,
     ) -> Iterator[Any]:
         process = self._ensure_running()
+        stray = _pending(process)
+        if stray:  # written after the last call's answer: that call's fault, never this one's
+            _LOG.warning(
+                "the runtime process (%s) wrote %d line(s) on stdout after its answer to the previous call "
+                "(first: %.200s); it was restarted, so that this case starts on a clean conversation "
+                "(a runtime's own output goes to stderr)",
+                self.command,
+                len(stray),
+                stray[0].strip(),
+            )
+            self._process = None if process is self._process else self._process
+            process.kill()
+            process = self._ensure_running()
         call_id = next(self._ids)
         sdk_json = PROVIDER_OF[api].sdk_json if api in PROVIDER_OF else None
         events: Iterator[Any] | None = iter(stream[1]) if stream is not None else None
@@ -537,6 +553,20 @@ class ExecAdapter:
             # Not finished (abandoned, closed early, crashed): the next call restarts the process.
             if finished and self._in_flight is process:
                 self._in_flight = None
+
+
+def _pending(process: _Process) -> list[str]:
+    """Lines the process wrote that no call has read (stdout closing, ``None``, is left for the call)."""
+    lines: list[str] = []
+    while True:
+        try:
+            line = process.lines.get_nowait()
+        except queue.Empty:
+            return lines
+        if line is None:
+            process.lines.put(None)
+            return lines
+        lines.append(line)
 
 
 def _recorded(sdk_object: object, name: str) -> Origin:

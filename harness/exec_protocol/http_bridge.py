@@ -15,6 +15,7 @@ import base64
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from harness.errors import NotJudged
 from harness.exec_protocol.messages import recorded_json
 
 DROPPED_REQUEST_HEADERS = frozenset({"content-length", "host", "connection", "transfer-encoding"})
@@ -27,7 +28,14 @@ class HttpBridge:
     def __init__(self, client: Any) -> None:
         http = getattr(client, "_client", None)  # the SDK's HTTP client (openai, anthropic)
         if not (callable(getattr(http, "send", None)) and callable(getattr(http, "build_request", None))):
-            raise TypeError(f"{type(client).__name__} does not expose the HTTP client a remote runtime needs")
+            # the harness's limit, not the runtime's deviation: the case is an error that says so
+            raise NotJudged(
+                f"this case's SDK client ({type(client).__module__}.{type(client).__name__}) cannot be "
+                "handed to a runtime in another process: it does not expose the HTTP client the exec "
+                "bridge sends the runtime's requests through (the bridge serves the openai and anthropic "
+                "SDKs' clients); not a verdict on the runtime",
+                hint="run this provider's e2e cases with an in-process adapter (--impl module:Adapter)",
+            )
         self._http = http
         self.description = {"base_url": str(client.base_url)}
         """What the runtime builds its own client from (the ``client`` argument of ``execute``)."""

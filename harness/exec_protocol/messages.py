@@ -15,7 +15,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from harness.errors import WireconfError
+from harness.errors import NotJudged
 
 SCHEMA_FILE = "schema.json"
 
@@ -31,8 +31,9 @@ def encode(message: Mapping[str, Any]) -> str:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-class ProtocolError(WireconfError):
-    """A line that is not a protocol message, or a message that does not fit the conversation."""
+class ProtocolError(NotJudged):
+    """A line that is not a protocol message, or a message that does not fit the conversation: never the
+    runtime's deviation from a rule, so the case it happens in is an error (``NotJudged``)."""
 
     default_hint = (
         "each side writes only protocol messages on its stdout, one JSON object a line (a runtime's own "

@@ -27,6 +27,7 @@ class BlocksCase(CaseBase):
 
 class BlocksKind(Kind[BlocksCase, None]):
     name = "blocks"
+    streams_only = True
     case_model = BlocksCase
     noun = "list of stream states"
     method = AdapterMethod("stream_blocks", ("events",), sdk=("events",))

@@ -29,7 +29,7 @@ from harness.cassettes.store import Cassette, CassetteError, RecordedResponse
 from harness.corpus.case import LoadedCase
 from harness.corpus.model import Agent, CaseBase, Message
 from harness.corpus.yaml_source import to_plain
-from harness.errors import CaseInputError
+from harness.errors import CaseInputError, NotJudged
 from harness.judging.compare import differences, shown, strict_equal
 from harness.judging.differences import Difference, Line
 from harness.judging.matchers import apply_matchers
@@ -165,7 +165,7 @@ def judge(case: E2eCase, outcome: CanonicalOutcome[Exchange], noun: str) -> list
     exchange = outcome.context
     assert exchange is not None
     if exchange.refused is not None:
-        return [f"RECORDING REFUSED: {exchange.refused}"]
+        raise NotJudged(f"RECORDING REFUSED: {exchange.refused}")
     lines: list[Line] = []
     if not exchange.sent:
         lines.append(

@@ -35,6 +35,7 @@ class StreamCase(CaseBase):
 
 class StreamKind(Kind[StreamCase, None]):
     name = "stream"
+    streams_only = True
     case_model = StreamCase
     noun = "yielded items"
     method = AdapterMethod("process_stream", ("agent", "events"), sdk=("events",), yields=True)

@@ -37,7 +37,7 @@ from harness.cassettes.exchange import Exchange
 from harness.corpus.case import LoadedCase
 from harness.corpus.model import Agent, CaseBase, ExpectedError, Message, Response, Strict
 from harness.corpus.yaml_source import to_plain
-from harness.errors import CaseInputError
+from harness.errors import CaseInputError, NotJudged
 from harness.judging.canonical import canonical
 from harness.judging.compare import differences, show, shown, strict_equal
 from harness.judging.differences import Difference, Line
@@ -233,7 +233,7 @@ def judge(case: TraceCase, outcome: CanonicalOutcome[Observed], noun: str) -> li
     exchange = observed.exchange
     if exchange is not None:
         if exchange.refused is not None:
-            return [f"RECORDING REFUSED: {exchange.refused}"]
+            raise NotJudged(f"RECORDING REFUSED: {exchange.refused}")
         if not exchange.sent:
             text = "the runtime sent no request through the SDK client it was handed"
             lines.append(Difference("request", "$", "requests", text))

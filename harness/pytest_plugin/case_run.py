@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
-from harness.errors import CaseInputError, ContractError
+from harness.errors import CaseInputError, ContractError, NotJudged
 from harness.judging.canonical import NotData
 from harness.judging.differences import Difference, Line
-from harness.judging.outcome import canonical_outcome
+from harness.judging.outcome import Outcome, canonical_outcome
 from harness.judging.recorded_values import with_recorded_values
 from harness.judging.verdict import judge_variants
 from harness.kinds.kind import Call
@@ -92,14 +92,30 @@ def finish_case(session: CaseHost, prepared: Prepared) -> CaseResult:
     kind = KINDS[loaded.kind]
     try:
         outcome = prepared.call(session.impl.adapter)
-    except ContractError as exc:
+    except (ContractError, NotJudged) as exc:
         return CaseResult("error", redact(f"error: {exc}"))
+    fault = not_judged(outcome)
+    if fault is not None:
+        return CaseResult("error", redact(f"error (not a verdict on the runtime): {fault}"))
     try:
         canonical = canonical_outcome(outcome)
     except NotData as exc:
         return CaseResult("error", redact(f"error: {exc}"))
-    lines = judge_variants(case, canonical, kind.noun, kind.label, kind.judge)
+    try:
+        lines = judge_variants(case, canonical, kind.noun, kind.label, kind.judge)
+    except NotJudged as exc:
+        return CaseResult("error", redact(f"error (not a verdict on the runtime): {exc}"))
     return CaseResult("judged", lines=[_redacted(line) for line in lines])
+
+
+def not_judged(outcome: Outcome[Any]) -> NotJudged | None:
+    """The harness's own fault an adapter call seems to have raised (``NotJudged``: the exec protocol
+    broken inside the call, an input it could not deliver), in the outcome or any of its variants: what
+    the runtime did is then unknown, and the case is an error, not a failure."""
+    for candidate in (outcome, *(variant for _, variant in outcome.variants)):
+        if isinstance(candidate.raised, NotJudged):
+            return candidate.raised
+    return None
 
 
 def _redacted(line: Line) -> Line:

@@ -402,7 +402,9 @@ class _Controller:
                 continue
             passed.pop(record.id, None)  # failing, unsupported or not judged now
             if record.status == "failed" and record.id not in baseline.expected:
-                baseline.expected[record.id] = default_reason(record.broken, record.diff, record.message)
+                baseline.expected[record.id] = default_reason(
+                    record.broken, record.diff, record.message, record.differences
+                )
         baseline.passed = passed
         if corpora:
             baseline.corpus = CorpusIdentity(*corpora.most_common(1)[0][0])

@@ -24,9 +24,9 @@ from harness.corpus.case import LoadedCase, Problem
 from harness.corpus.concepts import needed_concepts
 from harness.corpus.rules import Catalogue, uncovered
 from harness.errors import WireconfError
-from harness.judging.attribution import Attribution, attribute, failure_tier
-from harness.judging.differences import Difference, Line, differences_in
-from harness.judging.profile import in_profile
+from harness.judging.attribution import Attribution, failure_tier
+from harness.judging.decision import CaseFacts, decide
+from harness.judging.differences import Difference, Line
 from harness.kinds.kind import capability
 from harness.kinds.registry import KINDS
 from harness.pytest_plugin.case_run import CaseResult
@@ -50,7 +50,7 @@ from harness.pytest_plugin.summary import (
 )
 from harness.pytest_plugin.timeout import CaseAborted
 from harness.report_text import report_text
-from harness.reports.waivers import Waiver, apply_waivers
+from harness.reports.waivers import Waiver
 from harness.secret_values import redact
 
 NETWORK_HELP = (
@@ -215,6 +215,12 @@ class CaseItem(ShownAsWritten):
             sys.stderr.write(report_text(redact(result.stderr)))
         replay_logs(result)
         self._check_cassettes(result)
+        if result.attempts:  # not a verdict: the case's own code reached for the network
+            tried = "\n".join(f"  {attempt}" for attempt in result.attempts)
+            self._error(
+                f"error: the network is blocked while a runtime runs, and it tried to reach:\n{tried}\n"
+                f"{NETWORK_HELP}"
+            )
         if result.status == "skipped":
             pytest.skip(result.message)
         if result.status == "error":
@@ -237,70 +243,65 @@ class CaseItem(ShownAsWritten):
             )
 
     def runtest(self) -> None:
-        """The verdict: the differences, the rules they break, the baseline's waivers, the profile."""
+        """The verdict (``harness.judging.decision.decide``), rendered: pass, a failure that names the
+        rules its differences break, or one outside the profile (xfailed)."""
         result = self._result
         assert result is not None
-        if result.attempts:
-            tried = "\n".join(f"  {attempt}" for attempt in result.attempts)
-            pytest.fail(
-                f"case {self.loaded.id} ({self.loaded.location}): the network is blocked while a runtime "
-                f"runs, and it tried to reach:\n{tried}\n{NETWORK_HELP}",
-                pytrace=False,
-            )
-        lines = result.lines
         session = get_session(self.config)
-        if not lines and not session.waivers:  # a pass, and no baseline waiver that could go stale
+        if not result.lines and not session.waivers:  # a pass, and no baseline waiver that could go stale
             return
-        found = differences_in(lines)
-        if lines and not found:  # a failure stated in prose only: one difference for the whole case
-            found = [Difference("result", "$", "other", str(lines[0]))]
-        waivers = session.waivers
-        applied = apply_waivers(waivers, self.loaded.id, found, any_case=session.updating_baseline)
-        waived = {id(found[i]): waivers[w] for i, w in applied.waived}
-        kept = [found[i] for i in applied.kept]
-        broken = attribute(
-            kept, self.loaded.kind, self.loaded.api, self.loaded.model.rules, self.catalogue, self.loaded.raw
+        loaded = self.loaded
+        facts = CaseFacts(loaded.id, loaded.kind, loaded.api, tuple(loaded.model.rules), loaded.raw)
+        decision = decide(
+            result.lines,
+            facts,
+            self.catalogue,
+            waivers=session.waivers,
+            profile=session.profile,
+            updating_baseline=session.updating_baseline,
         )
-        if waived:
+        broken, stale = decision.attributions, decision.stale
+        if decision.waived:
             data = [
-                {**_difference_data(d), "waiver": w.label, "reason": w.reason}
-                for d, w in _pairs(found, waived)
+                {**_difference_data(d), "waiver": w.label, "reason": w.reason} for d, w in decision.waived
             ]
             self.user_properties.append((PROP_WAIVED, json.dumps(data)))
-        tier = failure_tier(broken)
         if broken:
             self.user_properties.append((PROP_DIFFERENCES, json.dumps([a.to_data() for a in broken])))
-            self.user_properties.append((PROP_TIER, tier or ""))
-        stale = [] if session.updating_baseline else [waivers[i] for i in applied.stale]
+            self.user_properties.append((PROP_TIER, decision.tier or ""))
         if stale:  # the gate fails the run for them, as for a listed case that passes
             self.user_properties.append((PROP_STALE_WAIVERS, json.dumps([w.label for w in stale])))
-        if not broken and not stale:
+        if decision.outcome == "pass":
             return
-        text = [str(line) + _waived_note(line, waived) for line in lines]
-        explained = [*text, *self._broken(broken), *_stale(stale)]
-        expect_key = "expect_error" if self.loaded.model.expect_error is not None else "expect"
-        where = f"  expectation at {self.loaded.path}:{self.loaded.line_of(expect_key)}"
-        if broken and not stale and not in_profile(tier, session.profile):
+        waived = {id(d): w for d, w in decision.waived}
+        text = [str(line) + _waived_note(line, waived) for line in result.lines]
+        expect_key = "expect_error" if loaded.model.expect_error is not None else "expect"
+        line = f"{loaded.path}:{loaded.line_of(expect_key)}"
+        where = f"  expectation at {line}"
+        explained = [*text, *self._broken(broken, line), *_stale(stale)]
+        if decision.outcome == "outside-profile":
             self.user_properties.append((PROP_OUTSIDE_PROFILE, session.profile))
-            rules = ", ".join(dict.fromkeys(r for a in broken for r in a.rules))
-            source = TIER_NAMES.get(tier or "", tier)
-            pytest.xfail(f"outside the {session.profile} profile: breaks {source}: {rules}")
+            source = TIER_NAMES.get(decision.tier or "", decision.tier)
+            pytest.xfail(
+                f"outside the {session.profile} profile: breaks {source}: {', '.join(decision.broken)}"
+            )
         raise CaseFailed([*self._header(), where, *explained], diff=[*text, *_stale(stale)])
 
-    def _broken(self, broken: list[Attribution]) -> list[str]:
+    def _broken(self, broken: list[Attribution], where: str) -> list[str]:
         """The rules the differences break, each with the differences it explains; the differences no
-        rule governs apart, as what they are: a defect of the corpus, not a claim against the runtime."""
+        rule governs apart, as what they are: a defect of the corpus (shown with the expectation's line,
+        ``where``), not a claim against the runtime, and no tier."""
         if not broken:
             return []
         by_rule: dict[tuple[str, ...], list[Attribution]] = {}
         for item in broken:
             by_rule.setdefault(item.rules, []).append(item)
         tier = failure_tier(broken)
-        out = [f"rules broken (the failure's tier: {tier or 'none'}):"]
+        out = [f"rules broken (the failure's tier: {tier or 'none: unruled'}):"]
         for rules, items in by_rule.items():
-            paths = ", ".join(dict.fromkeys(f"{a.difference.path} {a.difference.change}" for a in items))
             if not rules:
                 continue
+            paths = ", ".join(dict.fromkeys(f"{a.difference.path} {a.difference.change}" for a in items))
             names = []
             for rule_id in rules:
                 rule = self.catalogue.rules.get(rule_id)
@@ -312,8 +313,10 @@ class CaseItem(ShownAsWritten):
                 dict.fromkeys(f"{a.difference.path} {a.difference.change}" for a in by_rule[()])
             )
             out.append(
-                f"  no rule requires this: {paths} (a defect of the corpus: no rule in rules.yaml declares "
-                "that it governs this difference, so the expectation asks for more than any rule does)"
+                f"  no rule requires this: {paths}, asked by the expectation at {where} (unruled, no "
+                "tier: a defect of the corpus, not a claim against the runtime; no rule in rules.yaml "
+                "declares that it governs this difference, so the expectation asks for more than any rule "
+                "does)"
             )
         return out
 
@@ -334,10 +337,6 @@ def _difference_data(d: Difference) -> dict[str, Any]:
         "text": d.text,
         "signature": d.signature,
     }
-
-
-def _pairs(found: list[Difference], waived: dict[int, Waiver]) -> list[tuple[Difference, Waiver]]:
-    return [(d, waived[id(d)]) for d in found if id(d) in waived]
 
 
 def _waived_note(line: Line, waived: dict[int, Waiver]) -> str:

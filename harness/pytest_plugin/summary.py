@@ -62,9 +62,9 @@ def classify(report: Any) -> str | None:
     return None
 
 
-TIER_COLUMNS = ("spec", "vectors", "project")
+TIER_COLUMNS = ("spec", "vectors", "project", "unruled")
 """The failed cases again, by the tier of the rules their diff breaks (the spec's text, Prompty's
-vectors, a project decision)."""
+vectors, a project decision), and apart those whose differences no rule declares (unruled: no tier)."""
 TOP_CAUSES = 10
 
 
@@ -96,7 +96,8 @@ class Tally:
         api, kind = props[PROP_API], props[PROP_KIND]
         self.counts[(api, kind, outcome)] += 1
         if outcome == "failed":
-            self.failed_by_tier[(api, kind, props.get(PROP_TIER) or "spec")] += 1
+            # no tier: its differences break no declared rule (unruled), or only a waiver went stale
+            self.failed_by_tier[(api, kind, props.get(PROP_TIER) or "unruled")] += 1
             if PROP_DIFFERENCES in props:
                 self.failures.append((props[PROP_CASE], json.loads(props[PROP_DIFFERENCES])))
             if getattr(report, "wasxfail", None) is not None:
@@ -123,12 +124,13 @@ class Tally:
         """The figures of the spec profile (only rules of the spec's text) and of the full profile."""
         t = self.totals()
         judged = t["passed"] + t["failed"] + t["error"]
-        spec_failed, conform = t["spec"], judged - t["spec"] - t["error"]
+        spec_failed, conform = t["spec"], judged - t["spec"] - t["unruled"] - t["error"]
+        unruled = f", {t['unruled']} no rule (unruled: a defect of the corpus)" if t["unruled"] else ""
         return [
             f"spec profile: {conform} of {judged} judged cases conform to the spec's text; "
-            f"{spec_failed} fail a rule of it, {t['error']} error",
+            f"{spec_failed} fail a rule of it{unruled}, {t['error']} error",
             f"full profile: {t['passed']} of {judged} judged cases pass; {t['failed']} fail ({t['spec']} the "
-            f"spec's text, {t['vectors']} Prompty's vectors, {t['project']} a project decision), "
+            f"spec's text, {t['vectors']} Prompty's vectors, {t['project']} a project decision{unruled}), "
             f"{t['error']} error",
         ]
 
@@ -141,9 +143,9 @@ class Tally:
             return []
         lines = [f"root causes ({len(causes)}: failures that share the rule broken and the difference):"]
         for cause in causes[:limit]:
-            rules = cause.rules_text() or "(no rule)"
+            rules = cause.rules_text()
             lines.append(
-                f"  {len(cause.cases):>4} case(s)  {rules} [{cause.tier or '?'}]  {cause.example[:140]}"
+                f"  {len(cause.cases):>4} case(s)  {rules} [{cause.tier_text}]  {cause.example[:140]}"
             )
         if len(causes) > limit:
             lines.append(f"  ... {len(causes) - limit} more (wireconf report --html, wireconf findings)")
@@ -165,7 +167,10 @@ class Tally:
             lines.append("  ".join(cells).rstrip())
             if index == 0 or index == len(table) - 2:
                 lines.append("-" * len(lines[-1]))
-        lines.append("(spec, vectors, project: the failed cases by the tier of the rules their diff breaks)")
+        lines.append(
+            "(spec, vectors, project: the failed cases by the tier of the rules their diff breaks; unruled: "
+            "no rule declares their differences, no tier)"
+        )
         lines += self.profiles()
         lines += self.causes()
         if self.problems:

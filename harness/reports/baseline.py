@@ -230,9 +230,28 @@ def load_baseline(path: Path, *, missing_ok: bool = False) -> Baseline:
     return baseline
 
 
-def default_reason(rules: list[str], diff: str | None, message: str | None) -> str:
-    """A first reason for a new entry: the rules the case checks and the first line of its diff."""
-    lines = [line.strip() for line in (diff or message or "").splitlines() if line.strip()]
+def default_reason(
+    rules: list[str],
+    diff: str | None,
+    message: str | None,
+    differences: list[dict[str, Any]] | None = None,
+) -> str:
+    """A first reason for a new entry: the rule broken and the difference. With the case's attributed
+    ``differences`` (the report's; the waived ones are never among them), the first one's rules (``no
+    rule requires this`` when unruled) and the first line of its text, never a line from the middle of a
+    multi-line exception; without them (an error, an older report), the rules given and the first line
+    of the diff or message that is neither a heading nor a waived difference."""
+    if differences:
+        first_difference = differences[0]
+        named = ", ".join(first_difference.get("rules") or []) or "no rule requires this"
+        text = str(first_difference.get("text") or first_difference.get("signature") or "")
+        line = next((part.strip() for part in text.splitlines() if part.strip()), "")
+        return f"{named}: {line}"[:300] if line else named
+    lines = [
+        line.strip()
+        for line in (diff or message or "").splitlines()
+        if line.strip() and "(waived by the baseline:" not in line
+    ]
     first = next((line for line in lines if not line.endswith(":")), lines[0] if lines else "")
     rules_text = ", ".join(rules)
     return f"{rules_text}: {first}"[:300] if first else rules_text or "fails"

@@ -4,10 +4,11 @@ Three harmless habits of a runtime (``stream: false`` in every body, a default `
 can fail a hundred cases each; a maintainer wants to see three lines, not three hundred diffs. Two
 differences share a cause when they have the same signature (the same side: request, result, ...; the
 same place with array indices generalised, ``$.messages[*].content``; the same kind of difference and
-the same shape, ``array → string`` or the exception's class) and break the same rule(s). A difference
-no rule declares is charged to its case's cited rules, which differ from case to case: such
-differences are grouped by their signature and api, and the group names every rule they were charged
-to, most frequent first. Values may differ from case to case; each group keeps the texts it saw.
+the same shape, ``array → string`` or the exception's class) and break the same rule(s): the rules that
+declare they govern it (``harness.judging.attribution``), never the rules the case merely cites. A
+difference no rule declares is *unruled*: grouped by its signature and api, it names no rule and has no
+tier ("no rule requires this": a defect of the corpus). Values may differ from case to case; each group
+keeps the texts it saw.
 
 The terminal summary, the HTML report and the findings page all group with ``group_causes``.
 """
@@ -20,6 +21,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 TIER_ORDER = ("spec", "vectors", "project")
+NO_RULE = "no rule requires this"
+UNRULED_NOTE = (
+    "unruled: no rule declares that it governs the difference, so it has no tier; a defect of the corpus "
+    "(a declaration is missing, or the expectation asks for more than any rule does), not a claim "
+    "against the runtime"
+)
 
 
 @dataclass
@@ -30,11 +37,21 @@ class Cause:
     cases: list[str] = field(default_factory=list)
     texts: Counter[str] = field(default_factory=Counter)
 
-    def rules_text(self, limit: int = 3, code: bool = False) -> str:
-        """The rules broken (those most often charged first), at most ``limit`` of them."""
-        shown = [f"`{r}`" if code else r for r in self.rules[:limit]]
-        more = f" (+{len(self.rules) - limit} more cited)" if len(self.rules) > limit else ""
-        return ", ".join(shown) + more
+    @property
+    def unruled(self) -> bool:
+        """Differences no rule declares: a defect of the corpus, not a claim against the runtime."""
+        return not self.rules
+
+    @property
+    def tier_text(self) -> str:
+        """The tier, ``unruled`` (no rule, no tier) for differences no rule declares."""
+        return "unruled" if not self.rules else (self.tier or "?")
+
+    def rules_text(self, code: bool = False) -> str:
+        """The rules broken, or ``no rule requires this`` for unruled differences."""
+        if not self.rules:
+            return NO_RULE
+        return ", ".join(f"`{r}`" if code else r for r in self.rules)
 
     @property
     def example(self) -> str:
@@ -47,22 +64,19 @@ class Cause:
 def group_causes(failures: Iterable[tuple[str, list[dict[str, Any]]]]) -> list[Cause]:
     """``failures``: (case id, its attributed differences). The causes, most cases first, then by the
     tier of the rules broken (spec first) and the signature."""
-    groups: dict[tuple[tuple[str, ...], str], Cause] = {}
-    charged: dict[tuple[tuple[str, ...], str], Counter[str]] = {}
+    groups: dict[tuple[tuple[str, ...], str, str], Cause] = {}
     for case_id, differences in failures:
         for difference in differences:
             rules = tuple(difference.get("rules") or ())
             signature = str(difference.get("signature", ""))
-            unruled = difference.get("basis") == "unruled"
-            key = ((f"(unruled, {difference.get('api', '')})",), signature) if unruled else (rules, signature)
-            cause = groups.setdefault(key, Cause(rules, difference.get("tier"), signature))
+            # an unruled difference's group is its api's: the same path means different things per api
+            key = (rules, signature, "" if rules else str(difference.get("api", "")))
+            cause = groups.setdefault(key, Cause(rules, difference.get("tier") if rules else None, signature))
             if not cause.cases or cause.cases[-1] != case_id:
                 cause.cases.append(case_id)
-                charged.setdefault(key, Counter()).update(rules)
-                cause.tier = _most_authoritative(cause.tier, difference.get("tier"))
+                if rules:
+                    cause.tier = _most_authoritative(cause.tier, difference.get("tier"))
             cause.texts[str(difference.get("text", ""))] += 1
-    for key, cause in groups.items():
-        cause.rules = tuple(rule for rule, _ in charged[key].most_common())
     return sorted(
         groups.values(),
         key=lambda c: (-len(c.cases), _tier_rank(c.tier), c.signature, c.rules),

@@ -1,10 +1,12 @@
 """The findings page: every deviation of every real runtime, grouped by the rule it breaks, with its diff.
 
-A failing case is filed under the rule its baseline reason starts with (``7.1.1/multi-part-is-array:
-prompty joins ...``: a person who read the diff names the rule really broken), else under the first
-rule its diff breaks (``harness.judging.attribution``: the rule that declares the difference, else the
-case's cited rules); the other rules it checks are named with it. The rest of the reason, the person's
-explanation, is shown with the diff.
+A failing case is filed under the rule its baseline reason starts with when its diff breaks that rule
+(``7.1.1/multi-part-is-array: prompty joins ...``: a person who read the diff names which of the rules
+broken is the root), else under the first rule its diff breaks (``harness.judging.attribution``: the
+rule that declares the difference); a rule the case merely cites never files it. A failure whose
+differences no rule declares is filed under *no rule requires this* (unruled, no tier: a defect of the
+corpus), an error under *not judged*. The other rules the case checks are named with it. The rest of
+the reason, the person's explanation, is shown with the diff.
 
 Each runtime's section gives its spec-profile and full-profile figures, then two tables of root causes,
 most cases first, so a maintainer sees what to fix before reading the diffs, which follow by rule:
@@ -21,11 +23,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.corpus.rules import Catalogue
-from harness.reports.causes import group_causes
+from harness.reports.causes import NO_RULE, UNRULED_NOTE, group_causes
 from harness.reports.jsonl import CaseRecord
 from harness.reports.matrix import COLUMNS, RuntimeSummary, build_matrix
 
 MAX_DIFF_LINES = 30
+NOT_JUDGED = "not judged (error)"
 
 
 @dataclass
@@ -40,10 +43,10 @@ _LEADING_RULE = re.compile(r"^\s*([0-9a-z][0-9a-z.]*/[a-z0-9][a-z0-9-]*)\s*[:,]\
 def filed_under(record: CaseRecord) -> tuple[str, str | None]:
     """The rule a failing case is filed under, and the explanation of its baseline reason (if any)."""
     broken = record.broken
-    fallback = broken[0] if broken else "(no rule)"
+    fallback = broken[0] if broken else NO_RULE if record.status == "failed" else NOT_JUDGED
     reason = record.reason if record.baseline == "expected" else None
     match = _LEADING_RULE.match(reason or "")
-    if match and (match.group(1) in record.rules or match.group(1) in broken):
+    if match and match.group(1) in broken:
         explanation = reason[match.end() :] if reason else None
         default = record.diff and explanation and explanation in record.diff  # the update's first diff line
         return match.group(1), None if default or ", " in reason[: match.end()] else explanation
@@ -79,11 +82,16 @@ def _basis(rule_ids: list[str], catalogue: Catalogue) -> str:
     """The tiers of the rules (spec, vectors, project decision), most authoritative first."""
     tiers = set()
     for rule_id in rule_ids:
+        if rule_id in (NO_RULE, NOT_JUDGED):
+            continue
         rule: Any = catalogue.rules.get(rule_id)
         tiers.add("unknown" if rule is None else rule.tier)
     names = {"spec": "spec", "vectors": "vectors", "project": "project decision", "unknown": "unknown"}
     order = ["spec", "vectors", "project", "unknown"]
-    return " + ".join(names[tier] for tier in order if tier in tiers)
+    shown = [names[tier] for tier in order if tier in tiers]
+    shown += ["unruled"] if NO_RULE in rule_ids else []
+    shown += ["none (error)"] if NOT_JUDGED in rule_ids else []
+    return " + ".join(shown)
 
 
 def _cell(text: str) -> str:
@@ -102,6 +110,10 @@ def _fence(text: str) -> list[str]:
 
 
 def _rule_heading(rule_id: str, catalogue: Catalogue) -> list[str]:
+    if rule_id == NO_RULE:
+        return [f"#### {NO_RULE}", "", f"{UNRULED_NOTE[0].upper()}{UNRULED_NOTE[1:]}.", ""]
+    if rule_id == NOT_JUDGED:
+        return [f"#### {NOT_JUDGED}", "", "The harness could not judge these cases: no verdict, no rule.", ""]
     rule: Any = catalogue.rules.get(rule_id)
     if rule is None:
         return [f"#### `{rule_id}`", ""]
@@ -123,7 +135,8 @@ def _cause_table(causes: list[RootCause], catalogue: Catalogue) -> list[str]:
     for cause in causes:
         text = cause.explanation or UNREVIEWED
         rules = cause.rules
-        out.append(f"| {len(cause.records)} | {_cell(text)} | {_codes(rules)} | {_basis(rules, catalogue)} |")
+        named = ", ".join(r if r in (NO_RULE, NOT_JUDGED) else f"`{r}`" for r in rules)
+        out.append(f"| {len(cause.records)} | {_cell(text)} | {named} | {_basis(rules, catalogue)} |")
     return out
 
 
@@ -141,7 +154,7 @@ def _difference_table(rt: RuntimeSummary) -> list[str]:
         rules = cause.rules_text(code=True)
         text = _cell(explanation or UNREVIEWED)
         out.append(
-            f"| {len(cause.cases)} | {rules} | {cause.tier or '?'} | `{_cell(cause.example)}` | {text} |"
+            f"| {len(cause.cases)} | {rules} | {cause.tier_text} | `{_cell(cause.example)}` | {text} |"
         )
     return out
 

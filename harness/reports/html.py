@@ -16,7 +16,7 @@ from collections import Counter
 from html import escape
 
 from harness.corpus.rules import Catalogue
-from harness.reports.causes import group_causes
+from harness.reports.causes import NO_RULE, UNRULED_NOTE, group_causes
 from harness.reports.jsonl import CaseRecord
 from harness.reports.matrix import COLUMNS, Matrix, RuntimeSummary, baseline_mark
 
@@ -41,7 +41,8 @@ details.case[open]{background:#f6f8fa} details.case summary{cursor:pointer}
 white-space:pre-wrap;font:12px/1.4 ui-monospace,monospace} :target{outline:2px solid #0969da}
 .tier{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px}
 .tier.spec{background:#ffebe9;color:#cf222e} .tier.vectors{background:#fff8c5;color:#9a6700}
-.tier.project{background:#ddf4ff;color:#0969da} details.view>summary{cursor:pointer;font-weight:600}
+.tier.project{background:#ddf4ff;color:#0969da}
+.tier.unruled{background:#eaeef2;color:#57606a} details.view>summary{cursor:pointer;font-weight:600}
 td.num{text-align:right}
 """
 
@@ -120,12 +121,17 @@ def _by_rule(matrix: Matrix, catalogue: Catalogue | None) -> str:
         for record in rt.failures:
             if record.status != "failed":
                 continue
-            for item in record.differences or [{"rules": record.rules, "tier": record.tier}]:
-                for rule_id in item.get("rules") or []:
+            for item in record.differences or []:  # the rules broken, never the ones the case cites
+                for rule_id in item.get("rules") or [NO_RULE]:
                     ids = cases.setdefault(rule_id, {}).setdefault(rt.label, [])
                     if record.id not in ids:
                         ids.append(record.id)
-                    tiers.setdefault(rule_id, _rule_tier(rule_id, catalogue) or item.get("tier"))
+                    tier = (
+                        "unruled"
+                        if rule_id == NO_RULE
+                        else _rule_tier(rule_id, catalogue) or item.get("tier")
+                    )
+                    tiers.setdefault(rule_id, tier)
     if not cases:
         return ""
     head = "".join(f"<th>{escape(rt.label)}</th>" for rt in matrix.runtimes)
@@ -136,6 +142,8 @@ def _by_rule(matrix: Matrix, catalogue: Catalogue | None) -> str:
     for rule_id in order:
         rule = catalogue.rules.get(rule_id) if catalogue else None
         text = f" [{escape(rule.level)}]: {escape(rule.statement)}" if rule else ""
+        if rule_id == NO_RULE:
+            text = f" ({escape(UNRULED_NOTE)})"
         cells = []
         for rt in matrix.runtimes:
             ids = cases[rule_id].get(rt.label, [])
@@ -148,7 +156,8 @@ def _by_rule(matrix: Matrix, catalogue: Catalogue | None) -> str:
     return (
         '<h2 id="by-rule">Failures by rule</h2><p class="muted">Each rule a failing case\'s diff breaks, '
         "most authoritative tier first (spec: the spec's text; vectors: Prompty's vectors; project: a "
-        "project decision), with the number of failing cases per runtime (open it for the cases).</p>"
+        "project decision), with the number of failing cases per runtime (open it for the cases); "
+        f"differences no rule declares last, as <em>{NO_RULE}</em> (unruled, no tier).</p>"
         f'<table id="rules"><thead><tr><th>rule</th><th>tier</th>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
@@ -171,8 +180,8 @@ def _by_cause(matrix: Matrix) -> str:
             continue
         rows = "".join(
             f'<tr data-cause="{index}"><td class="num">{len(c.cases)}</td>'
-            f"<td>{', '.join(f'<code>{escape(r)}</code>' for r in c.rules[:3])}"
-            f"{f' (+{len(c.rules) - 3} more cited)' if len(c.rules) > 3 else ''}</td><td>{_tier(c.tier)}</td>"
+            f"<td>{', '.join(f'<code>{escape(r)}</code>' for r in c.rules) or escape(NO_RULE)}</td>"
+            f"<td>{_tier(c.tier_text)}</td>"
             f"<td><code>{escape(c.example)}</code><details><summary>cases</summary>"
             f"{_case_links(rt, c.cases)}</details></td></tr>"
             for index, c in enumerate(causes)
@@ -206,10 +215,14 @@ def _case(rt: RuntimeSummary, record: CaseRecord) -> str:
         )
     broken = record.broken
     rules = "".join(f"<li><code>{escape(r)}</code></li>" for r in broken)
+    unruled = [d for d in record.differences or [] if not d.get("rules")]
+    if unruled:
+        paths = ", ".join(dict.fromkeys(f"{d.get('path', '$')} {d.get('change', '')}" for d in unruled))
+        rules += f"<li>{NO_RULE}: <code>{escape(paths)}</code> ({escape(UNRULED_NOTE)})</li>"
     others = [r for r in record.rules if r not in broken]
     if others:
         rules += f'<li class="muted">also checks: {", ".join(escape(r) for r in others)}</li>'
-    tags += _tier(record.tier) if record.status == "failed" else ""
+    tags += _tier(record.tier or ("unruled" if unruled else None)) if record.status == "failed" else ""
     where = f"<p><code>{escape(record.location)}</code></p>" if record.location else ""
     reason = f"<p>baseline: {escape(record.reason)}</p>" if record.baseline and record.reason else ""
     detail = record.diff or record.message or "(no details)"

@@ -50,9 +50,12 @@ class CaseRecord:
 
     @property
     def broken(self) -> list[str]:
-        """The rules the failure's differences break (``harness.judging.attribution``); for a record
-        without differences (an error, an older report), the rules the case cites."""
-        if not self.differences:
+        """The rules the failure's differences break (``harness.judging.attribution``), never those the
+        case merely cites: none for an error (no verdict) or a failure whose differences no rule declares
+        (unruled); the cited rules only for a failure of a report older than attributions."""
+        if self.status != "failed":
+            return []
+        if self.differences is None:
             return list(self.rules)
         return list(dict.fromkeys(r for d in self.differences for r in d.get("rules", [])))
 

@@ -56,12 +56,13 @@ def render_junit(matrix: Matrix) -> str:
                 ET.SubElement(case, "system-out").text = detail
             elif record.status == "failed":
                 counts["failures"] += 1
-                kind = record.baseline or f"deviation ({record.tier or 'spec'})"
+                kind = record.baseline or f"deviation ({record.tier or 'unruled'})"
                 message = f"{mark}: {first}" if mark else first
                 node = ET.SubElement(case, "failure", message=message, type=kind)
                 why = f"baseline: {record.reason}\n" if record.baseline and record.reason else ""
-                tier = f" (tier: {record.tier or 'spec'})"
-                node.text = f"rules broken: {', '.join(record.broken)}{tier}\n{why}{record.message or detail}"
+                tier = f" (tier: {record.tier or 'none: unruled'})"
+                rules = ", ".join(record.broken) or "no rule requires this"
+                node.text = f"rules broken: {rules}{tier}\n{why}{record.message or detail}"
             elif record.status == "error":
                 counts["errors"] += 1
                 ET.SubElement(case, "error", message=first).text = record.message or detail

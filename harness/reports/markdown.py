@@ -7,7 +7,7 @@ import re
 from collections import Counter
 
 from harness.report_text import bounded, encodable
-from harness.reports.causes import group_causes
+from harness.reports.causes import NO_RULE, group_causes
 from harness.reports.matrix import COLUMNS, Matrix, baseline_mark
 
 MAX_DIFF_LINES = 40
@@ -96,7 +96,7 @@ def render_markdown(matrix: Matrix) -> str:
             for cause in causes[:MAX_CAUSES]:
                 rules = cause.rules_text(code=True)
                 example = _code(cause.example).replace("|", "\\|")
-                out.append(f"| {len(cause.cases)} | {rules} | {cause.tier or '?'} | {example} |")
+                out.append(f"| {len(cause.cases)} | {rules} | {_plain(cause.tier_text)} | {example} |")
             if len(causes) > MAX_CAUSES:
                 out.append(f"| … | {len(causes) - MAX_CAUSES} more root causes | | |")
     for rt in matrix.runtimes:
@@ -116,8 +116,14 @@ def render_markdown(matrix: Matrix) -> str:
             if record.outside_profile:
                 shown = f" (outside the {record.outside_profile} profile)"
             rules = ", ".join(_code(r) for r in record.broken)
-            tier = f" [{_plain(record.tier)}]" if record.tier else ""
-            head = f"<code>{html.escape(record.id)}</code> {record.status}{shown}{tier}: breaks {rules}"
+            if record.status == "failed":
+                tier = f" [{_plain(record.tier or 'unruled')}]"
+                says = f"breaks {rules}" if rules else NO_RULE
+                head = f"<code>{html.escape(record.id)}</code> {record.status}{shown}{tier}: {says}"
+                if rules and any(not d.get("rules") for d in record.differences or []):
+                    head += f", and differs where {NO_RULE}"
+            else:
+                head = f"<code>{html.escape(record.id)}</code> {record.status}{shown}: not judged"
             out.append(f"<details><summary>{head}</summary>")
             out.append("")
             if record.location:

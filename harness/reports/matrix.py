@@ -22,6 +22,9 @@ from harness.reports.jsonl import CaseRecord
 
 COLUMNS = ("passed", "failed", "error", "unsupported", "skipped")
 TIERS = ("spec", "vectors", "project")
+UNRULED = "unruled"
+"""A failure whose differences no rule declares: it has no tier and is counted apart (a defect of the
+corpus, not a claim against the runtime)."""
 
 BASELINE_MARKS = {
     "expected": "known",
@@ -70,8 +73,9 @@ class RuntimeSummary:
     @property
     def spec_conform(self) -> int:
         """Judged cases whose diff breaks no rule of the spec's text (passes, and failures of the
-        vectors or project tiers only)."""
-        return self.judged - self.tiers["spec"] - self.counts["error"]
+        vectors or project tiers only); an unruled failure is no claim either way, so it is not counted
+        as conforming."""
+        return self.judged - self.tiers["spec"] - self.tiers[UNRULED] - self.counts["error"]
 
     @property
     def spec_rate(self) -> float:
@@ -85,7 +89,9 @@ class RuntimeSummary:
         )
 
     def tiers_text(self) -> str:
-        return ", ".join(f"{self.tiers[t]} {t}" for t in TIERS)
+        """``3 spec, 0 vectors, 1 project`` (and ``, 2 unruled`` when some failure has no rule)."""
+        shown = [*TIERS, UNRULED] if self.tiers[UNRULED] else TIERS
+        return ", ".join(f"{self.tiers[t]} {t}" for t in shown)
 
     @property
     def corpus(self) -> str:
@@ -139,7 +145,7 @@ def build_matrix(records: list[CaseRecord]) -> Matrix:
         section = (record.kind or "-", record.api or "-")
         cells.setdefault((label, *section), Counter())[col] += 1
         if col == "failed":
-            summary.tiers[record.tier if record.tier in TIERS else "spec"] += 1
+            summary.tiers[record.tier if record.tier in TIERS else UNRULED] += 1
         if record.baseline == "fixed":
             summary.fixed.append(record)
         if col in ("failed", "error"):

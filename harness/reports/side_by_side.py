@@ -26,9 +26,27 @@ BASIS = {
     "text": "the spec's text",
     "pseudocode": "the spec's pseudocode",
     "vectors": "Prompty's vectors",
-    "decision": "project decision: the spec is silent",
+    "decision": "project decision",
 }
 """How the last column names the basis of the rule broken (docs/rules.md)."""
+
+GAPS = {
+    "silent": "the spec is silent",
+    "ambiguous": "the spec is ambiguous",
+    "conflicting": "the spec contradicts itself",
+    "overruled": "the vectors overrule the text",
+}
+"""Which gap of the spec's text a vectors or decision rule fills (the rule's ``gap``, docs/rules.md)."""
+
+
+def rule_basis(rule: Any) -> str:
+    """``the spec's text``, or, for a rule the text does not decide, its basis and the gap it fills:
+    ``project decision: the spec is ambiguous``."""
+    if rule is None:
+        return "rule unknown"
+    basis = BASIS.get(rule.basis, rule.basis)
+    gap = GAPS.get(rule.gap or "")
+    return f"{basis}: {gap}" if gap else basis
 
 
 def behaviour(record: CaseRecord) -> str:
@@ -58,7 +76,7 @@ class Disagreement:
         rule: Any = catalogue.rules.get(self.rule)
         passing = [r for r in (self.left, self.right) if r.status == "passed"]
         who = passing[0].impl if passing else "neither"
-        return f"{who} ({BASIS.get(rule.basis if rule else '', 'rule unknown')})"
+        return f"{who} ({rule_basis(rule)})"
 
 
 @dataclass
@@ -160,7 +178,8 @@ def render(comparison: Comparison, catalogue: Catalogue, labels: dict[str, str])
         "A failure is compared by its diff, without the traceback and the exception's class names (each",
         "language spells its own). The last column names the runtime the rule broken supports, the one",
         "that passes or neither, and what the rule rests on: the spec's text or its pseudocode, Prompty's",
-        "upstream vectors, or a project decision where the spec is silent (docs/rules.md).",
+        "upstream vectors, or a project decision, each of the last two with the gap of the text it fills",
+        "(the spec is silent, ambiguous, or contradicts itself; docs/rules.md).",
     ]
     by_rule: dict[str, list[Disagreement]] = defaultdict(list)
     for item in comparison.disagreements:
