@@ -206,6 +206,41 @@ def test_written_cassettes_hold_none_of_the_planted_secrets(fake_provider, pytes
     assert set(meta.sdk) == {"google-genai", "httpx2"} and meta.endpoint.startswith("POST http://127.0.0.1:")
 
 
+PLANTED_IN_STREAMS = """\
+x-e2e: &e2e {kind: e2e, rules: [7.8/through-the-sdk], api: openai.chat}
+cases:
+  - <<: *e2e
+    id: e2e.openai.chat.planted-escaped
+    cassette: openai/planted-escaped
+    agent: {model: {id: gpt-fake, options: {additionalProperties: {stream: true}}}}
+    messages: [{role: user, content: [{kind: text, value: 'plant:escaped'}]}]
+    expect_request: {model: gpt-fake, messages: [{role: user, content: 'plant:escaped'}], stream: true}
+    expect: []
+  - <<: *e2e
+    id: e2e.openai.chat.planted-n2
+    cassette: openai/planted-n2
+    agent: {model: {id: gpt-fake, options: {additionalProperties: {stream: true}}}}
+    messages: [{role: user, content: [{kind: text, value: 'plant:n2'}]}]
+    expect_request: {model: gpt-fake, messages: [{role: user, content: 'plant:n2'}], stream: true}
+    expect: []
+"""
+
+
+def test_the_planted_key_in_stream_shapes_the_join_used_to_miss_writes_nothing(
+    fake_provider, pytester, run_corpus
+):
+    """A key ``\\u``-escaped inside one event, and one spelled by choice 0 of an ``n=2`` stream between
+    choice 1's deltas: both recordings are refused before anything is written."""
+    corpus = write_corpus(pytester.path, PLANTED_IN_STREAMS)
+    cassettes = pytester.path / "cassettes"
+    run = run_corpus(IMPL, "--record-mode=once", f"--cassettes={cassettes}", target=corpus)
+    assert len(fake_provider.requests) == 2
+    for case in ("e2e.openai.chat.planted-escaped", "e2e.openai.chat.planted-n2"):
+        assert "RECORDING REFUSED" in run.longreprs[case], run.longreprs[case]
+        assert "$OPENAI_API_KEY" in run.longreprs[case] and KEYS.openai not in run.longreprs[case]
+    assert [p for p in cassettes.rglob("*") if p.is_file()] == []
+
+
 def test_padded_anthropic_events_and_crlf_gemini_events_stay_readable_and_exact(
     fake_provider, pytester, run_corpus
 ):
