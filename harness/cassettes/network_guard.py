@@ -81,6 +81,11 @@ class NetworkGuard:
     def _let_through(self) -> bool:
         return bool(getattr(self._local, "allowed", 0))
 
+    def refuse(self, action: str, host: str, port: Any) -> NetworkBlocked:
+        """Keep an attempt the harness itself refused (the recording transport's, to a host that is not
+        the provider's), charged like any other; the error to raise."""
+        return self._block(action, host, port)
+
     def _block(self, action: str, host: str, port: Any) -> NetworkBlocked:
         thread = threading.current_thread()
         attempt = NetworkAttempt(action, host, port, thread.name, thread.ident or 0)
