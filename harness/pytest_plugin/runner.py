@@ -33,6 +33,7 @@ import mmap
 import os
 import select
 import signal
+import socket
 import struct
 import sys
 import threading
@@ -47,6 +48,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from harness.cassettes import netns
 from harness.cassettes.network_guard import GUARD, charged
+from harness.cassettes.passage import Passage, close_quietly, open_passage
 from harness.corpus.concepts import needed_concepts
 from harness.pytest_plugin import heap_freeze
 from harness.pytest_plugin.case_host import is_runnable
@@ -234,16 +236,16 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
-def _isolate(recording: bool) -> str:
-    """Give this (new, one-threaded) process no network; describes what it got."""
-    if recording:
-        passage, how = netns.HostPassage.isolate()
-        if passage is None:
-            return f"{GUARD_ONLY}; no namespace in record mode: {how}"
-        GUARD.passage = passage
-        return how
+def _isolate(passage: socket.socket | None) -> str:
+    """Give this (new, one-threaded) process no network and no capability to get it back; in record
+    mode, ``passage`` is its end of the way out through the pytest process. Describes what it got."""
     isolated, how = netns.unshare_network()
-    return how if isolated else f"{GUARD_ONLY}; no namespace: {how}"
+    if not isolated:
+        return f"{GUARD_ONLY}; no namespace: {how}"
+    if passage is not None:
+        GUARD.passage = Passage(passage)
+        how += ", the recording transport's requests sent by the pytest process to the providers alone"
+    return how
 
 
 class _Progress:
@@ -290,12 +292,13 @@ class _Progress:
         return ("queued", None) if at is None else ("preparing", at)
 
 
-def _serve(session: CaseHost, conn: Connection, progress: _Progress) -> None:
+def _serve(session: CaseHost, conn: Connection, progress: _Progress, passage: socket.socket | None) -> None:
     """The runner process: isolate, then run the cases the pytest process sends, one at a time, in the
     order sent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the pytest process's to handle
+    os.setpgid(0, 0)  # a group of its own: whatever the runtime starts is killed with it
     _die_with_parent()
-    network = _isolate(session.records)
+    network = _isolate(passage)
     GUARD.install()
     session.on_recorded = lambda path: conn.send(("recorded", path))
     records = _LogRecords()
@@ -428,6 +431,7 @@ class ForkedRunner(CaseRunner):
                 if enabled:
                     gc.enable()
         ours, theirs = Pipe()
+        passage = open_passage(os.environ) if self.session.records else None
         sys.stdout.flush()
         sys.stderr.flush()
         with warnings.catch_warnings():
@@ -437,13 +441,17 @@ class ForkedRunner(CaseRunner):
             code = 0
             try:
                 ours.close()
-                _serve(self.session, theirs, self._progress)
+                close_quietly(passage[1] if passage else None)
+                _serve(self.session, theirs, self._progress, passage[0] if passage else None)
             except BaseException:
                 traceback.print_exc()
                 code = 70
             finally:
                 os._exit(code)
+        with contextlib.suppress(OSError):  # the child's own call may have come first
+            os.setpgid(pid, pid)
         theirs.close()
+        close_quietly(passage[0] if passage else None)
         self._pid, self._conn = pid, ours
         self._poller = select.poll()  # one for the runner's life (Connection.poll builds a selector per call)
         self._poller.register(ours.fileno(), select.POLLIN)
@@ -474,8 +482,7 @@ class ForkedRunner(CaseRunner):
         pid = self._detach()
         if pid is None:
             return "not running"
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
+        kill_group(pid)
         if not wait:
             reap_later(pid)
             return "killed"
@@ -483,9 +490,10 @@ class ForkedRunner(CaseRunner):
         return _status(status)
 
     def _ended(self) -> str:
-        """Reap a runner process that ended on its own; its status."""
+        """Reap a runner process that ended on its own (and kill what it left running); its status."""
         pid = self._detach()
         assert pid is not None
+        kill_group(pid)
         _, status = os.waitpid(pid, 0)
         return _status(status)
 
@@ -615,6 +623,14 @@ class ForkedRunner(CaseRunner):
 
 
 _REAPERS: set[threading.Thread] = set()
+
+
+def kill_group(pid: int) -> None:
+    """Kill a runner process and every process of its group (what the runtime started)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
 
 
 def reap_later(pid: int) -> None:

@@ -56,7 +56,13 @@ def cassette_transport(http: ModuleType, exchange: Exchange) -> Any:
                 return http.Response(status, headers=headers, stream=_Chunks(probe))
             return http.Response(status, headers=headers, content=body)
 
-        def _forward(self, request: Any) -> tuple[int, str, list[tuple[str, str]], bytes]:
+        def _forward(self, request: Any, body: bytes) -> tuple[int, str, list[tuple[str, str]], bytes]:
+            if GUARD.passage is not None:  # the case runner's namespace: the pytest process sends it
+                status, reason, headers, content = GUARD.passage.forward(
+                    request.method, str(request.url), list(request.headers.multi_items()), body
+                )
+                kept = [(k, v) for k, v in headers if k.lower() not in _DROPPED_RESPONSE_HEADERS]
+                return status, reason, kept, content
             if self._upstream is None:
                 self._upstream = http.Client(trust_env=True, timeout=http.Timeout(600.0, connect=30.0))
             with GUARD.allowed():
@@ -79,7 +85,7 @@ def cassette_transport(http: ModuleType, exchange: Exchange) -> Any:
             if not allowed_origin(str(request.url), exchange.provider, exchange.environ):
                 _, host, port = origin_of(str(request.url)) or ("", request.url.host, request.url.port)
                 raise GUARD.refuse("connect", host, port)
-            status, reason, headers, content = self._forward(request)
+            status, reason, headers, content = self._forward(request, body)
             exchange.keep(sent, status, reason, headers, content)
             stream = any(
                 k.lower() == "content-type" and v.startswith("text/event-stream") for k, v in headers
