@@ -4,6 +4,7 @@ reaches a later case."""
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import socket
@@ -250,3 +251,74 @@ def test_an_exec_runtime_cannot_reach_the_network_either(run_corpus, markers, li
     run = run_corpus(f"--impl=exec:{PY_SERVE} {HOSTILE}:escapes", *only(WIRE))
     assert listener.reached == []
     assert WIRE in run.outcomes
+
+
+# --- a privileged runtime cannot leave its sandbox ---------------------------------------------------
+
+SANDBOX = "tests.fakes.leaves_the_sandbox"
+
+
+def test_a_runtime_cannot_setns_back_into_the_network_it_was_taken_out_of(run_corpus, markers, listener):
+    """As root (CI), the runner used to keep CAP_SYS_ADMIN: setns into the parent's namespace, then a
+    raw socket reached 127.0.0.1 and the case passed."""
+    run = run_corpus(f"--impl={SANDBOX}:setns", *only(WIRE))
+    assert listener.reached == []
+    assert run.with_outcome("failed") == {WIRE}, run.longreprs  # the guarded attempt is reported
+    assert f"127.0.0.1:{listener.port} (thread" in run.longreprs[WIRE]
+
+
+def test_an_exec_runtime_cannot_setns_back_either(run_corpus, markers, listener):
+    run = run_corpus(f"--impl=exec:{PY_SERVE} {SANDBOX}:setns", *only(WIRE))
+    assert listener.reached == []
+    assert WIRE in run.outcomes
+
+
+def _alive_with(token: str) -> list[str]:
+    """The processes (not zombies) whose command line holds ``token``."""
+    from pathlib import Path
+
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if (
+                token in (proc / "cmdline").read_bytes().decode(errors="replace")
+                and " Z " not in (proc / "stat").read_text().rsplit(")", 1)[1][:3]
+            ):
+                found.append(proc.name)
+        except OSError:
+            continue
+    return found
+
+
+def _gone(token: str) -> list[str]:
+    """Waits (up to 10 s: the kernel tears a killed process down in milliseconds) until no process
+    holds ``token``; what is left."""
+    import time
+
+    deadline = time.monotonic() + 10
+    while (left := _alive_with(token)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return left
+
+
+@pytest.mark.parametrize(
+    ("impl", "setsid"),
+    [
+        pytest.param(f"{SANDBOX}:children", "", id="in-process"),
+        pytest.param(f"exec:{PY_SERVE} {SANDBOX}:children", "", id="exec"),
+        pytest.param(f"exec:{PY_SERVE} {SANDBOX}:children", "1", id="exec-own-session"),
+    ],
+)
+def test_a_runtimes_children_end_with_the_run(run_corpus, markers, monkeypatch, impl, setsid):
+    import uuid
+
+    token = f"wireconf-child-{uuid.uuid4().hex}"
+    monkeypatch.setenv("WIRECONF_CHILD_TOKEN", token)
+    monkeypatch.setenv("WIRECONF_CHILD_SETSID", setsid)
+    try:
+        run = run_corpus(f"--impl={impl}", *only(WIRE))
+        assert run.with_outcome("passed") == {WIRE}, run.longreprs
+        assert _gone(token) == []
+    finally:
+        for pid in _alive_with(token):
+            os.kill(int(pid), 9)

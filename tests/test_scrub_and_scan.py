@@ -273,11 +273,26 @@ def _interleaved(key: str, other: str = "harmless-words-of-choice-one") -> list[
     ]
 
 
+def _pieces(text: str) -> list[str]:
+    return [text[i : i + 4] for i in range(0, len(text), 4)]
+
+
+def _tool_call_delta(index: int, piece: str) -> dict[str, object]:
+    call = {"index": index, "function": {"arguments": piece}}
+    return {"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}
+
+
+def _candidate(text: str) -> dict[str, object]:
+    return {"content": {"parts": [{"text": text}]}}
+
+
 def _escaped(text: str) -> str:
     return "".join(f"\\u{ord(c):04x}" for c in text)
 
 
-ESCAPED_EVENT = b'data: {"choices":[{"index":0,"delta":{"content":"' + _escaped(PLAIN_KEY).encode() + b'"}}]}\n\n'
+ESCAPED_EVENT = (
+    b'data: {"choices":[{"index":0,"delta":{"content":"' + _escaped(PLAIN_KEY).encode() + b'"}}]}\n\n'
+)
 """One SSE event whose content is the key, every character ``\\u``-escaped (one string, no join)."""
 
 
@@ -286,8 +301,11 @@ ESCAPED_EVENT = b'data: {"choices":[{"index":0,"delta":{"content":"' + _escaped(
     [
         pytest.param(ESCAPED_EVENT, id="u-escaped-in-one-event"),
         pytest.param(
-            b'data: {"delta":"' + PLAIN_KEY[:6].encode() + _escaped(PLAIN_KEY[6:9]).encode()
-            + PLAIN_KEY[9:].encode() + b'"}\n\n',
+            b'data: {"delta":"'
+            + PLAIN_KEY[:6].encode()
+            + _escaped(PLAIN_KEY[6:9]).encode()
+            + PLAIN_KEY[9:].encode()
+            + b'"}\n\n',
             id="partly-u-escaped",
         ),
         pytest.param(
@@ -295,17 +313,12 @@ ESCAPED_EVENT = b'data: {"choices":[{"index":0,"delta":{"content":"' + _escaped(
         ),
         pytest.param(
             _events(
-                [{"choices": [{"index": i, "delta": {"content": piece}}]} for i, piece in _interleaved(PLAIN_KEY)]
+                [{"choices": [{"index": i, "delta": {"content": p}}]} for i, p in _interleaved(PLAIN_KEY)]
             ),
             id="openai-chat-n2-interleaved",
         ),
         pytest.param(
-            _events(
-                [
-                    {"choices": [{"index": 0, "delta": {"tool_calls": [{"index": i, "function": {"arguments": p}}]}}]}
-                    for i, p in _interleaved(PLAIN_KEY)
-                ]
-            ),
+            _events([_tool_call_delta(i, p) for i, p in _interleaved(PLAIN_KEY)]),
             id="openai-chat-tool-calls-interleaved",
         ),
         pytest.param(
@@ -329,10 +342,8 @@ ESCAPED_EVENT = b'data: {"choices":[{"index":0,"delta":{"content":"' + _escaped(
         pytest.param(
             _events(
                 [
-                    {"candidates": [{"content": {"parts": [{"text": a}]}}, {"content": {"parts": [{"text": b}]}}]}
-                    for a, b in zip(
-                        [PLAIN_KEY[i : i + 4] for i in range(0, len(PLAIN_KEY), 4)], ["lore", "m ip", "sum "] * 3
-                    )
+                    {"candidates": [_candidate(a), _candidate(b)]}
+                    for a, b in zip(_pieces(PLAIN_KEY), ["lore", "m ip", "sum "] * 3, strict=False)
                 ]
             ),
             id="gemini-candidates-without-index",

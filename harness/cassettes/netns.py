@@ -28,7 +28,6 @@ This module imports nothing but the standard library, so that it runs as a scrip
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import signal
 import sys
@@ -39,7 +38,10 @@ CLONE_NEWPID = 0x20000000
 
 
 def _libc() -> ctypes.CDLL:
-    return ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+    """The C library, through the symbols already loaded in this process (``find_library`` would run
+    ``ldconfig`` as a child, which must never happen once a PID namespace is unshared: that child
+    would become its first process, and the namespace would end with it)."""
+    return ctypes.CDLL(None, use_errno=True)
 
 
 def _unshare(flags: int) -> None:

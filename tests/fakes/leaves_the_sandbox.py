@@ -1,0 +1,109 @@
+"""Runtimes that try to leave the sandbox the way a privileged one (root, as on most CI machines) can.
+
+``setns``: re-enters its parent's network namespace (``/proc/<ppid>/ns/net``, or any other one
+``/proc`` shows), then connects to the listener named by
+``$WIRECONF_HOSTILE_LISTENER`` with the raw ``_socket`` module (which the in-process guard does not
+see) and with ``socket`` (which it does, so that the attempt is reported); every error is swallowed.
+
+``children``: starts a process that would live ten minutes, with ``$WIRECONF_CHILD_TOKEN`` in its
+command line so that a test can look for it; in a session of its own when ``$WIRECONF_CHILD_SETSID``
+is set (a process group does not hold it then).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import socket
+import subprocess
+import sys
+
+from tests.fakes.base import ChatFake
+
+CLONE_NEWNET = 0x40000000
+
+
+def _listener() -> tuple[str, int]:
+    host, _, port = os.environ["WIRECONF_HOSTILE_LISTENER"].rpartition(":")
+    return host, int(port)
+
+
+def _other_namespaces() -> list[str]:
+    """A path to each network namespace other than this process's own that ``/proc`` shows: its
+    parent's first, then any process's (an ``exec:`` runtime in a PID namespace has no parent it sees)."""
+    own = os.readlink("/proc/self/ns/net")
+    pids = [str(os.getppid()), *sorted((p for p in os.listdir("/proc") if p.isdigit()), key=int)]
+    found: dict[str, str] = {}
+    for pid in pids:
+        path = f"/proc/{pid}/ns/net"
+        with contextlib.suppress(OSError):
+            namespace = os.readlink(path)
+            if namespace != own:
+                found.setdefault(namespace, path)
+    return list(found.values())
+
+
+def enter_parent_namespace() -> bool:
+    """``setns`` into an ancestor's network namespace; whether it worked."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    for path in _other_namespaces():
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            if libc.setns(fd, CLONE_NEWNET) == 0:
+                return True
+        finally:
+            os.close(fd)
+    return False
+
+
+def reach_the_listener() -> None:
+    import _socket
+
+    host, port = _listener()
+    raw = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
+    raw.settimeout(3)
+    try:
+        raw.connect((host, port))
+        raw.sendall(b"GET /after-setns HTTP/1.0\r\n\r\n")
+    except OSError:
+        pass
+    finally:
+        raw.close()
+    with contextlib.suppress(OSError):
+        socket.create_connection((host, port), timeout=3).close()
+
+
+class Setns(ChatFake):
+    """Leaves its network namespace by ``setns``, then reaches for the listener; the right body."""
+
+    name = "setns"
+
+    def build_request(self, api, agent, messages):
+        enter_parent_namespace()
+        reach_the_listener()
+        return super().build_request(api, agent, messages)
+
+
+class Children(ChatFake):
+    """Starts a long-lived child process and leaves it running; the right body."""
+
+    name = "children"
+
+    def build_request(self, api, agent, messages):
+        code = "import time; time.sleep(600)"
+        subprocess.Popen(
+            [sys.executable, "-c", code, os.environ["WIRECONF_CHILD_TOKEN"]],
+            start_new_session=bool(os.environ.get("WIRECONF_CHILD_SETSID")),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        return super().build_request(api, agent, messages)
+
+
+setns = Setns()
+children = Children()
