@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from harness.cassettes.store import read_cassette
 from harness.corpus.rules import load_catalogue
 from harness.reports.html import render_html
@@ -373,14 +375,25 @@ def _record_leaky(pytester, report: Path, *extra: str) -> Any:
     )
 
 
-def test_record_mode_shows_no_key_in_the_terminal_the_jsonl_or_the_junit_file(fake_provider, pytester):
+@pytest.mark.parametrize("padding", ["", " "], ids=["as-is", "trailing-space"])
+def test_record_mode_shows_no_key_in_the_terminal_the_jsonl_or_the_junit_file(
+    fake_provider, pytester, monkeypatch, padding
+):
+    """A key variable set with whitespace around it (as a shell or a file gives it) is redacted as set
+    and as the SDK sends it, stripped, wherever a line is stripped of its end."""
+    monkeypatch.setenv("OPENAI_API_KEY", KEYS.openai + padding)
     report, junit = pytester.path / "run.jsonl", pytester.path / "junit.xml"
     result = _record_leaky(pytester, report, f"--junitxml={junit}", "-o", "junit_logging=all")
-    result.assert_outcomes(passed=2, failed=2)  # the two cases, and the catalogue checks
     shown = {"terminal": result.stdout.str(), "jsonl": report.read_text(), "junit": junit.read_text()}
+    shown["cassettes"] = "".join(p.read_text() for p in (pytester.path / "cassettes").rglob("*.yaml"))
     for where, text in shown.items():
         assert KEYS.openai not in text, where
         assert KEYS.openai[:12] not in text, where  # not even cut short by a truncated value
+    assert "leaky runtime: key is" in shown["junit"]  # the logs are there, without the key
+    if padding:  # the HTTP library refuses a header value that ends in a space: the calls fail
+        assert "Illegal header value b'Bearer <$OPENAI_API_KEY>" in shown["terminal"]
+        return
+    result.assert_outcomes(passed=2, failed=2)  # the two cases, and the catalogue checks
     assert "$.api_key: unexpected key" in shown["terminal"]
     assert "could not finish with key" in shown["terminal"]
     assert "leaky runtime: key is" in shown["junit"]  # the logs are there, without the key
