@@ -390,10 +390,9 @@ def test_record_mode_shows_no_key_in_the_terminal_the_jsonl_or_the_junit_file(
         assert KEYS.openai not in text, where
         assert KEYS.openai[:12] not in text, where  # not even cut short by a truncated value
     assert "leaky runtime: key is" in shown["junit"]  # the logs are there, without the key
-    if padding:  # the HTTP library refuses a header value that ends in a space: the calls fail
-        assert "Illegal header value b'Bearer <$OPENAI_API_KEY>" in shown["terminal"]
-        return
     result.assert_outcomes(passed=2, failed=2)  # the two cases, and the catalogue checks
+    if padding:  # the HTTP library refuses a header value that ends in a space: the calls failed
+        return
     assert "$.api_key: unexpected key" in shown["terminal"]
     assert "could not finish with key" in shown["terminal"]
     assert "leaky runtime: key is" in shown["junit"]  # the logs are there, without the key
