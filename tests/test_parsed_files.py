@@ -98,10 +98,12 @@ def test_a_planted_pickle_in_the_cache_runs_nothing_and_changes_nothing(small_co
     the machine's key, it builds nothing but parsed YAML, and the cases read as their files say."""
     Corpus(small_corpus)
     (cache,) = (tmp_path / "cache" / "parsed").glob("*.pickle")
-    version, entries = pickle.loads(_unsigned(cache.read_bytes()))
+    signed = cache.read_bytes()
     marker = tmp_path / "planted-code-ran"
     cache.write_bytes(pickle.dumps(_Plant(str(marker))))  # a bare pickle, as before the signature
     assert _contents(Corpus(small_corpus)) == {"wire.openai.chat.a": "hi", "wire.openai.chat.b": "hi"}
+    assert not marker.exists()
+    version, entries = pickle.loads(_unsigned(signed))
     key = (cache.parent / ".key").read_bytes()
     forged = {path: (digest, pickle.dumps(_Plant(str(marker)))) for path, (digest, _) in entries.items()}
     cache.write_bytes(_signed(key, pickle.dumps((version, forged))))  # signed: the key was readable
