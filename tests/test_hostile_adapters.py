@@ -322,3 +322,23 @@ def test_a_runtimes_children_end_with_the_run(run_corpus, markers, monkeypatch, 
     finally:
         for pid in _alive_with(token):
             os.kill(int(pid), 9)
+
+
+@pytest.mark.parametrize("runner", ["process", "thread"])
+def test_a_corpus_edited_during_the_run_fails_the_run_naming_the_file(pytester, monkeypatch, runner):
+    import shutil
+
+    corpus = pytester.path / "cases"
+    shutil.copytree(CASES, corpus)
+    edited = corpus / "wire" / "openai.chat" / "messages.yaml"
+    monkeypatch.setenv("WIRECONF_EDIT_FILE", str(edited))
+    pytester.syspathinsert(REPO)
+    result = pytester.runpytest(
+        str(corpus), "-p", "no:cacheprovider", f"--impl={SANDBOX}:edits_the_corpus",
+        f"--case-runner={runner}", f"--cassettes={REPO / 'cassettes'}", *only(WIRE),
+    )  # fmt: skip
+    result.assert_outcomes(passed=1)  # the case itself passed: the run as a whole does not
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        ["*wireconf: the corpus changed during the run*", f"  {edited} (changed)", "Restore the corpus*"]
+    )

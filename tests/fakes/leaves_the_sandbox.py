@@ -107,3 +107,18 @@ class Children(ChatFake):
 
 setns = Setns()
 children = Children()
+
+
+class EditsTheCorpus(ChatFake):
+    """Appends a line to the file ``$WIRECONF_EDIT_FILE`` (a case file of the corpus it is judged
+    against) while it runs; the right body."""
+
+    name = "edits-the-corpus"
+
+    def build_request(self, api, agent, messages):
+        with open(os.environ["WIRECONF_EDIT_FILE"], "a") as out:
+            out.write("# edited by the runtime under test\n")
+        return super().build_request(api, agent, messages)
+
+
+edits_the_corpus = EditsTheCorpus()
