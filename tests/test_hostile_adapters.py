@@ -342,3 +342,14 @@ def test_a_corpus_edited_during_the_run_fails_the_run_naming_the_file(pytester, 
     result.stdout.fnmatch_lines(
         ["*wireconf: the corpus changed during the run*", f"  {edited} (changed)", "Restore the corpus*"]
     )
+
+
+def test_an_adapter_that_replaces_the_judge_cannot_change_its_verdicts_over_exec(run_corpus, markers):
+    """The mode for published results (docs/ci.md): the runtime runs in a process of its own and the
+    pytest process, which never imports it, judges."""
+    import sys as _sys
+
+    run = run_corpus(f"--impl=exec:{PY_SERVE} tests.fakes.forges_verdicts:adapter", *only(WIRE, WIRE_2))
+    assert run.with_outcome("failed") == {WIRE, WIRE_2}, run.outcomes
+    assert "not-what-any-case-expects" in run.longreprs[WIRE]
+    assert "tests.fakes.forges_verdicts" not in _sys.modules  # imported by the runtime's process only
