@@ -353,3 +353,16 @@ def test_an_adapter_that_replaces_the_judge_cannot_change_its_verdicts_over_exec
     assert run.with_outcome("failed") == {WIRE, WIRE_2}, run.outcomes
     assert "not-what-any-case-expects" in run.longreprs[WIRE]
     assert "tests.fakes.forges_verdicts" not in _sys.modules  # imported by the runtime's process only
+
+
+def test_a_runtime_that_writes_to_the_runners_pipe_runs_nothing_in_the_pytest_process(
+    run_corpus, markers, monkeypatch
+):
+    """The pytest process used to unpickle whatever the runner process sent: a runtime there could
+    run code outside its sandbox. Now the message is not read as anything but a result: an error."""
+    marker = markers / "ran-in-the-pytest-process"
+    monkeypatch.setenv("WIRECONF_PIPE_MARKER", str(marker))
+    run = run_corpus(f"--impl={SANDBOX}:writes_to_the_pipe", *only(WIRE, WIRE_2))
+    assert not marker.exists()
+    assert run.outcomes == {WIRE: "error", WIRE_2: "error"}, run.longreprs
+    assert "the runner process sent something that is not a case's result" in run.longreprs[WIRE]

@@ -31,6 +31,7 @@ import logging
 import math
 import mmap
 import os
+import pickle
 import select
 import signal
 import socket
@@ -50,6 +51,7 @@ from harness.cassettes import netns
 from harness.cassettes.network_guard import GUARD, charged
 from harness.cassettes.passage import Passage, close_quietly, open_passage
 from harness.corpus.concepts import needed_concepts
+from harness.judging.differences import Difference
 from harness.pytest_plugin import heap_freeze
 from harness.pytest_plugin.case_host import is_runnable
 from harness.pytest_plugin.case_run import PREPARE_LIMIT, CaseResult, finish_case, prepare_case
@@ -212,6 +214,40 @@ class ThreadRunner(CaseRunner):
 
 
 # --- the process runner -------------------------------------------------------------------------------
+
+
+_FROM_THE_RUNNER = {
+    ("harness.pytest_plugin.case_run", "CaseResult"): CaseResult,
+    ("harness.judging.differences", "Difference"): Difference,
+}
+"""The only classes the pytest process builds from what the runner process sends (besides plain data)."""
+
+
+class _OnlyResults(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        found = _FROM_THE_RUNNER.get((module, name))
+        if found is None:
+            raise pickle.UnpicklingError(f"the runner process sent a {module}.{name}")
+        return found
+
+
+def receive(conn: Connection) -> Any:
+    """The next message from the runner process, read as plain data, ``CaseResult``s and
+    ``Difference``s only: a runtime shares that process and can write to the pipe, and the pytest
+    process must never run what it wrote (``Connection.recv`` would unpickle anything). Raises
+    ``EOFError`` / ``OSError`` as ``recv`` does, and ``pickle.UnpicklingError`` for anything else."""
+    return _OnlyResults(io.BytesIO(conn.recv_bytes())).load()
+
+
+def _check_message(message: Any, number: int) -> None:
+    """Raises ``ValueError`` unless ``message`` is ``("recorded", path)`` or ``("done", number, result)``."""
+    recording = isinstance(message, tuple) and len(message) == 2 and message[0] == "recorded"
+    if recording and isinstance(message[1], str):
+        return
+    done = isinstance(message, tuple) and len(message) == 3 and message[0] == "done"
+    if done and message[1] == number and isinstance(message[2], CaseResult):
+        return
+    raise ValueError(f"a message of {type(message).__name__} that is neither a recording nor case {number}'s")
 
 
 class _LogRecords(logging.Handler):
@@ -462,8 +498,8 @@ class ForkedRunner(CaseRunner):
             self._stop()
             raise RuntimeError(f"the case-runner process did not start within {START_TIMEOUT:g} s")
         try:
-            _, self.network = ours.recv()
-        except (EOFError, OSError):
+            _, self.network = receive(ours)
+        except (EOFError, OSError, pickle.UnpicklingError, ValueError):
             raise RuntimeError(f"the case-runner process ended as it started ({self._stop()})") from None
         return ours
 
@@ -575,7 +611,16 @@ class ForkedRunner(CaseRunner):
                         raise self._timed_out(timeout, state != "called", begun, at or begun, tuple(recorded))
                     continue  # the deadline, or the mark, is looked at again
                 try:
-                    message = conn.recv()
+                    message = receive(conn)
+                    _check_message(message, sent.number)
+                except (pickle.UnpicklingError, ValueError, TypeError) as exc:
+                    self._stop()
+                    raise RunnerEnded(
+                        f"the runner process sent something that is not a case's result ({exc}); the "
+                        "runtime shares that process and wrote to its pipe; the next case runs in a fresh "
+                        "runner process",
+                        tuple(recorded),
+                    ) from None
                 except (EOFError, OSError):
                     status = self._ended()
                     raise RunnerEnded(
@@ -586,8 +631,7 @@ class ForkedRunner(CaseRunner):
                 if message[0] == "recorded":
                     recorded.append(message[1])
                 elif message[0] == "done":
-                    _, number, result = message
-                    assert number == sent.number, (number, sent.number)
+                    _, _, result = message
                     self._sent.popleft()
                     result.recorded = recorded
                     return cast(CaseResult, result)

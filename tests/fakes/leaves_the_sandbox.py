@@ -122,3 +122,35 @@ class EditsTheCorpus(ChatFake):
 
 
 edits_the_corpus = EditsTheCorpus()
+
+
+class _RunsWhereUnpickled:
+    """Unpickling it writes ``path``: whoever reads it runs the runtime's code."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __reduce__(self):
+        return (exec, (f"open({self.path!r}, 'w').write('ran')",))
+
+
+class WritesToThePipe(ChatFake):
+    """Finds the pipe its runner process answers the pytest process on and writes a message of its own
+    (a pickle that runs code where it is read: ``$WIRECONF_PIPE_MARKER`` is written); the right body."""
+
+    name = "writes-to-the-pipe"
+
+    def build_request(self, api, agent, messages):
+        import gc
+        import pickle
+        from multiprocessing.connection import Connection
+
+        planted = ("recorded", _RunsWhereUnpickled(os.environ["WIRECONF_PIPE_MARKER"]))
+        for obj in gc.get_objects():
+            if isinstance(obj, Connection) and not obj.closed:
+                with contextlib.suppress(OSError):
+                    obj.send_bytes(pickle.dumps(planted))
+        return super().build_request(api, agent, messages)
+
+
+writes_to_the_pipe = WritesToThePipe()
