@@ -30,6 +30,7 @@ from __future__ import annotations
 import ctypes
 import os
 import signal
+import struct
 import sys
 
 CLONE_NEWNET = 0x40000000
@@ -206,32 +207,62 @@ def available() -> tuple[bool, str]:
     return _PROBED
 
 
-def _run_as_first_process(argv: list[str]) -> None:
-    """Fork COMMAND as the first process of the PID namespace unshared for it, wait, exit as it did.
-
-    When COMMAND ends, or this launcher is killed (COMMAND dies with it: ``PR_SET_PDEATHSIG``), the
-    kernel kills every process left in the namespace: a runtime's children, even daemonised ones,
-    never outlive it."""
-    pid = os.fork()
-    if pid == 0:
+def _wait_for(pid: int) -> int:
+    """Wait for ``pid`` (reaping any other child on the way: an init adopts orphans); its status."""
+    while True:
         try:
-            _prctl(_libc(), _PR_SET_PDEATHSIG, signal.SIGKILL)
+            ended, status = os.wait()
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            return 1 << 8
+        if ended == pid:
+            return status
+
+
+def _forward_signals(pid: int) -> None:
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, lambda number, _: os.kill(pid, number))
+
+
+def _init(argv: list[str], report: int) -> None:
+    """The first process of the PID namespace: starts COMMAND, reaps, and writes COMMAND's wait status
+    to ``report`` when it ends (then this ends, and the kernel kills whatever is left in the
+    namespace). It dies with the launcher (``PR_SET_PDEATHSIG``). The kernel ignores a signal an init
+    has no handler for when it comes from inside its namespace, so COMMAND is not the init itself:
+    a runtime that kills itself must still end."""
+    _prctl(_libc(), _PR_SET_PDEATHSIG, signal.SIGKILL)
+    runtime = os.fork()
+    if runtime == 0:
+        os.close(report)
+        try:
             os.execvp(argv[0], argv)
         except OSError as exc:
             sys.stderr.write(f"wireconf: cannot start {argv[0]}: {exc}\n")
         os._exit(127)
-    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # passed on, then its status is ours
-        signal.signal(number, lambda number, _: os.kill(pid, number))
-    while True:
-        try:
-            _, status = os.waitpid(pid, 0)
-            break
-        except ChildProcessError:
-            os._exit(1)
-        except InterruptedError:
-            continue
+    _forward_signals(runtime)
+    os.write(report, struct.pack("=i", _wait_for(runtime)))
+    os._exit(0)
+
+
+def _run_in_pid_namespace(argv: list[str]) -> None:
+    """Run COMMAND under an init of its own in the PID namespace unshared for it; exit as COMMAND did.
+
+    When COMMAND ends, or this launcher is killed, the kernel kills every process left in the
+    namespace: a runtime's children, even daemonised ones, never outlive it."""
+    read, write = os.pipe()
+    init = os.fork()
+    if init == 0:
+        os.close(read)
+        _init(argv, write)
+    os.close(write)
+    _forward_signals(init)
+    _wait_for(init)
+    answer = os.read(read, 4)
+    status = struct.unpack("=i", answer)[0] if len(answer) == 4 else 1 << 8
     if os.WIFSIGNALED(status):
-        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+        if os.WTERMSIG(status) not in (signal.SIGKILL, signal.SIGSTOP):  # the two that have no handler
+            signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
         os.kill(os.getpid(), os.WTERMSIG(status))
     os._exit(os.waitstatus_to_exitcode(status))
 
@@ -250,7 +281,7 @@ def main(argv: list[str]) -> None:
     if not isolated:
         sys.stderr.write(f"wireconf: the runtime keeps the network: {how}\n")
         os.execvp(argv[0], argv)
-    _run_as_first_process(argv)
+    _run_in_pid_namespace(argv)
 
 
 if __name__ == "__main__":
