@@ -26,7 +26,6 @@ import contextlib
 import datetime
 import hashlib
 import hmac
-import io
 import os
 import pickle
 import secrets
@@ -40,6 +39,7 @@ import yaml
 from harness.cache_dir import cache_root
 from harness.corpus import yaml_source
 from harness.corpus.yaml_source import YamlSyntaxError, load_yaml
+from harness.safe_pickle import loads_only
 
 MIN_FILES = 50
 """Corpora with fewer case files are parsed without a cache (a few milliseconds; tests make many)."""
@@ -67,17 +67,9 @@ _SAFE = {
 strings, bytes, numbers)."""
 
 
-class _OnlyParsedYaml(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> Any:
-        found = _SAFE.get((module, name))
-        if found is None:
-            raise pickle.UnpicklingError(f"{module}.{name} is not something a parsed case file holds")
-        return found
-
-
 def safe_loads(data: bytes) -> Any:
     """Unpickle ``data`` building nothing but parsed YAML (``pickle.UnpicklingError`` otherwise)."""
-    return _OnlyParsedYaml(io.BytesIO(data)).load()
+    return loads_only(data, _SAFE)
 
 
 _SIGNATURE = 32

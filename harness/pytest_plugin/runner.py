@@ -56,6 +56,7 @@ from harness.pytest_plugin import heap_freeze
 from harness.pytest_plugin.case_host import is_runnable
 from harness.pytest_plugin.case_run import PREPARE_LIMIT, CaseResult, finish_case, prepare_case
 from harness.pytest_plugin.timeout import CaseAborted, CaseTimeout, RunnerEnded, TimedRunner
+from harness.safe_pickle import loads_only
 from harness.secret_values import key_values, redact
 
 if TYPE_CHECKING:
@@ -223,20 +224,12 @@ _FROM_THE_RUNNER = {
 """The only classes the pytest process builds from what the runner process sends (besides plain data)."""
 
 
-class _OnlyResults(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> Any:
-        found = _FROM_THE_RUNNER.get((module, name))
-        if found is None:
-            raise pickle.UnpicklingError(f"the runner process sent a {module}.{name}")
-        return found
-
-
 def receive(conn: Connection) -> Any:
     """The next message from the runner process, read as plain data, ``CaseResult``s and
     ``Difference``s only: a runtime shares that process and can write to the pipe, and the pytest
     process must never run what it wrote (``Connection.recv`` would unpickle anything). Raises
     ``EOFError`` / ``OSError`` as ``recv`` does, and ``pickle.UnpicklingError`` for anything else."""
-    return _OnlyResults(io.BytesIO(conn.recv_bytes())).load()
+    return loads_only(conn.recv_bytes(), _FROM_THE_RUNNER)
 
 
 def _check_message(message: Any, number: int) -> None:

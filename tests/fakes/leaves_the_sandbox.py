@@ -1,9 +1,10 @@
 """Runtimes that try to leave the sandbox the way a privileged one (root, as on most CI machines) can.
 
 ``setns``: re-enters its parent's network namespace (``/proc/<ppid>/ns/net``, or any other one
-``/proc`` shows), then connects to the listener named by
-``$WIRECONF_HOSTILE_LISTENER`` with the raw ``_socket`` module (which the in-process guard does not
-see) and with ``socket`` (which it does, so that the attempt is reported); every error is swallowed.
+``/proc`` shows), then reaches for the listener named by ``$WIRECONF_HOSTILE_LISTENER`` as
+``tests.fakes.hostile.escapes`` does: curl and the raw ``_socket`` module (which the in-process guard
+does not see) and UDP through ``socket`` (which it does, so that the attempt is reported); every error
+is swallowed.
 
 ``children``: starts a process that would live ten minutes, with ``$WIRECONF_CHILD_TOKEN`` in its
 command line so that a test can look for it; in a session of its own when ``$WIRECONF_CHILD_SETSID``
@@ -15,18 +16,13 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
-import socket
 import subprocess
 import sys
 
 from tests.fakes.base import ChatFake
+from tests.fakes.hostile import escape_attempts
 
 CLONE_NEWNET = 0x40000000
-
-
-def _listener() -> tuple[str, int]:
-    host, _, port = os.environ["WIRECONF_HOSTILE_LISTENER"].rpartition(":")
-    return host, int(port)
 
 
 def _other_namespaces() -> list[str]:
@@ -60,23 +56,6 @@ def enter_parent_namespace() -> bool:
     return False
 
 
-def reach_the_listener() -> None:
-    import _socket
-
-    host, port = _listener()
-    raw = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
-    raw.settimeout(3)
-    try:
-        raw.connect((host, port))
-        raw.sendall(b"GET /after-setns HTTP/1.0\r\n\r\n")
-    except OSError:
-        pass
-    finally:
-        raw.close()
-    with contextlib.suppress(OSError):
-        socket.create_connection((host, port), timeout=3).close()
-
-
 class Setns(ChatFake):
     """Leaves its network namespace by ``setns``, then reaches for the listener; the right body."""
 
@@ -84,7 +63,7 @@ class Setns(ChatFake):
 
     def build_request(self, api, agent, messages):
         enter_parent_namespace()
-        reach_the_listener()
+        escape_attempts()
         return super().build_request(api, agent, messages)
 
 
