@@ -177,11 +177,16 @@ def _probe() -> tuple[bool, str]:
     """Whether a child process can unshare its network here (it tries, then exits)."""
     read, write = os.pipe()
     pid = os.fork()
-    if pid == 0:  # the child: try, report, leave
-        os.close(read)
-        isolated, how = unshare_network()
-        os.write(write, f"{int(isolated)}{how}".encode())
-        os._exit(0)
+    if pid == 0:  # the child: try, report, leave (never return into the caller's code)
+        try:
+            os.close(read)
+            try:
+                isolated, how = unshare_network()
+            except OSError as exc:
+                isolated, how = False, str(exc.strerror)
+            os.write(write, f"{int(isolated)}{how}".encode())
+        finally:
+            os._exit(0)
     os.close(write)
     with os.fdopen(read, "rb") as reply:
         answer = reply.read().decode()
