@@ -65,7 +65,25 @@ def _base64_cores(data: bytes, alphabet: bytes | None) -> list[str]:
 
 @lru_cache(maxsize=64)
 def encoded_forms(value: str) -> tuple[tuple[str, str], ...]:
-    """``(how, text)`` for every rendering of ``value`` looked for: itself first."""
+    """``(how, text)`` for every rendering of ``value`` looked for: itself first.
+
+    A value with whitespace around it (``KEY="sk-… "`` in a shell, a trailing newline from a file) is
+    looked for as set and as the SDKs and HTTP libraries send it, stripped."""
+    forms: list[tuple[str, str]] = []
+    for variant in dict.fromkeys((value, value.strip())):
+        if len(variant) >= MIN_VALUE_LENGTH:
+            forms += _forms(variant)
+    seen: set[str] = set()
+    unique = []
+    for how, text in forms:
+        if text not in seen:
+            seen.add(text)
+            unique.append((how, text))
+    return tuple(unique)
+
+
+def _forms(value: str) -> list[tuple[str, str]]:
+    """``(how, text)`` for every rendering of one spelling of a value."""
     data = value.encode("utf-8")
     forms: list[tuple[str, str]] = [("", value)]
     forms += [("base64-encoded", core) for core in _base64_cores(data, None)]
@@ -76,13 +94,7 @@ def encoded_forms(value: str) -> tuple[tuple[str, str], ...]:
     forms += [("percent-encoded", "".join(f"%{b:02x}" for b in data))]
     forms += [("JSON-escaped", json.dumps(value)[1:-1])]
     forms += [("JSON-escaped", json.dumps(value, ensure_ascii=True)[1:-1])]
-    seen: set[str] = set()
-    unique = []
-    for how, text in forms:
-        if text not in seen:
-            seen.add(text)
-            unique.append((how, text))
-    return tuple(unique)
+    return forms
 
 
 def renderings(values: Mapping[str, str]) -> list[tuple[str, str, str]]:

@@ -11,7 +11,8 @@ events of a stream and then wait, so that a test can kill a recording midway.
 
 A chat message that starts with ``plant:<place>`` makes the answer carry the caller's key in that place
 (``PLACES``): in the JSON answer, base64- or hex-encoded, in a body that is not UTF-8 or is cut in the
-middle of a character, streamed four characters at a time, or echoed in an error.
+middle of a character, streamed four characters at a time, ``\\u``-escaped in one stream event, spelled
+by choice 0 of an ``n=2`` stream between choice 1's deltas, or echoed in an error.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ class Keys:
 
 KEY_VARIABLES = tuple(name for provider in PROVIDERS.values() for name in provider.key_variables)
 """Every provider's key variables (the records'): a test starts with none of them set."""
-PLACES = ("json", "base64", "hex", "not-utf8", "cut", "stream", "error")
+PLACES = ("json", "base64", "hex", "not-utf8", "cut", "stream", "escaped", "n2", "error")
 """Where a ``plant:<place>`` chat message makes the answer carry the key."""
 
 
@@ -183,15 +184,29 @@ def openai_chat_events(body: dict[str, Any], text: str) -> list[str]:
     return [f"data: {json.dumps(c)}\n\n" for c in chunks] + ["data: [DONE]\n\n"]
 
 
-def _delta_event(body: dict[str, Any], piece: str) -> str:
+def _delta_event(body: dict[str, Any], piece: str, index: int = 0) -> str:
     chunk = {
         "id": "chatcmpl-fake0002",
         "object": "chat.completion.chunk",
         "created": 1767225600,
         "model": body.get("model", "fake"),
-        "choices": [{"index": 0, "delta": {"content": piece}, "logprobs": None, "finish_reason": None}],
+        "choices": [{"index": index, "delta": {"content": piece}, "logprobs": None, "finish_reason": None}],
     }
     return f"data: {json.dumps(chunk)}\n\n"
+
+
+def escaped_event(body: dict[str, Any], text: str) -> str:
+    """One delta event whose content is ``text`` with every character ``\\u``-escaped."""
+    escaped = "".join(f"\\u{ord(c):04x}" for c in text)
+    return _delta_event(body, "ESCAPED").replace('"ESCAPED"', f'"{escaped}"')
+
+
+def interleaved_events(body: dict[str, Any], text: str) -> list[str]:
+    """An ``n=2`` stream: choice 0 spells ``text`` four characters at a time, between choice 1's deltas."""
+    events = []
+    for at in range(0, len(text), 4):
+        events += [_delta_event(body, text[at : at + 4], 0), _delta_event(body, "blah", 1)]
+    return events
 
 
 def openai_embeddings(body: dict[str, Any]) -> dict[str, Any]:
@@ -408,6 +423,11 @@ class _Handler(BaseHTTPRequestHandler):
         elif place == "stream":
             pieces = [key[i : i + 4] for i in range(0, len(key), 4)]
             events = openai_chat_events(body, "")[:1] + [_delta_event(body, p) for p in pieces]
+            self._stream([*events, "data: [DONE]\n\n"], key)
+        elif place == "escaped":
+            self._stream([escaped_event(body, key), "data: [DONE]\n\n"], key)  # the only content string
+        elif place == "n2":
+            events = openai_chat_events(body, "")[:1] + interleaved_events(body, key)
             self._stream([*events, "data: [DONE]\n\n"], key)
         elif place == "error":
             self._send(401, {"error": {"message": f"Incorrect API key provided: {key}"}}, key)

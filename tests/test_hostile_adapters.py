@@ -4,6 +4,7 @@ reaches a later case."""
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import socket
@@ -250,3 +251,118 @@ def test_an_exec_runtime_cannot_reach_the_network_either(run_corpus, markers, li
     run = run_corpus(f"--impl=exec:{PY_SERVE} {HOSTILE}:escapes", *only(WIRE))
     assert listener.reached == []
     assert WIRE in run.outcomes
+
+
+# --- a privileged runtime cannot leave its sandbox ---------------------------------------------------
+
+SANDBOX = "tests.fakes.leaves_the_sandbox"
+
+
+def test_a_runtime_cannot_setns_back_into_the_network_it_was_taken_out_of(run_corpus, markers, listener):
+    """As root (CI), the runner used to keep CAP_SYS_ADMIN: setns into the parent's namespace, then a
+    raw socket reached 127.0.0.1 and the case passed."""
+    run = run_corpus(f"--impl={SANDBOX}:setns", *only(WIRE))
+    assert listener.reached == []
+    assert run.with_outcome("failed") == {WIRE}, run.longreprs  # the guarded attempt is reported
+    assert f"127.0.0.1:{listener.port} (thread" in run.longreprs[WIRE]
+
+
+def test_an_exec_runtime_cannot_setns_back_either(run_corpus, markers, listener):
+    run = run_corpus(f"--impl=exec:{PY_SERVE} {SANDBOX}:setns", *only(WIRE))
+    assert listener.reached == []
+    assert WIRE in run.outcomes
+
+
+def _alive_with(token: str) -> list[str]:
+    """The processes (not zombies) whose command line holds ``token``."""
+    from pathlib import Path
+
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if (
+                token in (proc / "cmdline").read_bytes().decode(errors="replace")
+                and " Z " not in (proc / "stat").read_text().rsplit(")", 1)[1][:3]
+            ):
+                found.append(proc.name)
+        except OSError:
+            continue
+    return found
+
+
+def _gone(token: str) -> list[str]:
+    """Waits (up to 10 s: the kernel tears a killed process down in milliseconds) until no process
+    holds ``token``; what is left."""
+    import time
+
+    deadline = time.monotonic() + 10
+    while (left := _alive_with(token)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return left
+
+
+@pytest.mark.parametrize(
+    ("impl", "setsid"),
+    [
+        pytest.param(f"{SANDBOX}:children", "", id="in-process"),
+        pytest.param(f"exec:{PY_SERVE} {SANDBOX}:children", "", id="exec"),
+        pytest.param(f"exec:{PY_SERVE} {SANDBOX}:children", "1", id="exec-own-session"),
+    ],
+)
+def test_a_runtimes_children_end_with_the_run(run_corpus, markers, monkeypatch, impl, setsid):
+    import uuid
+
+    token = f"wireconf-child-{uuid.uuid4().hex}"
+    monkeypatch.setenv("WIRECONF_CHILD_TOKEN", token)
+    monkeypatch.setenv("WIRECONF_CHILD_SETSID", setsid)
+    try:
+        run = run_corpus(f"--impl={impl}", *only(WIRE))
+        assert run.with_outcome("passed") == {WIRE}, run.longreprs
+        assert _gone(token) == []
+    finally:
+        for pid in _alive_with(token):
+            os.kill(int(pid), 9)
+
+
+@pytest.mark.parametrize("runner", ["process", "thread"])
+def test_a_corpus_edited_during_the_run_fails_the_run_naming_the_file(pytester, monkeypatch, runner):
+    import shutil
+
+    corpus = pytester.path / "cases"
+    shutil.copytree(CASES, corpus)
+    edited = corpus / "wire" / "openai.chat" / "messages.yaml"
+    monkeypatch.setenv("WIRECONF_EDIT_FILE", str(edited))
+    pytester.syspathinsert(REPO)
+    result = pytester.runpytest(
+        str(corpus), "-p", "no:cacheprovider", f"--impl={SANDBOX}:edits_the_corpus",
+        f"--case-runner={runner}", f"--cassettes={REPO / 'cassettes'}", *only(WIRE),
+    )  # fmt: skip
+    result.assert_outcomes(passed=1)  # the case itself passed: the run as a whole does not
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        ["*wireconf: the corpus changed during the run*", f"  {edited} (changed)", "Restore the corpus*"]
+    )
+
+
+def test_an_adapter_that_replaces_the_judge_cannot_change_its_verdicts_over_exec(run_corpus, markers):
+    """The mode for published results (docs/ci.md): the runtime runs in a process of its own and the
+    pytest process, which never imports it, judges."""
+    import sys as _sys
+
+    run = run_corpus(f"--impl=exec:{PY_SERVE} tests.fakes.forges_verdicts:adapter", *only(WIRE, WIRE_2))
+    assert run.with_outcome("failed") == {WIRE, WIRE_2}, run.outcomes
+    assert "not-what-any-case-expects" in run.longreprs[WIRE]
+    assert "tests.fakes.forges_verdicts" not in _sys.modules  # imported by the runtime's process only
+
+
+def test_a_runtime_that_writes_to_the_runners_pipe_runs_nothing_in_the_pytest_process(
+    run_corpus, markers, monkeypatch
+):
+    """The pytest process used to unpickle whatever the runner process sent: a runtime there could
+    run code outside its sandbox. Now the message is not read as anything but a result: an error."""
+    marker = markers / "ran-in-the-pytest-process"
+    monkeypatch.setenv("WIRECONF_PIPE_MARKER", str(marker))
+    run = run_corpus(f"--impl={SANDBOX}:writes_to_the_pipe", *only(WIRE, WIRE_2))
+    assert not marker.exists()
+    assert run.outcomes == {WIRE: "error", WIRE_2: "error"}, run.longreprs
+    assert "the runner process sent something that is not a case's result" in run.longreprs[WIRE]

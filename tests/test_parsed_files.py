@@ -60,10 +60,69 @@ def test_a_file_whose_bytes_change_is_parsed_again(small_corpus, tmp_path):
 def test_a_foreign_or_broken_cache_is_ignored(small_corpus, tmp_path):
     Corpus(small_corpus)
     (cache,) = (tmp_path / "cache" / "parsed").glob("*.pickle")
-    version, entries = pickle.loads(cache.read_bytes())
+    key = (cache.parent / ".key").read_bytes()
+    version, entries = pickle.loads(_unsigned(cache.read_bytes()))
     poisoned = {key: (digest, pickle.dumps({"cases": []})) for key, (digest, _) in entries.items()}
-    cache.write_bytes(pickle.dumps(("another parser", poisoned)))
+    cache.write_bytes(_signed(key, pickle.dumps(("another parser", poisoned))))
     assert _contents(Corpus(small_corpus))["wire.openai.chat.a"] == "hi"
     cache.write_bytes(b"not a pickle")
     assert _contents(Corpus(small_corpus))["wire.openai.chat.b"] == "hi"
-    assert pickle.loads(cache.read_bytes())[0] == version  # rewritten by the load that ignored it
+    assert pickle.loads(_unsigned(cache.read_bytes()))[0] == version  # rewritten by the load that ignored it
+
+
+def _signed(key: bytes, data: bytes) -> bytes:
+    import hashlib
+    import hmac
+
+    return hmac.new(key, data, hashlib.sha256).digest() + data
+
+
+def _unsigned(blob: bytes) -> bytes:
+    return blob[32:]
+
+
+class _Plant:
+    """Unpickling it runs code: it touches ``path``."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __reduce__(self):
+        import os
+
+        return (os.system, (f"touch {self.path}",))
+
+
+def test_a_planted_pickle_in_the_cache_runs_nothing_and_changes_nothing(small_corpus, tmp_path):
+    """A pickle planted in .cache/parsed/ used to run on the next load: unsigned, or even signed with
+    the machine's key, it builds nothing but parsed YAML, and the cases read as their files say."""
+    Corpus(small_corpus)
+    (cache,) = (tmp_path / "cache" / "parsed").glob("*.pickle")
+    signed = cache.read_bytes()
+    marker = tmp_path / "planted-code-ran"
+    cache.write_bytes(pickle.dumps(_Plant(str(marker))))  # a bare pickle, as before the signature
+    assert _contents(Corpus(small_corpus)) == {"wire.openai.chat.a": "hi", "wire.openai.chat.b": "hi"}
+    assert not marker.exists()
+    version, entries = pickle.loads(_unsigned(signed))
+    key = (cache.parent / ".key").read_bytes()
+    forged = {path: (digest, pickle.dumps(_Plant(str(marker)))) for path, (digest, _) in entries.items()}
+    cache.write_bytes(_signed(key, pickle.dumps((version, forged))))  # signed: the key was readable
+    assert _contents(Corpus(small_corpus)) == {"wire.openai.chat.a": "hi", "wire.openai.chat.b": "hi"}
+    cache.write_bytes(_signed(key, pickle.dumps(_Plant(str(marker)))))
+    assert _contents(Corpus(small_corpus)) == {"wire.openai.chat.a": "hi", "wire.openai.chat.b": "hi"}
+    assert not marker.exists()
+
+
+def test_parsed_data_planted_without_the_key_changes_no_expectation(small_corpus, tmp_path):
+    Corpus(small_corpus)
+    (cache,) = (tmp_path / "cache" / "parsed").glob("*.pickle")
+    version, entries = pickle.loads(_unsigned(cache.read_bytes()))
+    forged = {}
+    for path, (digest, blob) in entries.items():
+        data = pickle.loads(blob)
+        if "cases" in data:
+            data["cases"][0]["expect"]["messages"][0]["content"] = "forged"
+        forged[path] = (digest, pickle.dumps(data))
+    cache.write_bytes(pickle.dumps((version, forged)))  # what a planter without the key can write
+    assert _contents(Corpus(small_corpus)) == {"wire.openai.chat.a": "hi", "wire.openai.chat.b": "hi"}
+    assert (cache.parent / ".key").stat().st_mode & 0o077 == 0  # the key: its owner's alone

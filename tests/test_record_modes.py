@@ -247,3 +247,53 @@ def test_a_recording_that_times_out_writes_nothing(fake_provider, pytester, run_
     assert fake_provider.stream_finished.wait(30)
     time.sleep(0.5)  # an abandoned call would write its cassette right after the stream ends
     assert [p for p in cassettes.rglob("*.yaml")] == []
+
+
+# --- a runtime that points the client it is handed elsewhere ------------------------------------------
+
+
+@pytest.fixture
+def listener():
+    """A second server on 127.0.0.1 that keeps whatever reaches it (it must receive nothing)."""
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    received: list[bytes] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                conn.settimeout(2)
+                try:
+                    received.append(conn.recv(65536) or b"(connected)")
+                except OSError:
+                    received.append(b"(connected)")
+
+    threading.Thread(target=serve, daemon=True).start()
+    yield server.getsockname()[1], received
+    server.close()
+
+
+@pytest.mark.parametrize("runner", ["process", "thread"])
+def test_a_runtime_cannot_send_the_key_to_another_host_through_the_client(
+    fake_provider, pytester, run_corpus, listener, monkeypatch, runner
+):
+    port, received = listener
+    monkeypatch.setenv("WIRECONF_TEST_EXFIL_PORT", str(port))
+    corpus = write_corpus(pytester.path)
+    cassettes = pytester.path / "cassettes"
+    run = record(
+        run_corpus, corpus, cassettes, "once", "--impl=tests.fakes.e2e_misbehaving:exfiltrates",
+        f"--case-runner={runner}",
+    )  # fmt: skip
+    assert run.outcomes == {CHAT: "failed"}, run.longreprs  # as every network attempt of a runtime is
+    assert f"it tried to reach:\n  connect 127.0.0.1:{port}" in run.longreprs[CHAT], run.longreprs[CHAT]
+    assert received == []
+    assert [r["path"] for r in fake_provider.requests] == ["/v1/chat/completions"]  # the provider alone
+    written = "".join(p.read_text() for p in cassettes.rglob("*.yaml"))
+    assert "/exfil" not in written and f":{port}" not in written and "psst" not in written

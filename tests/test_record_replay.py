@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from harness.cassettes.store import read_cassette
 from harness.corpus.rules import load_catalogue
 from harness.reports.html import render_html
@@ -207,6 +209,41 @@ def test_written_cassettes_hold_none_of_the_planted_secrets(fake_provider, pytes
     assert set(meta.sdk) == {"google-genai", "httpx2"} and meta.endpoint.startswith("POST http://127.0.0.1:")
 
 
+PLANTED_IN_STREAMS = """\
+x-e2e: &e2e {kind: e2e, rules: [7.8/through-the-sdk], api: openai.chat}
+cases:
+  - <<: *e2e
+    id: e2e.openai.chat.planted-escaped
+    cassette: openai/planted-escaped
+    agent: {model: {id: gpt-fake, options: {additionalProperties: {stream: true}}}}
+    messages: [{role: user, content: [{kind: text, value: 'plant:escaped'}]}]
+    expect_request: {model: gpt-fake, messages: [{role: user, content: 'plant:escaped'}], stream: true}
+    expect: []
+  - <<: *e2e
+    id: e2e.openai.chat.planted-n2
+    cassette: openai/planted-n2
+    agent: {model: {id: gpt-fake, options: {additionalProperties: {stream: true}}}}
+    messages: [{role: user, content: [{kind: text, value: 'plant:n2'}]}]
+    expect_request: {model: gpt-fake, messages: [{role: user, content: 'plant:n2'}], stream: true}
+    expect: []
+"""
+
+
+def test_the_planted_key_in_stream_shapes_the_join_used_to_miss_writes_nothing(
+    fake_provider, pytester, run_corpus
+):
+    """A key ``\\u``-escaped inside one event, and one spelled by choice 0 of an ``n=2`` stream between
+    choice 1's deltas: both recordings are refused before anything is written."""
+    corpus = write_corpus(pytester.path, PLANTED_IN_STREAMS)
+    cassettes = pytester.path / "cassettes"
+    run = run_corpus(IMPL, "--record-mode=once", f"--cassettes={cassettes}", target=corpus)
+    assert len(fake_provider.requests) == 2
+    for case in ("e2e.openai.chat.planted-escaped", "e2e.openai.chat.planted-n2"):
+        assert "RECORDING REFUSED" in run.longreprs[case], run.longreprs[case]
+        assert "$OPENAI_API_KEY" in run.longreprs[case] and KEYS.openai not in run.longreprs[case]
+    assert [p for p in cassettes.rglob("*") if p.is_file()] == []
+
+
 def test_padded_anthropic_events_and_crlf_gemini_events_stay_readable_and_exact(
     fake_provider, pytester, run_corpus
 ):
@@ -340,14 +377,24 @@ def _record_leaky(pytester, report: Path, *extra: str) -> Any:
     )
 
 
-def test_record_mode_shows_no_key_in_the_terminal_the_jsonl_or_the_junit_file(fake_provider, pytester):
+@pytest.mark.parametrize("padding", ["", " "], ids=["as-is", "trailing-space"])
+def test_record_mode_shows_no_key_in_the_terminal_the_jsonl_or_the_junit_file(
+    fake_provider, pytester, monkeypatch, padding
+):
+    """A key variable set with whitespace around it (as a shell or a file gives it) is redacted as set
+    and as the SDK sends it, stripped, wherever a line is stripped of its end."""
+    monkeypatch.setenv("OPENAI_API_KEY", KEYS.openai + padding)
     report, junit = pytester.path / "run.jsonl", pytester.path / "junit.xml"
     result = _record_leaky(pytester, report, f"--junitxml={junit}", "-o", "junit_logging=all")
-    result.assert_outcomes(passed=2, failed=2)  # the two cases, and the catalogue checks
     shown = {"terminal": result.stdout.str(), "jsonl": report.read_text(), "junit": junit.read_text()}
+    shown["cassettes"] = "".join(p.read_text() for p in (pytester.path / "cassettes").rglob("*.yaml"))
     for where, text in shown.items():
         assert KEYS.openai not in text, where
         assert KEYS.openai[:12] not in text, where  # not even cut short by a truncated value
+    assert "leaky runtime: key is" in shown["junit"]  # the logs are there, without the key
+    result.assert_outcomes(passed=2, failed=2)  # the two cases, and the catalogue checks
+    if padding:  # the HTTP library refuses a header value that ends in a space: the calls failed
+        return
     assert "$.api_key: unexpected key" in shown["terminal"]
     assert "could not finish with key" in shown["terminal"]
     assert "leaky runtime: key is" in shown["junit"]  # the logs are there, without the key

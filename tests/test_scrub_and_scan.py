@@ -260,6 +260,136 @@ def test_a_key_is_found_in_every_rendering_of_a_body(tmp_path, body, content_typ
     assert not path.exists()
 
 
+def _events(chunks: list[object]) -> bytes:
+    return b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in chunks)
+
+
+def _interleaved(key: str, other: str = "harmless-words-of-choice-one") -> list[tuple[int, str]]:
+    """``(index, piece)``: choice 0 spells ``key`` four characters at a time, between choice 1's."""
+    mine = [key[i : i + 4] for i in range(0, len(key), 4)]
+    theirs = [other[i : i + 4] for i in range(0, len(other), 4)]
+    return [pair for a, b in zip(mine, theirs, strict=False) for pair in ((0, a), (1, b))] + [
+        (0, piece) for piece in mine[len(theirs) :]
+    ]
+
+
+def _pieces(text: str) -> list[str]:
+    return [text[i : i + 4] for i in range(0, len(text), 4)]
+
+
+def _tool_call_delta(index: int, piece: str) -> dict[str, object]:
+    call = {"index": index, "function": {"arguments": piece}}
+    return {"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}
+
+
+def _candidate(text: str) -> dict[str, object]:
+    return {"content": {"parts": [{"text": text}]}}
+
+
+def _escaped(text: str) -> str:
+    return "".join(f"\\u{ord(c):04x}" for c in text)
+
+
+ESCAPED_EVENT = (
+    b'data: {"choices":[{"index":0,"delta":{"content":"' + _escaped(PLAIN_KEY).encode() + b'"}}]}\n\n'
+)
+"""One SSE event whose content is the key, every character ``\\u``-escaped (one string, no join)."""
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param(ESCAPED_EVENT, id="u-escaped-in-one-event"),
+        pytest.param(
+            b'data: {"delta":"'
+            + PLAIN_KEY[:6].encode()
+            + _escaped(PLAIN_KEY[6:9]).encode()
+            + PLAIN_KEY[9:].encode()
+            + b'"}\n\n',
+            id="partly-u-escaped",
+        ),
+        pytest.param(
+            b"data: {not json " + _escaped(PLAIN_KEY).encode() + b"}\n\n", id="u-escaped-outside-json"
+        ),
+        pytest.param(
+            _events(
+                [{"choices": [{"index": i, "delta": {"content": p}}]} for i, p in _interleaved(PLAIN_KEY)]
+            ),
+            id="openai-chat-n2-interleaved",
+        ),
+        pytest.param(
+            _events([_tool_call_delta(i, p) for i, p in _interleaved(PLAIN_KEY)]),
+            id="openai-chat-tool-calls-interleaved",
+        ),
+        pytest.param(
+            _events(
+                [
+                    {"type": "response.output_text.delta", "output_index": i, "content_index": 0, "delta": p}
+                    for i, p in _interleaved(PLAIN_KEY)
+                ]
+            ),
+            id="responses-output-items-interleaved",
+        ),
+        pytest.param(
+            _events(
+                [
+                    {"type": "content_block_delta", "index": i, "delta": {"type": "text_delta", "text": p}}
+                    for i, p in _interleaved(PLAIN_KEY)
+                ]
+            ),
+            id="anthropic-content-blocks-interleaved",
+        ),
+        pytest.param(
+            _events(
+                [
+                    {"candidates": [_candidate(a), _candidate(b)]}
+                    for a, b in zip(_pieces(PLAIN_KEY), ["lore", "m ip", "sum "] * 3, strict=False)
+                ]
+            ),
+            id="gemini-candidates-without-index",
+        ),
+    ],
+)
+def test_a_key_is_found_in_every_rendering_a_provider_stream_can_carry(tmp_path, body):
+    path = tmp_path / "c.yaml"
+    cassette = {
+        "interactions": [
+            interaction(response_body=body, response_headers={"content-type": ["text/event-stream"]})
+        ]
+    }
+    with pytest.raises(SecretInCassette, match=r"\$OPENAI_API_KEY"):
+        write_cassette(path, cassette, environ=ENV)
+    assert not path.exists()
+
+
+def test_a_key_with_an_escaped_slash_is_found(tmp_path):
+    key = "keyWith/slash-0123456789abcdef"
+    body = json.dumps({"text": key}).replace("/", "\\/").encode()
+    assert key.encode() not in body
+    with pytest.raises(SecretInCassette, match=r"\$ANTHROPIC_API_KEY"):
+        write_cassette(
+            tmp_path / "c.yaml",
+            {"interactions": [interaction(response_body=body)]},
+            environ={"ANTHROPIC_API_KEY": key},
+        )
+
+
+@pytest.mark.parametrize("padding", [" ", "\n", "\t ", " \r\n"])
+def test_a_key_variable_with_whitespace_is_found_and_redacted_as_sent(tmp_path, padding):
+    from harness.secret_values import key_values, redact
+
+    environ = {"ANTHROPIC_AUTH_TOKEN": padding + PLAIN_KEY + padding}
+    with pytest.raises(SecretInCassette, match=r"\$ANTHROPIC_AUTH_TOKEN"):
+        write_cassette(
+            tmp_path / "c.yaml",
+            {"interactions": [interaction(response_body=json.dumps({"echo": PLAIN_KEY}).encode())]},
+            environ=environ,
+        )
+    shown = redact(f"Bearer {PLAIN_KEY}, again {PLAIN_KEY}!", key_values(environ))
+    assert PLAIN_KEY not in shown and PLAIN_KEY[:8] not in shown
+    assert shown == "Bearer <$ANTHROPIC_AUTH_TOKEN>, again <$ANTHROPIC_AUTH_TOKEN>!"
+
+
 def test_a_percent_encoded_key_in_the_request_is_found(tmp_path):
     key = "key/with+special=chars0123456789"
     uri = "https://x/v1/chat/completions/" + __import__("urllib.parse").parse.quote(key, safe="")

@@ -16,24 +16,26 @@ in the thread runner from the first case to the end of the session, so that work
 left running cannot reach the network between cases either. Attempts carry the thread that made them,
 so that a case is charged only with its own.
 
-The harness's own recording transport is the one exception: it forwards inside ``GUARD.allowed()``,
-which lets the current thread through (and, in a namespace, takes it to the host's network for that
-long), so that in record mode only what goes through the SDK client the harness handed over reaches a
-provider (and is scrubbed before it is written).
+The harness's own recording transport is the one exception: in a namespace it hands its requests to
+the pytest process (``GUARD.passage``, ``harness.cassettes.passage``); without one it forwards inside
+``GUARD.allowed()``, which lets the current thread through; either way only what goes through the SDK
+client the harness handed over reaches a provider, and only the provider's origin (and it is scrubbed
+before it is written).
 """
 
 from __future__ import annotations
 
-import contextlib
 import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from harness.cassettes.netns import HostPassage
 from harness.errors import WireconfError
+
+if TYPE_CHECKING:
+    from harness.cassettes.passage import Passage
 
 
 @dataclass(frozen=True)
@@ -67,8 +69,9 @@ class NetworkGuard:
 
     def __init__(self) -> None:
         self.attempts: list[NetworkAttempt] = []
-        self.passage: HostPassage | None = None
-        """Set in a network namespace that keeps a way back for the recording transport."""
+        self.passage: Passage | None = None
+        """Set in the case runner's network namespace in record mode: the recording transport's way
+        out, through the pytest process (``harness.cassettes.passage``)."""
         self._depth = 0
         self._lock = threading.Lock()
         self._local = threading.local()
@@ -80,6 +83,11 @@ class NetworkGuard:
 
     def _let_through(self) -> bool:
         return bool(getattr(self._local, "allowed", 0))
+
+    def refuse(self, action: str, host: str, port: Any) -> NetworkBlocked:
+        """Keep an attempt the harness itself refused (the recording transport's, to a host that is not
+        the provider's), charged like any other; the error to raise."""
+        return self._block(action, host, port)
 
     def _block(self, action: str, host: str, port: Any) -> NetworkBlocked:
         thread = threading.current_thread()
@@ -184,12 +192,9 @@ class NetworkGuard:
     @contextmanager
     def allowed(self) -> Iterator[None]:
         """Let the current thread through (the harness's recording transport only)."""
-        outermost = not self._let_through()
         self._local.allowed = getattr(self._local, "allowed", 0) + 1
-        passage = self.passage if outermost else None
         try:
-            with passage.open() if passage is not None else contextlib.nullcontext():
-                yield
+            yield
         finally:
             self._local.allowed -= 1
 

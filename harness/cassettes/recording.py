@@ -13,6 +13,11 @@ imported or synthetic cassette is somebody's evidence, so it is always replayed 
 Keys come from the providers' usual variables and base URLs from the SDKs' own variables (each
 provider's record, ``harness.providers``), exactly as a user's runtime would read them. A case that
 would record without its provider's key is skipped with the reason.
+
+A recording reaches one place only: the provider's own hosts (its record's ``hosts``, over HTTPS) or
+the base URL the user set in its SDK's variable (``OPENAI_BASE_URL``, …). The SDK client a runtime is
+handed carries the user's key, and a runtime can point it anywhere (``client.with_options(base_url=…)``);
+the recording transport refuses any other origin (``allowed_origin``), as a network attempt.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -62,6 +68,42 @@ class RecordingPolicy:
         return (
             f"record mode {self.mode}: {why} and {names} is not set, so this {provider} case is not recorded"
         )
+
+
+Origin = tuple[str, str, int]
+"""``(scheme, host, port)``, lower case, the port spelled out."""
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin_of(url: str) -> Origin | None:
+    """The origin of ``url``, or ``None`` when it has none (no scheme or host, a bad port)."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+    if scheme not in _DEFAULT_PORTS or not host:
+        return None
+    return scheme, host, port if port is not None else _DEFAULT_PORTS[scheme]
+
+
+def allowed_origins(provider: str, environ: Mapping[str, str]) -> frozenset[Origin]:
+    """Where a recording of ``provider``'s traffic may go: its public hosts over HTTPS, and the base
+    URL the user set in the SDK's variable."""
+    record = PROVIDERS[provider]
+    origins = {("https", host.lower(), 443) for host in record.hosts}
+    chosen = origin_of(environ.get(record.base_url_variable, ""))
+    if chosen is not None:
+        origins.add(chosen)
+    return frozenset(origins)
+
+
+def allowed_origin(url: str, provider: str, environ: Mapping[str, str]) -> bool:
+    """Whether a request to ``url`` may leave for ``provider``'s recording."""
+    found = origin_of(url)
+    return found is not None and found in allowed_origins(provider, environ)
 
 
 POLICY_KEY = pytest.StashKey["RecordingPolicy"]()

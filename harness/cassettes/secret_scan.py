@@ -9,8 +9,13 @@ scan is the backstop for everywhere else, and it reads what is written, not one 
   ``harness.secret_values`` knows (as is, base64, URL-safe base64, hex, percent-encoded, JSON-escaped);
 - each body as bytes, whatever the YAML shows of it: a body that is not UTF-8 (written as
   ``base64:``), one cut in the middle of a character, UTF-16 text;
+- each body with its JSON escapes decoded (``\\u0073k-…``, ``\\/``), and every string value of its JSON
+  documents, decoded;
 - the concatenation of a stream's (or a JSON array's, or JSON lines') string values at the same
-  place in each chunk, so that a key a model streamed four characters at a time is seen whole;
+  place in each chunk, so that a key a model streamed four characters at a time is seen whole: by
+  path, and by path per choice, candidate, output item or content block (``index``,
+  ``output_index``, ``content_index``, list positions), so that the deltas of two choices interleaved
+  in one stream do not hide a key either one spells;
 - the request's URI and every header that is kept.
 
 A hit means nothing is written. Findings never show a secret in full: only its first four characters
@@ -116,24 +121,59 @@ def _documents(body: bytes) -> list[Any]:
     return documents
 
 
-def _strings(value: Any, shape: tuple[str, ...], out: dict[tuple[str, ...], list[str]]) -> None:
+INDEX_KEYS = ("index", "output_index", "content_index")
+"""Fields that say which choice, candidate, output item or content block a chunk continues: OpenAI
+chat's ``choices[].index`` and ``tool_calls[].index``, the Responses API's ``output_index`` and
+``content_index``, Anthropic's event ``index``, Gemini's ``candidates[].index``."""
+
+
+def _strings(
+    value: Any, shape: tuple[str, ...], out: dict[tuple[str, ...], list[str]], keyed: bool, positions: bool
+) -> None:
+    """Collect the strings of ``value`` by place. ``keyed``: a mapping's index fields are part of the
+    place (each choice or content block joined apart); ``positions``: so is a list position (Gemini's
+    candidates, which may leave their index out)."""
     if isinstance(value, str):
         out.setdefault(shape, []).append(value)
     elif isinstance(value, dict):
+        if keyed:
+            shape = (*shape, *(f"{k}={value[k]}" for k in INDEX_KEYS if isinstance(value.get(k), int)))
         for key, item in value.items():
-            _strings(item, (*shape, str(key)), out)
+            _strings(item, (*shape, str(key)), out, keyed, positions)
     elif isinstance(value, list):
-        for item in value:
-            _strings(item, (*shape, "[]"), out)
+        for position, item in enumerate(value):
+            _strings(item, (*shape, f"[{position}]" if positions else "[]"), out, keyed, positions)
+
+
+_WAYS = ((False, False), (True, False), (True, True))
+"""How chunks' strings are put together: by path alone, by path and index fields, and by path, index
+fields and list positions."""
 
 
 def joined_strings(body: bytes) -> list[str]:
-    """For each place in a stream's chunks (a JSON path with list positions left out), the strings
-    found there joined in order: the text a model streamed in deltas, a tool call's arguments."""
-    places: dict[tuple[str, ...], list[str]] = {}
-    for document in _documents(body):
-        _strings(document, (), places)
-    return ["".join(strings) for strings in places.values() if len(strings) > 1]
+    """For each place in a stream's chunks, the strings found there joined in order (the text a model
+    streamed in deltas, a tool call's arguments), decoded from their JSON escapes; a place is a JSON
+    path with list positions left out, then with each choice, candidate or content block apart."""
+    documents = _documents(body)
+    joined: dict[str, None] = {}
+    for keyed, positions in _WAYS:
+        places: dict[tuple[str, ...], list[str]] = {}
+        for document in documents:
+            _strings(document, (), places, keyed, positions)
+        joined.update(dict.fromkeys("".join(strings) for strings in places.values()))
+    return list(joined)
+
+
+_JSON_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|([/\\\"bfnrt]))")
+_SHORT_ESCAPES = {"/": "/", "\\": "\\", '"': '"', "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def json_unescaped(text: str) -> str:
+    """``text`` with every JSON string escape decoded (``\\u0073`` is ``s``, ``\\/`` is ``/``), wherever
+    it stands: a key escaped inside a body that is not JSON, or not JSON the scan can parse, is seen."""
+    return _JSON_ESCAPE.sub(
+        lambda m: chr(int(m.group(1), 16)) if m.group(1) else _SHORT_ESCAPES[m.group(2)], text
+    )
 
 
 def _views(interaction: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
@@ -156,6 +196,8 @@ def _views(interaction: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
         if not body:
             continue
         yield f"the {side} body (as bytes)", body.decode("latin-1")
+        if b"\\" in body:
+            yield f"the {side} body (JSON escapes decoded)", json_unescaped(body.decode("utf-8", "replace"))
         for codec in ("utf-16-le", "utf-16-be"):
             yield f"the {side} body (as UTF-16)", body.decode(codec, "ignore")
         for joined in joined_strings(body):

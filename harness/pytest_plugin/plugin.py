@@ -35,6 +35,7 @@ pytest_plugins = [
     "harness.pytest_plugin.record_mode",
     "harness.pytest_plugin.ci",
     "harness.pytest_plugin.frozen_heap",
+    "harness.pytest_plugin.corpus_guard",
 ]
 
 

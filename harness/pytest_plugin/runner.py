@@ -31,8 +31,10 @@ import logging
 import math
 import mmap
 import os
+import pickle
 import select
 import signal
+import socket
 import struct
 import sys
 import threading
@@ -47,11 +49,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 from harness.cassettes import netns
 from harness.cassettes.network_guard import GUARD, charged
+from harness.cassettes.passage import Passage, close_quietly, open_passage
 from harness.corpus.concepts import needed_concepts
+from harness.judging.differences import Difference
 from harness.pytest_plugin import heap_freeze
 from harness.pytest_plugin.case_host import is_runnable
 from harness.pytest_plugin.case_run import PREPARE_LIMIT, CaseResult, finish_case, prepare_case
 from harness.pytest_plugin.timeout import CaseAborted, CaseTimeout, RunnerEnded, TimedRunner
+from harness.safe_pickle import loads_only
 from harness.secret_values import key_values, redact
 
 if TYPE_CHECKING:
@@ -212,6 +217,32 @@ class ThreadRunner(CaseRunner):
 # --- the process runner -------------------------------------------------------------------------------
 
 
+_FROM_THE_RUNNER = {
+    ("harness.pytest_plugin.case_run", "CaseResult"): CaseResult,
+    ("harness.judging.differences", "Difference"): Difference,
+}
+"""The only classes the pytest process builds from what the runner process sends (besides plain data)."""
+
+
+def receive(conn: Connection) -> Any:
+    """The next message from the runner process, read as plain data, ``CaseResult``s and
+    ``Difference``s only: a runtime shares that process and can write to the pipe, and the pytest
+    process must never run what it wrote (``Connection.recv`` would unpickle anything). Raises
+    ``EOFError`` / ``OSError`` as ``recv`` does, and ``pickle.UnpicklingError`` for anything else."""
+    return loads_only(conn.recv_bytes(), _FROM_THE_RUNNER)
+
+
+def _check_message(message: Any, number: int) -> None:
+    """Raises ``ValueError`` unless ``message`` is ``("recorded", path)`` or ``("done", number, result)``."""
+    recording = isinstance(message, tuple) and len(message) == 2 and message[0] == "recorded"
+    if recording and isinstance(message[1], str):
+        return
+    done = isinstance(message, tuple) and len(message) == 3 and message[0] == "done"
+    if done and message[1] == number and isinstance(message[2], CaseResult):
+        return
+    raise ValueError(f"a message of {type(message).__name__} that is neither a recording nor case {number}'s")
+
+
 class _LogRecords(logging.Handler):
     """Collects the log records of a case in the runner process, as plain dicts for the pipe."""
 
@@ -234,16 +265,16 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
-def _isolate(recording: bool) -> str:
-    """Give this (new, one-threaded) process no network; describes what it got."""
-    if recording:
-        passage, how = netns.HostPassage.isolate()
-        if passage is None:
-            return f"{GUARD_ONLY}; no namespace in record mode: {how}"
-        GUARD.passage = passage
-        return how
+def _isolate(passage: socket.socket | None) -> str:
+    """Give this (new, one-threaded) process no network and no capability to get it back; in record
+    mode, ``passage`` is its end of the way out through the pytest process. Describes what it got."""
     isolated, how = netns.unshare_network()
-    return how if isolated else f"{GUARD_ONLY}; no namespace: {how}"
+    if not isolated:
+        return f"{GUARD_ONLY}; no namespace: {how}"
+    if passage is not None:
+        GUARD.passage = Passage(passage)
+        how += ", the recording transport's requests sent by the pytest process to the providers alone"
+    return how
 
 
 class _Progress:
@@ -290,12 +321,13 @@ class _Progress:
         return ("queued", None) if at is None else ("preparing", at)
 
 
-def _serve(session: CaseHost, conn: Connection, progress: _Progress) -> None:
+def _serve(session: CaseHost, conn: Connection, progress: _Progress, passage: socket.socket | None) -> None:
     """The runner process: isolate, then run the cases the pytest process sends, one at a time, in the
     order sent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the pytest process's to handle
+    os.setpgid(0, 0)  # a group of its own: whatever the runtime starts is killed with it
     _die_with_parent()
-    network = _isolate(session.records)
+    network = _isolate(passage)
     GUARD.install()
     session.on_recorded = lambda path: conn.send(("recorded", path))
     records = _LogRecords()
@@ -428,6 +460,7 @@ class ForkedRunner(CaseRunner):
                 if enabled:
                     gc.enable()
         ours, theirs = Pipe()
+        passage = open_passage(os.environ) if self.session.records else None
         sys.stdout.flush()
         sys.stderr.flush()
         with warnings.catch_warnings():
@@ -437,13 +470,17 @@ class ForkedRunner(CaseRunner):
             code = 0
             try:
                 ours.close()
-                _serve(self.session, theirs, self._progress)
+                close_quietly(passage[1] if passage else None)
+                _serve(self.session, theirs, self._progress, passage[0] if passage else None)
             except BaseException:
                 traceback.print_exc()
                 code = 70
             finally:
                 os._exit(code)
+        with contextlib.suppress(OSError):  # the child's own call may have come first
+            os.setpgid(pid, pid)
         theirs.close()
+        close_quietly(passage[0] if passage else None)
         self._pid, self._conn = pid, ours
         self._poller = select.poll()  # one for the runner's life (Connection.poll builds a selector per call)
         self._poller.register(ours.fileno(), select.POLLIN)
@@ -454,8 +491,8 @@ class ForkedRunner(CaseRunner):
             self._stop()
             raise RuntimeError(f"the case-runner process did not start within {START_TIMEOUT:g} s")
         try:
-            _, self.network = ours.recv()
-        except (EOFError, OSError):
+            _, self.network = receive(ours)
+        except (EOFError, OSError, pickle.UnpicklingError, ValueError):
             raise RuntimeError(f"the case-runner process ended as it started ({self._stop()})") from None
         return ours
 
@@ -474,8 +511,7 @@ class ForkedRunner(CaseRunner):
         pid = self._detach()
         if pid is None:
             return "not running"
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
+        kill_group(pid)
         if not wait:
             reap_later(pid)
             return "killed"
@@ -483,9 +519,10 @@ class ForkedRunner(CaseRunner):
         return _status(status)
 
     def _ended(self) -> str:
-        """Reap a runner process that ended on its own; its status."""
+        """Reap a runner process that ended on its own (and kill what it left running); its status."""
         pid = self._detach()
         assert pid is not None
+        kill_group(pid)
         _, status = os.waitpid(pid, 0)
         return _status(status)
 
@@ -567,7 +604,16 @@ class ForkedRunner(CaseRunner):
                         raise self._timed_out(timeout, state != "called", begun, at or begun, tuple(recorded))
                     continue  # the deadline, or the mark, is looked at again
                 try:
-                    message = conn.recv()
+                    message = receive(conn)
+                    _check_message(message, sent.number)
+                except (pickle.UnpicklingError, ValueError, TypeError) as exc:
+                    self._stop()
+                    raise RunnerEnded(
+                        f"the runner process sent something that is not a case's result ({exc}); the "
+                        "runtime shares that process and wrote to its pipe; the next case runs in a fresh "
+                        "runner process",
+                        tuple(recorded),
+                    ) from None
                 except (EOFError, OSError):
                     status = self._ended()
                     raise RunnerEnded(
@@ -578,8 +624,7 @@ class ForkedRunner(CaseRunner):
                 if message[0] == "recorded":
                     recorded.append(message[1])
                 elif message[0] == "done":
-                    _, number, result = message
-                    assert number == sent.number, (number, sent.number)
+                    _, _, result = message
                     self._sent.popleft()
                     result.recorded = recorded
                     return cast(CaseResult, result)
@@ -615,6 +660,14 @@ class ForkedRunner(CaseRunner):
 
 
 _REAPERS: set[threading.Thread] = set()
+
+
+def kill_group(pid: int) -> None:
+    """Kill a runner process and every process of its group (what the runtime started)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
 
 
 def reap_later(pid: int) -> None:

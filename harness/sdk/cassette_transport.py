@@ -2,7 +2,9 @@
 
 Every request the runtime sends through the client is captured as sent (method, URL, body bytes) and
 answered by the case's ``Exchange``: from the cassette in replay, from the real provider in record
-mode (then read in full and kept for the cassette, as vcrpy does). Event streams are served one
+mode (then read in full and kept for the cassette, as vcrpy does). In record mode a request reaches
+only the provider's origin (``harness.cassettes.recording.allowed_origin``): anywhere else it is a
+network attempt, refused before it leaves, and nothing of it is kept. Event streams are served one
 event per chunk through a ``StreamProbe``, so that an e2e case can check incremental processing like
 a stream case does. The transport serves both the sync and the async client of an SDK.
 """
@@ -15,6 +17,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from harness.cassettes.network_guard import GUARD
+from harness.cassettes.recording import allowed_origin, origin_of
 from harness.errors import WireconfError
 from harness.sdk.transport import StreamProbe, split_events
 
@@ -53,7 +56,13 @@ def cassette_transport(http: ModuleType, exchange: Exchange) -> Any:
                 return http.Response(status, headers=headers, stream=_Chunks(probe))
             return http.Response(status, headers=headers, content=body)
 
-        def _forward(self, request: Any) -> tuple[int, str, list[tuple[str, str]], bytes]:
+        def _forward(self, request: Any, body: bytes) -> tuple[int, str, list[tuple[str, str]], bytes]:
+            if GUARD.passage is not None:  # the case runner's namespace: the pytest process sends it
+                status, reason, headers, content = GUARD.passage.forward(
+                    request.method, str(request.url), list(request.headers.multi_items()), body
+                )
+                kept = [(k, v) for k, v in headers if k.lower() not in _DROPPED_RESPONSE_HEADERS]
+                return status, reason, kept, content
             if self._upstream is None:
                 self._upstream = http.Client(trust_env=True, timeout=http.Timeout(600.0, connect=30.0))
             with GUARD.allowed():
@@ -73,7 +82,10 @@ def cassette_transport(http: ModuleType, exchange: Exchange) -> Any:
                 return self._respond(recorded.status, headers, recorded.body, recorded.is_event_stream)
             if not exchange.records:
                 raise UnmatchedRequest(exchange.unmatched_message(sent))
-            status, reason, headers, content = self._forward(request)
+            if not allowed_origin(str(request.url), exchange.provider, exchange.environ):
+                _, host, port = origin_of(str(request.url)) or ("", request.url.host, request.url.port)
+                raise GUARD.refuse("connect", host, port)
+            status, reason, headers, content = self._forward(request, body)
             exchange.keep(sent, status, reason, headers, content)
             stream = any(
                 k.lower() == "content-type" and v.startswith("text/event-stream") for k, v in headers

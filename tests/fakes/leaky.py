@@ -24,7 +24,7 @@ class Adapter:
         return {"e2e:openai.chat"}
 
     def execute(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
-        key = os.environ.get("OPENAI_API_KEY", "")
+        key = os.environ.get("OPENAI_API_KEY", "").strip()  # as SDKs and HTTP libraries send it
         print(f"leaky runtime: calling with {key}")
         LOG.warning("leaky runtime: key is %s", key)
         text = messages[-1]["content"][0]["value"]
