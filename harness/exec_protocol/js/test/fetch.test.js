@@ -68,8 +68,9 @@ test("bridgeFetch sends each request to the harness and reads the answer, a stre
       const fetch = c.bridgeFetch();
       const plain = await fetch(`${c.client.base_url}/a`, { method: "POST", headers: { "x-k": "v" }, body: "{}" });
       const streamed = await fetch(new Request(`${c.client.base_url}/b`, { method: "POST", body: new Uint8Array([1, 2]) }));
+      const text = await streamed.text(); // pulled only now
       const failed = await fetch(`${c.client.base_url}/c`).catch((e) => e.message);
-      return { plain: await plain.text(), streamed: await streamed.text(), failed };
+      return { plain: await plain.text(), streamed: text, failed };
     },
   });
   h.push({ type: "call", id: 9, kind: "e2e", api: "openai.chat", method: "execute", args: { client: { base_url: "https://h/v1" } }, sdk: [], stream: null });
