@@ -31,6 +31,10 @@ const MODELS = {
 const KEYS = { openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY", gemini: "GEMINI_API_KEY" };
 const REPLAY_KEY = "wireconf-replay";
 
+// A process or stream call carries no messages (the response is judged, not the request): the AI SDK
+// refuses an empty prompt, so it gets one; the recording answers whatever request it sends.
+const REPLAY_PROMPT = [{ role: "user", content: "wireconf replay" }];
+
 /** What a user writes: generateText's (or streamText's) arguments, on a provider with this `fetch`. */
 function request(call, fetch, baseURL = undefined) {
   const { agent } = call.args;
@@ -38,7 +42,7 @@ function request(call, fetch, baseURL = undefined) {
   const settings = { apiKey: process.env[KEYS[call.provider]] || REPLAY_KEY, fetch, ...(baseURL ? { baseURL } : {}) };
   return {
     model: api.model(settings, agent.model.id),
-    messages: messagesOf(call.args.messages ?? []),
+    messages: "messages" in call.args ? messagesOf(call.args.messages) : REPLAY_PROMPT,
     maxRetries: 0, // a recording answers once
     ...settingsOf(agent, api.options),
   };
@@ -72,11 +76,10 @@ async function buildRequest(call) {
 }
 
 async function processResponse(call) {
-  if (!call.isSdk("response")) {
-    // response_as: mapping hands over the decoded JSON body; the AI SDK only ever reads bytes
-    throw new TypeError("the AI SDK parses HTTP responses, not decoded JSON (response_as: mapping)");
-  }
-  return resultOf(call.args.agent, await generateText(request(call, call.recordedFetch("response"))));
+  // a `response_as: mapping` case hands over the decoded JSON body as plain data: the AI SDK reads
+  // only HTTP responses, so it gets that body as one (status 200, JSON)
+  const fetch = call.isSdk("response") ? call.recordedFetch("response") : async () => Response.json(call.args.response);
+  return resultOf(call.args.agent, await generateText(request(call, fetch)));
 }
 
 /** streamText's fullStream as the spec's items: text deltas as they come, tool calls at the end. */
