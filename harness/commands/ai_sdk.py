@@ -35,13 +35,18 @@ def _status(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "ai-sdk", help="install the Vercel AI SDK for --impl ai-sdk (npm ci of its pinned lockfile), or show it"
+        "ai-sdk",
+        help="install the Vercel AI SDK for --impl ai-sdk (npm ci of its pinned lockfile), or show it",
     )
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     building = actions.add_parser(
         "build", help="install the pinned AI SDK from the npm registry into the cache (reused when unchanged)"
     )
-    building.add_argument("--cache", help="cache folder (default: WIRECONF_CACHE_DIR, else .cache/ of this checkout)")
+    building.add_argument(
+        "--cache", help="cache folder (default: WIRECONF_CACHE_DIR, else .cache/ of this checkout)"
+    )
     building.set_defaults(run=_build)
-    status = actions.add_parser("status", help="start --impl ai-sdk and say its version, or why it cannot run")
+    status = actions.add_parser(
+        "status", help="start --impl ai-sdk and say its version, or why it cannot run"
+    )
     status.set_defaults(run=_status)

@@ -35,7 +35,9 @@ SERVER_FILES = ("server.mjs", "inputs.mjs")
 PACKAGES = ("ai", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/google", "@wireconf/exec")
 BUILT_MARK = ".wireconf-built"
 RUNTIME_ENV = "WIRECONF_AI_SDK"
-BUILD_HINT = f"run `wireconf ai-sdk build` (it installs the pinned AI SDK from the npm registry), or set {RUNTIME_ENV}"
+BUILD_HINT = (
+    f"run `wireconf ai-sdk build` (it installs the pinned AI SDK from the npm registry), or set {RUNTIME_ENV}"
+)
 
 
 class BuildError(WireconfError):
@@ -145,10 +147,8 @@ def server(root: Path) -> Path:
         try:
             for name in SERVER_FILES:
                 shutil.copy2(HERE / name, staging / name)
-            try:
+            with contextlib.suppress(OSError):  # another worker copied it first
                 os.rename(staging, folder)
-            except OSError:  # another worker copied it first
-                pass
         finally:
             if staging.exists():
                 shutil.rmtree(staging, ignore_errors=True)

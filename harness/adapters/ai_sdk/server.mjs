@@ -116,5 +116,6 @@ await serve({
   handlers: { build_request: buildRequest, process: processResponse, process_stream: processStream, execute },
   // the AI SDK's errors (APICallError, TypeValidationError, ...) named after their package, as the
   // Python SDKs' are after their module
-  errors: { sdkErrors: [[AISDKError, "ai"]] },
+  // (stack frames name the install's files from its folder: node_modules/ai/dist/index.mjs)
+  errors: { sdkErrors: [[AISDKError, "ai"]], places: { [new URL("..", import.meta.url).href]: "" } },
 });
