@@ -114,3 +114,69 @@ def test_the_printed_tarball_installs_offline_and_exports_the_api(tmp_path):
     exported = set(json.loads(shown.stdout))
     assert {"serve", "Call", "ValueError", "errorPayload", "responseOf", "PROTOCOL_VERSION"} <= exported
     assert (project / "node_modules" / "@wireconf" / "exec" / "index.d.ts").is_file()
+
+
+def test_a_bad_capability_of_an_exec_runtime_points_at_the_exec_schema(pytester):
+    """The hint names where an exec runtime's author finds the capabilities: `wireconf exec-schema`."""
+    import shlex
+    import sys
+
+    from tests.conftest import CASES
+
+    path = pytester.path / "runtime.py"
+    path.write_text(
+        'print(\'{"type":"hello","protocol":2,"name":"x","version":"1","capabilities":["wire:openai.chatt"]}\')\n'
+        "import sys; sys.stdin.read()\n"
+    )
+    result = pytester.runpytest(str(CASES), f"--impl=exec:{shlex.quote(sys.executable)} {path}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*wireconf exec-schema lists them*"])
+    assert "wireconf schema lists" not in result.stderr.str()
+
+
+def test_every_providers_e2e_client_is_bridged_and_described_in_each_sdks_form():
+    """Gemini's client included (its HTTP client sits elsewhere in google-genai): a request the runtime
+    sends reaches the case's transport byte for byte, and the description gives the base URL in the
+    forms SDKs take (Anthropic's TypeScript SDK: no /v1; the AI SDK's providers: with it)."""
+    import httpx
+    import httpx2
+
+    from harness.exec_protocol.http_bridge import HttpBridge
+    from harness.providers import anthropic, google, openai
+
+    seen = []
+
+    def answering(http):
+        def answer(request):
+            seen.append((request.method, str(request.url), request.content))
+            return http.Response(200, json={})
+
+        return http.MockTransport(answer)
+
+    gemini_uri = "https://generativelanguage.googleapis.com/v1beta/models/m:generateContent"
+    clients = {
+        "openai": openai.client(answering(httpx)),
+        "anthropic": anthropic.client(answering(httpx)),
+        "google": google.client(answering(httpx2), [gemini_uri]),
+    }
+    described = {name: HttpBridge(client).description for name, client in clients.items()}
+    assert described["openai"]["api_base_url"] == "https://api.openai.com/v1"
+    assert (described["anthropic"]["base_url"], described["anthropic"]["api_base_url"]) == (
+        "https://api.anthropic.com",
+        "https://api.anthropic.com/v1",
+    )
+    assert described["google"] == {
+        "base_url": "https://generativelanguage.googleapis.com/",
+        "origin": "https://generativelanguage.googleapis.com",
+        "api_base_url": "https://generativelanguage.googleapis.com/v1beta",
+    }
+    head, chunks = HttpBridge(clients["google"]).send(
+        {
+            "method": "POST",
+            "url": gemini_uri,
+            "headers": {"content-type": ["application/json"]},
+            "body": '{"a":1}',
+        }
+    )
+    assert head["status"] == 200 and chunks is None
+    assert seen == [("POST", gemini_uri, b'{"a":1}')]
