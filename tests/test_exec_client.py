@@ -180,3 +180,18 @@ def test_every_providers_e2e_client_is_bridged_and_described_in_each_sdks_form()
     )
     assert head["status"] == 200 and chunks is None
     assert seen == [("POST", gemini_uri, b'{"a":1}')]
+
+
+def test_the_guides_javascript_example_is_the_code_that_runs():
+    """Each ```js block of docs/adapters.md that names a file (`// file: PATH (excerpt)`) is that file's
+    own text, so the worked example is what tests/test_ai_sdk.py runs."""
+    import re
+
+    from tests.conftest import REPO
+
+    guide = (REPO / "docs" / "adapters.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```js\n// file: (\S+)[^\n]*\n(.*?)```", guide, re.S)
+    assert [name for name, _ in blocks] == ["harness/adapters/ai_sdk/server.mjs"]
+    for name, code in blocks:
+        assert code in (REPO / name).read_text(encoding="utf-8"), f"the guide's excerpt of {name} is stale"
+        assert "serve(" in code and "@wireconf/exec" in (REPO / name).read_text(encoding="utf-8")
