@@ -22,6 +22,7 @@ import shlex
 import shutil
 from typing import Any
 
+from harness.adapters import prompty_ts
 from harness.adapters.ai_sdk.build import installed, server
 from harness.exec_protocol.client import ExecAdapter
 
@@ -29,18 +30,11 @@ NAME = "ai-sdk"
 NODE_HINT = "install Node.js >= 18 (Debian: apt-get install nodejs npm)"
 
 
-class Unavailable:
-    """``--impl ai-sdk`` where Node.js or the install is missing: no capabilities, and the reason, so
-    that every case is skipped with it."""
+class Unavailable(prompty_ts.Unavailable):
+    """``--impl ai-sdk`` where Node.js or the install is missing: no capabilities, and the reason."""
 
     name = NAME
     version = "not installed"
-
-    def __init__(self, reason: str) -> None:
-        self.unavailable = reason
-
-    def capabilities(self) -> set[str]:
-        return set()
 
 
 def adapter() -> Any:

@@ -19,11 +19,11 @@ import hashlib
 import io
 import os
 import shutil
-import subprocess
 import tarfile
 import tempfile
 from pathlib import Path
 
+from harness.adapters.npm import run_npm
 from harness.cache_dir import cache_root
 from harness.cassettes.atomic import write_atomic
 from harness.errors import WireconfError
@@ -66,16 +66,7 @@ def missing_parts(root: Path) -> list[str]:
 
 
 def _npm(args: list[str], cwd: Path, log: Path) -> None:
-    npm = shutil.which("npm")
-    if npm is None:
-        raise BuildError("npm is not on PATH (it comes with Node.js; Debian: apt-get install npm)")
-    with log.open("a", encoding="utf-8") as out:
-        out.write(f"$ npm {' '.join(args)}\n")
-        out.flush()
-        done = subprocess.run([npm, *args], cwd=cwd, stdout=out, stderr=subprocess.STDOUT, check=False)
-    if done.returncode != 0:
-        tail = log.read_text(encoding="utf-8", errors="replace").splitlines()[-15:]
-        raise BuildError(f"npm {' '.join(args)} failed in {cwd} (log {log}):\n  " + "\n  ".join(tail))
+    run_npm(args, cwd, log, BuildError)
 
 
 def _unpack_client(node_modules: Path) -> None:
