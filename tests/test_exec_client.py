@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tarfile
 
 import pytest
@@ -90,7 +91,7 @@ def test_the_printed_tarball_installs_offline_and_exports_the_api(tmp_path):
         capture_output=True,
         text=True,
         check=True,
-        env={**os.environ, "PATH": f"{os.path.dirname(os.sys.executable)}:{os.environ['PATH']}"},
+        env={**os.environ, "PATH": f"{os.path.dirname(sys.executable)}:{os.environ['PATH']}"},
     ).stdout.strip()
     project = tmp_path / "runtime"
     project.mkdir()
@@ -119,7 +120,6 @@ def test_the_printed_tarball_installs_offline_and_exports_the_api(tmp_path):
 def test_a_bad_capability_of_an_exec_runtime_points_at_the_exec_schema(pytester):
     """The hint names where an exec runtime's author finds the capabilities: `wireconf exec-schema`."""
     import shlex
-    import sys
 
     from tests.conftest import CASES
 
@@ -195,3 +195,33 @@ def test_the_guides_javascript_example_is_the_code_that_runs():
     for name, code in blocks:
         assert code in (REPO / name).read_text(encoding="utf-8"), f"the guide's excerpt of {name} is stale"
         assert "serve(" in code and "@wireconf/exec" in (REPO / name).read_text(encoding="utf-8")
+
+
+def test_an_e2e_capability_the_harness_cannot_bridge_is_refused_at_hello(monkeypatch):
+    """A provider whose SDK client exposes no HTTP client (say one installed by an extension) cannot
+    have its e2e cases handed to another process: the hello that declares it is refused with why,
+    instead of each case failing later with the harness's own error."""
+    import dataclasses
+
+    from harness.exec_protocol.client import _check_hello
+    from harness.exec_protocol.http_bridge import unbridgeable
+    from harness.exec_protocol.messages import ProtocolError
+    from harness.providers.registry import PROVIDER_OF
+
+    class OpaqueClient:
+        base_url = "https://example.invalid"
+
+    opaque = dataclasses.replace(
+        PROVIDER_OF["anthropic.messages"], replay_client=lambda transport, uris: OpaqueClient()
+    )
+    monkeypatch.setitem(PROVIDER_OF, "anthropic.messages", opaque)
+    unbridgeable.cache_clear()
+    hello = {"type": "hello", "protocol": 2, "name": "x", "version": "1"}
+    try:
+        _check_hello({**hello, "capabilities": ["e2e:openai.chat"]})  # the others still pass
+        with pytest.raises(
+            ProtocolError, match=r"e2e:anthropic.messages cannot be served over exec: .*OpaqueClient"
+        ):
+            _check_hello({**hello, "capabilities": ["e2e:openai.chat", "e2e:anthropic.messages"]})
+    finally:
+        unbridgeable.cache_clear()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterator, Mapping
+from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -75,6 +76,24 @@ class HttpBridge:
         finally:
             response.close()
         return recorded_json(response.status_code, recorded, content), None
+
+
+@cache
+def unbridgeable(api: str) -> str | None:
+    """Why an e2e case of ``api`` cannot be handed to a runtime in another process (its provider's SDK
+    client exposes no HTTP client to send the runtime's requests with), or None when it can: checked
+    at hello, so that a runtime never declares an e2e capability the harness cannot deliver."""
+    from harness.providers.registry import PROVIDER_OF
+
+    provider = PROVIDER_OF.get(api)
+    if provider is None:
+        return f"no provider serves {api}"
+    try:
+        http = provider.http_module()
+        HttpBridge(provider.replay_client(http.MockTransport(lambda request: http.Response(200)), []))
+    except Exception as exc:  # the SDK missing, or a client the bridge cannot reach into
+        return f"{type(exc).__name__}: {exc}"
+    return None
 
 
 def _sdk_http(client: Any) -> tuple[Any, str, str]:
