@@ -167,7 +167,13 @@ def check_adapter(adapter: Any, spec: str, origin: str) -> LoadedImpl:
             raise ImplError(
                 f"--impl {spec}: {exc}",
                 path=_source_file(adapter),
-                hint="a capability is <kind>:<api> or concept:<name> (wireconf schema lists them)",
+                hint="a capability is <kind>:<api> or concept:<name> ("
+                + (
+                    "wireconf exec-schema lists them: $defs.capability"
+                    if getattr(adapter, "out_of_process", False)
+                    else "wireconf schema lists them"
+                )
+                + ")",
             ) from exc
         method = METHOD_FOR_KIND.get(kind)
         if method is not None and not callable(getattr(adapter, method, None)):

@@ -35,7 +35,7 @@ from harness.case_abort import CaseTimeout, RunnerEnded
 from harness.cassettes import netns
 from harness.errors import WireconfError
 from harness.exec_protocol import PROTOCOL_VERSIONS
-from harness.exec_protocol.http_bridge import HttpBridge
+from harness.exec_protocol.http_bridge import HttpBridge, unbridgeable
 from harness.exec_protocol.messages import (
     ProtocolError,
     chunk_json,
@@ -636,3 +636,12 @@ def _check_hello(hello: dict[str, Any]) -> None:
             raise ProtocolError(
                 f"{kind.name} capabilities need protocol {kind.exec_protocol} ({kind.exec_limits})"
             )
+        if kind.method is not None and kind.method.http_client is not None:
+            for capability in caps:
+                api = capability.partition(":")[2]
+                why = unbridgeable(api) if capability.startswith(f"{kind.name}:") else None
+                if why is not None:
+                    raise ProtocolError(
+                        f"{capability} cannot be served over exec: the harness cannot hand its SDK "
+                        f"client to another process ({why}); leave it out of the hello"
+                    )

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterator, Mapping
+from functools import cache
 from typing import Any
+from urllib.parse import urlsplit
 
 from harness.errors import NotJudged
 from harness.exec_protocol.messages import recorded_json
@@ -26,7 +28,7 @@ class HttpBridge:
     """Sends a remote runtime's HTTP requests through an e2e case's SDK client."""
 
     def __init__(self, client: Any) -> None:
-        http = getattr(client, "_client", None)  # the SDK's HTTP client (openai, anthropic)
+        http, base_url, api_base_url = _sdk_http(client)
         if not (callable(getattr(http, "send", None)) and callable(getattr(http, "build_request", None))):
             # the harness's limit, not the runtime's deviation: the case is an error that says so
             raise NotJudged(
@@ -37,8 +39,18 @@ class HttpBridge:
                 hint="run this provider's e2e cases with an in-process adapter (--impl module:Adapter)",
             )
         self._http = http
-        self.description = {"base_url": str(client.base_url)}
-        """What the runtime builds its own client from (the ``client`` argument of ``execute``)."""
+        parts = urlsplit(base_url)
+        self.description = {
+            "base_url": base_url,
+            "origin": f"{parts.scheme}://{parts.netloc}",
+            "api_base_url": api_base_url,
+        }
+        """What the runtime builds its own client from (the ``client`` argument of ``execute``), in the
+        forms SDKs take it: ``base_url`` as the provider's Python SDK does (OpenAI's ends in ``/v1``,
+        Anthropic's has no version: its TypeScript SDK's form too; Gemini's ends in ``/`` and the
+        version is the client's ``api_version``), ``origin`` (scheme and host alone), and
+        ``api_base_url``, up to and including the API version (``…/v1``, ``…/v1beta``): the form of the
+        Vercel AI SDK's providers and of most other SDKs."""
 
     def send(self, request: Mapping[str, Any]) -> tuple[dict[str, Any], Iterator[bytes] | None]:
         """The ``response`` message's fields for ``request`` (an ``http`` message's), and, for an event
@@ -72,6 +84,43 @@ class HttpBridge:
         finally:
             response.close()
         return recorded_json(response.status_code, recorded, content), None
+
+
+@cache
+def unbridgeable(api: str) -> str | None:
+    """Why an e2e case of ``api`` cannot be handed to a runtime in another process (its provider's SDK
+    client exposes no HTTP client to send the runtime's requests with), or None when it can: checked
+    at hello, so that a runtime never declares an e2e capability the harness cannot deliver."""
+    from harness.providers.registry import PROVIDER_OF
+
+    provider = PROVIDER_OF.get(api)
+    if provider is None:
+        return f"no provider serves {api}"
+    try:
+        http = provider.http_module()
+        HttpBridge(provider.replay_client(http.MockTransport(lambda request: http.Response(200)), []))
+    except Exception as exc:  # the SDK missing, or a client the bridge cannot reach into
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def _sdk_http(client: Any) -> tuple[Any, str, str]:
+    """The HTTP client of an official SDK client, its base URL, and its base URL with the API version.
+
+    openai and anthropic keep theirs as ``_client`` and ``base_url`` (openai's with its ``/v1``,
+    anthropic's without: its SDK adds ``/v1/messages``); google-genai as ``_api_client._httpx_client``,
+    with the base URL and the version (``v1beta``) in its HTTP options."""
+    api_client = getattr(client, "_api_client", None)  # google.genai.Client
+    if api_client is not None:
+        options = api_client._http_options
+        base = str(options.base_url or "https://generativelanguage.googleapis.com/")
+        version = str(options.api_version or "v1beta")
+        return api_client._httpx_client, base, f"{base.rstrip('/')}/{version}"
+    base = str(getattr(client, "base_url", ""))
+    versioned = base.rstrip("/")
+    if type(client).__module__.split(".")[0] == "anthropic":  # the Messages API's only version
+        versioned += "/v1"
+    return getattr(client, "_client", None), base, versioned
 
 
 def _chunks(response: Any) -> Iterator[bytes]:

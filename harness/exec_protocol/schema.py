@@ -119,8 +119,14 @@ def generate() -> dict[str, Any]:
     hello["then"] = {"properties": version_one}
     bridge_note = " ".join(
         f"{method.name} (protocol 2): `args` holds `{method.http_client}`, the harness's SDK client "
-        "described ({base_url}): the runtime builds its own SDK client on that base URL and sends its "
-        "HTTP with `http`."
+        "described: `base_url` as the provider's Python SDK takes it (OpenAI's ends in /v1, Anthropic's "
+        "has no version, as its TypeScript SDK takes it too; Gemini's ends in /), `origin` (scheme and "
+        "host) and `api_base_url` (up to and including the API version: .../v1, .../v1beta, the form "
+        "most other SDKs take); the runtime builds its own SDK client on the form its SDK takes and "
+        "sends its HTTP with `http`. A case asks for a stream in its agent, "
+        "`model.options.additionalProperties.stream: true` (every api; on Gemini it selects the "
+        "`:streamGenerateContent?alt=sse` route): the runtime sends the request its SDK sends for a "
+        "stream, and an event stream's answer is a `response` without `body`, pulled with `next`."
         for method in bridged
     )
     defs: dict[str, Any] = {
@@ -134,9 +140,14 @@ def generate() -> dict[str, Any]:
         "call": _message(
             "harness → runtime: one adapter call (one case). `args` holds the method's arguments by name, "
             "as JSON; an SDK object (a provider response) is sent as the provider's own JSON (with "
-            "`inputs: recorded`, as a `recorded` response) and named in `sdk`; the argument named in "
-            "`stream` is not in `args` (with `inputs: recorded`, its `recordedHead` is): its events are "
-            f"pulled with `next`. {bridge_note}".rstrip(),
+            "`inputs: recorded`, as a `recorded` response) and named in `sdk`; an argument of an SDK type "
+            "that is not named in `sdk` is plain data (a `response_as: mapping` case: the decoded JSON "
+            "body, as it is, whatever `inputs` says); the argument named in `stream` is not in `args` "
+            "(with `inputs: recorded`, its `recordedHead` is): its events are pulled with `next`. Calls "
+            "carry only their method's arguments: a process or stream call has no messages (the "
+            "response is judged, not the request). A call ends with its `result` or `error`: no "
+            "message carries its id after that (events the runtime did not pull are never sent). "
+            f"{bridge_note}".rstrip(),
             "call",
             {
                 "id": call_id,

@@ -13,11 +13,11 @@ import contextlib
 import hashlib
 import os
 import shutil
-import subprocess
 import tarfile
 import tempfile
 from pathlib import Path
 
+from harness.adapters.npm import run_npm
 from harness.adapters.prompty_ts.locate import cache_root, missing_build_parts, pointer_file
 from harness.cassettes.atomic import write_atomic
 from harness.errors import WireconfError
@@ -78,16 +78,7 @@ def _unpack(source: Path, into: Path) -> Path:
 
 
 def _npm(args: list[str], cwd: Path, log: Path) -> None:
-    npm = shutil.which("npm")
-    if npm is None:
-        raise BuildError("npm is not on PATH (it comes with Node.js; Debian: apt-get install npm)")
-    with log.open("a", encoding="utf-8") as out:
-        out.write(f"$ npm {' '.join(args)}\n")
-        out.flush()
-        done = subprocess.run([npm, *args], cwd=cwd, stdout=out, stderr=subprocess.STDOUT, check=False)
-    if done.returncode != 0:
-        tail = log.read_text(encoding="utf-8", errors="replace").splitlines()[-15:]
-        raise BuildError(f"npm {' '.join(args)} failed in {cwd} (log {log}):\n  " + "\n  ".join(tail))
+    run_npm(args, cwd, log, BuildError)
 
 
 def build(source: Path, cache: Path | None = None, log: Path | None = None) -> Path:

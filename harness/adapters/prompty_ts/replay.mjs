@@ -4,55 +4,10 @@
 // pins) whose `fetch` answers with the recorded status, headers and body; then the SDK method the
 // executor calls parses them, exactly as it would parse a live response. A stream's body is pulled
 // from the harness one event at a time as the SDK reads it, so incremental processing stays visible.
-import { bytesOf } from "./channel.mjs";
-
+// (The recorded-response `fetch` and the e2e bridge are @wireconf/exec's: `call.recordedFetch()`,
+// `call.bridgeFetch()`.)
 const REPLAY_KEY = "wireconf-replay";
 const MODEL = "wireconf-replay";
-
-/**
- * The recorded headers. Two imported OpenAI recordings have none at all (their source cassettes
- * stripped them); the provider always labels these bodies, and the Node SDKs (unlike the Python ones)
- * read an unlabelled body as text, so a recording without a content-type gets the one the provider
- * sends: text/event-stream for a stream, application/json otherwise.
- */
-function headersOf(recorded, streamed) {
-  const headers = new Headers();
-  for (const [name, values] of Object.entries(recorded.headers || {})) {
-    for (const value of values) headers.append(name, value);
-  }
-  if (!headers.has("content-type")) {
-    headers.set("content-type", streamed ? "text/event-stream" : "application/json");
-  }
-  return headers;
-}
-
-const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
-
-/** A fetch Response for a recorded response (a protocol `recorded`); a streamed body (a
- * `recordedHead`) is pulled chunk by chunk with `pull`, only as the SDK reads it. */
-export function responseOf(recorded, pull) {
-  let body = null;
-  if (pull) {
-    body = new ReadableStream(
-      {
-        async pull(controller) {
-          const chunk = await pull();
-          if (chunk === null) controller.close();
-          else controller.enqueue(new Uint8Array(chunk));
-        },
-      },
-      new CountQueuingStrategy({ highWaterMark: 0 }), // read only when the SDK asks
-    );
-  } else if (!NULL_BODY_STATUSES.has(recorded.status)) {
-    body = bytesOf(recorded.body, recorded.encoding);
-  }
-  return new Response(body, { status: recorded.status, headers: headersOf(recorded, Boolean(pull)) });
-}
-
-/** A `fetch` that answers every request with `recorded`; a streamed body comes from `pull`. */
-function recordedFetch(recorded, pull) {
-  return async () => responseOf(recorded, pull);
-}
 
 /** The SDK calls, per api, as Prompty's executors make them (openai/src/executor.ts,
  * anthropic/src/executor.ts), with the fields the SDK needs to build a request. */
@@ -91,13 +46,13 @@ export function replayer(sdks, core) {
   return {
     responseApis: Object.keys(responses),
     streamApis: Object.keys(streams),
-    /** The SDK's response object for `recorded` (a `recorded` protocol argument). */
-    response(api, recorded) {
-      return responses[api](clients[provider(api)](recordedFetch(recorded, null)));
+    /** The SDK's response object, parsed from what `fetch` answers (the call's recorded response). */
+    response(api, fetch) {
+      return responses[api](clients[provider(api)](fetch));
     },
-    /** The stream the executor hands the processor, its body pulled with `pull`. */
-    stream(api, head, pull) {
-      return streams[api](clients[provider(api)](recordedFetch(head, pull)));
+    /** The stream the executor hands the processor, its body pulled as the SDK reads it. */
+    stream(api, fetch) {
+      return streams[api](clients[provider(api)](fetch));
     },
     /** An SDK client for an e2e call: its HTTP goes through `fetch` to `baseURL`. */
     client(api, fetch, baseURL) {

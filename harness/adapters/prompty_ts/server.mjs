@@ -15,14 +15,17 @@
 //   reference connection; its fetch sends each request to the harness (protocol 2 `http`), which
 //   answers from the case's cassette through the case's own SDK client.
 // The SDKs are those the runtime resolves (its lockfile's versions), found from its own packages.
+// The protocol itself (framing, hello, pulls, recorded-response fetch, the e2e bridge, error reporting)
+// is @wireconf/exec's (harness/exec_protocol/js), the package a JavaScript runtime installs from
+// `wireconf exec-client --path`; this file is the mapping alone.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
+import { isStream, serve } from "../../exec_protocol/js/index.js";
 import { asRequestBody, capturingClient, RequestCaptured } from "./capture.mjs";
-import { bridgedFetch, puller, receive, send } from "./channel.mjs";
 import { loadAgent, loadMessage, providerOf } from "./inputs.mjs";
-import { replayer, responseOf } from "./replay.mjs";
-import { asData, errorPayload } from "./results.mjs";
+import { replayer } from "./replay.mjs";
+import { errorOptions, represent } from "./results.mjs";
 
 const root = process.argv[2];
 if (!root) {
@@ -50,9 +53,8 @@ const SDK_ERRORS = [
 const PLACES = {
   [pathToFileURL(path.resolve(root)).href + "/"]: "",
   [new URL(".", import.meta.url).href]: "harness/adapters/prompty_ts/",
+  [new URL("../../exec_protocol/js/", import.meta.url).href]: "harness/exec_protocol/js/",
 };
-
-const isStream = (value) => value !== null && typeof value === "object" && Symbol.asyncIterator in value;
 
 const CAPTURE = "wireconf-capture";
 core.registerConnection(CAPTURE, capturingClient());
@@ -72,43 +74,37 @@ async function buildRequest(api, agent, messages) {
   throw new Error("Prompty's executor returned without calling its SDK client");
 }
 
-async function processResponse(api, agent, recorded, isRecorded) {
-  const loaded = loadAgent(core, agent);
+async function processResponse(call) {
+  const loaded = loadAgent(core, call.args.agent);
   // an argument the harness does not list in `sdk` is plain data (response_as: mapping): the JSON body
-  const response = isRecorded ? await replay.response(api, recorded) : recorded;
-  return asData(await core.getProcessor(providerOf(api, loaded)).process(loaded, response));
+  const response = call.isSdk("response")
+    ? await replay.response(call.api, call.recordedFetch("response"))
+    : call.args.response;
+  return core.getProcessor(providerOf(call.api, loaded)).process(loaded, response);
 }
 
 async function processStream(call) {
   const loaded = loadAgent(core, call.args.agent);
-  const stream = await replay.stream(call.api, call.args[call.stream], puller(call.id));
+  const stream = await replay.stream(call.api, call.recordedFetch(call.stream));
   const result = await core.getProcessor(providerOf(call.api, loaded)).process(loaded, stream);
-  if (isStream(result)) {
-    for await (const item of result) send({ type: "yield", id: call.id, item: asData(item) });
-  } else {
-    send({ type: "yield", id: call.id, item: asData(result) }); // not a stream of items: the one item
-  }
-  return null;
+  return isStream(result) ? result : [result]; // not a stream of items: the one item
 }
 
-const STREAMED = Symbol("streamed"); // a result whose items were yielded
 const E2E = "wireconf-e2e";
 
 /** What the pipeline's run() does after rendering: the executor, then the processor, with an SDK
- * client whose HTTP goes through the harness (to the case's cassette) as the reference connection. */
+ * client whose HTTP goes through the harness (to the case's cassette) as the reference connection. A
+ * stream result is streamed back item by item. */
 async function execute(call) {
   const { agent, messages, client } = call.args;
-  core.registerConnection(E2E, replay.client(call.api, bridgedFetch(call.id, responseOf), client.base_url));
+  core.registerConnection(E2E, replay.client(call.api, call.bridgeFetch(), client.base_url));
   const loaded = loadAgent(core, agent, E2E);
   const provider = providerOf(call.api, loaded);
   const response = await core.getExecutor(provider).execute(
     loaded,
     messages.map((m) => loadMessage(core, m)),
   );
-  const result = await core.getProcessor(provider).process(loaded, response);
-  if (!isStream(result)) return asData(result);
-  for await (const item of result) send({ type: "yield", id: call.id, item: asData(item) });
-  return STREAMED;
+  return core.getProcessor(provider).process(loaded, response);
 }
 
 function setToolRegistry() {
@@ -120,8 +116,7 @@ function setToolRegistry() {
 
 const METHODS = {
   build_request: (call) => buildRequest(call.api, call.args.agent, call.args.messages),
-  process: (call) =>
-    processResponse(call.api, call.args.agent, call.args.response, (call.sdk ?? []).includes("response")),
+  process: processResponse,
   process_stream: processStream,
   set_tool_registry: setToolRegistry,
   execute,
@@ -153,25 +148,16 @@ const capabilities = [
   ...CONCEPTS.map((name) => `concept:${name}`),
 ].sort();
 
-send({
-  type: "hello",
-  protocol: 2,
-  inputs: "recorded",
-  name: "prompty-ts",
-  version: core.PKG_VERSION,
-  capabilities,
-  optional: ["set_tool_registry"],
+await serve({
+  hello: {
+    protocol: 2,
+    inputs: "recorded",
+    name: "prompty-ts",
+    version: core.PKG_VERSION,
+    capabilities,
+    optional: ["set_tool_registry"],
+  },
+  handlers: METHODS,
+  errors: errorOptions(PLACES, SDK_ERRORS),
+  represent,
 });
-for (;;) {
-  const message = await receive();
-  if (message === null || message.type === "stop") process.exit(0);
-  if (message.type !== "call") continue;
-  try {
-    const method = METHODS[message.method];
-    if (!method) throw new Error(`prompty-ts does not serve ${message.method}`);
-    const value = await method(message);
-    send(value === STREAMED ? { type: "result", id: message.id, value: null, streamed: true } : { type: "result", id: message.id, value });
-  } catch (error) {
-    send({ type: "error", id: message.id, error: errorPayload(error, PLACES, SDK_ERRORS) });
-  }
-}

@@ -1,0 +1,114 @@
+// The API of @wireconf/exec. The protocol's messages are typed in protocol.d.ts (generated from the
+// exec schema by wireconf: `wireconf exec-schema --write`).
+import type { Api, Capability, CallMessage, Recorded, RecordedHead, RuntimeMessage, HarnessMessage } from "./protocol.js";
+
+export type * from "./protocol.js";
+
+/** What the runtime says in its hello. */
+export interface Hello {
+  name: string;
+  version: string;
+  capabilities: Capability[];
+  /** Defaults to PROTOCOL_VERSION. */
+  protocol?: number;
+  /** `recorded`: SDK arguments arrive as the recorded HTTP responses, for the runtime's own SDK to parse. */
+  inputs?: "json" | "recorded";
+  /** The optional methods of the adapter contract the runtime has. */
+  optional?: Array<"set_tool_registry" | "process_async">;
+}
+
+/** The e2e call's SDK client, described (`execute`'s `client` argument). */
+export interface ClientDescription {
+  /** The base URL as the provider's own Python SDK takes it (OpenAI's ends in /v1, Anthropic's has no version, Gemini's ends in /). */
+  base_url: string;
+  /** Scheme and host alone (Anthropic's TypeScript SDK, google-genai's). */
+  origin?: string;
+  /** The base URL up to and including the API version (`.../v1`, `.../v1beta`): what the Vercel AI SDK's providers take. */
+  api_base_url?: string;
+  [key: string]: unknown;
+}
+
+export type Fetch = ((input: string | URL | Request, init?: RequestInit) => Promise<Response>) & {
+  requests?: Array<{ url: string; init: RequestInit }>;
+};
+
+/** One call (one case), as a handler gets it. */
+export declare class Call {
+  readonly id: number;
+  readonly kind: CallMessage["kind"];
+  readonly api: Api | null;
+  readonly method: CallMessage["method"];
+  readonly args: Record<string, any>;
+  readonly sdk: string[];
+  readonly stream: string | null;
+  readonly message: CallMessage;
+  /** `openai` of `openai.chat`. */
+  readonly provider: string | null;
+  /** The e2e call's client description, else null. */
+  readonly client: ClientDescription | null;
+  /** Whether argument `name` is an SDK argument rather than plain data (`response_as: mapping`). */
+  isSdk(name: string): boolean;
+  /** The next event of the streamed argument (bytes with `inputs: recorded`, else the provider's JSON), null at its end. */
+  pull(): Promise<Buffer | unknown | null>;
+  /** The streamed argument's events, each pulled as the loop asks. */
+  events(): AsyncIterableIterator<Buffer | unknown>;
+  /** The recorded response of an SDK argument as a fetch Response (a stream's body pulled as it is read). */
+  response(name?: string): Response;
+  /** A fetch that answers with the recorded response of argument `name`: give it to the provider SDK. */
+  recordedFetch(name?: string): Fetch;
+  /** The e2e bridge: a fetch whose requests the harness answers from the case's cassette. */
+  bridgeFetch(): Fetch;
+}
+
+export type Handler = (call: Call) => unknown | Promise<unknown>;
+
+export interface ErrorOptions {
+  /** Stack prefixes → short names, so that tracebacks read the same on every machine. */
+  places?: Record<string, string>;
+  /** `[BaseClass, "package"]`: an SDK's error classes named `package.Name`, as in Python. */
+  sdkErrors?: Array<[Function, string]>;
+  /** A name added to the classes of an error whose class is exactly `Error` (e.g. "ValueError"). */
+  plainErrorAs?: string | null;
+}
+
+export interface ServeOptions {
+  hello: Hello;
+  /** One handler per method (`build_request`, `process`, `process_stream`, `execute`, ...). */
+  handlers?: Record<string, Handler>;
+  /** Loads the runtime after the hello (`warming`) and returns more handlers; `warm` follows. */
+  load?: () => Promise<Record<string, Handler> | void>;
+  errors?: ErrorOptions;
+  /** How an object that is not plain data is shown in a result (e.g. its own `save()` form). */
+  represent?: ((value: object) => unknown) | null;
+  channel?: Channel;
+  /** Exit the process (status 0) once the harness says stop; default true. */
+  exit?: boolean;
+}
+
+export declare function serve(options: ServeOptions): Promise<void>;
+
+export declare class Channel {
+  constructor(options?: { input?: NodeJS.ReadableStream; write?: (text: string) => void });
+  nextCall(): Promise<CallMessage | { type: "stop" } | null>;
+  reply(id: number): Promise<HarnessMessage | null>;
+  done(id: number): void;
+  send(message: RuntimeMessage): void;
+}
+
+export declare class ProtocolError extends Error {}
+/** The spec's ValueError: reported as Python's ValueError. */
+export declare class ValueError extends Error {}
+
+export declare function asData(value: unknown, represent?: ((value: object) => unknown) | null, path?: string): unknown;
+export declare function isStream(value: unknown): value is AsyncIterable<unknown>;
+export declare function errorPayload(error: unknown, options?: ErrorOptions): { type: string; mro: string[]; message: string; traceback: string };
+export declare function shortened(stack: string | undefined, places?: Record<string, string>): string;
+export declare function bytesOf(text: string, encoding?: string): Buffer;
+export declare function headersOf(recorded: Recorded | RecordedHead, streamed: boolean): Headers;
+export declare function responseOf(recorded: Recorded | RecordedHead, pull?: (() => Promise<Uint8Array | null>) | null): Response;
+
+export declare const PROTOCOL_VERSION: number;
+export declare const PROTOCOL_VERSIONS: readonly number[];
+export declare const YIELDING_METHODS: readonly string[];
+export declare const STREAMING_METHODS: readonly string[];
+export declare const BRIDGED_METHODS: Readonly<Record<string, string>>;

@@ -1,0 +1,151 @@
+// One call (one case) as a handler sees it: its arguments, and the ways to get at what crosses the
+// protocol during it (the streamed argument's events, recorded responses as `fetch`, the e2e bridge).
+import { ProtocolError } from "./channel.js";
+import { bytesOf, responseOf } from "./recorded.js";
+
+const snippet = (message) => JSON.stringify(message).slice(0, 200);
+
+export class Call {
+  /**
+   * @param {import("./channel.js").Channel} channel
+   * @param {object} message the `call` message
+   * @param {{inputs: string}} hello what the runtime said (how SDK arguments cross)
+   */
+  constructor(channel, message, hello) {
+    this.channel = channel;
+    this.message = message;
+    this.id = message.id;
+    this.kind = message.kind;
+    this.api = message.api ?? null;
+    this.method = message.method;
+    this.args = message.args ?? {};
+    this.sdk = message.sdk ?? [];
+    this.stream = message.stream ?? null;
+    this.recordedInputs = hello.inputs === "recorded";
+    this.pulled = false;
+  }
+
+  /** The provider part of the api (`openai` of `openai.chat`). */
+  get provider() {
+    return this.api === null ? null : this.api.split(".")[0];
+  }
+
+  /** Whether argument `name` is an SDK argument (a provider response, or the streamed one), rather
+   * than plain data: a `response_as: mapping` case sends the decoded JSON body, not named in `sdk`. */
+  isSdk(name) {
+    return this.sdk.includes(name) || this.stream === name;
+  }
+
+  async reply() {
+    const message = await this.channel.reply(this.id);
+    if (message === null) process.exit(0); // the harness is gone: nothing is left to answer
+    return message;
+  }
+
+  /**
+   * The next event of the streamed argument, or null at its end: with `inputs: recorded` the bytes of
+   * one server-sent event (a Buffer), otherwise the event as the provider's JSON. Each call asks the
+   * harness for one (`next`), so the harness sees exactly how far the runtime has read.
+   */
+  async pull() {
+    if (this.stream === null) throw new ProtocolError(`call ${this.id} (${this.method}) has no streamed argument`);
+    return this.nextChunk();
+  }
+
+  /** Ask the harness for the next event or chunk of this call (a stream argument, or a bridged body). */
+  async nextChunk() {
+    this.pulled = true;
+    this.channel.send({ type: "next", id: this.id });
+    const reply = await this.reply();
+    if (reply.type === "end") return null;
+    if (reply.type !== "event") throw new ProtocolError(`expected an event for call ${this.id}, got ${snippet(reply)}`);
+    if (typeof reply.chunk === "string") return bytesOf(reply.chunk, reply.encoding);
+    return reply.event;
+  }
+
+  /** The streamed argument's events, pulled one at a time as the loop asks (see `pull`). */
+  async *events() {
+    for (;;) {
+      const event = await this.pull();
+      if (event === null) return;
+      yield event;
+    }
+  }
+
+  /**
+   * The recorded response of SDK argument `name` (default: the streamed one, else the first in `sdk`)
+   * as a fetch Response (`inputs: recorded`); a streamed argument's body is pulled as it is read.
+   */
+  response(name = this.stream ?? this.sdk[0]) {
+    if (!this.recordedInputs) {
+      throw new ProtocolError('recorded responses need `inputs: "recorded"` in the hello');
+    }
+    if (!this.isSdk(name)) {
+      throw new ProtocolError(
+        `argument ${JSON.stringify(name)} of ${this.method} is not an SDK argument (it is plain data: ` +
+          "a `response_as: mapping` case's decoded JSON body, in `args` as it is)",
+      );
+    }
+    const recorded = this.args[name];
+    return responseOf(recorded, name === this.stream ? () => this.pull() : null);
+  }
+
+  /**
+   * A `fetch` that answers every request with the recorded response of argument `name` (see
+   * `response`): give it to the provider SDK's client (`new OpenAI({fetch})`, `createOpenAI({fetch})`)
+   * and call the method the runtime calls; the SDK parses the recorded bytes as it would live ones.
+   * The requests it is sent are kept in `fetch.requests` ({url, init}).
+   */
+  recordedFetch(name = this.stream ?? this.sdk[0]) {
+    const requests = [];
+    const fetch = async (url, init = {}) => {
+      requests.push({ url: String(url), init });
+      if (requests.length > 1) {
+        throw new TypeError(`wireconf: the recorded response of ${name} answers one request; the SDK sent another (a retry?) to ${url}`);
+      }
+      return this.response(name);
+    };
+    fetch.requests = requests;
+    return fetch;
+  }
+
+  /** The e2e call's SDK client description (`execute`'s `client`): base URLs to build an SDK client on. */
+  get client() {
+    return this.args.client ?? null;
+  }
+
+  /**
+   * The e2e bridge as a `fetch` (protocol 2): each request goes to the harness (`http`), which sends it
+   * through the case's SDK client (cassette replay, or recording) and answers; an event stream's body
+   * is pulled with `next` as it is read. A request nothing answers rejects, as on a network error.
+   */
+  bridgeFetch() {
+    return async (input, init = {}) => {
+      const request = input instanceof Request ? input : null;
+      const url = request ? request.url : String(input);
+      const headers = {};
+      for (const [name, value] of new Headers(init.headers ?? request?.headers ?? {})) {
+        (headers[name] ??= []).push(value);
+      }
+      const method = init.method ?? request?.method ?? "GET";
+      const message = { method, url, headers, body: null };
+      const body = init.body ?? (request && request.body ? await request.arrayBuffer() : null);
+      if (typeof body === "string") message.body = body;
+      else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
+        const bytes = body instanceof ArrayBuffer ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+        message.body = bytes.toString("base64");
+        message.encoding = "base64";
+      } else if (body !== null && body !== undefined) {
+        throw new TypeError(`wireconf: a ${body?.constructor?.name ?? typeof body} request body cannot cross the exec protocol (text or bytes only)`);
+      }
+      this.channel.send({ type: "http", id: this.id, request: message });
+      const reply = await this.reply();
+      if (reply.type !== "response") {
+        throw new ProtocolError(`expected the response to call ${this.id}'s request, got ${snippet(reply)}`);
+      }
+      if (reply.error !== undefined) throw new TypeError(`fetch failed: ${reply.error}`);
+      const streamed = !("body" in reply); // an event stream: its body is pulled with `next`
+      return responseOf(reply, streamed ? () => this.nextChunk() : null);
+    };
+  }
+}

@@ -1,0 +1,133 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { ValueError, errorPayload, serve } from "../index.js";
+import { fakeHarness } from "./helpers.js";
+
+const HELLO = { name: "t", version: "1", capabilities: ["process:openai.chat"] };
+const call = (id, method, args = {}, extra = {}) => ({ type: "call", id, kind: "process", api: "openai.chat", method, args, sdk: [], stream: null, ...extra });
+
+test("hello first, one result per call, and serve resolves on stop", async () => {
+  const h = fakeHarness();
+  const served = serve({ hello: HELLO, handlers: { process: (c) => ({ got: c.args.response.text, api: c.api, skip: undefined }) }, channel: h.channel, exit: false });
+  assert.deepEqual(await h.next(), { type: "hello", protocol: 2, name: "t", version: "1", capabilities: ["process:openai.chat"] });
+  h.push(call(1, "process", { response: { text: "hi" } }));
+  assert.deepEqual(await h.next(), { type: "result", id: 1, value: { got: "hi", api: "openai.chat" } });
+  h.push({ type: "stop" });
+  await served;
+});
+
+test("a hello with load says warming, then warm, and the loaded handlers serve", async () => {
+  const h = fakeHarness();
+  const served = serve({ hello: HELLO, load: async () => ({ process: () => "loaded" }), channel: h.channel, exit: false });
+  assert.equal((await h.next()).warming, true);
+  assert.deepEqual(await h.next(), { type: "warm" });
+  h.push(call(1, "process"));
+  assert.equal((await h.next()).value, "loaded");
+  h.end();
+  await served;
+});
+
+test("stream events are pulled one at a time and yields are sent as they come, result null", async () => {
+  const h = fakeHarness();
+  const hello = { ...HELLO, inputs: "recorded" };
+  const served = serve({
+    hello,
+    handlers: {
+      async *process_stream(c) {
+        for await (const chunk of c.events()) yield chunk.toString("utf-8").trim();
+      },
+    },
+    channel: h.channel,
+    exit: false,
+  });
+  await h.next();
+  h.push(call(4, "process_stream", { events: { status: 200, headers: {} } }, { kind: "stream", stream: "events" }));
+  assert.deepEqual(await h.next(), { type: "next", id: 4 });
+  h.push({ type: "event", id: 4, chunk: "data: a\n\n" });
+  assert.deepEqual(await h.next(), { type: "yield", id: 4, item: "data: a" });
+  assert.deepEqual(await h.next(), { type: "next", id: 4 });
+  h.push({ type: "event", id: 4, chunk: Buffer.from("data: b\n\n").toString("base64"), encoding: "base64" });
+  assert.deepEqual(await h.next(), { type: "yield", id: 4, item: "data: b" });
+  assert.deepEqual(await h.next(), { type: "next", id: 4 });
+  h.push({ type: "end", id: 4 });
+  assert.deepEqual(await h.next(), { type: "result", id: 4, value: null });
+  h.end();
+  await served;
+});
+
+test("pipelined calls: a call sent while another runs waits its turn, and replies go to their call", async () => {
+  const h = fakeHarness();
+  const served = serve({
+    hello: HELLO,
+    handlers: { process_stream: async (c) => [await c.pull()], process: (c) => c.id },
+    channel: h.channel,
+    exit: false,
+  });
+  await h.next();
+  h.push(call(1, "process_stream", {}, { stream: "events" }));
+  h.push(call(2, "process"));
+  assert.deepEqual(await h.next(), { type: "next", id: 1 });
+  h.push({ type: "event", id: 1, event: { n: 1 } });
+  assert.deepEqual(await h.next(), { type: "yield", id: 1, item: { n: 1 } });
+  assert.deepEqual(await h.next(), { type: "result", id: 1, value: null });
+  assert.deepEqual(await h.next(), { type: "result", id: 2, value: 2 });
+  h.end();
+  await served;
+});
+
+test("a result that is a stream is streamed only for a method that may stream", async () => {
+  const h = fakeHarness();
+  async function* items() {
+    yield "a";
+    yield "b";
+  }
+  const served = serve({ hello: HELLO, handlers: { execute: items, process: items }, channel: h.channel, exit: false });
+  await h.next();
+  h.push(call(1, "execute", { client: { base_url: "https://x" } }, { kind: "e2e" }));
+  assert.deepEqual([await h.next(), await h.next(), await h.next()], [
+    { type: "yield", id: 1, item: "a" },
+    { type: "yield", id: 1, item: "b" },
+    { type: "result", id: 1, value: null, streamed: true },
+  ]);
+  h.push(call(2, "process"));
+  const refused = await h.next();
+  assert.equal(refused.type, "error");
+  assert.match(refused.error.message, /not JSON: \$ is a/);
+  h.end();
+  await served;
+});
+
+test("errors carry their classes, the spec's ValueError, and a missing handler is named", async () => {
+  const h = fakeHarness();
+  const served = serve({
+    hello: HELLO,
+    handlers: { process: () => { throw new ValueError("bad value"); } },
+    channel: h.channel,
+    exit: false,
+  });
+  await h.next();
+  h.push(call(1, "process"));
+  const { error } = await h.next();
+  assert.deepEqual([error.type, error.mro, error.message], ["ValueError", ["ValueError", "Error"], "bad value"]);
+  assert.match(error.traceback, /serve\.test\.js/);
+  h.push(call(2, "build_request"));
+  assert.match((await h.next()).error.message, /no handler for build_request/);
+  h.end();
+  await served;
+});
+
+test("errorPayload: SDK classes named after their package, a plain Error mapped when asked", () => {
+  class SdkError extends Error {}
+  class NotFoundError extends SdkError {}
+  assert.deepEqual(errorPayload(new NotFoundError("404"), { sdkErrors: [[SdkError, "openai"]] }).mro, [
+    "openai.NotFoundError",
+    "openai.SdkError",
+    "Error",
+  ]);
+  assert.deepEqual(errorPayload(new Error("x"), { plainErrorAs: "ValueError" }).mro, ["Error", "ValueError"]);
+  assert.deepEqual(errorPayload(new Error("x")).mro, ["Error"]);
+  assert.deepEqual(errorPayload("thrown string"), { type: "Error", mro: ["Error"], message: "thrown string", traceback: "" });
+  const stack = errorPayload(new TypeError("t"), { places: { [import.meta.url]: "here.js" } }).traceback;
+  assert.match(stack, /here\.js/);
+});

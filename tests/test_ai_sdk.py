@@ -1,0 +1,118 @@
+"""The Vercel AI SDK (``--impl ai-sdk``) through the corpus over exec, on the JavaScript client
+``@wireconf/exec``: it runs without errors against its committed baseline (every failure's reason names
+the AI SDK function responsible), every api it declares is judged (Gemini e2e through the bridge
+included), and without Node.js or an install it is skipped with the reason.
+
+The install (``wireconf ai-sdk build``, npm ci of the pinned lockfile from the npm registry) is what
+``.ci/run`` does in its install step; the tests use it and never install. Without it they skip, unless
+``WIRECONF_REQUIRE_AI_SDK=1`` (``.ci/run`` sets it after a successful install): then they fail."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pytest
+import yaml
+
+from harness.adapters.ai_sdk import Unavailable, adapter
+from harness.adapters.ai_sdk.build import PACKAGES, RUNTIME_ENV, installed
+from harness.exec_protocol.messages import schema
+from tests.conftest import REPO
+
+BASELINE = REPO / "conformance" / "ai-sdk.yaml"
+REQUIRE_ENV = "WIRECONF_REQUIRE_AI_SDK"
+APIS = ("openai.chat", "openai.responses", "anthropic.messages", "gemini.generate_content")
+
+
+@pytest.fixture
+def install():
+    root, why = installed()
+    if root is None or shutil.which("node") is None:
+        why = why or "node (Node.js) is not on PATH"
+        if os.environ.get(REQUIRE_ENV):
+            pytest.fail(f"{REQUIRE_ENV} is set, but {why}")
+        pytest.skip(why)
+    return root
+
+
+def test_without_node_every_case_is_skipped_with_the_reason(run_corpus, monkeypatch):
+    monkeypatch.setenv("PATH", "")
+    found = adapter()
+    assert isinstance(found, Unavailable) and found.capabilities() == set()
+    run = run_corpus("--impl=ai-sdk", "-k", "wire.openai.chat.model-id-verbatim")
+    assert run.outcomes == {"wire.openai.chat.model-id-verbatim": "unsupported"}
+    assert "ai-sdk is unavailable here: node (Node.js)" in run.longreprs["wire.openai.chat.model-id-verbatim"]
+
+
+def test_an_incomplete_install_is_named_with_what_it_lacks(monkeypatch, tmp_path):
+    monkeypatch.setenv(RUNTIME_ENV, str(tmp_path))
+    root, why = installed()
+    assert root is None and why is not None
+    assert f"{RUNTIME_ENV}={tmp_path} lacks {PACKAGES[0]}, {PACKAGES[1]}" in why
+    assert "wireconf ai-sdk build" in why and "\n" not in why
+
+
+def test_the_corpus_runs_without_errors_against_the_committed_baseline(install, corpus, run_corpus, tmp_path):
+    report = tmp_path / "ai-sdk.jsonl"
+    run = run_corpus("--impl=ai-sdk", f"--baseline={BASELINE}", f"--report={report}")
+    assert run.with_outcome("error") == set(), {c: run.longreprs[c][:400] for c in run.with_outcome("error")}
+    assert run.ret == 0, (
+        "conformance/ai-sdk.yaml is out of date with the corpus or the AI SDK: review the new entries"
+    )
+    records = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
+    assert {r["id"] for r in records} == {c.id for c in corpus.cases()}
+    judged = {(r["kind"], r["api"]) for r in records if r["status"] not in ("unsupported", "skipped")}
+    assert judged == {(kind, api) for kind in ("wire", "process", "stream", "e2e") for api in APIS}
+    assert any(r["status"] == "passed" for r in records) and any(r["status"] == "failed" for r in records)
+
+
+def test_every_baseline_reason_names_the_ai_sdk_function_responsible():
+    failures = yaml.safe_load(BASELINE.read_text(encoding="utf-8"))["expected_failures"]
+    assert failures
+    packages = (
+        "`ai`",
+        "`@ai-sdk/openai`",
+        "`@ai-sdk/anthropic`",
+        "`@ai-sdk/google`",
+        "`@ai-sdk/provider-utils`",
+        "`@ai-sdk/provider`",
+    )
+    unnamed = {case: reason for case, reason in failures.items() if not any(p in reason for p in packages)}
+    assert not unnamed, unnamed
+
+
+def test_e2e_requests_reach_each_provider_on_the_base_url_its_ai_sdk_provider_takes(
+    install, run_corpus, monkeypatch, tmp_path
+):
+    """The runtime builds its providers on the `api_base_url` the harness describes (the AI SDK's
+    providers take the versioned base URL: Anthropic's `/v1`, Gemini's `/v1beta`), and its requests go
+    through the bridge, Gemini's too."""
+    jsonschema = pytest.importorskip("jsonschema")
+    transcript = tmp_path / "transcript.jsonl"
+    monkeypatch.setenv("WIRECONF_EXEC_TRANSCRIPT", str(transcript))
+    cases = (
+        "e2e.openai.chat.text-reply",
+        "e2e.anthropic.messages.system-lifted",
+        "e2e.gemini.generate_content.options-in-generation-config",
+    )
+    run = run_corpus("--impl=ai-sdk", "-k", " or ".join(cases))
+    assert set(run.outcomes) == set(cases) and "error" not in run.outcomes.values(), run.longreprs
+    validator = jsonschema.Draft202012Validator(schema())
+    sent = [json.loads(line)["message"] for line in transcript.read_text(encoding="utf-8").splitlines()]
+    for message in sent:
+        assert not [e.message for e in validator.iter_errors(message)], message
+    calls = {m["id"]: m for m in sent if m["type"] == "call" and m["method"] == "execute"}
+    urls = {calls[m["id"]]["api"]: m["request"]["url"] for m in sent if m["type"] == "http"}
+    assert urls["openai.chat"] == "https://api.openai.com/v1/chat/completions"
+    assert urls["anthropic.messages"] == "https://api.anthropic.com/v1/messages"
+    assert urls["gemini.generate_content"].startswith(
+        "https://generativelanguage.googleapis.com/v1beta/models/"
+    )
+    described = {c["api"]: c["args"]["client"] for c in calls.values()}
+    assert described["anthropic.messages"]["api_base_url"] == "https://api.anthropic.com/v1"
+    assert (
+        described["gemini.generate_content"]["api_base_url"]
+        == "https://generativelanguage.googleapis.com/v1beta"
+    )
