@@ -327,3 +327,18 @@ def test_a_new_baseline_reason_names_the_rule_broken_and_the_first_line_of_its_d
     assert unruled.startswith("no rule requires this: $.seed")
     # without attributed differences (an error): no waived line is taken for the reason
     assert "waived" not in default_reason(["7.1.1/role-copied"], diff, None)
+
+
+def test_an_unruled_failure_is_counted_apart_and_never_as_conforming_to_the_spec():
+    from harness.reports.matrix import build_matrix
+
+    records = [
+        _record("c.pass", "passed"),
+        _record("c.spec", "failed", tier="spec", differences=[_difference("$.stream", ["r/x"], "spec")]),
+        _record("c.project", "failed", tier="project", differences=[_difference("$.a", ["r/y"], "project")]),
+        _record("c.unruled", "failed", differences=[_difference("$.seed", [], None)]),
+    ]
+    (rt,) = build_matrix(records).runtimes
+    assert rt.tiers_text() == "1 spec, 0 vectors, 1 project, 1 unruled"
+    assert rt.spec_conform == 2  # the pass and the project failure; the unruled one is no claim either way
+    assert next(r for r in rt.records if r.id == "c.unruled").broken == []  # never the cited r/x

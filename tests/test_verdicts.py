@@ -74,12 +74,15 @@ def test_an_unexpected_top_level_key_breaks_no_other_keys_though_the_case_does_n
     assert got.rules == ("7.5/no-other-keys",)
 
 
-def test_the_narrowest_declaration_wins_and_one_marked_if_cited_needs_its_case(catalogue):
+def test_a_declaration_applies_where_the_case_sets_up_what_it_is_about(catalogue):
     max_tokens = _request("$.max_tokens", "unexpected-key")
     cited = ["7.1.5/max-completion-tokens"]
-    assert attribute_one(max_tokens, "wire", CHAT, cited, catalogue).rules == ("7.1.5/max-completion-tokens",)
+    with_max = {"agent": {"model": {"id": "m", "options": {"maxOutputTokens": 256}}}}
+    got = attribute_one(max_tokens, "wire", CHAT, cited, catalogue, with_max)
+    assert got.rules == ("7.1.5/max-completion-tokens",)
     # without maxOutputTokens in the case, a default max_tokens is just one key too many
-    assert attribute_one(max_tokens, "wire", CHAT, ["7.1.1/role-copied"], catalogue).rules == (
+    without = {"agent": {"model": {"id": "m"}}}
+    assert attribute_one(max_tokens, "wire", CHAT, cited, catalogue, without).rules == (
         "7.1.7/no-other-keys",
     )
 
@@ -92,7 +95,7 @@ def test_a_type_change_names_the_rule_of_its_shape(catalogue):
 
 
 def test_a_difference_no_rule_declares_is_unruled_and_never_charged_to_the_cited_rules(catalogue):
-    odd = _request("$.messages[0].wireconf-no-rule-governs-this", "unexpected-key")
+    odd = Difference("spans", "$[0].attributes.wireconf-no-rule-governs-this", "value", "an odd span")
     cited = ["7.1.1/role-copied", "7.1.1/metadata-merged"]
     got = attribute_one(odd, "wire", CHAT, cited, catalogue)
     assert got.rules == () and got.basis == "unruled" and got.tier is None

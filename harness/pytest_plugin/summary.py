@@ -96,8 +96,8 @@ class Tally:
         api, kind = props[PROP_API], props[PROP_KIND]
         self.counts[(api, kind, outcome)] += 1
         if outcome == "failed":
-            # no tier: its differences break no declared rule (unruled), or only a waiver went stale
-            self.failed_by_tier[(api, kind, props.get(PROP_TIER) or "unruled")] += 1
+            if PROP_DIFFERENCES in props:  # no tier: its differences break no declared rule (unruled)
+                self.failed_by_tier[(api, kind, props.get(PROP_TIER) or "unruled")] += 1
             if PROP_DIFFERENCES in props:
                 self.failures.append((props[PROP_CASE], json.loads(props[PROP_DIFFERENCES])))
             if getattr(report, "wasxfail", None) is not None:

@@ -145,7 +145,12 @@ def build_matrix(records: list[CaseRecord]) -> Matrix:
         section = (record.kind or "-", record.api or "-")
         cells.setdefault((label, *section), Counter())[col] += 1
         if col == "failed":
-            summary.tiers[record.tier if record.tier in TIERS else UNRULED] += 1
+            if record.tier in TIERS:
+                summary.tiers[str(record.tier)] += 1
+            elif record.differences:  # differences, none of them declared by a rule
+                summary.tiers[UNRULED] += 1
+            elif record.differences is None:  # a report older than attributions: counted as before
+                summary.tiers["spec"] += 1
         if record.baseline == "fixed":
             summary.fixed.append(record)
         if col in ("failed", "error"):
