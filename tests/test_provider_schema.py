@@ -98,3 +98,10 @@ def test_every_request_the_spec_builds_that_the_sdk_rejects_is_declared_by_a_rul
     assert undeclared == []
     claimed = {r.id for r in rules.values() if r.provider_rejects}
     assert claimed - shown == set()  # a rule that says so has a case that shows it
+
+
+def test_a_value_no_member_of_a_union_accepts_says_what_each_wanted() -> None:
+    body = {"model": "m", "messages": [{"role": "wizard", "content": "x"}]}
+    (problem,) = problems(chat_request_type(body), body)
+    assert problem.path == "$.messages[0].role"
+    assert "no member of the union accepts it" in problem.message and "'user'" in problem.message

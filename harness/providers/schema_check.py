@@ -140,6 +140,8 @@ def _closest(errors: list[Located]) -> list[tuple[tuple[Any, ...], str]]:
     for place, members in unions.items():
         deepest = max(max(len(d) for d, _, _ in found) for found in members.values())
         best = [found for found in members.values() if max(len(d) for d, _, _ in found) == deepest]
+        fewest = min(len(found) for found in best)
+        best = [found for found in best if len(found) == fewest]
         same_place = {tuple(d for d, _, _ in found) for found in best}
         if len(best) > 1 and len(same_place) == 1 and len(next(iter(same_place))) == 1:
             # every closest member fails at one and the same place: say what each wanted there
