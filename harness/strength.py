@@ -43,7 +43,8 @@ PACKAGE = "reference_impl"
 @dataclass(frozen=True)
 class MutantResult:
     rule: str
-    status: str  # killed, unattributed (a failure naming other rules), survived, not-applied, no-cases, error
+    status: str  # killed, unattributed (a failure naming other rules), equivalent, survived, not-applied,
+    # no-cases, error; equivalent: under --profile interop, its cases differ only in representation
     detail: str = ""
 
 
@@ -51,22 +52,29 @@ class MutantResult:
 class StrengthReport:
     results: list[MutantResult]
     missing: list[str]  # MUST / MUST NOT rules without a mutant
+    profile: str = "full"
 
     def with_status(self, status: str) -> list[MutantResult]:
         return [r for r in self.results if r.status == status]
 
     @property
     def ok(self) -> bool:
-        return not self.missing and all(r.status == "killed" for r in self.results)
+        """Every mutant killed; under ``--profile interop`` one whose change the provider reads as the
+        same request (``equivalent``) is no gap of the corpus, and counted apart."""
+        allowed = ("killed", "equivalent") if self.profile == "interop" else ("killed",)
+        return not self.missing and all(r.status in allowed for r in self.results)
 
     def summary(self) -> str:
         killed = len(self.with_status("killed"))
         missing = len(self.missing)
         unattributed = len(self.with_status("unattributed"))
+        equivalent = len(self.with_status("equivalent"))
+        shown = f"provider-equivalent (the provider reads the mutant's request alike): {equivalent}; "
         return (
             f"mutants killed: {killed}/{len(self.results)} (each by a failure that names its rule); "
             f"killed by failures that name other rules: {unattributed}; "
-            f"MUST/MUST NOT rules without a mutant: {missing}"
+            + (shown if self.profile == "interop" else "")
+            + f"MUST/MUST NOT rules without a mutant: {missing}"
         )
 
 
@@ -176,7 +184,7 @@ class _ImportGraph:
 IMPL = f"{PACKAGE}.adapter:ReferenceAdapter"
 
 
-def _session_args(corpus_root: Path, timeout: float) -> list[str]:
+def _session_args(corpus_root: Path, timeout: float, profile: str = "full") -> list[str]:
     """The worker's one pytest session: the whole corpus collected once, nothing shown."""
     # pytest's unraisable-exception plugin forces a full garbage collection at the end of a session;
     # assertion rewriting (pytest applies it to every module of a distribution that has a pytest
@@ -185,7 +193,7 @@ def _session_args(corpus_root: Path, timeout: float) -> list[str]:
     args = ["-q", "-p", "no:cacheprovider", "-p", "no:unraisableexception", "--assert=plain"]
     # the thread runner: each mutant's adapter is swapped in this process (``_MutantLoop``), which a
     # runner process forked once per session would never see
-    args += [f"--impl={IMPL}", f"--case-timeout={timeout:g}", "--case-runner=thread"]
+    args += [f"--impl={IMPL}", f"--case-timeout={timeout:g}", "--case-runner=thread", f"--profile={profile}"]
     return [*args, str(corpus_root)]
 
 
@@ -239,15 +247,21 @@ class _MutantLoop:
             wireconf.impl = loaded
             return None
 
+        representation: list[str] = []
+        """The cases of the last mutant that differed only in representation (``--profile interop``)."""
+
         def failures(cases: list[LoadedCase], rule_id: str | None = None) -> Iterator[tuple[str, list[str]]]:
             """The cases of ``cases`` whose run reports a failure (setup or verdict), each with the rules
             its differences break; with ``rule_id``, up to the first failure that names that rule."""
+            representation.clear()
             for case in cases:
                 item = items[(case.path.resolve(), case.id)]
                 # the item is run once per mutant: what an earlier run recorded (its differences and
                 # their rules) must not be read as this run's
                 item.user_properties.clear()
                 reports = runtestprotocol(item, log=False, nextitem=None)
+                if any(_representation_only(report) for report in reports):
+                    representation.append(case.id)
                 if any(report.failed for report in reports):
                     named = _rules_named(reports)
                     yield case.id, named
@@ -280,7 +294,13 @@ class _MutantLoop:
                 self.emit(MutantResult(rule_id, "error", problem))
                 continue
             failed = list(failures(cases, rule_id))
-            if not failed:
+            if not failed and representation:
+                detail = (
+                    f"{', '.join(representation)} differ(s) only in representation: the provider reads "
+                    "the mutant's request as the reference's"
+                )
+                self.emit(MutantResult(rule_id, "equivalent", detail))
+            elif not failed:
                 detail = f"all {len(cases)} case(s) citing the rule still pass"
                 self.emit(MutantResult(rule_id, "survived", detail))
             elif rule_id not in failed[-1][1]:
@@ -319,6 +339,17 @@ class _MutantLoop:
                 self.emit(MutantResult(rule_id, "error", why))
 
 
+def _representation_only(report: pytest.TestReport) -> bool:
+    """A case xfailed under ``--profile interop`` because every difference was representation."""
+    from harness.pytest_plugin.summary import PROP_DIFFERENCES, PROP_OUTSIDE_PROFILE
+
+    props = dict(report.user_properties)
+    if PROP_OUTSIDE_PROFILE not in props or PROP_DIFFERENCES not in props:
+        return False
+    found = json.loads(str(props[PROP_DIFFERENCES]))
+    return bool(found) and all(d.get("representation") for d in found)
+
+
 def _rules_named(reports: Iterable[pytest.TestReport]) -> list[str]:
     """The rules a failing case's differences break, as its report carries them (its attributions)."""
     from harness.pytest_plugin.summary import PROP_DIFFERENCES
@@ -344,7 +375,7 @@ def _worker_main(job_file: str) -> None:
         sys.path.insert(0, tmp)
         copy = _PackageCopy(source, Path(tmp))
         loop = _MutantLoop(corpus, job["rules"], copy, emit)
-        args = _session_args(corpus.root, job["timeout"])
+        args = _session_args(corpus.root, job["timeout"], job.get("profile", "full"))
         with (
             open(os.devnull, "w") as sink,
             contextlib.redirect_stdout(sink),
@@ -355,11 +386,12 @@ def _worker_main(job_file: str) -> None:
             print(f"the mutants' pytest session exited {int(code)}", file=sys.stderr)
 
 
-def _run_worker(rules: list[str], corpus_root: Path, source: Path, timeout: float) -> Iterator[MutantResult]:
+def _run_worker(
+    rules: list[str], corpus_root: Path, source: Path, timeout: float, profile: str = "full"
+) -> Iterator[MutantResult]:
+    job = {"rules": rules, "corpus": str(corpus_root), "source": str(source), "timeout": timeout}
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
-        json.dump(
-            {"rules": rules, "corpus": str(corpus_root), "source": str(source), "timeout": timeout}, handle
-        )
+        json.dump({**job, "profile": profile}, handle)
     try:
         proc = subprocess.Popen(
             [sys.executable, "-m", "harness.strength", handle.name], stdout=subprocess.PIPE, text=True
@@ -386,8 +418,11 @@ def strength(
     jobs: int | None = None,
     timeout: float = 5.0,
     progress: Callable[[MutantResult], None] | None = None,
+    profile: str = "full",
 ) -> StrengthReport:
-    """Run the mutants of ``rules`` (default: every rule that has one) and report each one's fate."""
+    """Run the mutants of ``rules`` (default: every rule that has one) and report each one's fate, the
+    cases judged under ``profile`` (``interop``: a mutant whose cases differ only in representation is
+    ``equivalent``)."""
     import reference_impl
 
     source = Path(reference_impl.__file__).parent
@@ -401,7 +436,7 @@ def strength(
     lock = threading.Lock()
 
     def drain(share: list[str]) -> None:
-        for result in _run_worker(share, corpus.root, source, timeout):
+        for result in _run_worker(share, corpus.root, source, timeout, profile):
             with lock:
                 results.append(result)
                 if progress is not None:
@@ -410,7 +445,7 @@ def strength(
     with ThreadPoolExecutor(max_workers=workers) as pool:
         list(pool.map(drain, [share for share in shares if share]))
     order = {rule_id: i for i, rule_id in enumerate(with_mutant)}
-    return StrengthReport(sorted(results, key=lambda r: order[r.rule]), missing)
+    return StrengthReport(sorted(results, key=lambda r: order[r.rule]), missing, profile)
 
 
 if __name__ == "__main__":

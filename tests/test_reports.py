@@ -91,7 +91,15 @@ def test_badges_one_per_runtime(reports, tmp_path):
     spec_failed = sum(1 for x in lines if x["status"] == "failed" and x["tier"] == "spec")
     assert spec_failed  # the fake breaks a rule of the spec's text: both figures fall
     (version,) = {x["corpus"] for x in lines}
-    message = f"spec {total - spec_failed}/{total} · all rules {passed}/{total}"
+    representation = sum(
+        1
+        for x in lines
+        if x["status"] == "failed"
+        and x.get("differences")
+        and all(d.get("representation") for d in x["differences"])
+    )  # failures the provider would read as the spec's requests: the interop figure counts them
+    interop = passed + representation
+    message = f"spec {total - spec_failed}/{total} · interop {interop}/{total} · all rules {passed}/{total}"
     message += f", {unsupported} unsupported" if unsupported else ""
     assert broken["message"] == f"{message} (corpus {version})" and broken["color"] != "brightgreen"
     assert main(["report", *map(str, reports), "--badge", str(tmp_path / "one.json")]) == 2  # needs {impl}
@@ -217,7 +225,7 @@ def test_every_report_names_unsupported_and_skipped_apart(tmp_path):
     assert skipped["c.unsupported"] == "unsupported: wire:openai.chat not supported by rt"
     assert skipped["c.skipped"] == "skipped: needs node"
     # the three failures have no tier (a report from before tiers): counted against the spec's text
-    badge = "spec 2/5 · all rules 2/5, 1 unsupported (corpus 1.2.0)"
+    badge = "spec 2/5 · interop 2/5 · all rules 2/5, 1 unsupported (corpus 1.2.0)"  # no representation
     assert json.loads(render_badge(rt))["message"] == badge
 
 

@@ -118,6 +118,20 @@ def test_survivors_missing_and_stale_mutants_are_reported(tmp_path):
     )
 
 
+def test_a_mutant_the_provider_reads_alike_is_equivalent_under_interop_only(tmp_path):
+    """The mutant sends one text part as a one-block array: a failure under full, representation under
+    interop (openai.chat's equivalence content-one-text-part), counted apart, not as a survivor."""
+    (tmp_path / "rules.yaml").write_text(RULES)
+    (tmp_path / "c.yaml").write_text(CASE)
+    rule = "7.1.1/single-text-part-is-string"
+    (interop,) = strength(tmp_path, [rule], profile="interop").results
+    assert interop.status == "equivalent", interop
+    assert "wire.openai.chat.single" in interop.detail
+    report = strength(tmp_path, [rule], profile="full")
+    assert [r.status for r in report.results] == ["killed"]
+    assert "provider-equivalent" not in report.summary()
+
+
 # the first rule of RULES (its mutant makes the content a list, a difference both rules declare), then a
 # rule whose own mutant changes the role, which its governs does not declare
 LEAK_RULES = (

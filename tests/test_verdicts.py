@@ -229,7 +229,7 @@ def test_root_causes_group_cases_by_rule_and_difference(literal_run):
     assert set(by_rule) == {(rule,) for rule in spec_literal.BROKEN}
     assert sum(len(c.cases) for c in causes) >= len([r for r in records if r.status == "failed"])
     described = by_rule[("7.1.3/null-description-omitted",)]
-    assert "description: unexpected key (got null)" in described.example
+    assert 'description: unexpected key (got "")' in described.example
     heading = f"root causes ({len(causes)}: failures that share the rule broken and the difference):"
     assert heading in done.stdout
 
@@ -247,7 +247,7 @@ DESCRIPTION_WAIVER = """\
   - subject: request
     path: $.tools[*].function.description
     change: unexpected-key
-    reason: the runtime sends description null for a tool without one; providers accept it
+    reason: the runtime sends an empty description for a tool without one; providers accept it
     cases: []
 """
 

@@ -97,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
     from harness.reports.baseline import load_baseline
     from harness.reports.findings import NotRun, render_findings
     from harness.reports.jsonl import read_records
+    from harness.reports.provider_schema import expected_rejections, render_rejections
 
     cases = corpus_folder(args.corpus)
     corpus = Corpus(cases)
@@ -126,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         not_run,
         command,
         size,
-        _side_by_side(records, corpus),
+        [*_side_by_side(records, corpus), *render_rejections(expected_rejections(corpus))],
         corpus.catalogue.version,
     )
     from harness.cassettes.atomic import write_atomic

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from harness.commands import add_corpus_argument
+from harness.judging.profile import PROFILES
 from harness.pytest_plugin.timeout import timeout_seconds
 
 
@@ -17,7 +18,9 @@ def run(args: argparse.Namespace) -> int:
         if args.verbose or result.status != "killed":
             print(f"{result.status:12} {result.rule}  {result.detail}".rstrip(), flush=True)
 
-    report = strength(corpus_folder(args.corpus), args.rule or None, args.jobs, args.case_timeout, progress)
+    report = strength(
+        corpus_folder(args.corpus), args.rule or None, args.jobs, args.case_timeout, progress, args.profile
+    )
     for rule_id in report.missing:
         print(f"{'no mutant':12} {rule_id}")
     print(report.summary())
@@ -37,6 +40,13 @@ def register(subparsers: Any) -> None:
         default=5.0,
         metavar="SECONDS",
         help="time limit per case while a mutant runs, as pytest's --case-timeout (default: 5)",
+    )
+    parser.add_argument(
+        "--profile",
+        choices=tuple(PROFILES),
+        default="full",
+        help="judge the mutants' cases under this profile, as pytest's --profile; under interop a mutant "
+        "whose cases differ only in what the provider reads alike is counted apart as equivalent",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="also list the killed mutants")
     parser.set_defaults(run=run)

@@ -230,6 +230,12 @@ class Rule(BaseModel):
         default=None,
         description="Why the rule says so where the spec's text does not (basis: vectors or decision)",
     )
+    provider_rejects: str | None = Field(
+        default=None,
+        description="Where the request this rule makes the spec build is one the provider's official SDK "
+        "request type rejects (harness.providers.schema_check): which type, which field, and why. A finding "
+        "about the spec, listed on the findings page; a runtime is never charged with it",
+    )
     mutant: list[Edit] | None = Field(
         default=None,
         description="Edits of the reference implementation that break this rule only (wireconf strength)",

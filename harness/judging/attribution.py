@@ -17,6 +17,12 @@ on the case's input under which it applies). For each difference:
 
 A failure's tier is the most authoritative tier among the rules its differences break; a rule the case
 only cites never raises it.
+
+Two more facts travel with each attribution. A difference the api's provider treats as the same request
+(``harness.providers.equivalence``) names that equivalence (``representation``): ``--profile interop``
+does not fail on it. A request the provider's own SDK type rejects (change ``provider-rejects``,
+``harness.providers.schema_check``) breaks no rule of the catalogue and is not unruled either: its basis
+is ``provider-schema``, and it fails in every profile.
 """
 
 from __future__ import annotations
@@ -30,15 +36,19 @@ from harness.judging.differences import Difference
 
 DECLARED = "declared"
 UNRULED = "unruled"
+PROVIDER_SCHEMA = "provider-schema"
 
 
 @dataclass(frozen=True)
 class Attribution:
     difference: Difference
     rules: tuple[str, ...]
-    basis: str  # DECLARED or UNRULED
+    basis: str  # DECLARED, UNRULED or PROVIDER_SCHEMA
     tier: Tier | None  # the most authoritative tier among ``rules``; None when unruled
     api: str = ""
+    representation: str = ""
+    """The provider equivalence that covers the difference (``""``: none): a difference the provider
+    reads as the same request, which ``--profile interop`` does not fail on."""
 
     def to_data(self) -> dict[str, Any]:
         d = self.difference
@@ -55,6 +65,8 @@ class Attribution:
         }
         if d.variant:
             data["variant"] = d.variant
+        if self.representation:
+            data["representation"] = self.representation
         return data
 
 
@@ -78,6 +90,12 @@ def attribute_one(
     """The rules ``difference`` breaks in a case of ``kind`` and ``api`` that cites ``cited`` and is
     written as ``case`` (for the declarations' ``when``; ``None`` when the case is not at hand: a
     conditional declaration then never applies)."""
+    from harness.providers.equivalence import covering, equivalences_of
+
+    if difference.change == "provider-rejects":
+        return Attribution(difference, (), PROVIDER_SCHEMA, None, api)
+    equivalence = covering(difference, equivalences_of(api), case)
+    representation = equivalence.name if equivalence is not None else ""
     matches = [
         (rule_id, g.specificity)
         for rule_id, g in catalogue.governing
@@ -94,11 +112,11 @@ def attribute_one(
         and (not g.when or (case is not None and g.applies_to(case)))
     ]
     if not matches:
-        return Attribution(difference, (), UNRULED, None, api)
+        return Attribution(difference, (), UNRULED, None, api, representation)
     pool = [m for m in matches if m[0] in cited] or matches
     best = max(specificity for _, specificity in pool)
     rules = tuple(dict.fromkeys(rule_id for rule_id, s in pool if s == best))
-    return Attribution(difference, rules, DECLARED, _tier(rules, catalogue), api)
+    return Attribution(difference, rules, DECLARED, _tier(rules, catalogue), api, representation)
 
 
 def attribute(
@@ -115,6 +133,11 @@ def attribute(
 
 def unruled(attributions: list[Attribution]) -> list[Attribution]:
     return [a for a in attributions if a.basis == UNRULED]
+
+
+def representation(attributions: list[Attribution]) -> list[Attribution]:
+    """The differences a provider equivalence covers."""
+    return [a for a in attributions if a.representation]
 
 
 def broken_rules(attributions: list[Attribution]) -> list[str]:

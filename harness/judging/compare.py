@@ -212,16 +212,17 @@ def differences(
         verbose_level=2,
         max_diffs=MAX_COMPARISONS,
     )
-    found: list[tuple[Any, str, str, str]] = []
+    found: list[tuple[Any, str, str, str, Any]] = []
     for level in diff.get("dictionary_item_removed", []):
-        found.append((_path(level), "missing-key", f"missing key (expected {show(level.t1)})", ""))
+        found.append((_path(level), "missing-key", f"missing key (expected {show(level.t1)})", "", level))
     for level in diff.get("dictionary_item_added", []):
-        found.append((_path(level), "unexpected-key", f"unexpected key (got {show(level.t2)})", ""))
+        found.append((_path(level), "unexpected-key", f"unexpected key (got {show(level.t2)})", "", level))
     for level in diff.get("values_changed", []):
         if isinstance(level.t1, str) and isinstance(level.t2, str):
-            found.append((_path(level), "value", _string_change(level.t1, level.t2), ""))
+            found.append((_path(level), "value", _string_change(level.t1, level.t2), "", level))
         else:
-            found.append((_path(level), "value", f"expected {show(level.t1)}, got {show(level.t2)}", ""))
+            text = f"expected {show(level.t1)}, got {show(level.t2)}"
+            found.append((_path(level), "value", text, "", level))
     for level in diff.get("type_changes", []):
         if _is_number(level.t1) and _is_number(level.t2) and strict_equal(level.t1, level.t2, tolerance):
             continue  # 1 and 1.0 are the same JSON number
@@ -229,22 +230,32 @@ def differences(
         if json_kind(level.t1) == json_kind(level.t2):  # the same JSON type: say which Python types
             text += f" ({type(level.t1).__name__} ≠ {type(level.t2).__name__})"
             change = "type" if strict_equal(level.t1, level.t2) else "value"
-            found.append((_path(level), change, text, ""))
+            found.append((_path(level), change, text, "", level))
             continue
-        found.append((_path(level), "type", text, _shape(level.t1, level.t2)))
+        found.append((_path(level), "type", text, _shape(level.t1, level.t2), level))
     for level in diff.get("iterable_item_removed", []):
-        found.append((_path(level), "missing-item", f"missing item (expected {show(level.t1)})", ""))
+        found.append((_path(level), "missing-item", f"missing item (expected {show(level.t1)})", "", level))
     for level in diff.get("iterable_item_added", []):
-        found.append((_path(level), "unexpected-item", f"unexpected item (got {show(level.t2)})", ""))
+        found.append((_path(level), "unexpected-item", f"unexpected item (got {show(level.t2)})", "", level))
     if not found and not strict_equal(expected, actual, tolerance):
         change = "value" if json_kind(expected) == json_kind(actual) else "type"
         shape = _shape(expected, actual) if change == "type" else ""
-        found.append(((), change, f"expected {show(expected)}, got {show(actual)}", shape))
+        found.append(((), change, f"expected {show(expected)}, got {show(actual)}", shape, None))
     out: list[Difference] = []
-    for parts, change, text, shape in sorted(found, key=lambda item: item[0]):
+    for parts, change, text, shape, level in sorted(found, key=lambda item: item[0]):
         path = format_path(parts)
-        out.append(Difference(subject, path, change, f"{path}: {text}", shape))
+        sides = (expected, actual) if level is None else _sides(level)
+        out.append(
+            Difference(subject, path, change, f"{path}: {text}", shape, expected=sides[0], actual=sides[1])
+        )
     return Differences(out, stopped=bool(diff.get_stats().get("MAX DIFF LIMIT REACHED")))
+
+
+def _sides(level: Any) -> tuple[Any, Any]:
+    """The expectation's and the runtime's values at a deepdiff level (``None`` for the absent side)."""
+    from deepdiff.helper import notpresent
+
+    return tuple(None if v is notpresent else v for v in (level.t1, level.t2))  # type: ignore[return-value]
 
 
 class Differences(list[Difference]):

@@ -12,6 +12,9 @@ here, testable without a pytest run (``tests/test_decision.py``):
   runtime);
 - the failure's tier is the most authoritative tier among the rules broken, never that of a rule the
   case merely cites; a failure whose differences are all unruled has no tier;
+- under ``--profile interop`` a difference the api's provider treats as the same request (a provider
+  equivalence, ``harness.providers.equivalence``) is representation: it stays in the decision, shown
+  and counted, but the verdict is taken on the others (none left: outside the profile);
 - a failure whose tier is outside the profile (a vectors or project rule under ``--profile spec``) is
   tolerated (reported as xfailed); a stale waiver, or an unruled difference, is never tolerated: the
   first is the baseline's defect, the second the corpus's, and the spec profile cannot vouch for either.
@@ -27,9 +30,16 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from harness.corpus.rules import Catalogue, Tier
-from harness.judging.attribution import Attribution, attribute, broken_rules, failure_tier, unruled
+from harness.judging.attribution import (
+    PROVIDER_SCHEMA,
+    Attribution,
+    attribute,
+    broken_rules,
+    failure_tier,
+    unruled,
+)
 from harness.judging.differences import Difference, Line, differences_in
-from harness.judging.profile import in_profile
+from harness.judging.profile import TOLERATES_REPRESENTATION, in_profile
 from harness.reports.waivers import Waiver, apply_waivers
 
 Outcome = Literal["pass", "fail", "outside-profile"]
@@ -101,6 +111,10 @@ def decide(
     stale = [] if updating_baseline else [waivers[i] for i in applied.stale]
     if not attributions and not stale:
         return Decision("pass", [], waived, [])
-    tier = failure_tier(attributions)
-    tolerated = attributions and not stale and not unruled(attributions) and not in_profile(tier, profile)
+    judged = attributions
+    if profile in TOLERATES_REPRESENTATION:
+        judged = [a for a in attributions if not a.representation]
+    if stale or unruled(judged) or any(a.basis == PROVIDER_SCHEMA for a in judged):
+        return Decision("fail", attributions, waived, stale)
+    tolerated = not judged or not in_profile(failure_tier(judged), profile)
     return Decision("outside-profile" if tolerated else "fail", attributions, waived, stale)

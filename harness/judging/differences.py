@@ -13,8 +13,8 @@ is the line a person reads, e.g. ``$.stream: unexpected key (got false)``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
-from typing import Literal
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
 
 Change = Literal[
     "missing-key",  # a key the expectation has is absent
@@ -29,6 +29,7 @@ Change = Literal[
     "not-incremental",  # a stream was buffered before its text was yielded
     "requests",  # e2e: the runtime sent no request, more than one, or one no recording answers
     "other",  # a failure stated only in prose (a refused recording)
+    "provider-rejects",  # a request the provider's own SDK type rejects (providers.schema_check)
 ]
 CHANGES: tuple[str, ...] = Change.__args__  # type: ignore[attr-defined]
 
@@ -62,6 +63,11 @@ class Difference:
     variant: str | None = None
     """The adapter method that deviates when a case judges several (``process_async`` beside ``process``)."""
     indent: str = ""
+    expected: Any = field(default=None, compare=False, repr=False)
+    """The expectation's value at ``path`` (``None`` for an ``unexpected-key`` / ``unexpected-item``):
+    provider equivalences (``harness.providers.equivalence``) read it, e.g. ``"stream": false`` omitted."""
+    actual: Any = field(default=None, compare=False, repr=False)
+    """The runtime's value at ``path`` (``None`` for a ``missing-key`` / ``missing-item``)."""
 
     def __str__(self) -> str:
         return self.indent + self.text

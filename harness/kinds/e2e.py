@@ -38,6 +38,7 @@ from harness.judging.verdict import judge as judge_result
 from harness.kinds.base import ADAPTER_ERRORS, HarnessContext, raised
 from harness.kinds.kind import AdapterMethod, Call, Kind, first_interaction_response, unblessable
 from harness.providers.registry import APIS, PROVIDER_OF
+from harness.providers.schema_check import rejections, warm
 from harness.sdk.replay import e2e_client, warm_up
 
 
@@ -157,7 +158,9 @@ def _request_lines(expected: Any, exchange: Exchange) -> list[Line]:
         return []
     diff = differences(expected_resolved, actual_resolved, subject="request")
     head = "the request body sent through the SDK differs from the expectation:"
-    return [head, *shown(diff)]
+    pairs = zip(expected_resolved, actual_resolved, strict=False) if several else [(expected, actual)]
+    rejected = [d.indented() for e, a in pairs for d in rejections(exchange.api, a, e)]
+    return [head, *shown(diff), *rejected]
 
 
 def judge(case: E2eCase, outcome: CanonicalOutcome[Exchange], noun: str) -> list[Line]:
@@ -204,6 +207,7 @@ class E2eKind(Kind[E2eCase, Exchange]):
     def prepare(self, ctx: HarnessContext, case: LoadedCase[E2eCase]) -> Call[Exchange]:
         exchange, client = open_exchange(ctx, case, case.model.cassette)
         agent, messages = to_plain(case.raw["agent"]), to_plain(case.raw.get("messages", []))
+        warm(case.api, to_plain(case.raw.get("expect_request")))  # the provider-schema check's, untimed
 
         def call(adapter: Any) -> Outcome[Exchange]:
             return run_execute(ctx, case, adapter, exchange, client, agent, messages)

@@ -16,9 +16,12 @@ from harness.corpus.data_paths import resolve_agent_paths
 from harness.corpus.model import Agent, CaseBase, Message, RegistryEntry
 from harness.corpus.yaml_source import to_plain
 from harness.errors import ContractError
-from harness.judging.outcome import Outcome
+from harness.judging.differences import Line
+from harness.judging.outcome import CanonicalOutcome, Outcome
+from harness.judging.verdict import judge as judge_result
 from harness.kinds.base import ADAPTER_ERRORS, HarnessContext, raised
 from harness.kinds.kind import AdapterMethod, Call, Kind
+from harness.providers.schema_check import rejections, warm
 
 TOOL_REGISTRY = AdapterMethod("set_tool_registry", ("entries",), takes_api=False)
 """Optional: ``set_tool_registry(entries)`` replaces the runtime's registry of custom tools (§7.1.3, kind
@@ -54,7 +57,16 @@ class WireKind(Kind[WireCase, None]):
     def builds_request(self, raw: dict[str, Any]) -> bool:
         return True
 
+    def judge(self, case: WireCase, outcome: CanonicalOutcome[None], noun: str) -> list[Line]:
+        """The body against the expectation, then, when they differ, what of the body the provider's
+        own SDK type rejects and the expectation does not (``harness.providers.schema_check``)."""
+        lines = judge_result(case, outcome, noun, self.subject)
+        if lines and outcome.raised is None and case.expect_error is None:
+            lines += [d.indented() for d in rejections(case.api, outcome.value, to_plain(case.expect))]
+        return lines
+
     def prepare(self, ctx: HarnessContext, case: LoadedCase[WireCase]) -> Call[None]:
+        warm(case.api, to_plain(case.raw.get("expect")))  # the provider-schema check's, outside the limit
         agent, messages = case.raw["agent"], case.raw.get("messages", [])
         registry = case.raw.get("registry")
         base = case.path.parent

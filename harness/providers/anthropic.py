@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.providers.equivalence import Equivalence
 from harness.providers.provider import TOKEN_START, Api, KeyShape, Provider, Route, http_module_of, typed_sse
 
 
@@ -45,6 +46,61 @@ def messages(sdk: Any, headers: dict[str, str], stream: bool) -> Any:
     )
 
 
+_SDK = "anthropic (2.14) "
+
+MESSAGES_EQUIVALENCES = (
+    Equivalence(
+        "stream-default",
+        "$.stream",
+        "default",
+        _SDK + "anthropic.types.message_create_params.MessageCreateParamsNonStreaming.stream",
+        "stream: Literal[False]: the non-streaming request type's only stream value, the request the "
+        "SDK sends without stream",
+        value=False,
+    ),
+    Equivalence(
+        "content-one-text-block",
+        "$.messages[*].content",
+        "one-text-block",
+        _SDK + "anthropic.types.message_create_params.MessageCreateParamsBase.messages",
+        'Using a `string` for `content` is shorthand for an array of one content block of type `"text"`.',
+    ),
+    Equivalence(
+        "system-one-text-block",
+        "$.system",
+        "one-text-block",
+        _SDK + "anthropic.types.message_create_params.MessageCreateParamsBase.system",
+        "system: Union[str, Iterable[TextBlockParam]]: the system prompt as a string or as text blocks "
+        "(the messages' shorthand rule, a string for one text block)",
+    ),
+    Equivalence(
+        "tool-result-content-one-text-block",
+        "$.messages[*].content[*].content",
+        "one-text-block",
+        _SDK + "anthropic.types.ToolResultBlockParam.content",
+        "content: Union[str, Iterable[Content]]: a tool result's content as a string or as blocks (the "
+        "messages' shorthand rule, a string for one text block)",
+    ),
+    Equivalence(
+        "tool-choice-default-with-tools",
+        "$.tool_choice",
+        "default",
+        "https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use#forcing-tool-use",
+        "auto allows Claude to decide whether to call any provided tools or not. This is the default "
+        "value when tools are provided.",
+        value={"type": "auto"},
+        when=("agent.tools[*]",),
+    ),
+)
+"""The Messages API: requests it reads alike (``harness.providers.equivalence``)."""
+
+
+def request_type(body: Any) -> str:
+    """``MessageCreateParamsStreaming`` for ``"stream": true``, else ``…NonStreaming``."""
+    variant = "Streaming" if body.get("stream") is True else "NonStreaming"
+    return f"anthropic.types.message_create_params.MessageCreateParams{variant}"
+
+
 PROVIDER = Provider(
     name="anthropic",
     title="Anthropic",
@@ -57,6 +113,8 @@ PROVIDER = Provider(
             typed_sse,
             real_traffic="anthropic",
             api_types=(None, "chat"),
+            equivalences=MESSAGES_EQUIVALENCES,
+            request_type=request_type,
         ),
     ),
     key_variables=("ANTHROPIC_API_KEY",),

@@ -10,6 +10,7 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
+from harness.providers.equivalence import Equivalence
 from harness.providers.provider import Api, KeyShape, Provider, Route
 
 
@@ -139,6 +140,65 @@ def canonical_body(value: Any) -> Any:
     return out
 
 
+_REFERENCE = "https://ai.google.dev/api/generate-content"
+_PROTO3_JSON = "https://protobuf.dev/programming-guides/json/"
+
+GENERATE_CONTENT_EQUIVALENCES = (
+    Equivalence(
+        "candidate-count-default",
+        "$.generationConfig.candidateCount",
+        "default",
+        _REFERENCE + "#generationconfig (GenerationConfig.candidateCount)",
+        "Number of generated responses to return. If unset, this will default to 1.",
+        value=1,
+    ),
+    Equivalence(
+        "generation-config-empty",
+        "$.generationConfig",
+        "empty",
+        _REFERENCE + "#request-body (generationConfig: Optional) and " + _PROTO3_JSON,
+        "generationConfig is an optional message field; in the proto3 JSON mapping a message field "
+        "with no field set carries nothing: every setting keeps its default.",
+    ),
+    Equivalence(
+        "safety-settings-empty",
+        "$.safetySettings",
+        "empty",
+        _REFERENCE + "#request-body (safetySettings[]: Optional) and " + _PROTO3_JSON,
+        "safetySettings[] is an optional repeated field; proto3 JSON: a repeated field's default is "
+        "the empty list, and an absent field takes its default.",
+    ),
+    Equivalence(
+        "function-calling-mode-default",
+        "$.toolConfig.functionCallingConfig.mode",
+        "default",
+        "https://ai.google.dev/api/caching#Mode (FunctionCallingConfig.Mode)",
+        "AUTO: Default model behavior, model decides to predict either a function call or a natural "
+        "language response.",
+        value="AUTO",
+    ),
+)
+"""generateContent: requests the API reads alike (``harness.providers.equivalence``)."""
+
+
+_GENAI = "google.genai.types."
+REQUEST_PARTS = {
+    "contents": f"list[{_GENAI}Content]",
+    "systemInstruction": _GENAI + "Content",
+    "generationConfig": _GENAI + "GenerationConfig",
+    "tools": f"list[{_GENAI}Tool]",
+    "toolConfig": _GENAI + "ToolConfig",
+    "safetySettings": f"list[{_GENAI}SafetySetting]",
+    "cachedContent": "builtins.str",
+}
+"""The REST body of ``generateContent``, part by part: google-genai's models of each (camelCase by alias,
+unknown fields forbidden)."""
+
+
+def request_type(body: Any) -> dict[str, str]:
+    return REQUEST_PARTS
+
+
 PROVIDER = Provider(
     name="google",
     title="Google Gemini",
@@ -153,6 +213,8 @@ PROVIDER = Provider(
             request_body=canonical_body,
             real_traffic="gemini",
             api_types=(None, "chat"),
+            equivalences=GENERATE_CONTENT_EQUIVALENCES,
+            request_type=request_type,
         ),
     ),
     key_variables=("GEMINI_API_KEY", "GOOGLE_API_KEY"),

@@ -19,6 +19,8 @@ from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
+from harness.providers.equivalence import Equivalence
+
 SdkCall = Callable[[Any, dict[str, str], bool], Any]
 """``call(client, headers, stream)``: the SDK method a runtime calls for the api, on a replay client;
 ``headers`` must be sent with the request (they name the prepared response); returns the SDK's object
@@ -63,6 +65,13 @@ class Api:
     """The ``agent.model.apiType`` values (``None``: absent) that merely name this api; a case with
     another one tests the dispatch itself and needs ``concept:api-type`` (``harness.corpus.concepts``).
     ``None``: any value names it."""
+    equivalences: tuple[Equivalence, ...] = ()
+    """The differences the provider treats as the same request, each with its source
+    (``harness.providers.equivalence``); under ``--profile interop`` they are representation."""
+    request_type: Callable[[Any], Any] | None = None
+    """A request body → the official SDK's type for it (``harness.providers.schema_check.RequestType``:
+    a dotted name, or each top-level key's type), against which every request a case captures is
+    checked; ``None``: not checked."""
 
     @property
     def streams(self) -> bool:

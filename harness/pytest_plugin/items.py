@@ -24,8 +24,8 @@ from harness.corpus.case import LoadedCase, Problem
 from harness.corpus.concepts import needed_concepts
 from harness.corpus.rules import Catalogue, uncovered
 from harness.errors import WireconfError
-from harness.judging.attribution import Attribution, failure_tier
-from harness.judging.decision import CaseFacts, decide
+from harness.judging.attribution import PROVIDER_SCHEMA, Attribution, failure_tier
+from harness.judging.decision import CaseFacts, Decision, decide
 from harness.judging.differences import Difference, Line
 from harness.kinds.kind import capability
 from harness.kinds.registry import KINDS
@@ -281,10 +281,7 @@ class CaseItem(ShownAsWritten):
         explained = [*text, *self._broken(broken, line), *_stale(stale)]
         if decision.outcome == "outside-profile":
             self.user_properties.append((PROP_OUTSIDE_PROFILE, session.profile))
-            source = TIER_NAMES.get(decision.tier or "", decision.tier)
-            pytest.xfail(
-                f"outside the {session.profile} profile: breaks {source}: {', '.join(decision.broken)}"
-            )
+            pytest.xfail(f"outside the {session.profile} profile: {_outside(decision)}")
         raise CaseFailed([*self._header(), where, *explained], diff=[*text, *_stale(stale)])
 
     def _broken(self, broken: list[Attribution], where: str) -> list[str]:
@@ -297,21 +294,28 @@ class CaseItem(ShownAsWritten):
         for item in broken:
             by_rule.setdefault(item.rules, []).append(item)
         tier = failure_tier(broken)
-        out = [f"rules broken (the failure's tier: {tier or 'none: unruled'}):"]
+        rejected_only = all(a.basis == PROVIDER_SCHEMA for a in broken if not a.rules)
+        none = "none: the provider's SDK type rejects the request" if rejected_only else "none: unruled"
+        out = [f"rules broken (the failure's tier: {tier or none}):"]
         for rules, items in by_rule.items():
             if not rules:
                 continue
-            paths = ", ".join(dict.fromkeys(f"{a.difference.path} {a.difference.change}" for a in items))
+            paths = ", ".join(dict.fromkeys(_declared(a) for a in items))
             names = []
             for rule_id in rules:
                 rule = self.catalogue.rules.get(rule_id)
                 cited = "" if rule_id in self.loaded.model.rules else ", not cited by the case"
                 names.append(f"{rule_id} [{rule.level}, {rule.tier}{cited}]" if rule else rule_id)
             out.append(f"  {' / '.join(names)} (declares {paths})")
-        if () in by_rule:
-            paths = ", ".join(
-                dict.fromkeys(f"{a.difference.path} {a.difference.change}" for a in by_rule[()])
+        rejected = [a for a in by_rule.get((), []) if a.basis == PROVIDER_SCHEMA]
+        if rejected:
+            out.append(
+                "  the provider would reject this request (its SDK's request type): "
+                + "; ".join(dict.fromkeys(a.difference.text for a in rejected))
             )
+        unruled_here = [a for a in by_rule.get((), []) if a.basis != PROVIDER_SCHEMA]
+        if unruled_here:
+            paths = ", ".join(dict.fromkeys(_declared(a) for a in unruled_here))
             out.append(
                 f"  no rule requires this: {paths}, asked by the expectation at {where} (unruled, no "
                 "tier: a defect of the corpus, not a claim against the runtime; no rule in rules.yaml "
@@ -327,6 +331,23 @@ class CaseItem(ShownAsWritten):
 
     def reportinfo(self) -> tuple[Any, int, str]:
         return self.path, self.loaded.line - 1, f"{self.loaded.kind} {self.loaded.api}: {self.loaded.id}"
+
+
+def _declared(a: Attribution) -> str:
+    """``$.stream unexpected-key``, and the provider equivalence that makes it representation."""
+    shown = f"{a.difference.path} {a.difference.change}"
+    return shown + (f" [representation: {a.representation}]" if a.representation else "")
+
+
+def _outside(decision: Decision) -> str:
+    """Why a failure does not count under the run's profile: the tier of the rules it breaks, or only
+    differences the provider treats as the same request."""
+    judged = [a for a in decision.attributions if not a.representation]
+    if decision.attributions and not judged:
+        names = ", ".join(dict.fromkeys(a.representation for a in decision.attributions))
+        return f"representation only (the provider reads both requests alike: {names})"
+    source = TIER_NAMES.get(decision.tier or "", decision.tier)
+    return f"breaks {source}: {', '.join(decision.broken)}"
 
 
 def _difference_data(d: Difference) -> dict[str, Any]:

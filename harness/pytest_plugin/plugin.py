@@ -83,8 +83,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         choices=tuple(PROFILES),
         default="full",
         help="the rules a failure must break to fail the run: spec (the spec's text and pseudocode only; "
-        "a deviation from a project decision or from Prompty's vectors is reported as xfailed) or full "
-        "(every rule; the default). Both profiles' figures are always reported",
+        "a deviation from a project decision or from Prompty's vectors is reported as xfailed), interop "
+        "(what the provider would do: every rule, but a difference the provider treats as the same "
+        "request is representation, xfailed when nothing else differs) or full (every rule; the default). "
+        "The three profiles' figures are always reported",
     )
     group.addoption(
         "--kind",

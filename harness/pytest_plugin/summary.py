@@ -77,6 +77,7 @@ class Tally:
     checks: Counter[str] = field(default_factory=Counter)  # outcomes of the rules.yaml checks
     accepted: int = 0  # failures the baseline let pass: pytest says xfailed, the table says failed
     tolerated: int = 0  # failures outside --profile: pytest says xfailed, the table says failed
+    representation: int = 0  # failures whose every difference a provider equivalence covers (interop)
 
     def record(self, report: Any) -> None:
         props = dict(report.user_properties)
@@ -99,7 +100,10 @@ class Tally:
             if PROP_DIFFERENCES in props:  # no tier: its differences break no declared rule (unruled)
                 self.failed_by_tier[(api, kind, props.get(PROP_TIER) or "unruled")] += 1
             if PROP_DIFFERENCES in props:
-                self.failures.append((props[PROP_CASE], json.loads(props[PROP_DIFFERENCES])))
+                found = json.loads(props[PROP_DIFFERENCES])
+                self.failures.append((props[PROP_CASE], found))
+                if found and all(d.get("representation") for d in found):
+                    self.representation += 1
             if getattr(report, "wasxfail", None) is not None:
                 if PROP_OUTSIDE_PROFILE in props:
                     self.tolerated += 1
@@ -121,7 +125,8 @@ class Tally:
         }
 
     def profiles(self) -> list[str]:
-        """The figures of the spec profile (only rules of the spec's text) and of the full profile."""
+        """The figures of the spec profile (only rules of the spec's text), of the interop profile (what
+        the provider would do) and of the full profile."""
         t = self.totals()
         judged = t["passed"] + t["failed"] + t["error"]
         spec_failed, conform = t["spec"], judged - t["spec"] - t["unruled"] - t["error"]
@@ -129,6 +134,9 @@ class Tally:
         return [
             f"spec profile: {conform} of {judged} judged cases conform to the spec's text; "
             f"{spec_failed} fail a rule of it{unruled}, {t['error']} error",
+            f"interop profile: {t['passed'] + self.representation} of {judged} judged cases are what the "
+            f"provider would read as the spec's requests; {self.representation} of the failures differ only "
+            "in representation (a provider equivalence covers every difference)",
             f"full profile: {t['passed']} of {judged} judged cases pass; {t['failed']} fail ({t['spec']} the "
             f"spec's text, {t['vectors']} Prompty's vectors, {t['project']} a project decision{unruled}), "
             f"{t['error']} error",

@@ -20,10 +20,14 @@ def badge_color(rt: RuntimeSummary) -> str:
 
 
 def badge_message(rt: RuntimeSummary) -> str:
-    """``spec 648/650 · all rules 640/650, 6 unsupported (corpus 1.0.0)``: judged cases that conform to
-    the spec's text, then those that pass every rule; unsupported ones are not judged, so the badge says
+    """``spec 648/650 · interop 645/650 · all rules 640/650, 6 unsupported (corpus 1.0.0)``: judged cases
+    that conform to the spec's text, those the provider would read as the spec's requests (interop),
+    then those that pass every rule; unsupported ones are not judged, so the badge says
     how many there are, and which corpus the counts are of. The colour follows the full profile."""
-    text = f"spec {rt.spec_conform}/{rt.judged} · all rules {rt.counts['passed']}/{rt.judged}"
+    text = (
+        f"spec {rt.spec_conform}/{rt.judged} · interop {rt.interop_pass}/{rt.judged} · "
+        f"all rules {rt.counts['passed']}/{rt.judged}"
+    )
     if rt.counts["unsupported"]:
         text += f", {rt.counts['unsupported']} unsupported"
     versions = sorted({r.corpus for r in rt.records if r.corpus})

@@ -243,7 +243,9 @@ def default_reason(
     of the diff or message that is neither a heading nor a waived difference."""
     if differences:
         first_difference = differences[0]
-        named = ", ".join(first_difference.get("rules") or []) or "no rule requires this"
+        rejected = first_difference.get("basis") == "provider-schema"
+        unnamed = "the provider's SDK type rejects this request" if rejected else "no rule requires this"
+        named = ", ".join(first_difference.get("rules") or []) or unnamed
         text = str(first_difference.get("text") or first_difference.get("signature") or "")
         line = next((part.strip() for part in text.splitlines() if part.strip()), "")
         return f"{named}: {line}"[:300] if line else named

@@ -22,6 +22,9 @@ from typing import Any
 
 TIER_ORDER = ("spec", "vectors", "project")
 NO_RULE = "no rule requires this"
+PROVIDER_REJECTS = "the provider's SDK type rejects this request"
+"""Where a difference's basis is ``provider-schema`` (``harness.providers.schema_check``): no rule of the
+catalogue, not unruled either, failing in every profile."""
 UNRULED_NOTE = (
     "unruled: no rule declares that it governs the difference, so it has no tier; a defect of the corpus "
     "(a declaration is missing, or the expectation asks for more than any rule does), not a claim "
@@ -36,19 +39,29 @@ class Cause:
     signature: str
     cases: list[str] = field(default_factory=list)
     texts: Counter[str] = field(default_factory=Counter)
+    basis: str = ""
+
+    @property
+    def rejected(self) -> bool:
+        """A request the provider's own SDK type rejects."""
+        return self.basis == "provider-schema"
 
     @property
     def unruled(self) -> bool:
         """Differences no rule declares: a defect of the corpus, not a claim against the runtime."""
-        return not self.rules
+        return not self.rules and not self.rejected
 
     @property
     def tier_text(self) -> str:
         """The tier, ``unruled`` (no rule, no tier) for differences no rule declares."""
+        if self.rejected:
+            return "provider-schema"
         return "unruled" if not self.rules else (self.tier or "?")
 
     def rules_text(self, code: bool = False) -> str:
         """The rules broken, or ``no rule requires this`` for unruled differences."""
+        if self.rejected:
+            return PROVIDER_REJECTS
         if not self.rules:
             return NO_RULE
         return ", ".join(f"`{r}`" if code else r for r in self.rules)
@@ -64,14 +77,17 @@ class Cause:
 def group_causes(failures: Iterable[tuple[str, list[dict[str, Any]]]]) -> list[Cause]:
     """``failures``: (case id, its attributed differences). The causes, most cases first, then by the
     tier of the rules broken (spec first) and the signature."""
-    groups: dict[tuple[tuple[str, ...], str, str], Cause] = {}
+    groups: dict[tuple[Any, ...], Cause] = {}
     for case_id, differences in failures:
         for difference in differences:
             rules = tuple(difference.get("rules") or ())
             signature = str(difference.get("signature", ""))
             # an unruled difference's group is its api's: the same path means different things per api
             key = (rules, signature, "" if rules else str(difference.get("api", "")))
-            cause = groups.setdefault(key, Cause(rules, difference.get("tier") if rules else None, signature))
+            basis = str(difference.get("basis", ""))
+            key = (*key, basis)
+            tier = difference.get("tier") if rules else None
+            cause = groups.setdefault(key, Cause(rules, tier, signature, basis=basis))
             if not cause.cases or cause.cases[-1] != case_id:
                 cause.cases.append(case_id)
                 if rules:

@@ -8,7 +8,7 @@ differences no rule declares is filed under *no rule requires this* (unruled, no
 corpus), an error under *not judged*. The other rules the case checks are named with it. The rest of
 the reason, the person's explanation, is shown with the diff.
 
-Each runtime's section gives its spec-profile and full-profile figures, then two tables of root causes,
+Each runtime's section gives its spec-, interop- and full-profile figures, then two tables of root causes,
 most cases first, so a maintainer sees what to fix before reading the diffs, which follow by rule:
 failures that share the rule broken and the difference (``harness.reports.causes``), and cases that
 share an explanation (written with the same words in the baseline).
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.corpus.rules import Catalogue
-from harness.reports.causes import NO_RULE, UNRULED_NOTE, group_causes
+from harness.reports.causes import NO_RULE, PROVIDER_REJECTS, UNRULED_NOTE, group_causes
 from harness.reports.jsonl import CaseRecord
 from harness.reports.matrix import COLUMNS, RuntimeSummary, build_matrix
 
@@ -43,7 +43,9 @@ _LEADING_RULE = re.compile(r"^\s*([0-9a-z][0-9a-z.]*/[a-z0-9][a-z0-9-]*)\s*[:,]\
 def filed_under(record: CaseRecord) -> tuple[str, str | None]:
     """The rule a failing case is filed under, and the explanation of its baseline reason (if any)."""
     broken = record.broken
-    fallback = broken[0] if broken else NO_RULE if record.status == "failed" else NOT_JUDGED
+    rejected = any(d.get("basis") == "provider-schema" for d in record.differences or [])
+    unnamed = PROVIDER_REJECTS if rejected else NO_RULE
+    fallback = broken[0] if broken else unnamed if record.status == "failed" else NOT_JUDGED
     reason = record.reason if record.baseline == "expected" else None
     match = _LEADING_RULE.match(reason or "")
     if match and match.group(1) in broken:
@@ -82,7 +84,7 @@ def _basis(rule_ids: list[str], catalogue: Catalogue) -> str:
     """The tiers of the rules (spec, vectors, project decision), most authoritative first."""
     tiers = set()
     for rule_id in rule_ids:
-        if rule_id in (NO_RULE, NOT_JUDGED):
+        if rule_id in (NO_RULE, NOT_JUDGED, PROVIDER_REJECTS):
             continue
         rule: Any = catalogue.rules.get(rule_id)
         tiers.add("unknown" if rule is None else rule.tier)
@@ -90,6 +92,7 @@ def _basis(rule_ids: list[str], catalogue: Catalogue) -> str:
     order = ["spec", "vectors", "project", "unknown"]
     shown = [names[tier] for tier in order if tier in tiers]
     shown += ["unruled"] if NO_RULE in rule_ids else []
+    shown += ["provider schema"] if PROVIDER_REJECTS in rule_ids else []
     shown += ["none (error)"] if NOT_JUDGED in rule_ids else []
     return " + ".join(shown)
 
@@ -112,6 +115,12 @@ def _fence(text: str) -> list[str]:
 def _rule_heading(rule_id: str, catalogue: Catalogue) -> list[str]:
     if rule_id == NO_RULE:
         return [f"#### {NO_RULE}", "", f"{UNRULED_NOTE[0].upper()}{UNRULED_NOTE[1:]}.", ""]
+    if rule_id == PROVIDER_REJECTS:
+        note = (
+            "The request the runtime sent is one the provider's official SDK request type rejects, where "
+            "the expectation is not: a failure in every profile (harness.providers.schema_check)."
+        )
+        return [f"#### {PROVIDER_REJECTS}", "", note, ""]
     if rule_id == NOT_JUDGED:
         return [f"#### {NOT_JUDGED}", "", "The harness could not judge these cases: no verdict, no rule.", ""]
     rule: Any = catalogue.rules.get(rule_id)
@@ -135,7 +144,7 @@ def _cause_table(causes: list[RootCause], catalogue: Catalogue) -> list[str]:
     for cause in causes:
         text = cause.explanation or UNREVIEWED
         rules = cause.rules
-        named = ", ".join(r if r in (NO_RULE, NOT_JUDGED) else f"`{r}`" for r in rules)
+        named = ", ".join(r if r in (NO_RULE, NOT_JUDGED, PROVIDER_REJECTS) else f"`{r}`" for r in rules)
         out.append(f"| {len(cause.records)} | {_cell(text)} | {named} | {_basis(rules, catalogue)} |")
     return out
 
@@ -198,9 +207,10 @@ def _runtime_section(
     )
     out += [
         "",
-        f"Spec profile: {rt.spec_conform} of {rt.judged} judged cases conform to the spec's text; full "
-        f"profile: {rt.counts['passed']} of {rt.judged} pass every rule (failures by the tier of the rules "
-        f"their diff breaks: {rt.tiers_text()}).",
+        f"Spec profile: {rt.spec_conform} of {rt.judged} judged cases conform to the spec's text; interop "
+        f"profile: {rt.interop_pass} of {rt.judged} are what the provider would read as the spec's "
+        f"requests; full profile: {rt.counts['passed']} of {rt.judged} pass every rule (failures by the "
+        f"tier of the rules their diff breaks: {rt.tiers_text()}).",
     ]
     if not causes:
         return out
@@ -218,7 +228,9 @@ INTRO = [
     "baseline (`conformance/<runtime>.yaml`, case id → `<rule>: <explanation>`) and the number of",
     "failing cases it accounts for. Then every failing case, filed under the rule it breaks, with the",
     "rule's text, the explanation and the harness's diff. The spec profile counts the cases whose diff",
-    "breaks no rule of the spec's text; the full profile, those that pass every rule. Root causes by",
+    "breaks no rule of the spec's text; the interop profile, those that pass once differences the",
+    "provider reads alike (its equivalences, with their sources) are set aside as representation; the",
+    "full profile, those that pass every rule. Root causes by",
     "difference group the failures that break the same rule at the same place in the same way.",
     "A rule whose basis is a *project decision* is",
     "where the specification is silent or ambiguous and wireconf decided (the decision is quoted with",
@@ -249,8 +261,8 @@ def render_findings(
         "",
         "| runtime | "
         + " | ".join(COLUMNS)
-        + " | rules broken | root causes | spec profile | full profile |",
-        "|---|" + "---|" * (len(COLUMNS) + 4),
+        + " | rules broken | root causes | spec profile | interop profile | full profile |",
+        "|---|" + "---|" * (len(COLUMNS) + 5),
     ]
     by_runtime: dict[str, tuple[dict[str, list[CaseRecord]], list[RootCause]]] = {}
     for rt in matrix.runtimes:
@@ -260,10 +272,11 @@ def render_findings(
         causes = root_causes(rt.failures)
         by_runtime[rt.label] = (dict(sorted(groups.items())), causes)
         counts = " | ".join(str(rt.counts[c]) for c in COLUMNS)
-        profiles = f"{rt.spec_conform}/{rt.judged} | {rt.counts['passed']}/{rt.judged}"
+        figures = (rt.spec_conform, rt.interop_pass, rt.counts["passed"])
+        profiles = " | ".join(f"{n}/{rt.judged}" for n in figures)
         out.append(f"| {rt.label} | {counts} | {len(groups)} | {len(causes)} | {profiles} |")
     for item in not_run:
-        out.append(f"| {item.impl} | not run: {item.reason} |" + " |" * (len(COLUMNS) + 3))
+        out.append(f"| {item.impl} | not run: {item.reason} |" + " |" * (len(COLUMNS) + 4))
     idle = [rt for rt in matrix.runtimes if not rt.judged]
     if idle:
         out += ["", "Not judged here, every case unsupported (`pytest cases --impl <runtime>` says why):"]

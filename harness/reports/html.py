@@ -2,7 +2,7 @@
 by root cause, and every failing case.
 
 Self-contained (inline CSS, a few lines of script, no network), so it can be published as a CI
-artifact or on a static site. Each runtime's card gives its spec-profile and full-profile figures.
+artifact or on a static site. Each runtime's card gives its spec-, interop- and full-profile figures.
 Matrix rows no runtime supports are collapsed under the table. Each matrix cell links to its failing
 cases; each case opens to the rules its diff breaks, location and diff. The by-rule view lists every
 rule broken (with its tier) and the failing cases under it; the by-root-cause view groups failures that
@@ -82,6 +82,8 @@ def _card(rt: RuntimeSummary) -> str:
         f'<div class="card" data-runtime="{escape(rt.label)}"><div>{escape(rt.label)}</div>'
         f'<div class="rate" data-profile="spec">{rt.spec_rate:.0%}</div>'
         f'<div class="muted">of {rt.judged} judged cases conform to the spec\'s text (spec profile)</div>'
+        f'<div class="rate" data-profile="interop">{rt.interop_rate:.0%}</div>'
+        f'<div class="muted">are what the provider would read as the spec\'s requests (interop profile)</div>'
         f'<div class="rate" data-profile="full">{rt.pass_rate:.0%}</div>'
         f'<div class="muted">pass every rule (full profile); failures: {escape(rt.tiers_text())}</div>'
         f'{_counts(c)}<div class="muted corpus">corpus {escape(rt.corpus)}</div></div>'

@@ -59,10 +59,20 @@ class CaseRecord:
             return list(self.rules)
         return list(dict.fromkeys(r for d in self.differences for r in d.get("rules", [])))
 
+    @property
+    def representation_only(self) -> bool:
+        """A failure every difference of which a provider equivalence covers (``--profile interop``
+        does not fail on it); never one failed only by a stale waiver (no differences)."""
+        found = self.differences or []
+        return self.status == "failed" and bool(found) and all(d.get("representation") for d in found)
+
     def fails_profile(self, profile: str) -> bool:
-        """Whether this failure counts under ``profile`` (``spec``: only when it breaks a spec rule)."""
+        """Whether this failure counts under ``profile`` (``spec``: only when it breaks a spec rule;
+        ``interop``: unless all its differences are representation)."""
         if self.status != "failed":
             return False
+        if profile == "interop":
+            return not self.representation_only
         return profile == "full" or self.tier in (None, "", "spec")
 
     @property

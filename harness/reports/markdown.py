@@ -75,9 +75,10 @@ def render_markdown(matrix: Matrix) -> str:
         )
     out += [
         "",
-        "Spec profile: judged cases whose diff breaks no rule of the spec's text; full profile: judged "
-        "cases that pass every rule. A failure's tier (spec, vectors, project) is that of the rules its "
-        "diff breaks.",
+        "Spec profile: judged cases whose diff breaks no rule of the spec's text; interop profile: judged "
+        "cases that pass once differences the provider reads alike are set aside as representation; "
+        "full profile: judged cases that pass every rule. A failure's tier (spec, vectors, project) is that "
+        "of the rules its diff breaks.",
         "",
         "Each cell: " + " / ".join(COLUMNS) + ".",
         "",

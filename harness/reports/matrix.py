@@ -5,8 +5,9 @@ unsupported (a capability the runtime does not declare) and skipped (a case skip
 reason). A failure the baseline lets pass is still a failure; it is marked ``known`` (expected) so that
 a reader can tell what is new, and the baseline's name for every other failure (regression, new) is
 shown beside it. Failures are also counted by their tier (the most authoritative tier of the rules their
-diff breaks), which gives each runtime two figures: the spec profile (cases that break no rule of the
-spec's text) and the full profile (cases that pass).
+diff breaks), which gives each runtime three figures: the spec profile (cases that break no rule of the
+spec's text), the interop profile (cases that pass once differences the provider reads alike are set
+aside as representation) and the full profile (cases that pass).
 
 A runtime is its name and version; when the merged reports ran it under several Pythons (a CI matrix),
 each Python is a runtime of its own. Every runtime names the corpus (version and hash) it was judged
@@ -81,10 +82,21 @@ class RuntimeSummary:
     def spec_rate(self) -> float:
         return self.spec_conform / self.judged if self.judged else 0.0
 
+    @property
+    def interop_pass(self) -> int:
+        """Judged cases the provider would treat as the spec's: passes, and failures whose differences
+        are all representation (a provider equivalence covers each; ``--profile interop``)."""
+        return self.counts["passed"] + sum(1 for r in self.records if r.representation_only)
+
+    @property
+    def interop_rate(self) -> float:
+        return self.interop_pass / self.judged if self.judged else 0.0
+
     def profiles_text(self) -> str:
-        """``spec profile 120/124 (97%), full profile 100/124 (81%)``."""
+        """``spec profile 120/124 (97%), interop profile 110/124 (89%), full profile 100/124 (81%)``."""
         return (
             f"spec profile {self.spec_conform}/{self.judged} ({self.spec_rate:.0%}), "
+            f"interop profile {self.interop_pass}/{self.judged} ({self.interop_rate:.0%}), "
             f"full profile {self.counts['passed']}/{self.judged} ({self.pass_rate:.0%})"
         )
 

@@ -5,8 +5,12 @@ runtime that conforms to the spec profile and deviates only from rules outside i
   therefore ``""``, where the spec authors' vector chat_refusal returns the refusal text
   (8.1/refusal-text, tier vectors);
 - §7.1.3's pseudocode projects a function tool as ``{name, description: tool.description,
-  parameters}``, so a tool without a description is sent with ``description: null``, where the project
-  decided the key is left out (7.1.3/null-description-omitted, tier project);
+  parameters}``, so a tool without a description is sent with a description key, where the project
+  decided the key is left out (7.1.3/null-description-omitted, tier project). The letter gives
+  ``description: null``, a request the provider's own SDK type rejects (``FunctionDefinition.description``
+  is a string: ``harness.providers.schema_check``), which fails in every profile; this fake, meant to
+  deviate outside the spec profile only, sends the empty description a runtime typing it as a string
+  would;
 - §8.1's pseudocode reads the response's fields by name (``response.choices[0].message``) and the spec
   never says a processor is handed anything but the SDK's object, so a plain mapping fails as it would
   in a runtime that only knows SDK classes, where the project decided a mapping is read like the
@@ -37,7 +41,7 @@ class Adapter(FakeAdapter):
         body = super().build_request(api, agent, messages)
         if api == "openai.chat":
             for tool in body.get("tools") or []:
-                tool["function"].setdefault("description", None)
+                tool["function"].setdefault("description", "")
         return body
 
     def process(self, api, agent, response):
