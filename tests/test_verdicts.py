@@ -207,18 +207,24 @@ def test_a_plain_mapping_the_runtime_cannot_read_breaks_the_mapping_decision_not
     cited = ["8/plain-mapping-response", "8.1/content-string"]
     raised = Difference("result", "$", "raised", "process: expected a result, but the adapter raised …")
     whole = Difference("result", "$", "type", '$: expected string "Hi", got object {…}', "string → object")
+    mapping_case = {"response_as": "mapping"}  # the declaration applies where the case hands a mapping
     for difference in (raised, whole):
-        got = attribute_one(difference, "process", CHAT, cited, catalogue)
+        got = attribute_one(difference, "process", CHAT, cited, catalogue, mapping_case)
         assert (got.rules, got.basis, got.tier) == (("8/plain-mapping-response",), "declared", "project")
+        # the same difference in a case that hands the SDK's object is not the mapping decision's
+        assert (
+            "8/plain-mapping-response"
+            not in attribute_one(difference, "process", CHAT, cited, catalogue, {}).rules
+        )
     # a wrong value of the right type is not the mapping decision's (it is the processing rule's, once
     # that rule declares it; never charged to a rule the case merely cites)
     wrong = Difference("result", "$", "value", '$: expected "Hi", got "Ho"')
-    got = attribute_one(wrong, "process", CHAT, cited, catalogue)
+    got = attribute_one(wrong, "process", CHAT, cited, catalogue, mapping_case)
     assert "8/plain-mapping-response" not in got.rules
     assert got.basis == "declared" or (got.basis == "unruled" and got.rules == () and got.tier is None)
     # the declaration is the mapping cases' own (if_cited): a raise elsewhere is not the mapping's
     assert "8/plain-mapping-response" not in (
-        attribute_one(raised, "process", CHAT, ["8.1/content-string"], catalogue).rules
+        attribute_one(raised, "process", CHAT, ["8.1/content-string"], catalogue, mapping_case).rules
     )
 
 
