@@ -1,0 +1,39 @@
+"""What an adapter of a general-purpose runtime (LangChain, LiteLLM) hands the harness: the contract's
+result shapes (docs/adapters.md, "What to return"), read from the runtime's own result objects the way
+that runtime's users read them. Nothing here decides what the runtime did; it only changes the form."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A tool call as the contract reads it: ``id``, ``name`` and ``arguments`` (a JSON string)."""
+
+    id: Any
+    name: Any
+    arguments: Any
+
+
+def arguments_text(arguments: Any) -> Any:
+    """A runtime that parses arguments into a dict (LangChain) hands them back as compact JSON; a
+    string stays as the runtime holds it."""
+    if isinstance(arguments, str) or arguments is None:
+        return arguments
+    return json.dumps(arguments, separators=(",", ":"), ensure_ascii=False)
+
+
+def text_result(text: Any, agent: dict[str, Any]) -> Any:
+    """The text (``""`` for none); with ``outputs``, the JSON it holds (the text when it does not parse),
+    as a caller that asked for JSON reads it."""
+    if text is None:
+        text = ""
+    if agent.get("outputs") and isinstance(text, str) and text:
+        try:
+            return json.loads(text)
+        except ValueError:
+            return text
+    return text
