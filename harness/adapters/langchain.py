@@ -22,10 +22,14 @@ declared. ``e2e`` is not wired: the chat models create their own SDK clients.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.metadata
+import random
+import uuid
 from collections.abc import Iterator
 from typing import Any
+from unittest import mock
 
 from harness.adapter_contract import concept
 from harness.adapters import langchain_inputs, openai_inputs
@@ -58,6 +62,38 @@ DEFAULT_MODEL = {
 
 PROCESS_MESSAGES = [{"role": "user", "content": [{"kind": "text", "value": "Hi"}]}]
 """A ``process`` case has no messages; the call needs some."""
+
+SEED = "wireconf"
+"""The seed of the ids langchain-google-genai draws for calls Gemini sent without one (``uuid.uuid4()``
+in ``langchain_google_genai.chat_models``): seeded anew for every call, so a case's diff is the same on
+every run (the findings page rebuilds byte for byte)."""
+
+
+class _SeededUuid:
+    """``uuid`` as ``langchain_google_genai.chat_models`` sees it: ``uuid4()`` from a seeded generator."""
+
+    def __init__(self) -> None:
+        self._random = random.Random(SEED)
+
+    def uuid4(self) -> uuid.UUID:
+        return uuid.UUID(int=self._random.getrandbits(128), version=4)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(uuid, name)
+
+
+@contextlib.contextmanager
+def _served(answer: Answer) -> Iterator[Any]:
+    """The HTTP transport answering with ``answer``, Gemini's missing call ids seeded."""
+    with contextlib.ExitStack() as stack:
+        try:
+            module: Any = importlib.import_module("langchain_google_genai.chat_models")
+        except ImportError:  # a fake's run: nothing to seed
+            module = None
+        if getattr(module, "uuid", None) is uuid:
+            stack.enter_context(mock.patch.object(module, "uuid", _SeededUuid()))
+        yield stack.enter_context(answering(lambda _request: answer))
+
 
 HINT = "pip install 'wireconf[langchain]'"
 DISTRIBUTIONS = ("langchain-core", "langchain-openai", "langchain-anthropic", "langchain-google-genai")
@@ -118,7 +154,7 @@ class LangChainAdapter:
     def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any:
         runnable, _ = self._runnable(api, agent, structured=True)
         written = [langchain_inputs.message(m) for m in messages]
-        with answering(lambda _request: REFUSED) as sent:
+        with _served(REFUSED) as sent:
             try:
                 runnable.invoke(written)
             except Exception:
@@ -129,7 +165,7 @@ class LangChainAdapter:
     def _invoke(self, api: str, agent: dict[str, Any], answer: Answer) -> tuple[Any, bool]:
         runnable, structured = self._runnable(api, agent, structured=True)
         written = [langchain_inputs.message(m) for m in PROCESS_MESSAGES]
-        with answering(lambda _request: answer):
+        with _served(answer):
             return runnable.invoke(written), structured
 
     def process(self, api: str, agent: dict[str, Any], response: object) -> Any:
@@ -145,7 +181,7 @@ class LangChainAdapter:
         written = [langchain_inputs.message(m) for m in PROCESS_MESSAGES]
         answer = recorded_answer(events, stream=True)
         whole = None
-        with answering(lambda _request: answer):
+        with _served(answer):
             for chunk in runnable.stream(written):
                 text = str(chunk.text)
                 if text:

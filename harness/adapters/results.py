@@ -19,11 +19,13 @@ class ToolCall:
 
 
 def arguments_text(arguments: Any) -> Any:
-    """A runtime that parses arguments into a dict (LangChain) hands them back as compact JSON; a
-    string stays as the runtime holds it."""
+    """Arguments a runtime parsed into a dict (LangChain's ``ToolCall.args``) written back as that runtime
+    writes them back itself (``json.dumps(args, ensure_ascii=False)``: langchain-core's
+    ``convert_to_openai_messages``, langchain-openai's ``_lc_tool_call_to_openai_tool_call``); a string
+    stays as the runtime holds it."""
     if isinstance(arguments, str) or arguments is None:
         return arguments
-    return json.dumps(arguments, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(arguments, ensure_ascii=False)
 
 
 def text_result(text: Any, agent: dict[str, Any]) -> Any:
