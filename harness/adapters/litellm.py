@@ -87,7 +87,10 @@ class LiteLLMAdapter:
 
         with seeded_ids(), answering(lambda _request: answer) as sent:
             try:
-                return self._litellm.completion(**arguments), sent
+                result = self._litellm.completion(**arguments)
+                if isinstance(result, self._litellm.CustomStreamWrapper):  # sends when first read
+                    list(result)
+                return result, sent
             except Exception:
                 if answer is REFUSED and sent.calls:
                     return None, sent

@@ -16,7 +16,7 @@ from reference_impl.schema import schema_to_wire, strict_output_schema
 
 OPTION_ARGUMENTS = {
     "temperature": "temperature",
-    "maxOutputTokens": "max_tokens",
+    "maxOutputTokens": "max_completion_tokens",
     "topP": "top_p",
     "topK": "top_k",
     "frequencyPenalty": "frequency_penalty",
@@ -25,6 +25,10 @@ OPTION_ARGUMENTS = {
     "seed": "seed",
 }
 """The canonical options and the keyword argument an OpenAI-format caller passes for each."""
+
+
+AUDIO_FORMATS = {"audio/wav": "wav", "audio/x-wav": "wav", "audio/mpeg": "mp3", "audio/mp3": "mp3"}
+"""``input_audio.format`` as OpenAI documents its values; another media type gives its subtype."""
 
 
 class UnsupportedPart(ValueError):
@@ -52,8 +56,11 @@ def content_part(part: dict[str, Any]) -> dict[str, Any]:
             image["detail"] = part["detail"]
         return {"type": "image_url", "image_url": image}
     if kind == "audio":
-        media = str(part.get("mediaType") or "audio/wav")
-        return {"type": "input_audio", "input_audio": {"data": part.get("value"), "format": media.split("/")[-1]}}
+        media = part.get("mediaType")
+        if not media:
+            raise UnsupportedPart("an audio part without a media type: input_audio needs its format")
+        audio_format = AUDIO_FORMATS.get(str(media), str(media).split("/")[-1])
+        return {"type": "input_audio", "input_audio": {"data": part.get("value"), "format": audio_format}}
     if kind == "file":
         return {"type": "file", "file": {"file_data": data_url(part, "application/pdf")}}
     raise UnsupportedPart(f"a part of kind {kind!r} has no OpenAI Chat content part")
