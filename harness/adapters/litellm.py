@@ -51,7 +51,11 @@ HINT = "pip install 'wireconf[litellm]'"
 class LiteLLMAdapter:
     name = "litellm"
 
-    def __init__(self) -> None:
+    def __init__(self, module: Any = None) -> None:
+        """``module``: a stand-in for ``litellm`` to judge instead (tests' fakes)."""
+        if module is not None:
+            self._litellm, self.version, self.unavailable = module, "test", None
+            return
         module, self.version, self.unavailable = optional_module("litellm", "litellm", HINT)
         if module is not None:
             from harness.adapters.litellm_objects import import_litellm

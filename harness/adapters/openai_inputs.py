@@ -103,7 +103,10 @@ def response_format(agent: dict[str, Any]) -> dict[str, Any] | None:
     if not outputs:
         return None
     schema = strict_output_schema(outputs)
-    return {"type": "json_schema", "json_schema": {"name": "structured_output", "strict": True, "schema": schema}}
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": "structured_output", "strict": True, "schema": schema},
+    }
 
 
 def function_tools(agent: dict[str, Any]) -> list[dict[str, Any]]:
