@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 from collections import Counter
+from html import escape
 
 from harness.reports.causes import group_causes
 from harness.reports.matrix import COLUMNS, Matrix, baseline_mark
 
 MAX_DIFF_LINES = 40
 MAX_CAUSES = 15
+
+
+def text(value: object) -> str:
+    """A string a runtime supplies (its name, version, a baseline's reason) as Markdown text: HTML
+    escaped, since GitHub renders inline HTML (a ``<script>`` name must show as written, never run),
+    and ``|`` escaped so that it cannot split a table cell."""
+    return escape(str(value), quote=False).replace("|", "\\|")
 
 
 def _cell(counts: Counter[str]) -> str:
@@ -38,7 +46,7 @@ def render_markdown(matrix: Matrix) -> str:
         known = f" ({rt.known} known from the baseline)" if rt.known else ""
         corpus = f" (corpus {rt.corpus})" if len(corpora) > 1 else ""
         out.append(
-            f"- **{rt.label}**{corpus}: {c['passed']} passed, {c['failed']} failed{known} "
+            f"- **{text(rt.label)}**{corpus}: {c['passed']} passed, {c['failed']} failed{known} "
             f"({rt.tiers_text()}), {c['error']} error, {c['unsupported']} unsupported, {c['skipped']} "
             f"skipped — {rt.profiles_text()}"
         )
@@ -51,7 +59,7 @@ def render_markdown(matrix: Matrix) -> str:
         "Each cell: " + " / ".join(COLUMNS) + ".",
         "",
     ]
-    out.append("| kind | api | " + " | ".join(rt.label for rt in matrix.runtimes) + " |")
+    out.append("| kind | api | " + " | ".join(text(rt.label) for rt in matrix.runtimes) + " |")
     out.append("|---|---|" + "---|" * len(matrix.runtimes))
     for section in matrix.sections:
         cells = " | ".join(_cell(matrix.cell(rt, section)) for rt in matrix.runtimes)
@@ -59,7 +67,12 @@ def render_markdown(matrix: Matrix) -> str:
     for rt in matrix.runtimes:
         causes = group_causes((r.id, r.differences or []) for r in rt.failures)
         if causes:
-            out += ["", f"### {rt.label}: root causes", "", "| cases | rules broken | tier | difference |"]
+            out += [
+                "",
+                f"### {text(rt.label)}: root causes",
+                "",
+                "| cases | rules broken | tier | difference |",
+            ]
             out.append("|---:|---|---|---|")
             for cause in causes[:MAX_CAUSES]:
                 rules = cause.rules_text(code=True)
@@ -72,12 +85,12 @@ def render_markdown(matrix: Matrix) -> str:
             ids = ", ".join(f"`{r.id}`" for r in rt.fixed)
             out += [
                 "",
-                f"**{rt.label}**: {len(rt.fixed)} case(s) listed in the baseline as failing now pass "
+                f"**{text(rt.label)}**: {len(rt.fixed)} case(s) listed in the baseline as failing now pass "
                 f"(remove them from it): {ids}",
             ]
         if not rt.failures:
             continue
-        out += ["", f"### {rt.label}: {len(rt.failures)} failing case(s)", ""]
+        out += ["", f"### {text(rt.label)}: {len(rt.failures)} failing case(s)", ""]
         for record in rt.failures:
             mark = baseline_mark(record)
             shown = "" if mark is None else f" (**{mark}**)" if not record.gate_accepted else f" ({mark})"
@@ -90,7 +103,7 @@ def render_markdown(matrix: Matrix) -> str:
             out.append("")
             if record.location:
                 out.append(
-                    f"`{record.location}`" + (f" — baseline: {record.reason}" if record.reason else "")
+                    f"`{record.location}`" + (f" — baseline: {text(record.reason)}" if record.reason else "")
                 )
                 out.append("")
             out.append(_fence(record.diff or record.message or "(no details)"))
