@@ -14,7 +14,7 @@ no network), so it can be published as it is.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -70,7 +70,10 @@ def render_compliance(
     """The page for ``records`` (every listed runtime's cases, as ``wireconf findings`` gathered them)."""
     matrix = build_matrix(records)
     runtimes, rules = [], {}
+    impls = Counter(rt.impl for rt in matrix.runtimes)
     for rt in matrix.runtimes:
+        name = rt.impl if impls[rt.impl] == 1 else rt.label  # luthien at two commits: name both
+
         grouped: dict[str, list[CaseRecord]] = defaultdict(list)
         for record in rt.failures:
             grouped[filed_under(record)[0]].append(record)
@@ -98,10 +101,10 @@ def render_compliance(
                     anchor("rule", rule_id),
                 ),
             )
-            view.runtimes.append((rt.impl, len(cases), target))
+            view.runtimes.append((name, len(cases), target))
         runtimes.append(
             {
-                "impl": rt.impl,
+                "impl": name,
                 "version": rt.version,
                 "anchor": anchor("rt", rt.label),
                 "judged": rt.judged,
