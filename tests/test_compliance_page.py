@@ -5,8 +5,6 @@ the Markdown renderings."""
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 
 import pytest
 
@@ -17,8 +15,8 @@ from harness.reports.jsonl import CaseRecord
 from harness.reports.markdown import render_markdown
 from harness.reports.matrix import build_matrix
 from tests.conftest import CASES
+from tests.test_reports import CHROMIUM, _chromium
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 HOSTILE = "<script>alert(1)</script>"
 RULE = "7.1.5/max-completion-tokens"
 
@@ -96,21 +94,7 @@ def test_every_runtime_supplied_string_is_escaped(records, catalogue):
 def test_the_page_renders_in_chromium_without_a_console_error(records, catalogue, tmp_path):
     page = tmp_path / "findings.html"
     page.write_text(_page(records, catalogue), encoding="utf-8")
-    command = [
-        CHROMIUM,
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-        "--enable-logging=stderr",
-        "--v=0",
-        f"--user-data-dir={tmp_path / 'profile'}",
-        "--dump-dom",
-        page.as_uri(),
-    ]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
+    done = _chromium(tmp_path, page.as_uri(), "--enable-logging=stderr", "--v=0", "--dump-dom")
     console = [line for line in done.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
     assert console == []
     dom = done.stdout
