@@ -152,6 +152,8 @@ def test_findings_command_rebuilds_the_page(agentflow_python, tmp_path, monkeypa
     monkeypatch.chdir(REPO)
     assert main(["findings", "--baselines", str(baselines), "--out", str(out)]) == 0
     assert out.read_text(encoding="utf-8") == (REPO / "docs" / "findings.md").read_text(encoding="utf-8")
+    page = (REPO / "docs" / "findings.html").read_text(encoding="utf-8")
+    assert out.with_suffix(".html").read_text(encoding="utf-8") == page  # the compliance page beside it
     for runtime in listed_runtimes(REPO / "conformance" / RUNTIMES_FILE):
         committed = REPO / "conformance" / f"{runtime.name}.yaml"
         before, after = (

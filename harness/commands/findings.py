@@ -1,5 +1,6 @@
 """``wireconf findings``: run every real runtime through the corpus, refresh its baseline and write the
-findings page (``docs/findings.md``). Re-run it whenever the corpus or a runtime changes."""
+findings page (``docs/findings.md``) and the compliance page beside it (``docs/findings.html``,
+``harness.reports.compliance``). Re-run it whenever the corpus or a runtime changes."""
 
 from __future__ import annotations
 
@@ -134,6 +135,13 @@ def run(args: argparse.Namespace) -> int:
 
     write_atomic(Path(args.out), text)
     print(f"wrote {args.out}", file=sys.stderr)
+    from harness.reports.compliance import render_compliance
+
+    page = Path(args.html) if args.html else Path(args.out).with_suffix(".html")
+    write_atomic(
+        page, render_compliance(records, corpus.catalogue, not_run, command, size, corpus.catalogue.version)
+    )
+    print(f"wrote {page}", file=sys.stderr)
     return 0
 
 
@@ -166,4 +174,9 @@ def register(subparsers: Any) -> None:
         "--baselines", default="conformance", help="folder of baselines (default: conformance)"
     )
     parser.add_argument("--out", default="docs/findings.md", help="the page (default: docs/findings.md)")
+    parser.add_argument(
+        "--html",
+        default=None,
+        help="the compliance page, one static HTML page (default: --out with .html, docs/findings.html)",
+    )
     parser.set_defaults(run=run)

@@ -25,6 +25,7 @@ from typing import Any
 from harness.corpus.rules import Catalogue
 from harness.reports.causes import NO_RULE, PROVIDER_REJECTS, UNRULED_NOTE, group_causes
 from harness.reports.jsonl import CaseRecord
+from harness.reports.markdown import text
 from harness.reports.matrix import COLUMNS, RuntimeSummary, build_matrix
 
 MAX_DIFF_LINES = 30
@@ -200,7 +201,7 @@ def _capabilities(rt: RuntimeSummary) -> str:
 def _runtime_section(
     rt: RuntimeSummary, groups: dict[str, list[CaseRecord]], causes: list[RootCause], catalogue: Catalogue
 ) -> list[str]:
-    out = ["", f"## {rt.label}", ""]
+    out = ["", f"## {text(rt.label)}", ""]
     out.append(
         f"{rt.counts['passed']} of {rt.judged} judged cases pass; {len(rt.failures)} fail, breaking "
         f"{len(groups)} rule(s), from {len(causes)} root cause(s)." + _capabilities(rt)
@@ -274,13 +275,13 @@ def render_findings(
         counts = " | ".join(str(rt.counts[c]) for c in COLUMNS)
         figures = (rt.spec_conform, rt.interop_pass, rt.counts["passed"])
         profiles = " | ".join(f"{n}/{rt.judged}" for n in figures)
-        out.append(f"| {rt.label} | {counts} | {len(groups)} | {len(causes)} | {profiles} |")
+        out.append(f"| {text(rt.label)} | {counts} | {len(groups)} | {len(causes)} | {profiles} |")
     for item in not_run:
-        out.append(f"| {item.impl} | not run: {item.reason} |" + " |" * (len(COLUMNS) + 4))
+        out.append(f"| {text(item.impl)} | not run: {text(item.reason)} |" + " |" * (len(COLUMNS) + 4))
     idle = [rt for rt in matrix.runtimes if not rt.judged]
     if idle:
         out += ["", "Not judged here, every case unsupported (`pytest cases --impl <runtime>` says why):"]
-        out += [f"- {rt.label}" for rt in idle]
+        out += [f"- {text(rt.label)}" for rt in idle]
     for rt in matrix.runtimes:
         if rt.judged:
             out += _runtime_section(rt, *by_runtime[rt.label], catalogue)

@@ -20,6 +20,13 @@ _MARKDOWN_SPECIAL = re.compile(r"[\\`*_\[\]|~]")
 """What would start emphasis, a link, code, a table cell or strike-through inside a line."""
 
 
+def text(value: object) -> str:
+    """A string a runtime supplies (its name, version, a baseline's reason) as Markdown text: one line,
+    bounded, HTML and Markdown escaped (a ``<script>`` name shows as written, a ``|`` cannot split a
+    table cell)."""
+    return _plain(str(value))
+
+
 def _cell(counts: Counter[str]) -> str:
     if not counts:
         return "-"

@@ -1,0 +1,37 @@
+"""A stand-in for the ``litellm`` module that refuses what LiteLLM refuses for Gemini: a message whose
+role Gemini has no turn for raises ("Invalid Message passed in"), as
+``litellm.llms.vertex_ai.gemini.transformation:_gemini_convert_messages_with_history`` does
+(tests/test_langchain_litellm.py checks the real function raises the same). Otherwise it sends
+``{contents: [{role, parts: [{text}]}]}`` through httpx's default transport, where the adapter
+captures it."""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import httpx
+
+from harness.adapters.litellm import LiteLLMAdapter
+
+TURNS = {"user": "user", "assistant": "model"}
+
+
+class CustomStreamWrapper:
+    """Only for the adapter's ``isinstance`` check: this stand-in never streams."""
+
+
+def completion(model: str, messages: list[dict[str, Any]], **_: Any) -> None:
+    contents = []
+    for message in messages:
+        if message["role"] not in TURNS:
+            raise ValueError(f"Invalid Message passed in - {message}")
+        contents.append({"role": TURNS[message["role"]], "parts": [{"text": message["content"]}]})
+    with httpx.Client() as client:
+        client.post(
+            f"https://generativelanguage.googleapis.com/v1beta/models/{model}", json={"contents": contents}
+        )
+
+
+module = types.SimpleNamespace(completion=completion, CustomStreamWrapper=CustomStreamWrapper)
+adapter = LiteLLMAdapter(module=module)

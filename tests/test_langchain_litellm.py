@@ -1,0 +1,155 @@
+"""LangChain's chat models and LiteLLM's ``completion`` through the corpus, for real (the ``langchain`` and
+``litellm`` extras, in the dev extra), each against its committed baseline with no error; and fakes that
+refuse what the real runtimes refuse, checked against the real runtimes."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import httpx
+import pytest
+import yaml
+
+from harness.adapters import langchain_inputs, openai_inputs
+from harness.adapters.http_answer import REFUSED, Answer, answering
+from harness.commands.findings import listed_runtimes
+from tests.conftest import REPO
+
+RUNTIMES = {r.name: r for r in listed_runtimes(REPO / "conformance" / "runtimes.yaml")}
+KINDS = ("wire", "process", "stream")
+
+needs = {
+    "langchain": pytest.mark.skipif(
+        importlib.util.find_spec("langchain_openai") is None, reason="pip install -e '.[langchain]'"
+    ),
+    "litellm": pytest.mark.skipif(
+        importlib.util.find_spec("litellm") is None, reason="pip install -e '.[litellm]'"
+    ),
+}
+
+
+def test_both_runtimes_are_listed_with_their_entry_points():
+    assert RUNTIMES["langchain"].impl == "langchain"
+    assert RUNTIMES["litellm"].impl == "litellm"
+
+
+@pytest.mark.third_party
+@pytest.mark.parametrize("name", ["langchain", "litellm"])
+def test_each_runtime_runs_its_kinds_against_its_committed_baseline(name, corpus, run_corpus):
+    """Every case of the declared kinds gets a verdict (no error), failures are listed in the baseline
+    with a reason that names a function of the runtime, and the gate holds (a regression fails it)."""
+    if importlib.util.find_spec({"langchain": "langchain_openai", "litellm": "litellm"}[name]) is None:
+        pytest.skip(f"pip install -e '.[{name}]'")
+    baseline = REPO / "conformance" / f"{name}.yaml"
+    run = run_corpus(f"--impl={name}", f"--baseline={baseline}")
+    assert run.with_outcome("error") == set(), {c: run.longreprs[c][:300] for c in run.with_outcome("error")}
+    judged = {c for c, o in run.outcomes.items() if o in ("passed", "failed")}
+    assert {c.kind for c in corpus.cases() if c.id in judged} == set(KINDS)
+    assert run.ret == 0, "a failure the baseline does not list, or a listed case that passes"
+    reasons = yaml.safe_load(baseline.read_text(encoding="utf-8"))["expected_failures"]
+    assert reasons and set(reasons) == run.with_outcome("failed")
+    module = "`langchain" if name == "langchain" else "`litellm"
+    unnamed = [c for c, reason in reasons.items() if module not in reason]
+    assert unnamed == [], "every reason names the runtime's function responsible"
+
+
+def test_the_transport_answers_both_http_libraries_and_keeps_the_body():
+    import httpx2
+
+    served = Answer(200, [("content-type", "application/json")], b'{"ok": true}')
+    with answering(lambda _request: served) as sent:
+        first = httpx.Client().post("https://example.invalid/v1/a", json={"a": 1})
+        second = httpx2.Client().post("https://example.invalid/v1/b", json={"b": 2})
+        download = httpx.Client().get("https://example.invalid/image.png")
+    assert (first.json(), second.json(), download.status_code) == ({"ok": True}, {"ok": True}, 200)
+    assert [r.method for r in sent.requests] == ["POST", "POST", "GET"]
+    assert sent.body() == {"a": 1}  # the first call to the provider; a download is not one
+    with answering(lambda _request: REFUSED) as nothing:
+        pass
+    with pytest.raises(RuntimeError, match="sent no request"):
+        nothing.body()
+
+
+def test_inputs_are_written_as_each_runtimes_users_write_them():
+    audio = {"kind": "audio", "value": "AAAA", "mediaType": "audio/x-wav"}
+    assert openai_inputs.content_part(audio) == {
+        "type": "input_audio",
+        "input_audio": {"data": "AAAA", "format": "wav"},
+    }
+    with pytest.raises(openai_inputs.UnsupportedPart):
+        openai_inputs.content_part({"kind": "audio", "value": "AAAA"})
+    agent = {"model": {"options": {"maxOutputTokens": 5, "topK": 3, "additionalProperties": {"user": "u"}}}}
+    assert langchain_inputs.constructor_options("openai", agent) == {
+        "max_tokens": 5,
+        "model_kwargs": {"user": "u"},
+    }
+    assert langchain_inputs.constructor_options("anthropic", agent)["top_k"] == 3
+    assert langchain_inputs.content_block(audio) == {
+        "type": "audio",
+        "base64": "AAAA",
+        "mime_type": "audio/x-wav",
+    }
+
+
+@needs["langchain"]
+def test_langchain_messages_are_langchains_own_objects():
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": '{"x": 1}'}}
+    assistant = langchain_inputs.message(
+        {"role": "assistant", "content": [], "metadata": {"tool_calls": [call]}}
+    )
+    assert isinstance(assistant, AIMessage) and assistant.tool_calls[0]["args"] == {"x": 1}
+    tool = langchain_inputs.message(
+        {"role": "tool", "content": [{"kind": "text", "value": "ok"}], "metadata": {"tool_call_id": "c1"}}
+    )
+    assert isinstance(tool, ToolMessage) and tool.tool_call_id == "c1" and tool.content == "ok"
+    user = langchain_inputs.message({"role": "user", "content": [{"kind": "text", "value": "a"}] * 2})
+    assert isinstance(user, HumanMessage) and user.content == [{"type": "text", "text": "a"}] * 2
+
+
+@needs["langchain"]
+def test_the_langchain_fake_refuses_what_chatopenai_refuses(run_corpus):
+    from langchain_core.messages import HumanMessage
+    from langchain_openai import ChatOpenAI
+
+    from tests.fakes.langchain_chat import REFUSAL
+
+    block = langchain_inputs.content_block({"kind": "file", "value": "https://example.com/a.pdf"})
+    real = ChatOpenAI(model="gpt-4o-mini", api_key="placeholder")
+    with pytest.raises(ValueError, match=REFUSAL):
+        real._get_request_payload([HumanMessage(content=[block])])
+
+    cases = "file-part or single-text-part-is-string"
+    run = run_corpus(
+        "--impl=tests.fakes.langchain_chat:adapter", "--api=openai.chat", "--kind=wire", "-k", cases
+    )
+    assert (
+        run.outcomes["wire.openai.chat.single-text-part-is-string"] == "passed"
+    )  # judged through the capture
+    assert run.outcomes["wire.openai.chat.file-part"] == "failed"
+    assert REFUSAL in run.longreprs["wire.openai.chat.file-part"]
+    assert run.with_outcome("error") == set()
+
+
+@needs["litellm"]
+def test_the_litellm_fake_refuses_what_litellm_refuses(run_corpus):
+    import litellm
+
+    with answering(lambda _request: REFUSED), pytest.raises(Exception, match="Invalid Message passed in"):
+        litellm.completion(
+            model="gemini/gemini-2.5-flash",
+            messages=[{"role": "critic", "content": "x"}],
+            api_key="placeholder",
+        )
+
+    cases = "unknown-role-raises or single-text-message"
+    run = run_corpus(
+        "--impl=tests.fakes.litellm_module:adapter",
+        "--api=gemini.generate_content",
+        "--kind=wire",
+        "-k",
+        cases,
+    )
+    assert run.outcomes["wire.gemini.generate_content.unknown-role-raises"] == "passed"
+    assert run.outcomes["wire.gemini.generate_content.single-text-message"] == "passed"
