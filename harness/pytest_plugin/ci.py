@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any
 
@@ -22,7 +21,7 @@ import pytest
 
 from harness.corpus.identity import CorpusIdentity
 from harness.pytest_plugin.items import CaseFailed, CaseItem
-from harness.pytest_plugin.session import get_session
+from harness.pytest_plugin.session import get_session, shown_path
 from harness.pytest_plugin.shard import Shard, parse_shard
 from harness.pytest_plugin.summary import (
     PROP_API,
@@ -63,51 +62,6 @@ MAX_LISTED = 10  # case ids listed per baseline category in the terminal summary
 
 BASELINE_KEY = pytest.StashKey[Baseline | None]()
 SHARD_KEY = pytest.StashKey[Shard | None]()
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("wireconf-ci", "wireconf CI gate and reports")
-    group.addoption(
-        "--baseline",
-        dest="wireconf_baseline",
-        default=None,
-        metavar="FILE",
-        help="YAML file of what this runtime failed (each case with a reason) and passed when the file "
-        "was written: listed failures are expected (xfail), a listed case that passes fails the run, a "
-        "regression (a case that passed, unchanged since) fails the run, a new failure fails it unless "
-        "--allow-new-failures",
-    )
-    group.addoption(
-        "--allow-new-failures",
-        dest="wireconf_allow_new_failures",
-        action="store_true",
-        default=False,
-        help="with --baseline: report failures of cases the baseline never judged (added or changed since, "
-        "or unsupported then) as new, without failing the run; regressions still fail it",
-    )
-    group.addoption(
-        "--update-baseline",
-        dest="wireconf_update_baseline",
-        action="store_true",
-        default=False,
-        help="rewrite the --baseline file from this run (failures added, passing cases moved to `passed`, "
-        "cases not run kept, the corpus's version recorded); the gate does not fail the run",
-    )
-    group.addoption(
-        "--report",
-        dest="wireconf_report",
-        default=None,
-        metavar="PATH.jsonl",
-        help="write one JSON line per case (impl, version, id, rules, status, diff, duration, the gate's "
-        "verdict, the corpus's version and hash); render with `wireconf report`",
-    )
-    group.addoption(
-        "--shard",
-        dest="wireconf_shard",
-        default=None,
-        metavar="I/N",
-        help="run only the I-th of N disjoint parts of the collection (stable across machines)",
-    )
 
 
 @pytest.hookimpl(trylast=True)  # after the plugin's own, which creates the session
@@ -215,20 +169,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 def _relative_location(item: CaseItem) -> str:
-    """``path:line`` of the case, the same on every machine: relative to pytest's rootdir when inside it,
-    else to the folder that holds the corpus (an installed corpus reads ``cases/wire/...``, as in a
-    checkout)."""
-    return f"{_relative_path(item.loaded.path, item.config.rootpath, item.corpus_root)}:{item.loaded.line}"
-
-
-@lru_cache(maxsize=1024)
-def _relative_path(path: Path, rootpath: Path, corpus_root: Path) -> str:
-    """Resolving a path asks the file system about each of its parts: done once per case file."""
-    resolved = path.resolve()
-    for base in (rootpath.resolve(), corpus_root.parent):
-        if resolved.is_relative_to(base):
-            return resolved.relative_to(base).as_posix()
-    return resolved.as_posix()
+    """``path:line`` of the case, the same on every machine (``shown_path``)."""
+    return f"{shown_path(item.loaded.path, item.config.rootpath, item.corpus_root)}:{item.loaded.line}"
 
 
 def _gate(item: CaseItem, report: pytest.TestReport, baseline: Baseline) -> None:

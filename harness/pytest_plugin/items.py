@@ -31,7 +31,7 @@ from harness.kinds.kind import capability
 from harness.kinds.registry import KINDS
 from harness.pytest_plugin.case_run import CaseResult
 from harness.pytest_plugin.runner import replay_logs
-from harness.pytest_plugin.session import get_session, resolved_file
+from harness.pytest_plugin.session import get_session, resolved_file, shown_path
 from harness.pytest_plugin.summary import (
     PROP_API,
     PROP_CASE,
@@ -131,10 +131,14 @@ class CaseItem(ShownAsWritten):
     def catalogue(self) -> Catalogue:
         return get_session(self.config).corpus(self.corpus_root).catalogue
 
+    def _where(self, line: int) -> str:
+        """``file:line`` in the case's file as reports name it (``cases/wire/...``: ``shown_path``)."""
+        return f"{shown_path(self.loaded.path, self.config.rootpath, self.corpus_root)}:{line}"
+
     def _header(self) -> list[str]:
         session = get_session(self.config)
         catalogue = self.catalogue
-        lines = [f"case {self.loaded.id} ({self.loaded.location}) against {session.impl_label}"]
+        lines = [f"case {self.loaded.id} ({self._where(self.loaded.line)}) against {session.impl_label}"]
         for rule_id in self.loaded.model.rules:
             rule = catalogue.rules.get(rule_id)
             lines.append(f"  rule {rule_id}" + (f" [{rule.level}]: {rule.statement}" if rule else ""))
@@ -239,8 +243,8 @@ class CaseItem(ShownAsWritten):
         if result.attempts:
             tried = "\n".join(f"  {attempt}" for attempt in result.attempts)
             pytest.fail(
-                f"case {self.loaded.id} ({self.loaded.location}): the network is blocked while a runtime "
-                f"runs, and it tried to reach:\n{tried}\n{NETWORK_HELP}",
+                f"case {self.loaded.id} ({self._where(self.loaded.line)}): the network is blocked while a "
+                f"runtime runs, and it tried to reach:\n{tried}\n{NETWORK_HELP}",
                 pytrace=False,
             )
         lines = result.lines
@@ -273,7 +277,7 @@ class CaseItem(ShownAsWritten):
         text = [str(line) + _waived_note(line, waived) for line in lines]
         explained = [*text, *self._broken(broken), *_stale(stale)]
         expect_key = "expect_error" if self.loaded.model.expect_error is not None else "expect"
-        where = f"  expectation at {self.loaded.path}:{self.loaded.line_of(expect_key)}"
+        where = f"  expectation at {self._where(self.loaded.line_of(expect_key))}"
         if broken and not stale and not in_profile(tier, session.profile):
             self.user_properties.append((PROP_OUTSIDE_PROFILE, session.profile))
             rules = ", ".join(dict.fromkeys(r for a in broken for r in a.rules))
