@@ -70,8 +70,39 @@ def _readme_commands() -> list[str]:
 def test_ci_runs_the_readme_test_command():
     setup, tests = (block.strip() for block in _readme_commands())
     ci = (REPO / ".ci" / "run").read_text()
-    assert tests in ci, "the test command of README.md must be what .ci/run runs"
+    commands = [
+        line.strip() for line in ci.splitlines() if line.strip() and not line.lstrip().startswith("#")
+    ]
+    assert commands[-1] == tests, "the last thing .ci/run does must be README.md's test command, exactly"
     assert "pytest cases" in setup
+
+
+# every install .ci/run makes before the tests (a line of it that installs), and how README.md's Quick
+# start names it
+CI_INSTALLS = {
+    "apt-get install -y -qq chromium": "Chromium",
+    "apt-get install -y -qq nodejs npm": "Node.js",
+    ".ci/agentflow-venv": ".ci/agentflow-venv",
+    ".venv-agentflow/bin/python -m pip install --quiet --no-deps -e .": ".venv-agentflow",
+    "wireconf prompty-ts build": "wireconf prompty-ts build",
+    "pip install --quiet --upgrade pip": "Set up a fresh machine (Python 3.11 with pip)",
+    "pip install --quiet -e '.[dev]'": "pip install -e '.[dev]'",
+}
+
+
+def test_the_readme_names_every_install_of_ci_run():
+    """README.md says what its two commands install and what .ci/run installs besides: nothing is
+    downloaded that the page does not name."""
+    ci = (REPO / ".ci" / "run").read_text()
+    quick_start = (REPO / "README.md").read_text().split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    for line in ci.splitlines():
+        if "install" in line and not line.lstrip().startswith("#") and "could not be installed" not in line:
+            assert any(step in line for step in CI_INSTALLS), (
+                f".ci/run installs what CI_INSTALLS omits: {line}"
+            )
+    for step, name in CI_INSTALLS.items():
+        assert step in ci, f".ci/run no longer runs `{step}`: update CI_INSTALLS"
+        assert name in quick_start, f"README.md's Quick start does not name {name} (.ci/run: {step})"
 
 
 def test_console_script_is_installed():
