@@ -13,6 +13,7 @@ import yaml
 from harness.cli import main
 from harness.corpus.loader import Corpus
 from harness.corpus.rules_doc import render_markdown
+from harness.pytest_plugin import options
 from tests.conftest import CASES, REPO
 
 
@@ -195,3 +196,30 @@ def test_a_closed_pipe_ends_the_command_quietly():
     proc.stdout.close()  # the reader is gone before the first line (`wireconf rules | head -0`)
     err = proc.stderr.read().decode()
     assert proc.wait() == 141 and err == ""
+
+
+class _Options:
+    """Stands in for pytest's parser: notes the options each group defines."""
+
+    def __init__(self) -> None:
+        self.groups: dict[str, list[str]] = {}
+
+    def getgroup(self, name: str, description: str = "") -> _Options:
+        self._group = self.groups.setdefault(name, [])
+        return self
+
+    def addoption(self, *names: str, **settings: object) -> None:
+        self._group.extend(names)
+
+
+def test_every_plugin_option_is_in_a_readme_options_table(monkeypatch):
+    monkeypatch.setattr(options, "owned_by_pytest_recording", lambda: False)
+    parser = _Options()
+    options.add_options(parser)  # type: ignore[arg-type]
+    readme = (REPO / "README.md").read_text()
+    rows = set(re.findall(r"^\| `(--[a-z-]+)", readme, re.M))
+    defined = {name for names in parser.groups.values() for name in names}
+    assert {"--kind", "--api", "--wireconf", "--baseline"} <= defined
+    # --record-mode has its own section (recording with real keys)
+    assert defined - {"--record-mode"} <= rows, "options missing from README.md's tables"
+    assert "--record-mode" in readme
