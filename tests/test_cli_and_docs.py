@@ -223,3 +223,24 @@ def test_every_plugin_option_is_in_a_readme_options_table(monkeypatch):
     # --record-mode has its own section (recording with real keys)
     assert defined - {"--record-mode"} <= rows, "options missing from README.md's tables"
     assert "--record-mode" in readme
+
+
+def test_lint_refuses_a_cassette_reference_that_leaves_the_cassettes_folder(tmp_path, capsys):
+    """Wherever a case names a cassette (here an extract payload, which runs only as that kind's case
+    does), a name that climbs out of the cassettes folder is a problem of the file, at its line."""
+    corpus = tmp_path / "cases"
+    corpus.mkdir()
+    (corpus / "rules.yaml").write_text((CASES / "rules.yaml").read_text())
+    source = (CASES / "extract" / "anthropic.messages" / "real-traffic.yaml").read_text()
+    name = "anthropic/anthropic__01__logfire__test_sync_messages_version_latest_i0"
+    (corpus / "extract.yaml").write_text(
+        source.replace(f"request: {{cassette: {name}}}", "request: {cassette: ../../x}", 1)
+    )
+    assert main(["lint", str(corpus), "--cassettes", str(REPO / "cassettes")]) == 1
+    out = capsys.readouterr().out
+    line = next(
+        n for n, text in enumerate((corpus / "extract.yaml").read_text().splitlines(), 1) if "../../x" in text
+    )
+    case_id = "extract.anthropic.messages.real-text-with-system-prompt"
+    assert f"extract.yaml:{line}: {case_id}: cassette name '../../x'" in out
+    assert out.count("../../x") == 1  # the other references of the file are fine
