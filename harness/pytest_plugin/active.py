@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from harness import __version__
-from harness.corpus.installed import CorpusNotFound, installed_corpus
 from harness.corpus.loader import is_case_file
 from harness.corpus.rules import RULES_FILE
+from harness.pytest_plugin.installed_run import deselect_outside, plan_installed_run
 from harness.pytest_plugin.items import CaseFile, RulesFile
 from harness.pytest_plugin.session import (
     SESSION_KEY,
@@ -43,42 +43,10 @@ RECORDED_MODEL_WARNING = r"ignore:The model '.*' is deprecated:DeprecationWarnin
 nature), so the warning is about the cassette, never about the runtime under test."""
 
 
-def _add_installed_corpus(config: pytest.Config) -> None:
-    """``--wireconf``: collect the installed corpus instead of pytest's default paths. A path on the
-    command line may be relative to the corpus folder (``wire/openai.chat/options.yaml::<case id>``,
-    the node ids of an installed corpus, which lies outside the rootdir) or to the folder that holds it
-    (``cases/wire/...``, as reports name it); a path within the corpus selects from it, while a path
-    elsewhere (``extra-cases/``) is run besides the whole corpus."""
-    try:
-        root = installed_corpus()
-    except CorpusNotFound as exc:
-        raise pytest.UsageError(f"--wireconf: {exc}") from exc
-    if config.args_source != pytest.Config.ArgsSource.ARGS:
-        config.args = [str(root)]
-        return
-    args = [_in_installed_corpus(config, arg, root) for arg in config.args]
-    here = config.invocation_params.dir
-    if not any((here / arg.split("::", 1)[0]).resolve().is_relative_to(root.resolve()) for arg in args):
-        args.append(str(root))
-    config.args = args
-
-
-def _in_installed_corpus(config: pytest.Config, arg: str, root: Path) -> str:
-    """``arg`` as a path into the installed corpus when it names nothing from the current directory but
-    names a file or folder of the corpus (relative to it, or to the folder that holds it)."""
-    path, sep, rest = arg.partition("::")
-    if not path or (config.invocation_params.dir / path).exists():
-        return arg
-    for base in (root, root.parent):
-        if (base / path).exists():
-            return f"{base / path}{sep}{rest}"
-    return arg
-
-
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("filterwarnings", RECORDED_MODEL_WARNING)
     if config.getoption("wireconf_installed"):
-        _add_installed_corpus(config)
+        plan_installed_run(config)
     session = WireconfSession(config)
     config.stash[SESSION_KEY] = session
     config.pluginmanager.register(_Tallying(session), f"wireconf-tally-{id(config)}")
@@ -99,6 +67,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    deselect_outside(config, items)
     kinds, apis = config.getoption("wireconf_kinds"), config.getoption("wireconf_apis")
     if not kinds and not apis:
         return

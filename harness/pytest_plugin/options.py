@@ -45,8 +45,8 @@ def _corpus_options(group: pytest.OptionGroup) -> None:
         action="store_true",
         default=False,
         help="run the corpus installed with wireconf, from any directory, instead of pytest's default "
-        "paths (testpaths or the current directory); a path given on the command line selects within it "
-        "(a node id relative to the corpus, like wire/openai.chat/options.yaml::<case id>, works too)",
+        "paths (testpaths or the current directory); a path in the corpus selects from it (also relative "
+        "to the corpus: wire/openai.chat/options.yaml::<case id>), a path elsewhere runs besides it",
     )
     group.addoption(
         "--impl",
