@@ -49,6 +49,7 @@ from harness.reports.baseline import (
     default_reason,
     load_baseline,
 )
+from harness.reports.gate import GatedCase, decide
 from harness.reports.jsonl import CaseRecord
 
 PROP_DIFF = "wireconf_diff"
@@ -174,50 +175,38 @@ def _relative_location(item: CaseItem) -> str:
 
 
 def _gate(item: CaseItem, report: pytest.TestReport, baseline: Baseline) -> None:
-    """Apply the baseline to the verdict of one case (its call phase).
-
-    A failure outside ``--profile`` (already xfailed by the item) costs the run nothing whatever the
-    baseline says; a waiver that no longer matches fails the run like a listed case that passes, and an
-    expected failure does not excuse it."""
+    """Apply the baseline to the verdict of one case (its call phase): the policy is
+    ``harness.reports.gate.decide``; here its decision is written into pytest's report."""
     config = item.config
-    updating = config.getoption("wireconf_update_baseline")
-    case_id = item.loaded.id
-    reason = baseline.reason(case_id)
     fingerprint = get_session(config).fingerprint(item.corpus_root, item.loaded)
     report.user_properties.append((PROP_FINGERPRINT, fingerprint))
     props = dict(report.user_properties)
-    stale = json.loads(props.get(PROP_STALE_WAIVERS, "[]"))
-    if PROP_OUTSIDE_PROFILE in props:  # named as in the baseline, so that an update counts it
-        if reason is not None:
-            report.user_properties += [(PROP_BASELINE, EXPECTED), (PROP_REASON, reason)]
-        elif updating:
-            kind, why = baseline.history(case_id, fingerprint)
-            report.user_properties += [(PROP_BASELINE, kind), (PROP_REASON, why)]
-    elif report.failed and stale and PROP_DIFFERENCES not in props:  # nothing left but the stale waivers
-        why = f"waiver(s) of {', '.join(stale)} no longer match any difference of the case"
-        report.user_properties += [(PROP_BASELINE, FIXED), (PROP_REASON, why)]
-    elif report.failed and reason is not None:
-        if stale:
-            report.user_properties += [(PROP_BASELINE, EXPECTED), (PROP_REASON, reason)]
-        else:
-            _accept(report, EXPECTED, reason, f"baseline: {reason}")
-    elif report.failed:
-        kind, why = baseline.history(case_id, fingerprint)
-        if updating:
-            _accept(report, kind, why, f"baseline: {kind} failure, added by --update-baseline ({why})")
-        elif kind == NEW and not stale and config.getoption("wireconf_allow_new_failures"):
-            _accept(report, kind, why, f"baseline: new failure, allowed by --allow-new-failures ({why})")
-        else:
-            report.user_properties += [(PROP_BASELINE, kind), (PROP_REASON, why)]
-            report.sections.append(("wireconf baseline", f"{kind} failure: {why}"))
-    elif report.passed and reason is not None:
-        report.user_properties += [(PROP_BASELINE, FIXED), (PROP_REASON, reason)]
-        if not updating:
-            report.outcome = "failed"
-            report.longrepr = (
-                f"case {case_id} is listed in the baseline {baseline.path} as failing "
-                f"({reason}), but it now passes: remove the entry, or run with --update-baseline"
-            )
+    case = GatedCase(
+        case_id=item.loaded.id,
+        fingerprint=fingerprint,
+        failed=report.failed,
+        passed=report.passed,
+        outside_profile=PROP_OUTSIDE_PROFILE in props,
+        differences_left=PROP_DIFFERENCES in props,
+        stale=tuple(json.loads(props.get(PROP_STALE_WAIVERS, "[]"))),
+    )
+    decision = decide(
+        baseline,
+        case,
+        updating=config.getoption("wireconf_update_baseline"),
+        allow_new=config.getoption("wireconf_allow_new_failures"),
+    )
+    if decision.kind is None or decision.reason is None:
+        return
+    if decision.accepted is not None:
+        _accept(report, decision.kind, decision.reason, decision.accepted)
+        return
+    report.user_properties += [(PROP_BASELINE, decision.kind), (PROP_REASON, decision.reason)]
+    if decision.section is not None:
+        report.sections.append(("wireconf baseline", decision.section))
+    if decision.fails_run is not None:
+        report.outcome = "failed"
+        report.longrepr = decision.fails_run
 
 
 def _accept(report: pytest.TestReport, kind: str, reason: str, wasxfail: str) -> None:
