@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import textwrap
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ import pytest
 
 from harness.corpus.loader import Corpus
 from harness.providers.registry import API_NAMES
+from harness.pytest_plugin.plugin import ACTIVE_PLUGINS
 from harness.pytest_plugin.summary import PROP_CASE, PROP_PROBLEM, classify
 from harness.sdk.replay import warm_up
 from tests.fake_provider import fake_provider  # noqa: F401  (the fake provider server, as a fixture)
@@ -18,6 +20,13 @@ from tests.spread import pytest_cmdline_main  # noqa: F401  (README's test comma
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
+
+for _module in ACTIVE_PLUGINS:
+    # The plugin imports these only in a run that uses wireconf. Imported here, before any pytester
+    # run takes its sys.modules snapshot, they stay the same module objects for the whole session: else
+    # the first nested run would import them and its restore drop them, and a test that patches one
+    # (``runner.prepare_case``) would patch a copy that the next nested run no longer uses.
+    importlib.import_module(_module)
 
 
 def small_corpus(root: Path, rules: str, name: str, cases: str) -> Path:
