@@ -167,6 +167,12 @@ def _record_option(group: pytest.OptionGroup) -> None:
     )
 
 
+ASKING = ("wireconf_installed", "wireconf_impl", "wireconf_baseline", "wireconf_report", "wireconf_shard")
+"""The options that only a corpus run reads: given, they make the run one from its start (its header,
+its report file opened when the session starts) even where the paths reach a corpus only below them."""
+
+
 def asks_for_wireconf(config: pytest.Config) -> bool:
-    """Whether the command line asks for a corpus run by option (``--wireconf`` or ``--impl``)."""
-    return bool(config.getoption("wireconf_installed")) or config.getoption("wireconf_impl") is not None
+    """Whether the command line asks for a corpus run by option (``--wireconf``, ``--impl``, the CI
+    gate's and report's)."""
+    return any(config.getoption(name) not in (None, False) for name in ASKING)

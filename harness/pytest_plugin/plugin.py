@@ -3,9 +3,10 @@
 wireconf is installed beside a runtime's own tests, so loading it must cost that project nothing and
 change nothing in it: this module imports pytest and defines the options (``options``), no more. The
 registries, the implementation under test, the session, the runner and the garbage-collector measures
-(the hooks of ``ACTIVE_PLUGINS``) come into being only in a run that uses wireconf: ``--wireconf`` or
-``--impl`` given, a command-line path in a corpus (at or below a folder that holds ``rules.yaml``), or,
-failing those, the first corpus file pytest collects. An installed extension that is broken (a
+(the hooks of ``ACTIVE_PLUGINS``) come into being only in a run that uses wireconf: ``--wireconf``,
+``--impl`` or another option only such a run reads given (``options.ASKING``), a command-line path in a
+corpus (at or below a folder that holds ``rules.yaml``), or, failing those, the first corpus file
+pytest collects. An installed extension that is broken (a
 ``wireconf.kinds`` entry point that fails to load) is therefore an error only in such a run.
 """
 
