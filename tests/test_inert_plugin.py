@@ -114,7 +114,7 @@ def test_the_option_choices_are_the_ones_the_run_knows():
     assert options.RECORD_MODES == MODES
 
 
-@pytest.mark.parametrize("asked", [[], ["--impl=reference"]])
+@pytest.mark.parametrize("asked", [[], ["--impl=reference"], ["--report=out.jsonl"]])
 def test_the_session_exists_only_when_asked(pytester, asked):
     pytester.makepyfile(test_own="def test_own():\n    pass\n")
     seen: list[bool] = []
