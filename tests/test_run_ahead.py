@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from harness.pytest_plugin.runner import wait_reaped
-
 from tests.conftest import REPO
 from tests.test_hostile_adapters import HOSTILE, PROCESS, STREAM, WIRE, WIRE_3, WIRE_4, only
 
