@@ -96,13 +96,20 @@ def corpus() -> Corpus:
     return Corpus(CASES)
 
 
+SUITE_CASE_TIMEOUT = "--case-timeout=60"
+"""The time limit of the suite's corpus runs unless a test sets its own: they judge verdicts, not
+speed, and a loaded machine (an MCP server's start, a first SDK parse) must not turn a case into an
+error; a test of the time limit itself gives the limit it tests."""
+
+
 @pytest.fixture
 def run_corpus(pytester: pytest.Pytester):
     """Run the project's corpus (or ``target``) in-process with extra options."""
     pytester.syspathinsert(REPO)
 
     def run(*args: str, target: Path = CASES) -> CorpusRun:
-        return collect_run(pytester.inline_run(str(target), "-p", "no:cacheprovider", *args))
+        limit = [] if any(a.startswith("--case-timeout") for a in args) else [SUITE_CASE_TIMEOUT]
+        return collect_run(pytester.inline_run(str(target), "-p", "no:cacheprovider", *limit, *args))
 
     return run
 
