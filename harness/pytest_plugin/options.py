@@ -46,7 +46,7 @@ def _corpus_options(group: pytest.OptionGroup) -> None:
         default=False,
         help="run the corpus installed with wireconf, from any directory, instead of pytest's default "
         "paths (testpaths or the current directory); a path in the corpus selects from it (also relative "
-        "to the corpus: wire/openai.chat/options.yaml::<case id>), a path elsewhere runs besides it",
+        "to the corpus: <kind>/<api>/<file>.yaml::<case id>), a path elsewhere runs besides it",
     )
     group.addoption(
         "--impl",
@@ -91,8 +91,8 @@ def _corpus_options(group: pytest.OptionGroup) -> None:
         action="append",
         default=[],
         metavar="KIND",
-        help="run only cases of this kind (wire, process, stream, ...: `wireconf rules` lists the kinds "
-        "installed); repeatable",
+        help="run only cases of this kind (the first part of a case id: wire, process, stream, ...); "
+        "repeatable",
     )
     group.addoption(
         "--api",
@@ -100,7 +100,8 @@ def _corpus_options(group: pytest.OptionGroup) -> None:
         action="append",
         default=[],
         metavar="API",
-        help="run only cases of this api (openai.chat, anthropic.messages, ...); repeatable",
+        help="run only cases of this api (the second part of a case id, as README's coverage table lists "
+        "them); repeatable",
     )
     group.addoption(
         "--cassettes",
@@ -163,7 +164,7 @@ def _record_option(group: pytest.OptionGroup) -> None:
         default="none",
         help="e2e cassettes, vcrpy's meanings: none (replay only, the default), once (record missing "
         "cassettes), new_episodes (record unmatched requests), all (re-record); keys from each "
-        "provider's key variables (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY / GOOGLE_API_KEY)",
+        "provider's key variables (docs/recording.md)",
     )
 
 
