@@ -3,7 +3,7 @@
 pytest reads options before any test runs, so they must all be known when the plugin loads, in every
 project where wireconf is installed; the registries, the implementation under test and the rest come
 into being only in a run that uses wireconf (``harness.pytest_plugin.plugin``). The choices below are
-therefore spelled out here; ``tests/test_inert_plugin.py`` checks that they are the ones the
+therefore spelled out here; ``tests/integration/test_inert_plugin.py`` checks that they are the ones the
 modules that act on them know (``harness.judging.profile``, ``harness.pytest_plugin.runner``,
 ``harness.cassettes.recording``).
 """

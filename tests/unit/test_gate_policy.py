@@ -1,5 +1,5 @@
 """The CI gate's policy (``harness.reports.gate.decide``), row by row of docs/ci.md's table, without a
-pytest run: tests/test_ci_gate.py checks that the plugin applies it in real runs."""
+pytest run: tests/integration/test_ci_gate.py checks that the plugin applies it in real runs."""
 
 from __future__ import annotations
 
