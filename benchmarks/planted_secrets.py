@@ -43,7 +43,7 @@ sys.path.insert(0, str(REPO))
 
 from harness.secret_values import encoded_forms  # noqa: E402
 from tests.fake_provider import PLACES, PLANTED_KEYS, FakeProvider  # noqa: E402
-from tests.test_record_replay import RULES  # noqa: E402  (the e2e corpus's one-rule catalogue)
+from tests.integration.test_record_replay import RULES  # noqa: E402  (the e2e corpus's one-rule catalogue)
 
 RUNTIME_PLACES = ("authorization header", "api_key body field", "key= query", "subscription-key= query",
                   "echoed response header", "printed", "logged", "exception message")  # fmt: skip

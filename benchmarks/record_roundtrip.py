@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/record_roundtrip.py [--repeat 3]
 
-Runs the record-and-replay corpus of the tests (tests/test_record_replay.py: every api, streams
+Runs the record-and-replay corpus of the tests (tests/integration/test_record_replay.py: every api, streams
 included, through the official SDKs with planted keys) in-process: once with --record-mode=once into
 a fresh folder (the fake server on 127.0.0.1 answers; scrubbing, scan and atomic writes included),
 then in replay with the server stopped. Best of --repeat, per case.
@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from tests.fake_provider import PLANTED_KEYS, FakeProvider  # noqa: E402
-from tests.test_record_replay import IMPL, write_corpus  # noqa: E402
+from tests.integration.test_record_replay import IMPL, write_corpus  # noqa: E402
 
 
 def run(*args: str) -> float:

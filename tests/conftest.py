@@ -2,25 +2,30 @@
 
 from __future__ import annotations
 
-import fcntl
+import importlib
 import json
-import subprocess
+import os
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from harness.cache_dir import cache_root
 from harness.corpus.loader import Corpus
-from harness.providers.registry import API_NAMES
+from harness.pytest_plugin.plugin import ACTIVE_PLUGINS
 from harness.pytest_plugin.summary import PROP_CASE, PROP_DIFFERENCES, PROP_PROBLEM, classify
-from harness.sdk.replay import warm_up
 from tests.fake_provider import fake_provider  # noqa: F401  (the fake provider server, as a fixture)
 from tests.spread import pytest_cmdline_main  # noqa: F401  (README's test command on xdist workers)
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
+
+for _module in ACTIVE_PLUGINS:
+    # The plugin imports these only in a run that uses wireconf. Imported here, before any pytester
+    # run takes its sys.modules snapshot, they stay the same module objects for the whole session: else
+    # the first nested run would import them and its restore drop them, and a test that patches one
+    # (``runner.prepare_case``) would patch a copy that the next nested run no longer uses.
+    importlib.import_module(_module)
 
 
 def small_corpus(root: Path, rules: str, name: str, cases: str) -> Path:
@@ -87,32 +92,15 @@ def assert_all_ruled(run: CorpusRun, runtime: str) -> None:
     )
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _sdks_imported_once() -> None:
-    """Warm the SDKs up before any pytester fixture takes its ``sys.modules`` snapshot, so that their
-    lazily imported modules stay imported for the whole session instead of being purged after each
-    test and imported again (seconds each time) by the next in-process run."""
-    for api in API_NAMES:
-        warm_up(api)
-    _litellm_imported_once()
-
-
-def _litellm_imported_once() -> None:
-    """litellm (about 3 s to import) and the parts of it the seed adapters use, for the same reason."""
-    try:
-        from harness.adapters.litellm_objects import import_litellm
-
-        import_litellm()
-    except ImportError:
-        return
-    import litellm.litellm_core_utils.llm_response_utils.convert_dict_to_response
-    import litellm.llms.anthropic.chat.handler
-    import litellm.llms.vertex_ai.gemini.vertex_and_google_ai_studio_gemini  # noqa: F401
-
-
 @pytest.fixture(scope="session")
 def corpus() -> Corpus:
     return Corpus(CASES)
+
+
+SUITE_CASE_TIMEOUT = "--case-timeout=60"
+"""The time limit of the suite's corpus runs unless a test sets its own: they judge verdicts, not
+speed, and a loaded machine (an MCP server's start, a first SDK parse) must not turn a case into an
+error; a test of the time limit itself gives the limit it tests."""
 
 
 @pytest.fixture
@@ -121,26 +109,28 @@ def run_corpus(pytester: pytest.Pytester):
     pytester.syspathinsert(REPO)
 
     def run(*args: str, target: Path = CASES) -> CorpusRun:
-        return collect_run(pytester.inline_run(str(target), "-p", "no:cacheprovider", *args))
+        limit = [] if any(a.startswith("--case-timeout") for a in args) else [SUITE_CASE_TIMEOUT]
+        return collect_run(pytester.inline_run(str(target), "-p", "no:cacheprovider", *limit, *args))
 
     return run
 
 
+AGENTFLOW_REQUIRED = "WIRECONF_REQUIRE_AGENTFLOW"
+"""Set by ``.ci/run`` once it has made ``.venv-agentflow``: from then on a missing venv fails its tests."""
+
+
 @pytest.fixture(scope="session")
 def agentflow_python() -> str:
-    """.venv-agentflow's Python (>= 3.12, wireconf and the agentflow extra), created by
-    .ci/agentflow-venv when missing; skipped only where no Python >= 3.12 exists. A lock in the cache
-    folder makes xdist workers wait for the one that creates it instead of creating it twice at once."""
-    python = REPO / ".venv-agentflow" / "bin" / "python"
-    lock = cache_root() / "agentflow-venv.lock"
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    with lock.open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        if not python.exists():
-            done = subprocess.run(
-                [str(REPO / ".ci" / "agentflow-venv")], capture_output=True, text=True, check=False
-            )
-            if done.returncode == 3:
-                pytest.skip(done.stderr.strip())
-            assert done.returncode == 0, done.stderr
+    """.venv-agentflow's Python (>= 3.12, wireconf and the agentflow extra), or ``WIRECONF_AGENTFLOW_PYTHON``.
+    A test never makes it (293 MB downloaded from PyPI is an install step, not a fixture's side effect):
+    ``.ci/agentflow-venv`` does, and ``.ci/run`` runs it in its install step; without it the tests that
+    need it are skipped with the reason (failed under ``WIRECONF_REQUIRE_AGENTFLOW``)."""
+    python = Path(os.environ.get("WIRECONF_AGENTFLOW_PYTHON") or REPO / ".venv-agentflow" / "bin" / "python")
+    if not python.exists():
+        reason = (
+            f"no agentflow venv at {python}: .ci/agentflow-venv makes it (.ci/run does, when it installs)"
+        )
+        if os.environ.get(AGENTFLOW_REQUIRED):
+            pytest.fail(f"{reason}; {AGENTFLOW_REQUIRED} is set")
+        pytest.skip(reason)
     return str(python)

@@ -1,7 +1,8 @@
-"""Prompty's TypeScript runtime for the tests: built from the shared tarball (microsoft/prompty at
-75e4d0e5, ``runtime/typescript``) into the checkout's ``.cache/`` once, then reused.
+"""Prompty's TypeScript runtime for the tests: the build of the shared tarball (microsoft/prompty at
+75e4d0e5, ``runtime/typescript``) that ``wireconf prompty-ts build`` made in the checkout's ``.cache/``
+(``.ci/run`` makes it when it installs; a test never does).
 
-Where Node.js, npm or the tarball is missing the tests that need the runtime skip, unless
+Where Node.js, npm, the tarball or its build is missing the tests that need the runtime skip, unless
 ``WIRECONF_REQUIRE_PROMPTY_TS=1`` (``.ci/run`` sets it once it has built the runtime): then a missing
 runtime fails them, so CI can never pass without running it.
 """
@@ -32,13 +33,20 @@ def shared_tarball() -> Path | None:
 
 @cache
 def _build() -> tuple[Path | None, str]:
-    from harness.adapters.prompty_ts.build import BuildError, build
+    """The build made by the install step; a test never runs npm install (it downloads from the npm
+    registry), so without a build the tests that need one skip, saying how to make it."""
+    from harness.adapters.prompty_ts.build import BuildError, build, existing_build
 
     tarball = shared_tarball()
     if tarball is None:
         return None, f"the Prompty TypeScript tarball ({TARBALL}) is not in a shared/ folder here"
     if shutil.which("node") is None or shutil.which("npm") is None:
         return None, "node and npm (Node.js) are needed to build and run Prompty's TypeScript runtime"
+    if existing_build(tarball) is None:
+        return None, (
+            f"Prompty's TypeScript runtime is not built: `wireconf prompty-ts build {tarball}` builds it "
+            "(npm packages from the registry; .ci/run does, when it installs)"
+        )
     try:
         return build(tarball), ""
     except BuildError as exc:

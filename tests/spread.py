@@ -1,5 +1,6 @@
 """The project's test command on xdist workers: the hook of tests/conftest.py, in a module of its own
-(importing nothing of the harness) so that tests/test_suite_config.py can give it to a small project."""
+(importing nothing of the harness) so that tests/integration/test_suite_config.py can give it to a small
+project."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
     test_install.py's wheel and venv, are built once): the suite is hundreds of small in-process runs
     and subprocesses, which spread well. (``xdist_group`` would be finer, but pytest-xdist 3.8 ignores
     it under pytest 9.2: pytest-dev/pytest-xdist#1386.) Runs given paths (``pytest cases``,
-    ``pytest tests/test_x.py``), runs that choose ``-n``/``--dist``/``--tx`` themselves (``-n 0``: one
+    ``pytest tests/unit/test_x.py``), runs that choose ``-n``/``--dist``/``--tx`` themselves (``-n 0``: one
     process), ``--pdb``/``--trace`` and ``--collect-only`` are left as they are. pytest calls this hook
     only in an initial conftest, so the corpus runs the tests start (pytester, subprocesses) are never
     changed; an xdist worker calls it too, with the controller's arguments, and must not fan out again."""

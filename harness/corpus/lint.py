@@ -2,20 +2,34 @@
 
 Schema of every case file, unique case ids, rule references that exist, rules that some case cites,
 the catalogue itself, the upstream vectors rules cite (imported as cases), and cassettes that the cases
-name (they exist and hold the interaction).
+name, wherever they name one (each lies under the cassettes folder, exists and holds the interaction).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from harness.adapter_contract import stream_without_stream
 from harness.cassettes.store import CassetteError, CassetteStore
 from harness.corpus.agent_model import agent_problems
 from harness.corpus.loader import Corpus
-from harness.corpus.model import CassetteRef
 from harness.corpus.rules import uncovered
+
+
+def _cassette_references(value: Any, loc: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """Every mapping of a case that names a cassette (``cassette: <name>``), wherever it stands: a
+    response, an e2e or trace case's own cassette, an extract payload; with its place in the case."""
+    if isinstance(value, dict):
+        if isinstance(value.get("cassette"), str):
+            yield loc, value
+        for key, inner in value.items():
+            yield from _cassette_references(inner, (*loc, key))
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            yield from _cassette_references(inner, (*loc, index))
 
 
 @dataclass(frozen=True)
@@ -58,16 +72,13 @@ def lint(root: Path, cassettes: Path | None = None) -> LintReport:
     problems += agent_problems(corpus)
     store = CassetteStore(cassettes or corpus.root.parent / "cassettes")
     for case in corpus.cases():
-        source = getattr(case.model, "response", None)
-        if isinstance(source, CassetteRef):
+        for loc, node in _cassette_references(case.raw, ()):
             try:
-                store.interaction(source.cassette, source.interaction)
+                index = node.get("interaction", 0 if loc else None)  # a case's own cassette: all of it
+                if isinstance(index, int):
+                    store.interaction(node["cassette"], index)
+                else:
+                    store.load(node["cassette"])
             except CassetteError as exc:
-                problems.append(f"{case.path}:{case.line_of('response')}: {case.id}: {exc}")
-        cassette = getattr(case.model, "cassette", None)  # e2e: the cassette that answers the runtime
-        if isinstance(cassette, str):
-            try:
-                store.load(cassette)
-            except CassetteError as exc:
-                problems.append(f"{case.path}:{case.line_of('cassette')}: {case.id}: {exc}")
+                problems.append(f"{case.path}:{case.line_of(*loc, 'cassette')}: {case.id}: {exc}")
     return LintReport(corpus, problems)

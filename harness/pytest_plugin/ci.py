@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any
 
@@ -23,7 +22,7 @@ import pytest
 from harness.cassettes.lock import cassette_lock
 from harness.corpus.identity import CorpusIdentity
 from harness.pytest_plugin.items import CaseFailed, CaseItem
-from harness.pytest_plugin.session import get_session
+from harness.pytest_plugin.session import get_session, shown_path
 from harness.pytest_plugin.shard import Shard, parse_shard
 from harness.pytest_plugin.summary import (
     PROP_API,
@@ -51,6 +50,7 @@ from harness.reports.baseline import (
     default_reason,
     load_baseline,
 )
+from harness.reports.gate import GatedCase, decide
 from harness.reports.jsonl import CaseRecord
 
 PROP_DIFF = "wireconf_diff"
@@ -64,51 +64,6 @@ MAX_LISTED = 10  # case ids listed per baseline category in the terminal summary
 
 BASELINE_KEY = pytest.StashKey[Baseline | None]()
 SHARD_KEY = pytest.StashKey[Shard | None]()
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("wireconf-ci", "wireconf CI gate and reports")
-    group.addoption(
-        "--baseline",
-        dest="wireconf_baseline",
-        default=None,
-        metavar="FILE",
-        help="YAML file of what this runtime failed (each case with a reason) and passed when the file "
-        "was written: listed failures are expected (xfail), a listed case that passes fails the run, a "
-        "regression (a case that passed, unchanged since) fails the run, a new failure fails it unless "
-        "--allow-new-failures",
-    )
-    group.addoption(
-        "--allow-new-failures",
-        dest="wireconf_allow_new_failures",
-        action="store_true",
-        default=False,
-        help="with --baseline: report failures of cases the baseline never judged (added or changed since, "
-        "or unsupported then) as new, without failing the run; regressions still fail it",
-    )
-    group.addoption(
-        "--update-baseline",
-        dest="wireconf_update_baseline",
-        action="store_true",
-        default=False,
-        help="rewrite the --baseline file from this run (failures added, passing cases moved to `passed`, "
-        "cases not run kept, the corpus's version recorded); the gate does not fail the run",
-    )
-    group.addoption(
-        "--report",
-        dest="wireconf_report",
-        default=None,
-        metavar="PATH.jsonl",
-        help="write one JSON line per case (impl, version, id, rules, status, diff, duration, the gate's "
-        "verdict, the corpus's version and hash); render with `wireconf report`",
-    )
-    group.addoption(
-        "--shard",
-        dest="wireconf_shard",
-        default=None,
-        metavar="I/N",
-        help="run only the I-th of N disjoint parts of the collection (stable across machines)",
-    )
 
 
 @pytest.hookimpl(trylast=True)  # after the plugin's own, which creates the session
@@ -216,67 +171,43 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 def _relative_location(item: CaseItem) -> str:
-    """``path:line`` of the case, the same on every machine: relative to pytest's rootdir when inside it,
-    else to the folder that holds the corpus (an installed corpus reads ``cases/wire/...``, as in a
-    checkout)."""
-    return f"{_relative_path(item.loaded.path, item.config.rootpath, item.corpus_root)}:{item.loaded.line}"
-
-
-@lru_cache(maxsize=1024)
-def _relative_path(path: Path, rootpath: Path, corpus_root: Path) -> str:
-    """Resolving a path asks the file system about each of its parts: done once per case file."""
-    resolved = path.resolve()
-    for base in (rootpath.resolve(), corpus_root.parent):
-        if resolved.is_relative_to(base):
-            return resolved.relative_to(base).as_posix()
-    return resolved.as_posix()
+    """``path:line`` of the case, the same on every machine (``shown_path``)."""
+    return f"{shown_path(item.loaded.path, item.config.rootpath, item.corpus_root)}:{item.loaded.line}"
 
 
 def _gate(item: CaseItem, report: pytest.TestReport, baseline: Baseline) -> None:
-    """Apply the baseline to the verdict of one case (its call phase).
-
-    A failure outside ``--profile`` (already xfailed by the item) costs the run nothing whatever the
-    baseline says; a waiver that no longer matches fails the run like a listed case that passes, and an
-    expected failure does not excuse it."""
+    """Apply the baseline to the verdict of one case (its call phase): the policy is
+    ``harness.reports.gate.decide``; here its decision is written into pytest's report."""
     config = item.config
-    updating = config.getoption("wireconf_update_baseline")
-    case_id = item.loaded.id
-    reason = baseline.reason(case_id)
     fingerprint = get_session(config).fingerprint(item.corpus_root, item.loaded)
     report.user_properties.append((PROP_FINGERPRINT, fingerprint))
     props = dict(report.user_properties)
-    stale = json.loads(props.get(PROP_STALE_WAIVERS, "[]"))
-    if PROP_OUTSIDE_PROFILE in props:  # named as in the baseline, so that an update counts it
-        if reason is not None:
-            report.user_properties += [(PROP_BASELINE, EXPECTED), (PROP_REASON, reason)]
-        elif updating:
-            kind, why = baseline.history(case_id, fingerprint)
-            report.user_properties += [(PROP_BASELINE, kind), (PROP_REASON, why)]
-    elif report.failed and stale and PROP_DIFFERENCES not in props:  # nothing left but the stale waivers
-        why = f"waiver(s) of {', '.join(stale)} no longer match any difference of the case"
-        report.user_properties += [(PROP_BASELINE, FIXED), (PROP_REASON, why)]
-    elif report.failed and reason is not None:
-        if stale:
-            report.user_properties += [(PROP_BASELINE, EXPECTED), (PROP_REASON, reason)]
-        else:
-            _accept(report, EXPECTED, reason, f"baseline: {reason}")
-    elif report.failed:
-        kind, why = baseline.history(case_id, fingerprint)
-        if updating:
-            _accept(report, kind, why, f"baseline: {kind} failure, added by --update-baseline ({why})")
-        elif kind == NEW and not stale and config.getoption("wireconf_allow_new_failures"):
-            _accept(report, kind, why, f"baseline: new failure, allowed by --allow-new-failures ({why})")
-        else:
-            report.user_properties += [(PROP_BASELINE, kind), (PROP_REASON, why)]
-            report.sections.append(("wireconf baseline", f"{kind} failure: {why}"))
-    elif report.passed and reason is not None:
-        report.user_properties += [(PROP_BASELINE, FIXED), (PROP_REASON, reason)]
-        if not updating:
-            report.outcome = "failed"
-            report.longrepr = (
-                f"case {case_id} is listed in the baseline {baseline.path} as failing "
-                f"({reason}), but it now passes: remove the entry, or run with --update-baseline"
-            )
+    case = GatedCase(
+        case_id=item.loaded.id,
+        fingerprint=fingerprint,
+        failed=report.failed,
+        passed=report.passed,
+        outside_profile=PROP_OUTSIDE_PROFILE in props,
+        differences_left=PROP_DIFFERENCES in props,
+        stale=tuple(json.loads(props.get(PROP_STALE_WAIVERS, "[]"))),
+    )
+    decision = decide(
+        baseline,
+        case,
+        updating=config.getoption("wireconf_update_baseline"),
+        allow_new=config.getoption("wireconf_allow_new_failures"),
+    )
+    if decision.kind is None or decision.reason is None:
+        return
+    if decision.accepted is not None:
+        _accept(report, decision.kind, decision.reason, decision.accepted)
+        return
+    report.user_properties += [(PROP_BASELINE, decision.kind), (PROP_REASON, decision.reason)]
+    if decision.section is not None:
+        report.sections.append(("wireconf baseline", decision.section))
+    if decision.fails_run is not None:
+        report.outcome = "failed"
+        report.longrepr = decision.fails_run
 
 
 def _accept(report: pytest.TestReport, kind: str, reason: str, wasxfail: str) -> None:

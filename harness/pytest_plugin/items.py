@@ -31,7 +31,7 @@ from harness.kinds.kind import capability
 from harness.kinds.registry import KINDS
 from harness.pytest_plugin.case_run import CaseResult
 from harness.pytest_plugin.runner import replay_logs
-from harness.pytest_plugin.session import get_session, resolved_file
+from harness.pytest_plugin.session import get_session, resolved_file, shown_path
 from harness.pytest_plugin.summary import (
     PROP_API,
     PROP_CASE,
@@ -132,10 +132,14 @@ class CaseItem(ShownAsWritten):
     def catalogue(self) -> Catalogue:
         return get_session(self.config).corpus(self.corpus_root).catalogue
 
+    def _where(self, line: int) -> str:
+        """``file:line`` in the case's file as reports name it (``cases/wire/...``: ``shown_path``)."""
+        return f"{shown_path(self.loaded.path, self.config.rootpath, self.corpus_root)}:{line}"
+
     def _header(self) -> list[str]:
         session = get_session(self.config)
         catalogue = self.catalogue
-        lines = [f"case {self.loaded.id} ({self.loaded.location}) against {session.impl_label}"]
+        lines = [f"case {self.loaded.id} ({self._where(self.loaded.line)}) against {session.impl_label}"]
         for rule_id in self.loaded.model.rules:
             rule = catalogue.rules.get(rule_id)
             lines.append(f"  rule {rule_id}" + (f" [{rule.level}]: {rule.statement}" if rule else ""))
@@ -276,7 +280,7 @@ class CaseItem(ShownAsWritten):
         waived = {id(d): w for d, w in decision.waived}
         text = [str(line) + _waived_note(line, waived) for line in result.lines]
         expect_key = "expect_error" if loaded.model.expect_error is not None else "expect"
-        line = f"{loaded.path}:{loaded.line_of(expect_key)}"
+        line = self._where(loaded.line_of(expect_key))
         where = f"  expectation at {line}"
         explained = [*text, *self._broken(broken, line), *_stale(stale)]
         if decision.outcome == "outside-profile":

@@ -7,15 +7,14 @@ values replaced before any other plugin sees it, so that a key a runtime echoed 
 artifact; the cases' own text was already computed from redacted values, so nothing was cut in the
 middle of a key.
 
-Registered by ``harness.pytest_plugin.plugin`` through ``pytest_plugins``. When pytest-recording is
-installed it owns
-``--record-mode`` (same name, same vcrpy meanings); wireconf then reads that option instead of adding
-its own, so the two plugins live in one session.
+Registered by ``harness.pytest_plugin.plugin`` in a run that uses wireconf; the option is defined in
+``harness.pytest_plugin.options``. When pytest-recording is installed it owns ``--record-mode`` (same
+name, same vcrpy meanings); wireconf then reads that option instead of adding its own, so the two
+plugins live in one session.
 """
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -39,25 +38,6 @@ REFUSED_MARK = "RECORDING REFUSED"
 
 _UNUSED = pytest.StashKey[list[str] | None]()
 _WORKER_KEY = "wireconf_unused"
-
-
-def _owned_by_pytest_recording() -> bool:
-    return importlib.util.find_spec("pytest_recording") is not None
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    if _owned_by_pytest_recording():
-        return
-    group = parser.getgroup("wireconf")
-    group.addoption(
-        "--record-mode",
-        dest="record_mode",
-        choices=MODES,
-        default="none",
-        help="e2e cassettes, vcrpy's meanings: none (replay only, the default), once (record missing "
-        "cassettes), new_episodes (record unmatched requests), all (re-record); keys from "
-        + ", ".join(" / ".join(provider.key_variables) for provider in PROVIDERS.values()),
-    )
 
 
 def _mode(config: pytest.Config) -> str:

@@ -187,6 +187,10 @@ class ThreadRunner(CaseRunner):
     def abandoned(self) -> int:
         return self.timer.abandoned
 
+    def close(self) -> None:
+        self.timer.close()
+        super().close()
+
     def run(self, item: RunnableCase, ahead: Ahead | None = None) -> CaseResult:
         if not self._warm:
             warm_imports(i for i in item.session.items if is_runnable(i))

@@ -15,9 +15,11 @@ from harness.cassettes.recording import policy_of
 from harness.cassettes.store import CassetteStore
 from harness.cassettes.watch import CassetteWatch
 from harness.corpus.identity import CorpusIdentity, case_fingerprint, corpus_identity
+from harness.corpus.installed import PACKAGED
 from harness.corpus.loader import Corpus, LoadedCase, find_corpus_root, load_corpus
 from harness.impl_loader import ImplError, LoadedImpl, load_impl
 from harness.kinds.base import HarnessContext
+from harness.pytest_plugin.options import DEFAULT_IMPL
 from harness.pytest_plugin.runner import CaseRunner, make_runner
 from harness.pytest_plugin.summary import Tally
 from harness.reports.waivers import Waiver
@@ -49,10 +51,25 @@ def resolved_file(path: Path) -> Path:
     return resolved_folder(path.parent) / path.name
 
 
+@lru_cache(maxsize=1024)
+def shown_path(path: Path, rootpath: Path, corpus_root: Path) -> str:
+    """How reports name a corpus file, the same on every machine: the installed corpus (a wheel's copy,
+    wherever its site-packages lies, even inside the project) reads ``cases/wire/...`` as in a checkout;
+    another corpus is named relative to pytest's rootdir when inside it, else to the folder that holds
+    the corpus. Resolving a path asks the file system about each of its parts: done once per file."""
+    resolved = path.resolve()
+    installed = PACKAGED in corpus_root.parents
+    bases = (corpus_root.parent,) if installed else (rootpath.resolve(), corpus_root.parent)
+    for base in bases:
+        if resolved.is_relative_to(base):
+            return resolved.relative_to(base).as_posix()
+    return resolved.as_posix()
+
+
 class WireconfSession:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
-        spec = config.getoption("wireconf_impl")
+        spec = config.getoption("wireconf_impl") or DEFAULT_IMPL
         try:
             self.impl: LoadedImpl = load_impl(spec)
         except ImplError as exc:

@@ -66,6 +66,9 @@ TIER_COLUMNS = ("spec", "vectors", "project", "unruled")
 """The failed cases again, by the tier of the rules their diff breaks (the spec's text, Prompty's
 vectors, a project decision), and apart those whose differences no rule declares (unruled: no tier)."""
 TOP_CAUSES = 10
+MORE_CAUSES = "all of them in the run's report (--report RUN.jsonl; wireconf report RUN.jsonl --html PAGE)"
+"""Where the causes past ``TOP_CAUSES`` are: the report of this run, never ``wireconf findings``, which
+judges wireconf's own list of runtimes, not the one under test."""
 
 
 @dataclass
@@ -156,7 +159,7 @@ class Tally:
                 f"  {len(cause.cases):>4} case(s)  {rules} [{cause.tier_text}]  {cause.example[:140]}"
             )
         if len(causes) > limit:
-            lines.append(f"  ... {len(causes) - limit} more (wireconf report --html, wireconf findings)")
+            lines.append(f"  ... {len(causes) - limit} more: {MORE_CAUSES}")
         return lines
 
     def render(self, impl_label: str) -> list[str]:

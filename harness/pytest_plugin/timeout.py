@@ -10,8 +10,6 @@ stops both; ``harness.pytest_plugin.runner``).
 
 from __future__ import annotations
 
-import argparse
-import math
 import queue
 import threading
 import time
@@ -20,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from harness.case_abort import CaseAborted, CaseTimeout, RunnerEnded
+from harness.pytest_plugin.options import timeout_seconds as timeout_seconds  # --case-timeout's type
 
 __all__ = ["CaseAborted", "CaseTimeout", "RunnerEnded", "TimedRunner"]
 
@@ -32,13 +31,15 @@ class _Outcome(Generic[T]):
     error: BaseException | None = None
 
 
+_Jobs = queue.SimpleQueue[tuple[Callable[[], Any], queue.SimpleQueue[_Outcome[Any]]] | None]
+"""A worker's calls, each with the queue its outcome goes to; ``None`` tells the worker to end."""
+
+
 class TimedRunner:
     """Runs one call at a time on a worker thread, waiting at most ``seconds`` for it."""
 
     def __init__(self) -> None:
-        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], queue.SimpleQueue[_Outcome[Any]]]] | None = (
-            None
-        )
+        self._jobs: _Jobs | None = None
         self._abandoned = 0
         self.worker: threading.Thread | None = None
 
@@ -47,14 +48,15 @@ class TimedRunner:
         """How many calls overran and were left running."""
         return self._abandoned
 
-    def _start_worker(self) -> queue.SimpleQueue[tuple[Callable[[], Any], queue.SimpleQueue[_Outcome[Any]]]]:
-        jobs: queue.SimpleQueue[tuple[Callable[[], Any], queue.SimpleQueue[_Outcome[Any]]]] = (
-            queue.SimpleQueue()
-        )
+    def _start_worker(self) -> _Jobs:
+        jobs: _Jobs = queue.SimpleQueue()
 
         def work() -> None:
             while True:
-                fn, reply = jobs.get()
+                job = jobs.get()
+                if job is None:  # abandoned or closed: end once the call in hand is done
+                    return
+                fn, reply = job
                 try:
                     reply.put(_Outcome(value=fn()))
                 except BaseException as exc:  # the call's exception is its outcome
@@ -63,6 +65,13 @@ class TimedRunner:
         self.worker = threading.Thread(target=work, name=f"wireconf-case-{self._abandoned}", daemon=True)
         self.worker.start()
         return jobs
+
+    def close(self) -> None:
+        """End the worker (an idle one at once, an abandoned one when its call returns), so that no
+        thread of this runner outlives the session waiting for work."""
+        if self._jobs is not None:
+            self._jobs.put(None)
+            self._jobs = None
 
     def ensure_worker(self) -> threading.Thread:
         """The worker thread the next call runs on (started if needed)."""
@@ -83,7 +92,8 @@ class TimedRunner:
         try:
             outcome = reply.get(timeout=seconds)
         except queue.Empty:
-            self._jobs = None  # the worker is stuck in fn; the next call starts a new one
+            self._jobs.put(None)  # the worker is stuck in fn: it ends when fn does
+            self._jobs = None  # the next call starts a new one
             self._abandoned += 1
             elapsed = time.monotonic() - started
             raise CaseTimeout(
@@ -97,15 +107,3 @@ class TimedRunner:
         return outcome.value  # type: ignore[return-value]
 
 
-def timeout_seconds(text: str) -> float:
-    """``--case-timeout``'s type: a finite number of seconds, 0 or more (0 disables the limit). ``nan``
-    would disable it silently and ``inf`` make every wait overflow; a negative limit has no meaning."""
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(seconds) or seconds < 0:
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: give a finite number of seconds, 0 or more (0 disables the limit)"
-        )
-    return seconds

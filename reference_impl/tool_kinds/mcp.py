@@ -20,8 +20,12 @@ from typing import Any, TextIO
 
 from reference_impl.tool_kinds import Signature, tool_label
 
-DISCOVERY_TIMEOUT = 4.0
-"""Seconds for spawn, handshake and listing; below wireconf's default per-case limit of 5 s."""
+DISCOVERY_TIMEOUT = 30.0
+"""Seconds for spawn, handshake and listing: the reference's own bound, generous and apart from any
+harness's, so that a slow machine (a Python server takes seconds to start under load) never fails a
+server that answers. In a wireconf run the case's time limit (``--case-timeout``) stops a discovery
+that takes longer than it; this bound holds where nothing else does (``--case-timeout=0``, other
+callers)."""
 
 STDERR_TAIL = 600
 

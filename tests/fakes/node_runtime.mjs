@@ -1,6 +1,6 @@
 // A runtime written in JavaScript, served over wireconf's exec protocol (JSON lines on stdin/stdout).
 // It implements OpenAI Chat Completions processing (§8.1) and streaming (§8.6) and declares exactly
-// those two capabilities; tests/test_exec_protocol.py runs the corpus through it.
+// those two capabilities; tests/integration/test_exec_protocol.py runs the corpus through it.
 //
 // For the crash test: with WIRECONF_FAKE_CRASH_FILE and WIRECONF_FAKE_CRASH_AT=N set, the N-th call
 // this process handles kills the process (SIGKILL) in the middle of the call, once: the file records

@@ -1,5 +1,5 @@
 """Adapters that hand the seed fakes the official SDK's objects instead of LiteLLM's: the translation
-mistake the fakes exist to catch (tests/test_seed_adapters.py)."""
+mistake the fakes exist to catch (tests/integration/test_seed_adapters.py)."""
 
 from __future__ import annotations
 

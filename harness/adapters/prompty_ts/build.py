@@ -95,6 +95,14 @@ def build(source: Path, cache: Path | None = None, log: Path | None = None) -> P
     return built
 
 
+def existing_build(source: Path, cache: Path | None = None) -> Path | None:
+    """The build of ``source`` made earlier, if there is one: what ``build`` would reuse without npm."""
+    source = source.resolve()
+    if not source.exists():
+        return None
+    return _find_built((cache or cache_root()) / "prompty-ts" / source_digest(source))
+
+
 def _find_built(folder: Path) -> Path | None:
     mark = folder / BUILT_MARK
     if not mark.is_file():

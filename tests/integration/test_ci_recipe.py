@@ -13,7 +13,8 @@ import pytest
 import yaml
 
 from harness.cli import build_parser
-from tests.conftest import REPO
+from harness.corpus.identity import declared_version
+from tests.conftest import CASES, REPO
 
 ACTION = yaml.safe_load((REPO / "action.yml").read_text())
 STEPS = {step.get("id") or step["name"]: step for step in ACTION["runs"]["steps"]}
@@ -160,7 +161,7 @@ def test_the_documented_commands_use_options_that_exist():
     for block in re.findall(r"```sh\n(.*?)```", DOC, re.S):
         for line in block.splitlines():
             words = line.split()
-            if not words or words[0].startswith("#"):
+            if not words or words[0].startswith("#") or "=" in words[0]:  # a comment, a variable set
                 continue
             program = Path(words[0]).name
             options = [w.split("=")[0] for w in words if w.startswith("--")]
@@ -172,3 +173,30 @@ def test_the_documented_commands_use_options_that_exist():
             elif program == "wireconf":
                 known = {s for a in parsers[words[1]]._actions for s in a.option_strings}
                 assert set(options) <= known, line
+
+
+def test_the_documented_corpus_version_is_the_corpus_s():
+    """The header, the baseline and the upgrade example of docs/ci.md show the version cases/rules.yaml
+    declares, so that a reader compares like with like."""
+    version = declared_version(CASES / "rules.yaml")
+    shown = [
+        *re.findall(r"wireconf corpus (\d+\.\d+\.\d+) \(", DOC),
+        *re.findall(r"corpus: \{version: (\d+\.\d+\.\d+)", DOC),
+        *re.findall(r"the corpus changed since \((\d+\.\d+\.\d+) ->", DOC),
+    ]
+    assert len(shown) >= 4
+    assert set(shown) == {version}
+
+
+def test_the_documented_installs_name_no_placeholder():
+    """Every install line of docs/ci.md runs as written once WIRECONF says where wireconf comes from."""
+    installs = [
+        line
+        for block in re.findall(r"```sh\n(.*?)```", DOC, re.S)
+        for line in block.splitlines()
+        if "pip install" in line
+    ]
+    assert installs
+    for line in installs:
+        assert "OWNER" not in line and "<" not in line.split("#", 1)[0], line
+    assert re.search(r"^WIRECONF=\S+", DOC, re.M)

@@ -13,6 +13,7 @@ import yaml
 from harness.cli import main
 from harness.corpus.loader import Corpus
 from harness.corpus.rules_doc import render_markdown
+from harness.pytest_plugin import options
 from tests.conftest import CASES, REPO
 
 
@@ -70,8 +71,39 @@ def _readme_commands() -> list[str]:
 def test_ci_runs_the_readme_test_command():
     setup, tests = (block.strip() for block in _readme_commands())
     ci = (REPO / ".ci" / "run").read_text()
-    assert tests in ci, "the test command of README.md must be what .ci/run runs"
+    commands = [
+        line.strip() for line in ci.splitlines() if line.strip() and not line.lstrip().startswith("#")
+    ]
+    assert commands[-1] == tests, "the last thing .ci/run does must be README.md's test command, exactly"
     assert "pytest cases" in setup
+
+
+# every install .ci/run makes before the tests (a line of it that installs), and how README.md's Quick
+# start names it
+CI_INSTALLS = {
+    "apt-get install -y -qq chromium": "Chromium",
+    "apt-get install -y -qq nodejs npm": "Node.js",
+    ".ci/agentflow-venv": ".ci/agentflow-venv",
+    ".venv-agentflow/bin/python -m pip install --quiet --no-deps -e .": ".venv-agentflow",
+    "wireconf prompty-ts build": "wireconf prompty-ts build",
+    "pip install --quiet --upgrade pip": "Set up a fresh machine (Python 3.11 with pip)",
+    "pip install --quiet -e '.[dev]'": "pip install -e '.[dev]'",
+}
+
+
+def test_the_readme_names_every_install_of_ci_run():
+    """README.md says what its two commands install and what .ci/run installs besides: nothing is
+    downloaded that the page does not name."""
+    ci = (REPO / ".ci" / "run").read_text()
+    quick_start = (REPO / "README.md").read_text().split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    for line in ci.splitlines():
+        if "install" in line and not line.lstrip().startswith("#") and "could not be installed" not in line:
+            assert any(step in line for step in CI_INSTALLS), (
+                f".ci/run installs what CI_INSTALLS omits: {line}"
+            )
+    for step, name in CI_INSTALLS.items():
+        assert step in ci, f".ci/run no longer runs `{step}`: update CI_INSTALLS"
+        assert name in quick_start, f"README.md's Quick start does not name {name} (.ci/run: {step})"
 
 
 def test_console_script_is_installed():
@@ -164,3 +196,51 @@ def test_a_closed_pipe_ends_the_command_quietly():
     proc.stdout.close()  # the reader is gone before the first line (`wireconf rules | head -0`)
     err = proc.stderr.read().decode()
     assert proc.wait() == 141 and err == ""
+
+
+class _Options:
+    """Stands in for pytest's parser: notes the options each group defines."""
+
+    def __init__(self) -> None:
+        self.groups: dict[str, list[str]] = {}
+
+    def getgroup(self, name: str, description: str = "") -> _Options:
+        self._group = self.groups.setdefault(name, [])
+        return self
+
+    def addoption(self, *names: str, **settings: object) -> None:
+        self._group.extend(names)
+
+
+def test_every_plugin_option_is_in_a_readme_options_table(monkeypatch):
+    monkeypatch.setattr(options, "owned_by_pytest_recording", lambda: False)
+    parser = _Options()
+    options.add_options(parser)  # type: ignore[arg-type]
+    readme = (REPO / "README.md").read_text()
+    rows = set(re.findall(r"^\| `(--[a-z-]+)", readme, re.M))
+    defined = {name for names in parser.groups.values() for name in names}
+    assert {"--kind", "--api", "--wireconf", "--baseline"} <= defined
+    # --record-mode has its own section (recording with real keys)
+    assert defined - {"--record-mode"} <= rows, "options missing from README.md's tables"
+    assert "--record-mode" in readme
+
+
+def test_lint_refuses_a_cassette_reference_that_leaves_the_cassettes_folder(tmp_path, capsys):
+    """Wherever a case names a cassette (here an extract payload, which runs only as that kind's case
+    does), a name that climbs out of the cassettes folder is a problem of the file, at its line."""
+    corpus = tmp_path / "cases"
+    corpus.mkdir()
+    (corpus / "rules.yaml").write_text((CASES / "rules.yaml").read_text())
+    source = (CASES / "extract" / "anthropic.messages" / "real-traffic.yaml").read_text()
+    name = "anthropic/anthropic__01__logfire__test_sync_messages_version_latest_i0"
+    (corpus / "extract.yaml").write_text(
+        source.replace(f"request: {{cassette: {name}}}", "request: {cassette: ../../x}", 1)
+    )
+    assert main(["lint", str(corpus), "--cassettes", str(REPO / "cassettes")]) == 1
+    out = capsys.readouterr().out
+    line = next(
+        n for n, text in enumerate((corpus / "extract.yaml").read_text().splitlines(), 1) if "../../x" in text
+    )
+    case_id = "extract.anthropic.messages.real-text-with-system-prompt"
+    assert f"extract.yaml:{line}: {case_id}: cassette name '../../x'" in out
+    assert out.count("../../x") == 1  # the other references of the file are fine

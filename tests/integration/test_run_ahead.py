@@ -10,7 +10,7 @@ import pytest
 
 from harness.pytest_plugin.runner import wait_reaped
 from tests.conftest import REPO
-from tests.test_hostile_adapters import HOSTILE, PROCESS, STREAM, WIRE, WIRE_3, WIRE_4, only
+from tests.integration.test_hostile_adapters import HOSTILE, PROCESS, STREAM, WIRE, WIRE_3, WIRE_4, only
 
 WIRE_STOP = "wire.openai.chat.option-max-output-tokens"  # between WIRE_3 and WIRE_4 in options.yaml
 

@@ -4,6 +4,7 @@ fake adapters that raise, hang or return junk cost their own cases only."""
 from __future__ import annotations
 
 import importlib
+import threading
 
 import pytest
 
@@ -86,10 +87,21 @@ def test_raising_processor_fails_its_cases_with_the_exception_and_the_rest_pass(
     assert "tests/fakes/raises.py" in text  # the adapter's own frame, not the harness's
 
 
+def _wait_for_case_threads(before: set[threading.Thread]) -> None:
+    """The thread runner's abandoned workers, released, end once their call is done (the session's
+    own worker ended with it): wait for those this test started, so that none still runs (and
+    imports) while pytester restores ``sys.modules`` after the test."""
+    for thread in set(threading.enumerate()) - before:
+        if thread.name.startswith("wireconf-case-"):
+            thread.join(timeout=120)
+            assert not thread.is_alive(), f"{thread.name} still runs after its call was released"
+
+
 @pytest.mark.parametrize("runner", ["process", "thread"])
 def test_hanging_adapter_is_one_error_per_case_and_the_run_goes_on(corpus, run_corpus, runner):
     # the fake hangs in process_stream: chat's stream cases must each be one error, its process cases pass
     hangs.RELEASE.clear()
+    before = set(threading.enumerate())
     try:
         run = run_corpus(
             "--impl=tests.fakes.hangs:adapter",
@@ -101,6 +113,7 @@ def test_hanging_adapter_is_one_error_per_case_and_the_run_goes_on(corpus, run_c
         )
     finally:
         hangs.RELEASE.set()
+        _wait_for_case_threads(before)
     chat = [c for c in corpus.cases() if c.api == "openai.chat"]
     assert run.with_outcome("error") == {c.id for c in chat if c.kind == "stream"}
     assert run.with_outcome("passed") == {c.id for c in chat if c.kind == "process"}

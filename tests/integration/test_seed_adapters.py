@@ -1,7 +1,8 @@
 """The adapters for the systems of seeds 002-004 (luthien, agentflow, nat): they skip with their reason
 when the runtime or its entry class is missing, and against fakes written from the documents (which,
 like the real systems, take only LiteLLM's objects) they run the corpus and report the documents'
-known gaps as failures with diffs. The real luthien and agentflow runs: tests/test_seed_runtimes.py."""
+known gaps as failures with diffs. The real luthien and agentflow runs:
+tests/integration/test_seed_runtimes.py."""
 
 from __future__ import annotations
 

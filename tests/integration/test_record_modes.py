@@ -9,7 +9,7 @@ import pytest
 from harness.cassettes.recording import RecordingPolicy
 from harness.cassettes.store import read_cassette
 from tests.conftest import REPO
-from tests.test_record_replay import write_corpus
+from tests.integration.test_record_replay import write_corpus
 
 CHAT = "e2e.openai.chat.fake-chat"
 TWICE = "--impl=tests.fakes.e2e_misbehaving:twice"

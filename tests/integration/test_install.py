@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -278,6 +279,9 @@ def test_a_baseline_from_an_older_corpus_tells_new_cases_from_regressions(instal
     assert regressions and regressions == now_failing & was_passing
     assert all("7.1.1/role-copied" in records[k]["rules"] for k in regressions)
     assert f"{len(regressions)} regression(s)" in regressed.stdout
+    # a failure names its case's file as a checkout does, never through site-packages
+    located = re.findall(r"case \S+ \((\S+)\) against fake-runtime", regressed.stdout)
+    assert located and all(where.startswith("cases/wire/") for where in located), located[:3]
 
     shown = installed.work.parent / "v2--allow-new-failures.jsonl"
     markdown = installed.run(installed.bin / "wireconf", "report", shown)

@@ -244,7 +244,8 @@ def test_a_runtime_that_does_not_finish_warming_is_an_error_before_any_call(tmp_
 def test_a_first_warm_up_longer_than_the_case_time_limit_is_waited_for(tmp_path):
     """Loading after the hello is the runtime's start-up, never a case's: the first case waits for it as
     long as a start may take, though its hello came at once and the case's limit is shorter (a
-    restarted process's loading is bounded by the restart's wait, tests/test_hostile_adapters.py)."""
+    restarted process's loading is bounded by the restart's wait,
+    tests/integration/test_hostile_adapters.py)."""
     from harness.exec_protocol.client import ExecAdapter
 
     path = tmp_path / "runtime.py"

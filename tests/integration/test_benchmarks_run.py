@@ -22,7 +22,7 @@ ARGUMENTS = {
         *("--skip", "corpus,scaled,suite-own,suite", "--strength-args", "--rule 7.1.1/role-copied"),
         *("--case-cost-kinds", "stream"),
     ],
-    # the in-process run: the exec run's hangs and restarts are tests/test_hostile_adapters.py's
+    # the in-process run: the exec run's hangs and restarts are tests/integration/test_hostile_adapters.py's
     "hostile_timeouts.py": ["--only", "in-process"],
 }
 

@@ -116,7 +116,7 @@ def test_the_pytest_process_parses_the_cases_responses_before_the_runner_forks(p
 
     from harness.sdk import replay
 
-    corpus = Path(__file__).resolve().parent.parent / "cases"
+    corpus = Path(__file__).resolve().parents[2] / "cases"
     monkeypatch.setattr(replay, "_PARSED", ParsedResponses())
     result = pytester.runpytest_inprocess(
         str(corpus / "process"), "-p", "no:cacheprovider", "--case-runner", "process", "-k", "openai and chat"

@@ -1,0 +1,32 @@
+"""What the integration tests share beyond tests/conftest.py: the SDKs and litellm imported once, before
+any nested pytest run (the unit tests need neither, and start without them)."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.providers.registry import API_NAMES
+from harness.sdk.replay import warm_up
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _sdks_imported_once() -> None:
+    """Warm the SDKs up before any pytester fixture takes its ``sys.modules`` snapshot, so that their
+    lazily imported modules stay imported for the whole session instead of being purged after each
+    test and imported again (seconds each time) by the next in-process run."""
+    for api in API_NAMES:
+        warm_up(api)
+    _litellm_imported_once()
+
+
+def _litellm_imported_once() -> None:
+    """litellm (about 3 s to import) and the parts of it the seed adapters use, for the same reason."""
+    try:
+        from harness.adapters.litellm_objects import import_litellm
+
+        import_litellm()
+    except ImportError:
+        return
+    import litellm.litellm_core_utils.llm_response_utils.convert_dict_to_response
+    import litellm.llms.anthropic.chat.handler
+    import litellm.llms.vertex_ai.gemini.vertex_and_google_ai_studio_gemini  # noqa: F401
