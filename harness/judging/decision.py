@@ -2,7 +2,7 @@
 rule catalogue and the profile in, the decision out.
 
 ``CaseItem.runtest`` only calls ``decide`` and renders what it returns, so every rule of the verdict is
-here, testable without a pytest run (``tests/test_decision.py``):
+here, testable without a pytest run (``tests/unit/test_decision.py``):
 
 - the waivers that list the case set its matching differences aside (all waivers apply while the
   baseline is being updated); a waiver that lists the case and matches nothing is *stale*, and a stale

@@ -11,7 +11,7 @@ send, and it is still a deviation from its text.
 Each api lists its equivalences in its provider's module (``Api.equivalences``), as data matched
 against a ``Difference`` (subject, generic path, change, and the values on both sides), each with the
 source that says the provider treats both forms alike: the provider's API reference or the SDK type and
-field that states it. Nothing is equivalent without a source (``tests/test_equivalences.py`` fails on
+field that states it. Nothing is equivalent without a source (``tests/unit/test_equivalences.py`` fails on
 one without), and a difference that no equivalence lists is never equivalent.
 
 The tests an equivalence can make of a difference's values (``Test``):

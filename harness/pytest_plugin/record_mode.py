@@ -23,7 +23,6 @@ import pytest
 from harness.cassettes.lock import remove_orphans
 from harness.cassettes.recording import MODES, POLICY_KEY, RecordingPolicy
 from harness.cassettes.unused import is_full_run, unused
-from harness.providers.registry import PROVIDERS
 from harness.pytest_plugin.ci import PROP_DIFF, PROP_REASON
 from harness.pytest_plugin.items import CaseItem
 from harness.pytest_plugin.session import get_session

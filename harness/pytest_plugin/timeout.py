@@ -105,5 +105,3 @@ class TimedRunner:
         if outcome.error is not None:
             raise outcome.error
         return outcome.value  # type: ignore[return-value]
-
-

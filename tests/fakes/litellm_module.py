@@ -1,7 +1,7 @@
 """A stand-in for the ``litellm`` module that refuses what LiteLLM refuses for Gemini: a message whose
 role Gemini has no turn for raises ("Invalid Message passed in"), as
 ``litellm.llms.vertex_ai.gemini.transformation:_gemini_convert_messages_with_history`` does
-(tests/test_langchain_litellm.py checks the real function raises the same). Otherwise it sends
+(tests/integration/test_langchain_litellm.py checks the real function raises the same). Otherwise it sends
 ``{contents: [{role, parts: [{text}]}]}`` through httpx's default transport, where the adapter
 captures it."""
 

@@ -18,9 +18,9 @@ from harness.reports.junit import render_junit
 from harness.reports.markdown import render_markdown
 from harness.reports.matrix import build_matrix
 from tests.conftest import REPO, small_corpus
-from tests.test_bad_corpus_files import CASES, _cassette
-from tests.test_broken_cassettes import RULES
-from tests.test_exec_protocol import PY_SERVE
+from tests.integration.test_bad_corpus_files import CASES, _cassette
+from tests.integration.test_broken_cassettes import RULES
+from tests.integration.test_exec_protocol import PY_SERVE
 
 ODD = (
     "lone \ud800 and \udfff, lines \u2028 \u2029 \u0085 split, "

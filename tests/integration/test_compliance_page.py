@@ -15,7 +15,7 @@ from harness.reports.jsonl import CaseRecord
 from harness.reports.markdown import render_markdown
 from harness.reports.matrix import build_matrix
 from tests.conftest import CASES
-from tests.test_reports import CHROMIUM, _chromium
+from tests.integration.test_reports import CHROMIUM, _chromium
 
 HOSTILE = "<script>alert(1)</script>"
 RULE = "7.1.5/max-completion-tokens"

@@ -13,8 +13,8 @@ import pytest
 import yaml
 
 from tests.conftest import REPO, collect_run, small_corpus
-from tests.test_bad_corpus_files import CASES, _cassette
-from tests.test_broken_cassettes import RULES
+from tests.integration.test_bad_corpus_files import CASES, _cassette
+from tests.integration.test_broken_cassettes import RULES
 
 RAISES = "--impl=tests.fakes.raises:adapter"  # fails every process case
 DEEP, FINE = "process.openai.chat.on-deep", "process.openai.chat.fine"
@@ -134,7 +134,7 @@ def test_no_cassette_is_recorded_through_a_symlinked_provider_folder(tmp_path):
 
 def test_a_badge_path_built_from_a_runtime_name_stays_in_its_folder(tmp_path, monkeypatch):
     from harness.cli import main
-    from tests.test_report_strings import _record
+    from tests.integration.test_report_strings import _record
 
     monkeypatch.chdir(tmp_path)
     report = tmp_path / "run.jsonl"

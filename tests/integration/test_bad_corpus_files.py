@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from tests.conftest import REPO, small_corpus
-from tests.test_broken_cassettes import PLAIN_CASSETTE, RULES
+from tests.integration.test_broken_cassettes import PLAIN_CASSETTE, RULES
 
 CASES = """\
 x-agent: &agent {model: {id: gpt-4o-mini, provider: openai, apiType: chat}}

@@ -12,8 +12,10 @@ import textwrap
 
 import pytest
 
-from tests.test_hostile_adapters import PY_SERVE, WIRE, WIRE_2, WIRE_3, WIRE_4, only
-from tests.test_hostile_adapters import markers as markers  # the fixture: where the fakes note what they did
+from tests.integration.test_hostile_adapters import PY_SERVE, WIRE, WIRE_2, WIRE_3, WIRE_4, only
+from tests.integration.test_hostile_adapters import (
+    markers as markers,  # the fixture: where the fakes note what they did
+)
 
 GEMINI_E2E = "e2e.gemini.generate_content.tool-as-json-schema"
 

@@ -184,7 +184,7 @@ def test_every_providers_e2e_client_is_bridged_and_described_in_each_sdks_form()
 
 def test_the_guides_javascript_example_is_the_code_that_runs():
     """Each ```js block of docs/adapters.md that names a file (`// file: PATH (excerpt)`) is that file's
-    own text, so the worked example is what tests/test_ai_sdk.py runs."""
+    own text, so the worked example is what tests/integration/test_ai_sdk.py runs."""
     import re
 
     from tests.conftest import REPO
