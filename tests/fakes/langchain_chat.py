@@ -1,7 +1,7 @@
 """A ChatOpenAI-like chat model that refuses what ChatOpenAI refuses: a file block with a URL raises
 ``ValueError("OpenAI Chat Completions does not support file URLs.")`` before anything is sent, as
-``langchain_openai``'s message conversion does (tests/integration/test_langchain_litellm.py checks the real class
-raises the same). Everything else it sends as a Chat Completions body through httpx's default
+``langchain_openai``'s message conversion does (tests/integration/test_langchain_litellm.py checks the real
+class raises the same). Everything else it sends as a Chat Completions body through httpx's default
 transport, where the adapter captures it."""
 
 from __future__ import annotations
