@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.errors import NotJudged
 from reference_impl.schema import schema_to_wire, strict_output_schema
 
 OPTION_ARGUMENTS = {
@@ -31,8 +32,9 @@ AUDIO_FORMATS = {"audio/wav": "wav", "audio/x-wav": "wav", "audio/mpeg": "mp3", 
 """``input_audio.format`` as OpenAI documents its values; another media type gives its subtype."""
 
 
-class UnsupportedPart(ValueError):
-    """A part kind the OpenAI Chat format has no content part for (the caller could not write it)."""
+class UnsupportedPart(NotJudged, ValueError):
+    """A part kind the OpenAI Chat format has no content part for: an input the harness cannot hand to
+    this runtime (its users could not write it), so no verdict on the runtime."""
 
 
 def is_url(value: str) -> bool:

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from harness.cassettes.recording import allowed_origins, origin_of
+from harness.errors import NotJudged
 from harness.providers.registry import PROVIDERS
 
 _LENGTH = struct.Struct(">I")
@@ -31,8 +32,10 @@ MAX_MESSAGE = 1 << 30
 """A message longer than this ends the passage (a runtime writing garbage to the socket)."""
 
 
-class PassageRefused(ConnectionError):
-    """The pytest process did not send a request (another origin, a broken message)."""
+class PassageRefused(NotJudged, ConnectionError):
+    """The pytest process did not send a request (another origin, a broken message). The runtime's SDK
+    sees a connection error; surfacing from its call, the case is an error (a network attempt is no
+    verdict)."""
 
 
 def _send(sock: socket.socket, message: Mapping[str, Any]) -> None:

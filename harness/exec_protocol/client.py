@@ -243,7 +243,8 @@ class ExecAdapter:
             bridge: HttpBridge | None = None
             for name, value in zip(method.params, values, strict=True):
                 if name == method.http_client:
-                    bridge = HttpBridge(value)
+                    provider = PROVIDER_OF.get(api) if api else None
+                    bridge = HttpBridge(value, provider.version_path if provider else "")
                     args[name] = bridge.description
                 elif name in method.sdk and isinstance(value, Mapping):
                     args[name] = value  # plain data (response_as: mapping), sent as it is, not in `sdk`

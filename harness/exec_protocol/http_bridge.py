@@ -27,15 +27,15 @@ DROPPED_REQUEST_HEADERS = frozenset({"content-length", "host", "connection", "tr
 class HttpBridge:
     """Sends a remote runtime's HTTP requests through an e2e case's SDK client."""
 
-    def __init__(self, client: Any) -> None:
-        http, base_url, api_base_url = _sdk_http(client)
+    def __init__(self, client: Any, version_path: str = "") -> None:
+        http, base_url, api_base_url = _sdk_http(client, version_path)
         if not (callable(getattr(http, "send", None)) and callable(getattr(http, "build_request", None))):
             # the harness's limit, not the runtime's deviation: the case is an error that says so
             raise NotJudged(
                 f"this case's SDK client ({type(client).__module__}.{type(client).__name__}) cannot be "
                 "handed to a runtime in another process: it does not expose the HTTP client the exec "
-                "bridge sends the runtime's requests through (the bridge serves the openai and anthropic "
-                "SDKs' clients); not a verdict on the runtime",
+                "bridge sends the runtime's requests through (the bridge serves the official SDKs' "
+                "clients); not a verdict on the runtime",
                 hint="run this provider's e2e cases with an in-process adapter (--impl module:Adapter)",
             )
         self._http = http
@@ -98,17 +98,21 @@ def unbridgeable(api: str) -> str | None:
         return f"no provider serves {api}"
     try:
         http = provider.http_module()
-        HttpBridge(provider.replay_client(http.MockTransport(lambda request: http.Response(200)), []))
+        HttpBridge(
+            provider.replay_client(http.MockTransport(lambda request: http.Response(200)), []),
+            provider.version_path,
+        )
     except Exception as exc:  # the SDK missing, or a client the bridge cannot reach into
         return f"{type(exc).__name__}: {exc}"
     return None
 
 
-def _sdk_http(client: Any) -> tuple[Any, str, str]:
+def _sdk_http(client: Any, version_path: str = "") -> tuple[Any, str, str]:
     """The HTTP client of an official SDK client, its base URL, and its base URL with the API version.
 
-    openai and anthropic keep theirs as ``_client`` and ``base_url`` (openai's with its ``/v1``,
-    anthropic's without: its SDK adds ``/v1/messages``); google-genai as ``_api_client._httpx_client``,
+    openai and anthropic keep theirs as ``_client`` and ``base_url`` (openai's with its ``/v1``, anthropic's
+    without: its SDK adds ``/v1/messages``, hence the provider's ``version_path``); google-genai as
+    ``_api_client._httpx_client``,
     with the base URL and the version (``v1beta``) in its HTTP options."""
     api_client = getattr(client, "_api_client", None)  # google.genai.Client
     if api_client is not None:
@@ -117,9 +121,7 @@ def _sdk_http(client: Any) -> tuple[Any, str, str]:
         version = str(options.api_version or "v1beta")
         return api_client._httpx_client, base, f"{base.rstrip('/')}/{version}"
     base = str(getattr(client, "base_url", ""))
-    versioned = base.rstrip("/")
-    if type(client).__module__.split(".")[0] == "anthropic":  # the Messages API's only version
-        versioned += "/v1"
+    versioned = base.rstrip("/") + version_path  # the provider record's, where the SDK adds it per call
     return getattr(client, "_client", None), base, versioned
 
 

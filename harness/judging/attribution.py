@@ -90,7 +90,8 @@ def attribute_one(
     """The rules ``difference`` breaks in a case of ``kind`` and ``api`` that cites ``cited`` and is
     written as ``case`` (for the declarations' ``when``; ``None`` when the case is not at hand: a
     conditional declaration then never applies)."""
-    from harness.providers.equivalence import covering, equivalences_of
+    from harness.providers.equivalence import covering
+    from harness.providers.registry import equivalences_of
 
     if difference.change == "provider-rejects":
         return Attribution(difference, (), PROVIDER_SCHEMA, None, api)

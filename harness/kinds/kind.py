@@ -88,7 +88,7 @@ class Kind(ABC, Generic[ModelT, ContextT]):
     """Methods an adapter MAY have; the kind calls them when it does (process_async, set_tool_registry)."""
     streams_only: ClassVar[bool] = False
     """Its cases are streams of events: a ``<kind>:<api>`` capability (and a case) exists only for an
-    api with a streaming call (``Api.streams``); ``stream:openai.embeddings`` cannot."""
+    api with a streaming call (``Api.streams``): an embeddings api has no stream capability."""
     exec_protocol: ClassVar[int | None] = 1
     """The exec protocol version from which a runtime in another process (``exec:``) can serve its
     cases; ``None``: it never can."""

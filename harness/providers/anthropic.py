@@ -120,6 +120,7 @@ PROVIDER = Provider(
     key_variables=("ANTHROPIC_API_KEY",),
     secret_variables=("ANTHROPIC_AUTH_TOKEN",),
     base_url_variable="ANTHROPIC_BASE_URL",
+    version_path="/v1",  # the Messages API's only version; the Python SDK adds it to each path
     distributions=("anthropic", "httpx2"),
     http_module=http_module,
     replay_client=client,

@@ -155,11 +155,3 @@ def _key_difference(outer: Difference, key: str, value: Any) -> Difference:
     path = f"{outer.path}.{key}" if key.isidentifier() else f"{outer.path}[{key!r}]"
     sides = {"actual": value} if outer.change == "unexpected-key" else {"expected": value}
     return Difference(outer.subject, path, outer.change, f"{path}: {outer.change}", **sides)
-
-
-def equivalences_of(api: str) -> tuple[Equivalence, ...]:
-    """The equivalences an api's record lists (none for an api the registry does not know)."""
-    from harness.providers.registry import APIS
-
-    record = APIS.get(api)
-    return record.equivalences if record is not None else ()

@@ -119,6 +119,9 @@ class Provider:
     """An SDK object → the provider's own JSON (``None``: pydantic's ``model_dump`` by alias)."""
     tracing_scopes: frozenset[str] = field(default_factory=frozenset)
     """Instrumentation scopes of the SDK's own spans (never the runtime's: shown, not judged)."""
+    version_path: str = ""
+    """What the SDK client's ``base_url`` lacks up to the API version (``/v1`` where the SDK adds it to
+    each call's path): the exec bridge hands a runtime ``api_base_url``, the form most other SDKs take."""
 
     def key(self, environ: Mapping[str, str]) -> str | None:
         """The key a recording uses: the first key variable set, or ``None``."""

@@ -14,6 +14,7 @@ import importlib
 
 from harness.errors import ExtensionError
 from harness.extensions import HINT, installed
+from harness.providers.equivalence import Equivalence
 from harness.providers.provider import Api, KeyShape, Provider
 
 BUILTIN = ("harness.providers.openai", "harness.providers.anthropic", "harness.providers.google")
@@ -77,3 +78,9 @@ def provider_titles() -> str:
     """``OpenAI, Anthropic or Google Gemini``: the providers, for messages."""
     titles = [p.title for p in PROVIDERS.values()]
     return titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} or {titles[-1]}"
+
+
+def equivalences_of(api: str) -> tuple[Equivalence, ...]:
+    """The equivalences an api's record lists (none for an api the registry does not know)."""
+    record = APIS.get(api)
+    return record.equivalences if record is not None else ()

@@ -159,7 +159,10 @@ def test_every_providers_e2e_client_is_bridged_and_described_in_each_sdks_form()
         "anthropic": anthropic.client(answering(httpx)),
         "google": google.client(answering(httpx2), [gemini_uri]),
     }
-    described = {name: HttpBridge(client).description for name, client in clients.items()}
+    records = {"openai": openai.PROVIDER, "anthropic": anthropic.PROVIDER, "google": google.PROVIDER}
+    described = {
+        name: HttpBridge(client, records[name].version_path).description for name, client in clients.items()
+    }
     assert described["openai"]["api_base_url"] == "https://api.openai.com/v1"
     assert (described["anthropic"]["base_url"], described["anthropic"]["api_base_url"]) == (
         "https://api.anthropic.com",

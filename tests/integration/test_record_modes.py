@@ -291,7 +291,7 @@ def test_a_runtime_cannot_send_the_key_to_another_host_through_the_client(
         run_corpus, corpus, cassettes, "once", "--impl=tests.fakes.e2e_misbehaving:exfiltrates",
         f"--case-runner={runner}",
     )  # fmt: skip
-    assert run.outcomes == {CHAT: "failed"}, run.longreprs  # as every network attempt of a runtime is
+    assert run.outcomes == {CHAT: "error"}, run.longreprs  # as every network attempt of a runtime is
     assert f"it tried to reach:\n  connect 127.0.0.1:{port}" in run.longreprs[CHAT], run.longreprs[CHAT]
     assert received == []
     assert [r["path"] for r in fake_provider.requests] == ["/v1/chat/completions"]  # the provider alone

@@ -17,8 +17,8 @@ from harness.corpus.rules import Catalogue, load_catalogue
 from harness.judging.compare import differences
 from harness.judging.decision import CaseFacts, decide
 from harness.judging.differences import Difference
-from harness.providers.equivalence import Equivalence, covering, equivalences_of
-from harness.providers.registry import APIS
+from harness.providers.equivalence import Equivalence, covering
+from harness.providers.registry import APIS, equivalences_of
 
 EVERY = [(api.name, e) for api in APIS.values() for e in api.equivalences]
 

@@ -9,6 +9,7 @@ from typing import Any
 from harness.providers.google import REQUEST_PARTS
 from harness.providers.openai import chat_request_type
 from harness.providers.schema_check import problems, rejections
+from tests.conftest import CASES
 
 
 def _chat(**extra: Any) -> dict[str, Any]:
@@ -65,12 +66,10 @@ def test_every_request_the_spec_builds_that_the_sdk_rejects_is_declared_by_a_rul
     """The corpus's expected requests (the reference's, the spec's pseudocode) that the SDK type rejects
     are findings about the spec: a rule the case cites must say so (``provider_rejects``), and a rule
     that says so must have such a case (a claim that no longer holds is found too)."""
-    from pathlib import Path
-
     from harness.corpus.loader import load_corpus
     from harness.reports.provider_schema import expected_rejections
 
-    corpus = load_corpus(Path(__file__).parent.parent / "cases")
+    corpus = load_corpus(CASES)
     rules = corpus.catalogue.rules
     rejected = expected_rejections(corpus)
     assert rejected  # the corpus has such requests (docs/findings.md lists them)
