@@ -86,6 +86,7 @@ CI_INSTALLS = {
     ".ci/agentflow-venv": ".ci/agentflow-venv",
     ".venv-agentflow/bin/python -m pip install --quiet --no-deps -e .": ".venv-agentflow",
     "wireconf prompty-ts build": "wireconf prompty-ts build",
+    "wireconf ai-sdk build": "wireconf ai-sdk build",
     "pip install --quiet --upgrade pip": "Set up a fresh machine (Python 3.11 with pip)",
     "pip install --quiet -e '.[dev]'": "pip install -e '.[dev]'",
 }

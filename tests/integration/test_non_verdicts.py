@@ -5,9 +5,6 @@ harness bug)."""
 
 from __future__ import annotations
 
-import json
-import shlex
-import sys
 import textwrap
 
 import pytest
@@ -16,8 +13,6 @@ from tests.integration.test_hostile_adapters import PY_SERVE, WIRE, WIRE_2, WIRE
 from tests.integration.test_hostile_adapters import (
     markers as markers,  # the fixture: where the fakes note what they did
 )
-
-GEMINI_E2E = "e2e.gemini.generate_content.tool-as-json-schema"
 
 
 def test_protocol_faults_are_errors_of_their_own_case_and_never_of_the_next(run_corpus, markers):
@@ -55,40 +50,17 @@ def test_a_network_attempt_is_an_error_not_a_failure(run_corpus):
     assert "7.8/through-the-sdk" not in text.split("error:")[-1]  # no rule is charged
 
 
-def _gemini_e2e_runtime(tmp_path) -> str:
-    """A runtime in another process that declares Gemini e2e (protocol 2) and fails any call it gets."""
-    hello = {
-        "type": "hello",
-        "protocol": 2,
-        "name": "gemini-e2e",
-        "version": "0.0.1",
-        "capabilities": ["e2e:gemini.generate_content"],
-    }
-    script = tmp_path / "gemini_e2e.py"
-    script.write_text(
-        textwrap.dedent(
-            f"""\
-            import json, sys
-            print(json.dumps({json.dumps(hello)}), flush=True)
-            for line in sys.stdin:
-                message = json.loads(line)
-                if message["type"] == "stop":
-                    break
-                error = {{"type": "RuntimeError", "message": "reached the runtime"}}
-                print(json.dumps({{"type": "error", "id": message.get("id"), "error": error}}), flush=True)
-            """
-        ),
-        encoding="utf-8",
-    )
-    return f"--impl=exec:{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
+def test_an_input_the_harness_cannot_hand_to_a_runtime_is_an_error_that_says_so():
+    """An SDK client the exec bridge cannot reach into (no HTTP client to send a runtime's requests
+    through) is the harness's limit, not the runtime's deviation: ``NotJudged``, which ``finish_case``
+    makes an error of the case (every official SDK's client is bridged, Gemini's included:
+    tests/integration/test_exec_client.py)."""
+    from harness.errors import NotJudged
+    from harness.exec_protocol.http_bridge import HttpBridge
 
-
-def test_an_input_the_harness_cannot_hand_to_a_runtime_is_an_error_that_says_so(run_corpus, tmp_path):
-    run = run_corpus(_gemini_e2e_runtime(tmp_path), "-k", GEMINI_E2E)
-    assert run.outcomes == {GEMINI_E2E: "error"}
-    text = run.longreprs[GEMINI_E2E]
-    assert "cannot be handed to a runtime in another process" in text
-    assert "TypeError" not in text and "reached the runtime" not in text
+    with pytest.raises(NotJudged, match="cannot be handed to a runtime in another process") as raised:
+        HttpBridge(object())
+    assert "not a verdict on the runtime" in str(raised.value)
 
 
 def test_a_harness_bug_is_an_error_naming_it(run_corpus, monkeypatch):

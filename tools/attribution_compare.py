@@ -1,7 +1,7 @@
 """Compare the verdicts of two sets of full-corpus runs (JSONL reports): failures by tier per runtime,
 how each failure's differences were attributed, and every verdict that changed tier or rule.
 
-    python benchmarks/attribution_compare.py BEFORE_DIR AFTER_DIR [--markdown]
+    python tools/attribution_compare.py BEFORE_DIR AFTER_DIR [--markdown]
 
 Each directory holds the ``--report`` files of one set of runs (``/work/lanes/runall.sh`` writes one per
 runtime: ``prompty.jsonl``, ``nat.jsonl``, …); runtimes are matched by ``impl version`` as the records
