@@ -2,8 +2,8 @@
 
 The corpus lives at the top of the repository (``cases/``, ``cassettes/``), where its authors and
 ``pytest cases`` use it. A wheel needs it inside a package, so building copies both folders into
-``harness/_corpus/`` of the build (never into the source tree, so nothing is kept twice in git);
-``harness.corpus.installed`` finds it there. An editable install (``pip install -e .``) copies
+``wireconf/_corpus/`` of the build (never into the source tree, so nothing is kept twice in git);
+``wireconf.corpus.installed`` finds it there. An editable install (``pip install -e .``) copies
 nothing: the harness then runs from the checkout and finds the checkout's own folders.
 """
 

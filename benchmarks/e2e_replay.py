@@ -21,14 +21,14 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from harness.cassettes.store import CassetteStore
-from harness.corpus.loader import Corpus
-from harness.corpus.yaml_source import to_plain
-from harness.kinds import e2e
-from harness.kinds.base import HarnessContext
-from harness.providers import openai
-from harness.sdk.replay import SdkReplay, warm_up
-from reference_impl.adapter import ReferenceAdapter
+from wireconf.cassettes.store import CassetteStore
+from wireconf.corpus.loader import Corpus
+from wireconf.corpus.yaml_source import to_plain
+from wireconf.kinds import e2e
+from wireconf.kinds.base import HarnessContext
+from wireconf.providers import openai
+from wireconf.reference_impl.adapter import ReferenceAdapter
+from wireconf.sdk.replay import SdkReplay, warm_up
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"

@@ -28,17 +28,17 @@ from typing import Any
 
 from overhead import _uses_mcp  # benchmarks/ is on sys.path when this script runs
 
-from harness.cassettes.store import CassetteStore
-from harness.corpus.data_paths import resolve_agent_paths
-from harness.corpus.loader import Corpus
-from harness.corpus.yaml_source import to_plain
-from harness.exec_protocol.client import ExecAdapter
-from harness.kinds.base import HarnessContext, sdk_input
-from harness.sdk.replay import SdkReplay
-from reference_impl.adapter import ReferenceAdapter
+from wireconf.cassettes.store import CassetteStore
+from wireconf.corpus.data_paths import resolve_agent_paths
+from wireconf.corpus.loader import Corpus
+from wireconf.corpus.yaml_source import to_plain
+from wireconf.exec_protocol.client import ExecAdapter
+from wireconf.kinds.base import HarnessContext, sdk_input
+from wireconf.reference_impl.adapter import ReferenceAdapter
+from wireconf.sdk.replay import SdkReplay
 
 REPO = Path(__file__).resolve().parent.parent
-SERVE = f"{sys.executable} -m harness.exec_protocol.serve reference"
+SERVE = f"{sys.executable} -m wireconf.exec_protocol.serve reference"
 NODE = shutil.which("node")
 
 
@@ -111,8 +111,8 @@ def start_up(command: str, repeat: int) -> float:
 
 def compare_prompty(repeat: int) -> None:
     """Prompty's TypeScript runtime over exec: against Python Prompty in-process, kind by kind."""
-    from harness.adapters.prompty_adapter import PromptyAdapter
-    from harness.adapters.prompty_ts import adapter as prompty_ts
+    from wireconf.adapters.prompty_adapter import PromptyAdapter
+    from wireconf.adapters.prompty_ts import adapter as prompty_ts
 
     python, typescript = PromptyAdapter(), prompty_ts()
     for runtime in (python, typescript):

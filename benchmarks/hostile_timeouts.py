@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parent.parent
 RUNS = {
     "in-process (GIL hang, blocking Mapping, os._exit)": "tests.fakes.hostile:all_three",
     "exec: (GIL hang, blocking Mapping, crash then a restart that hangs)": (
-        f"exec:{shlex.quote(sys.executable)} -m harness.exec_protocol.serve tests.fakes.exec_hostile:adapter"
+        f"exec:{shlex.quote(sys.executable)} -m wireconf.exec_protocol.serve tests.fakes.exec_hostile:adapter"
     ),
 }
 

@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from reference_impl.tool_kinds import mcp
+from wireconf.reference_impl.tool_kinds import mcp
 
 SERVER_DIR = Path(__file__).resolve().parent.parent / "cases" / "_data" / "mcp"
 

@@ -25,14 +25,14 @@ from typing import Any
 
 import pytest
 
-from harness.cassettes.store import CassetteStore
-from harness.corpus.data_paths import resolve_agent_paths
-from harness.corpus.loader import Corpus, LoadedCase
-from harness.corpus.yaml_source import to_plain
-from harness.kinds.base import HarnessContext, sdk_input
-from harness.sdk.replay import SdkReplay
-from reference_impl.adapter import FUNCTIONS
-from reference_impl.tool_kinds.registry import set_registry
+from wireconf.cassettes.store import CassetteStore
+from wireconf.corpus.data_paths import resolve_agent_paths
+from wireconf.corpus.loader import Corpus, LoadedCase
+from wireconf.corpus.yaml_source import to_plain
+from wireconf.kinds.base import HarnessContext, sdk_input
+from wireconf.reference_impl.adapter import FUNCTIONS
+from wireconf.reference_impl.tool_kinds.registry import set_registry
+from wireconf.sdk.replay import SdkReplay
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"

@@ -20,7 +20,7 @@ Then every file written under the cassettes folder, the terminal output, the --r
 file (with captured output and logs), the HTML page (matrix, by-rule and by-cause views) and the
 Markdown summary rendered from the JSONL, the findings page and the baseline `wireconf findings` wrote
 are searched for every rendering of every key (as is, base64, hex, percent-encoded, JSON-escaped:
-harness/secret_values.py). Prints N, the places, the hits in each output (all must be 0), how many
+wireconf/secret_values.py). Prints N, the places, the hits in each output (all must be 0), how many
 differences, waived differences and root causes the reports hold (each must be more than 0, or the
 search proves nothing about them) and how long the recording run took.
 """
@@ -41,9 +41,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from harness.secret_values import encoded_forms  # noqa: E402
 from tests.fake_provider import PLACES, PLANTED_KEYS, FakeProvider  # noqa: E402
 from tests.integration.test_record_replay import RULES  # noqa: E402  (the e2e corpus's one-rule catalogue)
+from wireconf.secret_values import encoded_forms  # noqa: E402
 
 RUNTIME_PLACES = ("authorization header", "api_key body field", "key= query", "subscription-key= query",
                   "echoed response header", "printed", "logged", "exception message")  # fmt: skip
@@ -119,7 +119,7 @@ def main() -> None:
             run = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
             took = time.perf_counter() - started
             html, markdown = root / "report.html", root / "summary.md"
-            wireconf = [sys.executable, "-m", "harness.cli"]
+            wireconf = [sys.executable, "-m", "wireconf.cli"]
             rendered = [*wireconf, "report", str(report), "--html", str(html), "--markdown", str(markdown)]
             subprocess.run(
                 [*rendered, "--cases", str(corpus)], cwd=root, env=env, check=True, capture_output=True

@@ -14,7 +14,7 @@ the whole corpus, a scaled corpus (one process and ``-n 2``), the Python exec he
 - **scaled**: the corpus plus ``--copies`` copies of its wire, process and stream folders (case ids
   suffixed so that they stay unique), run as ``pytest <copy> -q`` in one process and with ``-n 2``;
   beside it pytest-xdist's own floor: as many trivial items, without the plugin, both ways.
-- **exec start-up**: from starting ``python -m harness.exec_protocol.serve reference`` to its hello.
+- **exec start-up**: from starting ``python -m wireconf.exec_protocol.serve reference`` to its hello.
 - **strength**: ``wireconf strength`` on the corpus, once (``--strength-args`` narrows it).
 - **suite**: the README's ``.venv/bin/pytest``, once (``--suite-args`` narrows it); **suite-own**: the
   same without the runs of the real third-party systems (``-m 'not third_party'``), the figure the
@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from overhead import KINDS as BARE_KINDS  # a sibling script (benchmarks/ is not a package)
 from overhead import bare
 
-from harness.pytest_plugin.runner import wait_reaped
+from wireconf.pytest_plugin.runner import wait_reaped
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
@@ -167,7 +167,7 @@ def corpus(repeat: int) -> None:
         [command([*PYTEST, "cases", "-q", "-p", "no:cacheprovider"], REPO)[0] for _ in range(repeat)]
     )
     print(f"corpus: `pytest cases -q`: {timing}")
-    from harness.corpus.loader import Corpus
+    from wireconf.corpus.loader import Corpus
 
     _CORPUS_RUN.append((timing, sum(1 for _ in Corpus(CASES).cases())))
 
@@ -176,8 +176,8 @@ def make_scaled_corpus(dest: Path, copies: int) -> int:
     """The corpus under ``dest/cases`` plus ``copies`` copies of its wire, process and stream folders,
     each case id suffixed with its copy number; ``dest/cassettes`` is the project's. Returns the number
     of cases."""
-    from harness.corpus.loader import Corpus
-    from harness.corpus.yaml_source import load_yaml_file
+    from wireconf.corpus.loader import Corpus
+    from wireconf.corpus.yaml_source import load_yaml_file
 
     shutil.copytree(CASES, dest / "cases")
     (dest / "cassettes").symlink_to(REPO / "cassettes", target_is_directory=True)
@@ -270,9 +270,9 @@ def xdist_floor(repeat: int, count: int, work: Path) -> None:
 
 
 def exec_start(repeat: int) -> None:
-    from harness.exec_protocol.client import ExecAdapter
+    from wireconf.exec_protocol.client import ExecAdapter
 
-    serve = f"{shlex.quote(sys.executable)} -m harness.exec_protocol.serve reference"
+    serve = f"{shlex.quote(sys.executable)} -m wireconf.exec_protocol.serve reference"
     timings = []
     for _ in range(repeat):
         cpu, started = _children_cpu(), time.perf_counter()

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.corpus.loader import Corpus
-from harness.pytest_plugin.plugin import ACTIVE_PLUGINS
-from harness.pytest_plugin.summary import PROP_CASE, PROP_DIFFERENCES, PROP_PROBLEM, classify
 from tests.fake_provider import fake_provider  # noqa: F401  (the fake provider server, as a fixture)
 from tests.spread import pytest_cmdline_main  # noqa: F401  (README's test command on xdist workers)
+from wireconf.corpus.loader import Corpus
+from wireconf.pytest_plugin.plugin import ACTIVE_PLUGINS
+from wireconf.pytest_plugin.summary import PROP_CASE, PROP_DIFFERENCES, PROP_PROBLEM, classify
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"

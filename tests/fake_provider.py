@@ -28,7 +28,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from harness.providers.registry import PROVIDERS
+from wireconf.providers.registry import PROVIDERS
 
 ORG_ID = "org-PLANTEDorganisation000000"
 PROJECT_ID = "proj_PLANTEDproject00000000000"

@@ -35,7 +35,7 @@ def shared_tarball() -> Path | None:
 def _build() -> tuple[Path | None, str]:
     """The build made by the install step; a test never runs npm install (it downloads from the npm
     registry), so without a build the tests that need one skip, saying how to make it."""
-    from harness.adapters.prompty_ts.build import BuildError, build, existing_build
+    from wireconf.adapters.prompty_ts.build import BuildError, build, existing_build
 
     tarball = shared_tarball()
     if tarball is None:

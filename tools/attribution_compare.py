@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.reports.jsonl import CaseRecord, read_records
+from wireconf.reports.jsonl import CaseRecord, read_records
 
 TIERS = ("spec", "vectors", "project", "unruled", "none")
 

@@ -1,7 +1,7 @@
 """A stand-in for ``agentflow.adapters.llm.litellm_converter`` written from seed 004: a
 ``LiteLLMConverter`` with the documented async contract returning ``Message`` objects with the
 documented blocks, that yields a partial message for every chunk (also for chunks without text).
-``adapter`` runs it through ``harness.adapters.agentflow`` as the real package would be run.
+``adapter`` runs it through ``wireconf.adapters.agentflow`` as the real package would be run.
 
 Like agentflow 0.6.4 it takes only LiteLLM's objects: ``convert_response`` a ``ModelResponse``,
 ``convert_streaming_response`` a ``CustomStreamWrapper`` (or a ``ModelResponse``); anything else, an
@@ -17,7 +17,7 @@ from typing import Any
 from litellm import CustomStreamWrapper
 from litellm.types.utils import ModelResponse
 
-from harness.adapters.agentflow import AgentflowAdapter
+from wireconf.adapters.agentflow import AgentflowAdapter
 
 UNSUPPORTED = "Unsupported response type for LiteLLMConverter"
 

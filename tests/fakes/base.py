@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from reference_impl.adapter import ReferenceAdapter
-from reference_impl.sdk_execute import execute_with
+from wireconf.reference_impl.adapter import ReferenceAdapter
+from wireconf.reference_impl.sdk_execute import execute_with
 
 
 class FakeAdapter(ReferenceAdapter):

@@ -1,4 +1,4 @@
-"""An out-of-process runtime (served by ``harness.exec_protocol.serve``) that crashes and then hangs
+"""An out-of-process runtime (served by ``wireconf.exec_protocol.serve``) that crashes and then hangs
 when it is restarted, besides holding the GIL once and returning a blocking Mapping once.
 
 Its first wire call ends the process. The next start then hangs before saying hello: once, or on

@@ -1,4 +1,4 @@
-"""An out-of-process runtime (served by ``harness.exec_protocol.serve``) that breaks the exec protocol
+"""An out-of-process runtime (served by ``wireconf.exec_protocol.serve``) that breaks the exec protocol
 on its raw stdout, once each, in its first calls of a run (markers in ``$WIRECONF_HOSTILE_DIR``):
 
 1. a reply for another call id in the middle of its first call;
@@ -15,9 +15,9 @@ import json
 import sys
 from typing import Any
 
-from harness.exec_protocol import serve
 from tests.fakes.base import FakeAdapter
 from tests.fakes.hostile import first_time
+from wireconf.exec_protocol import serve
 
 _after_answer: list[str] = []
 _send = serve.Server.send

@@ -5,8 +5,8 @@ process of its own, the judge it replaced is not the one that judges it, and its
 
 from __future__ import annotations
 
-import harness.judging.verdict as verdict
-import harness.pytest_plugin.case_run as case_run
+import wireconf.judging.verdict as verdict
+import wireconf.pytest_plugin.case_run as case_run
 from tests.fakes.base import ChatFake
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from harness.adapters.langchain import LangChainAdapter
+from wireconf.adapters.langchain import LangChainAdapter
 
 ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
 REFUSAL = "OpenAI Chat Completions does not support file URLs."

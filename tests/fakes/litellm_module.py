@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from harness.adapters.litellm import LiteLLMAdapter
+from wireconf.adapters.litellm import LiteLLMAdapter
 
 TURNS = {"user": "user", "assistant": "model"}
 

@@ -1,7 +1,7 @@
 """A stand-in for luthien-proxy's ``StreamProcessor`` written from seed 002 as it reads: the documented
 types and a processor whose loop stops at the finish reason and whose ``_update_state`` follows the
 completion rules with one ``just_completed`` per chunk. ``adapter`` runs it through
-``harness.adapters.luthien`` exactly as the real processor is run.
+``wireconf.adapters.luthien`` exactly as the real processor is run.
 
 Like the real one it takes what a LiteLLM proxy hands it, and refuses anything else: ``incoming`` is an
 async iterator (``litellm.acompletion``'s ``CustomStreamWrapper``) and every chunk is LiteLLM's
@@ -16,7 +16,7 @@ from typing import Any
 
 from litellm.types.utils import ModelResponseStream
 
-from harness.adapters.luthien import LuthienAdapter
+from wireconf.adapters.luthien import LuthienAdapter
 
 
 @dataclass

@@ -2,9 +2,9 @@
 
 from openai.types.chat import ChatCompletion
 
-from reference_impl.openai_chat import processing
-from reference_impl.sdk_objects import from_mapping
 from tests.fakes.base import ChatFake
+from wireconf.reference_impl.openai_chat import processing
+from wireconf.reference_impl.sdk_objects import from_mapping
 
 BROKEN_RULE = "8.1/null-content-empty-string"
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from harness.adapter_contract import APIS
-from reference_impl.adapter import ReferenceAdapter
+from wireconf.adapter_contract import APIS
+from wireconf.reference_impl.adapter import ReferenceAdapter
 
 BODY_TOKEN = "PLANTEDbodyToken0123456789abcdef"
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from harness.adapters.agentflow import AgentflowAdapter, message_as_data
-from harness.adapters.luthien import LuthienAdapter, _Context, snapshot
 from tests.fakes.agentflow_llm import LiteLLMConverter
 from tests.fakes.luthien_streaming import StreamProcessor
+from wireconf.adapters.agentflow import AgentflowAdapter, message_as_data
+from wireconf.adapters.luthien import LuthienAdapter, _Context, snapshot
 
 
 class SdkChunksToLuthien(LuthienAdapter):

@@ -8,7 +8,7 @@ runtime that conforms to the spec profile and deviates only from rules outside i
   parameters}``, so a tool without a description is sent with a description key, where the project
   decided the key is left out (7.1.3/null-description-omitted, tier project). The letter gives
   ``description: null``, a request the provider's own SDK type rejects (``FunctionDefinition.description``
-  is a string: ``harness.providers.schema_check``), which fails in every profile; this fake, meant to
+  is a string: ``wireconf.providers.schema_check``), which fails in every profile; this fake, meant to
   deviate outside the spec profile only, sends the empty description a runtime typing it as a string
   would;
 - §8.1's pseudocode reads the response's fields by name (``response.choices[0].message``) and the spec
@@ -22,9 +22,9 @@ later item by one, and a §7.1.4 schema without ``items`` or nested ``properties
 schemas that other cases check for other rules; both are charged to the cases' cited rules too.
 """
 
-from reference_impl.openai_chat.processing import parse_structured
-from reference_impl.tool_call import ToolCall
 from tests.fakes.base import FakeAdapter
+from wireconf.reference_impl.openai_chat.processing import parse_structured
+from wireconf.reference_impl.tool_call import ToolCall
 
 BROKEN = {
     "8.1/refusal-text": "vectors",

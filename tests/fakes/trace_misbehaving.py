@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from opentelemetry import trace
 
-from reference_impl.adapter import FUNCTIONS, ReferenceAdapter
 from tests.fakes.base import ChatFake
+from wireconf.reference_impl.adapter import FUNCTIONS, ReferenceAdapter
 
 _TRACER = trace.get_tracer("tests.fakes.trace_misbehaving")
 

@@ -1,6 +1,6 @@
 """The reference behind a minimal adapter: no process_async and no set_tool_registry."""
 
-from reference_impl.adapter import ReferenceAdapter
+from wireconf.reference_impl.adapter import ReferenceAdapter
 
 _reference = ReferenceAdapter()
 

@@ -1,7 +1,7 @@
 """Yields every delta.content that is not None, "" included (breaks 8.6/empty-content-not-yielded)."""
 
-from reference_impl.tool_call import ToolCall
 from tests.fakes.base import ChatFake
+from wireconf.reference_impl.tool_call import ToolCall
 
 BROKEN_RULE = "8.6/empty-content-not-yielded"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.providers.registry import API_NAMES
-from harness.sdk.replay import warm_up
+from wireconf.providers.registry import API_NAMES
+from wireconf.sdk.replay import warm_up
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -22,7 +22,7 @@ def _sdks_imported_once() -> None:
 def _litellm_imported_once() -> None:
     """litellm (about 3 s to import) and the parts of it the seed adapters use, for the same reason."""
     try:
-        from harness.adapters.litellm_objects import import_litellm
+        from wireconf.adapters.litellm_objects import import_litellm
 
         import_litellm()
     except ImportError:

@@ -30,7 +30,7 @@ def example(tmp_path, monkeypatch):
 def test_the_guide_example_passes_what_it_declares(example, corpus, run_corpus, how):
     impl = "tiny_adapter:Adapter"
     if how == "exec":
-        impl = f"exec:{shlex.quote(sys.executable)} -m harness.exec_protocol.serve {impl}"
+        impl = f"exec:{shlex.quote(sys.executable)} -m wireconf.exec_protocol.serve {impl}"
     run = run_corpus(f"--impl={impl}")
     declared = {c.id for c in corpus.cases() if (c.kind, c.api) == ("process", "openai.chat")}
     assert declared and run.with_outcome("passed") == declared

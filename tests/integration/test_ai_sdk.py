@@ -16,10 +16,10 @@ import shutil
 import pytest
 import yaml
 
-from harness.adapters.ai_sdk import Unavailable, adapter
-from harness.adapters.ai_sdk.build import PACKAGES, RUNTIME_ENV, installed
-from harness.exec_protocol.messages import schema
 from tests.conftest import REPO
+from wireconf.adapters.ai_sdk import Unavailable, adapter
+from wireconf.adapters.ai_sdk.build import PACKAGES, RUNTIME_ENV, installed
+from wireconf.exec_protocol.messages import schema
 
 BASELINE = REPO / "conformance" / "ai-sdk.yaml"
 REQUIRE_ENV = "WIRECONF_REQUIRE_AI_SDK"

@@ -46,7 +46,7 @@ def test_a_cassette_body_nested_100000_deep_errors_its_own_case_only(pytester, r
 
 def test_a_case_file_nested_600_deep_is_refused_alone(pytester, run_corpus, monkeypatch):
     monkeypatch.setenv("WIRECONF_CACHE_DIR", str(pytester.path / "cache"))
-    monkeypatch.setattr("harness.corpus.parsed_files.MIN_FILES", 1)  # the parse cache, which pickles
+    monkeypatch.setattr("wireconf.corpus.parsed_files.MIN_FILES", 1)  # the parse cache, which pickles
     fine = CASES.replace("openai/deep", "openai/fine")
     corpus = small_corpus(pytester.path / "corpus", RULES, "cases.yaml", fine)
     _cassette(pytester.path / "cassettes", "openai/fine")
@@ -68,7 +68,7 @@ def _bomb(value: str, copies: int) -> str:
 
 
 def test_a_string_aliased_into_megabytes_is_refused_by_its_size(monkeypatch):
-    from harness.corpus import yaml_source
+    from wireconf.corpus import yaml_source
 
     monkeypatch.setattr(yaml_source, "MAX_ALIAS_CHARS", 1_000_000)  # small, to prove the bound cheaply
     text = _bomb("x" * 100_000, 30)  # 30 nodes, 3 MB once expanded
@@ -78,7 +78,7 @@ def test_a_string_aliased_into_megabytes_is_refused_by_its_size(monkeypatch):
 
 
 def test_a_diff_line_serialises_only_what_it_shows():
-    from harness.judging.compare import render_diff
+    from wireconf.judging.compare import render_diff
 
     text = "y" * 100_000
     expected, actual = {"a": [text] * 100}, {"a": [text] * 100, "b": [text] * 100}  # 10 MB of JSON each
@@ -93,7 +93,7 @@ def test_a_diff_line_serialises_only_what_it_shows():
 
 
 def test_a_baseline_of_aliases_is_refused_naming_the_file(tmp_path):
-    from harness.reports.baseline import BaselineError, load_baseline
+    from wireconf.reports.baseline import BaselineError, load_baseline
 
     path = tmp_path / "bomb.yaml"
     lines = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
@@ -105,7 +105,7 @@ def test_a_baseline_of_aliases_is_refused_naming_the_file(tmp_path):
 
 
 def test_a_vcrpy_cassette_of_aliases_is_refused_by_import(tmp_path):
-    from harness.cassettes.vcr_import import NotACassette, read
+    from wireconf.cassettes.vcr_import import NotACassette, read
 
     path = tmp_path / "cassette.yaml"
     path.write_text(_bomb("x" * 1000, 30_000).replace("many:", "interactions:"))  # 30 MB once built

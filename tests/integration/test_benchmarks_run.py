@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from harness.corpus.loader import Corpus
 from tests.conftest import CASES, REPO
+from wireconf.corpus.loader import Corpus
 
 SCRIPTS = sorted(p.name for p in (REPO / "benchmarks").glob("*.py"))
 ARGUMENTS = {

@@ -8,9 +8,9 @@ import textwrap
 
 import pytest
 
-from harness.bless import BlessError, bless
-from harness.cli import main as wireconf
 from tests.conftest import CASES, REPO
+from wireconf.bless import BlessError, bless
+from wireconf.cli import main as wireconf
 
 NEW_CASE = """\
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness.cassettes.format import decode_body
 from tests.conftest import REPO, small_corpus
+from wireconf.cassettes.format import decode_body
 
 STREAM_CASSETTE = (
     "openai/chat_stream__01__opentelemetry-python-contrib__"

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 import yaml
 
-from harness.corpus.identity import declared_version
-from harness.reports.jsonl import read_records
 from tests.conftest import CASES, REPO, CorpusRun, small_corpus
 from tests.fakes import sends_max_tokens
+from wireconf.corpus.identity import declared_version
+from wireconf.reports.jsonl import read_records
 
 BROKEN = sends_max_tokens.BROKEN_RULE
 FAKE = "--impl=tests.fakes.sends_max_tokens:adapter"

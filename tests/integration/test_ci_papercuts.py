@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.pytest_plugin import session as session_module
-from harness.pytest_plugin.session import shown_path
-from harness.pytest_plugin.summary import TOP_CAUSES, Tally
 from tests.conftest import CASES
+from wireconf.pytest_plugin import session as session_module
+from wireconf.pytest_plugin.session import shown_path
+from wireconf.pytest_plugin.summary import TOP_CAUSES, Tally
 
 SEED = "wire.openai.chat.option-seed"
 OPTIONS = "wire/openai.chat/options.yaml"

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness.cli import build_parser
-from harness.corpus.identity import declared_version
 from tests.conftest import CASES, REPO
+from wireconf.cli import build_parser
+from wireconf.corpus.identity import declared_version
 
 ACTION = yaml.safe_load((REPO / "action.yml").read_text())
 STEPS = {step.get("id") or step["name"]: step for step in ACTION["runs"]["steps"]}
@@ -46,7 +46,7 @@ def test_every_input_reaches_a_wireconf_ci_option():
         passed[match.group(1)] = name
     # every input is handed over, but the two the action itself acts on
     assert set(ACTION["inputs"]) - set(passed) == {"install", "artifact-name"}
-    assert "run: python -m harness.cli ci" in (REPO / "action.yml").read_text()
+    assert "run: python -m wireconf.cli ci" in (REPO / "action.yml").read_text()
 
 
 def _step(name: str, inputs: dict[str, str], tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:

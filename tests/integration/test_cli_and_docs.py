@@ -10,11 +10,11 @@ import sys
 import pytest
 import yaml
 
-from harness.cli import main
-from harness.corpus.loader import Corpus
-from harness.corpus.rules_doc import render_markdown
-from harness.pytest_plugin import options
 from tests.conftest import CASES, REPO
+from wireconf.cli import main
+from wireconf.corpus.loader import Corpus
+from wireconf.corpus.rules_doc import render_markdown
+from wireconf.pytest_plugin import options
 
 
 def test_lint_passes_on_the_corpus(capsys):
@@ -109,7 +109,7 @@ def test_the_readme_names_every_install_of_ci_run():
 
 def test_console_script_is_installed():
     out = subprocess.run(
-        [sys.executable, "-m", "harness.cli", "--version"], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "wireconf.cli", "--version"], capture_output=True, text=True, check=True
     )
     assert out.stdout.startswith("wireconf ")
 
@@ -157,7 +157,7 @@ def _arguments(parser, path=("wireconf",)):
 
 
 def test_every_argument_of_every_command_has_help():
-    from harness.cli import build_parser
+    from wireconf.cli import build_parser
 
     seen = list(_arguments(build_parser()))
     assert {command for command, _ in seen} >= {
@@ -190,7 +190,7 @@ def test_the_corpus_commands_default_to_the_installed_corpus(tmp_path, monkeypat
 
 def test_a_closed_pipe_ends_the_command_quietly():
     proc = subprocess.Popen(
-        [sys.executable, "-m", "harness.cli", "rules", "--markdown"],
+        [sys.executable, "-m", "wireconf.cli", "rules", "--markdown"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )

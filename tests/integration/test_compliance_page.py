@@ -8,14 +8,14 @@ import re
 
 import pytest
 
-from harness.corpus.loader import Corpus
-from harness.reports.compliance import render_compliance
-from harness.reports.findings import render_findings
-from harness.reports.jsonl import CaseRecord
-from harness.reports.markdown import render_markdown
-from harness.reports.matrix import build_matrix
 from tests.conftest import CASES
 from tests.integration.test_reports import CHROMIUM, _chromium
+from wireconf.corpus.loader import Corpus
+from wireconf.reports.compliance import render_compliance
+from wireconf.reports.findings import render_findings
+from wireconf.reports.jsonl import CaseRecord
+from wireconf.reports.markdown import render_markdown
+from wireconf.reports.matrix import build_matrix
 
 HOSTILE = "<script>alert(1)</script>"
 RULE = "7.1.5/max-completion-tokens"

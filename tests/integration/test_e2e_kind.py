@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.adapter_contract import APIS
-from harness.kinds.e2e import E2eCase
 from tests.conftest import CASES, small_corpus
+from wireconf.adapter_contract import APIS
+from wireconf.kinds.e2e import E2eCase
 
 RULES = """\
 rules:
@@ -194,7 +194,7 @@ def test_expect_request_is_required_and_the_schema_documents_it():
 
 
 def test_every_e2e_case_names_a_cassette_that_exists():
-    from harness.corpus.lint import lint
+    from wireconf.corpus.lint import lint
 
     report = lint(CASES)
     assert report.ok, report.problems

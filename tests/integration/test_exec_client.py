@@ -1,4 +1,4 @@
-"""The JavaScript/TypeScript exec client (``harness/exec_protocol/js``, ``@wireconf/exec``): its generated
+"""The JavaScript/TypeScript exec client (``wireconf/exec_protocol/js``, ``@wireconf/exec``): its generated
 types and constants are current, its own tests (node's test runner) pass, and the tarball ``wireconf
 exec-client --path`` prints installs with npm and exports the API."""
 
@@ -13,8 +13,8 @@ import tarfile
 
 import pytest
 
-from harness.exec_protocol.js_client import PACKAGE, generated, tarball, tarball_bytes
-from harness.exec_protocol.schema import generate
+from wireconf.exec_protocol.js_client import PACKAGE, generated, tarball, tarball_bytes
+from wireconf.exec_protocol.schema import generate
 
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(
@@ -141,8 +141,8 @@ def test_every_providers_e2e_client_is_bridged_and_described_in_each_sdks_form()
     import httpx
     import httpx2
 
-    from harness.exec_protocol.http_bridge import HttpBridge
-    from harness.providers import anthropic, google, openai
+    from wireconf.exec_protocol.http_bridge import HttpBridge
+    from wireconf.providers import anthropic, google, openai
 
     seen = []
 
@@ -194,7 +194,7 @@ def test_the_guides_javascript_example_is_the_code_that_runs():
 
     guide = (REPO / "docs" / "adapters.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```js\n// file: (\S+)[^\n]*\n(.*?)```", guide, re.S)
-    assert [name for name, _ in blocks] == ["harness/adapters/ai_sdk/server.mjs"]
+    assert [name for name, _ in blocks] == ["wireconf/adapters/ai_sdk/server.mjs"]
     for name, code in blocks:
         assert code in (REPO / name).read_text(encoding="utf-8"), f"the guide's excerpt of {name} is stale"
         assert "serve(" in code and "@wireconf/exec" in (REPO / name).read_text(encoding="utf-8")
@@ -206,10 +206,10 @@ def test_an_e2e_capability_the_harness_cannot_bridge_is_refused_at_hello(monkeyp
     instead of each case failing later with the harness's own error."""
     import dataclasses
 
-    from harness.exec_protocol.client import _check_hello
-    from harness.exec_protocol.http_bridge import unbridgeable
-    from harness.exec_protocol.messages import ProtocolError
-    from harness.providers.registry import PROVIDER_OF
+    from wireconf.exec_protocol.client import _check_hello
+    from wireconf.exec_protocol.http_bridge import unbridgeable
+    from wireconf.exec_protocol.messages import ProtocolError
+    from wireconf.providers.registry import PROVIDER_OF
 
     class OpaqueClient:
         base_url = "https://example.invalid"

@@ -11,13 +11,13 @@ import sys
 
 import pytest
 
-from harness.exec_protocol.messages import remote_exception, schema
 from tests.conftest import CASES, REPO
+from wireconf.exec_protocol.messages import remote_exception, schema
 
 NODE = shutil.which("node")
 NODE_RUNTIME = REPO / "tests" / "fakes" / "node_runtime.mjs"
 NODE_IMPL = f"--impl=exec:{NODE} {NODE_RUNTIME}"
-PY_SERVE = f"{shlex.quote(sys.executable)} -m harness.exec_protocol.serve"
+PY_SERVE = f"{shlex.quote(sys.executable)} -m wireconf.exec_protocol.serve"
 DECLARED = ("process", "stream")  # the node fake's capabilities, on openai.chat
 
 needs_node = pytest.mark.skipif(NODE is None, reason="node (Node.js) is not installed")
@@ -188,7 +188,7 @@ def test_the_python_helper_says_hello_before_loading_and_warm_when_loaded(monkey
     """The helper answers hello at once and imports the SDKs afterwards; the harness waits for `warm`
     before the first call, and both messages fit the schema."""
     jsonschema = pytest.importorskip("jsonschema")
-    from harness.exec_protocol.client import ExecAdapter
+    from wireconf.exec_protocol.client import ExecAdapter
 
     transcript = tmp_path / "transcript.jsonl"
     monkeypatch.setenv("WIRECONF_EXEC_TRANSCRIPT", str(transcript))
@@ -228,8 +228,8 @@ HELLO_WARMING = json.dumps(
     ],
 )
 def test_a_runtime_that_does_not_finish_warming_is_an_error_before_any_call(tmp_path, after_hello, expected):
-    from harness.case_abort import RunnerEnded
-    from harness.exec_protocol.client import ExecAdapter
+    from wireconf.case_abort import RunnerEnded
+    from wireconf.exec_protocol.client import ExecAdapter
 
     path = tmp_path / "runtime.py"
     path.write_text(f"print({HELLO_WARMING!r}, flush=True)\n{after_hello}\n")
@@ -246,7 +246,7 @@ def test_a_first_warm_up_longer_than_the_case_time_limit_is_waited_for(tmp_path)
     long as a start may take, though its hello came at once and the case's limit is shorter (a
     restarted process's loading is bounded by the restart's wait,
     tests/integration/test_hostile_adapters.py)."""
-    from harness.exec_protocol.client import ExecAdapter
+    from wireconf.exec_protocol.client import ExecAdapter
 
     path = tmp_path / "runtime.py"
     warm = json.dumps({"type": "warm"})
@@ -273,9 +273,9 @@ def test_warming_needs_protocol_2(pytester):
 def test_the_committed_schema_is_the_one_generated_from_the_records():
     """schema.json (read by runtimes in other languages) is generated from the provider and kind
     records: every api and every kind that can cross a process, nothing hand-kept."""
-    from harness.exec_protocol.schema import COMMITTED, generate, render
-    from harness.kinds.registry import KINDS
-    from harness.providers.registry import APIS
+    from wireconf.exec_protocol.schema import COMMITTED, generate, render
+    from wireconf.kinds.registry import KINDS
+    from wireconf.providers.registry import APIS
 
     generated = generate()
     assert COMMITTED.read_text(encoding="utf-8") == render(generated), "run `wireconf exec-schema --write`"

@@ -26,7 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from harness.providers.provider import Api, KeyShape, Provider, Route
+from wireconf.providers.provider import Api, KeyShape, Provider, Route
 
 
 class Echo(BaseModel):
@@ -73,11 +73,11 @@ KIND = '''
 """A toy kind: a text → the runtime's shout of it (``shout(api, text)``)."""
 from typing import Any, Literal
 
-from harness.corpus.case import LoadedCase
-from harness.corpus.model import CaseBase
-from harness.judging.outcome import Outcome
-from harness.kinds.base import ADAPTER_ERRORS, HarnessContext, raised
-from harness.kinds.kind import AdapterMethod, Call, Kind
+from wireconf.corpus.case import LoadedCase
+from wireconf.corpus.model import CaseBase
+from wireconf.judging.outcome import Outcome
+from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised
+from wireconf.kinds.kind import AdapterMethod, Call, Kind
 
 
 class ShoutCase(CaseBase):
@@ -257,13 +257,13 @@ def test_a_toy_provider_and_a_toy_kind_run_everywhere(extension, tmp_path):
 
     # the importer recognises the toy api by its host and path, and files it under the provider's name
     done = _run(
-        extension, tmp_path, "-m", "harness.cli", "import", str(theirs / "echo-recorded.json"), *source
+        extension, tmp_path, "-m", "wireconf.cli", "import", str(theirs / "echo-recorded.json"), *source
     )
     assert done.returncode == 0, done.stderr
     written = cassettes / "toy" / "echo-recorded.yaml"
     assert "api: toy.echo" in written.read_text() and "provider: toy" in written.read_text()
     refused = _run(
-        extension, tmp_path, "-m", "harness.cli", "import", str(theirs / "elsewhere.json"), *source
+        extension, tmp_path, "-m", "wireconf.cli", "import", str(theirs / "elsewhere.json"), *source
     )
     assert refused.returncode != 0
     assert "is not an endpoint of OpenAI, Anthropic, Google Gemini or Toy" in refused.stderr + refused.stdout
@@ -290,7 +290,7 @@ def test_a_toy_provider_and_a_toy_kind_run_everywhere(extension, tmp_path):
     # the same through the exec protocol (the toy SDK rebuilds its object on the runtime's side)
     transcript = tmp_path / "transcript.jsonl"
     report = tmp_path / "exec.jsonl"
-    serve = f"exec:{sys.executable} -m harness.exec_protocol.serve toy_ext.adapter:Adapter"
+    serve = f"exec:{sys.executable} -m wireconf.exec_protocol.serve toy_ext.adapter:Adapter"
     run = _run(
         extension, tmp_path, "-m", "pytest", str(corpus), f"--impl={serve}", f"--cassettes={cassettes}",
         f"--report={report}", "-p", "no:cacheprovider", env={"WIRECONF_EXEC_TRANSCRIPT": str(transcript)},
@@ -299,7 +299,7 @@ def test_a_toy_provider_and_a_toy_kind_run_everywhere(extension, tmp_path):
 
     # every message fits the protocol's schema, generated from the records (toy api and kind included)
     jsonschema = pytest.importorskip("jsonschema")
-    printed = _run(extension, tmp_path, "-m", "harness.cli", "exec-schema")
+    printed = _run(extension, tmp_path, "-m", "wireconf.cli", "exec-schema")
     schema = json.loads(printed.stdout)
     assert "toy.echo" in schema["$defs"]["call"]["properties"]["api"]["enum"]
     assert "shout" in schema["$defs"]["call"]["properties"]["method"]["enum"]
@@ -314,16 +314,16 @@ def test_a_toy_provider_and_a_toy_kind_run_everywhere(extension, tmp_path):
 
 
 def test_an_installed_extension_of_the_wrong_class_is_refused_naming_its_entry_point(monkeypatch):
-    """Kinds and providers load installed extensions the same way (harness.extensions.installed)."""
+    """Kinds and providers load installed extensions the same way (wireconf.extensions.installed)."""
     from importlib.metadata import EntryPoint
 
-    import harness.extensions as extensions
-    from harness.errors import ExtensionError
-    from harness.kinds.kind import Kind
+    import wireconf.extensions as extensions
+    from wireconf.errors import ExtensionError
+    from wireconf.kinds.kind import Kind
 
-    wrong = EntryPoint("toy", "harness.extensions:HINT", "wireconf.kinds")  # a str, not a Kind
+    wrong = EntryPoint("toy", "wireconf.extensions:HINT", "wireconf.kinds")  # a str, not a Kind
     broken = EntryPoint("gone", "no.such.module:KIND", "wireconf.kinds")
-    for entry, says in ((wrong, "is str, not a harness.kinds.kind.Kind"), (broken, "failed to load")):
+    for entry, says in ((wrong, "is str, not a wireconf.kinds.kind.Kind"), (broken, "failed to load")):
         monkeypatch.setattr(extensions, "entry_points", lambda group, entry=entry: [entry])
         with pytest.raises(ExtensionError, match=says) as raised:
             list(extensions.installed("wireconf.kinds", Kind))

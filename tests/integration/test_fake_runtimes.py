@@ -8,9 +8,9 @@ import threading
 
 import pytest
 
-from harness.corpus.concepts import needed_concepts
-from harness.providers.registry import APIS
 from tests.fakes import hangs
+from wireconf.corpus.concepts import needed_concepts
+from wireconf.providers.registry import APIS
 
 RULE_BREAKERS = [
     "sends_max_tokens",

@@ -18,7 +18,7 @@ import pytest
 from tests.conftest import CASES, REPO
 
 HOSTILE = "tests.fakes.hostile"
-PY_SERVE = f"{shlex.quote(sys.executable)} -m harness.exec_protocol.serve"
+PY_SERVE = f"{shlex.quote(sys.executable)} -m wireconf.exec_protocol.serve"
 
 STREAM = "stream.openai.chat.real-text-deltas"
 PROCESS = "process.openai.chat.real-plain-text"
@@ -115,7 +115,7 @@ def _slow_preparation(monkeypatch, seconds: float) -> None:
     patched function is what it forks with)."""
     import time
 
-    from harness.pytest_plugin import runner
+    from wireconf.pytest_plugin import runner
 
     prepare = runner.prepare_case
 
@@ -135,7 +135,7 @@ def test_the_preparation_has_a_budget_of_its_own_apart_from_the_case_timeout(run
 
 
 def test_a_preparation_over_its_budget_is_stopped_and_said_to_be_the_harnesss(run_corpus, monkeypatch):
-    from harness.pytest_plugin import runner
+    from wireconf.pytest_plugin import runner
 
     monkeypatch.setattr(runner, "PREPARE_LIMIT", 1.0)
     _slow_preparation(monkeypatch, 60)

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.cassettes.recording import MODES
-from harness.judging.profile import PROFILES
-from harness.pytest_plugin import options
-from harness.pytest_plugin.plugin import ACTIVE_PLUGINS
-from harness.pytest_plugin.runner import DEFAULT_RUNNER, RUNNERS
+from wireconf.cassettes.recording import MODES
+from wireconf.judging.profile import PROFILES
+from wireconf.pytest_plugin import options
+from wireconf.pytest_plugin.plugin import ACTIVE_PLUGINS
+from wireconf.pytest_plugin.runner import DEFAULT_RUNNER, RUNNERS
 
 PLAIN_TEST = """\
 import gc
@@ -70,20 +70,20 @@ def test_loading_the_plugin_imports_no_registry_session_or_reference():
     probe = textwrap.dedent(
         """
         import json, sys
-        import harness.pytest_plugin.plugin
+        import wireconf.pytest_plugin.plugin
         print(json.dumps(sorted(sys.modules)))
         """
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     loaded = set(json.loads(done.stdout))
-    assert "harness.pytest_plugin.plugin" in loaded
+    assert "wireconf.pytest_plugin.plugin" in loaded
     heavy = {
         name
         for name in loaded
         if name.split(".")[0] in ("reference_impl", "pydantic", "openai", "yaml")
-        or name.startswith(("harness.kinds", "harness.providers", "harness.corpus", "harness.judging"))
+        or name.startswith(("wireconf.kinds", "wireconf.providers", "wireconf.corpus", "wireconf.judging"))
         or name in ACTIVE_PLUGINS
-        or name.startswith(("harness.pytest_plugin.session", "harness.pytest_plugin.runner"))
+        or name.startswith(("wireconf.pytest_plugin.session", "wireconf.pytest_plugin.runner"))
     }
     assert not heavy
 
@@ -121,7 +121,7 @@ def test_the_session_exists_only_when_asked(pytester, asked):
 
     class Probe:
         def pytest_sessionfinish(self, session: pytest.Session) -> None:
-            seen.append(session.config.pluginmanager.has_plugin("harness.pytest_plugin.active"))
+            seen.append(session.config.pluginmanager.has_plugin("wireconf.pytest_plugin.active"))
 
     reprec = pytester.inline_run("-p", "no:cacheprovider", *asked, plugins=[Probe()])
     reprec.assertoutcome(passed=1)

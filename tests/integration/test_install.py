@@ -24,9 +24,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness.corpus.identity import corpus_identity
-from harness.corpus.loader import Corpus
 from tests.conftest import CASES, REPO
+from wireconf.corpus.identity import corpus_identity
+from wireconf.corpus.loader import Corpus
 
 pytestmark = pytest.mark.xdist_group("install")  # one build per run, under --dist loadgroup too
 
@@ -38,7 +38,7 @@ FAKE_RUNTIME = '''
 as a system one: a regression of 7.1.1/role-copied."""
 import os
 
-from reference_impl.adapter import ReferenceAdapter
+from wireconf.reference_impl.adapter import ReferenceAdapter
 
 
 class Adapter(ReferenceAdapter):
@@ -160,20 +160,20 @@ def _lines(path: Path) -> list[dict]:
 def test_the_wheel_carries_the_corpus_and_runs_from_it(installed):
     names = zipfile.ZipFile(installed.wheel).namelist()
     checkout = {
-        f"harness/_corpus/{p.relative_to(REPO).as_posix()}"
+        f"wireconf/_corpus/{p.relative_to(REPO).as_posix()}"
         for folder in ("cases", "cassettes")
         for p in (REPO / folder).rglob("*")
         if p.is_file() and "__pycache__" not in p.parts
     }
     assert checkout <= set(names), sorted(checkout - set(names))[:5]
-    assert "harness/_corpus/cases/_data/mcp/server.py" in names  # case data too
+    assert "wireconf/_corpus/cases/_data/mcp/server.py" in names  # case data too
     assert not [n for n in names if n.startswith(("cases/", "cassettes/", "tests/"))]  # nothing loose
 
     probe = installed.run(
         installed.python,
         "-c",
-        "import harness, importlib.metadata as m; from harness.corpus.installed import installed_corpus; "
-        "print(harness.__file__); print(m.distribution('wireconf').locate_file('')); "
+        "import wireconf, importlib.metadata as m; from wireconf.corpus.installed import installed_corpus; "
+        "print(wireconf.__file__); print(m.distribution('wireconf').locate_file('')); "
         "print(installed_corpus())",
     )
     module, dist, corpus = probe.stdout.split()

@@ -10,10 +10,10 @@ import httpx
 import pytest
 import yaml
 
-from harness.adapters import langchain_inputs, openai_inputs
-from harness.adapters.http_answer import REFUSED, Answer, answering
-from harness.commands.findings import listed_runtimes
 from tests.conftest import REPO
+from wireconf.adapters import langchain_inputs, openai_inputs
+from wireconf.adapters.http_answer import REFUSED, Answer, answering
+from wireconf.commands.findings import listed_runtimes
 
 RUNTIMES = {r.name: r for r in listed_runtimes(REPO / "conformance" / "runtimes.yaml")}
 KINDS = ("wire", "process", "stream")

@@ -55,8 +55,8 @@ def test_an_input_the_harness_cannot_hand_to_a_runtime_is_an_error_that_says_so(
     through) is the harness's limit, not the runtime's deviation: ``NotJudged``, which ``finish_case``
     makes an error of the case (every official SDK's client is bridged, Gemini's included:
     tests/integration/test_exec_client.py)."""
-    from harness.errors import NotJudged
-    from harness.exec_protocol.http_bridge import HttpBridge
+    from wireconf.errors import NotJudged
+    from wireconf.exec_protocol.http_bridge import HttpBridge
 
     with pytest.raises(NotJudged, match="cannot be handed to a runtime in another process") as raised:
         HttpBridge(object())
@@ -64,7 +64,7 @@ def test_an_input_the_harness_cannot_hand_to_a_runtime_is_an_error_that_says_so(
 
 
 def test_a_harness_bug_is_an_error_naming_it(run_corpus, monkeypatch):
-    from harness.pytest_plugin import runner
+    from wireconf.pytest_plugin import runner
 
     def broken(*args, **kwargs):
         raise RuntimeError("a bug of the harness, planted")
@@ -79,9 +79,9 @@ def test_a_harness_bug_is_an_error_naming_it(run_corpus, monkeypatch):
 
 
 def test_a_stream_capability_of_an_api_without_streams_is_refused_where_it_is_declared():
-    from harness.adapter_contract import parse_capability
-    from harness.errors import WireconfError
-    from harness.impl_loader import check_adapter
+    from wireconf.adapter_contract import parse_capability
+    from wireconf.errors import WireconfError
+    from wireconf.impl_loader import check_adapter
 
     assert parse_capability("stream:openai.chat") == ("stream", "openai.chat")
     with pytest.raises(ValueError, match=r"openai\.embeddings has no streaming call") as raised:
@@ -102,7 +102,7 @@ def test_a_stream_capability_of_an_api_without_streams_is_refused_where_it_is_de
 
 
 def test_lint_refuses_a_stream_case_on_an_api_without_streams(tmp_path, capsys):
-    from harness.cli import main
+    from wireconf.cli import main
 
     (tmp_path / "rules.yaml").write_text(
         "rules:\n  - {id: '8/x', level: MUST, basis: text, source: {seed: s, section: '8'}, statement: s}\n"

@@ -115,7 +115,7 @@ def test_what_one_process_async_leaves_running_is_cancelled_before_the_next_case
     task one case leaves behind must not live on into the next."""
     import asyncio
 
-    from harness.kinds.process import await_process_async
+    from wireconf.kinds.process import await_process_async
 
     seen: list[str] = []
 
@@ -145,7 +145,7 @@ def test_what_one_process_async_leaves_running_is_cancelled_before_the_next_case
 def test_a_callback_one_process_async_leaves_scheduled_never_runs_in_the_next_case():
     import asyncio
 
-    from harness.kinds.process import await_process_async
+    from wireconf.kinds.process import await_process_async
 
     ran: list[str] = []
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.corpus.concepts import needed_concepts
-from harness.corpus.identity import declared_version
 from tests.conftest import CASES, REPO
+from wireconf.corpus.concepts import needed_concepts
+from wireconf.corpus.identity import declared_version
 
 SINGLE = "wire.openai.chat.single-text-part-is-string"
 MAX_TOKENS = "--impl=tests.fakes.sends_max_tokens:adapter"

@@ -10,10 +10,10 @@ import sys
 import pytest
 import yaml
 
-from harness.adapters.prompty_adapter.capture import as_request_body
-from harness.adapters.prompty_adapter.inputs import agent_data, message_data
-from harness.commands.findings import RUNTIMES_FILE, listed_runtimes
 from tests.conftest import REPO, assert_all_ruled
+from wireconf.adapters.prompty_adapter.capture import as_request_body
+from wireconf.adapters.prompty_adapter.inputs import agent_data, message_data
+from wireconf.commands.findings import RUNTIMES_FILE, listed_runtimes
 
 BASELINE = REPO / "conformance" / "prompty.yaml"
 
@@ -76,7 +76,7 @@ needs_prompty = pytest.mark.skipif(
 def test_prompty_declares_what_it_really_does():
     """Skips must be true: prompty runs e2e (executor then processor through any SDK client) and hands
     image streams to its processor; it has no Gemini provider and no seed 002-004 components."""
-    from harness.adapters.prompty_adapter import PromptyAdapter
+    from wireconf.adapters.prompty_adapter import PromptyAdapter
 
     caps = PromptyAdapter().capabilities()
     assert {
@@ -141,9 +141,9 @@ def test_findings_command_rebuilds_the_page(agentflow_python, tmp_path, monkeypa
     the cases that pass and the corpus's version: bookkeeping for the gate, see docs/ci.md). agentflow is
     served from .venv-agentflow (``agentflow_python`` makes it when missing)."""
     pytest.importorskip("prompty")
-    from harness.adapters.prompty_ts.locate import RUNTIME_ENV
-    from harness.cli import main
     from tests.prompty_ts_build import built_runtime
+    from wireconf.adapters.prompty_ts.locate import RUNTIME_ENV
+    from wireconf.cli import main
 
     monkeypatch.setenv(RUNTIME_ENV, str(built_runtime()))  # the page compares it with prompty
 

@@ -9,14 +9,14 @@ import shutil
 
 import pytest
 
-from harness.adapter_contract import ALL_CONCEPTS
-from harness.adapters.prompty_ts import Unavailable, adapter
-from harness.adapters.prompty_ts.build import BuildError, build, source_digest
-from harness.adapters.prompty_ts.locate import RUNTIME_ENV
-from harness.cassettes.store import CassetteStore
-from harness.exec_protocol.messages import schema
 from tests.conftest import REPO, assert_all_ruled
 from tests.prompty_ts_build import built_runtime
+from wireconf.adapter_contract import ALL_CONCEPTS
+from wireconf.adapters.prompty_ts import Unavailable, adapter
+from wireconf.adapters.prompty_ts.build import BuildError, build, source_digest
+from wireconf.adapters.prompty_ts.locate import RUNTIME_ENV
+from wireconf.cassettes.store import CassetteStore
+from wireconf.exec_protocol.messages import schema
 
 BASELINE = REPO / "conformance" / "prompty-ts.yaml"
 APIS = ("openai.chat", "openai.embeddings", "openai.images", "openai.responses", "anthropic.messages")
@@ -59,7 +59,7 @@ def test_a_source_without_the_runtime_is_refused_before_npm_runs(tmp_path):
 
 
 def test_a_build_of_the_same_source_is_reused_without_npm(runtime, monkeypatch, tmp_path):
-    import harness.adapters.prompty_ts.build as building
+    import wireconf.adapters.prompty_ts.build as building
     from tests.prompty_ts_build import shared_tarball
 
     tarball = shared_tarball()

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.corpus.loader import Corpus
-from harness.corpus.prompty_vectors import FILE_NAME, import_vectors, load_vectors
-from harness.judging.listed import listed_only
-from harness.judging.outcome import CanonicalOutcome
-from harness.judging.verdict import judge
-from harness.kinds.wire import WireCase
 from tests.conftest import CASES, REPO, small_corpus
+from wireconf.cli import main
+from wireconf.corpus.loader import Corpus
+from wireconf.corpus.prompty_vectors import FILE_NAME, import_vectors, load_vectors
+from wireconf.judging.listed import listed_only
+from wireconf.judging.outcome import CanonicalOutcome
+from wireconf.judging.verdict import judge
+from wireconf.kinds.wire import WireCase
 
 _CANDIDATES = [
     Path(os.environ.get("WIRECONF_PROMPTY_VECTORS", "")),

@@ -6,10 +6,10 @@ import shutil
 
 import pytest
 
-from harness.cassettes.recording import RecordingPolicy
-from harness.cassettes.store import read_cassette
 from tests.conftest import REPO
 from tests.integration.test_record_replay import write_corpus
+from wireconf.cassettes.recording import RecordingPolicy
+from wireconf.cassettes.store import read_cassette
 
 CHAT = "e2e.openai.chat.fake-chat"
 TWICE = "--impl=tests.fakes.e2e_misbehaving:twice"
@@ -121,7 +121,7 @@ def test_an_unknown_record_mode_is_a_usage_error(pytester):
 SLOW_WRITES = """\
 import time
 
-import harness.cassettes.writer as writer
+import wireconf.cassettes.writer as writer
 
 _write = writer.write_atomic
 

@@ -18,15 +18,15 @@ from typing import Any
 
 import pytest
 
-from harness.cassettes.store import read_cassette
-from harness.corpus.rules import load_catalogue
-from harness.reports.html import render_html
-from harness.reports.jsonl import read_records
-from harness.reports.markdown import render_markdown
-from harness.reports.matrix import build_matrix
 from tests.conftest import REPO, small_corpus
 from tests.fake_provider import LEAKED_KEY, FakeProvider
 from tests.fake_provider import PLANTED_KEYS as KEYS
+from wireconf.cassettes.store import read_cassette
+from wireconf.corpus.rules import load_catalogue
+from wireconf.reports.html import render_html
+from wireconf.reports.jsonl import read_records
+from wireconf.reports.markdown import render_markdown
+from wireconf.reports.matrix import build_matrix
 
 RULES = """\
 rules:

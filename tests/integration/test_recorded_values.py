@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.judging.recorded_values import has_references, pointer_get, resolve
 from tests.conftest import CASES, REPO
+from wireconf.judging.recorded_values import has_references, pointer_get, resolve
 
 RULES = (CASES / "rules.yaml").read_text()
 EMBEDDING = "openai/embeddings__05__openinference__test_batch_embedding_with_different_model_i0"

@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from harness.exec_protocol.client import STDERR_LINE_CHARS
-from harness.report_text import MAX_CHARS
-from harness.reports.jsonl import CaseRecord, ReportError, read_records
-from harness.reports.junit import render_junit
-from harness.reports.markdown import render_markdown
-from harness.reports.matrix import build_matrix
 from tests.conftest import REPO, small_corpus
 from tests.integration.test_bad_corpus_files import CASES, _cassette
 from tests.integration.test_broken_cassettes import RULES
 from tests.integration.test_exec_protocol import PY_SERVE
+from wireconf.exec_protocol.client import STDERR_LINE_CHARS
+from wireconf.report_text import MAX_CHARS
+from wireconf.reports.jsonl import CaseRecord, ReportError, read_records
+from wireconf.reports.junit import render_junit
+from wireconf.reports.markdown import render_markdown
+from wireconf.reports.matrix import build_matrix
 
 ODD = (
     "lone \ud800 and \udfff, lines \u2028 \u2029 \u0085 split, "

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
 from tests.fakes import sends_max_tokens
 from tests.png import colours
+from wireconf.cli import main
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SELECT = ("--api=openai.chat", "-k", "options or real-text-deltas or real-plain-text")
@@ -181,7 +181,7 @@ def test_html_report_renders_in_chromium(reports, tmp_path):
 
 
 def _record(case_id, status, **kw):
-    from harness.reports.jsonl import CaseRecord
+    from wireconf.reports.jsonl import CaseRecord
 
     kw.setdefault("corpus", "1.2.0")
     kw.setdefault("corpus_hash", "sha256:00112233aabbccdd")
@@ -202,11 +202,11 @@ def _records():
 
 
 def test_every_report_names_unsupported_and_skipped_apart(tmp_path):
-    from harness.reports.badge import render_badge
-    from harness.reports.html import render_html
-    from harness.reports.junit import render_junit
-    from harness.reports.markdown import render_markdown
-    from harness.reports.matrix import build_matrix
+    from wireconf.reports.badge import render_badge
+    from wireconf.reports.html import render_html
+    from wireconf.reports.junit import render_junit
+    from wireconf.reports.markdown import render_markdown
+    from wireconf.reports.matrix import build_matrix
 
     matrix = build_matrix(_records())
     (rt,) = matrix.runtimes
@@ -230,10 +230,10 @@ def test_every_report_names_unsupported_and_skipped_apart(tmp_path):
 
 
 def test_reports_show_what_the_gate_made_of_each_failure():
-    from harness.reports.html import render_html
-    from harness.reports.junit import render_junit
-    from harness.reports.markdown import render_markdown
-    from harness.reports.matrix import build_matrix
+    from wireconf.reports.html import render_html
+    from wireconf.reports.junit import render_junit
+    from wireconf.reports.markdown import render_markdown
+    from wireconf.reports.matrix import build_matrix
 
     matrix = build_matrix(_records())
     markdown = render_markdown(matrix)
@@ -253,11 +253,11 @@ def test_reports_show_what_the_gate_made_of_each_failure():
 
 
 def test_reports_name_the_corpus_and_tell_pythons_apart():
-    from harness.reports.html import render_html
-    from harness.reports.jsonl import parse_record
-    from harness.reports.junit import render_junit
-    from harness.reports.markdown import render_markdown
-    from harness.reports.matrix import build_matrix
+    from wireconf.reports.html import render_html
+    from wireconf.reports.jsonl import parse_record
+    from wireconf.reports.junit import render_junit
+    from wireconf.reports.markdown import render_markdown
+    from wireconf.reports.matrix import build_matrix
 
     line = _record("c.pass", "passed").to_json()
     assert parse_record(line, "x:1").corpus_label == "1.2.0 (sha256:00112233aabbccdd)"
@@ -282,7 +282,7 @@ def test_merging_keeps_one_verdict_per_case_and_python(tmp_path):
         _record("c", "failed").to_json() + "\n" + _record("c", "passed", python="3.13").to_json() + "\n"
     )
     b.write_text(_record("c", "passed").to_json() + "\n")  # the 3.12 job retried
-    from harness.reports.jsonl import read_records
+    from wireconf.reports.jsonl import read_records
 
     merged = {(r.python, r.id): r.status for r in read_records([a, b])}
     assert merged == {("3.12", "c"): "passed", ("3.13", "c"): "passed"}
@@ -306,7 +306,7 @@ def _difference(path: str, rules: list[str], tier: str | None, api: str = "opena
 
 
 def test_root_causes_group_by_the_rules_broken_and_unruled_differences_have_no_rule_and_no_tier():
-    from harness.reports.causes import NO_RULE, group_causes
+    from wireconf.reports.causes import NO_RULE, group_causes
 
     failures = [
         ("a", [_difference("$.stream", ["7.1.7/no-other-keys"], "spec"), _difference("$.seed", [], None)]),
@@ -323,7 +323,7 @@ def test_root_causes_group_by_the_rules_broken_and_unruled_differences_have_no_r
 
 
 def test_a_new_baseline_reason_names_the_rule_broken_and_the_first_line_of_its_difference():
-    from harness.reports.baseline import default_reason
+    from wireconf.reports.baseline import default_reason
 
     differences = [_difference("$.stream", ["7.1.7/no-other-keys"], "spec")]
     diff = "the request body differs:\n  $.max_tokens: unexpected key  (waived by the baseline: harmless)"
@@ -338,7 +338,7 @@ def test_a_new_baseline_reason_names_the_rule_broken_and_the_first_line_of_its_d
 
 
 def test_an_unruled_failure_is_counted_apart_and_never_as_conforming_to_the_spec():
-    from harness.reports.matrix import build_matrix
+    from wireconf.reports.matrix import build_matrix
 
     records = [
         _record("c.pass", "passed"),

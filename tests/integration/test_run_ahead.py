@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from harness.pytest_plugin.runner import wait_reaped
 from tests.conftest import REPO
 from tests.integration.test_hostile_adapters import HOSTILE, PROCESS, STREAM, WIRE, WIRE_3, WIRE_4, only
+from wireconf.pytest_plugin.runner import wait_reaped
 
 WIRE_STOP = "wire.openai.chat.option-max-output-tokens"  # between WIRE_3 and WIRE_4 in options.yaml
 
 PROBE = """
-from harness.pytest_plugin.session import get_session
+from wireconf.pytest_plugin.session import get_session
 
 def pytest_sessionfinish(session):
     runner = get_session(session.config).used_runner

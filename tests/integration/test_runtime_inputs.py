@@ -120,7 +120,7 @@ def test_a_cassette_symlinked_from_outside_the_cassettes_folder_is_refused(pytes
 
 
 def test_no_cassette_is_recorded_through_a_symlinked_provider_folder(tmp_path):
-    from harness.cassettes.store import CassetteError, CassetteStore
+    from wireconf.cassettes.store import CassetteError, CassetteStore
 
     root, outside = tmp_path / "cassettes", tmp_path / "elsewhere"
     root.mkdir()
@@ -133,8 +133,8 @@ def test_no_cassette_is_recorded_through_a_symlinked_provider_folder(tmp_path):
 
 
 def test_a_badge_path_built_from_a_runtime_name_stays_in_its_folder(tmp_path, monkeypatch):
-    from harness.cli import main
     from tests.integration.test_report_strings import _record
+    from wireconf.cli import main
 
     monkeypatch.chdir(tmp_path)
     report = tmp_path / "run.jsonl"

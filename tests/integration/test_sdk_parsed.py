@@ -8,9 +8,9 @@ import threading
 
 import pytest
 
-from harness.cassettes.store import RecordedResponse
-from harness.sdk.parsed import ParsedResponses
-from harness.sdk.replay import SdkReplay
+from wireconf.cassettes.store import RecordedResponse
+from wireconf.sdk.parsed import ParsedResponses
+from wireconf.sdk.replay import SdkReplay
 
 CHAT = {
     "id": "chatcmpl-1",
@@ -114,7 +114,7 @@ def test_the_pytest_process_parses_the_cases_responses_before_the_runner_forks(p
     every later session of the process) starts with it instead of redoing it inside its cases."""
     from pathlib import Path
 
-    from harness.sdk import replay
+    from wireconf.sdk import replay
 
     corpus = Path(__file__).resolve().parents[2] / "cases"
     monkeypatch.setattr(replay, "_PARSED", ParsedResponses())

@@ -11,12 +11,12 @@ import sys
 
 import pytest
 
-from harness.adapters.agentflow import AgentflowAdapter, message_as_data
-from harness.adapters.litellm_objects import UNNAMED_MODEL
-from harness.adapters.luthien_source import SRC_VARIABLE
-from harness.adapters.nat import NatAdapter
-from harness.impl_loader import load_impl
 from tests.conftest import assert_all_ruled
+from wireconf.adapters.agentflow import AgentflowAdapter, message_as_data
+from wireconf.adapters.litellm_objects import UNNAMED_MODEL
+from wireconf.adapters.luthien_source import SRC_VARIABLE
+from wireconf.adapters.nat import NatAdapter
+from wireconf.impl_loader import load_impl
 
 
 def test_missing_runtime_loads_but_declares_nothing_and_says_why(monkeypatch):
@@ -73,7 +73,7 @@ def test_agentflow_names_the_python_it_needs():
     adapter = AgentflowAdapter()
     assert adapter.capabilities() == set()
     assert "Python >= 3.12" in adapter.unavailable
-    assert "exec:.venv-agentflow/bin/python -m harness.exec_protocol.serve agentflow" in adapter.unavailable
+    assert "exec:.venv-agentflow/bin/python -m wireconf.exec_protocol.serve agentflow" in adapter.unavailable
 
 
 def test_unavailable_runtime_skips_every_case_with_its_reason(run_corpus, monkeypatch):
@@ -191,8 +191,8 @@ def test_litellm_draws_seeded_ids_inside_the_context_and_random_ones_elsewhere()
     from it, and the backend's own ``uuid4`` is back afterwards."""
     import threading
 
-    from harness.adapters.litellm_ids import seeded_ids
-    from harness.adapters.litellm_objects import import_litellm
+    from wireconf.adapters.litellm_ids import seeded_ids
+    from wireconf.adapters.litellm_objects import import_litellm
 
     import_litellm()
     from litellm._uuid import uuid as backend
@@ -226,10 +226,10 @@ def test_two_runs_through_litellm_give_identical_verdicts_and_diffs(run_corpus):
 
 
 def _stream_input(corpus, case_id: str):
-    from harness.cassettes.store import CassetteStore
-    from harness.kinds.base import HarnessContext, recorded_response, sdk_input
-    from harness.sdk.replay import SdkReplay
     from tests.conftest import REPO
+    from wireconf.cassettes.store import CassetteStore
+    from wireconf.kinds.base import HarnessContext, recorded_response, sdk_input
+    from wireconf.sdk.replay import SdkReplay
 
     ctx = HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
     case = next(c for c in corpus.cases() if c.id == case_id)
@@ -260,7 +260,7 @@ def test_litellm_reads_the_recorded_lines_with_the_model_the_stream_names(corpus
     (not the SDK's re-serialised chunks, which would add e.g. google-genai's ``sdkHttpResponse``),
     through the probe the SDK would read; its model is the one the stream names (the request's, which
     the recording does not hold), or a default one for inline events that name none."""
-    from harness.adapters.litellm_objects import stream_wrapper
+    from wireconf.adapters.litellm_objects import stream_wrapper
 
     events, probe, recorded = _stream_input(corpus, case_id)
     wrapper = stream_wrapper(".".join(case_id.split(".")[1:3]), events)

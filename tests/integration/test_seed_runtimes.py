@@ -14,19 +14,19 @@ from pathlib import Path
 
 import pytest
 
-from harness.adapters.luthien_source import SRC_VARIABLE
-from harness.commands.findings import listed_runtimes
 from tests.conftest import CASES, REPO, assert_all_ruled
+from wireconf.adapters.luthien_source import SRC_VARIABLE
+from wireconf.commands.findings import listed_runtimes
 
 pytestmark = pytest.mark.third_party
 
 RUNTIMES = {r.name: r for r in listed_runtimes(REPO / "conformance" / "runtimes.yaml")}
 LUTHIEN = sorted(name for name, r in RUNTIMES.items() if r.impl == "luthien")
-SERVE = "-m harness.exec_protocol.serve agentflow"
+SERVE = "-m wireconf.exec_protocol.serve agentflow"
 
 
 def _kind_cases(kind: str) -> set[str]:
-    from harness.corpus.loader import Corpus
+    from wireconf.corpus.loader import Corpus
 
     return {case.id for case in Corpus(CASES).cases() if case.kind == kind}
 
@@ -71,7 +71,7 @@ def test_the_documented_agentflow_command_runs_every_convert_case_against_its_ba
     for impl in set(documented):
         run = run_corpus(f"--impl={impl}", "-k", "convert", "--baseline=conformance/agentflow.yaml")
         _judged_against_the_baseline(run, "convert")
-    assert RUNTIMES["agentflow"].impl.endswith("-m harness.exec_protocol.serve agentflow")
+    assert RUNTIMES["agentflow"].impl.endswith("-m wireconf.exec_protocol.serve agentflow")
 
 
 def _statuses(report: Path) -> dict[str, str]:

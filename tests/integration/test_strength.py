@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from harness.cli import main
-from harness.strength import strength
 from tests.conftest import CASES
+from wireconf.cli import main
+from wireconf.strength import strength
 
 CASE = """\
 cases:
@@ -40,7 +40,7 @@ rules:
     statement: One text part is a string.
     governs: [{subject: request, path: '$.messages[*].content', change: type}]
     mutant:
-      file: reference_impl/openai_chat/messages.py
+      file: wireconf/reference_impl/openai_chat/messages.py
       find: 'if len(content) == 1 and'
       replace: 'if False and'
   - id: 7.1.1/role-copied
@@ -49,7 +49,7 @@ rules:
     source: {seed: s, section: 7.1.1}
     statement: A mutant that changes nothing survives.
     mutant:
-      file: reference_impl/openai_chat/messages.py
+      file: wireconf/reference_impl/openai_chat/messages.py
       find: '    return wire'
       replace: '    return wire'
   - id: 7.1.1/metadata-merged
@@ -62,14 +62,14 @@ rules:
     basis: text
     source: {seed: s, section: 7.1.1}
     statement: An edit that does not apply is reported, not run.
-    mutant: {file: reference_impl/openai_chat/messages.py, find: 'no such text', replace: 'x'}
+    mutant: {file: wireconf/reference_impl/openai_chat/messages.py, find: 'no such text', replace: 'x'}
   - id: 7.1.1/string-content-kept
     level: MUST
     basis: text
     source: {seed: s, section: 7.1.1}
     statement: A mutant whose failure names another rule (it declares no `governs`) is not a kill.
     mutant:
-      file: reference_impl/openai_chat/messages.py
+      file: wireconf/reference_impl/openai_chat/messages.py
       find: 'if len(content) == 1 and'
       replace: 'if False and'
   - id: 7.1.1/content-from-parts
@@ -79,7 +79,7 @@ rules:
     statement: A case that fails against the reference itself kills nothing.
     governs: [{subject: request, path: '$.messages[*].content', change: type}]
     mutant:
-      file: reference_impl/openai_chat/messages.py
+      file: wireconf/reference_impl/openai_chat/messages.py
       find: 'if len(content) == 1 and'
       replace: 'if False and'
 """
@@ -144,7 +144,7 @@ LEAK_RULES = (
     statement: Its mutant changes the role, a difference its governs does not declare.
     governs: [{subject: request, path: '$.messages[*].content', change: type}]
     mutant:
-      file: reference_impl/openai_chat/messages.py
+      file: wireconf/reference_impl/openai_chat/messages.py
       find: 'wire: dict[str, Any] = {"role": message["role"]}'
       replace: 'wire: dict[str, Any] = {"role": "x" + message["role"]}'
 """
@@ -167,21 +167,21 @@ def test_a_later_mutant_is_judged_on_its_own_differences(tmp_path):
     assert status == {"7.1.1/single-text-part-is-string": "killed", "7.1.1/role-copied": "unattributed"}
 
 
-@pytest.mark.parametrize("path", ["harness/cli.py", "../etc/passwd"])
+@pytest.mark.parametrize("path", ["wireconf/cli.py", "../etc/passwd"])
 def test_mutants_edit_only_the_reference(tmp_path, path):
-    from harness.corpus.rules import Edit
-    from harness.strength import apply_edits
+    from wireconf.corpus.rules import Edit
+    from wireconf.strength import apply_edits
 
     (tmp_path / "reference_impl").mkdir()
-    with pytest.raises(ValueError, match="a mutant edits files of reference_impl/ only"):
+    with pytest.raises(ValueError, match="a mutant edits files of wireconf/reference_impl/ only"):
         apply_edits(tmp_path / "reference_impl", [Edit(file=path, find="a", replace="b")])
 
 
 PROBE = """\
 import importlib, json, sys
 sys.path.insert(0, sys.argv[1])
-from harness.corpus.rules import Edit
-from harness.strength import _PackageCopy
+from wireconf.corpus.rules import Edit
+from wireconf.strength import _PackageCopy
 
 copy = _PackageCopy(__import__("pathlib").Path(sys.argv[2]), __import__("pathlib").Path(sys.argv[1]))
 seen = []
@@ -189,9 +189,9 @@ for edits in json.loads(sys.argv[3]):
     copy.mutate([Edit(**e) for e in edits])
     for name in [m for m in sys.modules if m.startswith("reference_impl")]:
         del sys.modules[name]
-    module = importlib.import_module("reference_impl.consts")
+    module = importlib.import_module("wireconf.reference_impl.consts")
     assert module.__file__.startswith(sys.argv[1]), module.__file__
-    seen.append([module.X, importlib.import_module("reference_impl.user").TWICE])
+    seen.append([module.X, importlib.import_module("wireconf.reference_impl.user").TWICE])
 print(json.dumps(seen))
 """
 
@@ -214,7 +214,7 @@ def _probe_mutants(tmp_path, probe: str, modules: dict[str, str], bytecode: bool
     (source / "consts.py").write_text("X = 1\n")
     for name, text in modules.items():
         (source / name).write_text(text)
-    edit = {"file": "reference_impl/consts.py", "find": "X = 1"}
+    edit = {"file": "wireconf/reference_impl/consts.py", "find": "X = 1"}
     runs = [
         [{**edit, "replace": "X = 2"}],
         [{**edit, "replace": "X = 3"}],
@@ -235,7 +235,7 @@ def _probe_mutants(tmp_path, probe: str, modules: dict[str, str], bytecode: bool
     return json.loads(done.stdout)
 
 
-USER = "from reference_impl.consts import X\nTWICE = 2 * X\n"
+USER = "from wireconf.reference_impl.consts import X\nTWICE = 2 * X\n"
 
 
 def test_each_mutant_runs_on_the_pristine_package_with_only_its_own_edits(tmp_path):
@@ -250,21 +250,21 @@ GRAPH_PROBE = """\
 import importlib, json, sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
-from harness.corpus.rules import Edit
-from harness.strength import _ImportGraph, _PackageCopy
+from wireconf.corpus.rules import Edit
+from wireconf.strength import _ImportGraph, _PackageCopy
 
 copy = _PackageCopy(Path(sys.argv[2]), Path(sys.argv[1]))
 graph = _ImportGraph(copy.root)
-import reference_impl.user, reference_impl.via_package, reference_impl.unrelated
+import wireconf.reference_impl.user, wireconf.reference_impl.via_package, wireconf.reference_impl.unrelated
 seen = []
 for edits in json.loads(sys.argv[3]):
-    unrelated = sys.modules["reference_impl.unrelated"]
+    unrelated = sys.modules["wireconf.reference_impl.unrelated"]
     copy.mutate([Edit(**e) for e in edits])
     graph.forget(copy.changed)
     copy.changed.clear()
-    via = importlib.import_module("reference_impl.via_package")  # first: nothing imported consts yet
-    user = importlib.import_module("reference_impl.user")
-    kept = importlib.import_module("reference_impl.unrelated") is unrelated
+    via = importlib.import_module("wireconf.reference_impl.via_package")  # first: nothing imported consts yet
+    user = importlib.import_module("wireconf.reference_impl.user")
+    kept = importlib.import_module("wireconf.reference_impl.unrelated") is unrelated
     seen.append([user.TWICE, via.Y, kept])
 print(json.dumps(seen))
 """
@@ -275,7 +275,7 @@ def test_a_mutant_imports_again_exactly_what_its_edits_reach(tmp_path):
     a kept package would otherwise answer with the old module) are imported again; the others are kept."""
     modules = {
         "user.py": USER,
-        "via_package.py": "from reference_impl import consts\nY = consts.X\n",
+        "via_package.py": "from wireconf.reference_impl import consts\nY = consts.X\n",
         "unrelated.py": "Z = 0\n",
     }
     seen = _probe_mutants(tmp_path, GRAPH_PROBE, modules)

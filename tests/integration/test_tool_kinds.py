@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.corpus.data_paths import resolve_agent_paths
-from reference_impl.tool_kinds import mcp, openapi, prompty
 from tests.conftest import CASES, REPO
+from wireconf.corpus.data_paths import resolve_agent_paths
+from wireconf.reference_impl.tool_kinds import mcp, openapi, prompty
 
 MCP_DIR = CASES / "_data" / "mcp"
 

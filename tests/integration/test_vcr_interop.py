@@ -15,13 +15,13 @@ import openai
 import pytest
 import vcr
 
-from harness.cassettes import format as cassette_format
-from harness.cassettes.importer import CassetteImportError, import_files
-from harness.cassettes.scrub import before_record_request, before_record_response
-from harness.cassettes.store import read_cassette
-from harness.cassettes.writer import SecretInCassette, WireconfPersister
-from harness.cli import main as wireconf
 from tests.conftest import REPO
+from wireconf.cassettes import format as cassette_format
+from wireconf.cassettes.importer import CassetteImportError, import_files
+from wireconf.cassettes.scrub import before_record_request, before_record_response
+from wireconf.cassettes.store import read_cassette
+from wireconf.cassettes.writer import SecretInCassette, WireconfPersister
+from wireconf.cli import main as wireconf
 
 ANSWER = {
     "id": "chatcmpl-vcr1",

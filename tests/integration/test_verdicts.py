@@ -11,16 +11,16 @@ from typing import Any
 
 import pytest
 
-from harness.corpus.rules import load_catalogue
-from harness.judging.attribution import attribute_one
-from harness.judging.canonical import canonical
-from harness.judging.compare import differences
-from harness.judging.differences import Difference
-from harness.reports.baseline import BaselineError, load_baseline
-from harness.reports.causes import group_causes
-from harness.reports.jsonl import read_records
 from tests.conftest import CASES, REPO
 from tests.fakes import raises_at_refusal, spec_literal
+from wireconf.corpus.rules import load_catalogue
+from wireconf.judging.attribution import attribute_one
+from wireconf.judging.canonical import canonical
+from wireconf.judging.compare import differences
+from wireconf.judging.differences import Difference
+from wireconf.reports.baseline import BaselineError, load_baseline
+from wireconf.reports.causes import group_causes
+from wireconf.reports.jsonl import read_records
 
 CHAT = "openai.chat"
 
@@ -334,7 +334,7 @@ def test_a_malformed_waiver_names_the_entry(tmp_path):
 
 def test_a_case_needing_a_concept_the_runtime_lacks_is_unsupported_never_passed(run_corpus, corpus):
     run = run_corpus("--impl=tests.fakes.without_concepts:adapter", f"--api={CHAT}", "--kind=wire")
-    from harness.corpus.concepts import needed_concepts
+    from wireconf.corpus.concepts import needed_concepts
 
     needing = {c.id: needed_concepts(c.kind, c.api, c.raw) for c in corpus.cases() if c.id in run.outcomes}
     lacking = {case for case, needs in needing.items() if {"mcp-tools", "tool-bindings"} & set(needs)}
@@ -373,9 +373,9 @@ def test_report_line_carries_tier_and_differences(literal_run):
 
 
 def test_html_collapses_rows_no_runtime_supports():
-    from harness.reports.html import render_html
-    from harness.reports.jsonl import CaseRecord
-    from harness.reports.matrix import build_matrix
+    from wireconf.reports.html import render_html
+    from wireconf.reports.jsonl import CaseRecord
+    from wireconf.reports.matrix import build_matrix
 
     records = [
         CaseRecord("rt", "1", "wire.openai.chat.a", "wire", CHAT, ["r"], "passed", 0.0),
@@ -391,8 +391,8 @@ def test_html_collapses_rows_no_runtime_supports():
 def test_the_exec_schema_accepts_exactly_the_contracts_concepts():
     import re as _re
 
-    from harness.adapter_contract import CONCEPTS
-    from harness.exec_protocol.messages import schema
+    from wireconf.adapter_contract import CONCEPTS
+    from wireconf.exec_protocol.messages import schema
 
     pattern = schema()["$defs"]["capability"]["pattern"]
     listed = _re.search(r"concept:\(([^)]*)\)", pattern).group(1).split("|")

@@ -8,19 +8,19 @@ import types
 
 import pytest
 
-from harness.impl_loader import ImplError, check_adapter, load_impl
-from harness.pytest_plugin.timeout import CaseTimeout, TimedRunner
+from wireconf.impl_loader import ImplError, check_adapter, load_impl
+from wireconf.pytest_plugin.timeout import CaseTimeout, TimedRunner
 
 
 def test_entry_point_reference():
     impl = load_impl("reference")
     assert impl.name == "reference"
     assert "wire:openai.chat" in impl.capabilities
-    assert impl.origin.startswith("entry point reference = reference_impl.adapter:ReferenceAdapter")
+    assert impl.origin.startswith("entry point reference = wireconf.reference_impl.adapter:ReferenceAdapter")
 
 
 def test_module_attribute_class_and_factory():
-    assert load_impl("reference_impl.adapter:ReferenceAdapter").name == "reference"
+    assert load_impl("wireconf.reference_impl.adapter:ReferenceAdapter").name == "reference"
     assert load_impl("tests.fakes.sends_max_tokens:adapter").name == "sends-max-tokens"
     assert load_impl("tests.fakes.sends_max_tokens:Adapter").name == "sends-max-tokens"
 

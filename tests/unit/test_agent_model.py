@@ -8,8 +8,8 @@ import textwrap
 
 import pytest
 
-from harness.cli import main
-from harness.corpus.agent_model import MODEL_PATH, agent_schema, check_agent, model_file
+from wireconf.cli import main
+from wireconf.corpus.agent_model import MODEL_PATH, agent_schema, check_agent, model_file
 
 MODEL = model_file()
 pytestmark = pytest.mark.skipif(MODEL is None, reason="the spec authors' model.json is not here")

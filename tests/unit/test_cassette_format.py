@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.cassettes import format as cassette_format
-from harness.cassettes.importer import real_traffic_cassette
-from harness.cassettes.sse_form import decode_sse, encode_sse
 from tests.conftest import REPO
+from wireconf.cassettes import format as cassette_format
+from wireconf.cassettes.importer import real_traffic_cassette
+from wireconf.cassettes.sse_form import decode_sse, encode_sse
 
 REAL_TRAFFIC = Path(os.environ.get("WIRECONF_REAL_TRAFFIC", REPO.parent / "shared" / "real-traffic"))
 SOURCES = sorted(REAL_TRAFFIC.glob("*.json")) if REAL_TRAFFIC.is_dir() else []

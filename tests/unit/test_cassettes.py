@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness.cassettes import format as cassette_format
-from harness.cassettes.importer import import_real_traffic, real_traffic_cassette
-from harness.cassettes.store import CassetteError, CassetteStore, read_cassette
-from harness.sdk.transport import split_events
 from tests.conftest import REPO
+from wireconf.cassettes import format as cassette_format
+from wireconf.cassettes.importer import import_real_traffic, real_traffic_cassette
+from wireconf.cassettes.store import CassetteError, CassetteStore, read_cassette
+from wireconf.sdk.transport import split_events
 
 CASSETTES = REPO / "cassettes"
 REAL_TRAFFIC = Path(os.environ.get("WIRECONF_REAL_TRAFFIC", REPO.parent / "shared" / "real-traffic"))

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from harness.judging.canonical import NotData, canonical, tool_calls_as_expected
-from harness.judging.compare import render_diff, strict_equal
+from wireconf.judging.canonical import NotData, canonical, tool_calls_as_expected
+from wireconf.judging.compare import render_diff, strict_equal
 
 
 @pytest.mark.parametrize(
@@ -129,7 +129,7 @@ def test_tool_call_mappings_are_read_from_their_keys_where_a_tool_call_is_expect
 
 
 def test_json_matcher_accepts_any_spelling_of_the_same_json():
-    from harness.judging.matchers import apply_matchers
+    from wireconf.judging.matchers import apply_matchers
 
     expected = [{"id": "t1", "name": "f", "arguments": {"$json": {"city": "Paris", "n": 1}}}]
     for spelling in ('{"city": "Paris", "n": 1}', '{"n":1,"city":"Paris"}'):
@@ -144,7 +144,7 @@ def test_json_matcher_accepts_any_spelling_of_the_same_json():
 
 
 def test_pattern_matcher():
-    from harness.judging.matchers import apply_matchers
+    from wireconf.judging.matchers import apply_matchers
 
     assert strict_equal(*apply_matchers({"id": {"$pattern": "call_[0-9]+"}}, {"id": "call_12"}))
     resolved, actual = apply_matchers({"id": {"$pattern": "call_[0-9]+"}}, {"id": "call_x"})
@@ -152,7 +152,7 @@ def test_pattern_matcher():
 
 
 def test_id_matcher_stands_for_one_id_per_name_and_a_different_one_per_name():
-    from harness.judging.matchers import apply_matchers
+    from wireconf.judging.matchers import apply_matchers
 
     expected = [{"blocks": [{"id": {"$id": "a"}}, {"id": {"$id": "b"}}], "current": {"$id": "b"}}]
     assert strict_equal(*apply_matchers(expected, [{"blocks": [{"id": "x"}, {"id": "y"}], "current": "y"}]))

@@ -7,14 +7,14 @@ import shutil
 
 import pytest
 
-from harness.cassettes.store import CassetteStore
-from harness.cli import main
-from harness.commands.findings import RUNTIMES_FILE, listed_runtimes
-from harness.corpus.identity import case_fingerprint, corpus_hash, corpus_identity, declared_version
-from harness.corpus.loader import Corpus
-from harness.corpus.rules import load_catalogue
-from harness.reports.baseline import NEW, REGRESSION, UNLISTED, BaselineError, load_baseline
 from tests.conftest import CASES, REPO
+from wireconf.cassettes.store import CassetteStore
+from wireconf.cli import main
+from wireconf.commands.findings import RUNTIMES_FILE, listed_runtimes
+from wireconf.corpus.identity import case_fingerprint, corpus_hash, corpus_identity, declared_version
+from wireconf.corpus.loader import Corpus
+from wireconf.corpus.rules import load_catalogue
+from wireconf.reports.baseline import NEW, REGRESSION, UNLISTED, BaselineError, load_baseline
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The verdict as one pure function (``harness.judging.decision.decide``), tested on a small catalogue
+"""The verdict as one pure function (``wireconf.judging.decision.decide``), tested on a small catalogue
 of its own and hand-made differences: no corpus, no adapter, no nested pytest run."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.corpus.rules import Catalogue, load_catalogue
-from harness.judging.decision import CaseFacts, as_differences, decide
-from harness.judging.differences import Difference
-from harness.reports.waivers import Waiver
+from wireconf.corpus.rules import Catalogue, load_catalogue
+from wireconf.judging.decision import CaseFacts, as_differences, decide
+from wireconf.judging.differences import Difference
+from wireconf.reports.waivers import Waiver
 
 RULES = """\
 rules:

@@ -1,4 +1,4 @@
-"""Provider equivalences (``harness.providers.equivalence``) and the interop profile that reads them.
+"""Provider equivalences (``wireconf.providers.equivalence``) and the interop profile that reads them.
 
 Every equivalence an api lists must cite a source that exists: an API reference URL, or an SDK type and
 field that the installed SDK has. The matching is tested on hand-made differences (and on differences
@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from harness.corpus.rules import Catalogue, load_catalogue
-from harness.judging.compare import differences
-from harness.judging.decision import CaseFacts, decide
-from harness.judging.differences import Difference
-from harness.providers.equivalence import Equivalence, covering
-from harness.providers.registry import APIS, equivalences_of
+from wireconf.corpus.rules import Catalogue, load_catalogue
+from wireconf.judging.compare import differences
+from wireconf.judging.decision import CaseFacts, decide
+from wireconf.judging.differences import Difference
+from wireconf.providers.equivalence import Equivalence, covering
+from wireconf.providers.registry import APIS, equivalences_of
 
 EVERY = [(api.name, e) for api in APIS.values() for e in api.equivalences]
 
@@ -229,7 +229,7 @@ def test_a_rejected_request_fails_every_profile(catalogue: Catalogue) -> None:
 
 
 def _record(case_id: str, status: str, differences: list[dict] | None = None, tier: str | None = None):
-    from harness.reports.jsonl import CaseRecord
+    from wireconf.reports.jsonl import CaseRecord
 
     return CaseRecord(
         "rt", "1", case_id, "wire", "openai.chat", [], status, 0.0, tier=tier, differences=differences
@@ -237,8 +237,8 @@ def _record(case_id: str, status: str, differences: list[dict] | None = None, ti
 
 
 def test_the_reports_count_representation_only_failures_under_interop_only() -> None:
-    from harness.reports.badge import badge_message
-    from harness.reports.matrix import build_matrix
+    from wireconf.reports.badge import badge_message
+    from wireconf.reports.matrix import build_matrix
 
     stream = {"path": "$.stream", "change": "unexpected-key", "rules": ["1/x"], "basis": "declared"}
     max_tokens = {"path": "$.max_tokens", "change": "value", "rules": ["1/y"], "basis": "declared"}

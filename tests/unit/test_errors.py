@@ -1,5 +1,5 @@
 """One error hierarchy: every error the harness raises says where it applies and what to do, and is a
-``WireconfError`` (harness/errors.py)."""
+``WireconfError`` (wireconf/errors.py)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import pkgutil
 
 import pytest
 
-import harness
-from harness.case_abort import CaseAborted
-from harness.cassettes.importer import CassetteImportError, source_of
-from harness.errors import WireconfError
-from harness.impl_loader import ImplError, load_impl
+import wireconf
 from tests.conftest import REPO
+from wireconf.case_abort import CaseAborted
+from wireconf.cassettes.importer import CassetteImportError, source_of
+from wireconf.errors import WireconfError
+from wireconf.impl_loader import ImplError, load_impl
 
 CONTROL_FLOW = {"RequestCaptured"}
 """Exceptions used to leave a call early, never shown to anyone (prompty's capture of its SDK call)."""
@@ -23,8 +23,8 @@ CONTROL_FLOW = {"RequestCaptured"}
 
 def harness_exceptions() -> list[type[BaseException]]:
     found = []
-    for info in pkgutil.walk_packages(harness.__path__, "harness."):
-        if info.name.startswith("harness._corpus"):
+    for info in pkgutil.walk_packages(wireconf.__path__, "wireconf."):
+        if info.name.startswith("wireconf._corpus"):
             continue
         module = importlib.import_module(info.name)
         for name, cls in vars(module).items():
@@ -83,7 +83,7 @@ def test_an_unknown_impl_says_what_impl_takes():
 
 
 def test_the_command_line_prints_an_error_and_exits_2(capsys, tmp_path):
-    from harness.cli import main
+    from wireconf.cli import main
 
     assert main(["lint", str(tmp_path / "nowhere")]) == 2
     assert "wireconf lint: no corpus at" in capsys.readouterr().err
@@ -100,7 +100,7 @@ def test_a_broken_adapter_is_blamed_on_its_file(tmp_path, monkeypatch):
 
 
 def test_a_file_that_is_no_cassette_is_named_with_the_formats_taken(tmp_path):
-    from harness.cassettes.importer import Source, vcr_cassette
+    from wireconf.cassettes.importer import Source, vcr_cassette
 
     path = tmp_path / "notes.yaml"
     path.write_text("- just\n- a list\n")
@@ -111,7 +111,7 @@ def test_a_file_that_is_no_cassette_is_named_with_the_formats_taken(tmp_path):
     assert "vcrpy" in (raised.value.hint or "") and "Ruby VCR" in (raised.value.hint or "")
 
 
-GUIDED = ("harness/impl_loader.py", "harness/cassettes/importer.py", "harness/cassettes/vcr_import.py")
+GUIDED = ("wireconf/impl_loader.py", "wireconf/cassettes/importer.py", "wireconf/cassettes/vcr_import.py")
 
 
 @pytest.mark.parametrize("module", GUIDED)

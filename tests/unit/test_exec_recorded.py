@@ -12,12 +12,12 @@ from collections.abc import Iterator
 import pytest
 from openai.types.chat import ChatCompletion
 
-from harness.cassettes.exchange import Exchange
-from harness.cassettes.store import CassetteStore
-from harness.exec_protocol.client import ExecAdapter
-from harness.kinds.base import HarnessContext, recorded_response, sdk_input
-from harness.sdk.replay import SdkReplay, e2e_client
 from tests.conftest import REPO
+from wireconf.cassettes.exchange import Exchange
+from wireconf.cassettes.store import CassetteStore
+from wireconf.exec_protocol.client import ExecAdapter
+from wireconf.kinds.base import HarnessContext, recorded_response, sdk_input
+from wireconf.sdk.replay import SdkReplay, e2e_client
 
 RUNTIME = f"{shlex.quote(sys.executable)} {REPO / 'tests' / 'fakes' / 'recorded_runtime.py'}"
 CHAT = "openai/chat__01__opentelemetry-python-contrib__test_chat_completion_with_content_i0"

@@ -1,4 +1,4 @@
-"""The findings page (``harness/reports/findings.py``): failures filed under the rule their reason
+"""The findings page (``wireconf/reports/findings.py``): failures filed under the rule their reason
 names, grouped by root cause (the same explanation) in a table per runtime, and the committed
 baselines' reasons name a rule their case really cites."""
 
@@ -9,11 +9,11 @@ import re
 import pytest
 import yaml
 
-from harness.corpus.rules import Catalogue, load_catalogue
-from harness.reports.baseline import default_reason
-from harness.reports.findings import UNREVIEWED, NotRun, filed_under, render_findings, root_causes
-from harness.reports.jsonl import CaseRecord
 from tests.conftest import CASES, REPO
+from wireconf.corpus.rules import Catalogue, load_catalogue
+from wireconf.reports.baseline import default_reason
+from wireconf.reports.findings import UNREVIEWED, NotRun, filed_under, render_findings, root_causes
+from wireconf.reports.jsonl import CaseRecord
 
 SPEC_RULE = "8.1/null-content-empty-string"  # the spec's pseudocode
 PROJECT_RULE = "8.6/first-choice-only"  # a project decision

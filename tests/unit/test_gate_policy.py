@@ -1,4 +1,4 @@
-"""The CI gate's policy (``harness.reports.gate.decide``), row by row of docs/ci.md's table, without a
+"""The CI gate's policy (``wireconf.reports.gate.decide``), row by row of docs/ci.md's table, without a
 pytest run: tests/integration/test_ci_gate.py checks that the plugin applies it in real runs."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.corpus.identity import CorpusIdentity
-from harness.reports.baseline import EXPECTED, FIXED, NEW, REGRESSION, UNLISTED, Baseline
-from harness.reports.gate import GatedCase, GateDecision, decide
+from wireconf.corpus.identity import CorpusIdentity
+from wireconf.reports.baseline import EXPECTED, FIXED, NEW, REGRESSION, UNLISTED, Baseline
+from wireconf.reports.gate import GatedCase, GateDecision, decide
 
 CASE = "wire.openai.chat.option-seed"
 PRINT = "0123456789"

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from google.genai import types
 
-from harness.corpus.loader import Corpus
-from harness.corpus.yaml_source import to_plain
+from wireconf.corpus.loader import Corpus
+from wireconf.corpus.yaml_source import to_plain
 
 REQUEST_FIELDS: dict[str, Any] = {
     "contents": types.Content,

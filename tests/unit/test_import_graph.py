@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.import_graph import imports_of, package_modules
 from tests.conftest import REPO
+from wireconf.import_graph import imports_of, package_modules
 
 
 def modules(package: str) -> dict[str, Path]:

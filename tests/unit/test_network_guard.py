@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from harness.cassettes.network_guard import GUARD, NetworkBlocked
+from wireconf.cassettes.network_guard import GUARD, NetworkBlocked
 
 
 def test_armed_blocks_resolving_and_connecting_and_remembers_the_host():

@@ -1,4 +1,4 @@
-"""The cache of parsed case files (harness/corpus/parsed_files.py): a file is parsed again whenever its
+"""The cache of parsed case files (wireconf/corpus/parsed_files.py): a file is parsed again whenever its
 bytes change, and a cache that is foreign or broken is ignored, so a corpus loads the same with or
 without it."""
 
@@ -8,8 +8,8 @@ import pickle
 
 import pytest
 
-from harness.corpus import parsed_files
-from harness.corpus.loader import Corpus
+from wireconf.corpus import parsed_files
+from wireconf.corpus.loader import Corpus
 
 CASE = """\
 cases:

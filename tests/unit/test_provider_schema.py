@@ -1,4 +1,4 @@
-"""The provider-schema check (``harness.providers.schema_check``): a request body against the official
+"""The provider-schema check (``wireconf.providers.schema_check``): a request body against the official
 SDK's request type, including what pydantic alone lets through (lazy iterables, unknown TypedDict keys),
 and only the problems a runtime's request does not share with its expectation are charged."""
 
@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.providers.google import REQUEST_PARTS
-from harness.providers.openai import chat_request_type
-from harness.providers.schema_check import problems, rejections
 from tests.conftest import CASES
+from wireconf.providers.google import REQUEST_PARTS
+from wireconf.providers.openai import chat_request_type
+from wireconf.providers.schema_check import problems, rejections
 
 
 def _chat(**extra: Any) -> dict[str, Any]:
@@ -66,8 +66,8 @@ def test_every_request_the_spec_builds_that_the_sdk_rejects_is_declared_by_a_rul
     """The corpus's expected requests (the reference's, the spec's pseudocode) that the SDK type rejects
     are findings about the spec: a rule the case cites must say so (``provider_rejects``), and a rule
     that says so must have such a case (a claim that no longer holds is found too)."""
-    from harness.corpus.loader import load_corpus
-    from harness.reports.provider_schema import expected_rejections
+    from wireconf.corpus.loader import load_corpus
+    from wireconf.reports.provider_schema import expected_rejections
 
     corpus = load_corpus(CASES)
     rules = corpus.catalogue.rules

@@ -7,13 +7,13 @@ import re
 
 import pytest
 
-from harness import adapter_contract
-from harness.cassettes import scrub, secret_scan
-from harness.cassettes.store import read_cassette
-from harness.cassettes.vcr_import import endpoint_of
-from harness.providers.registry import APIS, PROVIDER_OF, PROVIDERS, REAL_TRAFFIC
-from harness.sdk.replay import SdkReplay
 from tests.conftest import REPO
+from wireconf import adapter_contract
+from wireconf.cassettes import scrub, secret_scan
+from wireconf.cassettes.store import read_cassette
+from wireconf.cassettes.vcr_import import endpoint_of
+from wireconf.providers.registry import APIS, PROVIDER_OF, PROVIDERS, REAL_TRAFFIC
+from wireconf.sdk.replay import SdkReplay
 
 CASSETTES = sorted((REPO / "cassettes").rglob("*.yaml"))
 
@@ -82,7 +82,7 @@ def test_a_key_variable_of_a_provider_is_found_by_the_scan():
 @pytest.mark.parametrize("api", list(APIS))
 def test_each_api_has_a_working_sdk_replay(api):
     """The record's SDK call parses a recorded body: an empty JSON object becomes the SDK's object."""
-    from harness.cassettes.store import RecordedResponse
+    from wireconf.cassettes.store import RecordedResponse
 
     recorded = RecordedResponse(200, {"content-type": ["application/json"]}, b"{}")
     obj = SdkReplay().response_object(api, recorded)
@@ -109,8 +109,8 @@ def _code_strings(path) -> list[tuple[int, str]]:
 
 # The places an api or a provider may be named: its records, and the real runtimes' adapters (a runtime
 # says which apis it implements).
-NAMING_APIS = ("harness/providers/", "harness/adapters/")
-KNOWN = {("harness/corpus/prompty_vectors.py", "openai"): "Prompty's provider for a vector that names none"}
+NAMING_APIS = ("wireconf/providers/", "wireconf/adapters/")
+KNOWN = {("wireconf/corpus/prompty_vectors.py", "openai"): "Prompty's provider for a vector that names none"}
 
 
 def test_no_module_outside_the_records_names_an_api_or_a_provider():

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.corpus.loader import Corpus
-from harness.corpus.rules import TIERS, Catalogue, load_catalogue
-from harness.corpus.rules_doc import render_markdown
 from tests.conftest import CASES
+from wireconf.corpus.loader import Corpus
+from wireconf.corpus.rules import TIERS, Catalogue, load_catalogue
+from wireconf.corpus.rules_doc import render_markdown
 
 HEAD = "rules:\n  - {id: a.1/x, level: MUST, source: {seed: s, section: a.1}, statement: s, "
 

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from harness.cassettes.atomic import write_atomic
-from harness.cassettes.scrub import before_record_request, scrub_interaction, scrub_uri
-from harness.cassettes.secret_scan import scan
-from harness.cassettes.writer import SecretInCassette, cassette_text, write_cassette
 from tests.conftest import REPO
+from wireconf.cassettes.atomic import write_atomic
+from wireconf.cassettes.scrub import before_record_request, scrub_interaction, scrub_uri
+from wireconf.cassettes.secret_scan import scan
+from wireconf.cassettes.writer import SecretInCassette, cassette_text, write_cassette
 
 
 def interaction(request_headers=None, response_headers=None, uri="https://api.openai.com/v1/chat/completions",
@@ -115,7 +115,7 @@ def test_the_scan_finds_secret_shapes_and_never_prints_them(secret, what):
 
 def test_the_scan_finds_the_exact_values_of_the_key_variables():
     env = {"OPENAI_API_KEY": "plainvalue123", "ANTHROPIC_API_KEY": "short", "GEMINI_API_KEY": ""}
-    from harness.cassettes.secret_scan import key_values
+    from wireconf.cassettes.secret_scan import key_values
 
     values = key_values(env)
     assert values == {"OPENAI_API_KEY": "plainvalue123"}  # too short or empty values are not keys
@@ -124,8 +124,8 @@ def test_the_scan_finds_the_exact_values_of_the_key_variables():
 
 
 def test_the_scan_finds_nothing_in_the_real_traffic_cassettes():
-    from harness.cassettes.format import decoded_interaction, deserialize
-    from harness.cassettes.secret_scan import scan_interactions
+    from wireconf.cassettes.format import decoded_interaction, deserialize
+    from wireconf.cassettes.secret_scan import scan_interactions
 
     for path in sorted((REPO / "cassettes").rglob("*.yaml")):
         text = path.read_text()
@@ -178,7 +178,7 @@ def test_the_vcrpy_request_hook_scrubs_a_vcr_request():
 def test_credential_named_keys_inside_model_content_are_kept():
     """A tool argument or schema property named ``password`` is the model's data, not the recording's
     credential; the same key at the body's own level is a credential and is masked."""
-    from harness.cassettes.scrub import SCRUBBED, scrub_json
+    from wireconf.cassettes.scrub import SCRUBBED, scrub_json
 
     body = {
         "api_key": "k-123",
@@ -376,7 +376,7 @@ def test_a_key_with_an_escaped_slash_is_found(tmp_path):
 
 @pytest.mark.parametrize("padding", [" ", "\n", "\t ", " \r\n"])
 def test_a_key_variable_with_whitespace_is_found_and_redacted_as_sent(tmp_path, padding):
-    from harness.secret_values import key_values, redact
+    from wireconf.secret_values import key_values, redact
 
     environ = {"ANTHROPIC_AUTH_TOKEN": padding + PLAIN_KEY + padding}
     with pytest.raises(SecretInCassette, match=r"\$ANTHROPIC_AUTH_TOKEN"):

@@ -7,8 +7,8 @@ import json
 import httpx2
 import pytest
 
-from harness.providers import anthropic, google, openai
-from reference_impl.sdk_execute import execute_with
+from wireconf.providers import anthropic, google, openai
+from wireconf.reference_impl.sdk_execute import execute_with
 
 MESSAGE = {"role": "assistant", "content": "ok"}
 CHAT = {

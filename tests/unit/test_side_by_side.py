@@ -3,8 +3,8 @@ disagree on, and which of them the rule broken supports."""
 
 from __future__ import annotations
 
-from harness.reports.jsonl import CaseRecord
-from harness.reports.side_by_side import behaviour, compare, render
+from wireconf.reports.jsonl import CaseRecord
+from wireconf.reports.side_by_side import behaviour, compare, render
 
 RAISED_PY = (
     "expected a request body, but the adapter raised builtins.ValueError: tools[0].connection: missing\n"
@@ -56,7 +56,7 @@ def test_the_last_column_says_which_gap_of_the_text_a_decision_fills(corpus):
     """Not "the spec is silent" for every decision: each rule's own `gap` (docs/rules.md)."""
     from types import SimpleNamespace
 
-    from harness.reports.side_by_side import rule_basis
+    from wireconf.reports.side_by_side import rule_basis
 
     assert rule_basis(SimpleNamespace(basis="decision", gap="ambiguous")) == (
         "project decision: the spec is ambiguous"

@@ -8,8 +8,8 @@ import threading
 
 import pytest
 
-from harness.case_abort import CaseTimeout
-from harness.pytest_plugin.timeout import TimedRunner
+from wireconf.case_abort import CaseTimeout
+from wireconf.pytest_plugin.timeout import TimedRunner
 
 
 def test_an_abandoned_worker_ends_once_its_call_returns():

@@ -1,0 +1,159 @@
+"""The adapter contract: what a runtime exposes so that the harness can run it through the corpus.
+
+Runtimes outside this repository are written against this module, so its names are a public API:
+the kinds, the apis, the capability strings ``<kind>:<api>`` and the method each kind calls. Each is
+derived from the records that define it: the kinds (``wireconf.kinds``) and the provider APIs
+(``wireconf.providers``), built-in or installed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Protocol, runtime_checkable
+
+from wireconf.kinds.kind import capability
+from wireconf.kinds.process import PROCESS_ASYNC
+from wireconf.kinds.registry import KIND_NAMES
+from wireconf.kinds.registry import KINDS as _KIND_OBJECTS
+from wireconf.kinds.registry import METHOD_FOR_KIND as _METHOD_FOR_KIND
+from wireconf.kinds.wire import TOOL_REGISTRY
+from wireconf.providers.registry import API_NAMES
+from wireconf.providers.registry import APIS as _API_OBJECTS
+
+__all__ = [
+    "ALL_CONCEPTS",
+    "APIS",
+    "CONCEPT",
+    "CONCEPTS",
+    "KINDS",
+    "METHOD_FOR_KIND",
+    "PROCESS_ASYNC_METHOD",
+    "TOOL_REGISTRY_METHOD",
+    "Adapter",
+    "capability",
+    "concept",
+    "parse_capability",
+]
+
+KINDS: tuple[str, ...] = KIND_NAMES
+"""What a case exercises: one per kind (``wireconf/kinds/``), built-in or installed."""
+
+APIS: tuple[str, ...] = API_NAMES
+"""The provider APIs the corpus covers: one per api record (``wireconf.providers``), built-in or installed."""
+
+METHOD_FOR_KIND: dict[str, str] = _METHOD_FOR_KIND
+"""The adapter method the harness calls for each kind (``trace`` observes the spans of the others)."""
+
+PROCESS_ASYNC_METHOD = PROCESS_ASYNC.name
+"""Optional: ``async def process_async(api, agent, response)``, §8's async processor. When an adapter has
+it, every ``process`` case also awaits it and judges its result against the same expectation."""
+
+TOOL_REGISTRY_METHOD = TOOL_REGISTRY.name
+"""Optional: ``set_tool_registry(entries)`` replaces the runtime's registry of custom tools (§7.1.3, kind
+``*``) with ``entries`` (``{name, parameters}``, parameters a JSON Schema) before each ``wire`` call.
+Required only by cases that declare a ``registry``."""
+
+
+CONCEPT = "concept"
+"""The prefix of a concept capability: ``concept:mcp-tools``."""
+
+CONCEPTS: dict[str, str] = {
+    "prompty-tools": "tools of kind `prompty` (§7.1.3: a child .prompty projected as a function)",
+    "mcp-tools": "tools of kind `mcp` (§7.1.3: an MCP server's tools, discovered and projected)",
+    "openapi-tools": "tools of kind `openapi` (§7.1.3: an OpenAPI document's operations projected)",
+    "custom-tools": "tools of another kind (§7.1.3's `*`: the signature from the runtime's tool registry)",
+    "tool-bindings": "a tool's `bindings` (§7.1.3: arguments bound to agent inputs, hidden from the LLM)",
+    "message-metadata": "a message's `metadata` (§7.1.1: tool_call_id, name, tool_calls, ... merged into "
+    "the wire message)",
+    "api-type": "`agent.model.apiType` chooses the provider API (§7.2-7.4), and an unknown one raises",
+}
+"""The spec's optional concepts: a runtime may lack one (it has no MCP client, no notion of bindings).
+An adapter declares each concept it has as ``concept:<name>`` beside its ``<kind>:<api>`` capabilities;
+a case whose inputs use a concept the adapter does not declare is *unsupported*, never judged
+(``wireconf.corpus.concepts`` says which inputs need which concept)."""
+
+
+def concept(name: str) -> str:
+    """The capability string an adapter declares for one of ``CONCEPTS``."""
+    return f"{CONCEPT}:{name}"
+
+
+ALL_CONCEPTS: frozenset[str] = frozenset(concept(name) for name in CONCEPTS)
+"""Every concept capability: what a runtime that implements the whole spec declares."""
+
+
+def parse_capability(text: str) -> tuple[str, str]:
+    """Split and validate a capability string (``<kind>:<api>`` or ``concept:<name>``); raises
+    ``ValueError`` naming what is wrong."""
+    kind, sep, api = text.partition(":")
+    if not sep:
+        raise ValueError(f"capability {text!r} is not of the form '<kind>:<api>' or 'concept:<name>'")
+    if kind == CONCEPT:
+        if api not in CONCEPTS:
+            raise ValueError(f"capability {text!r}: unknown concept {api!r} (known: {', '.join(CONCEPTS)})")
+        return kind, api
+    if kind not in KINDS:
+        raise ValueError(f"capability {text!r}: unknown kind {kind!r} (known: {', '.join(KINDS)})")
+    if api not in APIS:
+        raise ValueError(f"capability {text!r}: unknown api {api!r} (known: {', '.join(APIS)})")
+    impossible = stream_without_stream(kind, api)
+    if impossible:
+        raise ValueError(f"capability {text!r}: {impossible}")
+    return kind, api
+
+
+def stream_without_stream(kind: str, api: str) -> str | None:
+    """Why ``<kind>:<api>`` cannot exist (a kind of streams on an api that has no stream), or ``None``."""
+    if not _KIND_OBJECTS[kind].streams_only or _API_OBJECTS[api].streams:
+        return None
+    return (
+        f"{api} has no streaming call (its API answers with one response), so there is no {kind} case "
+        f"for it and no such capability; remove it from the capabilities the adapter declares (a "
+        f"`stream` option of an {api} request is a wire or e2e matter)"
+    )
+
+
+@runtime_checkable
+class Adapter(Protocol):
+    """The minimum every adapter has; the per-kind methods below are needed only for declared kinds.
+
+    ``build_request(api, agent, messages) -> dict``                 wire
+    ``process(api, agent, response) -> object``                     process (response: the SDK's object)
+    ``process_stream(api, agent, events) -> Iterable``              stream (events: the SDK's stream)
+    ``stream_blocks(api, events) -> list[dict]``                    blocks
+    ``extract(api, request, response) -> dict``                     extract
+    ``convert(api, response, stream) -> list[dict]``                convert
+    ``execute(api, agent, messages, client) -> object``             e2e
+
+    Optional: ``async process_async(api, agent, response) -> object`` (awaited beside ``process``) and
+    ``set_tool_registry(entries) -> None`` (custom tools of ``wire`` cases).
+
+    Inputs use the spec's canonical vocabulary (plain dicts, camelCase keys). Results are plain data
+    (str, numbers, bool, None, lists, mappings) or objects exposing the spec's fields, such as a
+    ToolCall with ``id``, ``name`` and ``arguments``.
+    """
+
+    name: str
+    version: str
+
+    def capabilities(self) -> set[str]: ...
+
+
+class SupportsWire(Protocol):
+    def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any: ...
+
+
+class SupportsProcess(Protocol):
+    def process(self, api: str, agent: dict[str, Any], response: object) -> Any: ...
+
+
+class SupportsStream(Protocol):
+    def process_stream(self, api: str, agent: dict[str, Any], events: Iterable[object]) -> Iterable[Any]: ...
+
+
+class SupportsProcessAsync(Protocol):
+    async def process_async(self, api: str, agent: dict[str, Any], response: object) -> Any: ...
+
+
+class SupportsToolRegistry(Protocol):
+    def set_tool_registry(self, entries: list[dict[str, Any]]) -> None: ...

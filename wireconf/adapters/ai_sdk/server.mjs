@@ -1,0 +1,121 @@
+// The Vercel AI SDK (`ai` with @ai-sdk/openai, @ai-sdk/anthropic, @ai-sdk/google) served to wireconf's
+// corpus over `exec:` on @wireconf/exec, the protocol's JavaScript client: this file is the mapping
+// alone (the guide's worked example for a JavaScript runtime, docs/adapters.md). `--impl ai-sdk` runs
+// it from the build `wireconf ai-sdk build` installed (wireconf/adapters/ai_sdk/__init__.py).
+//
+// What it runs, per kind, as an AI SDK user writes it:
+// - wire: `generateText({model, messages, ...settings})` with a provider whose `fetch` keeps the
+//   request body and stops there: the body the AI SDK's provider built is the request.
+// - process: `generateText` with a provider whose `fetch` answers with the recorded response
+//   (`call.recordedFetch()`); the AI SDK parses it; the result is its `text`, its `toolCalls`, or its
+//   `output` (structured output).
+// - stream: `streamText`, the recorded stream pulled as the AI SDK reads it; its `fullStream`'s text
+//   deltas are yielded as they come, its tool calls at the end, an `error` part thrown.
+// - e2e: `generateText` (or `streamText`, when the agent asks for a stream) with a provider created
+//   on the harness's base URL whose `fetch` is the e2e bridge (`call.bridgeFetch()`).
+import { AISDKError, generateText, streamText } from "ai";
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
+import { createOpenAI } from "@ai-sdk/openai";
+import { serve } from "@wireconf/exec";
+
+import { messagesOf, settingsOf, wantsStream } from "./inputs.mjs";
+
+/** Per api: the provider instance's model, and the key of its providerOptions. */
+const MODELS = {
+  "openai.chat": { options: "openai", model: (settings, id) => createOpenAI(settings).chat(id) },
+  "openai.responses": { options: "openai", model: (settings, id) => createOpenAI(settings).responses(id) },
+  "anthropic.messages": { options: "anthropic", model: (settings, id) => createAnthropic(settings).messages(id) },
+  "gemini.generate_content": { options: "google", model: (settings, id) => createGoogleGenerativeAI(settings).chat(id) },
+};
+const KEYS = { openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY", gemini: "GEMINI_API_KEY" };
+const REPLAY_KEY = "wireconf-replay";
+
+// A process or stream call carries no messages (the response is judged, not the request): the AI SDK
+// refuses an empty prompt, so it gets one; the recording answers whatever request it sends.
+const REPLAY_PROMPT = [{ role: "user", content: "wireconf replay" }];
+
+/** What a user writes: generateText's (or streamText's) arguments, on a provider with this `fetch`. */
+function request(call, fetch, baseURL = undefined) {
+  const { agent } = call.args;
+  const api = MODELS[call.api];
+  const settings = { apiKey: process.env[KEYS[call.provider]] || REPLAY_KEY, fetch, ...(baseURL ? { baseURL } : {}) };
+  return {
+    model: api.model(settings, agent.model.id),
+    messages: "messages" in call.args ? messagesOf(call.args.messages) : REPLAY_PROMPT,
+    maxRetries: 0, // a recording answers once
+    ...settingsOf(agent, api.options),
+  };
+}
+
+/** The AI SDK's result as the spec's: tool calls ({id, name, arguments as JSON text}), else the
+ * structured output, else the text. */
+function resultOf(agent, result) {
+  if (result.toolCalls.length) return result.toolCalls.map(toolCall);
+  if (agent.outputs?.length) return result.output;
+  return result.text;
+}
+
+const toolCall = (call) => ({ id: call.toolCallId, name: call.toolName, arguments: JSON.stringify(call.input) });
+
+class RequestCaptured extends Error {}
+
+async function buildRequest(call) {
+  let body;
+  const capture = async (_url, init) => {
+    body = JSON.parse(init.body);
+    throw new RequestCaptured("captured");
+  };
+  try {
+    await generateText(request(call, capture));
+  } catch (error) {
+    if (body !== undefined) return body;
+    throw error;
+  }
+  throw new Error("generateText returned without sending a request");
+}
+
+async function processResponse(call) {
+  // a `response_as: mapping` case hands over the decoded JSON body as plain data: the AI SDK reads
+  // only HTTP responses, so it gets that body as one (status 200, JSON)
+  const fetch = call.isSdk("response") ? call.recordedFetch("response") : async () => Response.json(call.args.response);
+  return resultOf(call.args.agent, await generateText(request(call, fetch)));
+}
+
+/** streamText's fullStream as the spec's items: text deltas as they come, tool calls at the end. */
+async function* items(result) {
+  const calls = [];
+  for await (const part of result.fullStream) {
+    if (part.type === "text-delta") yield part.text;
+    else if (part.type === "tool-call") calls.push(toolCall(part));
+    else if (part.type === "error") throw part.error;
+  }
+  yield* calls;
+}
+
+function processStream(call) {
+  return items(streamText(request(call, call.recordedFetch(call.stream))));
+}
+
+async function execute(call) {
+  const args = request(call, call.bridgeFetch(), call.client.api_base_url);
+  if (wantsStream(call.args.agent)) return items(streamText(args));
+  return resultOf(call.args.agent, await generateText(args));
+}
+
+const APIS = Object.keys(MODELS);
+const version = (await import("ai/package.json", { with: { type: "json" } })).default.version;
+
+await serve({
+  hello: {
+    name: "ai-sdk",
+    version,
+    inputs: "recorded",
+    capabilities: ["wire", "process", "stream", "e2e"].flatMap((kind) => APIS.map((api) => `${kind}:${api}`)),
+  },
+  handlers: { build_request: buildRequest, process: processResponse, process_stream: processStream, execute },
+  // the AI SDK's errors (APICallError, TypeValidationError, ...) named after their package, as the
+  // Python SDKs' are after their module
+  // (stack frames name the install's files from its folder: node_modules/ai/dist/index.mjs)
+  errors: { sdkErrors: [[AISDKError, "ai"]], places: { [new URL("..", import.meta.url).href]: "" } },
+});

@@ -1,0 +1,196 @@
+"""``--impl langchain``: LangChain's chat models (``pip install 'wireconf[langchain]'``): langchain-openai's
+``ChatOpenAI`` (Chat Completions, and the Responses API with ``use_responses_api=True``),
+langchain-anthropic's ``ChatAnthropic`` and langchain-google-genai's ``ChatGoogleGenerativeAI``.
+
+The runtime gets what its users write (``langchain_inputs``): message objects, the options as the chat
+model's constructor arguments, tools through ``bind_tools`` (OpenAI function dicts, which LangChain
+converts per provider), ``outputs`` through ``with_structured_output(<JSON Schema>)`` with each model's
+default method. The chat model builds its official SDK client itself; the adapter answers that client's
+HTTP transport (``http_answer``):
+
+- ``wire``: ``invoke(messages)``; the body is what the SDK sends, answered with an error once captured.
+- ``process`` / ``stream``: ``invoke`` / ``stream`` answered with the recorded response, so the SDK's
+  and LangChain's own parsing build the ``AIMessage`` / ``AIMessageChunk`` s; the result is read as
+  LangChain users read it: ``message.text``, ``message.tool_calls`` (arguments LangChain parsed,
+  written back as compact JSON), the structured output's dict; a stream's ``chunk.text`` and, once it
+  ends, the tool calls of the chunks added up (``chunk + chunk``).
+
+LangChain has no tool kinds other than functions, no bindings and no ``apiType`` dispatch (the class is
+the provider): only ``concept:message-metadata`` (tool calls and tool call ids are message fields) is
+declared. ``e2e`` is not wired: the chat models create their own SDK clients.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.metadata
+import random
+import uuid
+from collections.abc import Iterator
+from typing import Any
+from unittest import mock
+
+from wireconf.adapter_contract import concept
+from wireconf.adapters import langchain_inputs, openai_inputs
+from wireconf.adapters.http_answer import REFUSED, Answer, answering, recorded_answer
+from wireconf.adapters.results import ToolCall, arguments_text, text_result
+
+PLACEHOLDER_KEY = "wireconf-placeholder-key"
+"""The chat models refuse to start without a key; the transport never sends it anywhere."""
+
+MODELS: dict[str, tuple[str, str, str, str]] = {
+    "openai.chat": ("langchain_openai", "ChatOpenAI", "langchain-openai", "openai"),
+    "openai.responses": ("langchain_openai", "ChatOpenAI", "langchain-openai", "openai"),
+    "anthropic.messages": ("langchain_anthropic", "ChatAnthropic", "langchain-anthropic", "anthropic"),
+    "gemini.generate_content": (
+        "langchain_google_genai",
+        "ChatGoogleGenerativeAI",
+        "langchain-google-genai",
+        "google",
+    ),
+}
+"""Per api: the module, the chat model class, its distribution and its option family."""
+
+DEFAULT_MODEL = {
+    "openai.chat": "gpt-4o-mini",
+    "openai.responses": "gpt-4o-mini",
+    "anthropic.messages": "claude-sonnet-4-5",
+    "gemini.generate_content": "gemini-2.5-flash",
+}
+"""The model of a ``process`` case whose agent names none."""
+
+PROCESS_MESSAGES = [{"role": "user", "content": [{"kind": "text", "value": "Hi"}]}]
+"""A ``process`` case has no messages; the call needs some."""
+
+SEED = "wireconf"
+"""The seed of the ids langchain-google-genai draws for calls Gemini sent without one (``uuid.uuid4()``
+in ``langchain_google_genai.chat_models``): seeded anew for every call, so a case's diff is the same on
+every run (the findings page rebuilds byte for byte)."""
+
+
+class _SeededUuid:
+    """``uuid`` as ``langchain_google_genai.chat_models`` sees it: ``uuid4()`` from a seeded generator."""
+
+    def __init__(self) -> None:
+        self._random = random.Random(SEED)
+
+    def uuid4(self) -> uuid.UUID:
+        return uuid.UUID(int=self._random.getrandbits(128), version=4)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(uuid, name)
+
+
+@contextlib.contextmanager
+def _served(answer: Answer) -> Iterator[Any]:
+    """The HTTP transport answering with ``answer``, Gemini's missing call ids seeded."""
+    with contextlib.ExitStack() as stack:
+        try:
+            module: Any = importlib.import_module("langchain_google_genai.chat_models")
+        except ImportError:  # a fake's run: nothing to seed
+            module = None
+        if getattr(module, "uuid", None) is uuid:
+            stack.enter_context(mock.patch.object(module, "uuid", _SeededUuid()))
+        yield stack.enter_context(answering(lambda _request: answer))
+
+
+HINT = "pip install 'wireconf[langchain]'"
+DISTRIBUTIONS = ("langchain-core", "langchain-openai", "langchain-anthropic", "langchain-google-genai")
+
+
+def _versions() -> tuple[str, str | None]:
+    found, missing = [], []
+    for name in DISTRIBUTIONS:
+        try:
+            found.append(f"{name.removeprefix('langchain-')} {importlib.metadata.version(name)}")
+        except importlib.metadata.PackageNotFoundError:
+            missing.append(name)
+    why = f"{', '.join(missing)} not installed; {HINT}" if missing else None
+    return ", ".join(found) or "not installed", why
+
+
+class LangChainAdapter:
+    name = "langchain"
+
+    def __init__(self, classes: dict[str, Any] | None = None) -> None:
+        """``classes``: a chat model class per api to judge instead of LangChain's (tests' fakes)."""
+        if classes is None:
+            self.version, self.unavailable = _versions()
+            classes = {} if self.unavailable else {api: _load(api) for api in MODELS}
+        else:
+            self.version, self.unavailable = "test", None
+        self._classes = classes
+
+    def capabilities(self) -> set[str]:
+        kinds = ("wire", "process", "stream")
+        caps = {f"{kind}:{api}" for kind in kinds for api in self._classes}
+        return caps | ({concept("message-metadata")} if caps else set())
+
+    def _model(self, api: str, agent: dict[str, Any]) -> Any:
+        family = MODELS[api][3]
+        arguments: dict[str, Any] = {
+            "model": (agent.get("model") or {}).get("id") or DEFAULT_MODEL[api],
+            "api_key": PLACEHOLDER_KEY,
+            "max_retries": 0,
+            **langchain_inputs.constructor_options(family, agent),
+        }
+        if api == "openai.responses":
+            arguments["use_responses_api"] = True
+        return self._classes[api](**arguments)
+
+    def _runnable(self, api: str, agent: dict[str, Any], structured: bool) -> tuple[Any, bool]:
+        """The chat model with the agent's tools bound, or its structured-output runnable."""
+        model = self._model(api, agent)
+        if structured and agent.get("outputs"):
+            schema = {"title": "structured_output", **openai_inputs.schema_to_wire(agent["outputs"])}
+            return model.with_structured_output(schema), True
+        tools = openai_inputs.function_tools(agent)
+        if tools:
+            strict = any(t["function"].get("strict") for t in tools)
+            model = model.bind_tools(tools, strict=True) if strict else model.bind_tools(tools)
+        return model, False
+
+    def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any:
+        runnable, _ = self._runnable(api, agent, structured=True)
+        written = [langchain_inputs.message(m) for m in messages]
+        with _served(REFUSED) as sent:
+            try:
+                runnable.invoke(written)
+            except Exception:
+                if not sent.calls:
+                    raise
+        return sent.body()
+
+    def _invoke(self, api: str, agent: dict[str, Any], answer: Answer) -> tuple[Any, bool]:
+        runnable, structured = self._runnable(api, agent, structured=True)
+        written = [langchain_inputs.message(m) for m in PROCESS_MESSAGES]
+        with _served(answer):
+            return runnable.invoke(written), structured
+
+    def process(self, api: str, agent: dict[str, Any], response: object) -> Any:
+        result, structured = self._invoke(api, agent, recorded_answer(response, stream=False))
+        if structured:
+            return result
+        if result.tool_calls:
+            return [ToolCall(c["id"], c["name"], arguments_text(c["args"])) for c in result.tool_calls]
+        return text_result(str(result.text), agent)
+
+    def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Iterator[Any]:
+        runnable, _ = self._runnable(api, agent, structured=False)
+        written = [langchain_inputs.message(m) for m in PROCESS_MESSAGES]
+        answer = recorded_answer(events, stream=True)
+        whole = None
+        with _served(answer):
+            for chunk in runnable.stream(written):
+                text = str(chunk.text)
+                if text:
+                    yield text
+                whole = chunk if whole is None else whole + chunk
+        for call in getattr(whole, "tool_calls", None) or []:
+            yield ToolCall(call["id"], call["name"], arguments_text(call["args"]))
+
+
+def _load(api: str) -> Any:
+    module, cls, _, _ = MODELS[api]
+    return getattr(importlib.import_module(module), cls)

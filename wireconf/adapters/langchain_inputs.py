@@ -1,0 +1,119 @@
+"""The corpus's canonical agent and messages written as a LangChain user writes them: message objects
+(``SystemMessage``, ``HumanMessage``, ``AIMessage`` with ``tool_calls``, ``ToolMessage`` with
+``tool_call_id``) whose content is a string for a single text part and LangChain's standard content
+blocks otherwise (``{"type": "image", "url" | "base64", "mime_type"}``, ``audio``, ``file``; an image
+with a ``detail`` in the OpenAI form LangChain documents for it), and the chat model's constructor
+arguments for the options. LangChain then does the rest: this module only writes the inputs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from wireconf.adapters.openai_inputs import UnsupportedPart, is_url
+
+OPTION_FIELDS = {
+    "openai": {
+        "temperature": "temperature",
+        "maxOutputTokens": "max_tokens",
+        "topP": "top_p",
+        "frequencyPenalty": "frequency_penalty",
+        "presencePenalty": "presence_penalty",
+        "stopSequences": "stop",
+        "seed": "seed",
+    },
+    "anthropic": {
+        "temperature": "temperature",
+        "maxOutputTokens": "max_tokens",
+        "topP": "top_p",
+        "topK": "top_k",
+        "stopSequences": "stop_sequences",
+    },
+    "google": {
+        "temperature": "temperature",
+        "maxOutputTokens": "max_output_tokens",
+        "topP": "top_p",
+        "topK": "top_k",
+        "stopSequences": "stop",
+        "frequencyPenalty": "frequency_penalty",
+        "presencePenalty": "presence_penalty",
+        "seed": "seed",
+    },
+}
+"""Each canonical option and the chat model's constructor field for it. An option the model has no field
+for (``top_k`` for ChatOpenAI; penalties and ``seed`` for ChatAnthropic) is one its users cannot write,
+so it is not passed; ``additionalProperties`` go to ``model_kwargs``, as LangChain documents."""
+
+
+def constructor_options(family: str, agent: dict[str, Any]) -> dict[str, Any]:
+    given = (agent.get("model") or {}).get("options") or {}
+    fields = OPTION_FIELDS[family]
+    out = {fields[k]: v for k, v in given.items() if k in fields and v is not None}
+    extra = dict(given.get("additionalProperties") or {})
+    if extra:
+        out["model_kwargs"] = extra
+    return out
+
+
+def _source(part: dict[str, Any], default_type: str) -> dict[str, Any]:
+    value = str(part.get("value", ""))
+    mime = part.get("mediaType") or default_type
+    if is_url(value):
+        return {"url": value, "mime_type": mime} if part.get("mediaType") else {"url": value}
+    return {"base64": value, "mime_type": mime}
+
+
+def content_block(part: dict[str, Any]) -> dict[str, Any]:
+    kind = part.get("kind")
+    if kind == "text":
+        return {"type": "text", "text": part.get("value", "")}
+    if kind == "image":
+        if part.get("detail"):
+            image = {"url": _data_url(part), "detail": part["detail"]}
+            return {"type": "image_url", "image_url": image}
+        return {"type": "image", **_source(part, "image/png")}
+    if kind == "audio":
+        return {"type": "audio", **_source(part, "audio/wav")}
+    if kind == "file":
+        return {"type": "file", **_source(part, "application/pdf")}
+    if kind == "video":
+        return {"type": "video", **_source(part, "video/mp4")}
+    raise UnsupportedPart(f"a part of kind {kind!r} has no LangChain content block")
+
+
+def _data_url(part: dict[str, Any]) -> str:
+    value = str(part.get("value", ""))
+    return value if is_url(value) else f"data:{part.get('mediaType') or 'image/png'};base64,{value}"
+
+
+def _content(parts: list[dict[str, Any]]) -> Any:
+    if len(parts) == 1 and parts[0].get("kind") == "text":
+        return parts[0].get("value", "")
+    return [content_block(p) for p in parts]
+
+
+def _tool_call(call: dict[str, Any]) -> dict[str, Any]:
+    """An OpenAI-shaped (or ToolCall-shaped) call as LangChain's ``ToolCall`` dict (args parsed)."""
+    function = call.get("function") or call
+    arguments = function.get("arguments")
+    args = json.loads(arguments) if isinstance(arguments, str) and arguments else (arguments or {})
+    return {"id": call.get("id"), "name": function.get("name"), "args": args, "type": "tool_call"}
+
+
+def message(canonical: dict[str, Any]) -> Any:
+    from langchain_core.messages import AIMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage
+
+    role = canonical.get("role")
+    metadata = canonical.get("metadata") or {}
+    content = _content(canonical.get("content") or [])
+    named = {"name": metadata["name"]} if metadata.get("name") else {}
+    if role == "system":
+        return SystemMessage(content=content, **named)
+    if role == "user":
+        return HumanMessage(content=content, **named)
+    if role == "assistant":
+        calls = [_tool_call(c) for c in metadata.get("tool_calls") or []]
+        return AIMessage(content=content, tool_calls=calls, **named)
+    if role == "tool":
+        return ToolMessage(content=content, tool_call_id=metadata.get("tool_call_id"), **named)
+    return ChatMessage(role=str(role), content=content)

@@ -1,0 +1,116 @@
+"""The corpus's canonical agent and messages written as the OpenAI Chat Completions input a user of an
+OpenAI-format runtime writes (LiteLLM's ``completion(model, messages, tools, response_format, ...)``).
+
+This is input mapping only, the way the runtime's documentation tells its users to write each thing:
+text and image parts as Chat content parts, audio as ``input_audio`` with the format the media type
+names, a tool as an OpenAI function whose ``parameters`` are the tool's JSON Schema, ``outputs`` as a
+``json_schema`` response format, and a message's ``metadata`` (``tool_calls``, ``tool_call_id``,
+``name``) as the message fields it stands for. The runtime then turns this into each provider's wire.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wireconf.errors import NotJudged
+from wireconf.reference_impl.schema import schema_to_wire, strict_output_schema
+
+OPTION_ARGUMENTS = {
+    "temperature": "temperature",
+    "maxOutputTokens": "max_completion_tokens",
+    "topP": "top_p",
+    "topK": "top_k",
+    "frequencyPenalty": "frequency_penalty",
+    "presencePenalty": "presence_penalty",
+    "stopSequences": "stop",
+    "seed": "seed",
+}
+"""The canonical options and the keyword argument an OpenAI-format caller passes for each."""
+
+
+AUDIO_FORMATS = {"audio/wav": "wav", "audio/x-wav": "wav", "audio/mpeg": "mp3", "audio/mp3": "mp3"}
+"""``input_audio.format`` as OpenAI documents its values; another media type gives its subtype."""
+
+
+class UnsupportedPart(NotJudged, ValueError):
+    """A part kind the OpenAI Chat format has no content part for: an input the harness cannot hand to
+    this runtime (its users could not write it), so no verdict on the runtime."""
+
+
+def is_url(value: str) -> bool:
+    return value.startswith(("http://", "https://", "data:"))
+
+
+def data_url(part: dict[str, Any], default_type: str) -> str:
+    value = str(part.get("value", ""))
+    if is_url(value):
+        return value
+    return f"data:{part.get('mediaType') or default_type};base64,{value}"
+
+
+def content_part(part: dict[str, Any]) -> dict[str, Any]:
+    kind = part.get("kind")
+    if kind == "text":
+        return {"type": "text", "text": part.get("value", "")}
+    if kind == "image":
+        image: dict[str, Any] = {"url": data_url(part, "image/png")}
+        if part.get("detail"):
+            image["detail"] = part["detail"]
+        return {"type": "image_url", "image_url": image}
+    if kind == "audio":
+        media = part.get("mediaType")
+        if not media:
+            raise UnsupportedPart("an audio part without a media type: input_audio needs its format")
+        audio_format = AUDIO_FORMATS.get(str(media), str(media).split("/")[-1])
+        return {"type": "input_audio", "input_audio": {"data": part.get("value"), "format": audio_format}}
+    if kind == "file":
+        return {"type": "file", "file": {"file_data": data_url(part, "application/pdf")}}
+    raise UnsupportedPart(f"a part of kind {kind!r} has no OpenAI Chat content part")
+
+
+def message(canonical: dict[str, Any]) -> dict[str, Any]:
+    parts = canonical.get("content") or []
+    if len(parts) == 1 and parts[0].get("kind") == "text":
+        content: Any = parts[0].get("value", "")
+    else:
+        content = [content_part(p) for p in parts]
+    out: dict[str, Any] = {"role": canonical.get("role"), "content": content}
+    for key, value in (canonical.get("metadata") or {}).items():
+        if key in ("tool_calls", "tool_call_id", "name"):
+            out[key] = value
+    return out
+
+
+def tool(canonical: dict[str, Any]) -> dict[str, Any]:
+    function: dict[str, Any] = {"name": canonical.get("name")}
+    if canonical.get("description") is not None:
+        function["description"] = canonical["description"]
+    function["parameters"] = schema_to_wire(canonical.get("parameters"))
+    if canonical.get("strict"):
+        function["strict"] = True
+    return {"type": "function", "function": function}
+
+
+def options(agent: dict[str, Any]) -> dict[str, Any]:
+    """The options as keyword arguments; ``additionalProperties`` passed as they are."""
+    given = (agent.get("model") or {}).get("options") or {}
+    out = {OPTION_ARGUMENTS[k]: v for k, v in given.items() if k in OPTION_ARGUMENTS and v is not None}
+    for key, value in (given.get("additionalProperties") or {}).items():
+        out.setdefault(key, value)
+    return out
+
+
+def response_format(agent: dict[str, Any]) -> dict[str, Any] | None:
+    outputs = agent.get("outputs")
+    if not outputs:
+        return None
+    schema = strict_output_schema(outputs)
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": "structured_output", "strict": True, "schema": schema},
+    }
+
+
+def function_tools(agent: dict[str, Any]) -> list[dict[str, Any]]:
+    """The agent's tools; only ``function`` tools can be written (the adapters declare no tool kinds)."""
+    return [tool(t) for t in agent.get("tools") or []]

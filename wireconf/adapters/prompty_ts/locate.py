@@ -1,0 +1,78 @@
+"""Where ``--impl prompty-ts`` finds Node.js and a built Prompty TypeScript runtime, or why it cannot.
+
+The runtime is a ``runtime/typescript`` folder of a microsoft/prompty checkout after ``npm ci && npm run
+build`` (its ``packages/*/dist`` and ``node_modules``). It is found, in order:
+
+1. ``WIRECONF_PROMPTY_TS=/path/to/runtime/typescript``;
+2. the last build of ``wireconf prompty-ts build`` (``<cache>/prompty-ts/current`` names it).
+
+The cache folder is ``WIRECONF_CACHE_DIR``, else ``.cache/`` at the root of a source checkout of
+wireconf (gitignored), else ``~/.cache/wireconf``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from wireconf.cache_dir import cache_root
+
+RUNTIME_ENV = "WIRECONF_PROMPTY_TS"
+PACKAGES = ("core", "openai", "anthropic", "foundry")
+"""The workspace packages the server imports (foundry registers the ``azure`` provider)."""
+NODE_HINT = "install Node.js >= 18 (Debian: apt-get install nodejs)"
+BUILD_HINT = (
+    "run `wireconf prompty-ts build <prompty checkout>/runtime/typescript` (or a .tar.gz of it), "
+    f"or set {RUNTIME_ENV} to a built runtime/typescript folder"
+)
+
+
+def pointer_file() -> Path:
+    """The file that names the last build of ``wireconf prompty-ts build``."""
+    return cache_root() / "prompty-ts" / "current"
+
+
+def missing_build_parts(root: Path) -> list[str]:
+    """What a built ``runtime/typescript`` folder lacks (empty when it is complete)."""
+    wanted = [Path("packages") / name / "dist" / "index.js" for name in PACKAGES]
+    wanted += [Path("node_modules") / "openai", Path("node_modules") / "@anthropic-ai" / "sdk"]
+    return [str(part) for part in wanted if not (root / part).exists()]
+
+
+@dataclass(frozen=True)
+class Located:
+    node: str | None
+    runtime: Path | None
+    unavailable: str | None
+    """One line: why the runtime cannot run here (``None`` when ``node`` and ``runtime`` are set)."""
+
+
+def _runtime() -> tuple[Path | None, str | None]:
+    configured = os.environ.get(RUNTIME_ENV)
+    if configured:
+        root, source = Path(configured), f"{RUNTIME_ENV}={configured}"
+    else:
+        pointer = pointer_file()
+        if not pointer.is_file():
+            return None, f"no built Prompty TypeScript runtime found: {BUILD_HINT}"
+        root, source = Path(pointer.read_text(encoding="utf-8").strip()), f"the last build ({pointer})"
+    if not root.is_dir():
+        return None, f"{source} is not a folder: {BUILD_HINT}"
+    missing = missing_build_parts(root)
+    if missing:
+        return None, (
+            f"{source} is not a built runtime/typescript folder ({', '.join(missing[:2])} missing): "
+            "run `npm ci && npm run build` there, or `wireconf prompty-ts build <that folder>`"
+        )
+    return root, None
+
+
+def locate() -> Located:
+    """Node and the runtime, or the reason (one line) why ``prompty-ts`` is unavailable."""
+    node = shutil.which("node")
+    if node is None:
+        return Located(None, None, f"node (Node.js) is not on PATH: {NODE_HINT}")
+    runtime, problem = _runtime()
+    return Located(node, runtime, problem)

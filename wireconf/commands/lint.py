@@ -1,0 +1,29 @@
+"""``wireconf lint``: check case files, ids, rule references, rule coverage and cassette references."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from wireconf.commands import add_corpus_argument
+
+
+def run(args: argparse.Namespace) -> int:
+    from wireconf.corpus.installed import corpus_folder
+    from wireconf.corpus.lint import lint
+
+    report = lint(corpus_folder(args.corpus), Path(args.cassettes) if args.cassettes else None)
+    for problem in report.problems:
+        print(problem)
+    print(report.summary())
+    return 0 if report.ok else 1
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "lint", help="check case files, ids, rule references, coverage and cassettes"
+    )
+    add_corpus_argument(parser)
+    parser.add_argument("--cassettes", help="cassette folder (default: cassettes beside the corpus)")
+    parser.set_defaults(run=run)

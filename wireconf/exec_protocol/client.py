@@ -1,0 +1,648 @@
+"""The harness's side of the exec protocol: an adapter object that runs each call in a runtime process.
+
+The process is started once (its ``hello`` gives name, version and capabilities) and serves one call
+at a time, in a network namespace of its own where the machine allows it (``wireconf.cassettes.netns``:
+nothing it runs reaches the network). When it dies during a call, that case is an error with the exit
+status and the end of its stderr, and the next case starts a fresh process (which must say the same
+hello). The case's time limit (``time_limit``) bounds everything the harness waits for: an answer, a
+write the runtime does not read, and a restart's hello (``ready``); when it passes, the process is
+killed, so that an answer meant for one case can never reach another. A runtime that cannot be
+restarted twice in a row is given up on: the remaining cases are errors at once.
+
+``WIRECONF_EXEC_TRANSCRIPT=FILE`` appends every message, both ways, to FILE as JSON lines
+``{"from": "harness"|"runtime", "message": {...}}`` (the tests validate them against the schema).
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import itertools
+import json
+import logging
+import os
+import queue
+import select
+import shlex
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
+
+from wireconf.case_abort import CaseTimeout, RunnerEnded
+from wireconf.cassettes import netns
+from wireconf.errors import WireconfError
+from wireconf.exec_protocol import PROTOCOL_VERSIONS
+from wireconf.exec_protocol.http_bridge import HttpBridge, unbridgeable
+from wireconf.exec_protocol.messages import (
+    ProtocolError,
+    chunk_json,
+    decode,
+    encode,
+    recorded_json,
+    remote_exception,
+    to_json,
+)
+from wireconf.kinds.kind import AdapterMethod, Kind
+from wireconf.kinds.registry import KINDS
+from wireconf.providers.registry import PROVIDER_OF
+from wireconf.report_text import cut_note
+from wireconf.sdk.origins import Origin, origin_of
+
+_LOG = logging.getLogger(__name__)
+
+HELLO_TIMEOUT = 60.0
+MAX_FAILED_RESTARTS = 2
+STOP_TIMEOUT = 5.0
+STDERR_LINES = 40
+STDERR_LINE_CHARS = 2000
+TRANSCRIPT_ENV = "WIRECONF_EXEC_TRANSCRIPT"
+
+
+_STREAMED = object()
+"""What a call returns when the runtime's result was a stream, whose items were its yields."""
+
+
+class ExecError(WireconfError):
+    """The runtime process cannot be started or did not say a valid hello."""
+
+
+START_HINT = "install the program or give its path; COMMAND runs from the folder pytest runs in"
+HELLO_HINT = (
+    "a runtime writes a hello as its first line on stdout (docs/adapters.md, Out-of-process runtimes; "
+    "wireconf exec-schema prints the messages' schema); its stderr is shown above, if it wrote any"
+)
+
+
+class RuntimeCrashed(RunnerEnded):
+    """The runtime process died while it handled a call; the process is restarted for the next case."""
+
+
+class _Silent(Exception):
+    """The runtime did not answer (or read) in time."""
+
+
+class _Process:
+    """One running runtime process: its pipes, a reader thread for stdout and the tail of stderr."""
+
+    def __init__(self, argv: list[str], cwd: str | None) -> None:
+        try:
+            self.popen = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                text=True,
+                encoding="utf-8",
+                bufsize=1,
+            )
+        except OSError as exc:
+            raise ExecError(f"cannot start {shlex.join(argv)}: {exc}", hint=START_HINT) from exc
+        assert self.popen.stdin is not None
+        self._stdin = self.popen.stdin.fileno()
+        self._bounded = os.name == "posix"  # select() on a pipe: POSIX only
+        if self._bounded:
+            os.set_blocking(self._stdin, False)
+        self.lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self.warming = False
+        """Said ``warming`` in its hello and has not said ``warm`` yet."""
+        self.stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        threading.Thread(target=self._read_stdout, daemon=True, name="wireconf-exec-out").start()
+        threading.Thread(target=self._read_stderr, daemon=True, name="wireconf-exec-err").start()
+
+    def _read_stdout(self) -> None:
+        assert self.popen.stdout is not None
+        with self.popen.stdout as out:
+            for line in out:
+                if line.strip():
+                    self.lines.put(line)
+        self.lines.put(None)
+
+    def _read_stderr(self) -> None:
+        """Keep the last ``STDERR_LINES`` lines, each cut to ``STDERR_LINE_CHARS`` as it is read (a
+        runtime may write hundreds of megabytes on one line before it crashes)."""
+        assert self.popen.stderr is not None
+        with self.popen.stderr as err:
+            while first := err.readline(STDERR_LINE_CHARS):
+                line, cut = first, 0
+                while not line.endswith("\n") and (line := err.readline(STDERR_LINE_CHARS)):
+                    cut += len(line.removesuffix("\n"))
+                self.stderr.append(first.rstrip("\n") + (cut_note(cut) if cut else ""))
+
+    def send(self, line: str, deadline: float | None = None) -> None:
+        """Write one line; raises ``_Silent`` when the runtime has not read it by ``deadline``."""
+        data = memoryview((line + "\n").encode("utf-8"))
+        while data and not self._bounded:  # elsewhere a write the runtime does not read blocks
+            data = data[os.write(self._stdin, data) :]
+        while data:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            _, writable, _ = select.select([], [self._stdin], [], wait)
+            if not writable:
+                raise _Silent
+            try:
+                data = data[os.write(self._stdin, data) :]
+            except BlockingIOError:
+                continue
+
+    def receive(self, timeout: float | None = None) -> str | None:
+        """The next line, or ``None`` once stdout is closed (the process is gone); raises ``_Silent``
+        after ``timeout``."""
+        try:
+            return self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise _Silent from None
+
+    def status(self) -> str:
+        try:
+            code = self.popen.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            return "closed its stdout"
+        return f"exited with status {code}" if code >= 0 else f"was killed by signal {-code}"
+
+    def stderr_tail(self) -> str:
+        lines = list(self.stderr)
+        return ("; its last stderr lines:\n    " + "\n    ".join(lines)) if lines else ""
+
+    def kill(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.kill()
+        self.popen.wait()
+        if self.popen.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.popen.stdin.close()
+
+
+class ExecAdapter:
+    """An adapter whose calls run in another process (``--impl exec:COMMAND``)."""
+
+    def __init__(self, command: str, cwd: str | None = None) -> None:
+        self.command = command
+        self.argv = shlex.split(command)
+        if not self.argv:
+            raise ExecError("exec: needs a command", hint="--impl exec:COMMAND, e.g. exec:node my_runtime.js")
+        self.cwd = cwd
+        self.restarts = 0
+        self._failed_restarts = 0
+        self._given_up: str | None = None
+        self._deadline: float | None = None
+        self._limit: float | None = None
+        self._started = 0.0
+        self._ids = itertools.count(1)
+        self._in_flight: _Process | None = None
+        self._transcript = os.environ.get(TRANSCRIPT_ENV)
+        if shutil.which(self.argv[0], path=os.environ.get("PATH")) is None and not os.access(
+            self.argv[0], os.X_OK
+        ):
+            raise ExecError(
+                f"cannot start {shlex.join(self.argv)}: no such program {self.argv[0]!r}", hint=START_HINT
+            )
+        isolated, how = netns.available()
+        self._argv = netns.isolated_command(self.argv) if isolated else self.argv
+        self.network = (
+            f"runtime processes in {how}" if isolated else f"runtime processes keep the network: {how}"
+        )
+        started = time.monotonic()
+        self._process, hello = self._start()
+        self._first_start = time.monotonic() - started
+        self._first_warm = 0.0
+        self.name = str(hello["name"])
+        self.version = str(hello["version"])
+        self._capabilities = frozenset(str(c) for c in hello["capabilities"])
+        self._hello = hello
+        self._recorded_inputs = hello.get("inputs") == "recorded"
+        # the methods of the contract, generated from the kinds; the optional ones exist on this proxy
+        # only when the runtime has them, as in-process
+        optional = set(hello.get("optional") or ())
+        for kind in KINDS.values():
+            if kind.exec_protocol is not None and kind.method is not None:
+                setattr(self, kind.method.name, self._bind(kind, kind.method))
+            for method in kind.optional_methods:
+                if method.name in optional:
+                    setattr(self, method.name, self._bind(kind, method))
+
+    # -- the adapter contract ------------------------------------------------------------------------
+
+    def capabilities(self) -> set[str]:
+        return set(self._capabilities)
+
+    def _bind(self, kind: Kind[Any, Any], method: AdapterMethod) -> Callable[..., Any]:
+        """The proxy of one adapter method, from its description: its arguments by name; an SDK object
+        sent as its provider's JSON (named in ``sdk``); an SDK stream pulled event by event (named in
+        ``stream``); an SDK client described, the runtime's HTTP sent through it (``HttpBridge``,
+        protocol 2); the items of a method that yields streamed back as they come."""
+
+        def call(*arguments: Any) -> Any:
+            api = arguments[0] if method.takes_api else None
+            values = arguments[1:] if method.takes_api else arguments
+            args: dict[str, Any] = {}
+            sdk: list[str] = []
+            stream: tuple[str, Iterable[object]] | None = None
+            bridge: HttpBridge | None = None
+            for name, value in zip(method.params, values, strict=True):
+                if name == method.http_client:
+                    provider = PROVIDER_OF.get(api) if api else None
+                    bridge = HttpBridge(value, provider.version_path if provider else "")
+                    args[name] = bridge.description
+                elif name in method.sdk and isinstance(value, Mapping):
+                    args[name] = value  # plain data (response_as: mapping), sent as it is, not in `sdk`
+                elif name in method.sdk and not _is_sdk_object(value):
+                    stream = (name, value)
+                else:
+                    args[name] = value
+                    if name in method.sdk:
+                        sdk.append(name)
+            exchange = self._exchange(kind.name, api, method.name, args, sdk, stream, bridge)
+            if method.yields:
+                return exchange
+            try:
+                first = next(exchange)
+            except StopIteration as done:
+                return iter(()) if done.value is _STREAMED else done.value
+            if method.may_stream:  # a stream result: an iterator of the items the runtime yields
+                return itertools.chain([first], exchange)
+            exchange.close()
+            raise ProtocolError(
+                f"{method.name} is not a streaming method, but the runtime sent an item: {first!r}"
+            )
+
+        if not method.awaited:
+            return call
+
+        async def awaited(*arguments: Any) -> Any:
+            """The runtime awaits its own method; this side waits for the answer (the harness runs it
+            on its own event loop in the case's worker thread)."""
+            return call(*arguments)
+
+        return awaited
+
+    out_of_process = True
+    """The harness runs this adapter's cases inline: the adapter bounds its own calls."""
+
+    def ready(self, timeout: float | None = None) -> None:
+        """Make sure a process is running and free before a case (a crashed process, or one left busy,
+        is replaced), waiting at most ``timeout`` for a restarted process's hello."""
+        if self._given_up is not None:
+            raise RunnerEnded(self._given_up)
+        try:
+            self._ensure_running(timeout)
+        except ExecError as exc:
+            self._failed_restarts += 1
+            message = f"the runtime is not ready for this case: {exc}"
+            if self._failed_restarts >= MAX_FAILED_RESTARTS:
+                self._given_up = (
+                    f"the runtime could not be made ready {self._failed_restarts} times in a row, so "
+                    f"wireconf gave up restarting it; no later case runs against it (last: {exc})"
+                )
+                message = f"{message}; {self._given_up}"
+            raise RunnerEnded(message) from None
+        self._failed_restarts = 0
+
+    @contextlib.contextmanager
+    def time_limit(self, seconds: float | None) -> Iterator[None]:
+        """Bound every wait of the calls inside the block (one case) by ``seconds`` in all."""
+        self._started = time.monotonic()
+        self._limit = seconds
+        self._deadline = self._started + seconds if seconds else None
+        try:
+            yield
+        finally:
+            self._deadline = self._limit = None
+
+    def _remaining(self) -> float | None:
+        return None if self._deadline is None else max(0.0, self._deadline - time.monotonic())
+
+    def _timed_out(self, process: _Process) -> CaseTimeout:
+        process.kill()
+        if process is self._process:
+            self._process = None
+        elapsed = time.monotonic() - self._started
+        return CaseTimeout(
+            self._limit or 0,
+            elapsed,
+            f"the runtime did not answer within {self._limit:g} s; its process was stopped after "
+            f"{elapsed:.1f} s and is restarted for the next case",
+        )
+
+    def close(self) -> None:
+        """Ask the process to stop; kill it if it does not within a few seconds."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        try:
+            self._log("harness", {"type": "stop"})
+            process.send(encode({"type": "stop"}), time.monotonic() + STOP_TIMEOUT)
+            process.popen.wait(timeout=STOP_TIMEOUT)
+        except (OSError, ValueError, subprocess.TimeoutExpired, _Silent):
+            pass
+        process.kill()
+
+    # -- the process ---------------------------------------------------------------------------------
+
+    def _restart_wait(self, timeout: float) -> float:
+        """How long a restart may take: the case's time limit, or twice what the first start took
+        (plus a second) when that is longer, since a runtime's start-up is not the case's doing."""
+        return max(timeout, round(2 * (self._first_start + self._first_warm) + 1, 1))
+
+    def _start(self, timeout: float | None = None) -> tuple[_Process, dict[str, Any]]:
+        process = _Process(self._argv, self.cwd)
+        wait = self._restart_wait(timeout) if timeout else HELLO_TIMEOUT
+        try:
+            try:
+                line = process.receive(timeout=wait)
+            except _Silent:
+                if timeout:
+                    raise ExecError(
+                        f"the runtime did not say hello within {wait:g} s of its restart (--case-timeout "
+                        f"{timeout:g} s, or twice its first start); it was stopped"
+                    ) from None
+                raise ExecError(f"the runtime said nothing for {wait:g} s") from None
+            if line is None:
+                raise ExecError(f"the runtime {process.status()} before saying hello{process.stderr_tail()}")
+            hello = decode(line)
+            self._log("runtime", hello)
+            _check_hello(hello)
+        except (ExecError, ProtocolError) as exc:
+            process.kill()
+            raise ExecError(f"{self.command}: {exc.message}", hint=exc.hint or HELLO_HINT) from None
+        process.warming = hello.get("warming") is True
+        return process, hello
+
+    def _await_warm(self, process: _Process, timeout: float | None = None) -> None:
+        """A runtime that said ``warming`` in its hello is still loading (its SDKs): wait for its
+        ``warm`` here, before a call, so that its loading is never charged to a case (after a restart,
+        no longer than a restart may take)."""
+        wait = self._restart_wait(timeout) if timeout else HELLO_TIMEOUT
+        started = time.monotonic()
+        try:
+            try:
+                line = process.receive(timeout=wait)
+            except _Silent:
+                raise ExecError(f"the runtime did not say warm within {wait:g} s of its hello") from None
+            if line is None:
+                raise ExecError(f"the runtime {process.status()} while warming up{process.stderr_tail()}")
+            message = decode(line)
+            self._log("runtime", message)
+            if message.get("type") != "warm":
+                raise ProtocolError(f"after a hello that says `warming`, expected `warm`, got {message}")
+        except (ExecError, ProtocolError) as exc:
+            process.kill()
+            if process is self._process:
+                self._process = None
+            raise ExecError(f"{self.command}: {exc.message}", hint=exc.hint or HELLO_HINT) from None
+        process.warming = False
+        if not self._first_warm:
+            self._first_warm = time.monotonic() - started
+
+    def _ensure_running(self, timeout: float | None = None) -> _Process:
+        stale = self._in_flight
+        if stale is not None:  # the previous call was abandoned (timeout): its process cannot be trusted
+            stale.kill()
+            self._in_flight = None
+            if stale is self._process:
+                self._process = None
+        if self._process is None or self._process.popen.poll() is not None:
+            if self._process is not None:
+                self._process.kill()
+            self._process, hello = self._start(timeout)
+            self.restarts += 1
+            if (hello["name"], hello["version"], set(hello["capabilities"])) != (
+                self.name,
+                self.version,
+                set(self._capabilities),
+            ):
+                raise ExecError(
+                    f"{self.command}: restarted, but said a different hello: {hello}",
+                    hint="a runtime says the same name, version and capabilities every time it starts",
+                )
+        if self._process.warming:
+            # the first process's loading has no earlier start to be measured against: it may take as
+            # long as a start may (HELLO_TIMEOUT), or a runtime whose hello is quick and whose SDK imports
+            # take over the case's time limit would fail its first case; a restart's, as long as a
+            # restart may
+            self._await_warm(self._process, timeout if self.restarts else None)
+        return self._process
+
+    def _log(self, side: str, message: dict[str, Any]) -> None:
+        if self._transcript:
+            with open(self._transcript, "a", encoding="utf-8") as out:
+                out.write(json.dumps({"from": side, "message": message}, ensure_ascii=False) + "\n")
+
+    def _send(self, process: _Process, message: dict[str, Any]) -> None:
+        self._log("harness", message)
+        process.send(encode(message), self._deadline)
+
+    def _answer(self, process: _Process, message: dict[str, Any]) -> None:
+        """Send a call, or a message in the middle of one: a runtime gone is a crash, one not reading in
+        time a timeout."""
+        try:
+            self._send(process, message)
+        except (OSError, ValueError):
+            raise self._crashed(process) from None
+        except _Silent:
+            raise self._timed_out(process) from None
+
+    def _crashed(self, process: _Process) -> RuntimeCrashed:
+        process.kill()
+        if process is self._process:
+            self._process = None
+        return RuntimeCrashed(
+            f"the runtime process ({self.command}) {process.status()} while handling this case; "
+            f"it is restarted for the next case{process.stderr_tail()}"
+        )
+
+    # -- calls -----------------------------------------------------------------------------------------
+
+    def _exchange(
+        self,
+        kind: str,
+        api: str | None,
+        method: str,
+        args: dict[str, Any],
+        sdk: list[str],
+        stream: tuple[str, Iterable[object]] | None,
+        http: HttpBridge | None = None,
+    ) -> Iterator[Any]:
+        process = self._ensure_running()
+        stray = _pending(process)
+        if stray:  # written after the last call's answer: that call's fault, never this one's
+            _LOG.warning(
+                "the runtime process (%s) wrote %d line(s) on stdout after its answer to the previous call "
+                "(first: %.200s); it was restarted, so that this case starts on a clean conversation "
+                "(a runtime's own output goes to stderr)",
+                self.command,
+                len(stray),
+                stray[0].strip(),
+            )
+            self._process = None if process is self._process else self._process
+            process.kill()
+            process = self._ensure_running()
+        call_id = next(self._ids)
+        sdk_json = PROVIDER_OF[api].sdk_json if api in PROVIDER_OF else None
+        events: Iterator[Any] | None = iter(stream[1]) if stream is not None else None
+        if self._recorded_inputs:
+            args, events = _as_recorded(args, sdk, stream)
+        message = {
+            "type": "call",
+            "id": call_id,
+            "kind": kind,
+            "api": api,
+            "method": method,
+            "args": to_json(args, sdk_json),
+            "sdk": sdk,
+            "stream": stream[0] if stream is not None else None,
+        }
+        self._in_flight = process
+        finished = False  # the runtime answered (result or error): the process is free for the next call
+        try:
+            self._answer(process, message)
+            while True:
+                try:
+                    line = process.receive(self._remaining())
+                except _Silent:
+                    raise self._timed_out(process) from None
+                if line is None:
+                    raise self._crashed(process)
+                try:
+                    reply = decode(line)
+                    self._log("runtime", reply)
+                    if reply.get("id") != call_id:
+                        raise ProtocolError(
+                            f"expected a message for call {call_id}, got {line.strip()[:200]}"
+                        )
+                except ProtocolError:
+                    self._process = None if process is self._process else self._process
+                    process.kill()
+                    raise
+                kind_of = reply["type"]
+                if kind_of == "result":
+                    finished = True
+                    return _STREAMED if reply.get("streamed") else reply.get("value")
+                if kind_of == "error":
+                    finished = True
+                    raise remote_exception(reply.get("error") or {})
+                if kind_of == "yield":
+                    yield reply.get("item")
+                elif kind_of == "next" and events is not None:
+                    try:
+                        event = next(events)
+                    except StopIteration:
+                        reply_message = {"type": "end", "id": call_id}
+                    else:
+                        if isinstance(event, bytes):  # recorded inputs, an e2e response's body
+                            reply_message = {"type": "event", "id": call_id, **chunk_json(event)}
+                        else:
+                            reply_message = {
+                                "type": "event",
+                                "id": call_id,
+                                "event": to_json(event, sdk_json),
+                            }
+                    self._answer(process, reply_message)
+                elif kind_of == "http" and http is not None:
+                    head, chunks = http.send(reply.get("request") or {})
+                    if chunks is not None:  # its body is pulled with `next`
+                        events = chunks
+                    self._answer(process, {"type": "response", "id": call_id, **head})
+                else:
+                    process.kill()
+                    raise ProtocolError(
+                        f"unexpected {kind_of!r} message during {method}: {line.strip()[:200]}"
+                    )
+        finally:
+            # Not finished (abandoned, closed early, crashed): the next call restarts the process.
+            if finished and self._in_flight is process:
+                self._in_flight = None
+
+
+def _pending(process: _Process) -> list[str]:
+    """Lines the process wrote that no call has read (stdout closing, ``None``, is left for the call)."""
+    lines: list[str] = []
+    while True:
+        try:
+            line = process.lines.get_nowait()
+        except queue.Empty:
+            return lines
+        if line is None:
+            process.lines.put(None)
+            return lines
+        lines.append(line)
+
+
+def _recorded(sdk_object: object, name: str) -> Origin:
+    """Where the harness got ``sdk_object`` from; a TypeError for an object it did not parse itself."""
+    origin = origin_of(sdk_object)
+    if origin is None:
+        raise TypeError(
+            f"the runtime asked for recorded inputs, but `{name}` ({type(sdk_object).__name__}) was not "
+            "parsed by the harness from a recorded response"
+        )
+    return origin
+
+
+def _as_recorded(
+    args: dict[str, Any], sdk: list[str], stream: tuple[str, Iterable[object]] | None
+) -> tuple[dict[str, Any], Iterator[bytes] | None]:
+    """``inputs: recorded`` (protocol 2): each SDK argument as the response it was parsed from, and a
+    streamed argument as its head in ``args`` with its events pulled from the same probe the SDK object
+    reads (each one counted as read, as in-process), as raw bytes."""
+    args = dict(args)
+    for name in sdk:
+        recorded = _recorded(args[name], name).recorded
+        args[name] = recorded_json(recorded.status, recorded.headers, recorded.body)
+    if stream is None:
+        return args, None
+    name, sdk_stream = stream
+    origin = _recorded(sdk_stream, name)
+    assert origin.probe is not None, f"`{name}` is not a stream"
+    args[name] = recorded_json(origin.recorded.status, origin.recorded.headers, None)
+    return args, origin.probe.chunks()
+
+
+def _is_sdk_object(value: Any) -> bool:
+    """An SDK response (a pydantic model) rather than a stream of events."""
+    return hasattr(type(value), "model_fields")
+
+
+def _check_hello(hello: dict[str, Any]) -> None:
+    if hello.get("type") != "hello":
+        raise ProtocolError(f"the first message must be a hello, got {hello}")
+    protocol = hello.get("protocol")
+    if protocol not in PROTOCOL_VERSIONS:
+        raise ProtocolError(
+            f"protocol {protocol!r} is not supported (this harness speaks "
+            f"{', '.join(map(str, PROTOCOL_VERSIONS))})"
+        )
+    inputs = hello.get("inputs", "json")
+    if inputs not in ("json", "recorded") or (inputs != "json" and protocol < 2):
+        raise ProtocolError(f'hello\'s `inputs` is "json" or, from protocol 2, "recorded": {hello}')
+    for key in ("name", "version"):
+        if not isinstance(hello.get(key), str) or not hello[key]:
+            raise ProtocolError(f"hello needs a non-empty string {key!r}: {hello}")
+    if not isinstance(hello.get("warming", False), bool) or (hello.get("warming") and protocol < 2):
+        raise ProtocolError(f"hello's `warming` is true or false, from protocol 2: {hello}")
+    optional = hello.get("optional", [])
+    if not isinstance(optional, list) or not all(isinstance(m, str) for m in optional):
+        raise ProtocolError(f"hello's `optional` is a list of method names: {hello}")
+    caps = hello.get("capabilities")
+    if not isinstance(caps, list) or not all(isinstance(c, str) for c in caps):
+        raise ProtocolError(f"hello needs `capabilities`, a list of strings: {hello}")
+    for kind in KINDS.values():
+        if not any(c.startswith(f"{kind.name}:") for c in caps):
+            continue
+        if kind.exec_protocol is None:
+            raise ProtocolError(f"{kind.name} capabilities cannot be served over exec: ({kind.exec_limits})")
+        if protocol < kind.exec_protocol:
+            raise ProtocolError(
+                f"{kind.name} capabilities need protocol {kind.exec_protocol} ({kind.exec_limits})"
+            )
+        if kind.method is not None and kind.method.http_client is not None:
+            for capability in caps:
+                api = capability.partition(":")[2]
+                why = unbridgeable(api) if capability.startswith(f"{kind.name}:") else None
+                if why is not None:
+                    raise ProtocolError(
+                        f"{capability} cannot be served over exec: the harness cannot hand its SDK "
+                        f"client to another process ({why}); leave it out of the hello"
+                    )

@@ -1,0 +1,165 @@
+"""What both sides of the exec protocol share: reading and writing lines, SDK objects as JSON, and
+exceptions as messages and back. Standard library only (with ``wireconf.errors``, itself standard library
+only), so that the runtime side can use it too.
+"""
+
+from __future__ import annotations
+
+import base64
+import builtins
+import json
+import os
+import traceback
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from wireconf.errors import NotJudged
+
+SCHEMA_FILE = "schema.json"
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of every protocol message."""
+    text = resources.files(__package__).joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
+def encode(message: Mapping[str, Any]) -> str:
+    """One line of the protocol (no newline): compact JSON, non-ASCII kept, never NaN."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+class ProtocolError(NotJudged):
+    """A line that is not a protocol message, or a message that does not fit the conversation: never the
+    runtime's deviation from a rule, so the case it happens in is an error (``NotJudged``)."""
+
+    default_hint = (
+        "each side writes only protocol messages on its stdout, one JSON object a line (a runtime's own "
+        "output goes to stderr), as wireconf/exec_protocol/schema.json describes (docs/adapters.md)"
+    )
+
+
+def decode(line: str) -> dict[str, Any]:
+    try:
+        message = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ProtocolError(f"not a JSON line: {line[:200]!r} ({exc})") from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise ProtocolError(f"not a protocol message (a JSON object with a `type`): {line[:200]!r}")
+    return message
+
+
+def to_json(value: Any, sdk_json: Callable[[Any], Any] | None = None) -> Any:
+    """``value`` as JSON data; an SDK object (a pydantic model) becomes the provider's own JSON.
+
+    ``sdk_json`` is how the provider of the call's api writes its SDK objects (its record says: openai
+    and anthropic models with ``to_dict``, their API names); without it, pydantic's
+    ``model_dump(by_alias=True)`` (google-genai's camelCase wire names).
+    """
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, Mapping):
+        return {str(k): to_json(v, sdk_json) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [to_json(v, sdk_json) for v in value]
+    if hasattr(type(value), "model_fields"):
+        if sdk_json is not None:
+            return sdk_json(value)
+        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    raise TypeError(f"{type(value).__module__}.{type(value).__qualname__} cannot be sent as JSON")
+
+
+def _text_or_base64(data: bytes, key: str) -> dict[str, str]:
+    """``{key: text}`` for UTF-8 bytes (every recorded JSON and SSE body), else base64 with
+    ``encoding: base64``: the bytes cross unchanged either way."""
+    try:
+        return {key: data.decode("utf-8")}
+    except UnicodeDecodeError:
+        return {key: base64.b64encode(data).decode("ascii"), "encoding": "base64"}
+
+
+def recorded_json(status: int, headers: Mapping[str, list[str]], body: bytes | None) -> dict[str, Any]:
+    """A recorded HTTP response as protocol data (``inputs: recorded``): its status, its headers (name →
+    values, as recorded) and its body; ``body=None`` gives the head of a stream, whose body is pulled
+    event by event (``chunk``)."""
+    head: dict[str, Any] = {"status": status, "headers": {k: list(v) for k, v in headers.items()}}
+    return head if body is None else {**head, **_text_or_base64(body, "body")}
+
+
+def chunk_json(chunk: bytes) -> dict[str, str]:
+    """The fields of an ``event`` message that carries the next bytes of a recorded stream."""
+    return _text_or_base64(chunk, "chunk")
+
+
+def error_payload(exc: BaseException, skip: str = "/wireconf/exec_protocol/") -> dict[str, Any]:
+    """An exception as the ``error`` of an error message; frames of files whose path contains ``skip``
+    (the protocol's own) are left out of the traceback."""
+    mro = [
+        f"{cls.__module__}.{cls.__qualname__}"
+        for cls in type(exc).__mro__
+        if issubclass(cls, BaseException) and cls not in (BaseException, object)
+    ]
+    return {
+        "type": type(exc).__qualname__,
+        "mro": mro,
+        "message": str(exc),
+        "traceback": _traceback(exc, skip),
+    }
+
+
+def _short_path(filename: str) -> str:
+    """A frame's file without the machine's prefix (virtualenv, checkout, interpreter), so that a runtime
+    process's traceback reads the same on every machine, as an in-process one does."""
+    posix = filename.replace("\\", "/")
+    for marker in ("/site-packages/", "/lib/python3"):
+        at = posix.rfind(marker)
+        if at >= 0:
+            return posix[at + 1 :] if marker == "/site-packages/" else posix[at + 5 :]
+    cwd = os.getcwd().replace("\\", "/").rstrip("/") + "/"
+    return posix[len(cwd) :] if posix.startswith(cwd) else filename
+
+
+def _traceback(exc: BaseException, skip: str) -> str:
+    frames = traceback.extract_tb(exc.__traceback__)
+    kept = [f for f in frames if skip not in f.filename.replace("\\", "/")] or frames
+    for frame in kept:
+        frame.filename = _short_path(frame.filename)
+    lines = traceback.format_list(kept[-12:]) + traceback.format_exception_only(type(exc), exc)
+    return "".join(lines).rstrip()
+
+
+def _builtin_exception(qualified: str) -> type[Exception] | None:
+    module, _, name = qualified.rpartition(".")
+    found = getattr(builtins, name, None)
+    if module in ("", "builtins") and isinstance(found, type) and issubclass(found, Exception):
+        return found
+    return None
+
+
+@lru_cache(maxsize=256)
+def _remote_class(mro: tuple[str, ...]) -> type[Exception]:
+    """A class whose MRO carries the remote names, rooted at the first built-in exception named."""
+    chain: list[str] = []
+    base: type[Exception] = Exception
+    for qualified in mro:
+        builtin = _builtin_exception(qualified)
+        if builtin is not None:
+            base = builtin
+            break
+        chain.append(qualified)
+    cls = base
+    for qualified in reversed(chain):
+        module, _, name = qualified.rpartition(".")
+        cls = type(name, (cls,), {"__module__": module or "remote", "__qualname__": name})
+    return cls
+
+
+def remote_exception(error: Mapping[str, Any]) -> Exception:
+    """The exception an error message describes: same class names (``ValueError`` is ``ValueError``),
+    same message, and the runtime's traceback as ``wireconf_traceback``."""
+    mro = tuple(str(n) for n in (error.get("mro") or [error.get("type") or "Exception"]))
+    exc = _remote_class(mro)(str(error.get("message", "")))
+    exc.wireconf_traceback = str(error.get("traceback") or "")  # type: ignore[attr-defined]
+    return exc

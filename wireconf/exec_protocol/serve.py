@@ -1,0 +1,252 @@
+"""The runtime's side of the exec protocol for Python adapters: serve any in-process adapter over
+stdin/stdout, so that a runtime that needs another Python (or another virtualenv) runs in its own.
+
+    # in the runtime's environment (with wireconf installed there too):
+    python -m wireconf.exec_protocol.serve mypkg.conformance:Adapter
+    # in the harness's environment:
+    pytest cases --impl "exec:/opt/py312/bin/python -m wireconf.exec_protocol.serve mypkg.conformance:Adapter"
+
+The adapter receives exactly what it would receive in-process: canonical dicts, and official SDK
+objects rebuilt by the SDK itself from the provider JSON the harness sends (streams are pulled event by
+event as the adapter reads them, so incremental processing stays visible). Its results go back as
+JSON; a ToolCall-like object is sent as its ``id``, ``name`` and ``arguments``. While a call runs,
+anything the adapter prints goes to stderr, so stdout stays the protocol's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from typing import IO, Any
+
+from wireconf.adapter_contract import CONCEPT
+from wireconf.exec_protocol import PROTOCOL_VERSION
+from wireconf.exec_protocol.messages import decode, encode, error_payload, to_json
+from wireconf.kinds.registry import KINDS, METHODS
+from wireconf.kinds.registry import OPTIONAL_METHODS as REGISTRY_OPTIONAL_METHODS
+
+ARGUMENTS: dict[str, tuple[str, ...]] = {name: method.params for name, (_, method) in METHODS.items()}
+"""Each method of the contract → its arguments after ``api``, by name (the kinds' records)."""
+
+OPTIONAL_METHODS = tuple(method.name for method in REGISTRY_OPTIONAL_METHODS)
+"""Methods of the adapter contract that an adapter MAY have; the hello says which this one has."""
+
+NOT_SERVABLE = tuple(
+    f"{kind.name}:"
+    for kind in KINDS.values()
+    if kind.exec_protocol is None or (kind.method is not None and kind.method.http_client is not None)
+)
+"""Capabilities this helper does not serve: those that cannot cross a process (trace's spans stay on
+the runtime's side) and those whose call hands over an SDK client (e2e: a Python adapter in another
+process would need its HTTP bridged back, which this helper does not do)."""
+
+
+class _End(Exception):
+    pass
+
+
+async def _settle(awaitable: Any) -> Any:
+    return await awaitable
+
+
+class Server:
+    """Reads calls on ``stdin``, runs them on ``adapter``, writes the replies on ``stdout``."""
+
+    def __init__(self, adapter: Any, stdin: IO[str], stdout: IO[str]) -> None:
+        self.adapter = adapter
+        self.stdin = stdin
+        self.stdout = stdout
+        self._replay: Any = None
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.stdout.write(encode(message) + "\n")
+        self.stdout.flush()
+
+    def receive(self) -> dict[str, Any] | None:
+        line = self.stdin.readline()
+        while line and not line.strip():
+            line = self.stdin.readline()
+        return decode(line) if line else None
+
+    def warm_up(self, caps: list[str]) -> None:
+        """Create the SDK clients the declared capabilities need before saying `warm`, so that their
+        import and set-up time is not charged to the first case's time limit."""
+        from wireconf.providers.registry import PROVIDER_OF
+
+        providers = {}
+        for cap in caps:
+            kind, _, api = cap.partition(":")
+            if kind == CONCEPT:  # a concept the runtime has, not a kind: no SDK to warm up
+                continue
+            method = KINDS[kind].method
+            if method is not None and method.sdk:  # its calls carry SDK objects
+                providers[PROVIDER_OF[api].name] = PROVIDER_OF[api]
+        for name in sorted(providers):
+            self._sdk().client(providers[name])
+
+    def serve(self) -> int:
+        caps = sorted(str(c) for c in self.adapter.capabilities() if not str(c).startswith(NOT_SERVABLE))
+        # hello first, then the SDKs' imports (seconds): the harness goes on with its own start-up
+        # meanwhile, and waits for `warm` before the first case's time limit starts
+        self.send(
+            {
+                "type": "hello",
+                "protocol": PROTOCOL_VERSION,
+                "name": str(self.adapter.name),
+                "version": str(self.adapter.version),
+                "capabilities": caps,
+                "optional": [m for m in OPTIONAL_METHODS if callable(getattr(self.adapter, m, None))],
+                "warming": True,
+            }
+        )
+        self.warm_up(caps)
+        # what the warm-up imported (the SDKs' modules and models, some 300,000 objects) lives as long as
+        # the process: out of the collector's sight, it is neither walked by the collections the calls
+        # trigger nor by the one at exit, which alone took a second of every stop (as in
+        # wireconf/pytest_plugin/frozen_heap.py)
+        gc.freeze()
+        self.send({"type": "warm"})
+        while (message := self.receive()) is not None:
+            if message["type"] == "stop":
+                return 0
+            if message["type"] != "call":
+                print(
+                    f"wireconf serve: ignoring a {message['type']!r} message outside a call", file=sys.stderr
+                )
+                continue
+            self.run_call(message)
+        return 0
+
+    # -- one call ----------------------------------------------------------------------------------------
+
+    def run_call(self, call: dict[str, Any]) -> None:
+        call_id = call["id"]
+        try:
+            _, method = METHODS[call["method"]]
+            args = self._arguments(call)
+            function = getattr(self.adapter, method.name)
+            result = function(call["api"], *args) if method.takes_api else function(*args)
+            if method.awaited:
+                result = asyncio.run(_settle(result))
+            sdk_json = _sdk_json(call.get("api"))
+            if method.yields:
+                for item in result:
+                    self.send({"type": "yield", "id": call_id, "item": result_json(item, sdk_json)})
+                result = None
+            self.send({"type": "result", "id": call_id, "value": result_json(result, sdk_json)})
+        except Exception as exc:
+            self.send({"type": "error", "id": call_id, "error": error_payload(exc)})
+
+    def _arguments(self, call: dict[str, Any]) -> list[Any]:
+        args = dict(call.get("args") or {})
+        api = call["api"]
+        for name in call.get("sdk") or []:
+            args[name] = self._sdk_object(api, args[name])
+        if call.get("stream"):
+            args[call["stream"]] = self._sdk_stream(api, call["id"])
+        return [args.get(name) for name in ARGUMENTS[call["method"]]]
+
+    # -- SDK objects, rebuilt by the SDKs themselves ---------------------------------------------------
+
+    def _sdk(self) -> Any:
+        if self._replay is None:
+            from wireconf.sdk.replay import SdkReplay
+
+            self._replay = SdkReplay()
+        return self._replay
+
+    def _sdk_object(self, api: str, data: Any) -> Any:
+        from wireconf.cassettes.store import RecordedResponse
+
+        body = json.dumps(data).encode("utf-8")
+        return self._sdk().response_object(
+            api, RecordedResponse(200, {"content-type": ["application/json"]}, body)
+        )
+
+    def _sdk_stream(self, api: str, call_id: int) -> Any:
+        from wireconf.cassettes.store import RecordedResponse
+        from wireconf.providers.registry import APIS
+        from wireconf.sdk.transport import StreamProbe
+
+        frame = APIS[api].sse
+        assert frame is not None, f"{api} has no event stream"
+        trailer = frame([])
+        server = self
+
+        class PulledEvents(StreamProbe):
+            """Events fetched from the harness one at a time, as the SDK reads them."""
+
+            def chunks(self) -> Iterator[bytes]:
+                while True:
+                    try:
+                        event = server.pull(call_id)
+                    except _End:
+                        if trailer:
+                            yield trailer
+                        return
+                    self.read += 1
+                    framed = frame([event])
+                    yield framed[: len(framed) - len(trailer)] if trailer else framed
+
+        recorded = RecordedResponse(200, {"content-type": ["text/event-stream"]}, b"")
+        return self._sdk().stream_object(api, recorded, PulledEvents(events=[]))
+
+    def pull(self, call_id: int) -> Any:
+        self.send({"type": "next", "id": call_id})
+        message = self.receive()
+        if message is None:
+            raise SystemExit(0)  # the harness is gone
+        if message["type"] == "end":
+            raise _End
+        if message["type"] != "event" or message.get("id") != call_id:
+            raise RuntimeError(f"expected an event for call {call_id}, got {message}")
+        return message["event"]
+
+
+def _sdk_json(api: str | None) -> Callable[[Any], Any] | None:
+    """How the provider of ``api`` writes its SDK objects as JSON (its record's ``sdk_json``)."""
+    from wireconf.providers.registry import PROVIDER_OF
+
+    provider = PROVIDER_OF.get(api or "")
+    return provider.sdk_json if provider is not None else None
+
+
+def result_json(value: Any, sdk_json: Callable[[Any], Any] | None = None) -> Any:
+    """A result as JSON: data as is, a ToolCall-like object as its three fields, an SDK object as its
+    provider's JSON; anything else cannot be sent, which the harness is told as an error."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, Mapping):
+        return {str(k): result_json(v, sdk_json) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [result_json(v, sdk_json) for v in value]
+    if hasattr(value, "name") and hasattr(value, "arguments") and not isinstance(value, type):
+        return {f: result_json(getattr(value, f, None), sdk_json) for f in ("id", "name", "arguments")}
+    return to_json(value, sdk_json)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m wireconf.exec_protocol.serve",
+        description="Serve a wireconf adapter over the exec protocol (stdin/stdout JSON lines).",
+    )
+    parser.add_argument("impl", help="the adapter: an entry point name, module:attribute or module")
+    args = parser.parse_args(argv)
+    from wireconf.impl_loader import ImplError, load_impl
+
+    try:
+        adapter = load_impl(args.impl).adapter
+    except ImplError as exc:
+        print(f"wireconf serve: {exc}", file=sys.stderr)
+        return 2
+    protocol_out = sys.stdout
+    sys.stdout = sys.stderr  # what the adapter prints must not corrupt the protocol
+    return Server(adapter, sys.stdin, protocol_out).serve()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

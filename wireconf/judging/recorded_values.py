@@ -1,0 +1,88 @@
+"""``{$recorded: <JSON pointer>}`` in an expectation: a value of the case's own recorded response.
+
+Some expected values are the provider's data, passed through unchanged by the rule under test: §8.2
+returns ``data[0].embedding``, 1536 floats. Copying them into the case would duplicate the cassette;
+``expect: {$recorded: /data/0/embedding}`` says the same thing and stays exact. The pointer (RFC 6901)
+is resolved against the JSON body of the response the case names (cassette or inline ``body``), read
+from the recorded bytes and never from any implementation, before the verdict; the comparison is then
+the usual exact one. Which response that is, is the case's kind's business (``Kind.recorded_document``:
+a case over a whole cassette points into its first interaction). Only non-streaming responses have a
+JSON body to point into.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from wireconf.cassettes.store import RecordedResponse
+from wireconf.corpus.case import LoadedCase
+from wireconf.corpus.model import CaseBase
+from wireconf.corpus.yaml_source import to_plain
+from wireconf.errors import CaseInputError
+
+RECORDED = "$recorded"
+
+
+def is_reference(value: Any) -> bool:
+    return isinstance(value, dict) and len(value) == 1 and next(iter(value)) == RECORDED
+
+
+def has_references(value: Any) -> bool:
+    if is_reference(value):
+        return True
+    if isinstance(value, dict):
+        return any(has_references(v) for v in value.values() if isinstance(v, dict | list))
+    if isinstance(value, list):
+        return any(has_references(v) for v in value if isinstance(v, dict | list))
+    return False
+
+
+def pointer_get(document: Any, pointer: Any) -> Any:
+    """The value at an RFC 6901 JSON pointer; ``KeyError`` naming the first step that does not exist."""
+    if not isinstance(pointer, str) or (pointer and not pointer.startswith("/")):
+        raise KeyError(f"{pointer!r} is not a JSON pointer (e.g. /data/0/embedding)")
+    value = document
+    walked = ""
+    for token in pointer.split("/")[1:] if pointer else []:
+        step = token.replace("~1", "/").replace("~0", "~")
+        walked += "/" + token
+        if isinstance(value, dict) and step in value:
+            value = value[step]
+        elif isinstance(value, list) and step.isdigit() and int(step) < len(value):
+            value = value[int(step)]
+        else:
+            raise KeyError(f"{pointer}: the recorded response has nothing at {walked}")
+    return value
+
+
+def resolve(value: Any, document: Any) -> Any:
+    """``value`` with every ``{$recorded: pointer}`` replaced by what the pointer names in ``document``."""
+    if is_reference(value):
+        return pointer_get(document, value[RECORDED])
+    if isinstance(value, dict):
+        return {k: resolve(v, document) for k, v in value.items()}
+    if isinstance(value, list):
+        return [resolve(v, document) for v in value]
+    return value
+
+
+def with_recorded_values(case: LoadedCase[Any], document_of: Callable[[str], RecordedResponse]) -> CaseBase:
+    """The case's model, its ``expect`` resolved when it refers to the recorded response;
+    ``document_of(where)`` is the recorded response the case's kind points into (its
+    ``recorded_document``), asked for only when there is a reference."""
+    if not has_references(case.model.expect):
+        return case.model
+    expect = to_plain(case.model.expect)
+    where = f"`{RECORDED}` in the expectation (line {case.line_of('expect')})"
+    recorded = document_of(where)
+    try:
+        document = json.loads(recorded.body)
+    except ValueError as exc:
+        raise CaseInputError(f"{where}: the recorded response body is not JSON ({exc})") from exc
+    try:
+        resolved = resolve(expect, document)
+    except KeyError as exc:
+        raise CaseInputError(f"{where}: {exc.args[0]}") from exc
+    return case.model.model_copy(update={"expect": resolved})

@@ -1,0 +1,162 @@
+"""The verdict on one case: its canonical outcome against its expectation.
+
+Returns the lines of the explanation when the case fails, ``[]`` when it passes. Exceptions are
+outcomes like any other: a case that expects a value fails when the adapter raises (and shows the
+traceback), a case that expects an error fails when the adapter returns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from wireconf.corpus.model import CaseBase, ExpectedError
+from wireconf.corpus.yaml_source import to_plain
+from wireconf.judging.canonical import tool_calls_as_expected
+from wireconf.judging.compare import differences, show, shown, strict_equal
+from wireconf.judging.differences import Difference, Line, Subject
+from wireconf.judging.listed import listed_only
+from wireconf.judging.matchers import apply_matchers
+from wireconf.judging.outcome import CanonicalOutcome
+
+
+def _indent(text: str, prefix: str = "    ") -> str:
+    return "\n".join(prefix + line for line in text.splitlines())
+
+
+def _resolve(expected: Any, actual: Any) -> tuple[Any, Any]:
+    """Read tool calls the way the expectation holds them, then resolve declared matchers."""
+    return apply_matchers(expected, tool_calls_as_expected(expected, actual))
+
+
+def exception_matches(exc: BaseException, expected: ExpectedError) -> bool:
+    names = {cls.__name__ for cls in type(exc).__mro__} | {
+        f"{cls.__module__}.{cls.__qualname__}" for cls in type(exc).__mro__
+    }
+    if expected.type not in names:
+        return False
+    return expected.match is None or re.search(expected.match, str(exc)) is not None
+
+
+def _describe_exception(exc: BaseException) -> str:
+    return f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}"
+
+
+def _raised(outcome: CanonicalOutcome[Any], text: str) -> Difference:
+    assert outcome.raised is not None
+    return Difference("result", "$", "raised", text, type(outcome.raised).__qualname__)
+
+
+def _expected_value(
+    case: CaseBase, outcome: CanonicalOutcome[Any], noun: str, subject: Subject
+) -> list[Line]:
+    if outcome.raised is not None:
+        text = f"expected a {noun}, but the adapter raised {_describe_exception(outcome.raised)}"
+        lines: list[Line] = [_raised(outcome, text)]
+        if outcome.yielded:
+            lines.append(f"  yielded before raising: {show(outcome.yielded)}")
+        lines.append("  traceback (adapter frames):")
+        lines.append(_indent(outcome.traceback()))
+        return lines
+    listed = case.expect_keys == "listed"
+    expected = to_plain(case.expect)
+    value = listed_only(expected, outcome.value) if listed else outcome.value
+    expected, actual = _resolve(expected, value)
+    if strict_equal(expected, actual, case.tolerance):
+        return []
+    diff = differences(expected, actual, case.tolerance, subject)
+    scope = " (on the keys it lists: expect_keys: listed)" if listed else ""
+    return [f"the {noun} differs from the expectation{scope}:", *shown(diff)]
+
+
+def _expected_error(expected: ExpectedError, outcome: CanonicalOutcome[Any], noun: str) -> list[Line]:
+    wanted = expected.type + (f" matching /{expected.match}/" if expected.match else "")
+    if outcome.raised is None:
+        text = f"expected the adapter to raise {wanted}, but it returned a {noun}: {show(outcome.value)}"
+        return [Difference("result", "$", "returned", text, expected.type)]
+    lines: list[Line] = []
+    if not exception_matches(outcome.raised, expected):
+        text = f"expected the adapter to raise {wanted}, but it raised {_describe_exception(outcome.raised)}"
+        shape = f"{type(outcome.raised).__qualname__} for {expected.type}"
+        lines += [
+            Difference("result", "$", "wrong-error", text, shape),
+            "  traceback (adapter frames):",
+            _indent(outcome.traceback()),
+        ]
+    yielded = to_plain(expected.yielded)
+    yielded, actual = _resolve(yielded, outcome.yielded) if yielded is not None else (None, outcome.yielded)
+    if yielded is not None and not strict_equal(yielded, actual):
+        lines.append("the items yielded before the exception differ from the expectation:")
+        lines += shown(differences(yielded, actual, subject="yielded-before-error"))
+    return lines
+
+
+def _incremental(outcome: CanonicalOutcome[Any]) -> list[Line]:
+    """Text items must be yielded as their events arrive. The last one may come after the final event
+    was read (Gemini streams have no closing event after their last text chunk); every earlier one
+    yielded only once the whole stream had been read means the processor buffered the stream."""
+    probe = outcome.probe
+    if probe is None or outcome.raised is not None:
+        return []
+    text_reads = [
+        (i, read)
+        for i, (item, read) in enumerate(zip(outcome.yielded, probe.read_at_yield, strict=False))
+        if isinstance(item, str)
+    ]
+    late = [i for i, read in text_reads[:-1] if read >= probe.total]
+    if not late:
+        return []
+    text = (
+        f"not incremental: text item(s) {late} were yielded only after all {probe.total} stream events "
+        "had been read (the stream was buffered before processing)"
+    )
+    return [Difference("result", "$", "not-incremental", text)]
+
+
+def judge(
+    case: CaseBase, outcome: CanonicalOutcome[Any], noun: str, subject: Subject = "result"
+) -> list[Line]:
+    """Why the case fails, or ``[]`` when it passes; ``subject`` names what the expectation describes in
+    each difference (a kind's ``subject``: a wire case's result is the request body)."""
+    if case.expect_error is not None:
+        return _expected_error(case.expect_error, outcome, noun)
+    lines = _expected_value(case, outcome, noun, subject)
+    if getattr(case, "incremental", False):
+        lines += _incremental(outcome)
+    return lines
+
+
+Judge = Callable[[Any, CanonicalOutcome[Any], str], list[Line]]
+
+
+def _labelled(label: str, lines: list[Line]) -> list[Line]:
+    """``lines`` of one variant: the first prefixed with the method's name, every difference marked."""
+    marked = [line.of_variant(label) if isinstance(line, Difference) else line for line in lines]
+    first = marked[0]
+    if isinstance(first, Difference):
+        return [replace(first, text=f"{label}: {first.text}"), *marked[1:]]
+    return [f"{label}: {first}", *marked[1:]]
+
+
+def judge_variants(
+    case: CaseBase, outcome: CanonicalOutcome[Any], noun: str, method: str, judge_one: Judge | None = None
+) -> list[Line]:
+    """``judge_one`` (a kind's own judge, else ``judge``) of the outcome and of each variant
+    (``process_async`` beside ``process``): with variants, each method that deviates is named, so that
+    a maintainer sees which one failed."""
+    judge_one = judge_one or judge
+    lines = judge_one(case, outcome, noun)
+    if not outcome.variants:
+        return lines
+    out = _labelled(method, lines) if lines else []
+    deviating = []
+    for label, variant in outcome.variants:
+        variant_lines = judge_one(case, variant, noun)
+        if variant_lines:
+            deviating.append(label)
+            out += _labelled(label, variant_lines)
+    if deviating and not lines:
+        out.insert(0, f"{method} conforms; {', '.join(deviating)} deviates:")
+    return out

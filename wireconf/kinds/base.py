@@ -1,0 +1,151 @@
+"""What the kinds share: the session's context, the inputs cases refer to (cassette → SDK object) and
+how an adapter's exception becomes an outcome."""
+
+from __future__ import annotations
+
+import json
+import os
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache, partial
+from pathlib import Path
+from typing import Any
+
+from wireconf.cassettes.recording import RecordingPolicy
+from wireconf.cassettes.store import CassetteError, CassetteStore, RecordedResponse
+from wireconf.corpus.case import LoadedCase
+from wireconf.corpus.model import CassetteRef, InlineResponse, Response
+from wireconf.errors import CaseInputError
+from wireconf.judging.outcome import Outcome
+from wireconf.sdk.origins import remember
+from wireconf.sdk.replay import SdkReplay
+from wireconf.sdk.transport import StreamProbe, split_events
+
+ADAPTER_ERRORS = (Exception, SystemExit)
+"""What an adapter may raise as an outcome; KeyboardInterrupt still stops the run."""
+
+
+@dataclass
+class HarnessContext:
+    """Shared per session: cassettes parsed once, SDK replay clients created once, the record mode."""
+
+    cassettes: CassetteStore
+    replay: SdkReplay
+    recording: RecordingPolicy = field(default_factory=RecordingPolicy)
+    on_written: Callable[[Path], None] | None = None
+    """Told each cassette an exchange writes, as soon as it is written."""
+    opened: list[Any] = field(default_factory=list)
+    """The exchanges opened by the case running now (cancelled when it is abandoned)."""
+
+
+def _short_path(filename: str) -> str:
+    """A frame's file without the machine-specific prefix (venv, checkout), so that a failure reads the
+    same on every machine and a findings page rebuilt elsewhere is byte-identical."""
+    return _short_path_from(filename, os.getcwd())
+
+
+@lru_cache(maxsize=4096)
+def _short_path_from(filename: str, cwd: str) -> str:
+    """Resolving asks the file system about every part of the path: done once per file (and cwd)."""
+    posix = filename.replace("\\", "/")
+    marker = posix.rfind("/site-packages/")
+    if marker >= 0:
+        return posix[marker + 1 :]
+    try:
+        return str(Path(filename).resolve().relative_to(Path(cwd).resolve()))
+    except ValueError:
+        return filename
+
+
+def adapter_traceback(exc: BaseException) -> str:
+    """The traceback of an adapter's exception without the harness's own frames; an exception raised in
+    a runtime process (``exec:``) carries that process's own traceback text."""
+    remote = getattr(exc, "wireconf_traceback", None)
+    if isinstance(remote, str) and remote:
+        return remote
+    frames = traceback.extract_tb(exc.__traceback__)
+    kept = [f for f in frames if "/wireconf/" not in f.filename.replace("\\", "/")] or frames
+    for frame in kept:
+        frame.filename = _short_path(frame.filename)
+    lines = traceback.format_list(kept[-12:]) + traceback.format_exception_only(type(exc), exc)
+    return "".join(lines).rstrip()
+
+
+def raised(exc: BaseException, **extra: Any) -> Outcome[Any]:
+    return Outcome(raised=exc, traceback=partial(adapter_traceback, exc), **extra)
+
+
+def _recorded(ctx: HarnessContext, case: LoadedCase[Any], source: Response) -> tuple[RecordedResponse, str]:
+    """The response ``source`` names and where it is, unchecked."""
+    if isinstance(source, CassetteRef):
+        try:
+            interaction = ctx.cassettes.interaction(source.cassette, source.interaction)
+            where = ctx.cassettes.load(source.cassette).where(source.interaction)
+        except CassetteError as exc:
+            raise CaseInputError(str(exc)) from exc
+        recorded = interaction.response
+    else:
+        assert isinstance(source, InlineResponse)
+        where = "the inline response"
+        if "body" in source.model_fields_set:
+            body = json.dumps(source.body).encode("utf-8")
+            headers = {"content-type": ["application/json"]}
+        elif source.events is not None:
+            body = ctx.replay.inline_sse(case.api, source.events)
+            headers = {"content-type": ["text/event-stream"]}
+        else:
+            body = (source.sse or "").encode("utf-8")
+            headers = {"content-type": ["text/event-stream"]}
+        headers.update({k.lower(): [v] for k, v in source.headers.items()})
+        recorded = RecordedResponse(source.status, headers, body)
+    return recorded, where
+
+
+def recorded_response(
+    ctx: HarnessContext, case: LoadedCase[Any], source: Response, stream: bool
+) -> RecordedResponse:
+    """The response ``source`` (the case's ``response``) names, from its cassette or written inline."""
+    recorded, where = _recorded(ctx, case, source)
+    if recorded.problem is not None:
+        raise CaseInputError(f"the response of {where} {recorded.problem}")
+    if stream != recorded.is_event_stream:
+        wanted = "an event stream (text/event-stream)" if stream else "a non-streaming response"
+        raise CaseInputError(f"{where} is not {wanted}; a {case.kind} case needs one")
+    if not 200 <= recorded.status < 300:
+        raise CaseInputError(
+            f"{where} is an HTTP {recorded.status} error response: the SDK raises before any processor "
+            f"sees it, so it cannot be the input of a {case.kind} case"
+        )
+    return recorded
+
+
+def sdk_input(
+    ctx: HarnessContext, case: LoadedCase[Any], source: Response, stream: bool
+) -> tuple[Any, StreamProbe | None]:
+    """The official SDK's object for the response ``source`` names (a stream comes with its probe)."""
+    recorded = recorded_response(ctx, case, source, stream)
+    probe = StreamProbe(split_events(recorded.body)) if stream else None
+    try:
+        if probe is not None:
+            sdk_object = ctx.replay.stream_object(case.api, recorded, probe)
+        else:
+            sdk_object = ctx.replay.response_object(case.api, recorded)
+    except Exception as exc:
+        raise CaseInputError(f"the SDK could not parse the recorded response: {exc!r}") from exc
+    remember(sdk_object, recorded, probe)  # for runtimes whose own SDK parses the bytes (exec:)
+    return sdk_object, probe
+
+
+def warm_sdk_input(ctx: HarnessContext, case: LoadedCase[Any]) -> None:
+    """Have the SDK parse the recorded response a case's ``response`` names, once per process, before
+    any case runs (``SdkReplay.warm``): best effort, since the case itself reports any problem."""
+    source = getattr(case.model, "response", None)
+    if not isinstance(source, CassetteRef | InlineResponse):
+        return
+    try:
+        recorded, _ = _recorded(ctx, case, source)
+        if recorded.problem is None and 200 <= recorded.status < 300:
+            ctx.replay.warm(case.api, recorded)
+    except Exception:  # the case's own preparation says what is wrong with its input
+        return

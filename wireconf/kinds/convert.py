@@ -1,0 +1,53 @@
+"""``convert`` (seed 004, the response converter): a response or stream → normalised messages.
+
+The adapter gets the official SDK's response object (``stream: false``) or its stream object
+(``stream: true``) and returns the messages the converter emits: one consolidated message for a
+response; for a stream, the partial messages (``delta: true``) and then one consolidated message
+(``delta: false``). Message shape: docs/seeds.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Literal
+
+from pydantic import Field
+
+from wireconf.corpus.case import LoadedCase
+from wireconf.corpus.model import CaseBase, Response
+from wireconf.judging.outcome import Outcome
+from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, sdk_input
+from wireconf.kinds.kind import AdapterMethod, Call, Kind
+
+
+class ConvertCase(CaseBase):
+    """A provider response or stream (official SDK objects) → the converter's messages."""
+
+    kind: Literal["convert"]
+    response: Response
+    stream: bool = Field(default=False, description="The response is an event stream (the SDK's stream)")
+
+
+class ConvertKind(Kind[ConvertCase, None]):
+    name = "convert"
+    case_model = ConvertCase
+    noun = "list of messages"
+    method = AdapterMethod("convert", ("response", "stream"), sdk=("response",))
+
+    def prepare(self, ctx: HarnessContext, case: LoadedCase[ConvertCase]) -> Call[None]:
+        stream = case.model.stream
+        response, probe = sdk_input(ctx, case, case.model.response, stream=stream)
+
+        def call(adapter: Any) -> Outcome[None]:
+            try:
+                messages = adapter.convert(case.api, response, stream)
+                if isinstance(messages, Iterator):
+                    messages = list(messages)
+            except ADAPTER_ERRORS as exc:
+                return raised(exc, probe=probe)
+            return Outcome(value=messages)
+
+        return call
+
+
+KIND = ConvertKind()

@@ -1,0 +1,239 @@
+"""``e2e``: agent + messages → the HTTP request the runtime sends through the official SDK client the
+harness hands it → the recorded response → the runtime's result.
+
+The adapter's ``execute(api, agent, messages, client)`` receives a new SDK client (``openai.OpenAI``,
+``anthropic.Anthropic`` or ``google.genai.Client``) whose transport captures every request and answers
+it from the case's cassette (``wireconf.sdk.cassette_transport``). The case checks two things, each
+exactly and with a diff: the JSON body of the request the runtime really sent (``expect_request``;
+a list when it sends several; Gemini's fields read under their JSON names, the api record's ``request_body``)
+and its result (``expect`` or ``expect_error``). A result that is an
+iterator (a streaming runtime's generator) is drained item by item, as a ``stream`` case does, so
+``incremental: true`` works here too (a list returned for a streamed response counts as buffered).
+
+A request that matches no recorded interaction fails the case with the nearest recorded request and
+the body diff; a missing cassette is an error that says so. In record mode (``--record-mode``) the
+same client reaches the real provider and the exchange is written as a cassette (scrubbed, scanned,
+atomically) when the call ends, whatever its outcome.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar, Literal
+
+import pytest
+from pydantic import Field
+
+from wireconf.cassettes.exchange import Exchange
+from wireconf.cassettes.store import Cassette, CassetteError, RecordedResponse
+from wireconf.corpus.case import LoadedCase
+from wireconf.corpus.model import Agent, CaseBase, Message
+from wireconf.corpus.yaml_source import to_plain
+from wireconf.errors import CaseInputError, NotJudged
+from wireconf.judging.compare import differences, shown, strict_equal
+from wireconf.judging.differences import Difference, Line
+from wireconf.judging.matchers import apply_matchers
+from wireconf.judging.outcome import CanonicalOutcome, Outcome
+from wireconf.judging.verdict import judge as judge_result
+from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised
+from wireconf.kinds.kind import AdapterMethod, Call, Kind, first_interaction_response, unblessable
+from wireconf.providers.registry import APIS, PROVIDER_OF
+from wireconf.providers.schema_check import rejections, warm
+from wireconf.sdk.replay import e2e_client, warm_up
+
+
+class E2eCase(CaseBase):
+    """Agent + messages → the request sent through the official SDK and the result of its response."""
+
+    kind: Literal["e2e"]
+    agent: Agent
+    messages: list[Message] = Field(default_factory=list)
+    cassette: str = Field(
+        pattern=r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$",
+        description="The cassette that answers the runtime's requests: cassettes/<cassette>.yaml",
+    )
+    expect_request: Any = Field(
+        description="The JSON body of the request the runtime sends through the SDK, compared exactly "
+        "(a list of bodies when it sends several requests)",
+    )
+    incremental: bool = Field(
+        default=False,
+        description="Also check that text items are yielded before the last stream event is read",
+    )
+
+
+def _load(ctx: HarnessContext, name: str) -> tuple[Cassette | None, bool]:
+    """The cassette (``None`` when it does not exist yet) and whether wireconf may record into it."""
+    try:
+        if not ctx.cassettes.path_of(name).exists():
+            return None, True
+        cassette = ctx.cassettes.load(name)
+    except CassetteError as exc:
+        raise CaseInputError(str(exc)) from exc
+    writable = cassette.meta is not None and cassette.meta.provenance == "recorded"
+    return cassette, writable
+
+
+def open_exchange(ctx: HarnessContext, case: LoadedCase[Any], name: str) -> tuple[Exchange, Any]:
+    """The case's exchange over cassette ``name`` and the SDK client that talks through it (skips
+    when the record policy says so; a missing cassette in replay mode is a ``CaseInputError``)."""
+    provider = PROVIDER_OF[case.api]
+    policy = ctx.recording
+    cassette, writable = _load(ctx, name)
+    exists = cassette is not None
+    reason = policy.skip_reason(provider.name, exists, writable)
+    if reason is not None:
+        pytest.skip(reason)
+    mode = policy.effective_mode(exists, writable)
+    path = ctx.cassettes.path_of(name)
+    if cassette is None and mode == "none":
+        keys = " or ".join(provider.key_variables)
+        raise CaseInputError(
+            f"cassette {name} not found: {path} does not exist "
+            f"(record it with --record-mode=once and {keys} set)"
+        )
+    problem = cassette.problem() if cassette is not None else None
+    if problem is not None:
+        raise CaseInputError(problem)
+    warm_up(case.api)
+    exchange = Exchange(name, path, cassette, mode, case.api, provider.name, policy.environ)
+    exchange.on_written = ctx.on_written
+    ctx.opened.append(exchange)
+    return exchange, e2e_client(case.api, exchange)
+
+
+def run_execute(
+    ctx: HarnessContext,
+    case: LoadedCase[Any],
+    adapter: Any,
+    exchange: Exchange,
+    client: Any,
+    agent: dict[str, Any],
+    messages: list[dict[str, Any]],
+) -> Outcome[Exchange]:
+    """``adapter.execute`` through ``client``, a returned iterator drained item by item; the exchange
+    is finished (recorded cassettes written) whatever happens."""
+    items: list[Any] = []
+    outcome: Outcome[Exchange]
+    try:
+        value = adapter.execute(case.api, agent, messages, client)
+        if isinstance(value, Iterator) or (exchange.probes and isinstance(value, list | tuple)):
+            for item in value:
+                if exchange.probes:
+                    exchange.probes[0].mark_yield()
+                items.append(item)
+            value = items
+        outcome = Outcome(value=value, yielded=items)
+    except ADAPTER_ERRORS as exc:
+        outcome = raised(exc, yielded=items)
+    finally:
+        exchange.finish(case.id, _label(adapter))
+        if exchange.written is not None:
+            ctx.cassettes.forget(exchange.name)
+    outcome.probe = exchange.probes[0] if exchange.probes else None
+    outcome.context = exchange
+    return outcome
+
+
+def _label(adapter: Any) -> str:
+    return f"{getattr(adapter, 'name', type(adapter).__name__)} {getattr(adapter, 'version', '')}".strip()
+
+
+# --- the verdict ------------------------------------------------------------------------------------
+
+
+def _requests(text: str) -> Difference:
+    return Difference("request", "$", "requests", text)
+
+
+def _request_lines(expected: Any, exchange: Exchange) -> list[Line]:
+    read = APIS[exchange.api].request_body or (lambda body: body)
+    bodies = [read(sent.json) for sent in exchange.sent]
+    several = isinstance(expected, list)
+    actual = bodies if several else (bodies[0] if len(bodies) == 1 else bodies)
+    if not several and len(bodies) != 1:
+        return [_requests(f"the case expects one request through the SDK; the runtime sent {len(bodies)}")]
+    expected_resolved, actual_resolved = apply_matchers(expected, actual)
+    if strict_equal(expected_resolved, actual_resolved):
+        return []
+    diff = differences(expected_resolved, actual_resolved, subject="request")
+    head = "the request body sent through the SDK differs from the expectation:"
+    pairs = zip(expected_resolved, actual_resolved, strict=False) if several else [(expected, actual)]
+    rejected = [d.indented() for e, a in pairs for d in rejections(exchange.api, a, e)]
+    return [head, *shown(diff), *rejected]
+
+
+def judge(case: E2eCase, outcome: CanonicalOutcome[Exchange], noun: str) -> list[Line]:
+    """The refused recording, the exchange, the request body, then the result."""
+    exchange = outcome.context
+    assert exchange is not None
+    if exchange.refused is not None:
+        raise NotJudged(f"RECORDING REFUSED: {exchange.refused}")
+    lines: list[Line] = []
+    if not exchange.sent:
+        lines.append(
+            _requests(
+                "the runtime sent no request through the SDK client it was handed "
+                "(an e2e runtime must call the provider through that client)"
+            )
+        )
+    for _, (first, *rest) in exchange.unmatched:
+        lines += [_requests(first), *rest]
+    if exchange.sent:
+        lines += _request_lines(to_plain(case.expect_request), exchange)
+    if not exchange.sent or exchange.unmatched:
+        if outcome.raised is not None:
+            raised = f"{type(outcome.raised).__name__}: {outcome.raised}"
+            lines.append(f"(the result is not judged: the runtime raised {raised:.400})")
+        return lines
+    return lines + judge_result(case, outcome, noun)
+
+
+class E2eKind(Kind[E2eCase, Exchange]):
+    name = "e2e"
+    case_model = E2eCase
+    noun = "result"
+    method = AdapterMethod("execute", ("agent", "messages", "client"), http_client="client", may_stream=True)
+    exec_protocol = 2
+    exec_limits = (
+        "the SDK client stays in the harness; from protocol 2 the runtime's own SDK sends its requests "
+        "through it with `http` messages"
+    )
+    unblessed: ClassVar[dict[str, Any]] = {"expect_request": None}
+
+    def builds_request(self, raw: dict[str, Any]) -> bool:
+        return True
+
+    def prepare(self, ctx: HarnessContext, case: LoadedCase[E2eCase]) -> Call[Exchange]:
+        exchange, client = open_exchange(ctx, case, case.model.cassette)
+        agent, messages = to_plain(case.raw["agent"]), to_plain(case.raw.get("messages", []))
+        warm(case.api, to_plain(case.raw.get("expect_request")))  # the provider-schema check's, untimed
+
+        def call(adapter: Any) -> Outcome[Exchange]:
+            return run_execute(ctx, case, adapter, exchange, client, agent, messages)
+
+        return call
+
+    def judge(self, case: E2eCase, outcome: CanonicalOutcome[Exchange], noun: str) -> list[Line]:
+        return judge(case, outcome, noun)
+
+    def bless(self, case: LoadedCase[E2eCase], outcome: Outcome[Exchange]) -> dict[str, Any]:
+        """The request bodies the reference sent (``expect_request``); a case whose requests did not
+        all match, or whose recording was refused, is not blessed."""
+        exchange = outcome.context
+        assert exchange is not None
+        if exchange.refused is not None or exchange.unmatched or not exchange.sent:
+            why = "its recording was refused" if exchange.refused else "its requests did not all match"
+            raise unblessable(case, why)
+        bodies = [sent.json for sent in exchange.sent]
+        return {"expect_request": bodies[0] if len(bodies) == 1 else bodies}
+
+    def recorded_document(
+        self, ctx: HarnessContext, case: LoadedCase[E2eCase], where: str
+    ) -> RecordedResponse:
+        """An e2e case points into the response of its cassette's first interaction (the one that
+        answers its first request), which must be a non-streaming one."""
+        return first_interaction_response(ctx, case.model.cassette, where)
+
+
+KIND = E2eKind()

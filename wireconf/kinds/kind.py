@@ -1,0 +1,167 @@
+"""What a kind of case is: the typed extension point every kind module implements.
+
+A kind has a name, a case model (pydantic, ``kind: Literal["<name>"]``), a noun for its result in
+messages, the adapter method it calls (``AdapterMethod``) and ``prepare``: the inputs are built
+(cassette → SDK object) outside the time limit, and the returned ``Call`` is what runs under it.
+Everything else has a default that a kind overrides when it needs to (``judge``, ``unsupported``,
+``bless``, ``recorded_document``, …). The registry (``wireconf.kinds.registry``) is built from the kind
+modules and from installed extensions, and every table that lists kinds is derived from it: no module
+outside ``wireconf/kinds/`` names a kind.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from wireconf.cassettes.store import CassetteError, RecordedResponse
+from wireconf.corpus.case import LoadedCase
+from wireconf.corpus.model import CaseBase, CassetteRef, InlineResponse
+from wireconf.errors import BlessError, CaseInputError
+from wireconf.judging.differences import Line, Subject
+from wireconf.judging.outcome import CanonicalOutcome, Outcome
+from wireconf.judging.verdict import judge as judge_result
+from wireconf.kinds.base import HarnessContext, recorded_response
+
+ModelT = TypeVar("ModelT", bound=CaseBase)
+ContextT = TypeVar("ContextT")
+
+Call = Callable[[Any], Outcome[ContextT]]
+"""Given the adapter object, run the case's adapter call and report its outcome."""
+
+
+def capability(kind: str, api: str) -> str:
+    """The capability string an adapter declares to receive cases of ``kind`` on ``api``."""
+    return f"{kind}:{api}"
+
+
+@dataclass(frozen=True)
+class AdapterMethod:
+    """A method of the adapter contract: what the harness calls and how its arguments travel.
+
+    ``params`` are the arguments after ``api`` (none when ``takes_api`` is false), by name: an
+    out-of-process runtime receives them by these names. The ``sdk`` ones are official SDK objects (a
+    response, or a stream of events): over ``exec:`` a response travels as the provider's JSON and is
+    rebuilt by the SDK on the other side, a stream's events are pulled one by one. ``http_client`` names
+    the argument that is an official SDK client: over ``exec:`` the runtime gets its description and
+    sends its HTTP through it (protocol 2). A method that ``yields`` returns an iterable whose items are
+    the result; one that ``may_stream`` returns a value or such an iterable; an ``awaited`` one is
+    ``async def``.
+    """
+
+    name: str
+    params: tuple[str, ...]
+    sdk: tuple[str, ...] = ()
+    http_client: str | None = None
+    yields: bool = False
+    may_stream: bool = False
+    awaited: bool = False
+    takes_api: bool = True
+
+    @property
+    def signature(self) -> str:
+        """``name(api, params...)``, as the adapter guide writes it."""
+        params = ("api", *self.params) if self.takes_api else self.params
+        return f"{'async ' if self.awaited else ''}{self.name}({', '.join(params)})"
+
+
+class Kind(ABC, Generic[ModelT, ContextT]):
+    """One kind of case. Subclasses set the class attributes and implement ``prepare``.
+
+    ``ModelT`` is the kind's case model, ``ContextT`` what its outcome carries besides the value (the
+    ``context`` its own ``judge`` reads; ``None`` for most kinds).
+    """
+
+    name: ClassVar[str]
+    """The kind's name: ``kind:`` in cases, ``<kind>:<api>`` capabilities, reports."""
+    case_model: ClassVar[type[CaseBase]]
+    noun: ClassVar[str]
+    """What its result is called in messages (``request body``)."""
+    subject: ClassVar[Subject] = "result"
+    """What its expectation describes, as differences name it (a waiver's ``subject``): ``request`` for
+    a request body, else ``result``."""
+    method: ClassVar[AdapterMethod | None]
+    """The adapter method its cases call; ``None`` for a kind that observes other calls (trace)."""
+    optional_methods: ClassVar[tuple[AdapterMethod, ...]] = ()
+    """Methods an adapter MAY have; the kind calls them when it does (process_async, set_tool_registry)."""
+    streams_only: ClassVar[bool] = False
+    """Its cases are streams of events: a ``<kind>:<api>`` capability (and a case) exists only for an
+    api with a streaming call (``Api.streams``): an embeddings api has no stream capability."""
+    exec_protocol: ClassVar[int | None] = 1
+    """The exec protocol version from which a runtime in another process (``exec:``) can serve its
+    cases; ``None``: it never can."""
+    exec_limits: ClassVar[str] = ""
+    """Why its cases cannot cross a process, or not before ``exec_protocol`` (said to a runtime whose
+    hello declares them)."""
+
+    @property
+    def label(self) -> str:
+        """The method named where a verdict names what deviated (the kind itself when it has none)."""
+        return self.method.name if self.method is not None else self.name
+
+    @abstractmethod
+    def prepare(self, ctx: HarnessContext, case: LoadedCase[ModelT]) -> Call[ContextT]:
+        """Build the case's inputs (raising ``CaseInputError`` when they cannot be) and return the call
+        that runs the adapter under the time limit."""
+
+    def builds_request(self, raw: dict[str, Any]) -> bool:
+        """Whether the runtime turns this case's agent and messages (``raw``, the case as written) into a
+        provider request, so that the spec's optional concepts they use apply (``concept:<name>``,
+        ``wireconf.corpus.concepts``); a processor never sees a tool's kind."""
+        return False
+
+    def unsupported(
+        self, case: LoadedCase[ModelT], adapter: Any, supports: Callable[[str], bool]
+    ) -> str | None:
+        """Why the adapter cannot run this case although it declares ``<kind>:<api>``, or ``None``."""
+        return None
+
+    def judge(self, case: ModelT, outcome: CanonicalOutcome[ContextT], noun: str) -> list[Line]:
+        """Why the case fails, ``[]`` when it passes (default: the result against ``expect``): lines of
+        text and ``Difference``s, the differences as data (``wireconf.judging.differences``)."""
+        return judge_result(case, outcome, noun, self.subject)
+
+    # -- bless (``wireconf bless``) -------------------------------------------------------------------
+
+    unblessed: ClassVar[dict[str, Any]] = {}
+    """Placeholders for the keys a case may leave out until it is blessed (besides ``expect``)."""
+
+    def bless(self, case: LoadedCase[ModelT], outcome: Outcome[ContextT]) -> dict[str, Any]:
+        """The expectations besides ``expect`` / ``expect_error`` that the reference's ``outcome`` gives
+        the case; raises ``wireconf.errors.BlessError`` when the case cannot be blessed."""
+        return {}
+
+    # -- ``{$recorded: pointer}`` in an expectation ------------------------------------------------------
+
+    def recorded_document(
+        self, ctx: HarnessContext, case: LoadedCase[ModelT], where: str
+    ) -> RecordedResponse:
+        """The recorded response whose JSON body ``$recorded`` pointers are read from: the case's own
+        non-streaming ``response``."""
+        source = getattr(case.model, "response", None)
+        if not isinstance(source, CassetteRef | InlineResponse):
+            raise CaseInputError(
+                f"{where}: only a case with a non-streaming recorded response can refer to it"
+            )
+        return recorded_response(ctx, case, source, stream=False)
+
+
+def first_interaction_response(ctx: HarnessContext, name: str, where: str) -> RecordedResponse:
+    """The response of a cassette's first interaction, which must be a JSON one (``$recorded`` in a
+    case that runs over a whole cassette: it answers the first request)."""
+    try:
+        recorded = ctx.cassettes.interaction(name, 0).response
+    except CassetteError as exc:
+        raise CaseInputError(f"{where}: {exc}") from exc
+    if recorded.is_event_stream:
+        raise CaseInputError(
+            f"{where}: interaction 0 of cassette {name} is an event stream, with no JSON body"
+        )
+    return recorded
+
+
+def unblessable(case: LoadedCase[Any], why: str) -> BlessError:
+    """The error of a case ``wireconf bless`` cannot bless, and why."""
+    return BlessError(f"{case.id}: not blessed, {why}")

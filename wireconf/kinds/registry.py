@@ -1,0 +1,94 @@
+"""Every kind the harness knows: the built-in kind modules and installed extensions.
+
+Each module listed in ``BUILTIN`` holds one ``KIND`` (a ``wireconf.kinds.kind.Kind``). A package outside
+this repository adds a kind by exposing one under the entry-point group ``wireconf.kinds``: its cases
+load, run through the plugin, the exec protocol and ``wireconf bless`` like any other, with no change
+here. The union of the kinds' case models is a case file's ``cases:`` (``CASE_ADAPTER``).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import operator
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from wireconf.errors import ExtensionError
+from wireconf.extensions import HINT, installed
+from wireconf.kinds.kind import AdapterMethod, Kind
+
+BUILTIN = (
+    "wireconf.kinds.wire",
+    "wireconf.kinds.process",
+    "wireconf.kinds.stream",
+    "wireconf.kinds.blocks",
+    "wireconf.kinds.extract",
+    "wireconf.kinds.convert",
+    "wireconf.kinds.trace",
+    "wireconf.kinds.e2e",
+)
+"""The built-in kind modules, in the order the kinds are listed."""
+
+ENTRY_POINT_GROUP = "wireconf.kinds"
+
+
+def _load() -> dict[str, Kind[Any, Any]]:
+    kinds: dict[str, Kind[Any, Any]] = {}
+    methods: set[str] = set()
+    builtin = [importlib.import_module(name).KIND for name in BUILTIN]
+    for kind in [*builtin, *installed(ENTRY_POINT_GROUP, Kind)]:
+        if kind.name in kinds:
+            raise ExtensionError(f"two kinds are named {kind.name!r}", hint=HINT)
+        own = [m.name for m in (kind.method, *kind.optional_methods) if m is not None]
+        clash = methods.intersection(own)
+        if clash:
+            raise ExtensionError(
+                f"kind {kind.name!r}: another kind already calls {', '.join(clash)}", hint=HINT
+            )
+        methods.update(own)
+        kinds[kind.name] = kind
+    return kinds
+
+
+KINDS: dict[str, Kind[Any, Any]] = _load()
+"""Kind name → kind."""
+
+KIND_NAMES: tuple[str, ...] = tuple(KINDS)
+
+METHOD_FOR_KIND: dict[str, str] = {name: k.method.name for name, k in KINDS.items() if k.method is not None}
+"""The adapter method the harness calls for each kind (a kind without one observes the others)."""
+
+OPTIONAL_METHODS: tuple[AdapterMethod, ...] = tuple(m for k in KINDS.values() for m in k.optional_methods)
+
+METHODS: dict[str, tuple[Kind[Any, Any], AdapterMethod]] = {
+    method.name: (kind, method)
+    for kind in KINDS.values()
+    for method in (kind.method, *kind.optional_methods)
+    if method is not None
+}
+"""Every method of the adapter contract → the kind that calls it, and how."""
+
+Case: Any = Annotated[
+    functools.reduce(operator.or_, (kind.case_model for kind in KINDS.values())),
+    Field(discriminator="kind"),
+]
+CASE_ADAPTER: TypeAdapter[Any] = TypeAdapter(Case)
+
+
+class CaseFile(BaseModel):
+    """A YAML case file: ``cases`` plus ``x-*`` keys that hold anchors for reuse."""
+
+    model_config = ConfigDict(extra="allow", json_schema_extra={"patternProperties": {"^x-": {}}})
+
+    cases: list[Case]
+
+
+def case_file_json_schema() -> dict[str, Any]:
+    """The JSON Schema that editors can use to validate case files (``wireconf schema``)."""
+    schema = CaseFile.model_json_schema()
+    schema["additionalProperties"] = False
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "wireconf case file"
+    return schema

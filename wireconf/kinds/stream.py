@@ -1,0 +1,64 @@
+"""``stream``: the SDK's stream object over a recorded event stream → the items the processor yields.
+
+Items are collected one by one, so that what was yielded before an exception is kept, and the stream
+probe notes how many events the SDK had read at each yield (for ``incremental`` cases).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field
+
+from wireconf.corpus.case import LoadedCase
+from wireconf.corpus.model import Agent, CaseBase, Response
+from wireconf.corpus.yaml_source import to_plain
+from wireconf.errors import CaseInputError
+from wireconf.judging.outcome import Outcome
+from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, sdk_input
+from wireconf.kinds.kind import AdapterMethod, Call, Kind
+
+
+class StreamCase(CaseBase):
+    """A provider stream (the official SDK's stream object) → the items the processor yields."""
+
+    yields_items: ClassVar[bool] = True
+
+    kind: Literal["stream"]
+    agent: Agent
+    response: Response
+    incremental: bool = Field(
+        default=False,
+        description="Also check that text deltas are yielded before the last stream event is read",
+    )
+
+
+class StreamKind(Kind[StreamCase, None]):
+    name = "stream"
+    streams_only = True
+    case_model = StreamCase
+    noun = "yielded items"
+    method = AdapterMethod("process_stream", ("agent", "events"), sdk=("events",), yields=True)
+
+    def prepare(self, ctx: HarnessContext, case: LoadedCase[StreamCase]) -> Call[None]:
+        events, probe = sdk_input(ctx, case, case.model.response, stream=True)
+        assert probe is not None
+        agent = case.raw["agent"]
+
+        def call(adapter: Any) -> Outcome[None]:
+            items: list[Any] = []
+            try:
+                for item in adapter.process_stream(case.api, to_plain(agent), events):
+                    probe.mark_yield()
+                    items.append(item)
+            except ADAPTER_ERRORS as exc:
+                return raised(exc, yielded=items, probe=probe)
+            return Outcome(value=items, yielded=items, probe=probe)
+
+        return call
+
+    def recorded_document(self, ctx: HarnessContext, case: LoadedCase[StreamCase], where: str) -> Any:
+        raise CaseInputError(f"{where}: only a case with a non-streaming recorded response can refer to it")
+
+
+KIND = StreamKind()

@@ -1,0 +1,98 @@
+"""``wire``: agent + messages → the request body (``build_request``).
+
+A runtime with a registry of custom tools (§7.1.3, kind ``*``) receives the case's ``registry`` through
+the optional ``set_tool_registry(entries)`` before the call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import Field
+
+from wireconf.corpus.case import LoadedCase
+from wireconf.corpus.data_paths import resolve_agent_paths
+from wireconf.corpus.model import Agent, CaseBase, Message, RegistryEntry
+from wireconf.corpus.yaml_source import to_plain
+from wireconf.errors import ContractError
+from wireconf.judging.differences import Line
+from wireconf.judging.outcome import CanonicalOutcome, Outcome
+from wireconf.judging.verdict import judge as judge_result
+from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised
+from wireconf.kinds.kind import AdapterMethod, Call, Kind
+from wireconf.providers.schema_check import rejections, warm
+
+TOOL_REGISTRY = AdapterMethod("set_tool_registry", ("entries",), takes_api=False)
+"""Optional: ``set_tool_registry(entries)`` replaces the runtime's registry of custom tools (§7.1.3, kind
+``*``) with ``entries`` (``{name, parameters}``, parameters a JSON Schema) before each ``wire`` call.
+Required only by cases that declare a ``registry``."""
+
+
+class WireCase(CaseBase):
+    """Agent + messages → the request body."""
+
+    kind: Literal["wire"]
+    agent: Agent
+    messages: list[Message] = Field(default_factory=list)
+    registry: list[RegistryEntry] | None = Field(
+        default=None,
+        description="Entries of the runtime's tool registry for custom tools (§7.1.3, kind *), handed "
+        "to the adapter's set_tool_registry before the call",
+    )
+
+
+class NotARequestBody(ContractError):
+    """``build_request`` returned something other than a mapping."""
+
+
+class WireKind(Kind[WireCase, None]):
+    name = "wire"
+    case_model = WireCase
+    noun = "request body"
+    subject = "request"
+    method = AdapterMethod("build_request", ("agent", "messages"))
+    optional_methods = (TOOL_REGISTRY,)
+
+    def builds_request(self, raw: dict[str, Any]) -> bool:
+        return True
+
+    def judge(self, case: WireCase, outcome: CanonicalOutcome[None], noun: str) -> list[Line]:
+        """The body against the expectation, then, when they differ, what of the body the provider's
+        own SDK type rejects and the expectation does not (``wireconf.providers.schema_check``)."""
+        lines = judge_result(case, outcome, noun, self.subject)
+        if lines and outcome.raised is None and case.expect_error is None:
+            lines += [d.indented() for d in rejections(case.api, outcome.value, to_plain(case.expect))]
+        return lines
+
+    def prepare(self, ctx: HarnessContext, case: LoadedCase[WireCase]) -> Call[None]:
+        warm(case.api, to_plain(case.raw.get("expect")))  # the provider-schema check's, outside the limit
+        agent, messages = case.raw["agent"], case.raw.get("messages", [])
+        registry = case.raw.get("registry")
+        base = case.path.parent
+
+        def call(adapter: Any) -> Outcome[None]:
+            set_registry = getattr(adapter, TOOL_REGISTRY.name, None)
+            if registry and set_registry is None:
+                raise ContractError(
+                    f"the case declares a tool registry but the adapter has no {TOOL_REGISTRY.name}(entries) "
+                    "method to receive it (docs/adapters.md, custom tools)"
+                )
+            try:
+                if set_registry is not None:
+                    set_registry(to_plain(registry or []))
+                body = adapter.build_request(
+                    case.api, resolve_agent_paths(to_plain(agent), base), to_plain(messages)
+                )
+            except ADAPTER_ERRORS as exc:
+                return raised(exc)
+            if not isinstance(body, Mapping):
+                raise NotARequestBody(
+                    f"build_request returned {type(body).__name__}, not a mapping (the request body)"
+                )
+            return Outcome(value=body)
+
+        return call
+
+
+KIND = WireKind()

@@ -1,0 +1,157 @@
+"""Provider equivalences: differences the provider itself treats as the same request.
+
+A runtime's request may differ from the spec's expectation in ways the provider cannot tell apart: a
+default sent or omitted (``"stream": false``, ``"n": 1``), an empty optional object (Gemini's
+``generationConfig: {}``), a string content where the API documents it as shorthand for one text
+block, tool-call arguments that are the same JSON written with other whitespace. Under ``--profile
+interop`` such a difference is *representation*: shown and counted, never failing
+(``wireconf.judging.decision``). Under ``spec`` and ``full`` it fails as before: the spec says what to
+send, and it is still a deviation from its text.
+
+Each api lists its equivalences in its provider's module (``Api.equivalences``), as data matched
+against a ``Difference`` (subject, generic path, change, and the values on both sides), each with the
+source that says the provider treats both forms alike: the provider's API reference or the SDK type and
+field that states it. Nothing is equivalent without a source (``tests/unit/test_equivalences.py`` fails on
+one without), and a difference that no equivalence lists is never equivalent.
+
+The tests an equivalence can make of a difference's values (``Test``):
+
+- ``default``: a key sent with the provider's default (``value``) where the other side omits it, either
+  way (an ``unexpected-key`` whose runtime value is the default, or a ``missing-key`` whose expected
+  value is);
+- ``empty``: a key whose value is an empty object or array where the other side omits it;
+- ``same-json``: two strings that parse to the same JSON value (tool-call arguments);
+- ``one-text-block``: a string on one side, on the other an array of exactly one ``{"type": "text",
+  "text": <the same string>}`` block.
+
+An object sent where the other side omits the key (``generationConfig: {"candidateCount": 1}``) is
+representation when every key of it is: each ``(key, value)`` is matched as an omitted key one level
+down.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from wireconf.corpus.conditions import Condition, parse_condition
+from wireconf.judging.differences import Difference, generic_path
+
+Test = Literal["default", "empty", "same-json", "one-text-block"]
+TESTS: tuple[str, ...] = Test.__args__  # type: ignore[attr-defined]
+
+_OMITTED = ("unexpected-key", "missing-key")
+_CHANGES: dict[str, tuple[str, ...]] = {
+    "default": _OMITTED,
+    "empty": _OMITTED,
+    "same-json": ("value",),
+    "one-text-block": ("type",),
+}
+"""The changes each test can match: a default or an empty value is a key one side omits."""
+
+
+@dataclass(frozen=True)
+class Equivalence:
+    """One way the provider treats two requests as the same (see the module docstring)."""
+
+    name: str
+    """Short and stable: shown beside the difference it covers (``stream-default``)."""
+    path: str
+    """The difference's path with array indices written ``[*]`` (``$.messages[*].content``)."""
+    test: Test
+    source: str
+    """Where the provider says so: its API reference's URL, or the SDK type and field that states it."""
+    quote: str
+    """The words of the source that state it (the SDK docstring, the reference's line)."""
+    value: Any = None
+    """``default``: the provider's default value."""
+    when: tuple[str, ...] = ()
+    """Conditions on the case as written (``wireconf.corpus.conditions``) under which it holds, e.g.
+    ``tool_choice: "auto"`` is the default only when the agent has tools."""
+    subject: str = "request"
+
+    def __post_init__(self) -> None:
+        if self.test not in TESTS:
+            raise ValueError(
+                f"equivalence {self.name}: unknown test {self.test!r} (known: {', '.join(TESTS)})"
+            )
+        for text in self.when:
+            parse_condition(text)  # a bad condition fails at import, naming itself
+
+    @property
+    def conditions(self) -> tuple[Condition, ...]:
+        return tuple(parse_condition(text) for text in self.when)
+
+    def covers(self, difference: Difference, case: Mapping[str, Any] | None) -> bool:
+        """Whether ``difference`` (found in a case written as ``case``) is this equivalence."""
+        if difference.subject != self.subject or difference.change not in _CHANGES[self.test]:
+            return False
+        if generic_path(difference.path) != self.path:
+            return False
+        if self.when and (case is None or not all(c.holds(case) for c in self.conditions)):
+            return False
+        return _holds(self.test, self.value, difference)
+
+
+def _present(difference: Difference) -> Any:
+    """The value of the side that has the key, for a key one side omits."""
+    return difference.actual if difference.change == "unexpected-key" else difference.expected
+
+
+def _holds(test: Test, value: Any, difference: Difference) -> bool:
+    if test == "default":
+        present = _present(difference)
+        return type(present) is type(value) and present == value
+    if test == "empty":
+        present = _present(difference)
+        return isinstance(present, dict | list) and not present
+    if test == "same-json":
+        return _same_json(difference.expected, difference.actual)
+    return _one_text_block(difference.expected, difference.actual) or _one_text_block(
+        difference.actual, difference.expected
+    )
+
+
+def _same_json(expected: Any, actual: Any) -> bool:
+    if not isinstance(expected, str) or not isinstance(actual, str):
+        return False
+    try:
+        return bool(json.loads(expected) == json.loads(actual))
+    except ValueError:
+        return False
+
+
+def _one_text_block(text: Any, blocks: Any) -> bool:
+    return (
+        isinstance(text, str)
+        and isinstance(blocks, list)
+        and len(blocks) == 1
+        and blocks[0] == {"type": "text", "text": text}
+    )
+
+
+def covering(
+    difference: Difference, equivalences: Iterable[Equivalence], case: Mapping[str, Any] | None
+) -> Equivalence | None:
+    """The equivalence that makes ``difference`` representation, or ``None``. An object sent or omitted
+    whole is representation when each of its keys is (``generationConfig: {"candidateCount": 1}``)."""
+    equivalences = tuple(equivalences)
+    for equivalence in equivalences:
+        if equivalence.covers(difference, case):
+            return equivalence
+    present = _present(difference) if difference.change in _OMITTED else None
+    if isinstance(present, dict) and present:
+        inner = [_key_difference(difference, key, value) for key, value in present.items()]
+        found = [covering(d, equivalences, case) for d in inner]
+        if all(found):
+            return found[0]
+    return None
+
+
+def _key_difference(outer: Difference, key: str, value: Any) -> Difference:
+    """The difference one key of an omitted object would be, were its parent on both sides."""
+    path = f"{outer.path}.{key}" if key.isidentifier() else f"{outer.path}[{key!r}]"
+    sides = {"actual": value} if outer.change == "unexpected-key" else {"expected": value}
+    return Difference(outer.subject, path, outer.change, f"{path}: {outer.change}", **sides)

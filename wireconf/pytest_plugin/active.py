@@ -1,0 +1,127 @@
+"""The hooks of a run that uses wireconf: collection, the session, header and summary.
+
+Registered by ``wireconf.pytest_plugin.plugin`` (the entry point, which defines the options) only when a
+run uses wireconf. Only hooks live here; the work is done by the session, the items and the kind
+drivers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from wireconf import __version__
+from wireconf.corpus.loader import is_case_file
+from wireconf.corpus.rules import RULES_FILE
+from wireconf.pytest_plugin.installed_run import deselect_outside, plan_installed_run
+from wireconf.pytest_plugin.items import CaseFile, RulesFile
+from wireconf.pytest_plugin.session import (
+    SESSION_KEY,
+    WireconfSession,
+    corpus_root_of,
+    get_session,
+    resolved_folder,
+)
+
+
+class _Tallying:
+    """Registered per config, so that nested runs (pytester) each count their own reports."""
+
+    def __init__(self, session: WireconfSession) -> None:
+        self.session = session
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        # On the xdist controller this receives the workers' reports too.
+        self.session.tally.record(report)
+
+
+RECORDED_MODEL_WARNING = r"ignore:The model '.*' is deprecated:DeprecationWarning"
+"""The anthropic SDK warns about the model id of a request; in replay the id is a recorded one (old by
+nature), so the warning is about the cassette, never about the runtime under test."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("filterwarnings", RECORDED_MODEL_WARNING)
+    if config.getoption("wireconf_installed"):
+        plan_installed_run(config)
+    session = WireconfSession(config)
+    config.stash[SESSION_KEY] = session
+    config.pluginmanager.register(_Tallying(session), f"wireconf-tally-{id(config)}")
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if file_path.suffix not in (".yaml", ".yml"):
+        return None
+    folder = resolved_folder(file_path.parent)
+    root = corpus_root_of(folder)
+    if root is None:
+        return None
+    if file_path.name == RULES_FILE and folder == root:
+        return RulesFile.from_parent(parent, path=file_path, corpus_root=root)
+    if is_case_file(folder / file_path.name, root):  # a symlink out of the corpus: its problem shows
+        return CaseFile.from_parent(parent, path=file_path, corpus_root=root)
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    deselect_outside(config, items)
+    kinds, apis = config.getoption("wireconf_kinds"), config.getoption("wireconf_apis")
+    if not kinds and not apis:
+        return
+    keep, drop = [], []
+    for item in items:
+        loaded = getattr(item, "loaded", None)
+        selected = (
+            loaded is not None and (not kinds or loaded.kind in kinds) and (not apis or loaded.api in apis)
+        )
+        (keep if selected else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Note the item pytest runs after this one: a case's runner may start it early."""
+    session = item.config.stash.get(SESSION_KEY, None)
+    if session is not None:
+        session.upcoming = nextitem
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    session = get_session(config)
+    impl = session.impl
+    caps = ", ".join(sorted(impl.capabilities)) or "none"
+    lines = [
+        f"wireconf {__version__}: implementation {impl.name} {impl.version} ({impl.origin})",
+        f"wireconf capabilities: {caps}; case timeout {session.timeout:g} s",
+    ]
+    for root in session.argument_corpora():
+        lines.append(f"wireconf corpus {session.identity(root).label}: {root}")
+    return lines
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    if hasattr(config, "workerinput"):
+        return
+    session = get_session(config)
+    lines = session.tally.render(session.impl_label)
+    if not lines:
+        return
+    terminalreporter.write_sep("=", "wireconf conformance")
+    for line in lines:
+        terminalreporter.write_line(line)
+    abandoned = getattr(session.used_runner, "abandoned", 0)
+    if abandoned:
+        terminalreporter.write_line(
+            f"{abandoned} adapter call(s) overran --case-timeout and were abandoned (thread runner)"
+        )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Stop the case runner and an out-of-process runtime (``exec:``) when the run ends."""
+    session = config.stash.get(SESSION_KEY, None)
+    if session is not None:
+        session.close()

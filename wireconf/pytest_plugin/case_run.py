@@ -1,0 +1,125 @@
+"""Everything one case does, from its inputs to its verdict, returned as plain data.
+
+``prepare_case`` builds the case's inputs (cassette → SDK objects: the harness's own work, on
+recorded bytes); ``finish_case`` calls the adapter, canonicalises what it returned and judges it.
+Both return plain data in the end, a ``CaseResult`` (strings, lists and ``Difference`` records), so
+that it can cross a process boundary: the process runner runs both in a forked process and sends the
+result back.
+``--case-timeout`` bounds ``finish_case``, everything the runtime's code can make hang; the runners
+bound the preparation too, with a budget of its own (``PREPARE_LIMIT``). What the result shows has every
+rendering of the environment's keys replaced (``wireconf.secret_values.redact``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import pytest
+
+from wireconf.errors import CaseInputError, ContractError, NotJudged
+from wireconf.judging.canonical import NotData
+from wireconf.judging.differences import Difference, Line
+from wireconf.judging.outcome import Outcome, canonical_outcome
+from wireconf.judging.recorded_values import with_recorded_values
+from wireconf.judging.verdict import judge_variants
+from wireconf.kinds.kind import Call
+from wireconf.kinds.registry import KINDS
+from wireconf.secret_values import redact
+
+if TYPE_CHECKING:
+    from wireconf.corpus.case import LoadedCase
+    from wireconf.pytest_plugin.case_host import CaseHost
+
+
+@dataclass
+class CaseResult:
+    """The outcome of one case as data: ``judged`` (``lines`` empty when it passes), ``error`` (no
+    verdict: ``message`` says why) or ``skipped`` (``message`` is the reason)."""
+
+    status: Literal["judged", "error", "skipped"]
+    message: str = ""
+    lines: list[Line] = field(default_factory=list)
+    """The verdict's explanation: prose and ``Difference`` objects (plain dataclasses: they pickle)."""
+    attempts: list[str] = field(default_factory=list)
+    """Network attempts the case's own code made (blocked), shown as ``action host:port (thread)``."""
+    recorded: list[str] = field(default_factory=list)
+    """Cassettes the case wrote (record mode)."""
+    watched: str = ""
+    """The cassettes folder watched while the case ran (empty where it could not be watched)."""
+    changed: list[str] = field(default_factory=list)
+    """Files created, written, moved or deleted in that folder while the case ran, by anyone."""
+    stdout: str = ""
+    stderr: str = ""
+    logs: list[dict[str, Any]] = field(default_factory=list)
+    """Log records (``LogRecord.__dict__``, message formatted) of a case run in another process."""
+
+
+PREPARE_LIMIT = 60.0
+"""Seconds the harness's own preparation of a case may take (parsing a cassette, building SDK
+objects), apart from ``--case-timeout``, which is the runtime's: the limit still holds if it hangs."""
+
+
+@dataclass
+class Prepared:
+    """A case ready to run: its inputs built, the adapter not called yet."""
+
+    loaded: LoadedCase[Any]
+    call: Call[Any]
+    case: Any
+
+
+def prepare_case(session: CaseHost, loaded: LoadedCase[Any], corpus_root: Path) -> Prepared | CaseResult:
+    """The case's inputs, or the ``CaseResult`` that says why there are none (an error, a skip)."""
+    ctx = session.context(corpus_root)
+    ctx.opened.clear()  # the exchanges this case opens (a thread runner cancels them if it abandons it)
+    kind = KINDS[loaded.kind]
+    try:
+        call = kind.prepare(ctx, loaded)
+        case = with_recorded_values(loaded, lambda where: kind.recorded_document(ctx, loaded, where))
+    except CaseInputError as exc:
+        return CaseResult("error", redact(f"cannot prepare the case's input: {exc}"))
+    except pytest.skip.Exception as exc:
+        return CaseResult("skipped", str(exc.msg))
+    return Prepared(loaded, call, case)
+
+
+def finish_case(session: CaseHost, prepared: Prepared) -> CaseResult:
+    """Call the adapter, canonicalise and judge. Raises only what stops a case (the time limit) and the
+    harness's own bugs."""
+    loaded, case = prepared.loaded, prepared.case
+    kind = KINDS[loaded.kind]
+    try:
+        outcome = prepared.call(session.impl.adapter)
+    except (ContractError, NotJudged) as exc:
+        return CaseResult("error", redact(f"error: {exc}"))
+    fault = not_judged(outcome)
+    if fault is not None:
+        return CaseResult("error", redact(f"error (not a verdict on the runtime): {fault}"))
+    try:
+        canonical = canonical_outcome(outcome)
+    except NotData as exc:
+        return CaseResult("error", redact(f"error: {exc}"))
+    try:
+        lines = judge_variants(case, canonical, kind.noun, kind.label, kind.judge)
+    except NotJudged as exc:
+        return CaseResult("error", redact(f"error (not a verdict on the runtime): {exc}"))
+    return CaseResult("judged", lines=[_redacted(line) for line in lines])
+
+
+def not_judged(outcome: Outcome[Any]) -> NotJudged | None:
+    """The harness's own fault an adapter call seems to have raised (``NotJudged``: the exec protocol
+    broken inside the call, an input it could not deliver), in the outcome or any of its variants: what
+    the runtime did is then unknown, and the case is an error, not a failure."""
+    for candidate in (outcome, *(variant for _, variant in outcome.variants)):
+        if isinstance(candidate.raised, NotJudged):
+            return candidate.raised
+    return None
+
+
+def _redacted(line: Line) -> Line:
+    """A line with every rendering of the environment's keys replaced; a difference stays one."""
+    if isinstance(line, Difference):
+        return replace(line, text=redact(line.text), shape=redact(line.shape))
+    return redact(line)

@@ -1,0 +1,75 @@
+"""A run's verdicts hold only for the corpus it started with: every file of each corpus the run
+judges against is hashed when collection ends and again when the session ends, and a file that
+changed, appeared or went away in between fails the run with an error naming it.
+
+A runtime (or anything else on the machine) that edits ``cases/`` while it is judged could make its
+own expectations; the case files are read at collection, but the data files, the rules and a later
+``wireconf`` command read them again. The check is cheap (the corpus is a few megabytes, hashed twice)
+and it runs in the pytest process, which a runtime under the forked runner or ``exec:`` never ran in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from wireconf.pytest_plugin.session import get_session
+
+_HASHES = pytest.StashKey[dict[Path, dict[str, str]]]()
+_CHANGED = pytest.StashKey[list[str]]()
+
+
+def corpus_hashes(root: Path) -> dict[str, str]:
+    """SHA-256 of every file under ``root``, by its path relative to it."""
+    hashes = {}
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and not path.is_symlink():
+            with path.open("rb") as handle:
+                hashes[path.relative_to(root).as_posix()] = hashlib.file_digest(handle, "sha256").hexdigest()
+    return hashes
+
+
+def changes(before: dict[str, str], after: dict[str, str]) -> list[str]:
+    """``path (changed|added|removed)`` for every difference between two hashings."""
+    found = [f"{name} (changed)" for name in before if name in after and after[name] != before[name]]
+    found += [f"{name} (removed)" for name in before if name not in after]
+    found += [f"{name} (added)" for name in after if name not in before]
+    return sorted(found)
+
+
+def _roots(session: pytest.Session) -> set[Path]:
+    roots = {root for item in session.items if (root := getattr(item, "corpus_root", None)) is not None}
+    return roots | set(get_session(session.config).argument_corpora())
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    session.config.stash[_HASHES] = {root: corpus_hashes(root) for root in _roots(session)}
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    hashed = session.config.stash.get(_HASHES, {})
+    found = [
+        f"{root / line}" for root, before in hashed.items() for line in changes(before, corpus_hashes(root))
+    ]
+    session.config.stash[_CHANGED] = found
+    if found and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    found = config.stash.get(_CHANGED, [])
+    if not found:
+        return
+    terminalreporter.write_sep("=", "wireconf: the corpus changed during the run", red=True, bold=True)
+    terminalreporter.write_line(
+        f"error: {len(found)} corpus file(s) changed while the run judged against them, so its verdicts "
+        "are not results (the run fails):",
+        red=True,
+    )
+    for line in found:
+        terminalreporter.write_line(f"  {line}")
+    terminalreporter.write_line("Restore the corpus (git status / git checkout cases/) and run again.")

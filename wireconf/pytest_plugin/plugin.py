@@ -1,0 +1,88 @@
+"""The pytest plugin (entry point ``pytest11: wireconf``): inert until a run uses wireconf.
+
+wireconf is installed beside a runtime's own tests, so loading it must cost that project nothing and
+change nothing in it: this module imports pytest and defines the options (``options``), no more. The
+registries, the implementation under test, the session, the runner and the garbage-collector measures
+(the hooks of ``ACTIVE_PLUGINS``) come into being only in a run that uses wireconf: ``--wireconf``,
+``--impl`` or another option only such a run reads given (``options.ASKING``), a command-line path in a
+corpus (at or below a folder that holds ``rules.yaml``), or, failing those, the first corpus file
+pytest collects. An installed extension that is broken (a
+``wireconf.kinds`` entry point that fails to load) is therefore an error only in such a run.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+from wireconf.pytest_plugin.options import add_options, asks_for_wireconf
+
+ACTIVE_PLUGINS = (
+    "wireconf.pytest_plugin.active",
+    "wireconf.pytest_plugin.record_mode",
+    "wireconf.pytest_plugin.ci",
+    "wireconf.pytest_plugin.frozen_heap",
+    "wireconf.pytest_plugin.corpus_guard",
+)
+"""The hooks of a run that uses wireconf, registered in this order (the session first)."""
+
+CORPUS_MARK = "rules.yaml"
+"""The file that makes a folder a corpus's root (``wireconf.corpus.rules.RULES_FILE``)."""
+
+_ACTIVE = pytest.StashKey[bool]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    add_options(parser)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    if asks_for_wireconf(config) or any(_in_corpus(_argument_path(config, arg)) for arg in config.args):
+        activate(config)
+
+
+def activate(config: pytest.Config) -> None:
+    """Register the hooks of a wireconf run in this config (once). pytest calls ``pytest_configure``
+    of a plugin registered after configuration began, so each sets itself up as if loaded at start."""
+    if config.stash.get(_ACTIVE, False):
+        return
+    config.stash[_ACTIVE] = True
+    for name in ACTIVE_PLUGINS:
+        if config.pluginmanager.get_plugin(name) is None:
+            config.pluginmanager.register(importlib.import_module(name), name)
+
+
+def is_active(config: pytest.Config) -> bool:
+    return config.stash.get(_ACTIVE, False)
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """A corpus file found where the command line did not point at a corpus (``pytest .`` above one)
+    makes the run a wireconf run from here on; once active, ``active`` collects."""
+    if file_path.suffix not in (".yaml", ".yml") or is_active(parent.config):
+        return None
+    if not _in_corpus(file_path.parent):
+        return None
+    activate(parent.config)
+    from wireconf.pytest_plugin import active
+
+    return active.pytest_collect_file(file_path, parent)
+
+
+def _argument_path(config: pytest.Config, arg: str) -> Path:
+    return config.invocation_params.dir / arg.split("::", 1)[0]
+
+
+def _in_corpus(path: Path) -> bool:
+    """Whether ``path`` lies in a corpus: at or below a folder holding ``rules.yaml``."""
+    try:
+        if not path.exists():
+            return False
+        path = path.resolve()
+        folders = [path, *path.parents] if path.is_dir() else list(path.parents)
+        return any((folder / CORPUS_MARK).is_file() for folder in folders)
+    except OSError:
+        return False

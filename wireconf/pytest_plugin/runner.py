@@ -1,0 +1,723 @@
+"""Where a case runs, so that its time limit holds and nothing it leaves behind reaches another case.
+
+- ``process`` (the default on Linux): a case-runner process forked from the pytest process once the
+  cases are collected. It runs each case whole (``wireconf.pytest_plugin.case_run``: inputs, adapter
+  call, canonicalisation, judging) and sends back plain data. When a case overruns ``--case-timeout``
+  the runner process is killed, whatever it was doing (C code that never releases the GIL, a
+  blocking ``Mapping``, threads the adapter started), and the next case gets a fresh fork; when the
+  adapter ends the process (``os._exit``), only that case is lost. The runner has a network
+  namespace of its own (``wireconf.cassettes.netns``) and the in-process guard installed for its whole
+  life. A fork costs tens of milliseconds once per session (and once per killed case); a case costs
+  one message each way on a pipe. SDK imports are warmed up before the fork, so every fork has them.
+  While the pytest process reports a case, the runner already runs the next ones (up to
+  ``ForkedRunner.AHEAD`` of the items pytest runs next, while nothing can skip them before their
+  setup): the two processes overlap on two cores, and each case still runs alone, in order, under its
+  own time limit, with its own output, log records and cassette-folder changes (the runner reads the
+  folder's watch after each case).
+- ``thread``: the calls run on a worker thread that is abandoned on timeout (Windows, or a debugger
+  or coverage tool that does not follow a fork); the guard is installed for the whole session.
+- out-of-process adapters (``exec:``) run inline: the adapter itself kills and restarts its runtime
+  process when the time limit passes, and restarts are bounded by the same limit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import gc
+import importlib
+import io
+import logging
+import math
+import mmap
+import os
+import pickle
+import select
+import signal
+import socket
+import struct
+import sys
+import threading
+import time
+import traceback
+import warnings
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, Pipe
+from typing import TYPE_CHECKING, Any, cast
+
+from wireconf.cassettes import netns
+from wireconf.cassettes.network_guard import GUARD, charged
+from wireconf.cassettes.passage import Passage, close_quietly, open_passage
+from wireconf.corpus.concepts import needed_concepts
+from wireconf.judging.differences import Difference
+from wireconf.pytest_plugin import heap_freeze
+from wireconf.pytest_plugin.case_host import is_runnable
+from wireconf.pytest_plugin.case_run import PREPARE_LIMIT, CaseResult, finish_case, prepare_case
+from wireconf.pytest_plugin.timeout import CaseAborted, CaseTimeout, RunnerEnded, TimedRunner
+from wireconf.safe_pickle import loads_only
+from wireconf.secret_values import key_values, redact
+
+if TYPE_CHECKING:
+    from wireconf.cassettes.watch import CassetteWatch
+    from wireconf.pytest_plugin.case_host import CaseHost, RunnableCase
+
+Ahead = Callable[[int], "RunnableCase | None"]
+"""``ahead(k)``: the case pytest runs ``k`` items after the current one, if it is known to run."""
+
+RUNNERS = ("process", "thread")
+DEFAULT_RUNNER = "process" if sys.platform.startswith("linux") and hasattr(os, "fork") else "thread"
+START_TIMEOUT = 60.0
+GUARD_ONLY = "the in-process guard only (subprocesses and the raw _socket module are not covered)"
+
+
+MCP_CLIENT = ("mcp", "mcp.client.stdio", "mcp.client.session")
+"""The official MCP client, which a runtime that reaches the MCP server of a case's ``mcp`` tools most
+likely uses: about a second of CPU to import, paid by the runner before any case's time limit starts,
+and only when a selected case has such a tool (otherwise by no process)."""
+
+
+def warm_imports(selected: Iterable[RunnableCase]) -> None:
+    """Import what the selected cases' runtimes will import on their first call, outside every case's
+    time limit (the SDKs are warmed up per api by ``wireconf.sdk.replay.warm_up``)."""
+    if any("mcp-tools" in needed_concepts(i.loaded.kind, i.loaded.api, i.loaded.raw) for i in selected):
+        for name in MCP_CLIENT:
+            with contextlib.suppress(ImportError):  # a runtime without the client brings its own
+                importlib.import_module(name)
+
+
+def _threads() -> set[int]:
+    return {t.ident for t in threading.enumerate() if t.ident is not None}
+
+
+@contextlib.contextmanager
+def _network_watch(result_box: list[CaseResult], runner_thread: Callable[[], int]) -> Iterator[None]:
+    """Charge the case with the network attempts of its runner thread and of threads it started."""
+    mark, before = GUARD.mark(), _threads()
+    yield
+    ident = runner_thread()
+    if result_box:
+        result_box[0].attempts = charged(GUARD.since(mark), before - {ident}, ident)
+
+
+def _cassette_changes(watch: CassetteWatch | None) -> tuple[str, list[str]]:
+    """The watched cassettes folder and what changed in it since the last look (read after each case
+    by the process that ran it)."""
+    if watch is None:
+        return "", []
+    return str(watch.root), sorted(str(path) for path in watch.changes())
+
+
+class CaseRunner:
+    """Runs cases; ``network`` says how the network is blocked where adapter code runs."""
+
+    name = "inline"
+    network = GUARD_ONLY
+
+    def __init__(self, session: CaseHost) -> None:
+        self.session = session
+        self._recorded: list[str] = []
+        self._guarded = False
+
+    def _note_recorded(self, path: str) -> None:
+        self._recorded.append(path)
+
+    def _install_guard(self) -> None:
+        if not self._guarded:
+            GUARD.install()
+            self._guarded = True
+            self.session.on_recorded = self._note_recorded
+
+    def run(self, item: RunnableCase, ahead: Ahead | None = None) -> CaseResult:
+        """Run ``item``; ``ahead(k)`` is the case pytest runs ``k`` items after it, if it is known to run
+        (a runner may start it early)."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        if self._guarded:
+            GUARD.uninstall()
+            self._guarded = False
+
+
+class InlineRunner(CaseRunner):
+    """In the calling thread: for out-of-process adapters, which bound their own calls (and restarts)
+    by the time limit, and for ``--case-timeout 0`` with the thread runner (a debugger works)."""
+
+    def __init__(self, session: CaseHost) -> None:
+        super().__init__(session)
+        adapter = session.impl.adapter
+        if getattr(adapter, "out_of_process", False):
+            self.name = "exec"
+            self.network = getattr(adapter, "network", GUARD_ONLY)
+
+    def run(self, item: RunnableCase, ahead: Ahead | None = None) -> CaseResult:
+        self._install_guard()
+        self._recorded = []
+        watch = self.session.watch(item.corpus_root)
+        timeout = self.session.timeout or None
+        adapter = self.session.impl.adapter
+        ready = getattr(adapter, "ready", None)
+        if callable(ready):
+            ready(timeout)
+        prepared = prepare_case(self.session, item.loaded, item.corpus_root)
+        if isinstance(prepared, CaseResult):
+            return prepared
+        limit = getattr(adapter, "time_limit", None)
+        box: list[CaseResult] = []
+        bounded = limit(timeout) if callable(limit) else contextlib.nullcontext()
+        with _network_watch(box, threading.get_ident), bounded:
+            box.append(finish_case(self.session, prepared))
+        box[0].recorded = list(self._recorded)
+        box[0].watched, box[0].changed = _cassette_changes(watch)
+        return box[0]
+
+
+class ThreadRunner(CaseRunner):
+    """On a worker thread, abandoned when a case overruns (the fallback where forking is not an option)."""
+
+    name = "thread"
+
+    def __init__(self, session: CaseHost) -> None:
+        super().__init__(session)
+        self.timer = TimedRunner()
+        self._warm = False
+
+    @property
+    def abandoned(self) -> int:
+        return self.timer.abandoned
+
+    def close(self) -> None:
+        self.timer.close()
+        super().close()
+
+    def run(self, item: RunnableCase, ahead: Ahead | None = None) -> CaseResult:
+        if not self._warm:
+            warm_imports(i for i in item.session.items if is_runnable(i))
+            self._warm = True
+        self._install_guard()
+        self._recorded = []
+        watch = self.session.watch(item.corpus_root)
+        timeout = self.session.timeout
+        worker = self.timer.ensure_worker() if timeout else threading.current_thread()
+        ctx = self.session.context(item.corpus_root)
+        prepared = prepare_case(self.session, item.loaded, item.corpus_root)
+        if isinstance(prepared, CaseResult):
+            return prepared
+        box: list[CaseResult] = []
+        try:
+            with _network_watch(box, lambda: worker.ident or 0):
+                box.append(self.timer.run(lambda: finish_case(self.session, prepared), timeout))
+        except CaseTimeout as exc:
+            for exchange in ctx.opened:  # an abandoned recording writes nothing, now or later
+                exchange.cancel()
+            exc.recorded = tuple(self._recorded)
+            raise
+        box[0].recorded = list(self._recorded)
+        box[0].watched, box[0].changed = _cassette_changes(watch)
+        return box[0]
+
+
+# --- the process runner -------------------------------------------------------------------------------
+
+
+_FROM_THE_RUNNER = {
+    ("wireconf.pytest_plugin.case_run", "CaseResult"): CaseResult,
+    ("wireconf.judging.differences", "Difference"): Difference,
+}
+"""The only classes the pytest process builds from what the runner process sends (besides plain data)."""
+
+
+def receive(conn: Connection) -> Any:
+    """The next message from the runner process, read as plain data, ``CaseResult``s and
+    ``Difference``s only: a runtime shares that process and can write to the pipe, and the pytest
+    process must never run what it wrote (``Connection.recv`` would unpickle anything). Raises
+    ``EOFError`` / ``OSError`` as ``recv`` does, and ``pickle.UnpicklingError`` for anything else."""
+    return loads_only(conn.recv_bytes(), _FROM_THE_RUNNER)
+
+
+def _check_message(message: Any, number: int) -> None:
+    """Raises ``ValueError`` unless ``message`` is ``("recorded", path)`` or ``("done", number, result)``."""
+    recording = isinstance(message, tuple) and len(message) == 2 and message[0] == "recorded"
+    if recording and isinstance(message[1], str):
+        return
+    done = isinstance(message, tuple) and len(message) == 3 and message[0] == "done"
+    if done and message[1] == number and isinstance(message[2], CaseResult):
+        return
+    raise ValueError(f"a message of {type(message).__name__} that is neither a recording nor case {number}'s")
+
+
+class _LogRecords(logging.Handler):
+    """Collects the log records of a case in the runner process, as plain dicts for the pipe."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.NOTSET)
+        self.records: list[dict[str, Any]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        data = {
+            k: v for k, v in record.__dict__.items() if isinstance(v, str | int | float | bool | type(None))
+        }
+        data["msg"], data["args"] = record.getMessage(), None
+        if record.exc_info:
+            data["exc_text"] = logging.Formatter().formatException(record.exc_info)
+        self.records.append(data)
+
+
+def _die_with_parent() -> None:
+    with contextlib.suppress(Exception):
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def _isolate(passage: socket.socket | None) -> str:
+    """Give this (new, one-threaded) process no network and no capability to get it back; in record
+    mode, ``passage`` is its end of the way out through the pytest process. Describes what it got."""
+    isolated, how = netns.unshare_network()
+    if not isolated:
+        return f"{GUARD_ONLY}; no namespace: {how}"
+    if passage is not None:
+        GUARD.passage = Passage(passage)
+        how += ", the recording transport's requests sent by the pytest process to the providers alone"
+    return how
+
+
+class _Progress:
+    """Where the runner process marks the moment it starts a case and the moment the case's adapter call
+    starts (``--case-timeout`` runs from there, the preparation has a budget of its own): a shared page,
+    read by the pytest process only when it has to decide on a time limit, so that a case costs no
+    message for it.
+
+    Each mark is a slot of (case number, time): the runner writes the time, then the number; x86 and
+    ARM keep two stores to one page in order for a reader that sees the second."""
+
+    _SLOT = struct.Struct("=Qd")
+
+    def __init__(self) -> None:
+        self._page = mmap.mmap(-1, 2 * self._SLOT.size)  # anonymous and shared: a fork sees the same page
+
+    def _mark(self, slot: int, case: int) -> None:
+        offset = slot * self._SLOT.size
+        struct.pack_into("=d", self._page, offset + 8, time.monotonic())
+        struct.pack_into("=Q", self._page, offset, case)
+
+    def started(self, case: int) -> None:
+        self._mark(0, case)
+
+    def called(self, case: int) -> None:
+        self._mark(1, case)
+
+    def started_at(self, case: int) -> float | None:
+        """When the runner started case number ``case``, while it is the latest it started."""
+        seen, at = self._SLOT.unpack_from(self._page, 0)
+        return at if seen == case else None
+
+    def of(self, case: int) -> tuple[str, float | None]:
+        """Where case number ``case`` is: ``("called", t)`` (its adapter call started at ``t``, on
+        ``time.monotonic()``, the same clock in both processes), ``("preparing", t)``, ``("answered",
+        None)`` (a later case started: its answer is on the pipe) or ``("queued", None)``."""
+        started = self._SLOT.unpack_from(self._page, 0)[0]
+        if started > case:
+            return "answered", None
+        seen, at = self._SLOT.unpack_from(self._page, self._SLOT.size)
+        if seen == case:
+            return "called", at
+        at = self.started_at(case)
+        return ("queued", None) if at is None else ("preparing", at)
+
+
+def _serve(session: CaseHost, conn: Connection, progress: _Progress, passage: socket.socket | None) -> None:
+    """The runner process: isolate, then run the cases the pytest process sends, one at a time, in the
+    order sent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the pytest process's to handle
+    os.setpgid(0, 0)  # a group of its own: whatever the runtime starts is killed with it
+    _die_with_parent()
+    network = _isolate(passage)
+    GUARD.install()
+    session.on_recorded = lambda path: conn.send(("recorded", path))
+    records = _LogRecords()
+    root = logging.getLogger()
+    root.handlers[:] = [records]  # the pytest process handles them (capture, live logs, files)
+    conn.send(("hello", network))
+    main = threading.get_ident()
+    queued: deque[tuple[int, str]] = deque()
+    while True:
+        if not queued:
+            try:
+                queued.extend(conn.recv())  # one case, or several sent ahead at once
+            except (EOFError, OSError):
+                return
+        number, nodeid = queued.popleft()
+        progress.started(number)
+        item = session.case_items[nodeid]
+        stdout, stderr = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = out, err = io.StringIO(), io.StringIO()
+        records.records = []
+        mark, before = GUARD.mark(), _threads() - {main}
+        try:
+            watch = session.watch(item.corpus_root)  # this process's own when it was forked before it
+            prepared = prepare_case(session, item.loaded, item.corpus_root)
+            if isinstance(prepared, CaseResult):
+                result = prepared
+            else:
+                progress.called(number)  # the runtime's part starts: --case-timeout from here
+                result = finish_case(session, prepared)
+            result.watched, result.changed = _cassette_changes(watch)
+        except BaseException:
+            result = CaseResult(
+                "error", f"the harness failed on this case (a wireconf bug):\n{traceback.format_exc()}"
+            )
+        finally:
+            sys.stdout, sys.stderr = stdout, stderr
+        result.attempts = charged(GUARD.since(mark), before, main)
+        result.stdout, result.stderr, result.logs = out.getvalue(), err.getvalue(), records.records
+        try:
+            conn.send(("done", number, result))
+        except Exception as exc:  # something in the result does not pickle: send what does
+            result.logs = []
+            result.message = f"{result.message}\n(the case's log records could not be sent: {exc!r})"
+            conn.send(("done", number, result))
+
+
+def _status(code: int) -> str:
+    code = os.waitstatus_to_exitcode(code)
+    return f"exit status {code}" if code >= 0 else f"killed by signal {-code}"
+
+
+@dataclass
+class _Sent:
+    """A case sent to the runner process and not answered yet."""
+
+    number: int
+    nodeid: str
+    at: float  # time.monotonic() when it was sent
+
+
+class ForkedRunner(CaseRunner):
+    """Cases run in a forked process that is killed when one overruns (see the module docstring)."""
+
+    name = "process"
+    network = "a runner process with a network namespace of its own (started at the first case)"
+    AHEAD = 64
+    """Cases sent beyond the one pytest waits for (one on an xdist worker: it knows only the next). The
+    cases come file by file, and a file's cases cost the runner alike (a stream file's much more than
+    a wire file's): a long lead lets it work through quick cases while this process reports slow ones.
+    The lead is topped up in one message once half of it is used (one send and one receive for many
+    cases), and only while the pipe has room: were this process to block on a send while the runner
+    blocks on sending answers, neither would go on."""
+
+    def __init__(self, session: CaseHost) -> None:
+        super().__init__(session)
+        self._pid: int | None = None
+        self._conn: Connection | None = None
+        self._poller: select.poll | None = None
+        self._room: select.poll | None = None
+        self._progress = _Progress()
+        self._sent: deque[_Sent] = deque()
+        self._cases = 0
+        self.forks = 0
+        self.ahead = 0
+        """Cases started before pytest asked for them (while it reported the one before)."""
+
+    def _warm_up(self, selected: list[RunnableCase], shared: bool) -> None:
+        """Do here, once per process, what every fork would otherwise redo inside its cases' time limits
+        and lose at the session's end: import the SDKs, create their replay clients, parse (and check)
+        the cassettes the selected cases use and have the SDK parse each recorded response once (its
+        deferred model schemas, ``SdkReplay.warm``). A runner process started after a kill, or by a
+        later session of the same process, then begins as warm as the first one. An xdist worker
+        (``shared``) runs only its share of the selected cases, so it leaves the cassettes to its runner
+        process (each within its case's preparation budget) rather than parse every one of them."""
+        from wireconf.cassettes.store import CassetteError
+        from wireconf.kinds.base import warm_sdk_input
+        from wireconf.providers.registry import APIS, PROVIDER_OF
+        from wireconf.sdk.replay import warm_up
+
+        for api in sorted({item.loaded.api for item in selected} & APIS.keys()):
+            warm_up(api)
+            self.session.replay.client(PROVIDER_OF[api])
+        warm_imports(selected)
+        if self.session.records or shared:  # recording changes cassettes: each runner reads them fresh
+            return
+        for item in selected:
+            ctx = self.session.context(item.corpus_root)
+            model = item.loaded.model
+            name = getattr(getattr(model, "response", None), "cassette", None) or getattr(
+                model, "cassette", None
+            )
+            if isinstance(name, str):
+                with contextlib.suppress(CassetteError, OSError):
+                    ctx.cassettes.load(name).problem()
+            if item.loaded.api in APIS:
+                warm_sdk_input(ctx, item.loaded)
+
+    def _start(self, item: RunnableCase) -> Connection:
+        if self.forks == 0:
+            selected = [i for i in item.session.items if is_runnable(i)]
+            # what the warm-up builds (SDK modules, their models' schemas, parsed responses) lives as long
+            # as the process: no collection while it allocates, and, where the session froze the heap
+            # after collecting (``frozen_heap``), frozen with it, before the fork copies it
+            enabled = gc.isenabled()
+            gc.disable()
+            try:
+                self._warm_up(selected, shared=hasattr(item.session.config, "workerinput"))
+            finally:
+                heap_freeze.refreeze()
+                if enabled:
+                    gc.enable()
+        ours, theirs = Pipe()
+        passage = open_passage(os.environ) if self.session.records else None
+        sys.stdout.flush()
+        sys.stderr.flush()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # "multi-threaded, fork() may deadlock"
+            pid = os.fork()
+        if pid == 0:
+            code = 0
+            try:
+                ours.close()
+                close_quietly(passage[1] if passage else None)
+                _serve(self.session, theirs, self._progress, passage[0] if passage else None)
+            except BaseException:
+                traceback.print_exc()
+                code = 70
+            finally:
+                os._exit(code)
+        with contextlib.suppress(OSError):  # the child's own call may have come first
+            os.setpgid(pid, pid)
+        theirs.close()
+        close_quietly(passage[0] if passage else None)
+        self._pid, self._conn = pid, ours
+        self._poller = select.poll()  # one for the runner's life (Connection.poll builds a selector per call)
+        self._poller.register(ours.fileno(), select.POLLIN)
+        self._room = select.poll()
+        self._room.register(ours.fileno(), select.POLLOUT)
+        self.forks += 1
+        if not ours.poll(START_TIMEOUT):
+            self._stop()
+            raise RuntimeError(f"the case-runner process did not start within {START_TIMEOUT:g} s")
+        try:
+            _, self.network = receive(ours)
+        except (EOFError, OSError, pickle.UnpicklingError, ValueError):
+            raise RuntimeError(f"the case-runner process ended as it started ({self._stop()})") from None
+        return ours
+
+    def _detach(self) -> int | None:
+        """Forget the runner process and what was sent to it, close the pipe; its pid, if there was one."""
+        pid, conn = self._pid, self._conn
+        self._pid = self._conn = self._poller = self._room = None
+        self._sent.clear()
+        if conn is not None:
+            conn.close()
+        return pid
+
+    def _stop(self, wait: bool = True) -> str:
+        """Kill the runner process (and with it the cases sent to it) and reap it; its status. Without
+        ``wait``, a thread reaps it (``reap_later``)."""
+        pid = self._detach()
+        if pid is None:
+            return "not running"
+        kill_group(pid)
+        if not wait:
+            reap_later(pid)
+            return "killed"
+        _, status = os.waitpid(pid, 0)
+        return _status(status)
+
+    def _ended(self) -> str:
+        """Reap a runner process that ended on its own (and kill what it left running); its status."""
+        pid = self._detach()
+        assert pid is not None
+        kill_group(pid)
+        _, status = os.waitpid(pid, 0)
+        return _status(status)
+
+    def _ready(self, seconds: float | None) -> bool:
+        """Whether the runner's answer arrived within ``seconds`` (``None``: wait for it)."""
+        assert self._poller is not None
+        return bool(self._poller.poll(None if seconds is None else max(0, math.ceil(seconds * 1000))))
+
+    def _send(self, conn: Connection, items: list[RunnableCase]) -> None:
+        """Send ``items`` in one message; the runner runs them in this order."""
+        now, first = time.monotonic(), self._cases + 1
+        sent = [_Sent(first + i, item.nodeid, now) for i, item in enumerate(items)]
+        conn.send([(case.number, case.nodeid) for case in sent])
+        self._cases += len(sent)
+        self._sent.extend(sent)
+
+    def _queued(self, item: RunnableCase) -> _Sent:
+        """The runner's entry for ``item``: the one sent ahead, or one sent now."""
+        if self._sent and self._sent[0].nodeid == item.nodeid:
+            return self._sent[0]
+        if self._sent:  # sent ahead for an item that did not run next (a rerun, a plugin's own protocol)
+            self._stop()
+        conn = self._conn or self._start(item)
+        try:
+            self._send(conn, [item])
+        except OSError:  # it ended between cases (a thread left behind called os._exit): start again
+            self._ended()
+            self._send(self._start(item), [item])
+        return self._sent[0]
+
+    def _send_ahead(self, ahead: Ahead) -> None:
+        """Start the cases pytest runs next, up to ``AHEAD`` of them, behind the one it waits for: the
+        runner runs them while this process reports, and a slow case is made up for by the quick ones
+        around it. Never in record mode: a recording's messages name no case."""
+        if self._conn is None or self._room is None or self.session.records:
+            return
+        lead = len(self._sent) - 1  # the first one sent is the case pytest waits for
+        if lead > self.AHEAD // 2 or not self._room.poll(0):  # no room: the cases go when they are due
+            return
+        batch: list[RunnableCase] = []
+        while lead + len(batch) < self.AHEAD:
+            upcoming = ahead(len(self._sent) + len(batch))  # each is the next after the one before it
+            if upcoming is None:
+                break
+            batch.append(upcoming)
+        if not batch:
+            return
+        try:
+            self._send(self._conn, batch)
+        except OSError:  # it is ending: the cases are sent again when they are due
+            return
+        self.ahead += len(batch)
+
+    def run(self, item: RunnableCase, ahead: Ahead | None = None) -> CaseResult:
+        sent = self._queued(item)
+        if ahead is not None:
+            self._send_ahead(ahead)
+        conn = self._conn
+        assert conn is not None
+        timeout = self.session.timeout or None
+        recorded: list[str] = []
+        try:
+            while True:
+                state, at = self._progress.of(sent.number)
+                if state == "called":
+                    deadline = None if timeout is None or at is None else at + timeout
+                    wait = None if deadline is None else deadline - time.monotonic()
+                elif state == "answered":
+                    deadline = wait = None
+                else:  # preparing (or about to): its own budget, and a look at the mark within `timeout`
+                    deadline = (at or sent.at) + PREPARE_LIMIT
+                    wait = deadline - time.monotonic()
+                    if timeout is not None:
+                        wait = min(wait, timeout)
+                if not self._ready(wait):
+                    if deadline is not None and time.monotonic() >= deadline:
+                        self._stop()
+                        begun = self._progress.started_at(sent.number) or sent.at
+                        raise self._timed_out(timeout, state != "called", begun, at or begun, tuple(recorded))
+                    continue  # the deadline, or the mark, is looked at again
+                try:
+                    message = receive(conn)
+                    _check_message(message, sent.number)
+                except (pickle.UnpicklingError, ValueError, TypeError) as exc:
+                    self._stop()
+                    raise RunnerEnded(
+                        f"the runner process sent something that is not a case's result ({exc}); the "
+                        "runtime shares that process and wrote to its pipe; the next case runs in a fresh "
+                        "runner process",
+                        tuple(recorded),
+                    ) from None
+                except (EOFError, OSError):
+                    status = self._ended()
+                    raise RunnerEnded(
+                        f"the adapter ended its process while it ran this case ({status}; os._exit, or a "
+                        "crash in C code); the next case runs in a fresh runner process",
+                        tuple(recorded),
+                    ) from None
+                if message[0] == "recorded":
+                    recorded.append(message[1])
+                elif message[0] == "done":
+                    _, _, result = message
+                    self._sent.popleft()
+                    result.recorded = recorded
+                    return cast(CaseResult, result)
+        except KeyboardInterrupt:
+            self._stop()
+            raise
+
+    @staticmethod
+    def _timed_out(
+        timeout: float | None, preparing: bool, started: float, called: float, recorded: tuple[str, ...]
+    ) -> CaseAborted:
+        now = time.monotonic()
+        if preparing:
+            return CaseAborted(
+                f"preparing the case's input (the harness's part: its cassette, the SDK objects) did not "
+                f"finish within {PREPARE_LIMIT:g} s; its runner process was stopped after "
+                f"{now - started:.1f} s",
+                recorded,
+            )
+        took, before = now - called, called - started
+        return CaseTimeout(
+            timeout or 0,
+            took,
+            f"its runner process was stopped after {took:.1f} s (and {before:.1f} s preparing its input), "
+            "and with it everything the case was running; the next case runs in a fresh one",
+            recorded,
+        )
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._stop(wait=False)
+        super().close()
+
+
+_REAPERS: set[threading.Thread] = set()
+
+
+def kill_group(pid: int) -> None:
+    """Kill a runner process and every process of its group (what the runtime started)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+
+
+def reap_later(pid: int) -> None:
+    """Reap a killed process on a thread of its own. The kernel takes some 10 ms to tear a forked copy
+    of this process down, which the end of a session need not wait for: nothing of it runs after the
+    kill. The thread is not a daemon, so the interpreter still waits for it at exit and no process
+    is left for an init that may not reap it."""
+
+    def reap() -> None:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+        _REAPERS.discard(thread)
+
+    thread = threading.Thread(target=reap, name=f"wireconf-reaper-{pid}")
+    _REAPERS.add(thread)
+    thread.start()
+
+
+def wait_reaped() -> None:
+    """Wait until every runner process killed so far is reaped (its CPU time then counts among this
+    process's children, which is what a benchmark reads)."""
+    for thread in list(_REAPERS):
+        thread.join()
+
+
+def make_runner(session: CaseHost, choice: str) -> CaseRunner:
+    """The runner for this session: inline for out-of-process adapters, else the chosen one."""
+    if getattr(session.impl.adapter, "out_of_process", False):
+        return InlineRunner(session)
+    if choice == "process" and hasattr(os, "fork"):
+        return ForkedRunner(session)
+    if not session.timeout:
+        return InlineRunner(session)
+    return ThreadRunner(session)
+
+
+def replay_logs(result: CaseResult) -> None:
+    """Hand a runner process's log records to this process's logging (pytest's capture, live logs),
+    without the environment's keys: live logs and ``--log-file`` are not reports the makereport
+    wrapper redacts."""
+    if not result.logs:
+        return
+    values = key_values()
+    for data in result.logs:
+        record = logging.makeLogRecord(data)
+        if values:
+            record.msg = redact(str(record.msg), values)
+            record.exc_text = redact(record.exc_text, values) if record.exc_text else record.exc_text
+        logging.getLogger(record.name).handle(record)

@@ -1,0 +1,217 @@
+"""The conformance tally and the terminal summary: passed / failed / error / unsupported / skipped per
+api and kind.
+
+The tally reads only what travels inside pytest's reports (``user_properties``), so under pytest-xdist
+the controller counts the workers' results exactly as a single process counts its own.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from wireconf.reports.baseline import FIXED
+
+OUTCOMES = ("passed", "failed", "error", "unsupported", "skipped")
+
+PROP_CASE = "wireconf_case"
+PROP_API = "wireconf_api"
+PROP_KIND = "wireconf_kind"
+PROP_RULES = "wireconf_rules"
+PROP_UNSUPPORTED = "wireconf_unsupported"
+PROP_PROBLEM = "wireconf_problem"
+PROP_CORPUS = "wireconf_corpus"  # the corpus root of a case (reports name its version and hash)
+PROP_CHECK = "wireconf_check"  # one of the two checks of rules.yaml (catalogue, coverage)
+PROP_DIFFERENCES = "wireconf_differences"
+"""JSON: the differences of a failing case, each with the rules it breaks and their tier
+(``wireconf.judging.attribution.Attribution.to_data``); waived ones are not among them."""
+PROP_TIER = "wireconf_tier"
+"""The failure's tier (spec, vectors, project): the most authoritative among the rules it breaks."""
+PROP_WAIVED = "wireconf_waived"
+"""JSON: the differences of the case the baseline's waivers set aside, each with its waiver."""
+PROP_OUTSIDE_PROFILE = "wireconf_outside_profile"
+"""Set (to the profile) when a failure breaks no rule of ``--profile`` and was reported as xfailed."""
+PROP_STALE_WAIVERS = "wireconf_stale_waivers"
+"""JSON: the labels of the baseline's waivers that list the case but matched none of its differences."""
+PROP_BASELINE = "wireconf_baseline"
+PROP_RECORDED = "wireconf_recorded"
+"""Set by the CI gate (``wireconf.pytest_plugin.ci``): ``expected`` (a listed failure, reported as xfailed),
+``fixed`` (a listed case that passed, reported as failed), ``regression`` / ``new`` / ``unlisted`` (an
+unlisted failure; see ``wireconf.reports.baseline``), reported as failed or, when the gate lets it pass,
+xfailed."""
+
+
+def classify(report: Any) -> str | None:
+    """The conformance outcome a report settles, or ``None`` for a phase that settles nothing."""
+    props = dict(report.user_properties)
+    baseline = props.get(PROP_BASELINE)
+    if PROP_OUTSIDE_PROFILE in props and report.when == "call":  # a deviation the profile tolerates
+        return "failed"
+    if baseline == FIXED:
+        return "passed"
+    if baseline is not None:  # still a deviation; the gate only decided what it costs the run
+        return "failed"
+    if report.skipped:
+        return "unsupported" if props.get(PROP_UNSUPPORTED) else "skipped"
+    if report.when == "call":
+        return "passed" if report.passed else "failed"
+    if report.failed:  # setup or teardown: the harness could not get a verdict
+        return "error"
+    return None
+
+
+TIER_COLUMNS = ("spec", "vectors", "project", "unruled")
+"""The failed cases again, by the tier of the rules their diff breaks (the spec's text, Prompty's
+vectors, a project decision), and apart those whose differences no rule declares (unruled: no tier)."""
+TOP_CAUSES = 10
+MORE_CAUSES = "all of them in the run's report (--report RUN.jsonl; wireconf report RUN.jsonl --html PAGE)"
+"""Where the causes past ``TOP_CAUSES`` are: the report of this run, never ``wireconf findings``, which
+judges wireconf's own list of runtimes, not the one under test."""
+
+
+@dataclass
+class Tally:
+    counts: Counter[tuple[str, str, str]] = field(default_factory=Counter)
+    failed_by_tier: Counter[tuple[str, str, str]] = field(default_factory=Counter)
+    failures: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
+    problems: int = 0
+    checks: Counter[str] = field(default_factory=Counter)  # outcomes of the rules.yaml checks
+    accepted: int = 0  # failures the baseline let pass: pytest says xfailed, the table says failed
+    tolerated: int = 0  # failures outside --profile: pytest says xfailed, the table says failed
+    representation: int = 0  # failures whose every difference a provider equivalence covers (interop)
+
+    def record(self, report: Any) -> None:
+        props = dict(report.user_properties)
+        if PROP_PROBLEM in props:
+            if report.when == "call" and report.failed:
+                self.problems += 1
+            return
+        if PROP_CHECK in props:
+            if report.when == "call" or report.failed:
+                self.checks[report.outcome] += 1
+            return
+        if PROP_CASE not in props:
+            return
+        outcome = classify(report)
+        if outcome is None:
+            return
+        api, kind = props[PROP_API], props[PROP_KIND]
+        self.counts[(api, kind, outcome)] += 1
+        if outcome == "failed":
+            if PROP_DIFFERENCES in props:  # no tier: its differences break no declared rule (unruled)
+                self.failed_by_tier[(api, kind, props.get(PROP_TIER) or "unruled")] += 1
+            if PROP_DIFFERENCES in props:
+                found = json.loads(props[PROP_DIFFERENCES])
+                self.failures.append((props[PROP_CASE], found))
+                if found and all(d.get("representation") for d in found):
+                    self.representation += 1
+            if getattr(report, "wasxfail", None) is not None:
+                if PROP_OUTSIDE_PROFILE in props:
+                    self.tolerated += 1
+                else:
+                    self.accepted += 1
+
+    def rows(self) -> list[tuple[str, str, dict[str, int]]]:
+        keys = sorted({(api, kind) for api, kind, _ in self.counts})
+        return [(api, kind, self._row(api, kind)) for api, kind in keys]
+
+    def _row(self, api: str, kind: str) -> dict[str, int]:
+        row = {o: self.counts[(api, kind, o)] for o in OUTCOMES}
+        return row | {t: self.failed_by_tier[(api, kind, t)] for t in TIER_COLUMNS}
+
+    def totals(self) -> dict[str, int]:
+        totals = {o: sum(n for (_, _, out), n in self.counts.items() if out == o) for o in OUTCOMES}
+        return totals | {
+            t: sum(n for (_, _, tier), n in self.failed_by_tier.items() if tier == t) for t in TIER_COLUMNS
+        }
+
+    def profiles(self) -> list[str]:
+        """The figures of the spec profile (only rules of the spec's text), of the interop profile (what
+        the provider would do) and of the full profile."""
+        t = self.totals()
+        judged = t["passed"] + t["failed"] + t["error"]
+        spec_failed, conform = t["spec"], judged - t["spec"] - t["unruled"] - t["error"]
+        unruled = f", {t['unruled']} no rule (unruled: a defect of the corpus)" if t["unruled"] else ""
+        return [
+            f"spec profile: {conform} of {judged} judged cases conform to the spec's text; "
+            f"{spec_failed} fail a rule of it{unruled}, {t['error']} error",
+            f"interop profile: {t['passed'] + self.representation} of {judged} judged cases are what the "
+            f"provider would read as the spec's requests; {self.representation} of the failures differ only "
+            "in representation (a provider equivalence covers every difference)",
+            f"full profile: {t['passed']} of {judged} judged cases pass; {t['failed']} fail ({t['spec']} the "
+            f"spec's text, {t['vectors']} Prompty's vectors, {t['project']} a project decision{unruled}), "
+            f"{t['error']} error",
+        ]
+
+    def causes(self, limit: int = TOP_CAUSES) -> list[str]:
+        """The most frequent root causes: failures sharing the rule broken and the difference."""
+        from wireconf.reports.causes import group_causes
+
+        causes = group_causes(self.failures)
+        if not causes:
+            return []
+        lines = [f"root causes ({len(causes)}: failures that share the rule broken and the difference):"]
+        for cause in causes[:limit]:
+            rules = cause.rules_text()
+            lines.append(
+                f"  {len(cause.cases):>4} case(s)  {rules} [{cause.tier_text}]  {cause.example[:140]}"
+            )
+        if len(causes) > limit:
+            lines.append(f"  ... {len(causes) - limit} more: {MORE_CAUSES}")
+        return lines
+
+    def render(self, impl_label: str) -> list[str]:
+        rows = self.rows()
+        if not rows and not self.problems:
+            return []
+        columns = (*OUTCOMES, *TIER_COLUMNS)
+        head = ("api", "kind", *columns)
+        table = [head, *[(api, kind, *(str(c[o]) for o in columns)) for api, kind, c in rows]]
+        table.append(("total", "", *(str(v) for v in self.totals().values())))
+        widths = [max(len(r[i]) for r in table) for i in range(len(head))]
+        lines = [f"implementation: {impl_label}"]
+        for index, row in enumerate(table):
+            cells = [row[0].ljust(widths[0]), row[1].ljust(widths[1])]
+            cells += [cell.rjust(w) for cell, w in zip(row[2:], widths[2:], strict=True)]
+            lines.append("  ".join(cells).rstrip())
+            if index == 0 or index == len(table) - 2:
+                lines.append("-" * len(lines[-1]))
+        lines.append(
+            "(spec, vectors, project: the failed cases by the tier of the rules their diff breaks; unruled: "
+            "no rule declares their differences, no tier)"
+        )
+        lines += self.profiles()
+        lines += self.causes()
+        if self.problems:
+            lines.append(f"corpus problems (cases that could not be loaded): {self.problems}")
+        lines += self._reconciliation()
+        return lines
+
+    def _reconciliation(self) -> list[str]:
+        """Why pytest's own count differs from the table's: items that are not cases, outcomes it names
+        otherwise."""
+        lines = []
+        if self.checks:
+            outcomes = ", ".join(f"{n} {o}" for o, n in sorted(self.checks.items()))
+            lines.append(
+                f"pytest also counts the {sum(self.checks.values())} checks of rules.yaml "
+                f"(catalogue, coverage; {outcomes}), which are not cases"
+            )
+        if self.problems:
+            lines.append(f"pytest counts the {self.problems} corpus problem(s) as failed items")
+        if self.accepted:
+            lines.append(
+                f"pytest says xfailed for the {self.accepted} failure(s) the baseline lets pass; "
+                "the table counts them as failed"
+            )
+        if self.tolerated:
+            lines.append(
+                f"pytest says xfailed for the {self.tolerated} failure(s) outside the profile; "
+                "the table counts them as failed"
+            )
+        unsupported = self.totals()["unsupported"]
+        if unsupported:
+            lines.append(f"pytest says skipped for the {unsupported} unsupported case(s)")
+        return lines

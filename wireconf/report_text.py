@@ -1,0 +1,67 @@
+"""Text a runtime supplied (its exceptions, stderr, captured output, the results a diff quotes), made fit
+for every report that shows it: the terminal, the ``--report`` JSON lines, JUnit XML, Markdown.
+
+A runtime can hand over any string: hundreds of megabytes of stderr on one line, a lone surrogate that
+UTF-8 cannot encode, control characters and non-characters that XML 1.0 forbids. Reports must survive
+each of them and stay readable, so
+
+- ``bounded`` cuts a text to ``MAX_CHARS`` and says how much was cut (``… [cut: N more characters]``);
+- ``encodable`` writes each lone surrogate as its escape (``\\udc80``), so that the text encodes as UTF-8;
+- ``xml_text`` writes each character XML 1.0 forbids (C0 controls but tab and line breaks, ESC of ANSI
+  colour codes, surrogates, U+FFFE, U+FFFF) as its escape;
+- ``path_part`` makes a runtime's name one safe part of a file name (``../../x`` cannot leave the folder).
+
+Keys are redacted before a text is cut (``wireconf.secret_values.redact``), never after: a cut through a
+key would leave its start unredacted.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_CHARS = 20_000
+"""Characters of one runtime-supplied text kept in a report (an exception message, a stream of
+captured output, a failure's report). A diff is bounded by its own limits, far below this."""
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def cut_note(count: int) -> str:
+    """What a report says where it cut ``count`` characters off a text."""
+    return f"… [cut: {count:,} more characters]"
+
+
+def bounded(text: str, limit: int = MAX_CHARS) -> str:
+    """``text`` cut to ``limit`` characters, with what was cut said at the end."""
+    return text if len(text) <= limit else text[:limit] + cut_note(len(text) - limit)
+
+
+def encodable(text: str) -> str:
+    """``text`` with every lone surrogate written as its escape: encodable as UTF-8."""
+    return _SURROGATE.sub(_escape, text) if _SURROGATE.search(text) else text
+
+
+def xml_text(text: str) -> str:
+    """``text`` with every character XML 1.0 forbids written as its escape."""
+    return _NOT_XML.sub(_escape, text) if _NOT_XML.search(text) else text
+
+
+def report_text(text: str, limit: int = MAX_CHARS) -> str:
+    """A runtime-supplied text as every report may carry it: encodable and bounded."""
+    return bounded(encodable(text), limit)
+
+
+_UNSAFE_IN_PATH = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+def path_part(name: str) -> str:
+    """``name`` as one component of a path: runs of anything but letters, digits, ``_``, ``.`` and
+    ``-`` become ``_``, and leading or trailing dots and underscores go (no ``..``, no hidden file);
+    empty when nothing is left."""
+    return _UNSAFE_IN_PATH.sub("_", name).strip("._")

@@ -1,0 +1,145 @@
+"""The compliance page: one static HTML page beside docs/findings.md (``wireconf findings``), like
+Bowtie's report for JSON Schema: the real runtimes side by side on the same corpus.
+
+It shows the versions judged and the corpus version, the runtimes by (kind, api) matrix with each
+runtime's spec-profile and full-profile figures, each runtime's failures filed by the rule they break
+(the same filing as the Markdown page, ``wireconf.reports.findings.filed_under``) with the baseline's
+explanation and the diff, and a per-rule view: which runtimes break rule X, with how many cases.
+
+Rendered with jinja2 and autoescape on: every string a runtime supplies (its name, its version, the
+values in its diffs, a baseline's reason) is escaped; only the page's own CSS
+is marked safe. Self-contained (the HTML report's CSS, no script,
+no network), so it can be published as it is.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+import jinja2
+
+from wireconf.corpus.rules import Catalogue
+from wireconf.reports.findings import MAX_DIFF_LINES, filed_under
+from wireconf.reports.html import CSS, anchor
+from wireconf.reports.jsonl import CaseRecord
+from wireconf.reports.matrix import COLUMNS, build_matrix
+
+TEMPLATE = "templates/compliance.html.j2"
+"""The page's template (package data beside this module)."""
+
+_ENV = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
+
+
+def _template() -> jinja2.Template:
+    source = resources.files("wireconf.reports").joinpath(TEMPLATE).read_text(encoding="utf-8")
+    return _ENV.from_string(source)
+
+
+@dataclass
+class RuleView:
+    id: str
+    tier: str
+    statement: str
+    anchor: str
+    runtimes: list[tuple[str, int, str]] = field(default_factory=list)
+
+
+def _diff(record: CaseRecord) -> str:
+    lines = (record.diff or record.message or "(no details)").rstrip().splitlines()
+    if len(lines) > MAX_DIFF_LINES:
+        lines = [*lines[:MAX_DIFF_LINES], f"... {len(lines) - MAX_DIFF_LINES} more line(s)"]
+    return "\n".join(lines)
+
+
+def _tier(rule_id: str, catalogue: Catalogue) -> str:
+    rule: Any = catalogue.rules.get(rule_id)
+    return "unknown" if rule is None else str(rule.tier)
+
+
+def render_compliance(
+    records: list[CaseRecord],
+    catalogue: Catalogue,
+    not_run: list[Any],
+    command: str,
+    corpus_size: int,
+    corpus_version: str | None,
+) -> str:
+    """The page for ``records`` (every listed runtime's cases, as ``wireconf findings`` gathered them)."""
+    matrix = build_matrix(records)
+    runtimes, rules = [], {}
+    impls = Counter(rt.impl for rt in matrix.runtimes)
+    for rt in matrix.runtimes:
+        name = rt.impl if impls[rt.impl] == 1 else rt.label  # luthien at two commits: name both
+
+        grouped: dict[str, list[CaseRecord]] = defaultdict(list)
+        for record in rt.failures:
+            grouped[filed_under(record)[0]].append(record)
+        groups = []
+        for rule_id, cases in sorted(grouped.items()):
+            target = anchor("rt", rt.label, rule_id)
+            groups.append(
+                {
+                    "rule": rule_id,
+                    "tier": _tier(rule_id, catalogue),
+                    "anchor": target,
+                    "cases": [
+                        {"id": r.id, "why": filed_under(r)[1], "diff": _diff(r)}
+                        for r in sorted(cases, key=lambda r: r.id)
+                    ],
+                }
+            )
+            rule: Any = catalogue.rules.get(rule_id)
+            view = rules.setdefault(
+                rule_id,
+                RuleView(
+                    rule_id,
+                    _tier(rule_id, catalogue),
+                    "" if rule is None else str(rule.statement),
+                    anchor("rule", rule_id),
+                ),
+            )
+            view.runtimes.append((name, len(cases), target))
+        runtimes.append(
+            {
+                "impl": name,
+                "version": rt.version,
+                "anchor": anchor("rt", rt.label),
+                "judged": rt.judged,
+                "spec": rt.spec_conform,
+                "passed": rt.counts["passed"],
+                "counts": rt.counts,
+                "failures": rt.failures,
+                "groups": groups,
+            }
+        )
+    rows = []
+    for section in matrix.sections:
+        cells = []
+        for rt in matrix.runtimes:
+            counts = matrix.cell(rt, section)
+            judged = counts["passed"] + counts["failed"] + counts["error"]
+            cells.append(
+                {
+                    "judged": judged,
+                    "passed": counts["passed"],
+                    "failed": counts["failed"] + counts["error"],
+                    "unsupported": counts["unsupported"],
+                }
+            )
+        if any(c["judged"] for c in cells):
+            rows.append({"kind": section[0], "api": section[1], "cells": cells})
+    return _template().render(
+        title="wireconf compliance: real runtimes against one corpus",
+        css=CSS,
+        corpus_version=corpus_version or "unknown",
+        corpus_size=corpus_size,
+        command=command,
+        columns=COLUMNS,
+        runtimes=runtimes,
+        not_run=not_run,
+        rows=rows,
+        rules=sorted(rules.values(), key=lambda v: (-len(v.runtimes), v.id)),
+    )

@@ -1,0 +1,288 @@
+"""The findings page: every deviation of every real runtime, grouped by the rule it breaks, with its diff.
+
+A failing case is filed under the rule its baseline reason starts with when its diff breaks that rule
+(``7.1.1/multi-part-is-array: prompty joins ...``: a person who read the diff names which of the rules
+broken is the root), else under the first rule its diff breaks (``wireconf.judging.attribution``: the
+rule that declares the difference); a rule the case merely cites never files it. A failure whose
+differences no rule declares is filed under *no rule requires this* (unruled, no tier: a defect of the
+corpus), an error under *not judged*. The other rules the case checks are named with it. The rest of
+the reason, the person's explanation, is shown with the diff.
+
+Each runtime's section gives its spec-, interop- and full-profile figures, then two tables of root causes,
+most cases first, so a maintainer sees what to fix before reading the diffs, which follow by rule:
+failures that share the rule broken and the difference (``wireconf.reports.causes``), and cases that
+share an explanation (written with the same words in the baseline).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from wireconf.corpus.rules import Catalogue
+from wireconf.reports.causes import NO_RULE, PROVIDER_REJECTS, UNRULED_NOTE, group_causes
+from wireconf.reports.jsonl import CaseRecord
+from wireconf.reports.markdown import text
+from wireconf.reports.matrix import COLUMNS, RuntimeSummary, build_matrix
+
+MAX_DIFF_LINES = 30
+NOT_JUDGED = "not judged (error)"
+
+
+@dataclass
+class NotRun:
+    impl: str
+    reason: str
+
+
+_LEADING_RULE = re.compile(r"^\s*([0-9a-z][0-9a-z.]*/[a-z0-9][a-z0-9-]*)\s*[:,]\s*")
+
+
+def filed_under(record: CaseRecord) -> tuple[str, str | None]:
+    """The rule a failing case is filed under, and the explanation of its baseline reason (if any)."""
+    broken = record.broken
+    rejected = any(d.get("basis") == "provider-schema" for d in record.differences or [])
+    unnamed = PROVIDER_REJECTS if rejected else NO_RULE
+    fallback = broken[0] if broken else unnamed if record.status == "failed" else NOT_JUDGED
+    reason = record.reason if record.baseline == "expected" else None
+    match = _LEADING_RULE.match(reason or "")
+    if match and match.group(1) in broken:
+        explanation = reason[match.end() :] if reason else None
+        default = record.diff and explanation and explanation in record.diff  # the update's first diff line
+        return match.group(1), None if default or ", " in reason[: match.end()] else explanation
+    return fallback, reason
+
+
+UNREVIEWED = "(not reviewed yet: the baseline's reason is the harness's first diff line)"
+
+
+@dataclass
+class RootCause:
+    """One explanation from a baseline and every failing case it explains (across rules)."""
+
+    explanation: str | None
+    records: list[CaseRecord]
+
+    @property
+    def rules(self) -> list[str]:
+        return list(dict.fromkeys(filed_under(r)[0] for r in self.records))
+
+
+def root_causes(failures: list[CaseRecord]) -> list[RootCause]:
+    """The failures grouped by their explanation, most cases first (ties by text); the cases whose
+    reason is still the generated one form their own group, last."""
+    groups: dict[str | None, list[CaseRecord]] = defaultdict(list)
+    for record in sorted(failures, key=lambda r: r.id):
+        groups[filed_under(record)[1]].append(record)
+    causes = [RootCause(text, cases) for text, cases in groups.items()]
+    return sorted(causes, key=lambda c: (c.explanation is None, -len(c.records), c.explanation or ""))
+
+
+def _basis(rule_ids: list[str], catalogue: Catalogue) -> str:
+    """The tiers of the rules (spec, vectors, project decision), most authoritative first."""
+    tiers = set()
+    for rule_id in rule_ids:
+        if rule_id in (NO_RULE, NOT_JUDGED, PROVIDER_REJECTS):
+            continue
+        rule: Any = catalogue.rules.get(rule_id)
+        tiers.add("unknown" if rule is None else rule.tier)
+    names = {"spec": "spec", "vectors": "vectors", "project": "project decision", "unknown": "unknown"}
+    order = ["spec", "vectors", "project", "unknown"]
+    shown = [names[tier] for tier in order if tier in tiers]
+    shown += ["unruled"] if NO_RULE in rule_ids else []
+    shown += ["provider schema"] if PROVIDER_REJECTS in rule_ids else []
+    shown += ["none (error)"] if NOT_JUDGED in rule_ids else []
+    return " + ".join(shown)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _codes(items: list[str]) -> str:
+    return ", ".join(f"`{item}`" for item in items)
+
+
+def _fence(text: str) -> list[str]:
+    lines = text.rstrip().splitlines()
+    if len(lines) > MAX_DIFF_LINES:
+        lines = [*lines[:MAX_DIFF_LINES], f"... {len(lines) - MAX_DIFF_LINES} more line(s)"]
+    return ["  ```", *("  " + line for line in lines), "  ```"]
+
+
+def _rule_heading(rule_id: str, catalogue: Catalogue) -> list[str]:
+    if rule_id == NO_RULE:
+        return [f"#### {NO_RULE}", "", f"{UNRULED_NOTE[0].upper()}{UNRULED_NOTE[1:]}.", ""]
+    if rule_id == PROVIDER_REJECTS:
+        note = (
+            "The request the runtime sent is one the provider's official SDK request type rejects, where "
+            "the expectation is not: a failure in every profile (wireconf.providers.schema_check)."
+        )
+        return [f"#### {PROVIDER_REJECTS}", "", note, ""]
+    if rule_id == NOT_JUDGED:
+        return [f"#### {NOT_JUDGED}", "", "The harness could not judge these cases: no verdict, no rule.", ""]
+    rule: Any = catalogue.rules.get(rule_id)
+    if rule is None:
+        return [f"#### `{rule_id}`", ""]
+    out = [f"#### `{rule_id}` [{rule.level}]: {rule.statement}", ""]
+    if rule.quote:
+        out += [f"> {rule.quote.strip()}", ""]
+    if rule.tier == "project":
+        origin = f"project decision ({rule.decision})"
+    elif rule.tier == "vectors":
+        origin = f"Prompty's vectors {', '.join(rule.vectors or [])} ({rule.decision})"
+    else:
+        origin = f"seed {rule.source.seed}"
+    out += [f"Source: §{rule.source.section}, {origin}.", ""]
+    return out
+
+
+def _cause_table(causes: list[RootCause], catalogue: Catalogue) -> list[str]:
+    out = ["| cases | root cause | rules broken | basis |", "|---:|---|---|---|"]
+    for cause in causes:
+        text = cause.explanation or UNREVIEWED
+        rules = cause.rules
+        named = ", ".join(r if r in (NO_RULE, NOT_JUDGED, PROVIDER_REJECTS) else f"`{r}`" for r in rules)
+        out.append(f"| {len(cause.records)} | {_cell(text)} | {named} | {_basis(rules, catalogue)} |")
+    return out
+
+
+def _difference_table(rt: RuntimeSummary) -> list[str]:
+    """Failures grouped by the rule broken and the difference, each with the explanation most of its
+    cases' baseline reasons give."""
+    by_id = {r.id: r for r in rt.failures}
+    causes = group_causes((r.id, r.differences or []) for r in rt.failures if r.status == "failed")
+    if not causes:
+        return []
+    out = ["| cases | rules broken | tier | difference | explanation |", "|---:|---|---|---|---|"]
+    for cause in causes:
+        reasons = Counter(filed_under(by_id[c])[1] for c in cause.cases)
+        explanation, _ = reasons.most_common(1)[0]
+        rules = cause.rules_text(code=True)
+        text = _cell(explanation or UNREVIEWED)
+        out.append(
+            f"| {len(cause.cases)} | {rules} | {cause.tier_text} | `{_cell(cause.example)}` | {text} |"
+        )
+    return out
+
+
+def _deviations(cases: list[CaseRecord], rule_id: str) -> list[str]:
+    """The cases of one rule, those sharing an explanation under it once."""
+    out: list[str] = []
+    for cause in root_causes(cases):
+        count = len(cause.records)
+        out += [
+            "",
+            f"**Why** ({count} case{'s' if count > 1 else ''}): {cause.explanation or UNREVIEWED}",
+            "",
+        ]
+        for record in cause.records:
+            also = [r for r in record.rules if r != rule_id]
+            line = f"- `{record.id}` ({record.location or 'location unknown'})"
+            out.append(line + (f"; also checks {_codes(also)}" if also else ""))
+            out += _fence(record.diff or record.message or "(no details)")
+    return out
+
+
+def _capabilities(rt: RuntimeSummary) -> str:
+    """The capabilities judged, or those unsupported, whichever list is shorter."""
+    judged = sorted({f"{r.kind}:{r.api}" for r in rt.records if r.status not in ("unsupported", "skipped")})
+    skipped = sorted({f"{r.kind}:{r.api}" for r in rt.records if r.status == "unsupported"} - set(judged))
+    if not skipped:
+        return ""
+    if len(judged) < len(skipped):
+        return f" Declares only {', '.join(judged)} ({len(skipped)} other capabilities unsupported)."
+    return f" Not declared (unsupported): {', '.join(skipped)}."
+
+
+def _runtime_section(
+    rt: RuntimeSummary, groups: dict[str, list[CaseRecord]], causes: list[RootCause], catalogue: Catalogue
+) -> list[str]:
+    out = ["", f"## {text(rt.label)}", ""]
+    out.append(
+        f"{rt.counts['passed']} of {rt.judged} judged cases pass; {len(rt.failures)} fail, breaking "
+        f"{len(groups)} rule(s), from {len(causes)} root cause(s)." + _capabilities(rt)
+    )
+    out += [
+        "",
+        f"Spec profile: {rt.spec_conform} of {rt.judged} judged cases conform to the spec's text; interop "
+        f"profile: {rt.interop_pass} of {rt.judged} are what the provider would read as the spec's "
+        f"requests; full profile: {rt.counts['passed']} of {rt.judged} pass every rule (failures by the "
+        f"tier of the rules their diff breaks: {rt.tiers_text()}).",
+    ]
+    if not causes:
+        return out
+    by_difference = _difference_table(rt)
+    if by_difference:
+        out += ["", "### Root causes by difference", "", *by_difference]
+    out += ["", "### Root causes", "", *_cause_table(causes, catalogue), "", "### Deviations by rule"]
+    for rule_id, cases in groups.items():
+        out += ["", *_rule_heading(rule_id, catalogue)[:-1], *_deviations(cases, rule_id)]
+    return out
+
+
+INTRO = [
+    "Each runtime's section opens with its root causes: an explanation written once in the runtime's",
+    "baseline (`conformance/<runtime>.yaml`, case id → `<rule>: <explanation>`) and the number of",
+    "failing cases it accounts for. Then every failing case, filed under the rule it breaks, with the",
+    "rule's text, the explanation and the harness's diff. The spec profile counts the cases whose diff",
+    "breaks no rule of the spec's text; the interop profile, those that pass once differences the",
+    "provider reads alike (its equivalences, with their sources) are set aside as representation; the",
+    "full profile, those that pass every rule. Root causes by",
+    "difference group the failures that break the same rule at the same place in the same way.",
+    "A rule whose basis is a *project decision* is",
+    "where the specification is silent or ambiguous and wireconf decided (the decision is quoted with",
+    "the rule, and in docs/rules.md); a runtime that differs there deserves a look rather than a verdict.",
+]
+
+
+def render_findings(
+    records: list[CaseRecord],
+    catalogue: Catalogue,
+    not_run: list[NotRun],
+    command: str,
+    corpus_size: int,
+    appendix: Sequence[str] = (),
+    corpus_version: str | None = None,
+) -> str:
+    """The page; ``appendix`` (Markdown lines) closes it (the side-by-side comparisons)."""
+    matrix = build_matrix(records)
+    version = f" (version {corpus_version})" if corpus_version else ""
+    out = [
+        "# Findings: where real runtimes deviate from the specification",
+        "",
+        f"Generated by `{command}` from a corpus of {corpus_size} cases{version}; do not edit by hand:",
+        "re-run the command (it also refreshes each runtime's baseline under `conformance/`, keeping",
+        "the reasons written there, which this page shows).",
+        "",
+        *INTRO,
+        "",
+        "| runtime | "
+        + " | ".join(COLUMNS)
+        + " | rules broken | root causes | spec profile | interop profile | full profile |",
+        "|---|" + "---|" * (len(COLUMNS) + 5),
+    ]
+    by_runtime: dict[str, tuple[dict[str, list[CaseRecord]], list[RootCause]]] = {}
+    for rt in matrix.runtimes:
+        groups: dict[str, list[CaseRecord]] = defaultdict(list)
+        for record in rt.failures:
+            groups[filed_under(record)[0]].append(record)
+        causes = root_causes(rt.failures)
+        by_runtime[rt.label] = (dict(sorted(groups.items())), causes)
+        counts = " | ".join(str(rt.counts[c]) for c in COLUMNS)
+        figures = (rt.spec_conform, rt.interop_pass, rt.counts["passed"])
+        profiles = " | ".join(f"{n}/{rt.judged}" for n in figures)
+        out.append(f"| {text(rt.label)} | {counts} | {len(groups)} | {len(causes)} | {profiles} |")
+    for item in not_run:
+        out.append(f"| {text(item.impl)} | not run: {text(item.reason)} |" + " |" * (len(COLUMNS) + 4))
+    idle = [rt for rt in matrix.runtimes if not rt.judged]
+    if idle:
+        out += ["", "Not judged here, every case unsupported (`pytest cases --impl <runtime>` says why):"]
+        out += [f"- {text(rt.label)}" for rt in idle]
+    for rt in matrix.runtimes:
+        if rt.judged:
+            out += _runtime_section(rt, *by_runtime[rt.label], catalogue)
+    return "\n".join([*out, *appendix]) + "\n"
