@@ -17,7 +17,7 @@ from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 CORPUS_FOLDERS = ("cases", "cassettes")
-PACKAGED = Path("harness") / "_corpus"
+PACKAGED = Path("wireconf") / "_corpus"
 SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
 
 

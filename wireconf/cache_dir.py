@@ -15,6 +15,6 @@ def cache_root() -> Path:
     if configured:
         return Path(configured)
     checkout = Path(__file__).resolve().parents[1]
-    if (checkout / "pyproject.toml").is_file() and (checkout / "harness").is_dir():
+    if (checkout / "pyproject.toml").is_file() and (checkout / "wireconf").is_dir():
         return checkout / ".cache"
     return Path.home() / ".cache" / "wireconf"

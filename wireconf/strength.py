@@ -1,22 +1,25 @@
 """Mutation strength of the corpus: does every MUST / MUST NOT rule have cases that catch its breaking?
 
 Each such rule declares a mutant next to it in ``rules.yaml``: one or more textual edits of the
-reference implementation that break that rule only. For each mutant, a copy of ``reference_impl`` is
+reference implementation that break that rule only. For each mutant, a copy of the reference is
 patched and the cases that cite the rule are run against it. The mutant is *killed* when one of them
 fails; it *survives* when all pass (the rule's cases do not test it). A mutant whose edit does not
 apply (the reference changed under it) is reported too.
 
-Mutants run in worker processes (one per CPU), each running its share in one pytest session: the
-patched copy is first on ``sys.path``, the modules a mutant's edits reach are imported again from it,
-and the rule's cases run through pytest's own run protocol. pytest, the corpus, the SDKs and the
-harness are set up once per worker rather than once per mutant. A kill counts only when the killing
-case passes against the unmutated copy.
+Mutants run in worker processes (one per CPU), each running its share in one pytest session: the patched copy
+is imported ahead of the installed reference, the modules a mutant's edits reach are imported again from it,
+and the rule's cases run through pytest's own run protocol. pytest, the corpus, the SDKs and the harness are
+set up once per worker rather than once per mutant. A kill counts only when the killing case passes against
+the unmutated copy.
 """
 
 from __future__ import annotations
 
 import compileall
 import contextlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
 import json
 import os
 import py_compile
@@ -25,19 +28,22 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 from wireconf.corpus.loader import Corpus, LoadedCase
 from wireconf.corpus.rules import Edit
-from wireconf.import_graph import imports_of, module_name, package_modules
+from wireconf.import_graph import imports_of, module_name
 
 REQUIRED_LEVELS = ("MUST", "MUST NOT")
-PACKAGE = "reference_impl"
+PACKAGE = "wireconf.reference_impl"
+"""The reference's package; a mutant's edits name its files from the repository root (``FOLDER``)."""
+FOLDER: tuple[str, ...] = tuple(PACKAGE.split("."))
 
 
 @dataclass(frozen=True)
@@ -81,10 +87,10 @@ class StrengthReport:
 def apply_edits(package_copy: Path, edits: Iterable[Edit]) -> None:
     """Apply a mutant's edits to a copy of the package; ``ValueError`` when one does not apply."""
     for edit in edits:
-        relative = Path(edit.file)
-        if relative.parts[0] != PACKAGE:
-            raise ValueError(f"{edit.file}: a mutant edits files of {PACKAGE}/ only")
-        target = package_copy.parent / relative
+        parts = Path(edit.file).parts
+        if parts[: len(FOLDER)] != FOLDER or len(parts) == len(FOLDER):
+            raise ValueError(f"{edit.file}: a mutant edits files of {'/'.join(FOLDER)}/ only")
+        target = package_copy.joinpath(*parts[len(FOLDER) :])
         if not target.is_file():
             raise ValueError(f"{edit.file} does not exist")
         text = target.read_text(encoding="utf-8")
@@ -105,7 +111,7 @@ class _PackageCopy:
 
     def __init__(self, source: Path, workdir: Path) -> None:
         self.source = source
-        self.root = workdir / PACKAGE
+        self.root = workdir.joinpath(*FOLDER)
         shutil.rmtree(self.root, ignore_errors=True)
         shutil.copytree(source, self.root, ignore=shutil.ignore_patterns("__pycache__"))
         compileall.compile_dir(
@@ -122,9 +128,13 @@ class _PackageCopy:
         self.changed |= self._edited
         self._edited = set()
         for edit in edits:
-            parts = Path(edit.file).parts
-            if parts[:1] == (PACKAGE,) and (self.source.joinpath(*parts[1:])).is_file():
-                self._edited.add(Path(*parts[1:]))  # anything else is refused by apply_edits
+            parts = Path(edit.file).parts[len(FOLDER) :]
+            if (
+                Path(edit.file).parts[: len(FOLDER)] == FOLDER
+                and parts
+                and self.source.joinpath(*parts).is_file()
+            ):
+                self._edited.add(Path(*parts))  # anything else is refused by apply_edits
         self.changed |= self._edited
         apply_edits(self.root, edits)
 
@@ -137,9 +147,11 @@ class _ImportGraph:
     pristine source (the reference keeps no state in its modules, and the pristine run of every
     killing case at the end would show one that did)."""
 
-    def __init__(self, package: Path) -> None:
+    def __init__(self, package: Path, name: str = PACKAGE) -> None:
         self.package = package
-        self.modules = package_modules(package)
+        self.name = name
+        self.top = package.parents[name.count(".")]  # the folder that holds the top package
+        self.modules = {module_name(path, self.top): path for path in sorted(package.rglob("*.py"))}
         self.importers: dict[str, set[str]] = {name: set() for name in self.modules}
         for name, path in self.modules.items():
             # importing a.b.c runs a and a.b first: a change to a package reaches its submodules, and
@@ -152,9 +164,7 @@ class _ImportGraph:
         not one of the package's modules."""
         todo = []
         for relative in files:
-            name = (
-                module_name(self.package / relative, self.package.parent) if relative.suffix == ".py" else ""
-            )
+            name = module_name(self.package / relative, self.top) if relative.suffix == ".py" else ""
             if name not in self.modules:
                 return None
             todo.append(name)
@@ -170,7 +180,7 @@ class _ImportGraph:
     def forget(self, changed: Iterable[Path]) -> None:
         """Drop from ``sys.modules`` the modules ``changed`` files reach, so the next import loads them."""
         stale = self.reached(changed)
-        root = self.package.name
+        root = self.name
         for name in [m for m in sys.modules if m == root or m.startswith(f"{root}.")]:
             if stale is None or name in stale or name not in self.modules:
                 module = sys.modules.pop(name)
@@ -362,6 +372,23 @@ def _rules_named(reports: Iterable[pytest.TestReport]) -> list[str]:
     return list(dict.fromkeys(named))
 
 
+class _CopyFinder(importlib.abc.MetaPathFinder):
+    """Imports the reference package from the worker's patched copy, ahead of the installed one; its
+    submodules follow through the package's ``__path__``."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname != PACKAGE:
+            return None
+        return importlib.util.spec_from_file_location(
+            fullname, self.root / "__init__.py", submodule_search_locations=[str(self.root)]
+        )
+
+
 def _worker_main(job_file: str) -> None:
     """``python -m wireconf.strength JOBFILE``: run the jobs, print one JSON result per line."""
     job = json.loads(Path(job_file).read_text())
@@ -372,8 +399,10 @@ def _worker_main(job_file: str) -> None:
         print(json.dumps(asdict(result)), file=sys.__stdout__, flush=True)
 
     with tempfile.TemporaryDirectory(prefix="wireconf-mutant-") as tmp:
-        sys.path.insert(0, tmp)
         copy = _PackageCopy(source, Path(tmp))
+        sys.meta_path.insert(0, _CopyFinder(copy.root))
+        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(f"{PACKAGE}.")]:
+            del sys.modules[name]  # imported before the finder: the copy's modules replace them
         loop = _MutantLoop(corpus, job["rules"], copy, emit)
         args = _session_args(corpus.root, job["timeout"], job.get("profile", "full"))
         with (

@@ -47,7 +47,7 @@ def test_the_installed_corpus_reads_cases_wherever_it_lies(tmp_path, monkeypatch
     """A wheel's corpus inside the project's own venv (rootdir above it) still reads ``cases/...``;
     a corpus of the project's own is named from the rootdir."""
     project = tmp_path / "project"
-    packaged = project / ".venv" / "lib" / "python3.11" / "site-packages" / "harness" / "_corpus"
+    packaged = project / ".venv" / "lib" / "python3.11" / "site-packages" / "wireconf" / "_corpus"
     case_file = packaged / "cases" / "wire" / "openai.chat" / "options.yaml"
     case_file.parent.mkdir(parents=True)
     case_file.write_text("cases: []\n")

@@ -71,7 +71,7 @@ class Installed:
 
     @property
     def corpus(self) -> Path:
-        return self.site / "harness" / "_corpus" / "cases"
+        return self.site / "wireconf" / "_corpus" / "cases"
 
     def env(self, **extra: str) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "PYTHON"))}
@@ -182,6 +182,19 @@ def test_the_wheel_carries_the_corpus_and_runs_from_it(installed):
     assert Path(corpus) == installed.corpus
     # the same corpus, byte for byte, as this checkout's
     assert corpus_identity(installed.corpus) == corpus_identity(CASES)
+
+
+def test_the_wheel_installs_no_import_name_but_wireconf(installed):
+    """Everything wireconf installs lives under ``wireconf`` (a generic top-level name such as ``harness``
+    would collide with another distribution's): read from the wheel's RECORD, the list pip installs."""
+    with zipfile.ZipFile(installed.wheel) as wheel:
+        record = next(n for n in wheel.namelist() if n.endswith(".dist-info/RECORD"))
+        files = [line.split(",")[0] for line in wheel.read(record).decode().splitlines() if line]
+    top = {f.split("/")[0] for f in files if not f.split("/")[0].endswith((".dist-info", ".data"))}
+    assert top == {"wireconf"}, sorted(top)
+    assert "wireconf/reference_impl/adapter.py" in files
+    installed_top = {p.name for p in installed.site.iterdir()} - {"__pycache__"}
+    assert {n for n in installed_top if not n.endswith((".dist-info", ".pth"))} == {"wireconf"}
 
 
 def test_the_installed_corpus_runs_from_an_empty_directory_and_the_reference_passes(installed):

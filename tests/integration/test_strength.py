@@ -179,15 +179,15 @@ def test_mutants_edit_only_the_reference(tmp_path, path):
 
 PROBE = """\
 import importlib, json, sys
-sys.path.insert(0, sys.argv[1])
 from wireconf.corpus.rules import Edit
-from wireconf.strength import _PackageCopy
+from wireconf.strength import _CopyFinder, _PackageCopy
 
 copy = _PackageCopy(__import__("pathlib").Path(sys.argv[2]), __import__("pathlib").Path(sys.argv[1]))
+sys.meta_path.insert(0, _CopyFinder(copy.root))
 seen = []
 for edits in json.loads(sys.argv[3]):
     copy.mutate([Edit(**e) for e in edits])
-    for name in [m for m in sys.modules if m.startswith("reference_impl")]:
+    for name in [m for m in sys.modules if m.startswith("wireconf.reference_impl")]:
         del sys.modules[name]
     module = importlib.import_module("wireconf.reference_impl.consts")
     assert module.__file__.startswith(sys.argv[1]), module.__file__
@@ -249,11 +249,11 @@ def test_each_mutant_runs_on_the_pristine_package_with_only_its_own_edits(tmp_pa
 GRAPH_PROBE = """\
 import importlib, json, sys
 from pathlib import Path
-sys.path.insert(0, sys.argv[1])
 from wireconf.corpus.rules import Edit
-from wireconf.strength import _ImportGraph, _PackageCopy
+from wireconf.strength import _CopyFinder, _ImportGraph, _PackageCopy
 
 copy = _PackageCopy(Path(sys.argv[2]), Path(sys.argv[1]))
+sys.meta_path.insert(0, _CopyFinder(copy.root))
 graph = _ImportGraph(copy.root)
 import wireconf.reference_impl.user, wireconf.reference_impl.via_package, wireconf.reference_impl.unrelated
 seen = []

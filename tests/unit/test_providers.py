@@ -109,7 +109,7 @@ def _code_strings(path) -> list[tuple[int, str]]:
 
 # The places an api or a provider may be named: its records, and the real runtimes' adapters (a runtime
 # says which apis it implements).
-NAMING_APIS = ("wireconf/providers/", "wireconf/adapters/")
+NAMING_APIS = ("wireconf/providers/", "wireconf/adapters/", "wireconf/reference_impl/")
 KNOWN = {("wireconf/corpus/prompty_vectors.py", "openai"): "Prompty's provider for a vector that names none"}
 
 
@@ -119,7 +119,7 @@ def test_no_module_outside_the_records_names_an_api_or_a_provider():
     names = [*APIS, *(name for provider in PROVIDERS.values() for name in provider.key_variables)]
     pattern = re.compile(r"\b(" + "|".join(re.escape(name) for name in names) + r")\b")
     found = []
-    for path in sorted((REPO / "harness").rglob("*.py")):
+    for path in sorted((REPO / "wireconf").rglob("*.py")):
         relative = path.relative_to(REPO).as_posix()
         if relative.startswith(NAMING_APIS):
             continue

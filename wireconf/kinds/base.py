@@ -58,6 +58,17 @@ def _short_path_from(filename: str, cwd: str) -> str:
         return filename
 
 
+_HARNESS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
+_REFERENCE = os.path.join(_HARNESS, "reference_impl", "")
+
+
+def _harness_frame(filename: str) -> bool:
+    """A frame of the harness's own code (``wireconf/``), not of the reference (``wireconf/reference_impl/``),
+    which is an adapter like any other."""
+    path = os.path.abspath(filename)
+    return path.startswith(_HARNESS) and not path.startswith(_REFERENCE)
+
+
 def adapter_traceback(exc: BaseException) -> str:
     """The traceback of an adapter's exception without the harness's own frames; an exception raised in
     a runtime process (``exec:``) carries that process's own traceback text."""
@@ -65,7 +76,7 @@ def adapter_traceback(exc: BaseException) -> str:
     if isinstance(remote, str) and remote:
         return remote
     frames = traceback.extract_tb(exc.__traceback__)
-    kept = [f for f in frames if "/wireconf/" not in f.filename.replace("\\", "/")] or frames
+    kept = [f for f in frames if not _harness_frame(f.filename)] or frames
     for frame in kept:
         frame.filename = _short_path(frame.filename)
     lines = traceback.format_list(kept[-12:]) + traceback.format_exception_only(type(exc), exc)
