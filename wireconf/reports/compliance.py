@@ -109,6 +109,7 @@ def render_compliance(
                 "anchor": anchor("rt", rt.label),
                 "judged": rt.judged,
                 "spec": rt.spec_conform,
+                "interop": rt.interop_pass,
                 "passed": rt.counts["passed"],
                 "counts": rt.counts,
                 "failures": rt.failures,
