@@ -304,12 +304,18 @@ class _MutantLoop:
                 self.emit(MutantResult(rule_id, "error", problem))
                 continue
             failed = list(failures(cases, rule_id))
-            if not failed and representation:
+            if not failed and representation and rule.provider_equivalent:
                 detail = (
                     f"{', '.join(representation)} differ(s) only in representation: the provider reads "
-                    "the mutant's request as the reference's"
+                    "the mutant's request as the reference's (the rule says so: provider_equivalent)"
                 )
                 self.emit(MutantResult(rule_id, "equivalent", detail))
+            elif not failed and representation:
+                detail = (
+                    f"{', '.join(representation)} differ(s) only in representation, and the rule does not "
+                    "say so: declare `provider_equivalent` on it, or give it a case the provider tells apart"
+                )
+                self.emit(MutantResult(rule_id, "survived", detail))
             elif not failed:
                 detail = f"all {len(cases)} case(s) citing the rule still pass"
                 self.emit(MutantResult(rule_id, "survived", detail))

@@ -121,9 +121,20 @@ def test_survivors_missing_and_stale_mutants_are_reported(tmp_path):
 def test_a_mutant_the_provider_reads_alike_is_equivalent_under_interop_only(tmp_path):
     """The mutant sends one text part as a one-block array: a failure under full, representation under
     interop (openai.chat's equivalence content-one-text-part), counted apart, not as a survivor."""
-    (tmp_path / "rules.yaml").write_text(RULES)
-    (tmp_path / "c.yaml").write_text(CASE)
     rule = "7.1.1/single-text-part-is-string"
+    (tmp_path / "c.yaml").write_text(CASE)
+    # a rule that does not say the provider reads its deviation alike: a survivor, the corpus's gap
+    (tmp_path / "rules.yaml").write_text(RULES)
+    (undeclared,) = strength(tmp_path, [rule], profile="interop").results
+    assert undeclared.status == "survived", undeclared
+    assert "the rule does not say so" in undeclared.detail
+    said = "    statement: One text part is a string.\n"
+    assert said in RULES
+    (tmp_path / "rules.yaml").write_text(
+        RULES.replace(
+            said, said + "    provider_equivalent: one text part as an array of one, the same request\n"
+        )
+    )
     (interop,) = strength(tmp_path, [rule], profile="interop").results
     assert interop.status == "equivalent", interop
     assert "wire.openai.chat.single" in interop.detail

@@ -236,6 +236,13 @@ class Rule(BaseModel):
         "request type rejects (wireconf.providers.schema_check): which type, which field, and why. A finding "
         "about the spec, listed on the findings page; a runtime is never charged with it",
     )
+    provider_equivalent: str | None = Field(
+        default=None,
+        description="Where a deviation from this rule (its mutant's) is one the provider reads as the same "
+        "request (a provider equivalence of wireconf.providers covers it): which equivalence, and why the "
+        "rule stands. `wireconf strength --profile interop` counts such a mutant apart only when its rule "
+        "says so here",
+    )
     mutant: list[Edit] | None = Field(
         default=None,
         description="Edits of the reference implementation that break this rule only (wireconf strength)",
