@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
-from wireconf.errors import CaseInputError, ContractError, NotJudged
+from wireconf.errors import CaseInputError, ContractError, NotJudged, Unwritable
 from wireconf.judging.canonical import NotData
 from wireconf.judging.differences import Difference, Line
 from wireconf.judging.outcome import Outcome, canonical_outcome
@@ -36,9 +36,9 @@ if TYPE_CHECKING:
 @dataclass
 class CaseResult:
     """The outcome of one case as data: ``judged`` (``lines`` empty when it passes), ``error`` (no
-    verdict: ``message`` says why) or ``skipped`` (``message`` is the reason)."""
+    verdict: ``message`` says why), ``skipped`` or ``unsupported`` (``message`` is the reason)."""
 
-    status: Literal["judged", "error", "skipped"]
+    status: Literal["judged", "error", "skipped", "unsupported"]
     message: str = ""
     lines: list[Line] = field(default_factory=list)
     """The verdict's explanation: prose and ``Difference`` objects (plain dataclasses: they pickle)."""
@@ -95,6 +95,8 @@ def finish_case(session: CaseHost, prepared: Prepared) -> CaseResult:
     except (ContractError, NotJudged) as exc:
         return CaseResult("error", redact(f"error: {exc}"))
     fault = not_judged(outcome)
+    if isinstance(fault, Unwritable):
+        return CaseResult("unsupported", redact(f"not supported by this runtime's input: {fault}"))
     if fault is not None:
         return CaseResult("error", redact(f"error (not a verdict on the runtime): {fault}"))
     try:

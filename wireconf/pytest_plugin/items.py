@@ -225,6 +225,9 @@ class CaseItem(ShownAsWritten):
                 f"error: the network is blocked while a runtime runs, and it tried to reach:\n{tried}\n"
                 f"{NETWORK_HELP}"
             )
+        if result.status == "unsupported":
+            self.user_properties.append((PROP_UNSUPPORTED, True))
+            pytest.skip(result.message)
         if result.status == "skipped":
             pytest.skip(result.message)
         if result.status == "error":
