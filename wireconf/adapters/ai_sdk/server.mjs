@@ -39,7 +39,15 @@ const REPLAY_PROMPT = [{ role: "user", content: "wireconf replay" }];
 function request(call, fetch, baseURL = undefined) {
   const { agent } = call.args;
   const api = MODELS[call.api];
-  const settings = { apiKey: process.env[KEYS[call.provider]] || REPLAY_KEY, fetch, ...(baseURL ? { baseURL } : {}) };
+  let next = 0; // the ids the provider makes up (Gemini's tool calls) numbered per call, not random, so
+  // that a diff reads the same on every run (the verdict is the same: they are not the spec's ids)
+  const generateId = () => `ai-sdk-generated-${next++}`;
+  const settings = {
+    apiKey: process.env[KEYS[call.provider]] || REPLAY_KEY,
+    fetch,
+    generateId,
+    ...(baseURL ? { baseURL } : {}),
+  };
   return {
     model: api.model(settings, agent.model.id),
     messages: "messages" in call.args ? messagesOf(call.args.messages) : REPLAY_PROMPT,
