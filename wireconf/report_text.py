@@ -65,3 +65,14 @@ def path_part(name: str) -> str:
     ``-`` become ``_``, and leading or trailing dots and underscores go (no ``..``, no hidden file);
     empty when nothing is left."""
     return _UNSAFE_IN_PATH.sub("_", name).strip("._")
+
+
+_INSTALLED = re.compile(r"[^\s\"'(]*/(site-packages|dist-packages|node_modules)/")
+
+
+def machine_free(text: str) -> str:
+    """``text`` without this machine's install locations: a runtime's message or traceback names files
+    under site-packages (LiteLLM embeds a traceback in its errors; an exec runtime sends its own) or an
+    npm install's node_modules, which read ``site-packages/…`` and ``node_modules/…`` on every machine,
+    so a failure, a baseline reason and the findings page are the same wherever they are made."""
+    return _INSTALLED.sub(lambda m: f"{m.group(1)}/", text)

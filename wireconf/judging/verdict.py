@@ -20,6 +20,7 @@ from wireconf.judging.differences import Difference, Line, Subject
 from wireconf.judging.listed import listed_only
 from wireconf.judging.matchers import apply_matchers
 from wireconf.judging.outcome import CanonicalOutcome
+from wireconf.report_text import machine_free
 
 
 def _indent(text: str, prefix: str = "    ") -> str:
@@ -41,7 +42,7 @@ def exception_matches(exc: BaseException, expected: ExpectedError) -> bool:
 
 
 def _describe_exception(exc: BaseException) -> str:
-    return f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}"
+    return f"{type(exc).__module__}.{type(exc).__qualname__}: {machine_free(str(exc))}"
 
 
 def _raised(outcome: CanonicalOutcome[Any], text: str) -> Difference:

@@ -18,6 +18,7 @@ from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import CassetteRef, InlineResponse, Response
 from wireconf.errors import CaseInputError
 from wireconf.judging.outcome import Outcome
+from wireconf.report_text import machine_free
 from wireconf.sdk.origins import remember
 from wireconf.sdk.replay import SdkReplay
 from wireconf.sdk.transport import StreamProbe, split_events
@@ -74,7 +75,7 @@ def adapter_traceback(exc: BaseException) -> str:
     a runtime process (``exec:``) carries that process's own traceback text."""
     remote = getattr(exc, "wireconf_traceback", None)
     if isinstance(remote, str) and remote:
-        return remote
+        return machine_free(remote)
     frames = traceback.extract_tb(exc.__traceback__)
     kept = [f for f in frames if not _harness_frame(f.filename)] or frames
     for frame in kept:
