@@ -67,7 +67,11 @@ def path_part(name: str) -> str:
     return _UNSAFE_IN_PATH.sub("_", name).strip("._")
 
 
-_INSTALLED = re.compile(r"[^\s\"'(]*/(site-packages|dist-packages|node_modules)/")
+_INSTALLED = re.compile(r"/(site-packages|dist-packages|node_modules)/")
+_PATH_START = re.compile(r"[\s\"'(]")
+_MAX_PREFIX = 4096
+"""How far back a path's start is looked for from its install folder (a path is never longer): the
+scan stays linear in the text whatever a runtime puts in it."""
 
 
 def machine_free(text: str) -> str:
@@ -75,4 +79,16 @@ def machine_free(text: str) -> str:
     under site-packages (LiteLLM embeds a traceback in its errors; an exec runtime sends its own) or an
     npm install's node_modules, which read ``site-packages/…`` and ``node_modules/…`` on every machine,
     so a failure, a baseline reason and the findings page are the same wherever they are made."""
-    return _INSTALLED.sub(lambda m: f"{m.group(1)}/", text)
+    out: list[str] = []
+    done = 0
+    for match in _INSTALLED.finditer(text):
+        if match.start() < done:
+            continue
+        window = text[max(done, match.start() - _MAX_PREFIX) : match.start()]
+        starts = [m.end() for m in _PATH_START.finditer(window)]
+        begin = match.start() - len(window) + (starts[-1] if starts else 0)
+        out.append(text[done:begin])
+        out.append(f"{match.group(1)}/")
+        done = match.end()
+    out.append(text[done:])
+    return "".join(out)
