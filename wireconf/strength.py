@@ -37,6 +37,7 @@ from types import ModuleType
 import pytest
 
 from wireconf.corpus.loader import Corpus, LoadedCase
+from wireconf.corpus.model import CaseBase
 from wireconf.corpus.rules import Edit
 from wireconf.import_graph import imports_of, module_name
 
@@ -233,13 +234,14 @@ class _MutantLoop:
         from _pytest.runner import runtestprotocol
 
         from wireconf.impl_loader import ImplError, load_impl
+        from wireconf.pytest_plugin.items import CaseItem
         from wireconf.pytest_plugin.session import get_session
 
         wireconf = get_session(session.config)
         items = {
             (Path(item.path).resolve(), item.loaded.id): item
             for item in session.items
-            if getattr(item, "loaded", None) is not None
+            if isinstance(item, CaseItem)
         }
 
         def install(edits: list[Edit]) -> str | None:
@@ -260,7 +262,9 @@ class _MutantLoop:
         representation: list[str] = []
         """The cases of the last mutant that differed only in representation (``--profile interop``)."""
 
-        def failures(cases: list[LoadedCase], rule_id: str | None = None) -> Iterator[tuple[str, list[str]]]:
+        def failures(
+            cases: list[LoadedCase[CaseBase]], rule_id: str | None = None
+        ) -> Iterator[tuple[str, list[str]]]:
             """The cases of ``cases`` whose run reports a failure (setup or verdict), each with the rules
             its differences break; with ``rule_id``, up to the first failure that names that rule."""
             representation.clear()
@@ -278,7 +282,7 @@ class _MutantLoop:
                     if rule_id is None or rule_id in named:
                         return
 
-        def first_failure(cases: list[LoadedCase]) -> str | None:
+        def first_failure(cases: list[LoadedCase[CaseBase]]) -> str | None:
             """The first of ``cases`` whose run reports a failure, as pytest -x stops."""
             return next((case_id for case_id, _ in failures(cases)), None)
 
@@ -335,7 +339,7 @@ class _MutantLoop:
         self,
         killed: dict[str, list[tuple[str, str | None]]],
         install: Callable[[list[Edit]], str | None],
-        first_failure: Callable[[list[LoadedCase]], str | None],
+        first_failure: Callable[[list[LoadedCase[CaseBase]]], str | None],
     ) -> None:
         """Each killing case against the pristine copy: a kill stands only where that case passes."""
         if not killed:

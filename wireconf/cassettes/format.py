@@ -19,6 +19,7 @@ import base64
 import gzip
 import json
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 import yaml
@@ -31,7 +32,7 @@ _Dumper: type = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 _NO_FOLDING = 1_000_000
 
 
-class _CassetteDumper(_Dumper):  # type: ignore[misc, valid-type]
+class _CassetteDumper(_Dumper):  # type: ignore[misc]  # _Dumper is chosen at run time (libyaml or not)
     pass
 
 
@@ -64,7 +65,7 @@ def as_bytes(body: Any) -> bytes | None:
 
 def _decompress(data: bytes, headers: dict[str, Any]) -> tuple[bytes, dict[str, Any]]:
     encoding = (_header(headers, "content-encoding") or "").lower()
-    decoders = {"gzip": gzip.decompress, "deflate": zlib.decompress}
+    decoders: dict[str, Callable[[bytes], bytes]] = {"gzip": gzip.decompress, "deflate": zlib.decompress}
     if encoding in decoders:
         try:
             data = decoders[encoding](data)

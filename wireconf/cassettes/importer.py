@@ -22,7 +22,7 @@ from typing import Any
 from wireconf import __version__
 from wireconf.cassettes.atomic import write_atomic
 from wireconf.cassettes.lock import cassette_lock
-from wireconf.cassettes.store import CassetteMeta
+from wireconf.cassettes.store import CassetteMeta, ImportSource
 from wireconf.cassettes.vcr_import import NotACassette, endpoint_of, read_text
 from wireconf.cassettes.vcr_import import read as read_vcr
 from wireconf.cassettes.writer import checked_text
@@ -69,14 +69,14 @@ def real_traffic_cassette(path: Path, today: date | None = None) -> tuple[str, d
     request_body = request.get("body")
     meta = CassetteMeta(
         provenance="imported",
-        source={
-            "repo": data["source_repo"],
-            "path": data["source_path"],
-            "commit": data["source_commit"],
-            "interaction": int(data["interaction_index"]),
-            "file": path.name,
-            "format": "real-traffic",
-        },
+        source=ImportSource(
+            repo=data["source_repo"],
+            path=data["source_path"],
+            commit=data["source_commit"],
+            interaction=int(data["interaction_index"]),
+            file=path.name,
+            format="real-traffic",
+        ),
         notes=data.get("notes"),
         provider=provider,
         api=api,
@@ -175,13 +175,13 @@ def vcr_cassette(path: Path, source: Source, today: date | None = None) -> tuple
     first = interactions[0]["request"]
     meta = CassetteMeta(
         provenance="imported",
-        source={
-            "repo": source.repo,
-            "path": source.path,
-            "commit": source.commit,
-            "file": path.name,
-            "format": kind,
-        },
+        source=ImportSource(
+            repo=source.repo,
+            path=source.path,
+            commit=source.commit,
+            file=path.name,
+            format=kind,
+        ),
         provider=endpoints[0].provider,
         api=endpoints[0].api,
         stream=any(e.stream for e in endpoints),

@@ -21,7 +21,7 @@ from pathlib import Path
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # no locks where there is no fcntl
 
 
 def _lock_path(path: Path) -> Path:

@@ -136,21 +136,23 @@ class NetworkGuard:
                 return real_sendmsg(sock, buffers, *args)
             raise guard._block("send", *_describe(args[2]))
 
-        socket.getaddrinfo = getaddrinfo  # type: ignore[assignment]
-        socket.socket.connect = connect  # type: ignore[method-assign]
-        socket.socket.connect_ex = connect_ex  # type: ignore[method-assign]
-        socket.socket.sendto = sendto  # type: ignore[method-assign, assignment]
-        socket.socket.sendmsg = sendmsg  # type: ignore[method-assign]
+        # the guard patches the socket module in place (that is its job); the stubs' overloads of these
+        # methods are wider than the wrappers' signatures, which forward whatever they are given
+        socket.getaddrinfo = getaddrinfo
+        socket.socket.connect = connect  # type: ignore[method-assign, assignment]  # see above
+        socket.socket.connect_ex = connect_ex  # type: ignore[method-assign, assignment]  # see above
+        socket.socket.sendto = sendto  # type: ignore[method-assign, assignment]  # see above
+        socket.socket.sendmsg = sendmsg  # type: ignore[method-assign, assignment]  # see above
 
     def _unpatch(self) -> None:
         assert self._saved is not None
-        (
+        (  # the saved originals put back (see _patch)
             socket.getaddrinfo,
-            socket.socket.connect,
-            socket.socket.connect_ex,
-            socket.socket.sendto,
-            socket.socket.sendmsg,
-        ) = self._saved  # type: ignore[method-assign, assignment]
+            socket.socket.connect,  # type: ignore[method-assign]  # put back in place
+            socket.socket.connect_ex,  # type: ignore[method-assign]  # put back in place
+            socket.socket.sendto,  # type: ignore[method-assign]  # put back in place
+            socket.socket.sendmsg,  # type: ignore[method-assign]  # put back in place
+        ) = self._saved
         self._saved = None
 
     def install(self) -> int:

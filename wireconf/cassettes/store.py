@@ -54,6 +54,7 @@ class CassetteMeta(BaseModel):
     source: ImportSource | None = None
     notes: str | None = None
     provider: str
+    # the names are known only at run time (the provider registry): pydantic checks them, mypy cannot
     api: Literal[API_NAMES]  # type: ignore[valid-type]
     stream: bool = False
     endpoint: str

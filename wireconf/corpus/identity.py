@@ -23,6 +23,7 @@ import yaml
 from wireconf.cassettes.store import CassetteError, CassetteStore
 from wireconf.corpus.data_paths import resolve_agent_paths
 from wireconf.corpus.loader import LoadedCase
+from wireconf.corpus.model import CaseBase
 from wireconf.corpus.rules import RULES_FILE, VERSION_PATTERN
 
 HASH_PREFIX = "sha256:"
@@ -113,7 +114,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _named_files(case: LoadedCase, store: CassetteStore) -> list[Path]:
+def _named_files(case: LoadedCase[CaseBase], store: CassetteStore) -> list[Path]:
     """The cassettes (any ``cassette:`` value) and the data files of the agent's tools the case names."""
     files: list[Path] = []
 
@@ -142,7 +143,7 @@ def _named_files(case: LoadedCase, store: CassetteStore) -> list[Path]:
     return files
 
 
-def case_fingerprint(case: LoadedCase, store: CassetteStore) -> str:
+def case_fingerprint(case: LoadedCase[CaseBase], store: CassetteStore) -> str:
     """A short hash of what decides the case's verdict: the case as parsed (anchors resolved) and the
     files it names. It changes when the case's inputs, expectation or recorded traffic change."""
     text = json.dumps(_plain(case.raw), sort_keys=True, ensure_ascii=False, default=str)

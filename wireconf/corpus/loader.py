@@ -26,7 +26,7 @@ from wireconf.kinds.registry import CASE_ADAPTER
 
 __all__ = ["Corpus", "Entry", "LoadedCase", "Problem", "find_corpus_root", "is_case_file", "load_corpus"]
 
-Entry = LoadedCase | Problem
+Entry = LoadedCase[CaseBase] | Problem
 
 
 def find_corpus_root(path: Path) -> Path | None:
@@ -73,7 +73,7 @@ class Corpus:
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()
-        seen: dict[str, LoadedCase] = {}
+        seen: dict[str, LoadedCase[CaseBase]] = {}
         paths = sorted(p for p in self.root.rglob("*") if p.is_file() and is_case_file(p, self.root))
         parsed = ParsedFiles(self.root, len(paths))
         self.catalogue = load_catalogue(self.root / RULES_FILE, parsed.load)
@@ -88,7 +88,9 @@ class Corpus:
                 self.entries[path] = self.entries[target] = [Problem(path, 0, "[file]", why)]
         parsed.save([self.root / RULES_FILE, *inside])
 
-    def _load_file(self, path: Path, seen: dict[str, LoadedCase], parsed: ParsedFiles) -> Iterator[Entry]:
+    def _load_file(
+        self, path: Path, seen: dict[str, LoadedCase[CaseBase]], parsed: ParsedFiles
+    ) -> Iterator[Entry]:
         try:
             raw = parsed.load(path)
         except YamlSyntaxError as exc:
@@ -111,7 +113,7 @@ class Corpus:
             yield self._load_case(path, raw, index, entry, seen)
 
     def _load_case(
-        self, path: Path, raw: LineDict, index: int, entry: Any, seen: dict[str, LoadedCase]
+        self, path: Path, raw: LineDict, index: int, entry: Any, seen: dict[str, LoadedCase[CaseBase]]
     ) -> Entry:
         line = entry.line if isinstance(entry, LineDict) else line_of(raw, ["cases", index])
         name = entry.get("id") if isinstance(entry, dict) and isinstance(entry.get("id"), str) else None
@@ -141,7 +143,7 @@ class Corpus:
         seen[model.id] = loaded
         return loaded
 
-    def cases(self) -> Iterator[LoadedCase]:
+    def cases(self) -> Iterator[LoadedCase[CaseBase]]:
         for entries in self.entries.values():
             yield from (e for e in entries if isinstance(e, LoadedCase))
 
@@ -153,7 +155,7 @@ class Corpus:
     def cited_rules(self) -> set[str]:
         return {rule for case in self.cases() for rule in case.model.rules}
 
-    def cases_citing(self, rule_id: str) -> list[LoadedCase]:
+    def cases_citing(self, rule_id: str) -> list[LoadedCase[CaseBase]]:
         return [c for c in self.cases() if rule_id in c.model.rules]
 
 

@@ -9,13 +9,16 @@ keep the spec's canonical vocabulary (camelCase); adapters receive them as plain
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from wireconf.providers.registry import API_NAMES
 
-Api = Literal[API_NAMES]  # type: ignore[valid-type]
+if TYPE_CHECKING:
+    Api = str  # the names are known only at run time (the provider registry): a str to the checker
+else:
+    Api = Literal[API_NAMES]
 
 _ID_PATTERN = r"^[a-z0-9][a-z0-9._-]*$"
 

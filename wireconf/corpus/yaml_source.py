@@ -44,7 +44,7 @@ _ALIAS_LIKE = re.compile(r"(?:^|[\s\[\{,])\*[^\s,\[\]\{\}]", re.MULTILINE)
 _ANCHOR_LIKE = re.compile(r"(?:^|[\s\[\{,])&[^\s,\[\]\{\}]", re.MULTILINE)
 
 
-class LineDict(dict):
+class LineDict(dict[Any, Any]):  # a YAML mapping: its keys and values are whatever the file holds
     """A dict with ``line`` (1-based, where the mapping starts) and ``key_lines`` (key → 1-based line)."""
 
     __slots__ = ("key_lines", "line")
@@ -176,7 +176,7 @@ class _DuplicateKey(yaml.MarkedYAMLError):
     pass
 
 
-class _LineLoader(_BaseLoader):  # type: ignore[misc, valid-type]
+class _LineLoader(_BaseLoader):  # type: ignore[misc]  # _BaseLoader is chosen at run time (libyaml or not)
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> LineDict:
         self.flatten_mapping(node)
         result = LineDict()

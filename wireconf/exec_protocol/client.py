@@ -28,7 +28,7 @@ import shutil
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from typing import Any
 
 from wireconf.case_abort import CaseTimeout, RunnerEnded
@@ -192,6 +192,7 @@ class ExecAdapter:
         self._started = 0.0
         self._ids = itertools.count(1)
         self._in_flight: _Process | None = None
+        self._process: _Process | None  # None once stopped: the next call starts a new one
         self._transcript = os.environ.get(TRANSCRIPT_ENV)
         if shutil.which(self.argv[0], path=os.environ.get("PATH")) is None and not os.access(
             self.argv[0], os.X_OK
@@ -464,7 +465,7 @@ class ExecAdapter:
         sdk: list[str],
         stream: tuple[str, Iterable[object]] | None,
         http: HttpBridge | None = None,
-    ) -> Iterator[Any]:
+    ) -> Generator[Any, None, Any]:
         process = self._ensure_running()
         stray = _pending(process)
         if stray:  # written after the last call's answer: that call's fault, never this one's

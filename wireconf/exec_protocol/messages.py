@@ -23,7 +23,8 @@ SCHEMA_FILE = "schema.json"
 def schema() -> dict[str, Any]:
     """The JSON Schema of every protocol message."""
     text = resources.files(__package__).joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
-    return json.loads(text)  # type: ignore[no-any-return]
+    schema: dict[str, Any] = json.loads(text)
+    return schema
 
 
 def encode(message: Mapping[str, Any]) -> str:
@@ -161,5 +162,6 @@ def remote_exception(error: Mapping[str, Any]) -> Exception:
     same message, and the runtime's traceback as ``wireconf_traceback``."""
     mro = tuple(str(n) for n in (error.get("mro") or [error.get("type") or "Exception"]))
     exc = _remote_class(mro)(str(error.get("message", "")))
+    # an attribute of wireconf's own on an exception of any class (the runtime's, by name)
     exc.wireconf_traceback = str(error.get("traceback") or "")  # type: ignore[attr-defined]
     return exc

@@ -172,8 +172,9 @@ class Server:
         from wireconf.providers.registry import APIS
         from wireconf.sdk.transport import StreamProbe
 
-        frame = APIS[api].sse
-        assert frame is not None, f"{api} has no event stream"
+        sse = APIS[api].sse
+        assert sse is not None, f"{api} has no event stream"
+        frame = sse  # narrowed once, for the class below (mypy does not carry narrowing into it)
         trailer = frame([])
         server = self
 

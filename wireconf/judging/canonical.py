@@ -15,7 +15,7 @@ judged on the spec's fields, like its ToolCall object would be.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from wireconf.errors import WireconfError
@@ -42,7 +42,7 @@ def _is_tool_call_object(value: Any) -> bool:
     return all(hasattr(value, f) for f in ("name", "arguments")) and not isinstance(value, type)
 
 
-_EXACT = {str: str.__str__, int: int.__int__, float: float.__float__}
+_EXACT: dict[type, Callable[[Any], object]] = {str: str.__str__, int: int.__int__, float: float.__float__}
 """The base type's own conversion (never a subclass's override): a ``str`` subclass (an enum member, a
 runtime's own text type) is the string it holds, in every kind, as JSON would carry it."""
 

@@ -65,7 +65,7 @@ def json_kind(value: Any) -> str:
     return type(value).__name__
 
 
-_EQUAL_AS_PYTHON = frozenset({str, int, bool, type(None)})
+_EQUAL_AS_PYTHON: frozenset[type] = frozenset({str, int, bool, type(None)})
 """Types whose values, the same type on both sides, are equal under JSON semantics exactly when ``==``
 says so (floats too when no tolerance is declared)."""
 _EQUAL_AS_PYTHON_OR_FLOAT = _EQUAL_AS_PYTHON | {float}
@@ -248,14 +248,16 @@ def differences(
         out.append(
             Difference(subject, path, change, f"{path}: {text}", shape, expected=sides[0], actual=sides[1])
         )
-    return Differences(out, stopped=bool(diff.get_stats().get("MAX DIFF LIMIT REACHED")))
+    stats = diff.get_stats()  # type: ignore[no-untyped-call]  # deepdiff leaves it unannotated
+    return Differences(out, stopped=bool(stats.get("MAX DIFF LIMIT REACHED")))
 
 
 def _sides(level: Any) -> tuple[Any, Any]:
     """The expectation's and the runtime's values at a deepdiff level (``None`` for the absent side)."""
     from deepdiff.helper import notpresent
 
-    return tuple(None if v is notpresent else v for v in (level.t1, level.t2))  # type: ignore[return-value]
+    expected, actual = (None if v is notpresent else v for v in (level.t1, level.t2))
+    return expected, actual
 
 
 class Differences(list[Difference]):

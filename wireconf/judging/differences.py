@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 Change = Literal[
     "missing-key",  # a key the expectation has is absent
@@ -31,10 +31,10 @@ Change = Literal[
     "other",  # a failure stated only in prose (a refused recording)
     "provider-rejects",  # a request the provider's own SDK type rejects (providers.schema_check)
 ]
-CHANGES: tuple[str, ...] = Change.__args__  # type: ignore[attr-defined]
+CHANGES: tuple[str, ...] = get_args(Change)
 
 Subject = Literal["request", "result", "yielded-before-error", "spans"]
-SUBJECTS: tuple[str, ...] = Subject.__args__  # type: ignore[attr-defined]
+SUBJECTS: tuple[str, ...] = get_args(Subject)
 """``request``: a request body (wire, and the body an e2e runtime sent through the SDK); ``result``:
 whatever the kind returns (a processor's result, the items a stream yields, an extraction, ...);
 ``yielded-before-error``: the items a stream yielded before its expected exception; ``spans``: the

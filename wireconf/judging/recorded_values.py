@@ -68,7 +68,9 @@ def resolve(value: Any, document: Any) -> Any:
     return value
 
 
-def with_recorded_values(case: LoadedCase[Any], document_of: Callable[[str], RecordedResponse]) -> CaseBase:
+def with_recorded_values(
+    case: LoadedCase[CaseBase], document_of: Callable[[str], RecordedResponse]
+) -> CaseBase:
     """The case's model, its ``expect`` resolved when it refers to the recorded response;
     ``document_of(where)`` is the recorded response the case's kind points into (its
     ``recorded_document``), asked for only when there is a reference."""

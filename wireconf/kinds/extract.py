@@ -131,11 +131,11 @@ def _prepare(ctx: HarnessContext, case: LoadedCase[ExtractCase]) -> Call[None]:
             return raised(exc)
         for name, before, after in (("request", request, given[0]), ("response", response, given[1])):
             if after != before:
-                exc = PayloadMutated(
+                mutated = PayloadMutated(
                     f"the extractor changed the {name} payload it was given (extractors MUST be pure "
                     "functions over their data, without side effects)"
                 )
-                return Outcome(raised=exc, traceback=lambda: CHECKED_AFTER)
+                return Outcome(raised=mutated, traceback=lambda: CHECKED_AFTER)
         return Outcome(value=result)
 
     return call

@@ -222,7 +222,7 @@ def _span_lines(case: TraceCase, spans: list[CapturedSpan]) -> list[Line]:
             f"the call finished {len(plain)}"
         )
         lines.append(Difference("spans", "$", "missing-item", text, "span without gen_ai.*"))
-    return lines + _listing(spans) if lines else []
+    return [*lines, *_listing(spans)] if lines else []
 
 
 def judge(case: TraceCase, outcome: CanonicalOutcome[Observed], noun: str) -> list[Line]:

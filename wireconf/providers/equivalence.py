@@ -34,13 +34,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from wireconf.corpus.conditions import Condition, parse_condition
 from wireconf.judging.differences import Difference, generic_path
 
 Test = Literal["default", "empty", "same-json", "one-text-block"]
-TESTS: tuple[str, ...] = Test.__args__  # type: ignore[attr-defined]
+TESTS: tuple[str, ...] = get_args(Test)
 
 _OMITTED = ("unexpected-key", "missing-key")
 _CHANGES: dict[str, tuple[str, ...]] = {

@@ -164,7 +164,7 @@ def _check(value: Any, dotted: str, at: tuple[Any, ...]) -> list[Problem]:
     try:
         validated = _adapter(dotted).validate_python(value)
     except ValidationError as exc:
-        errors += exc.errors()
+        errors += [dict(e) for e in exc.errors()]  # TypedDicts, read and extended as plain dicts
     else:
         if not isinstance(validated, BaseModel) and not (
             isinstance(validated, list) and validated and isinstance(validated[0], BaseModel)

@@ -70,7 +70,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     kinds, apis = config.getoption("wireconf_kinds"), config.getoption("wireconf_apis")
     if not kinds and not apis:
         return
-    keep, drop = [], []
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []
     for item in items:
         loaded = getattr(item, "loaded", None)
         selected = (

@@ -181,7 +181,7 @@ def _gate(item: CaseItem, report: pytest.TestReport, baseline: Baseline) -> None
     config = item.config
     fingerprint = get_session(config).fingerprint(item.corpus_root, item.loaded)
     report.user_properties.append((PROP_FINGERPRINT, fingerprint))
-    props = dict(report.user_properties)
+    props: dict[str, Any] = dict(report.user_properties)  # the values wireconf's items put there
     case = GatedCase(
         case_id=item.loaded.id,
         fingerprint=fingerprint,
@@ -237,7 +237,7 @@ class _Controller:
             self._out = self.report_path.open("w", encoding="utf-8", errors="backslashreplace")
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        props = dict(report.user_properties)
+        props: dict[str, Any] = dict(report.user_properties)
         if PROP_CASE not in props and PROP_PROBLEM not in props:
             return
         record = self._pending.get(report.nodeid)

@@ -68,7 +68,8 @@ def deselect_outside(config: pytest.Config, items: list[pytest.Item]) -> None:
     if not selections:
         return
     root = installed_corpus().resolve()
-    keep, drop = [], []
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []
     for item in items:
         in_corpus = Path(item.path).resolve().is_relative_to(root)
         held = not in_corpus or any(selection.holds(item) for selection in selections)

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterator
 from functools import cached_property
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 
 import pytest
 
@@ -145,7 +145,7 @@ class CaseItem(ShownAsWritten):
             lines.append(f"  rule {rule_id}" + (f" [{rule.level}]: {rule.statement}" if rule else ""))
         return lines
 
-    def _error(self, message: str) -> None:
+    def _error(self, message: str) -> NoReturn:
         pytest.fail("\n".join([*self._header(), message]), pytrace=False)
 
     def _note_recorded(self, paths: Any) -> None:
@@ -206,7 +206,7 @@ class CaseItem(ShownAsWritten):
             result = session.runner.run(self, ahead=self._case_after)
         except CaseAborted as exc:
             self._note_recorded(exc.recorded)
-            aborted = redact(f"error: {exc}")
+            aborted: str | None = redact(f"error: {exc}")
         else:
             aborted = None
         if aborted is not None:

@@ -17,6 +17,7 @@ from wireconf.cassettes.watch import CassetteWatch
 from wireconf.corpus.identity import CorpusIdentity, case_fingerprint, corpus_identity
 from wireconf.corpus.installed import PACKAGED
 from wireconf.corpus.loader import Corpus, LoadedCase, find_corpus_root, load_corpus
+from wireconf.corpus.model import CaseBase
 from wireconf.impl_loader import ImplError, LoadedImpl, load_impl
 from wireconf.kinds.base import HarnessContext
 from wireconf.pytest_plugin.options import DEFAULT_IMPL
@@ -181,7 +182,7 @@ class WireconfSession:
             self._identities[corpus_root] = corpus_identity(corpus_root, self.cassettes_root(corpus_root))
         return self._identities[corpus_root]
 
-    def fingerprint(self, corpus_root: Path, case: LoadedCase) -> str:
+    def fingerprint(self, corpus_root: Path, case: LoadedCase[CaseBase]) -> str:
         return case_fingerprint(case, self.context(corpus_root).cassettes)
 
     def context(self, corpus_root: Path) -> HarnessContext:

@@ -64,7 +64,8 @@ class ReferenceAdapter:
         set_registry(entries)
 
     def process_stream(self, api: str, agent: dict[str, Any], events: Iterable[Any]) -> Iterable[Any]:
-        return FUNCTIONS[("stream", api)](agent, events)
+        items: Iterable[Any] = FUNCTIONS[("stream", api)](agent, events)
+        return items
 
     def stream_blocks(self, api: str, events: Iterable[Any]) -> Any:
         return FUNCTIONS[("blocks", api)](events)

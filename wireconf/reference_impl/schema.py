@@ -19,13 +19,12 @@ KIND_TO_JSON_TYPE: dict[str, str] = {
 def json_type(prop: dict[str, Any]) -> str:
     """The table of §7.1.4; a kind outside it is an error (project decision 7.1.4/unknown-kind-raises)."""
     kind = prop.get("kind")
-    try:
-        return KIND_TO_JSON_TYPE[kind]  # type: ignore[index]
-    except KeyError:
-        raise ValueError(
-            f"property {prop.get('name')!r} has kind {kind!r}, which is not in the §7.1.4 table "
-            f"({', '.join(KIND_TO_JSON_TYPE)})"
-        ) from None
+    if isinstance(kind, str) and kind in KIND_TO_JSON_TYPE:  # a list there is unhashable: no KeyError
+        return KIND_TO_JSON_TYPE[kind]
+    raise ValueError(
+        f"property {prop.get('name')!r} has kind {kind!r}, which is not in the §7.1.4 table "
+        f"({', '.join(KIND_TO_JSON_TYPE)})"
+    )
 
 
 def property_schema(prop: dict[str, Any]) -> dict[str, Any]:

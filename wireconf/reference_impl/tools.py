@@ -47,7 +47,8 @@ project_custom = _from_signatures(registry.signatures)
 
 
 def project_tool(tool: dict[str, Any]) -> list[FuncDef]:
-    projector = PROJECTORS.get(tool.get("kind"))  # type: ignore[arg-type]
+    kind = tool.get("kind")
+    projector = PROJECTORS.get(kind) if isinstance(kind, str) else None  # a list there is unhashable
     return (projector or project_custom)(tool)
 
 

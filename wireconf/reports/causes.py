@@ -83,7 +83,7 @@ def group_causes(failures: Iterable[tuple[str, list[dict[str, Any]]]]) -> list[C
             rules = tuple(difference.get("rules") or ())
             signature = str(difference.get("signature", ""))
             # an unruled difference's group is its api's: the same path means different things per api
-            key = (rules, signature, "" if rules else str(difference.get("api", "")))
+            key: tuple[Any, ...] = (rules, signature, "" if rules else str(difference.get("api", "")))
             basis = str(difference.get("basis", ""))
             key = (*key, basis)
             tier = difference.get("tier") if rules else None

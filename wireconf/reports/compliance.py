@@ -69,7 +69,8 @@ def render_compliance(
 ) -> str:
     """The page for ``records`` (every listed runtime's cases, as ``wireconf findings`` gathered them)."""
     matrix = build_matrix(records)
-    runtimes, rules = [], {}
+    runtimes: list[dict[str, Any]] = []
+    rules: dict[str, RuleView] = {}
     impls = Counter(rt.impl for rt in matrix.runtimes)
     for rt in matrix.runtimes:
         name = rt.impl if impls[rt.impl] == 1 else rt.label  # luthien at two commits: name both

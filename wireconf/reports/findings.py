@@ -52,7 +52,7 @@ def filed_under(record: CaseRecord) -> tuple[str, str | None]:
     if match and match.group(1) in broken:
         explanation = reason[match.end() :] if reason else None
         default = record.diff and explanation and explanation in record.diff  # the update's first diff line
-        return match.group(1), None if default or ", " in reason[: match.end()] else explanation
+        return match.group(1), None if default or ", " in (reason or "")[: match.end()] else explanation
     return fallback, reason
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.loader import Corpus
+from wireconf.corpus.model import CaseBase
 from wireconf.corpus.yaml_source import to_plain
 from wireconf.providers.registry import APIS
 from wireconf.providers.schema_check import Problem, problems
@@ -39,7 +40,7 @@ def _has_matcher(value: Any) -> bool:
     return False
 
 
-def expected_requests(corpus: Corpus) -> Iterator[tuple[LoadedCase, dict[str, Any]]]:
+def expected_requests(corpus: Corpus) -> Iterator[tuple[LoadedCase[CaseBase], dict[str, Any]]]:
     """Every request body a wire or e2e case expects, with its case."""
     for case in corpus.cases():
         raw = case.raw

@@ -34,6 +34,7 @@ class UnmatchedRequest(WireconfError):
 def cassette_transport(http: ModuleType, exchange: Exchange) -> Any:
     """A transport of the ``http`` library (``httpx2`` or ``httpx``) answering from ``exchange``."""
 
+    # the bases are the http library's given at run time (httpx2 or httpx): unknown to the checker
     class _Chunks(http.SyncByteStream, http.AsyncByteStream):  # type: ignore[misc, name-defined]
         def __init__(self, probe: StreamProbe) -> None:
             self.probe = probe
@@ -45,6 +46,7 @@ def cassette_transport(http: ModuleType, exchange: Exchange) -> Any:
             for chunk in self.probe.chunks():
                 yield chunk
 
+    # as _Chunks: bases from the http library given at run time
     class CassetteTransport(http.BaseTransport, http.AsyncBaseTransport):  # type: ignore[misc, name-defined]
         def __init__(self) -> None:
             self._upstream: Any = None

@@ -170,6 +170,7 @@ class PromptyAdapter:
         from prompty.core.discovery import get_executor
 
         name = f"wireconf-e2e-{next(_names)}"
+        assert self._prompty is not None, "e2e is declared only when prompty is installed"
         self._prompty.register_connection(name, client=client)
         loaded = load_agent(agent, connection=name)
         response = get_executor(_provider(api, loaded)).execute(loaded, load_messages(messages))

@@ -79,4 +79,5 @@ def as_request_body(arguments: dict[str, Any]) -> dict[str, Any]:
         )
 
     check(arguments, "$")
-    return json.loads(json.dumps(arguments))
+    copied: dict[str, Any] = json.loads(json.dumps(arguments))
+    return copied

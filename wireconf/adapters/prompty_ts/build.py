@@ -18,7 +18,8 @@ import tempfile
 from pathlib import Path
 
 from wireconf.adapters.npm import run_npm
-from wireconf.adapters.prompty_ts.locate import cache_root, missing_build_parts, pointer_file
+from wireconf.adapters.prompty_ts.locate import missing_build_parts, pointer_file
+from wireconf.cache_dir import cache_root
 from wireconf.cassettes.atomic import write_atomic
 from wireconf.errors import WireconfError
 

@@ -24,7 +24,8 @@ BLOCKED_FINISH_REASONS = frozenset(
 
 def _name(value: Any) -> str | None:
     """An SDK enum member, or the plain string the SDK keeps for a value it does not know."""
-    return getattr(value, "value", value)
+    name: str | None = getattr(value, "value", value)
+    return name
 
 
 def parts_of(candidate: Any) -> list[Any]:

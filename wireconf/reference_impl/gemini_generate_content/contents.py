@@ -30,7 +30,7 @@ def _system_parts(message: dict[str, Any]) -> list[dict[str, Any]]:
 def _call_fields(call: dict[str, Any]) -> tuple[Any, Any, Any]:
     """id, name and arguments of a stored tool call: OpenAI's shape (as §7.1.1 passes it through) or
     the §8.7 ToolCall fields."""
-    function = call.get("function") if isinstance(call.get("function"), dict) else call
+    function = call["function"] if isinstance(call.get("function"), dict) else call
     return call.get("id"), function.get("name"), function.get("arguments")
 
 

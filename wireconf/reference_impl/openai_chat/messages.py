@@ -18,7 +18,7 @@ def map_audio_format(media_type: str | None) -> str:
     """The §7.1.2 table; any other ``audio/*`` loses its prefix; anything else is an error
     (project decision 7.1.2/audio-media-type-required)."""
     if media_type in AUDIO_FORMATS:
-        return AUDIO_FORMATS[media_type]  # type: ignore[index]
+        return AUDIO_FORMATS[media_type]
     if isinstance(media_type, str) and media_type.startswith("audio/") and len(media_type) > len("audio/"):
         return media_type[len("audio/") :]
     raise ValueError(f"an audio part needs an audio/* mediaType to choose its format, got {media_type!r}")

@@ -59,7 +59,10 @@ def register_gemini_generate_content_v1() -> None:
 def _resolve(registry: dict[tuple[str, str], Any], data_schema: Any, default: Any) -> Any:
     if not isinstance(data_schema, dict):
         return default
-    return registry.get((data_schema.get("name"), data_schema.get("version")), default)
+    name, version = data_schema.get("name"), data_schema.get("version")
+    if not isinstance(name, str) or not isinstance(version, str):  # a list there is unhashable
+        return default
+    return registry.get((name, version), default)
 
 
 def resolve_llm_extractor(data_schema: dict[str, Any] | None) -> Any:

@@ -22,7 +22,8 @@ def set_registry(entries: list[dict[str, Any]]) -> None:
 
 
 def signatures(tool: dict[str, Any]) -> list[Signature]:
-    handler = REGISTRY.get(tool.get("name"))  # type: ignore[arg-type]
+    name = tool.get("name")
+    handler = REGISTRY.get(name) if isinstance(name, str) else None  # a list there is unhashable
     if handler is None:
         raise ValueError(
             f"{tool_label(tool)}: {tool.get('kind')!r} is not a built-in tool kind (function, prompty, mcp, "
