@@ -4,7 +4,8 @@ and Gemini wire and back into a ``ModelResponse``.
 
 - ``wire``: ``litellm.completion(model="<provider>/<id>", messages, tools, response_format, ...)`` with
   the corpus's inputs written as OpenAI-format input (``openai_inputs``); the body is the one LiteLLM
-  sends through its HTTP transport (``http_answer``), answered with an error once captured.
+  sends through its HTTP transport (``http_answer``), answered with an error once captured (a Gemini
+  body with its fields under their JSON names, as the e2e kind reads one: ``json_names``).
 - ``process`` / ``stream``: the same call, its transport answering with the recorded response (bytes
   as recorded, a stream's events as the SDK would read them), so LiteLLM's own parsing
   (``AnthropicConfig.transform_response``, Gemini's ``ModelResponseIterator`` ...) builds the
@@ -46,6 +47,28 @@ PROCESS_MESSAGES = [{"role": "user", "content": "Hi"}]
 """A ``process`` case has no messages; the call needs some."""
 
 HINT = "pip install 'wireconf[litellm]'"
+
+
+def json_names(body: dict[str, Any]) -> Any:
+    """A Gemini body with its fields under their JSON names, as the e2e kind reads one (``canonical_body``).
+
+    LiteLLM writes some fields under their proto names (``system_instruction``, ``response_mime_type``),
+    which the API reads alike; the corpus compares one spelling. A body that has a field under both
+    names (``max_output_tokens`` beside ``maxOutputTokens``) is another request, not another spelling,
+    and is reported as sent."""
+    from wireconf.providers.google import canonical_body
+
+    canonical = canonical_body(body)
+    return canonical if _size(canonical) == _size(body) else body
+
+
+def _size(value: Any) -> int:
+    """How many keys ``value`` holds at every depth (two spellings of one field become one key)."""
+    if isinstance(value, dict):
+        return len(value) + sum(_size(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(_size(v) for v in value)
+    return 0
 
 
 class LiteLLMAdapter:
@@ -106,6 +129,7 @@ class LiteLLMAdapter:
         body = sent.body()
         if api == "gemini.generate_content" and isinstance(body, dict):
             body.pop("model", None)  # Gemini's model is in the URL
+            return json_names(body)
         return body
 
     def process(self, api: str, agent: dict[str, Any], response: object) -> Any:
