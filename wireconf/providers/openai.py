@@ -147,7 +147,7 @@ RESPONSES_EQUIVALENCES = (
         "$.input[*].type",
         "default",
         _SDK + "openai.types.responses.EasyInputMessageParam.type",
-        "type: Literal[\"message\"]: The type of the message input. Always `message`. (an optional key of "
+        'type: Literal["message"]: The type of the message input. Always `message`. (an optional key of '
         "EasyInputMessageParam, whose content and role are Required)",
         value="message",
     ),
