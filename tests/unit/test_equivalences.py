@@ -105,6 +105,13 @@ TOOLS = {"agent": {"tools": [{"name": "get_weather", "kind": "function"}]}}
             None,
             "content-one-text-block",
         ),
+        (
+            "openai.responses",
+            {"input": [{"role": "user", "content": "hi"}]},
+            {"input": [{"type": "message", "role": "user", "content": "hi"}]},
+            None,
+            "input-message-type-default",
+        ),
         ("gemini.generate_content", {}, {"safetySettings": []}, None, "safety-settings-empty"),
         ("gemini.generate_content", {}, {"generationConfig": {}}, None, "generation-config-empty"),
         (
@@ -147,6 +154,12 @@ def test_a_listed_difference_is_representation(
         ),
         ("gemini.generate_content", {}, {"generationConfig": {"candidateCount": 1, "topK": 3}}, None),
         ("anthropic.messages", {"model": "m"}, {"model": "m", "n": 1}, None),  # openai's default only
+        (  # a function_call_output item is not a message: its type is no default to leave out
+            "openai.responses",
+            {"input": [{"call_id": "c", "output": "1"}]},
+            {"input": [{"type": "function_call_output", "call_id": "c", "output": "1"}]},
+            None,
+        ),
     ],
 )
 def test_an_unlisted_difference_is_never_representation(

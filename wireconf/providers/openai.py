@@ -142,6 +142,15 @@ RESPONSES_EQUIVALENCES = (
         "stream: boolean or null, Optional, Defaults to false",
         value=False,
     ),
+    Equivalence(
+        "input-message-type-default",
+        "$.input[*].type",
+        "default",
+        _SDK + "openai.types.responses.EasyInputMessageParam.type",
+        'type: Literal["message"]: The type of the message input. Always `message`. (an optional key of '
+        "EasyInputMessageParam, whose content and role are Required)",
+        value="message",
+    ),
 )
 
 EMBEDDINGS_EQUIVALENCES = (
