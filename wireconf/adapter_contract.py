@@ -13,12 +13,10 @@ from typing import Any, Protocol, runtime_checkable
 
 from wireconf.kinds.kind import capability
 from wireconf.kinds.process import PROCESS_ASYNC
-from wireconf.kinds.registry import KIND_NAMES
-from wireconf.kinds.registry import KINDS as _KIND_OBJECTS
+from wireconf.kinds.registry import KIND_NAMES, stream_without_stream
 from wireconf.kinds.registry import METHOD_FOR_KIND as _METHOD_FOR_KIND
 from wireconf.kinds.wire import TOOL_REGISTRY
 from wireconf.providers.registry import API_NAMES
-from wireconf.providers.registry import APIS as _API_OBJECTS
 
 __all__ = [
     "ALL_CONCEPTS",
@@ -70,7 +68,7 @@ CONCEPTS: dict[str, str] = {
 """The spec's optional concepts: a runtime may lack one (it has no MCP client, no notion of bindings).
 An adapter declares each concept it has as ``concept:<name>`` beside its ``<kind>:<api>`` capabilities;
 a case whose inputs use a concept the adapter does not declare is *unsupported*, never judged
-(``wireconf.corpus.concepts`` says which inputs need which concept)."""
+(``wireconf.kinds.concepts`` says which inputs need which concept)."""
 
 
 def concept(name: str) -> str:
@@ -100,17 +98,6 @@ def parse_capability(text: str) -> tuple[str, str]:
     if impossible:
         raise ValueError(f"capability {text!r}: {impossible}")
     return kind, api
-
-
-def stream_without_stream(kind: str, api: str) -> str | None:
-    """Why ``<kind>:<api>`` cannot exist (a kind of streams on an api that has no stream), or ``None``."""
-    if not _KIND_OBJECTS[kind].streams_only or _API_OBJECTS[api].streams:
-        return None
-    return (
-        f"{api} has no streaming call (its API answers with one response), so there is no {kind} case "
-        f"for it and no such capability; remove it from the capabilities the adapter declares (a "
-        f"`stream` option of an {api} request is a wire or e2e matter)"
-    )
 
 
 @runtime_checkable

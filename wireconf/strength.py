@@ -39,6 +39,7 @@ import pytest
 from wireconf.corpus.loader import Corpus, LoadedCase
 from wireconf.corpus.rules import Edit
 from wireconf.import_graph import imports_of, module_name
+from wireconf.kinds.registry import open_corpus
 
 REQUIRED_LEVELS = ("MUST", "MUST NOT")
 PACKAGE = "wireconf.reference_impl"
@@ -398,7 +399,7 @@ class _CopyFinder(importlib.abc.MetaPathFinder):
 def _worker_main(job_file: str) -> None:
     """``python -m wireconf.strength JOBFILE``: run the jobs, print one JSON result per line."""
     job = json.loads(Path(job_file).read_text())
-    corpus = Corpus(Path(job["corpus"]))
+    corpus = open_corpus(Path(job["corpus"]))
     source = Path(job["source"])
 
     def emit(result: MutantResult) -> None:
@@ -461,7 +462,7 @@ def strength(
     import wireconf.reference_impl
 
     source = Path(wireconf.reference_impl.__file__).parent
-    corpus = Corpus(corpus_root)
+    corpus = open_corpus(corpus_root)
     selected = [corpus.catalogue.rules[r] for r in rules] if rules else list(corpus.catalogue.rules.values())
     missing = [r.id for r in selected if r.level in REQUIRED_LEVELS and not r.mutant]
     with_mutant = [r.id for r in selected if r.mutant]

@@ -36,7 +36,7 @@ from wireconf.cassettes.scrub import scrub_uri
 from wireconf.cassettes.store import Cassette, CassetteMeta, RecordedResponse
 from wireconf.cassettes.writer import CassetteUnreadable, SecretInCassette, update_cassette
 from wireconf.providers.registry import PROVIDERS
-from wireconf.sdk.transport import StreamProbe
+from wireconf.stream_probe import StreamProbe
 
 RECORDED_NOW = -1
 

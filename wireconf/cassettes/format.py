@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 from wireconf.cassettes.sse_form import LiteralText, decode_sse, encode_sse, looks_like_sse
-from wireconf.corpus.yaml_source import load_yaml
+from wireconf.yaml_source import load_yaml
 
 FORMAT_VERSION = 1
 _Dumper: type = getattr(yaml, "CSafeDumper", yaml.SafeDumper)

@@ -18,9 +18,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from wireconf.cassettes.format import decode_body
-from wireconf.corpus.yaml_source import YamlSyntaxError, line_of, load_yaml_file
 from wireconf.errors import WireconfError
 from wireconf.providers.registry import API_NAMES
+from wireconf.yaml_source import YamlSyntaxError, line_of, load_yaml_file
 
 CASSETTE_SUFFIX = ".yaml"
 

@@ -170,7 +170,7 @@ class Server:
     def _sdk_stream(self, api: str, call_id: int) -> Any:
         from wireconf.cassettes.store import RecordedResponse
         from wireconf.providers.registry import APIS
-        from wireconf.sdk.transport import StreamProbe
+        from wireconf.stream_probe import StreamProbe
 
         frame = APIS[api].sse
         assert frame is not None, f"{api} has no event stream"

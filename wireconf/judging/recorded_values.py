@@ -19,8 +19,8 @@ from typing import Any
 from wireconf.cassettes.store import RecordedResponse
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import CaseBase
-from wireconf.corpus.yaml_source import to_plain
 from wireconf.errors import CaseInputError
+from wireconf.yaml_source import to_plain
 
 RECORDED = "$recorded"
 

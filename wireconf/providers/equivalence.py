@@ -36,8 +36,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from wireconf.corpus.conditions import Condition, parse_condition
-from wireconf.judging.differences import Difference, generic_path
+from wireconf.conditions import Condition, parse_condition
+from wireconf.differences import Difference, generic_path
 
 Test = Literal["default", "empty", "same-json", "one-text-block"]
 TESTS: tuple[str, ...] = Test.__args__  # type: ignore[attr-defined]
@@ -68,7 +68,7 @@ class Equivalence:
     value: Any = None
     """``default``: the provider's default value."""
     when: tuple[str, ...] = ()
-    """Conditions on the case as written (``wireconf.corpus.conditions``) under which it holds, e.g.
+    """Conditions on the case as written (``wireconf.conditions``) under which it holds, e.g.
     ``tool_choice: "auto"`` is the default only when the agent has tools."""
     subject: str = "request"
 

@@ -21,12 +21,13 @@ import pytest
 
 from wireconf.adapter_contract import CONCEPTS, concept
 from wireconf.corpus.case import LoadedCase, Problem
-from wireconf.corpus.concepts import needed_concepts
 from wireconf.corpus.rules import Catalogue, uncovered
+from wireconf.differences import Difference, Line
 from wireconf.errors import WireconfError
 from wireconf.judging.attribution import PROVIDER_SCHEMA, Attribution, failure_tier
 from wireconf.judging.decision import CaseFacts, Decision, decide
-from wireconf.judging.differences import Difference, Line
+from wireconf.judging.waivers import Waiver
+from wireconf.kinds.concepts import needed_concepts
 from wireconf.kinds.kind import capability
 from wireconf.kinds.registry import KINDS
 from wireconf.pytest_plugin.case_run import CaseResult
@@ -50,7 +51,6 @@ from wireconf.pytest_plugin.summary import (
 )
 from wireconf.pytest_plugin.timeout import CaseAborted
 from wireconf.report_text import report_text
-from wireconf.reports.waivers import Waiver
 from wireconf.secret_values import redact
 
 NETWORK_HELP = (

@@ -50,8 +50,8 @@ from typing import TYPE_CHECKING, Any, cast
 from wireconf.cassettes import netns
 from wireconf.cassettes.network_guard import GUARD, charged
 from wireconf.cassettes.passage import Passage, close_quietly, open_passage
-from wireconf.corpus.concepts import needed_concepts
-from wireconf.judging.differences import Difference
+from wireconf.differences import Difference
+from wireconf.kinds.concepts import needed_concepts
 from wireconf.pytest_plugin import heap_freeze
 from wireconf.pytest_plugin.case_host import is_runnable
 from wireconf.pytest_plugin.case_run import PREPARE_LIMIT, CaseResult, finish_case, prepare_case
@@ -223,7 +223,7 @@ class ThreadRunner(CaseRunner):
 
 _FROM_THE_RUNNER = {
     ("wireconf.pytest_plugin.case_run", "CaseResult"): CaseResult,
-    ("wireconf.judging.differences", "Difference"): Difference,
+    ("wireconf.differences", "Difference"): Difference,
 }
 """The only classes the pytest process builds from what the runner process sends (besides plain data)."""
 

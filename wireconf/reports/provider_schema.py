@@ -3,7 +3,7 @@ spec, listed on the findings page (``wireconf findings``) and by ``benchmarks/pr
 
 The reference passes every case, so the request a wire case expects (``expect``) and the one an e2e case
 expects through the SDK (``expect_request``) are the spec's requests. Each is checked against its api's
-SDK request type (``wireconf.providers.schema_check``); a runtime is never charged with a problem its
+SDK request type (``wireconf.judging.schema_check``); a runtime is never charged with a problem its
 expectation shares (``schema_check.rejections``), so these are listed here instead, with the rules the
 case cites (the rules that make the spec build that request).
 """
@@ -16,9 +16,9 @@ from typing import Any
 
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.loader import Corpus
-from wireconf.corpus.yaml_source import to_plain
+from wireconf.judging.schema_check import Problem, problems
 from wireconf.providers.registry import APIS
-from wireconf.providers.schema_check import Problem, problems
+from wireconf.yaml_source import to_plain
 
 
 @dataclass(frozen=True)

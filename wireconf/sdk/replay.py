@@ -17,7 +17,8 @@ from wireconf.providers.provider import Api, Provider
 from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.sdk.cassette_transport import cassette_transport
 from wireconf.sdk.parsed import Key, ParsedResponses, key_of
-from wireconf.sdk.transport import ReplayTransport, StreamProbe, split_events
+from wireconf.sdk.transport import ReplayTransport
+from wireconf.stream_probe import StreamProbe, split_events
 
 if TYPE_CHECKING:
     from wireconf.cassettes.exchange import Exchange
