@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol, runtime_checkable
 
+from wireconf.errors import WireconfError
 from wireconf.kinds.kind import capability
 from wireconf.kinds.process import PROCESS_ASYNC
 from wireconf.kinds.registry import KIND_NAMES, stream_without_stream
@@ -80,23 +81,30 @@ ALL_CONCEPTS: frozenset[str] = frozenset(concept(name) for name in CONCEPTS)
 """Every concept capability: what a runtime that implements the whole spec declares."""
 
 
+class CapabilityError(WireconfError, ValueError):
+    """A capability an adapter declares that cannot exist (malformed, an unknown kind, api or concept, a
+    kind of streams on an api without one); a ``ValueError`` too, for the callers that read it as one."""
+
+
 def parse_capability(text: str) -> tuple[str, str]:
     """Split and validate a capability string (``<kind>:<api>`` or ``concept:<name>``); raises
-    ``ValueError`` naming what is wrong."""
+    ``CapabilityError`` naming what is wrong."""
     kind, sep, api = text.partition(":")
     if not sep:
-        raise ValueError(f"capability {text!r} is not of the form '<kind>:<api>' or 'concept:<name>'")
+        raise CapabilityError(f"capability {text!r} is not of the form '<kind>:<api>' or 'concept:<name>'")
     if kind == CONCEPT:
         if api not in CONCEPTS:
-            raise ValueError(f"capability {text!r}: unknown concept {api!r} (known: {', '.join(CONCEPTS)})")
+            raise CapabilityError(
+                f"capability {text!r}: unknown concept {api!r} (known: {', '.join(CONCEPTS)})"
+            )
         return kind, api
     if kind not in KINDS:
-        raise ValueError(f"capability {text!r}: unknown kind {kind!r} (known: {', '.join(KINDS)})")
+        raise CapabilityError(f"capability {text!r}: unknown kind {kind!r} (known: {', '.join(KINDS)})")
     if api not in APIS:
-        raise ValueError(f"capability {text!r}: unknown api {api!r} (known: {', '.join(APIS)})")
+        raise CapabilityError(f"capability {text!r}: unknown api {api!r} (known: {', '.join(APIS)})")
     impossible = stream_without_stream(kind, api)
     if impossible:
-        raise ValueError(f"capability {text!r}: {impossible}")
+        raise CapabilityError(f"capability {text!r}: {impossible}")
     return kind, api
 
 

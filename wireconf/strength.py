@@ -38,6 +38,7 @@ import pytest
 
 from wireconf.corpus.loader import Corpus, LoadedCase
 from wireconf.corpus.rules import Edit
+from wireconf.errors import WireconfError
 from wireconf.import_graph import imports_of, module_name
 from wireconf.kinds.registry import open_corpus
 
@@ -85,19 +86,25 @@ class StrengthReport:
         )
 
 
+class MutantError(WireconfError, ValueError):
+    """A mutant whose edits do not apply to the reference (a file outside it, missing, or a text to
+    replace that does not occur exactly once)."""
+
+
 def apply_edits(package_copy: Path, edits: Iterable[Edit]) -> None:
-    """Apply a mutant's edits to a copy of the package; ``ValueError`` when one does not apply."""
+    """Apply a mutant's edits to a copy of the package; ``MutantError`` (a ``ValueError``) when one does
+    not apply."""
     for edit in edits:
         parts = Path(edit.file).parts
         if parts[: len(FOLDER)] != FOLDER or len(parts) == len(FOLDER):
-            raise ValueError(f"{edit.file}: a mutant edits files of {'/'.join(FOLDER)}/ only")
+            raise MutantError(f"{edit.file}: a mutant edits files of {'/'.join(FOLDER)}/ only")
         target = package_copy.joinpath(*parts[len(FOLDER) :])
         if not target.is_file():
-            raise ValueError(f"{edit.file} does not exist")
+            raise MutantError(f"{edit.file} does not exist")
         text = target.read_text(encoding="utf-8")
         count = text.count(edit.find)
         if count != 1:
-            raise ValueError(
+            raise MutantError(
                 f"{edit.file}: the text to replace occurs {count} times, not once: {edit.find!r}"
             )
         target.write_text(text.replace(edit.find, edit.replace), encoding="utf-8")
@@ -123,7 +130,8 @@ class _PackageCopy:
         """Files (relative to the package) rewritten since the caller last cleared this set."""
 
     def mutate(self, edits: list[Edit]) -> None:
-        """The pristine package with ``edits`` applied; ``ValueError`` when one does not apply."""
+        """The pristine package with ``edits`` applied; ``MutantError`` (a ``ValueError``) when one does
+        not apply."""
         for relative in self._edited:
             shutil.copyfile(self.source / relative, self.root / relative)
         self.changed |= self._edited

@@ -158,7 +158,11 @@ def test_the_packages_import_each_other_without_a_cycle():
     edges = package_graph()
     cycles_found = package_cycles(edges)
     assert cycles_found == [], [
-        line for group in cycles_found for (s, d), lines in edges.items() if {s, d} <= set(group) for line in lines
+        line
+        for group in cycles_found
+        for (s, d), lines in edges.items()
+        if {s, d} <= set(group)
+        for line in lines
     ]
 
 
@@ -174,9 +178,7 @@ def test_the_layering_check_finds_an_upward_import_and_a_cycle(tmp_path):
     (package / "corpus" / "model.py").write_text("def f():\n    from wireconf.judging.verdict import v\n")
     (package / "judging" / "verdict.py").write_text("from wireconf.corpus.model import f\nv = f\n")
     edges = package_graph(tmp_path)
-    assert upward_imports(edges) == [
-        "wireconf.errors -> wireconf.corpus.model (leaves imports cases)"
-    ]
+    assert upward_imports(edges) == ["wireconf.errors -> wireconf.corpus.model (leaves imports cases)"]
     assert package_cycles(edges) == [["corpus", "judging"]]
 
 

@@ -25,7 +25,7 @@ from typing import IO, Any
 
 from wireconf.adapter_contract import CONCEPT
 from wireconf.exec_protocol import PROTOCOL_VERSION
-from wireconf.exec_protocol.messages import decode, encode, error_payload, to_json
+from wireconf.exec_protocol.messages import ProtocolError, decode, encode, error_payload, to_json
 from wireconf.kinds.registry import KINDS, METHODS
 from wireconf.kinds.registry import OPTIONAL_METHODS as REGISTRY_OPTIONAL_METHODS
 
@@ -203,7 +203,7 @@ class Server:
         if message["type"] == "end":
             raise _End
         if message["type"] != "event" or message.get("id") != call_id:
-            raise RuntimeError(f"expected an event for call {call_id}, got {message}")
+            raise ProtocolError(f"expected an event for call {call_id}, got {message}")
         return message["event"]
 
 

@@ -38,6 +38,13 @@ from typing import Any, Literal
 
 from wireconf.conditions import Condition, parse_condition
 from wireconf.differences import Difference, generic_path
+from wireconf.errors import WireconfError
+
+
+class ProviderError(WireconfError, ValueError):
+    """A provider record that cannot be used (an equivalence with an unknown test or a bad condition, a
+    SDK whose HTTP library cannot be told): raised when its module is imported, naming the record."""
+
 
 Test = Literal["default", "empty", "same-json", "one-text-block"]
 TESTS: tuple[str, ...] = Test.__args__  # type: ignore[attr-defined]
@@ -74,7 +81,7 @@ class Equivalence:
 
     def __post_init__(self) -> None:
         if self.test not in TESTS:
-            raise ValueError(
+            raise ProviderError(
                 f"equivalence {self.name}: unknown test {self.test!r} (known: {', '.join(TESTS)})"
             )
         for text in self.when:

@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
-from wireconf.providers.equivalence import Equivalence
+from wireconf.providers.equivalence import Equivalence, ProviderError
 
 SdkCall = Callable[[Any, dict[str, str], bool], Any]
 """``call(client, headers, stream)``: the SDK method a runtime calls for the api, on a replay client;
@@ -140,7 +140,7 @@ def http_module_of(sdk_client_class: type) -> ModuleType:
         top = base.__module__.split(".")[0]
         if top.startswith("httpx"):
             return sys.modules[top]
-    raise RuntimeError(f"cannot tell which HTTP library {sdk_client_class!r} uses")
+    raise ProviderError(f"cannot tell which HTTP library {sdk_client_class!r} uses")
 
 
 TOKEN_START = r"(?<![A-Za-z0-9_-])"

@@ -23,7 +23,7 @@ from wireconf.adapter_contract import CONCEPTS, concept
 from wireconf.corpus.case import LoadedCase, Problem
 from wireconf.corpus.rules import Catalogue, uncovered
 from wireconf.differences import Difference, Line
-from wireconf.errors import WireconfError
+from wireconf.errors import Verdict, WireconfError
 from wireconf.judging.attribution import PROVIDER_SCHEMA, Attribution, failure_tier
 from wireconf.judging.decision import CaseFacts, Decision, decide
 from wireconf.judging.waivers import Waiver
@@ -68,7 +68,7 @@ class ShownAsWritten(pytest.Item):
     are shown as written, without the harness's traceback (any other exception keeps pytest's)."""
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
-        if isinstance(excinfo.value, WireconfError):
+        if isinstance(excinfo.value, WireconfError | Verdict):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style=style)
 
@@ -80,7 +80,7 @@ class ShownAsWritten(pytest.Item):
         return parent.corpus_root
 
 
-class CaseFailed(WireconfError):
+class CaseFailed(Verdict):
     """A case whose outcome differs from its expectation; carries the explanation lines and, apart,
     the lines that explain the difference (for reports)."""
 

@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any
 
 from wireconf.cassettes.store import RecordedResponse
+from wireconf.errors import NotJudged
 from wireconf.stream_probe import StreamProbe
 
 REPLAY_HEADER = "x-wireconf-replay"
@@ -37,7 +38,11 @@ class ReplayTransport:
         with self._lock:
             response = self._prepared.pop(key, None)
         if response is None:
-            raise RuntimeError(f"wireconf replay: no response prepared for {request.method} {request.url}")
+            raise NotJudged(
+                f"wireconf replay: no response prepared for {request.method} {request.url}",
+                hint="the runtime sent a request the case did not record (a second call, or one after its "
+                "stream ended); a recorded response answers one request",
+            )
         return response
 
     def prepare(self, recorded: RecordedResponse, probe: StreamProbe | None = None) -> dict[str, str]:
