@@ -241,8 +241,9 @@ class _MutantLoop:
     def pytest_runtestloop(self, session: pytest.Session) -> bool:
         from _pytest.runner import runtestprotocol
 
-        from wireconf.impl_loader import ImplError, load_impl
+        from wireconf.impl_loader import load_impl
         from wireconf.pytest_plugin.session import get_session
+        from wireconf.python_impl import ImplError
 
         wireconf = get_session(session.config)
         items = {

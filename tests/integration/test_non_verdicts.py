@@ -81,7 +81,7 @@ def test_a_harness_bug_is_an_error_naming_it(run_corpus, monkeypatch):
 def test_a_stream_capability_of_an_api_without_streams_is_refused_where_it_is_declared():
     from wireconf.adapter_contract import parse_capability
     from wireconf.errors import WireconfError
-    from wireconf.impl_loader import check_adapter
+    from wireconf.python_impl import check_adapter
 
     assert parse_capability("stream:openai.chat") == ("stream", "openai.chat")
     with pytest.raises(ValueError, match=r"openai\.embeddings has no streaming call") as raised:

@@ -15,7 +15,8 @@ from tests.conftest import REPO
 from wireconf.case_abort import CaseAborted
 from wireconf.cassettes.importer import CassetteImportError, source_of
 from wireconf.errors import Verdict, WireconfError
-from wireconf.impl_loader import ImplError, load_impl
+from wireconf.impl_loader import load_impl
+from wireconf.python_impl import ImplError
 
 CONTROL_FLOW = {"RequestCaptured"}
 """Exceptions used to leave a call early, never shown to anyone (prompty's capture of its SDK call)."""
@@ -122,7 +123,12 @@ def test_a_file_that_is_no_cassette_is_named_with_the_formats_taken(tmp_path):
     assert "vcrpy" in (raised.value.hint or "") and "Ruby VCR" in (raised.value.hint or "")
 
 
-GUIDED = ("wireconf/impl_loader.py", "wireconf/cassettes/importer.py", "wireconf/cassettes/vcr_import.py")
+GUIDED = (
+    "wireconf/impl_loader.py",
+    "wireconf/python_impl.py",
+    "wireconf/cassettes/importer.py",
+    "wireconf/cassettes/vcr_import.py",
+)
 
 
 @pytest.mark.parametrize("module", GUIDED)

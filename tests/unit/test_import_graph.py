@@ -69,7 +69,7 @@ def cycles(package: str) -> list[list[str]]:
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("entry points", frozenset({"wireconf", "cli", "commands"})),
     ("the pytest layer", frozenset({"pytest_plugin", "bless", "strength"})),
-    ("runtimes", frozenset({"adapter_contract", "impl_loader", "exec_protocol", "adapters"})),
+    ("runtimes", frozenset({"adapter_contract", "impl_loader", "python_impl", "exec_protocol", "adapters"})),
     ("cases", frozenset({"kinds", "corpus", "judging", "reports"})),
     ("recordings", frozenset({"sdk", "cassettes", "providers", "compare", "secret_values", "span_capture"})),
     (

@@ -59,7 +59,7 @@ def listed_runtimes(path: Path) -> list[Runtime]:
 
 
 def _runtimes(requested: list[str], baselines: Path) -> list[Runtime]:
-    from wireconf.impl_loader import available_entry_points
+    from wireconf.python_impl import available_entry_points
 
     if requested:
         return [Runtime(name, name) for name in requested]

@@ -236,10 +236,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("impl", help="the adapter: an entry point name, module:attribute or module")
     args = parser.parse_args(argv)
-    from wireconf.impl_loader import ImplError, load_impl
+    from wireconf.python_impl import ImplError, load_python
 
     try:
-        adapter = load_impl(args.impl).adapter
+        adapter = load_python(args.impl).adapter
     except ImplError as exc:
         print(f"wireconf serve: {exc}", file=sys.stderr)
         return 2
