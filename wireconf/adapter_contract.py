@@ -15,6 +15,7 @@ from wireconf.errors import WireconfError
 from wireconf.kinds.kind import capability
 from wireconf.kinds.process import PROCESS_ASYNC
 from wireconf.kinds.registry import KIND_NAMES, stream_without_stream
+from wireconf.kinds.registry import KINDS as _KIND_OBJECTS
 from wireconf.kinds.registry import METHOD_FOR_KIND as _METHOD_FOR_KIND
 from wireconf.kinds.wire import TOOL_REGISTRY
 from wireconf.providers.registry import API_NAMES
@@ -27,11 +28,13 @@ __all__ = [
     "KINDS",
     "METHOD_FOR_KIND",
     "PROCESS_ASYNC_METHOD",
+    "STREAM_KINDS",
     "TOOL_REGISTRY_METHOD",
     "Adapter",
     "capability",
     "concept",
     "parse_capability",
+    "served_kinds",
 ]
 
 KINDS: tuple[str, ...] = KIND_NAMES
@@ -75,6 +78,16 @@ a case whose inputs use a concept the adapter does not declare is *unsupported*,
 def concept(name: str) -> str:
     """The capability string an adapter declares for one of ``CONCEPTS``."""
     return f"{CONCEPT}:{name}"
+
+
+STREAM_KINDS: tuple[str, ...] = tuple(name for name, kind in _KIND_OBJECTS.items() if kind.streams_only)
+"""The kinds whose cases are streams: declared only for an api that has one."""
+
+
+def served_kinds(adapter: object) -> tuple[str, ...]:
+    """The kinds whose method ``adapter`` defines (``METHOD_FOR_KIND``): a runtime declares its
+    capabilities from the methods it has, so that no adapter names a kind."""
+    return tuple(kind for kind, method in METHOD_FOR_KIND.items() if callable(getattr(adapter, method, None)))
 
 
 ALL_CONCEPTS: frozenset[str] = frozenset(concept(name) for name in CONCEPTS)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from wireconf.adapter_contract import capability, served_kinds
 from wireconf.adapters._optional import optional_module
 
 API_SCHEMAS: dict[str, dict[str, str]] = {
@@ -39,7 +40,9 @@ class NatAdapter:
             module.register_gemini_generate_content_v1()
 
     def capabilities(self) -> set[str]:
-        return set() if self._nat is None else {f"extract:{api}" for api in API_SCHEMAS}
+        if self._nat is None:
+            return set()
+        return {capability(kind, api) for kind in served_kinds(self) for api in API_SCHEMAS}
 
     def extract(self, api: str, request: Any, response: Any) -> dict[str, Any]:
         nat = self._nat

@@ -204,6 +204,10 @@ class E2eKind(Kind[E2eCase, Exchange]):
     def builds_request(self, raw: dict[str, Any]) -> bool:
         return True
 
+    def expected_requests(self, raw: dict[str, Any]) -> list[Any]:
+        expected = to_plain(raw.get("expect_request"))
+        return [] if expected is None else expected if isinstance(expected, list) else [expected]
+
     def prepare(self, ctx: HarnessContext, case: LoadedCase[E2eCase]) -> Call[Exchange]:
         exchange, client = open_exchange(ctx, case, case.model.cassette)
         agent, messages = to_plain(case.raw["agent"]), to_plain(case.raw.get("messages", []))

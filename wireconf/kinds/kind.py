@@ -112,6 +112,11 @@ class Kind(ABC, Generic[ModelT, ContextT]):
         ``wireconf.kinds.concepts``); a processor never sees a tool's kind."""
         return False
 
+    def expected_requests(self, raw: dict[str, Any]) -> list[Any]:
+        """The request bodies this case (``raw``, as written) expects the runtime to send, for the
+        provider-schema check of the expectations (``wireconf.reports.provider_schema``); none by default."""
+        return []
+
     def unsupported(
         self, case: LoadedCase[ModelT], adapter: Any, supports: Callable[[str], bool]
     ) -> str | None:

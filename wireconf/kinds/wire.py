@@ -57,6 +57,9 @@ class WireKind(Kind[WireCase, None]):
     def builds_request(self, raw: dict[str, Any]) -> bool:
         return True
 
+    def expected_requests(self, raw: dict[str, Any]) -> list[Any]:
+        return [] if raw.get("expect_error") is not None else [to_plain(raw.get("expect"))]
+
     def judge(self, case: WireCase, outcome: CanonicalOutcome[None], noun: str) -> list[Line]:
         """The body against the expectation, then, when they differ, what of the body the provider's
         own SDK type rejects and the expectation does not (``wireconf.judging.schema_check``)."""

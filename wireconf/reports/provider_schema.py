@@ -17,8 +17,8 @@ from typing import Any
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.loader import Corpus
 from wireconf.judging.schema_check import Problem, problems
+from wireconf.kinds.registry import KINDS
 from wireconf.providers.registry import APIS
-from wireconf.yaml_source import to_plain
 
 
 @dataclass(frozen=True)
@@ -40,16 +40,10 @@ def _has_matcher(value: Any) -> bool:
 
 
 def expected_requests(corpus: Corpus) -> Iterator[tuple[LoadedCase, dict[str, Any]]]:
-    """Every request body a wire or e2e case expects, with its case."""
+    """Every request body a case expects (its kind says which: ``Kind.expected_requests``), with its case."""
     for case in corpus.cases():
-        raw = case.raw
-        if case.kind == "wire" and raw.get("expect_error") is None:
-            bodies = [to_plain(raw.get("expect"))]
-        elif case.kind == "e2e" and raw.get("expect_request") is not None:
-            expected = to_plain(raw["expect_request"])
-            bodies = expected if isinstance(expected, list) else [expected]
-        else:
-            continue
+        kind = KINDS.get(case.kind)
+        bodies = [] if kind is None else kind.expected_requests(case.raw)
         yield from ((case, body) for body in bodies if isinstance(body, dict))
 
 
