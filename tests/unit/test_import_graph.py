@@ -190,8 +190,9 @@ def test_every_layer_is_named_in_the_architecture_page():
     assert -1 not in positions and positions == sorted(positions), positions
     for name, members in LAYERS:
         start = section.index(f"**{name}**")
-        line = section[start : section.index("\n", start)]
-        assert all(f"`{m}" in line for m in members if m != HARNESS), (name, line)
+        ends = [i for i in (section.find("\n- ", start), section.find("\n\n", start)) if i != -1]
+        item = section[start : min(ends, default=len(section))]
+        assert all(f"`{m}`" in item for m in members if m != HARNESS), (name, item)
 
 
 @pytest.mark.parametrize("package", [HARNESS, REFERENCE])
