@@ -117,7 +117,10 @@ def parse_capability(text: str) -> tuple[str, str]:
         raise CapabilityError(f"capability {text!r}: unknown api {api!r} (known: {', '.join(APIS)})")
     impossible = stream_without_stream(kind, api)
     if impossible:
-        raise CapabilityError(f"capability {text!r}: {impossible}")
+        raise CapabilityError(
+            f"capability {text!r}: {impossible} and no such capability; remove it from the capabilities the "
+            f"adapter declares (a `stream` option of an {api} request is a wire or e2e matter)"
+        )
     return kind, api
 
 

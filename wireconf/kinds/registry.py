@@ -75,13 +75,12 @@ METHODS: dict[str, tuple[Kind[Any, Any], AdapterMethod]] = {
 
 
 def stream_without_stream(kind: str, api: str) -> str | None:
-    """Why ``<kind>:<api>`` cannot exist (a kind of streams on an api that has no stream), or ``None``."""
+    """Why ``<kind>:<api>`` cannot exist (a kind of streams on an api that has no stream), or ``None``;
+    each caller adds what to do (a capability: stop declaring it; a case: write it as another kind)."""
     if kind not in KINDS or api not in APIS or not KINDS[kind].streams_only or APIS[api].streams:
         return None
     return (
-        f"{api} has no streaming call (its API answers with one response), so there is no {kind} case "
-        f"for it and no such capability; remove it from the capabilities the adapter declares (a "
-        f"`stream` option of an {api} request is a wire or e2e matter)"
+        f"{api} has no streaming call (its API answers with one response), so there is no {kind} case for it"
     )
 
 
@@ -90,7 +89,10 @@ def _has_streams(case: Any) -> Any:
     validator: the loader reports it with its file and line, and only that case is lost)."""
     why = stream_without_stream(case.kind, case.api)
     if why:
-        raise ValueError(f"kind {case.kind} on {case.api}: {why}")
+        raise ValueError(
+            f"kind {case.kind} on {case.api}: {why}; a `stream` option of an {case.api} request is a wire or "
+            "e2e case, and a stream case names an api that streams"
+        )
     return case
 
 
