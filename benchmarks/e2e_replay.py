@@ -22,13 +22,13 @@ import httpx2
 import pytest
 
 from wireconf.cassettes.store import CassetteStore
-from wireconf.corpus.loader import Corpus
-from wireconf.corpus.yaml_source import to_plain
 from wireconf.kinds import e2e
 from wireconf.kinds.base import HarnessContext
+from wireconf.kinds.registry import open_corpus
 from wireconf.providers import openai
 from wireconf.reference_impl.adapter import ReferenceAdapter
 from wireconf.sdk.replay import SdkReplay, warm_up
+from wireconf.yaml_source import to_plain
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
@@ -57,7 +57,7 @@ def through_plugin(repeat: int, *extra: str) -> tuple[float, int]:
 
 
 def broken_down(repeat: int) -> tuple[float, float, float, int]:
-    corpus = Corpus(CASES)
+    corpus = open_corpus(CASES)
     cases = [case for case in corpus.cases() if case.kind == "e2e" and case.api == "openai.chat"]
     ctx = HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
     adapter = ReferenceAdapter()

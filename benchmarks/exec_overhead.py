@@ -30,12 +30,12 @@ from overhead import _uses_mcp  # benchmarks/ is on sys.path when this script ru
 
 from wireconf.cassettes.store import CassetteStore
 from wireconf.corpus.data_paths import resolve_agent_paths
-from wireconf.corpus.loader import Corpus
-from wireconf.corpus.yaml_source import to_plain
 from wireconf.exec_protocol.client import ExecAdapter
 from wireconf.kinds.base import HarnessContext, sdk_input
+from wireconf.kinds.registry import open_corpus
 from wireconf.reference_impl.adapter import ReferenceAdapter
 from wireconf.sdk.replay import SdkReplay
+from wireconf.yaml_source import to_plain
 
 REPO = Path(__file__).resolve().parent.parent
 SERVE = f"{sys.executable} -m wireconf.exec_protocol.serve reference"
@@ -55,7 +55,7 @@ def _raising(call: Callable[[Any], Any]) -> Callable[[Any], Any]:
 def calls(
     kinds: tuple[str, ...], apis: tuple[str, ...] = ("openai.chat",)
 ) -> Callable[[], list[Callable[[Any], Any]]]:
-    corpus, ctx = Corpus(REPO / "cases"), HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
+    corpus, ctx = open_corpus(REPO / "cases"), HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
     cases = [
         c
         for c in corpus.cases()

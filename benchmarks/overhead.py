@@ -27,12 +27,13 @@ import pytest
 
 from wireconf.cassettes.store import CassetteStore
 from wireconf.corpus.data_paths import resolve_agent_paths
-from wireconf.corpus.loader import Corpus, LoadedCase
-from wireconf.corpus.yaml_source import to_plain
+from wireconf.corpus.loader import LoadedCase
 from wireconf.kinds.base import HarnessContext, sdk_input
+from wireconf.kinds.registry import open_corpus
 from wireconf.reference_impl.adapter import FUNCTIONS
 from wireconf.reference_impl.tool_kinds.registry import set_registry
 from wireconf.sdk.replay import SdkReplay
+from wireconf.yaml_source import to_plain
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
@@ -79,7 +80,7 @@ def _with_registry(fn: Any, registry: list[Any]) -> Any:
 
 
 def bare(repeat: int, kinds: Sequence[str] = KINDS) -> tuple[float, int]:
-    corpus = Corpus(CASES)
+    corpus = open_corpus(CASES)
     ctx = HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
     cases = [case for case in corpus.cases() if case.kind in kinds and not _uses_mcp(case)]
     best = float("inf")

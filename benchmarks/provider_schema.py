@@ -6,7 +6,7 @@ SDK's request type for its api, list the ones the provider's SDK rejects, and ti
 The list is the findings page's (``wireconf.reports.provider_schema``): requests the spec's pseudocode
 builds that the SDK type rejects, each with the rules its case cites. The cost printed: the time to build
 each SDK type's validator (once per process) and one check once built. A run checks a request only when
-it already differs from its expectation (``wireconf.providers.schema_check.rejections``), so a passing
+it already differs from its expectation (``wireconf.judging.schema_check.rejections``), so a passing
 case costs nothing, and a failing one the check's time (plus the validator's build, once per process).
 """
 
@@ -18,10 +18,10 @@ import sys
 import time
 from pathlib import Path
 
+from wireconf.compare import differences
 from wireconf.corpus.loader import load_corpus
-from wireconf.judging.compare import differences
+from wireconf.judging.schema_check import _adapter, problems, rejections
 from wireconf.providers.registry import APIS
-from wireconf.providers.schema_check import _adapter, problems, rejections
 from wireconf.reports.provider_schema import expected_rejections, expected_requests
 
 

@@ -49,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from overhead import KINDS as BARE_KINDS  # a sibling script (benchmarks/ is not a package)
 from overhead import bare
 
+from wireconf.kinds.registry import open_corpus
 from wireconf.pytest_plugin.runner import wait_reaped
 
 REPO = Path(__file__).resolve().parent.parent
@@ -167,17 +168,15 @@ def corpus(repeat: int) -> None:
         [command([*PYTEST, "cases", "-q", "-p", "no:cacheprovider"], REPO)[0] for _ in range(repeat)]
     )
     print(f"corpus: `pytest cases -q`: {timing}")
-    from wireconf.corpus.loader import Corpus
 
-    _CORPUS_RUN.append((timing, sum(1 for _ in Corpus(CASES).cases())))
+    _CORPUS_RUN.append((timing, sum(1 for _ in open_corpus(CASES).cases())))
 
 
 def make_scaled_corpus(dest: Path, copies: int) -> int:
     """The corpus under ``dest/cases`` plus ``copies`` copies of its wire, process and stream folders,
     each case id suffixed with its copy number; ``dest/cassettes`` is the project's. Returns the number
     of cases."""
-    from wireconf.corpus.loader import Corpus
-    from wireconf.corpus.yaml_source import load_yaml_file
+    from wireconf.yaml_source import load_yaml_file
 
     shutil.copytree(CASES, dest / "cases")
     (dest / "cassettes").symlink_to(REPO / "cassettes", target_is_directory=True)
@@ -201,7 +200,7 @@ def make_scaled_corpus(dest: Path, copies: int) -> int:
                 target = dest / "cases" / f"{kind}-copy{copy}" / path.relative_to(CASES / kind)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text("".join(out), encoding="utf-8")
-    loaded = Corpus(dest / "cases")
+    loaded = open_corpus(dest / "cases")
     problems = list(loaded.problems())
     if problems:
         raise SystemExit(f"the scaled corpus has problems: {problems[:3]}")

@@ -14,6 +14,7 @@ import pytest
 from tests.fake_provider import fake_provider  # noqa: F401  (the fake provider server, as a fixture)
 from tests.spread import pytest_cmdline_main  # noqa: F401  (README's test command on xdist workers)
 from wireconf.corpus.loader import Corpus
+from wireconf.kinds.registry import open_corpus
 from wireconf.pytest_plugin.plugin import ACTIVE_PLUGINS
 from wireconf.pytest_plugin.summary import PROP_CASE, PROP_DIFFERENCES, PROP_PROBLEM, classify
 
@@ -94,7 +95,7 @@ def assert_all_ruled(run: CorpusRun, runtime: str) -> None:
 
 @pytest.fixture(scope="session")
 def corpus() -> Corpus:
-    return Corpus(CASES)
+    return open_corpus(CASES)
 
 
 SUITE_CASE_TIMEOUT = "--case-timeout=60"

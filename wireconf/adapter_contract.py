@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol, runtime_checkable
 
+from wireconf.errors import WireconfError
 from wireconf.kinds.kind import capability
 from wireconf.kinds.process import PROCESS_ASYNC
-from wireconf.kinds.registry import KIND_NAMES
+from wireconf.kinds.registry import KIND_NAMES, stream_without_stream
 from wireconf.kinds.registry import KINDS as _KIND_OBJECTS
 from wireconf.kinds.registry import METHOD_FOR_KIND as _METHOD_FOR_KIND
 from wireconf.kinds.wire import TOOL_REGISTRY
 from wireconf.providers.registry import API_NAMES
-from wireconf.providers.registry import APIS as _API_OBJECTS
 
 __all__ = [
     "ALL_CONCEPTS",
@@ -28,11 +28,13 @@ __all__ = [
     "KINDS",
     "METHOD_FOR_KIND",
     "PROCESS_ASYNC_METHOD",
+    "STREAM_KINDS",
     "TOOL_REGISTRY_METHOD",
     "Adapter",
     "capability",
     "concept",
     "parse_capability",
+    "served_kinds",
 ]
 
 KINDS: tuple[str, ...] = KIND_NAMES
@@ -70,7 +72,7 @@ CONCEPTS: dict[str, str] = {
 """The spec's optional concepts: a runtime may lack one (it has no MCP client, no notion of bindings).
 An adapter declares each concept it has as ``concept:<name>`` beside its ``<kind>:<api>`` capabilities;
 a case whose inputs use a concept the adapter does not declare is *unsupported*, never judged
-(``wireconf.corpus.concepts`` says which inputs need which concept)."""
+(``wireconf.kinds.concepts`` says which inputs need which concept)."""
 
 
 def concept(name: str) -> str:
@@ -78,39 +80,48 @@ def concept(name: str) -> str:
     return f"{CONCEPT}:{name}"
 
 
+STREAM_KINDS: tuple[str, ...] = tuple(name for name, kind in _KIND_OBJECTS.items() if kind.streams_only)
+"""The kinds whose cases are streams: declared only for an api that has one."""
+
+
+def served_kinds(adapter: object) -> tuple[str, ...]:
+    """The kinds whose method ``adapter`` defines (``METHOD_FOR_KIND``): a runtime declares its
+    capabilities from the methods it has, so that no adapter names a kind."""
+    return tuple(kind for kind, method in METHOD_FOR_KIND.items() if callable(getattr(adapter, method, None)))
+
+
 ALL_CONCEPTS: frozenset[str] = frozenset(concept(name) for name in CONCEPTS)
 """Every concept capability: what a runtime that implements the whole spec declares."""
 
 
+class CapabilityError(WireconfError, ValueError):
+    """A capability an adapter declares that cannot exist (malformed, an unknown kind, api or concept, a
+    kind of streams on an api without one); a ``ValueError`` too, for the callers that read it as one."""
+
+
 def parse_capability(text: str) -> tuple[str, str]:
     """Split and validate a capability string (``<kind>:<api>`` or ``concept:<name>``); raises
-    ``ValueError`` naming what is wrong."""
+    ``CapabilityError`` naming what is wrong."""
     kind, sep, api = text.partition(":")
     if not sep:
-        raise ValueError(f"capability {text!r} is not of the form '<kind>:<api>' or 'concept:<name>'")
+        raise CapabilityError(f"capability {text!r} is not of the form '<kind>:<api>' or 'concept:<name>'")
     if kind == CONCEPT:
         if api not in CONCEPTS:
-            raise ValueError(f"capability {text!r}: unknown concept {api!r} (known: {', '.join(CONCEPTS)})")
+            raise CapabilityError(
+                f"capability {text!r}: unknown concept {api!r} (known: {', '.join(CONCEPTS)})"
+            )
         return kind, api
     if kind not in KINDS:
-        raise ValueError(f"capability {text!r}: unknown kind {kind!r} (known: {', '.join(KINDS)})")
+        raise CapabilityError(f"capability {text!r}: unknown kind {kind!r} (known: {', '.join(KINDS)})")
     if api not in APIS:
-        raise ValueError(f"capability {text!r}: unknown api {api!r} (known: {', '.join(APIS)})")
+        raise CapabilityError(f"capability {text!r}: unknown api {api!r} (known: {', '.join(APIS)})")
     impossible = stream_without_stream(kind, api)
     if impossible:
-        raise ValueError(f"capability {text!r}: {impossible}")
+        raise CapabilityError(
+            f"capability {text!r}: {impossible} and no such capability; remove it from the capabilities the "
+            f"adapter declares (a `stream` option of an {api} request is a wire or e2e matter)"
+        )
     return kind, api
-
-
-def stream_without_stream(kind: str, api: str) -> str | None:
-    """Why ``<kind>:<api>`` cannot exist (a kind of streams on an api that has no stream), or ``None``."""
-    if not _KIND_OBJECTS[kind].streams_only or _API_OBJECTS[api].streams:
-        return None
-    return (
-        f"{api} has no streaming call (its API answers with one response), so there is no {kind} case "
-        f"for it and no such capability; remove it from the capabilities the adapter declares (a "
-        f"`stream` option of an {api} request is a wire or e2e matter)"
-    )
 
 
 @runtime_checkable

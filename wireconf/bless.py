@@ -19,21 +19,21 @@ from pydantic import ValidationError
 
 from wireconf.cassettes.atomic import write_atomic
 from wireconf.cassettes.store import CassetteStore
+from wireconf.compare import strict_equal
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.loader import Corpus
 from wireconf.corpus.model import ExpectedError
 from wireconf.corpus.yaml_edit import EditError, edit_case
-from wireconf.corpus.yaml_source import LineDict, load_yaml_file, to_plain
 from wireconf.errors import BlessError, CaseInputError
 from wireconf.impl_loader import load_impl
 from wireconf.judging.canonical import NotData, canonical, tool_calls_as_expected
-from wireconf.judging.compare import strict_equal
 from wireconf.judging.matchers import apply_matchers
 from wireconf.judging.outcome import Outcome
 from wireconf.judging.verdict import exception_matches
 from wireconf.kinds.base import HarnessContext
-from wireconf.kinds.registry import CASE_ADAPTER, KINDS
+from wireconf.kinds.registry import CASE_ADAPTER, KINDS, open_corpus
 from wireconf.sdk.replay import SdkReplay
+from wireconf.yaml_source import LineDict, load_yaml_file, to_plain
 
 __all__ = ["BlessError", "Blessed", "bless", "expectations", "find_case"]
 
@@ -125,7 +125,7 @@ def expectations(case: LoadedCase[Any], outcome: Outcome[Any]) -> tuple[dict[str
 def bless(corpus_root: Path, case_ids: list[str], cassettes: Path | None = None) -> list[Blessed]:
     """Run the reference on each case and rewrite its expectations; nothing is written unless every
     case could be blessed."""
-    corpus = Corpus(corpus_root)
+    corpus = open_corpus(corpus_root)
     adapter = load_impl("reference").adapter
     ctx = HarnessContext(CassetteStore(cassettes or corpus.root.parent / "cassettes"), SdkReplay())
     texts: dict[Path, str] = {}

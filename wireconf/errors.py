@@ -69,6 +69,12 @@ class WireconfError(Exception):
         return f"{text}\n  hint: {hint}" if hint else text
 
 
+class Verdict(Exception):
+    """Base of the verdicts: a case that ran and whose outcome was judged against its expectation
+    (``CaseFailed``). Not a ``WireconfError``: nothing the user gave the harness was wrong, the runtime
+    under test differs from the spec; shown, like an error, as its own text, without a traceback."""
+
+
 class ExtensionError(WireconfError):
     """An installed extension (entry point ``wireconf.providers`` / ``wireconf.kinds``) is unusable."""
 

@@ -2,7 +2,8 @@
 module level, under ``if TYPE_CHECKING:`` and inside functions.
 
 Two readers share it: ``wireconf strength`` (a mutant imports again only the modules its edits reach)
-and the project's import-graph test (no cycles; the reference imports nothing from the harness).
+and the project's import-graph test (the packages' layers of docs/architecture.md, no cycles, the
+reference importing nothing from the harness).
 """
 
 from __future__ import annotations

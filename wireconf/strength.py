@@ -39,7 +39,9 @@ import pytest
 from wireconf.corpus.loader import Corpus, LoadedCase
 from wireconf.corpus.model import CaseBase
 from wireconf.corpus.rules import Edit
+from wireconf.errors import WireconfError
 from wireconf.import_graph import imports_of, module_name
+from wireconf.kinds.registry import open_corpus
 
 REQUIRED_LEVELS = ("MUST", "MUST NOT")
 PACKAGE = "wireconf.reference_impl"
@@ -85,19 +87,25 @@ class StrengthReport:
         )
 
 
+class MutantError(WireconfError, ValueError):
+    """A mutant whose edits do not apply to the reference (a file outside it, missing, or a text to
+    replace that does not occur exactly once)."""
+
+
 def apply_edits(package_copy: Path, edits: Iterable[Edit]) -> None:
-    """Apply a mutant's edits to a copy of the package; ``ValueError`` when one does not apply."""
+    """Apply a mutant's edits to a copy of the package; ``MutantError`` (a ``ValueError``) when one does
+    not apply."""
     for edit in edits:
         parts = Path(edit.file).parts
         if parts[: len(FOLDER)] != FOLDER or len(parts) == len(FOLDER):
-            raise ValueError(f"{edit.file}: a mutant edits files of {'/'.join(FOLDER)}/ only")
+            raise MutantError(f"{edit.file}: a mutant edits files of {'/'.join(FOLDER)}/ only")
         target = package_copy.joinpath(*parts[len(FOLDER) :])
         if not target.is_file():
-            raise ValueError(f"{edit.file} does not exist")
+            raise MutantError(f"{edit.file} does not exist")
         text = target.read_text(encoding="utf-8")
         count = text.count(edit.find)
         if count != 1:
-            raise ValueError(
+            raise MutantError(
                 f"{edit.file}: the text to replace occurs {count} times, not once: {edit.find!r}"
             )
         target.write_text(text.replace(edit.find, edit.replace), encoding="utf-8")
@@ -123,7 +131,8 @@ class _PackageCopy:
         """Files (relative to the package) rewritten since the caller last cleared this set."""
 
     def mutate(self, edits: list[Edit]) -> None:
-        """The pristine package with ``edits`` applied; ``ValueError`` when one does not apply."""
+        """The pristine package with ``edits`` applied; ``MutantError`` (a ``ValueError``) when one does
+        not apply."""
         for relative in self._edited:
             shutil.copyfile(self.source / relative, self.root / relative)
         self.changed |= self._edited
@@ -233,9 +242,10 @@ class _MutantLoop:
     def pytest_runtestloop(self, session: pytest.Session) -> bool:
         from _pytest.runner import runtestprotocol
 
-        from wireconf.impl_loader import ImplError, load_impl
+        from wireconf.impl_loader import load_impl
         from wireconf.pytest_plugin.items import CaseItem
         from wireconf.pytest_plugin.session import get_session
+        from wireconf.python_impl import ImplError
 
         wireconf = get_session(session.config)
         items = {
@@ -402,7 +412,7 @@ class _CopyFinder(importlib.abc.MetaPathFinder):
 def _worker_main(job_file: str) -> None:
     """``python -m wireconf.strength JOBFILE``: run the jobs, print one JSON result per line."""
     job = json.loads(Path(job_file).read_text())
-    corpus = Corpus(Path(job["corpus"]))
+    corpus = open_corpus(Path(job["corpus"]))
     source = Path(job["source"])
 
     def emit(result: MutantResult) -> None:
@@ -465,7 +475,7 @@ def strength(
     import wireconf.reference_impl
 
     source = Path(wireconf.reference_impl.__file__).parent
-    corpus = Corpus(corpus_root)
+    corpus = open_corpus(corpus_root)
     selected = [corpus.catalogue.rules[r] for r in rules] if rules else list(corpus.catalogue.rules.values())
     missing = [r.id for r in selected if r.level in REQUIRED_LEVELS and not r.mutant]
     with_mutant = [r.id for r in selected if r.mutant]

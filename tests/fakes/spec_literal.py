@@ -8,7 +8,7 @@ runtime that conforms to the spec profile and deviates only from rules outside i
   parameters}``, so a tool without a description is sent with a description key, where the project
   decided the key is left out (7.1.3/null-description-omitted, tier project). The letter gives
   ``description: null``, a request the provider's own SDK type rejects (``FunctionDefinition.description``
-  is a string: ``wireconf.providers.schema_check``), which fails in every profile; this fake, meant to
+  is a string: ``wireconf.judging.schema_check``), which fails in every profile; this fake, meant to
   deviate outside the spec profile only, sends the empty description a runtime typing it as a string
   would;
 - §8.1's pseudocode reads the response's fields by name (``response.choices[0].message``) and the spec

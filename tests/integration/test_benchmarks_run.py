@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from tests.conftest import CASES, REPO
-from wireconf.corpus.loader import Corpus
+from wireconf.kinds.registry import open_corpus
 
 SCRIPTS = sorted(p.name for p in (REPO / "benchmarks").glob("*.py"))
 ARGUMENTS = {
@@ -46,7 +46,7 @@ def test_the_scaled_corpus_is_the_corpus_plus_unique_copies(tmp_path, corpus, mo
     count = speed.make_scaled_corpus(tmp_path, copies=2)
     copied = sum(1 for case in corpus.cases() if case.kind in speed.SCALED_KINDS)
     assert count == len(list(corpus.cases())) + 2 * copied
-    scaled = Corpus(tmp_path / "cases")
+    scaled = open_corpus(tmp_path / "cases")
     assert not list(scaled.problems())
     ids = {case.id for case in scaled.cases()}
     some = next(case for case in corpus.cases() if case.kind == "stream")

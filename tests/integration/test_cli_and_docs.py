@@ -12,8 +12,8 @@ import yaml
 
 from tests.conftest import CASES, REPO
 from wireconf.cli import main
-from wireconf.corpus.loader import Corpus
 from wireconf.corpus.rules_doc import render_markdown
+from wireconf.kinds.registry import open_corpus
 from wireconf.pytest_plugin import options
 
 
@@ -58,7 +58,7 @@ def test_schema_validates_every_case_file(capsys):
 
 
 def test_rules_doc_is_up_to_date():
-    assert (REPO / "docs" / "rules.md").read_text() == render_markdown(Corpus(CASES)), (
+    assert (REPO / "docs" / "rules.md").read_text() == render_markdown(open_corpus(CASES)), (
         "docs/rules.md is stale: run `wireconf rules --markdown > docs/rules.md`"
     )
 
@@ -122,7 +122,7 @@ def _readme_row(name: str) -> str:
 
 
 def test_readme_coverage_figures_are_true():
-    corpus = Corpus(CASES)
+    corpus = open_corpus(CASES)
     rules = corpus.catalogue.rules.values()
     cases = list(corpus.cases())
     on_traffic = [c for c in cases if "cassette" in json.dumps(c.raw, default=str)]
@@ -185,7 +185,7 @@ def test_the_corpus_commands_default_to_the_installed_corpus(tmp_path, monkeypat
     assert main(["lint"]) == 0
     assert capsys.readouterr().out.strip().endswith(": ok")
     assert main(["rules"]) == 0
-    assert len(capsys.readouterr().out.splitlines()) == len(Corpus(CASES).catalogue.rules)
+    assert len(capsys.readouterr().out.splitlines()) == len(open_corpus(CASES).catalogue.rules)
 
 
 def test_a_closed_pipe_ends_the_command_quietly():

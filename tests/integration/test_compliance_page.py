@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import CASES
 from tests.integration.test_reports import CHROMIUM, _chromium
-from wireconf.corpus.loader import Corpus
+from wireconf.kinds.registry import open_corpus
 from wireconf.reports.compliance import render_compliance
 from wireconf.reports.findings import render_findings
 from wireconf.reports.jsonl import CaseRecord
@@ -59,7 +59,7 @@ def records():
 
 @pytest.fixture(scope="module")
 def catalogue():
-    return Corpus(CASES).catalogue
+    return open_corpus(CASES).catalogue
 
 
 def _page(records, catalogue):

@@ -195,6 +195,7 @@ def test_expect_request_is_required_and_the_schema_documents_it():
 
 def test_every_e2e_case_names_a_cassette_that_exists():
     from wireconf.corpus.lint import lint
+    from wireconf.kinds.registry import open_corpus
 
-    report = lint(CASES)
+    report = lint(open_corpus(CASES))
     assert report.ok, report.problems

@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from tests.fakes import hangs
-from wireconf.corpus.concepts import needed_concepts
+from wireconf.kinds.concepts import needed_concepts
 from wireconf.providers.registry import APIS
 
 RULE_BREAKERS = [

@@ -26,7 +26,7 @@ import yaml
 
 from tests.conftest import CASES, REPO
 from wireconf.corpus.identity import corpus_identity
-from wireconf.corpus.loader import Corpus
+from wireconf.kinds.registry import open_corpus
 
 pytestmark = pytest.mark.xdist_group("install")  # one build per run, under --dist loadgroup too
 
@@ -204,7 +204,7 @@ def test_the_installed_corpus_runs_from_an_empty_directory_and_the_reference_pas
     identity = corpus_identity(installed.corpus)
     assert f"wireconf corpus {identity.label}: {installed.corpus}" in done.stdout
     lines = _lines(report)
-    assert len(lines) == sum(1 for _ in Corpus(installed.corpus).cases())
+    assert len(lines) == sum(1 for _ in open_corpus(installed.corpus).cases())
     assert {x["status"] for x in lines} == {"passed"}
     assert {(x["corpus"], x["corpus_hash"]) for x in lines} == {(identity.version, identity.hash)}
     # locations read as in a checkout, node ids are relative to the installed corpus
@@ -224,7 +224,7 @@ def _older_corpus(installed: Installed, into: Path) -> set[str]:
     fake runtime fails (each file chosen so that every rule keeps a case). Returns the removed case ids."""
     shutil.copytree(installed.corpus, into / "cases")
     shutil.copytree(installed.corpus.parent / "cassettes", into / "cassettes")
-    corpus = Corpus(into / "cases")
+    corpus = open_corpus(into / "cases")
     files_of_rule: dict[str, set[Path]] = {}
     for case in corpus.cases():
         for rule in case.model.rules:

@@ -81,7 +81,7 @@ def test_a_harness_bug_is_an_error_naming_it(run_corpus, monkeypatch):
 def test_a_stream_capability_of_an_api_without_streams_is_refused_where_it_is_declared():
     from wireconf.adapter_contract import parse_capability
     from wireconf.errors import WireconfError
-    from wireconf.impl_loader import check_adapter
+    from wireconf.python_impl import check_adapter
 
     assert parse_capability("stream:openai.chat") == ("stream", "openai.chat")
     with pytest.raises(ValueError, match=r"openai\.embeddings has no streaming call") as raised:
@@ -123,8 +123,9 @@ def test_lint_refuses_a_stream_case_on_an_api_without_streams(tmp_path, capsys):
     )
     assert main(["lint", str(tmp_path)]) == 1
     out = capsys.readouterr().out
-    assert "c.yaml:2: stream.openai.embeddings.no-such-thing: kind stream on openai.embeddings" in out
-    assert "has no streaming call" in out
+    assert "c.yaml:2: stream.openai.embeddings.no-such-thing: invalid case: " in out
+    assert "kind stream on openai.embeddings: openai.embeddings has no streaming call" in out
+    assert "a stream case names an api that streams" in out  # what to do
 
 
 IMAGE = "wire.openai.chat.single-image-part-is-an-array"

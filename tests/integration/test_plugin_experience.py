@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CASES, REPO
-from wireconf.corpus.concepts import needed_concepts
 from wireconf.corpus.identity import declared_version
+from wireconf.kinds.concepts import needed_concepts
 
 SINGLE = "wire.openai.chat.single-text-part-is-string"
 MAX_TOKENS = "--impl=tests.fakes.sends_max_tokens:adapter"

@@ -12,11 +12,11 @@ import pytest
 
 from tests.conftest import CASES, REPO, small_corpus
 from wireconf.cli import main
-from wireconf.corpus.loader import Corpus
 from wireconf.corpus.prompty_vectors import FILE_NAME, import_vectors, load_vectors
 from wireconf.judging.listed import listed_only
 from wireconf.judging.outcome import CanonicalOutcome
 from wireconf.judging.verdict import judge
+from wireconf.kinds.registry import open_corpus
 from wireconf.kinds.wire import WireCase
 
 _CANDIDATES = [
@@ -46,7 +46,7 @@ def test_reimporting_reproduces_the_committed_cases_rules_included():
 def test_every_section_7_and_8_vector_is_a_case_or_left_out_with_its_reason():
     vectors = [v for v in load_vectors(VECTORS) if (v["contract"], v["operation"]) in SECTIONS_7_8]
     names = {v["vector"]["name"] for v in vectors}
-    corpus = Corpus(CASES)
+    corpus = open_corpus(CASES)
     cases = {case.model.vector.name: case for case in corpus.cases() if case.model.vector is not None}
     imported = import_vectors(VECTORS, CASES, "75e4d0e5")
     skipped = {item.name: item.reason for item in imported.skipped}

@@ -17,6 +17,7 @@ import pytest
 from tests.conftest import CASES, REPO, assert_all_ruled
 from wireconf.adapters.luthien_source import SRC_VARIABLE
 from wireconf.commands.findings import listed_runtimes
+from wireconf.kinds.registry import open_corpus
 
 pytestmark = pytest.mark.third_party
 
@@ -26,9 +27,8 @@ SERVE = "-m wireconf.exec_protocol.serve agentflow"
 
 
 def _kind_cases(kind: str) -> set[str]:
-    from wireconf.corpus.loader import Corpus
 
-    return {case.id for case in Corpus(CASES).cases() if case.kind == kind}
+    return {case.id for case in open_corpus(CASES).cases() if case.kind == kind}
 
 
 def _judged_against_the_baseline(run, kind: str) -> None:

@@ -13,11 +13,11 @@ import pytest
 
 from tests.conftest import CASES, REPO
 from tests.fakes import raises_at_refusal, spec_literal
+from wireconf.compare import differences
 from wireconf.corpus.rules import load_catalogue
+from wireconf.differences import Difference
 from wireconf.judging.attribution import attribute_one
 from wireconf.judging.canonical import canonical
-from wireconf.judging.compare import differences
-from wireconf.judging.differences import Difference
 from wireconf.reports.baseline import BaselineError, load_baseline
 from wireconf.reports.causes import group_causes
 from wireconf.reports.jsonl import read_records
@@ -334,7 +334,7 @@ def test_a_malformed_waiver_names_the_entry(tmp_path):
 
 def test_a_case_needing_a_concept_the_runtime_lacks_is_unsupported_never_passed(run_corpus, corpus):
     run = run_corpus("--impl=tests.fakes.without_concepts:adapter", f"--api={CHAT}", "--kind=wire")
-    from wireconf.corpus.concepts import needed_concepts
+    from wireconf.kinds.concepts import needed_concepts
 
     needing = {c.id: needed_concepts(c.kind, c.api, c.raw) for c in corpus.cases() if c.id in run.outcomes}
     lacking = {case for case, needs in needing.items() if {"mcp-tools", "tool-bindings"} & set(needs)}

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from wireconf.compare import render_diff, strict_equal
 from wireconf.judging.canonical import NotData, canonical, tool_calls_as_expected
-from wireconf.judging.compare import render_diff, strict_equal
 
 
 @pytest.mark.parametrize(

@@ -12,8 +12,8 @@ from wireconf.cassettes.store import CassetteStore
 from wireconf.cli import main
 from wireconf.commands.findings import RUNTIMES_FILE, listed_runtimes
 from wireconf.corpus.identity import case_fingerprint, corpus_hash, corpus_identity, declared_version
-from wireconf.corpus.loader import Corpus
 from wireconf.corpus.rules import load_catalogue
+from wireconf.kinds.registry import open_corpus
 from wireconf.reports.baseline import NEW, REGRESSION, UNLISTED, BaselineError, load_baseline
 
 
@@ -52,16 +52,16 @@ def test_the_hash_covers_cases_data_and_cassettes_but_not_caches(copy):
 def test_a_fingerprint_changes_with_the_case_and_its_cassette_only(copy):
     def fingerprints():
         store = CassetteStore(copy.parent / "cassettes")
-        return {c.id: case_fingerprint(c, store) for c in Corpus(copy).cases()}
+        return {c.id: case_fingerprint(c, store) for c in open_corpus(copy).cases()}
 
     before = fingerprints()
-    e2e = next(c for c in Corpus(copy).cases() if isinstance(c.raw.get("cassette"), str))
+    e2e = next(c for c in open_corpus(copy).cases() if isinstance(c.raw.get("cassette"), str))
     name = e2e.raw["cassette"]
     cassette = copy.parent / "cassettes" / f"{name}.yaml"
     cassette.write_text(cassette.read_text() + "\n# edited\n")
     middle = fingerprints()
     changed = {k for k, v in middle.items() if before[k] != v}
-    users = {c.id for c in Corpus(copy).cases() if f"'cassette': '{name}'" in str(c.raw)}
+    users = {c.id for c in open_corpus(copy).cases() if f"'cassette': '{name}'" in str(c.raw)}
     assert e2e.id in changed and changed == users
 
     text = e2e.path.read_text()

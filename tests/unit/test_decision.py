@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from wireconf.corpus.rules import Catalogue, load_catalogue
+from wireconf.differences import Difference
 from wireconf.judging.decision import CaseFacts, as_differences, decide
-from wireconf.judging.differences import Difference
-from wireconf.reports.waivers import Waiver
+from wireconf.judging.waivers import Waiver
 
 RULES = """\
 rules:

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
+from wireconf.compare import differences
 from wireconf.corpus.rules import Catalogue, load_catalogue
-from wireconf.judging.compare import differences
+from wireconf.differences import Difference
 from wireconf.judging.decision import CaseFacts, decide
-from wireconf.judging.differences import Difference
 from wireconf.providers.equivalence import Equivalence, covering
 from wireconf.providers.registry import APIS, equivalences_of
 

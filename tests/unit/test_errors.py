@@ -14,8 +14,9 @@ import wireconf
 from tests.conftest import REPO
 from wireconf.case_abort import CaseAborted
 from wireconf.cassettes.importer import CassetteImportError, source_of
-from wireconf.errors import WireconfError
-from wireconf.impl_loader import ImplError, load_impl
+from wireconf.errors import Verdict, WireconfError
+from wireconf.impl_loader import load_impl
+from wireconf.python_impl import ImplError
 
 CONTROL_FLOW = {"RequestCaptured"}
 """Exceptions used to leave a call early, never shown to anyone (prompty's capture of its SDK call)."""
@@ -42,7 +43,18 @@ def harness_exceptions() -> list[type[BaseException]]:
 def test_every_error_of_the_harness_is_a_wireconf_error():
     classes = harness_exceptions()
     assert len(classes) > 20  # the walk found the harness's errors
-    assert [c.__qualname__ for c in classes if not issubclass(c, (WireconfError, CaseAborted))] == []
+    assert [c.__qualname__ for c in classes if not issubclass(c, (WireconfError, CaseAborted, Verdict))] == []
+
+
+def test_a_verdict_is_not_an_error():
+    """``CaseFailed`` judges the runtime: a base of its own, never a ``WireconfError`` (a usage error)."""
+    from wireconf.pytest_plugin.items import CaseFailed
+
+    assert issubclass(CaseFailed, Verdict) and not issubclass(CaseFailed, WireconfError)
+    assert [c.__qualname__ for c in harness_exceptions() if issubclass(c, Verdict)] == [
+        "Verdict",
+        "CaseFailed",
+    ]
 
 
 def test_a_case_abort_is_not_an_exception_a_runtime_can_swallow():
@@ -111,7 +123,12 @@ def test_a_file_that_is_no_cassette_is_named_with_the_formats_taken(tmp_path):
     assert "vcrpy" in (raised.value.hint or "") and "Ruby VCR" in (raised.value.hint or "")
 
 
-GUIDED = ("wireconf/impl_loader.py", "wireconf/cassettes/importer.py", "wireconf/cassettes/vcr_import.py")
+GUIDED = (
+    "wireconf/impl_loader.py",
+    "wireconf/python_impl.py",
+    "wireconf/cassettes/importer.py",
+    "wireconf/cassettes/vcr_import.py",
+)
 
 
 @pytest.mark.parametrize("module", GUIDED)

@@ -15,6 +15,7 @@ from openai.types.chat import ChatCompletion
 from tests.conftest import REPO
 from wireconf.cassettes.exchange import Exchange
 from wireconf.cassettes.store import CassetteStore
+from wireconf.errors import NotJudged
 from wireconf.exec_protocol.client import ExecAdapter
 from wireconf.kinds.base import HarnessContext, recorded_response, sdk_input
 from wireconf.sdk.replay import SdkReplay, e2e_client
@@ -60,7 +61,7 @@ def test_a_stream_is_pulled_one_event_per_next_through_the_probe(remote, ctx, co
 
 
 def test_an_sdk_object_the_harness_did_not_parse_is_refused(remote):
-    with pytest.raises(TypeError, match="not parsed by the harness from a recorded response"):
+    with pytest.raises(NotJudged, match="not parsed by the harness from a recorded response"):
         remote.process("openai.chat", {}, ChatCompletion.model_construct())
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from wireconf.judging.compare import differences
 
 from tests.conftest import CASES
 from wireconf.adapters.litellm import json_names
 from wireconf.corpus.rules import Catalogue, load_catalogue
 from wireconf.judging.attribution import DECLARED, attribute
-from wireconf.judging.compare import differences
 
 API = "gemini.generate_content"
 EXPECTED = {"contents": [{"role": "user", "parts": [{"text": "Hi"}]}]}

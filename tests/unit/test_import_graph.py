@@ -1,5 +1,8 @@
 """Dependencies flow one way: no import cycle inside the harness (``wireconf`` less its reference) nor
 inside the reference (``wireconf.reference_impl``), and the reference imports nothing from the harness.
+At package level (``wireconf.corpus``, ``wireconf.errors``, …) the harness is layered as
+docs/architecture.md draws it (``LAYERS``): no package imports one of a layer above its own, and the
+packages' graph has no cycle, inside a layer either.
 
 The graph is read from the source (``ast``), counting every import: at module level, under
 ``if TYPE_CHECKING:`` and inside functions. A cycle that only a deferred import keeps from failing at
@@ -61,6 +64,135 @@ def cycles(package: str) -> list[list[str]]:
         if node not in index:
             visit(node)
     return found
+
+
+LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("entry points", frozenset({"wireconf", "cli", "commands"})),
+    ("the pytest layer", frozenset({"pytest_plugin", "bless", "strength"})),
+    ("runtimes", frozenset({"adapter_contract", "impl_loader", "python_impl", "exec_protocol", "adapters"})),
+    ("cases", frozenset({"kinds", "corpus", "judging", "reports"})),
+    ("recordings", frozenset({"sdk", "cassettes", "providers", "compare", "secret_values", "span_capture"})),
+    (
+        "leaves",
+        frozenset(
+            {
+                "errors",
+                "extensions",
+                "yaml_source",
+                "differences",
+                "conditions",
+                "stream_probe",
+                "report_text",
+                "cache_dir",
+                "case_abort",
+                "safe_pickle",
+                "import_graph",
+            }
+        ),
+    ),
+    ("the reference", frozenset({"reference_impl"})),
+)
+"""Top to bottom, as docs/architecture.md's Dependencies lists them: a package (a folder or a top-level
+module of ``wireconf``) imports only packages of its own layer or below."""
+
+
+def package_of(module: str) -> str:
+    """``wireconf.corpus.loader`` → ``corpus``; ``wireconf.errors`` → ``errors``; ``wireconf`` itself."""
+    return module.split(".")[1] if "." in module else module
+
+
+def package_graph(root: Path = REPO) -> dict[tuple[str, str], list[str]]:
+    """Package → package, with the module imports behind each edge (``a.b -> c.d``)."""
+    known = {module_name(path, root): path for path in sorted((root / HARNESS).rglob("*.py"))}
+    known = {n: p for n, p in known.items() if "_corpus" not in n}
+    edges: dict[tuple[str, str], list[str]] = {}
+    for name, path in known.items():
+        for target in imports_of(name, path, known):
+            source, dest = package_of(name), package_of(target)
+            if source != dest and dest != HARNESS:
+                edges.setdefault((source, dest), []).append(f"{name} -> {target}")
+    return edges
+
+
+def layer_of(package: str) -> int:
+    found = [index for index, (_, members) in enumerate(LAYERS) if package in members]
+    assert found, f"wireconf.{package} is in no layer: place it in LAYERS and in docs/architecture.md"
+    return found[0]
+
+
+def upward_imports(edges: dict[tuple[str, str], list[str]]) -> list[str]:
+    """Every module import from a package to one of a layer above it."""
+    return sorted(
+        f"{line} ({LAYERS[layer_of(source)][0]} imports {LAYERS[layer_of(dest)][0]})"
+        for (source, dest), lines in edges.items()
+        if layer_of(dest) < layer_of(source)
+        for line in lines
+    )
+
+
+def package_cycles(edges: dict[tuple[str, str], list[str]]) -> list[list[str]]:
+    """The packages that reach each other (each strongly connected set of more than one)."""
+    graph: dict[str, set[str]] = {}
+    for source, dest in edges:
+        graph.setdefault(source, set()).add(dest)
+        graph.setdefault(dest, set())
+
+    def reach(start: str) -> set[str]:
+        seen, todo = set(), [start]
+        while todo:
+            for nxt in graph[todo.pop()] - seen:
+                seen.add(nxt)
+                todo.append(nxt)
+        return seen
+
+    reached = {node: reach(node) for node in graph}
+    groups = {frozenset({n, *(m for m in reached[n] if n in reached[m])}) for n in graph}
+    return sorted(sorted(g) for g in groups if len(g) > 1)
+
+
+def test_every_package_imports_only_its_layer_and_below():
+    assert upward_imports(package_graph()) == []
+
+
+def test_the_packages_import_each_other_without_a_cycle():
+    edges = package_graph()
+    cycles_found = package_cycles(edges)
+    assert cycles_found == [], [
+        line
+        for group in cycles_found
+        for (s, d), lines in edges.items()
+        if {s, d} <= set(group)
+        for line in lines
+    ]
+
+
+def test_the_layering_check_finds_an_upward_import_and_a_cycle(tmp_path):
+    """The checks themselves, on a toy tree: ``errors`` (a leaf) importing ``corpus`` is upward, and
+    ``corpus`` and ``judging`` importing each other (once inside a function) are a cycle."""
+    package = tmp_path / HARNESS
+    for folder in ("corpus", "judging"):
+        (package / folder).mkdir(parents=True)
+        (package / folder / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "errors.py").write_text("from wireconf.corpus import model\n")
+    (package / "corpus" / "model.py").write_text("def f():\n    from wireconf.judging.verdict import v\n")
+    (package / "judging" / "verdict.py").write_text("from wireconf.corpus.model import f\nv = f\n")
+    edges = package_graph(tmp_path)
+    assert upward_imports(edges) == ["wireconf.errors -> wireconf.corpus.model (leaves imports cases)"]
+    assert package_cycles(edges) == [["corpus", "judging"]]
+
+
+def test_every_layer_is_named_in_the_architecture_page():
+    """The page lists the layers in the same order, each with its packages."""
+    text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = text[text.index("## Dependencies") :]
+    positions = [section.find(f"**{name}**") for name, _ in LAYERS]
+    assert -1 not in positions and positions == sorted(positions), positions
+    for name, members in LAYERS:
+        start = section.index(f"**{name}**")
+        ends = [i for i in (section.find("\n- ", start), section.find("\n\n", start)) if i != -1]
+        item = section[start : min(ends, default=len(section))]
+        assert all(f"`{m}`" in item for m in members if m != HARNESS), (name, item)
 
 
 @pytest.mark.parametrize("package", [HARNESS, REFERENCE])

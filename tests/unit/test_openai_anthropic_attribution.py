@@ -14,12 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from wireconf.judging.compare import differences
+from wireconf.judging.differences import Difference
 
 from tests.conftest import CASES
 from wireconf.corpus.rules import Catalogue, load_catalogue
 from wireconf.judging.attribution import DECLARED, UNRULED, attribute_one
-from wireconf.judging.compare import differences
-from wireconf.judging.differences import Difference
 
 USER = {"role": "user", "content": [{"kind": "text", "value": "Hi"}]}
 

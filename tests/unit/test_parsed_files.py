@@ -10,6 +10,7 @@ import pytest
 
 from wireconf.corpus import parsed_files
 from wireconf.corpus.loader import Corpus
+from wireconf.kinds.registry import open_corpus
 
 CASE = """\
 cases:
@@ -43,30 +44,30 @@ def _contents(corpus: Corpus) -> dict[str, object]:
 
 
 def test_a_file_whose_bytes_change_is_parsed_again(small_corpus, tmp_path):
-    first = Corpus(small_corpus)
+    first = open_corpus(small_corpus)
     assert _contents(first) == {"wire.openai.chat.a": "hi", "wire.openai.chat.b": "hi"}
     (cache,) = (tmp_path / "cache" / "parsed").glob("*.pickle")
     (small_corpus / "wire" / "b.yaml").write_text(CASE.format(name="b", content="changed"))
-    second = Corpus(small_corpus)
+    second = open_corpus(small_corpus)
     assert _contents(second) == {"wire.openai.chat.a": "hi", "wire.openai.chat.b": "changed"}
     assert second.catalogue.rules.keys() == first.catalogue.rules.keys()
     # lines survive the cache: a case still points at its file and line
     case = next(c for c in second.cases() if c.id == "wire.openai.chat.a")
     assert case.line == 2 and case.raw.key_lines["expect"] == 8
-    assert case.raw is not next(c for c in Corpus(small_corpus).cases() if c.id == case.id).raw
+    assert case.raw is not next(c for c in open_corpus(small_corpus).cases() if c.id == case.id).raw
     assert cache.is_file()
 
 
 def test_a_foreign_or_broken_cache_is_ignored(small_corpus, tmp_path):
-    Corpus(small_corpus)
+    open_corpus(small_corpus)
     (cache,) = (tmp_path / "cache" / "parsed").glob("*.pickle")
     key = (cache.parent / ".key").read_bytes()
     version, entries = pickle.loads(_unsigned(cache.read_bytes()))
     poisoned = {key: (digest, pickle.dumps({"cases": []})) for key, (digest, _) in entries.items()}
     cache.write_bytes(_signed(key, pickle.dumps(("another parser", poisoned))))
-    assert _contents(Corpus(small_corpus))["wire.openai.chat.a"] == "hi"
+    assert _contents(open_corpus(small_corpus))["wire.openai.chat.a"] == "hi"
     cache.write_bytes(b"not a pickle")
-    assert _contents(Corpus(small_corpus))["wire.openai.chat.b"] == "hi"
+    assert _contents(open_corpus(small_corpus))["wire.openai.chat.b"] == "hi"
     assert pickle.loads(_unsigned(cache.read_bytes()))[0] == version  # rewritten by the load that ignored it
 
 
@@ -96,25 +97,25 @@ class _Plant:
 def test_a_planted_pickle_in_the_cache_runs_nothing_and_changes_nothing(small_corpus, tmp_path):
     """A pickle planted in .cache/parsed/ used to run on the next load: unsigned, or even signed with
     the machine's key, it builds nothing but parsed YAML, and the cases read as their files say."""
-    Corpus(small_corpus)
+    open_corpus(small_corpus)
     (cache,) = (tmp_path / "cache" / "parsed").glob("*.pickle")
     signed = cache.read_bytes()
     marker = tmp_path / "planted-code-ran"
     cache.write_bytes(pickle.dumps(_Plant(str(marker))))  # a bare pickle, as before the signature
-    assert _contents(Corpus(small_corpus)) == {"wire.openai.chat.a": "hi", "wire.openai.chat.b": "hi"}
+    assert _contents(open_corpus(small_corpus)) == {"wire.openai.chat.a": "hi", "wire.openai.chat.b": "hi"}
     assert not marker.exists()
     version, entries = pickle.loads(_unsigned(signed))
     key = (cache.parent / ".key").read_bytes()
     forged = {path: (digest, pickle.dumps(_Plant(str(marker)))) for path, (digest, _) in entries.items()}
     cache.write_bytes(_signed(key, pickle.dumps((version, forged))))  # signed: the key was readable
-    assert _contents(Corpus(small_corpus)) == {"wire.openai.chat.a": "hi", "wire.openai.chat.b": "hi"}
+    assert _contents(open_corpus(small_corpus)) == {"wire.openai.chat.a": "hi", "wire.openai.chat.b": "hi"}
     cache.write_bytes(_signed(key, pickle.dumps(_Plant(str(marker)))))
-    assert _contents(Corpus(small_corpus)) == {"wire.openai.chat.a": "hi", "wire.openai.chat.b": "hi"}
+    assert _contents(open_corpus(small_corpus)) == {"wire.openai.chat.a": "hi", "wire.openai.chat.b": "hi"}
     assert not marker.exists()
 
 
 def test_parsed_data_planted_without_the_key_changes_no_expectation(small_corpus, tmp_path):
-    Corpus(small_corpus)
+    open_corpus(small_corpus)
     (cache,) = (tmp_path / "cache" / "parsed").glob("*.pickle")
     version, entries = pickle.loads(_unsigned(cache.read_bytes()))
     forged = {}
@@ -124,5 +125,5 @@ def test_parsed_data_planted_without_the_key_changes_no_expectation(small_corpus
             data["cases"][0]["expect"]["messages"][0]["content"] = "forged"
         forged[path] = (digest, pickle.dumps(data))
     cache.write_bytes(pickle.dumps((version, forged)))  # what a planter without the key can write
-    assert _contents(Corpus(small_corpus)) == {"wire.openai.chat.a": "hi", "wire.openai.chat.b": "hi"}
+    assert _contents(open_corpus(small_corpus)) == {"wire.openai.chat.a": "hi", "wire.openai.chat.b": "hi"}
     assert (cache.parent / ".key").stat().st_mode & 0o077 == 0  # the key: its owner's alone

@@ -1,4 +1,4 @@
-"""The provider-schema check (``wireconf.providers.schema_check``): a request body against the official
+"""The provider-schema check (``wireconf.judging.schema_check``): a request body against the official
 SDK's request type, including what pydantic alone lets through (lazy iterables, unknown TypedDict keys),
 and only the problems a runtime's request does not share with its expectation are charged."""
 
@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from tests.conftest import CASES
+from wireconf.judging.schema_check import problems, rejections
+from wireconf.kinds.registry import open_corpus
 from wireconf.providers.google import REQUEST_PARTS
 from wireconf.providers.openai import chat_request_type
-from wireconf.providers.schema_check import problems, rejections
 
 
 def _chat(**extra: Any) -> dict[str, Any]:
@@ -66,10 +67,9 @@ def test_every_request_the_spec_builds_that_the_sdk_rejects_is_declared_by_a_rul
     """The corpus's expected requests (the reference's, the spec's pseudocode) that the SDK type rejects
     are findings about the spec: a rule the case cites must say so (``provider_rejects``), and a rule
     that says so must have such a case (a claim that no longer holds is found too)."""
-    from wireconf.corpus.loader import load_corpus
     from wireconf.reports.provider_schema import expected_rejections
 
-    corpus = load_corpus(CASES)
+    corpus = open_corpus(CASES)
     rules = corpus.catalogue.rules
     rejected = expected_rejections(corpus)
     assert rejected  # the corpus has such requests (docs/findings.md lists them)

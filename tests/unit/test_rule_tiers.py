@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CASES
-from wireconf.corpus.loader import Corpus
 from wireconf.corpus.rules import TIERS, Catalogue, load_catalogue
 from wireconf.corpus.rules_doc import render_markdown
+from wireconf.kinds.registry import open_corpus
 
 HEAD = "rules:\n  - {id: a.1/x, level: MUST, source: {seed: s, section: a.1}, statement: s, "
 
@@ -63,7 +63,7 @@ def test_a_tier_without_its_explanation_is_refused_at_its_line(tmp_path, fields,
 
 
 def test_the_corpus_has_every_tier_and_the_rules_page_shows_each_rule_s_tier():
-    corpus = Corpus(CASES)
+    corpus = open_corpus(CASES)
     rules = list(corpus.catalogue.rules.values())
     assert {rule.tier for rule in rules} <= set(TIERS)
     page = render_markdown(corpus)
@@ -85,7 +85,7 @@ def test_the_catalogue_header_documents_the_basis_and_gap_values():
 
 
 def test_no_project_decision_overrules_the_text_and_every_vectors_rule_names_an_imported_vector():
-    corpus = Corpus(CASES)
+    corpus = open_corpus(CASES)
     imported = {case.model.vector.name for case in corpus.cases() if case.model.vector is not None}
     for rule in corpus.catalogue.rules.values():
         if rule.tier == "project":

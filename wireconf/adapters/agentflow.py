@@ -23,6 +23,7 @@ import asyncio
 import sys
 from typing import Any
 
+from wireconf.adapter_contract import capability, served_kinds
 from wireconf.adapters._optional import optional_module
 
 MODULE = "agentflow.adapters.llm.litellm_converter"
@@ -114,7 +115,9 @@ class AgentflowAdapter:
         self._converter = converter
 
     def capabilities(self) -> set[str]:
-        return set() if self._converter is None else {"convert:openai.chat"}
+        return (
+            set() if self._converter is None else {capability(k, "openai.chat") for k in served_kinds(self)}
+        )
 
     def convert(self, api: str, response: Any, stream: bool) -> list[dict[str, Any]]:
         from wireconf.adapters import litellm_objects

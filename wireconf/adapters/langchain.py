@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from typing import Any
 from unittest import mock
 
-from wireconf.adapter_contract import concept
+from wireconf.adapter_contract import capability, concept, served_kinds
 from wireconf.adapters import langchain_inputs, openai_inputs
 from wireconf.adapters.http_answer import REFUSED, Answer, answering, recorded_answer
 from wireconf.adapters.results import ToolCall, arguments_text, text_result
@@ -124,8 +124,7 @@ class LangChainAdapter:
         self._classes = classes
 
     def capabilities(self) -> set[str]:
-        kinds = ("wire", "process", "stream")
-        caps = {f"{kind}:{api}" for kind in kinds for api in self._classes}
+        caps = {capability(kind, api) for kind in served_kinds(self) for api in self._classes}
         return caps | ({concept("message-metadata")} if caps else set())
 
     def _model(self, api: str, agent: dict[str, Any]) -> Any:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from wireconf.adapter_contract import concept
+from wireconf.adapter_contract import capability, concept, served_kinds
 from wireconf.adapters import openai_inputs
 from wireconf.adapters._optional import optional_module
 from wireconf.adapters.http_answer import REFUSED, Answer, answering, recorded_answer
@@ -89,8 +89,8 @@ class LiteLLMAdapter:
     def capabilities(self) -> set[str]:
         if self._litellm is None:
             return set()
-        kinds = ("wire", "process", "stream")
-        return {f"{kind}:{api}" for kind in kinds for api in PREFIX} | {concept("message-metadata")}
+        caps = {capability(kind, api) for kind in served_kinds(self) for api in PREFIX}
+        return caps | {concept("message-metadata")}
 
     def _arguments(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any]:
         model = (agent.get("model") or {}).get("id") or DEFAULT_MODEL[api]

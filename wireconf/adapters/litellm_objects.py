@@ -40,6 +40,8 @@ import uuid
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
+from wireconf.errors import ContractError
+
 LITELLM_OFFLINE = "LITELLM_LOCAL_MODEL_COST_MAP"
 """Set before litellm is imported, so that it reads its bundled model cost map instead of fetching it."""
 
@@ -182,7 +184,7 @@ def stream_wrapper(api: str, sdk_stream: Any) -> Any:
             streaming_response=_async(lines), sync_stream=False, logging_obj=log
         )
     else:
-        raise ValueError(f"LiteLLM has no stream conversion for {api} here")
+        raise ContractError(f"LiteLLM has no stream conversion for {api} here")
     return litellm.CustomStreamWrapper(
         completion_stream=completion_stream,
         model=model,

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from wireconf.adapter_contract import capability, served_kinds
 from wireconf.adapters.luthien_source import find_processor
 
 APIS = ("openai.chat", "anthropic.messages", "gemini.generate_content")
@@ -79,7 +80,9 @@ class LuthienAdapter:
         self._processor = processor
 
     def capabilities(self) -> set[str]:
-        return set() if self._processor is None else {f"blocks:{api}" for api in APIS}
+        if self._processor is None:
+            return set()
+        return {capability(kind, api) for kind in served_kinds(self) for api in APIS}
 
     def stream_blocks(self, api: str, events: Any) -> list[dict[str, Any]]:
         from wireconf.adapters.litellm_ids import seeded_ids

@@ -10,17 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from wireconf.adapter_contract import capability, served_kinds
 from wireconf.adapters._optional import optional_module
-
-API_SCHEMAS: dict[str, dict[str, str]] = {
-    "openai.chat": {"name": "openai/chat-completions", "version": "1"},
-    "anthropic.messages": {"name": "anthropic/messages", "version": "1"},
-    "gemini.generate_content": {"name": "gemini/generate-content", "version": "1"},
-}
-
-
-def is_event(value: Any) -> bool:
-    return isinstance(value, dict) and value.get("kind") in ("scope", "mark") and "data" in value
+from wireconf.reference_impl.payload_extractors.routing import API_SCHEMAS, route
 
 
 class NatAdapter:
@@ -39,26 +31,9 @@ class NatAdapter:
             module.register_gemini_generate_content_v1()
 
     def capabilities(self) -> set[str]:
-        return set() if self._nat is None else {f"extract:{api}" for api in API_SCHEMAS}
+        if self._nat is None:
+            return set()
+        return {capability(kind, api) for kind in served_kinds(self) for api in API_SCHEMAS}
 
     def extract(self, api: str, request: Any, response: Any) -> dict[str, Any]:
-        nat = self._nat
-        event = response if is_event(response) else request if is_event(request) else None
-        if event is None:
-            schema: Any = API_SCHEMAS[api]
-            request_data, response_data = request, response
-        else:
-            schema = event.get("data_schema")
-            if event["kind"] == "mark":
-                mark = nat.resolve_mark_extractor(schema).extract_role_and_content(event["data"])
-                return {"mark": None if mark is None else list(mark)}
-            if event.get("category") == "tool":
-                return {"tool_result": nat.resolve_tool_extractor(schema).extract_tool_result(event["data"])}
-            request_data = request["data"] if is_event(request) else None
-            response_data = response["data"] if is_event(response) else None
-        extractor = nat.resolve_llm_extractor(schema)
-        return {
-            "input_messages": extractor.extract_input_messages(request_data),
-            "output_text": extractor.extract_output_text(response_data),
-            "tool_calls": extractor.extract_tool_calls(response_data),
-        }
+        return route(self._nat, api, request, response)

@@ -1,9 +1,12 @@
-"""Run npm for the builds of the Node.js runtimes (prompty-ts, ai-sdk), its output kept in a log."""
+"""npm for the builds of the Node.js runtimes (prompty-ts, ai-sdk), its output kept in a log, and the
+install folder each runtime uses (the one a variable names, else its last build's)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 from wireconf.errors import WireconfError
@@ -22,3 +25,25 @@ def run_npm(args: list[str], cwd: Path, log: Path, error: type[WireconfError]) -
     if done.returncode != 0:
         tail = log.read_text(encoding="utf-8", errors="replace").splitlines()[-15:]
         raise error(f"npm {' '.join(args)} failed in {cwd} (log {log}):\n  " + "\n  ".join(tail))
+
+
+def installed_folder(
+    variable: str,
+    pointer: Path,
+    missing_parts: Callable[[Path], list[str]],
+    absent: str,
+    incomplete: Callable[[str, list[str]], str],
+) -> tuple[Path | None, str | None]:
+    """The install folder a Node.js runtime uses: the one ``$variable`` names, else the one its last build
+    wrote into ``pointer``; or why there is none (one line): ``absent`` when neither is set,
+    ``incomplete(source, missing)`` when the folder lacks ``missing_parts`` (``["the folder"]`` when it is
+    not one)."""
+    configured = os.environ.get(variable)
+    if configured:
+        root, source = Path(configured), f"{variable}={configured}"
+    elif pointer.is_file():
+        root, source = Path(pointer.read_text(encoding="utf-8").strip()), f"the last build ({pointer})"
+    else:
+        return None, absent
+    missing = missing_parts(root) if root.is_dir() else ["the folder"]
+    return (None, incomplete(source, missing)) if missing else (root, None)

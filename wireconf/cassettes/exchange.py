@@ -35,10 +35,16 @@ from wireconf.cassettes.matching import (
 from wireconf.cassettes.scrub import scrub_uri
 from wireconf.cassettes.store import Cassette, CassetteMeta, RecordedResponse
 from wireconf.cassettes.writer import CassetteUnreadable, SecretInCassette, update_cassette
+from wireconf.errors import WireconfError
 from wireconf.providers.registry import PROVIDERS
-from wireconf.sdk.transport import StreamProbe
+from wireconf.stream_probe import StreamProbe
 
 RECORDED_NOW = -1
+
+
+class ClientClosed(WireconfError, ConnectionAbortedError):
+    """A request sent through the client of a case the time limit stopped: a connection error to the
+    SDK (which is what it reads), a wireconf error to whoever shows it."""
 
 
 @dataclass
@@ -99,7 +105,7 @@ class Exchange:
 
     def send(self, method: str, uri: str, headers: list[tuple[str, str]], body: bytes | None) -> SentRequest:
         if self.cancelled:
-            raise ConnectionAbortedError(
+            raise ClientClosed(
                 f"wireconf: the case of cassette {self.name} was stopped (--case-timeout); "
                 "its client is closed"
             )

@@ -24,8 +24,14 @@ from typing import Any
 
 import yaml
 
-from wireconf.cassettes.sse_form import LiteralText, decode_sse, encode_sse, looks_like_sse
-from wireconf.corpus.yaml_source import load_yaml
+from wireconf.cassettes.sse_form import (
+    CassetteFormatError,
+    LiteralText,
+    decode_sse,
+    encode_sse,
+    looks_like_sse,
+)
+from wireconf.yaml_source import load_yaml
 
 FORMAT_VERSION = 1
 _Dumper: type = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -60,7 +66,7 @@ def as_bytes(body: Any) -> bytes | None:
         return body.encode("utf-8")
     if isinstance(body, dict) and "string" in body:  # vcrpy's response body
         return as_bytes(body["string"])
-    raise TypeError(f"cannot serialise a body of type {type(body).__name__}")
+    raise CassetteFormatError(f"cannot serialise a body of type {type(body).__name__}")
 
 
 def _decompress(data: bytes, headers: dict[str, Any]) -> tuple[bytes, dict[str, Any]]:
@@ -107,7 +113,7 @@ def decode_body(body: Any) -> bytes | None:
     if isinstance(body, dict) and "sse" in body and set(body) <= {"sse", "eol"}:
         return decode_sse(body["sse"], body.get("eol")).encode("utf-8")
     if not isinstance(body, dict) or len(body) != 1:
-        raise ValueError("a body is one of {json: ...}, {sse: [...]}, {string: ...}, {base64: ...}")
+        raise CassetteFormatError("a body is one of {json: ...}, {sse: [...]}, {string: ...}, {base64: ...}")
     ((form, value),) = body.items()
     if form == "json":
         return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
@@ -115,11 +121,11 @@ def decode_body(body: Any) -> bytes | None:
         if isinstance(value, bytes):
             return value
         if not isinstance(value, str):
-            raise ValueError(f"a {form} body must be a string")
+            raise CassetteFormatError(f"a {form} body must be a string")
         return value.encode("utf-8")
     if form == "base64":
         return base64.b64decode(value)
-    raise ValueError(f"unknown body form {form!r} (json, sse, string, base64)")
+    raise CassetteFormatError(f"unknown body form {form!r} (json, sse, string, base64)")
 
 
 def _readable_headers(headers: dict[str, Any] | None) -> dict[str, Any]:
@@ -239,7 +245,7 @@ def deserialize(cassette_string: str) -> dict[str, Any]:
     """vcrpy serializer entry point: readable YAML → the cassette dict vcrpy expects."""
     data = load_yaml(cassette_string)
     if not isinstance(data, dict) or not isinstance(data.get("interactions"), list):
-        raise ValueError("a cassette is a mapping with an `interactions:` list")
+        raise CassetteFormatError("a cassette is a mapping with an `interactions:` list")
     metadata = _plain(dict(data.get("metadata") or {}))
     wireconf = _plain(data.get("wireconf"))
     if wireconf:

@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from wireconf.cassettes.scrub import QUERY_PARAMS
-from wireconf.judging.compare import render_diff
+from wireconf.compare import render_diff
 
 
 @dataclass(frozen=True)

@@ -92,7 +92,8 @@ def unshare_network(pids: bool = False) -> tuple[bool, str]:
     try:
         drop_capabilities()
     except OSError as exc:  # isolated, but a privileged runtime could leave: say so, do not run it
-        raise OSError(exc.errno, f"cannot drop the capabilities after unsharing: {exc.strerror}") from None
+        exc.add_note("cannot drop the capabilities after unsharing")  # the system's error, told where
+        raise
     return True, how + ", no capability to leave it"
 
 

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from wireconf.cassettes.recording import allowed_origins, origin_of
-from wireconf.errors import NotJudged
+from wireconf.errors import NotJudged, WireconfError
 from wireconf.providers.registry import PROVIDERS
 
 _LENGTH = struct.Struct(">I")
@@ -43,12 +43,17 @@ def _send(sock: socket.socket, message: Mapping[str, Any]) -> None:
     sock.sendall(_LENGTH.pack(len(data)) + data)
 
 
+class PassageClosed(WireconfError, EOFError):
+    """The passage to the pytest process ended, or sent what is not one of its messages: an end of
+    file to the readers that wait for one."""
+
+
 def _receive_exactly(sock: socket.socket, size: int) -> bytes:
     chunks, left = [], size
     while left:
         chunk = sock.recv(min(left, 1 << 20))
         if not chunk:
-            raise EOFError("the passage was closed")
+            raise PassageClosed("the passage was closed")
         chunks.append(chunk)
         left -= len(chunk)
     return b"".join(chunks)
@@ -57,10 +62,10 @@ def _receive_exactly(sock: socket.socket, size: int) -> bytes:
 def _receive(sock: socket.socket) -> dict[str, Any]:
     (size,) = _LENGTH.unpack(_receive_exactly(sock, _LENGTH.size))
     if size > MAX_MESSAGE:
-        raise EOFError(f"a passage message of {size} bytes")
+        raise PassageClosed(f"a passage message of {size} bytes")
     message = json.loads(_receive_exactly(sock, size))
     if not isinstance(message, dict):
-        raise EOFError("a passage message that is not an object")
+        raise PassageClosed("a passage message that is not an object")
     return message
 
 

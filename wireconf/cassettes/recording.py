@@ -29,9 +29,14 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from wireconf.errors import WireconfError
 from wireconf.providers.registry import PROVIDERS
 
 MODES = ("none", "once", "new_episodes", "all")
+
+
+class RecordModeError(WireconfError, ValueError):
+    """A record mode that is not one of ``MODES``."""
 
 
 @dataclass(frozen=True)
@@ -43,7 +48,7 @@ class RecordingPolicy:
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
-            raise ValueError(f"record mode {self.mode!r} is not one of {', '.join(MODES)}")
+            raise RecordModeError(f"record mode {self.mode!r} is not one of {', '.join(MODES)}")
 
     def effective_mode(self, exists: bool, writable: bool) -> str:
         """The mode for one cassette: read-only cassettes are always replayed."""

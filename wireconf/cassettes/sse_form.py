@@ -14,6 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from wireconf.errors import WireconfError
+
+
+class CassetteFormatError(WireconfError, ValueError):
+    """A body (or a cassette) written in none of the forms a cassette file has; a ``ValueError`` too,
+    for vcrpy, whose serializer's callers expect one, and for the readers that add the file's name."""
+
+
 EventItem = str | list[str]
 
 
@@ -43,10 +51,10 @@ def decode_sse(form: Any, eol: Any = None) -> str:
     if isinstance(form, str):
         return form
     if not isinstance(form, list):
-        raise ValueError("an sse body is a list of events (strings or lists of lines)")
+        raise CassetteFormatError("an sse body is a list of events (strings or lists of lines)")
     ending = "\n" if eol is None else eol
     if ending not in ("\n", "\r\n"):
-        raise ValueError('eol is "\\n" or "\\r\\n"')
+        raise CassetteFormatError('eol is "\\n" or "\\r\\n"')
     out = []
     for index, item in enumerate(form):
         if isinstance(item, str):
@@ -54,7 +62,7 @@ def decode_sse(form: Any, eol: Any = None) -> str:
         elif isinstance(item, list) and all(isinstance(line, str) for line in item):
             lines = item
         else:
-            raise ValueError(f"sse event {index} is neither a string nor a list of lines")
+            raise CassetteFormatError(f"sse event {index} is neither a string nor a list of lines")
         out.append(ending.join(lines) + ending + ending)
     return "".join(out)
 

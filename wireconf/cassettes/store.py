@@ -18,9 +18,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from wireconf.cassettes.format import decode_body
-from wireconf.corpus.yaml_source import YamlSyntaxError, line_of, load_yaml_file
+from wireconf.cassettes.sse_form import CassetteFormatError
 from wireconf.errors import WireconfError
 from wireconf.providers.registry import API_NAMES
+from wireconf.yaml_source import YamlSyntaxError, line_of, load_yaml_file
 
 CASSETTE_SUFFIX = ".yaml"
 
@@ -203,7 +204,7 @@ def _headers(raw: Any) -> dict[str, list[str]]:
     if raw is None:
         return {}
     if not isinstance(raw, dict):
-        raise ValueError("headers must be a mapping")
+        raise CassetteFormatError("headers must be a mapping")
     return {str(k): [str(x) for x in v] if isinstance(v, list) else [str(v)] for k, v in raw.items()}
 
 

@@ -21,10 +21,10 @@ from urllib.parse import urlsplit
 import yaml
 
 from wireconf.cassettes.format import as_bytes, decode_body
-from wireconf.corpus.yaml_source import YamlRefused, load_plain_yaml
 from wireconf.errors import WireconfError
 from wireconf.providers.provider import stream_requested
 from wireconf.providers.registry import PROVIDERS
+from wireconf.yaml_source import YamlRefused, load_plain_yaml
 
 
 class NotACassette(WireconfError):

@@ -18,8 +18,8 @@ from wireconf.cassettes.lock import cassette_lock
 from wireconf.cassettes.scrub import scrub_interaction
 from wireconf.cassettes.secret_scan import Finding, key_values, scan, scan_interactions
 from wireconf.cassettes.store import CassetteError
-from wireconf.corpus.yaml_source import YamlSyntaxError
 from wireconf.errors import WireconfError
+from wireconf.yaml_source import YamlSyntaxError
 
 
 class SecretInCassette(WireconfError):

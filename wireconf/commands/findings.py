@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from wireconf.commands import add_corpus_argument
+from wireconf.kinds.registry import open_corpus
 
 COMMAND = "wireconf findings"
 RUNTIMES_FILE = "runtimes.yaml"
@@ -58,7 +59,7 @@ def listed_runtimes(path: Path) -> list[Runtime]:
 
 
 def _runtimes(requested: list[str], baselines: Path) -> list[Runtime]:
-    from wireconf.impl_loader import available_entry_points
+    from wireconf.python_impl import available_entry_points
 
     if requested:
         return [Runtime(name, name) for name in requested]
@@ -94,14 +95,13 @@ def _run(runtime: Runtime, cases: Path, baseline: Path, report: Path) -> str | N
 
 def run(args: argparse.Namespace) -> int:
     from wireconf.corpus.installed import corpus_folder
-    from wireconf.corpus.loader import Corpus
     from wireconf.reports.baseline import load_baseline
     from wireconf.reports.findings import NotRun, render_findings
     from wireconf.reports.jsonl import read_records
     from wireconf.reports.provider_schema import expected_rejections, render_rejections
 
     cases = corpus_folder(args.corpus)
-    corpus = Corpus(cases)
+    corpus = open_corpus(cases)
     records, not_run = [], []
     with tempfile.TemporaryDirectory(prefix="wireconf-findings-") as tmp:
         for runtime in _runtimes(args.impl, Path(args.baselines)):

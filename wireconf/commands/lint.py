@@ -12,8 +12,9 @@ from wireconf.commands import add_corpus_argument
 def run(args: argparse.Namespace) -> int:
     from wireconf.corpus.installed import corpus_folder
     from wireconf.corpus.lint import lint
+    from wireconf.kinds.registry import open_corpus
 
-    report = lint(corpus_folder(args.corpus), Path(args.cassettes) if args.cassettes else None)
+    report = lint(open_corpus(corpus_folder(args.corpus)), Path(args.cassettes) if args.cassettes else None)
     for problem in report.problems:
         print(problem)
     print(report.summary())

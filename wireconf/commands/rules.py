@@ -7,14 +7,14 @@ import sys
 from typing import Any
 
 from wireconf.commands import add_corpus_argument
+from wireconf.kinds.registry import open_corpus
 
 
 def run(args: argparse.Namespace) -> int:
     from wireconf.corpus.installed import corpus_folder
-    from wireconf.corpus.loader import Corpus
     from wireconf.corpus.rules_doc import render_markdown
 
-    corpus = Corpus(corpus_folder(args.corpus))
+    corpus = open_corpus(corpus_folder(args.corpus))
     if corpus.catalogue.problems:
         for problem in corpus.catalogue.problems:
             print(problem, file=sys.stderr)

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wireconf.adapter_contract import stream_without_stream
 from wireconf.cassettes.store import CassetteError, CassetteStore
 from wireconf.corpus.agent_model import agent_problems
 from wireconf.corpus.loader import Corpus
@@ -49,8 +48,9 @@ class LintReport:
         )
 
 
-def lint(root: Path, cassettes: Path | None = None) -> LintReport:
-    corpus = Corpus(root)
+def lint(corpus: Corpus, cassettes: Path | None = None) -> LintReport:
+    """Every problem of ``corpus`` (loaded by the caller, with the kinds' case models: a case of a kind
+    of streams on an api without streams is one of its problems)."""
     problems = [str(p) for p in corpus.catalogue.problems] + [str(p) for p in corpus.problems()]
     problems += [
         f"{corpus.catalogue.path}: rule {rule_id} has no case"
@@ -63,11 +63,6 @@ def lint(root: Path, cassettes: Path | None = None) -> LintReport:
         for rule in corpus.catalogue.rules.values()
         for name in rule.vectors or []
         if name not in imported
-    ]
-    problems += [
-        f"{case.path}:{case.line}: {case.id}: kind {case.kind} on {case.api}: {why}"
-        for case in corpus.cases()
-        if (why := stream_without_stream(case.kind, case.api))
     ]
     problems += agent_problems(corpus)
     store = CassetteStore(cassettes or corpus.root.parent / "cassettes")

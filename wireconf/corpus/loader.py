@@ -15,14 +15,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from wireconf.corpus.case import LoadedCase, Problem
 from wireconf.corpus.model import CaseBase
 from wireconf.corpus.parsed_files import ParsedFiles
 from wireconf.corpus.rules import RULES_FILE, Catalogue, load_catalogue
-from wireconf.corpus.yaml_source import LineDict, YamlSyntaxError, line_of
-from wireconf.kinds.registry import CASE_ADAPTER
+from wireconf.yaml_source import LineDict, YamlSyntaxError, line_of
 
 __all__ = ["Corpus", "Entry", "LoadedCase", "Problem", "find_corpus_root", "is_case_file", "load_corpus"]
 
@@ -68,6 +67,9 @@ class Corpus:
     """All case files under ``root`` (the folder of ``rules.yaml``)."""
 
     root: Path
+    case_model: TypeAdapter[Any]
+    """What a case is: the union of the kinds' case models (``wireconf.kinds.registry.CASE_ADAPTER``),
+    given by the caller so that the corpus layer never imports the kinds that read it."""
     catalogue: Catalogue = field(init=False)
     entries: dict[Path, list[Entry]] = field(init=False, default_factory=dict)
 
@@ -121,7 +123,7 @@ class Corpus:
         if not isinstance(entry, LineDict):
             return Problem(path, line, name, "a case must be a mapping")
         try:
-            model = CASE_ADAPTER.validate_python(entry)
+            model = self.case_model.validate_python(entry)
         except ValidationError as exc:
             details = _format_errors(exc, raw, ["cases", index], entry.get("kind"))
             text = "; ".join(f"{msg} (line {ln})" for ln, msg in details)
@@ -167,13 +169,13 @@ def _fingerprint(root: Path) -> tuple[tuple[str, int, int], ...]:
     return tuple(sorted((str(p), (st := p.stat()).st_mtime_ns, st.st_size) for p in files))
 
 
-def load_corpus(root: Path) -> Corpus:
+def load_corpus(root: Path, case_model: TypeAdapter[Any]) -> Corpus:
     """The corpus under ``root``, parsed once per process for as long as none of its files changes
     (pytest sessions in one process, such as the mutation runs or pytester's, share it)."""
     root = root.resolve()
     fingerprint = _fingerprint(root)
     cached = _LOADED.get(root)
     if cached is None or cached[0] != fingerprint:
-        cached = (fingerprint, Corpus(root))
+        cached = (fingerprint, Corpus(root, case_model))
         _LOADED[root] = cached
     return cached[1]

@@ -36,10 +36,10 @@ from typing import Any
 
 import yaml
 
+from wireconf import yaml_source
 from wireconf.cache_dir import cache_root
-from wireconf.corpus import yaml_source
-from wireconf.corpus.yaml_source import YamlSyntaxError, load_yaml
 from wireconf.safe_pickle import loads_only
+from wireconf.yaml_source import YamlSyntaxError, load_yaml
 
 MIN_FILES = 50
 """Corpora with fewer case files are parsed without a cache (a few milliseconds; tests make many)."""
@@ -54,7 +54,7 @@ def _parser_version() -> str:
 
 
 _SAFE = {
-    ("wireconf.corpus.yaml_source", "LineDict"): yaml_source.LineDict,
+    ("wireconf.yaml_source", "LineDict"): yaml_source.LineDict,
     ("builtins", "set"): set,
     ("builtins", "frozenset"): frozenset,
     ("builtins", "bytearray"): bytearray,

@@ -31,8 +31,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from wireconf.corpus.conditions import Condition, parse_condition
-from wireconf.corpus.yaml_source import YamlSyntaxError, line_of, load_yaml_file, unicode_problem
+from wireconf.conditions import Condition, parse_condition
+from wireconf.yaml_source import YamlSyntaxError, line_of, load_yaml_file, unicode_problem
 
 RULES_FILE = "rules.yaml"
 
@@ -98,7 +98,7 @@ class Governs(BaseModel):
 
     ``path`` is a path as diffs print it (``$.messages[0].content``) where ``[*]`` stands for any array
     index, ``.*`` for any one key and ``**`` for anything further (``$.tools**``: the key and everything
-    under it). ``change`` lists the kinds of difference (``wireconf.judging.differences.CHANGES``; all
+    under it). ``change`` lists the kinds of difference (``wireconf.differences.CHANGES``; all
     when absent), ``shape`` the types of a type change (``string → array``: a string was expected).
     ``apis`` and ``kinds`` narrow it to the cases of those apis and kinds.
     """
@@ -130,7 +130,7 @@ class Governs(BaseModel):
     )
     when: list[str] | None = Field(
         default=None,
-        description="Conditions on the case's input that must all hold (wireconf.corpus.conditions): "
+        description="Conditions on the case's input that must all hold (wireconf.conditions): "
         "`agent.model.options.maxOutputTokens` present, `!path` absent, `path=value` equal",
     )
 
@@ -142,7 +142,7 @@ class Governs(BaseModel):
     @field_validator("change")
     @classmethod
     def _known_changes(cls, value: list[str] | None) -> list[str] | None:
-        from wireconf.judging.differences import CHANGES
+        from wireconf.differences import CHANGES
 
         unknown = [c for c in value or [] if c not in CHANGES]
         if unknown:
@@ -233,7 +233,7 @@ class Rule(BaseModel):
     provider_rejects: str | None = Field(
         default=None,
         description="Where the request this rule makes the spec build is one the provider's official SDK "
-        "request type rejects (wireconf.providers.schema_check): which type, which field, and why. A finding "
+        "request type rejects (wireconf.judging.schema_check): which type, which field, and why. A finding "
         "about the spec, listed on the findings page; a runtime is never charged with it",
     )
     provider_equivalent: str | None = Field(

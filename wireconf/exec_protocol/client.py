@@ -33,7 +33,7 @@ from typing import Any
 
 from wireconf.case_abort import CaseTimeout, RunnerEnded
 from wireconf.cassettes import netns
-from wireconf.errors import WireconfError
+from wireconf.errors import NotJudged, WireconfError
 from wireconf.exec_protocol import PROTOCOL_VERSIONS
 from wireconf.exec_protocol.http_bridge import HttpBridge, unbridgeable
 from wireconf.exec_protocol.messages import (
@@ -572,10 +572,10 @@ def _pending(process: _Process) -> list[str]:
 
 
 def _recorded(sdk_object: object, name: str) -> Origin:
-    """Where the harness got ``sdk_object`` from; a TypeError for an object it did not parse itself."""
+    """Where the harness got ``sdk_object`` from; ``NotJudged`` for an object it did not parse itself."""
     origin = origin_of(sdk_object)
     if origin is None:
-        raise TypeError(
+        raise NotJudged(
             f"the runtime asked for recorded inputs, but `{name}` ({type(sdk_object).__name__}) was not "
             "parsed by the harness from a recorded response"
         )

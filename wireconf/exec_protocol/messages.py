@@ -15,7 +15,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from wireconf.errors import NotJudged
+from wireconf.errors import ContractError, NotJudged
 
 SCHEMA_FILE = "schema.json"
 
@@ -69,7 +69,7 @@ def to_json(value: Any, sdk_json: Callable[[Any], Any] | None = None) -> Any:
         if sdk_json is not None:
             return sdk_json(value)
         return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    raise TypeError(f"{type(value).__module__}.{type(value).__qualname__} cannot be sent as JSON")
+    raise ContractError(f"{type(value).__module__}.{type(value).__qualname__} cannot be sent as JSON")
 
 
 def _text_or_base64(data: bytes, key: str) -> dict[str, str]:

@@ -25,7 +25,7 @@ from typing import IO, Any
 
 from wireconf.adapter_contract import CONCEPT
 from wireconf.exec_protocol import PROTOCOL_VERSION
-from wireconf.exec_protocol.messages import decode, encode, error_payload, to_json
+from wireconf.exec_protocol.messages import ProtocolError, decode, encode, error_payload, to_json
 from wireconf.kinds.registry import KINDS, METHODS
 from wireconf.kinds.registry import OPTIONAL_METHODS as REGISTRY_OPTIONAL_METHODS
 
@@ -170,7 +170,7 @@ class Server:
     def _sdk_stream(self, api: str, call_id: int) -> Any:
         from wireconf.cassettes.store import RecordedResponse
         from wireconf.providers.registry import APIS
-        from wireconf.sdk.transport import StreamProbe
+        from wireconf.stream_probe import StreamProbe
 
         sse = APIS[api].sse
         assert sse is not None, f"{api} has no event stream"
@@ -204,7 +204,7 @@ class Server:
         if message["type"] == "end":
             raise _End
         if message["type"] != "event" or message.get("id") != call_id:
-            raise RuntimeError(f"expected an event for call {call_id}, got {message}")
+            raise ProtocolError(f"expected an event for call {call_id}, got {message}")
         return message["event"]
 
 
@@ -237,10 +237,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("impl", help="the adapter: an entry point name, module:attribute or module")
     args = parser.parse_args(argv)
-    from wireconf.impl_loader import ImplError, load_impl
+    from wireconf.python_impl import ImplError, load_python
 
     try:
-        adapter = load_impl(args.impl).adapter
+        adapter = load_python(args.impl).adapter
     except ImplError as exc:
         print(f"wireconf serve: {exc}", file=sys.stderr)
         return 2

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from wireconf.corpus.rules import Catalogue, Tier
+from wireconf.differences import Difference, Line, differences_in
 from wireconf.judging.attribution import (
     PROVIDER_SCHEMA,
     Attribution,
@@ -38,9 +39,8 @@ from wireconf.judging.attribution import (
     failure_tier,
     unruled,
 )
-from wireconf.judging.differences import Difference, Line, differences_in
 from wireconf.judging.profile import TOLERATES_REPRESENTATION, in_profile
-from wireconf.reports.waivers import Waiver, apply_waivers
+from wireconf.judging.waivers import Waiver, apply_waivers
 
 Outcome = Literal["pass", "fail", "outside-profile"]
 

@@ -64,7 +64,7 @@ def _apply_id(name: str, actual: Any, ids: dict[str, str]) -> tuple[Any, Any]:
 
 
 def _apply_one(expected: dict[str, Any], actual: Any, ids: dict[str, str]) -> tuple[Any, Any]:
-    from wireconf.judging.compare import strict_equal
+    from wireconf.compare import strict_equal
 
     ((kind, wanted),) = expected.items()
     if kind == ID:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from wireconf.judging.canonical import NotData, canonical
-from wireconf.sdk.transport import StreamProbe
+from wireconf.stream_probe import StreamProbe
 
 ContextT = TypeVar("ContextT")
 

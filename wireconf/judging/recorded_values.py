@@ -19,8 +19,8 @@ from typing import Any
 from wireconf.cassettes.store import RecordedResponse
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import CaseBase
-from wireconf.corpus.yaml_source import to_plain
 from wireconf.errors import CaseInputError
+from wireconf.yaml_source import to_plain
 
 RECORDED = "$recorded"
 
@@ -39,10 +39,16 @@ def has_references(value: Any) -> bool:
     return False
 
 
+class NoRecordedValue(CaseInputError, KeyError):
+    """A ``$recorded`` pointer that names nothing in the recorded response (or is no pointer); a
+    ``KeyError`` too, as a lookup that found nothing."""
+
+
 def pointer_get(document: Any, pointer: Any) -> Any:
-    """The value at an RFC 6901 JSON pointer; ``KeyError`` naming the first step that does not exist."""
+    """The value at an RFC 6901 JSON pointer; ``NoRecordedValue`` (a ``KeyError``) naming the first step
+    that does not exist."""
     if not isinstance(pointer, str) or (pointer and not pointer.startswith("/")):
-        raise KeyError(f"{pointer!r} is not a JSON pointer (e.g. /data/0/embedding)")
+        raise NoRecordedValue(f"{pointer!r} is not a JSON pointer (e.g. /data/0/embedding)")
     value = document
     walked = ""
     for token in pointer.split("/")[1:] if pointer else []:
@@ -53,7 +59,7 @@ def pointer_get(document: Any, pointer: Any) -> Any:
         elif isinstance(value, list) and step.isdigit() and int(step) < len(value):
             value = value[int(step)]
         else:
-            raise KeyError(f"{pointer}: the recorded response has nothing at {walked}")
+            raise NoRecordedValue(f"{pointer}: the recorded response has nothing at {walked}")
     return value
 
 

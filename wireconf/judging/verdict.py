@@ -12,15 +12,15 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from wireconf.compare import differences, show, shown, strict_equal
 from wireconf.corpus.model import CaseBase, ExpectedError
-from wireconf.corpus.yaml_source import to_plain
+from wireconf.differences import Difference, Line, Subject
 from wireconf.judging.canonical import tool_calls_as_expected
-from wireconf.judging.compare import differences, show, shown, strict_equal
-from wireconf.judging.differences import Difference, Line, Subject
 from wireconf.judging.listed import listed_only
 from wireconf.judging.matchers import apply_matchers
 from wireconf.judging.outcome import CanonicalOutcome
 from wireconf.report_text import machine_free
+from wireconf.yaml_source import to_plain
 
 
 def _indent(text: str, prefix: str = "    ") -> str:

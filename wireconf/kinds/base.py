@@ -21,7 +21,7 @@ from wireconf.judging.outcome import Outcome
 from wireconf.report_text import machine_free
 from wireconf.sdk.origins import remember
 from wireconf.sdk.replay import SdkReplay
-from wireconf.sdk.transport import StreamProbe, split_events
+from wireconf.stream_probe import StreamProbe, split_events
 
 ADAPTER_ERRORS = (Exception, SystemExit)
 """What an adapter may raise as an outcome; KeyboardInterrupt still stops the run."""

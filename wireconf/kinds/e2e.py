@@ -26,20 +26,20 @@ from pydantic import Field
 
 from wireconf.cassettes.exchange import Exchange
 from wireconf.cassettes.store import Cassette, CassetteError, RecordedResponse
+from wireconf.compare import differences, shown, strict_equal
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import Agent, CaseBase, Message
-from wireconf.corpus.yaml_source import to_plain
+from wireconf.differences import Difference, Line
 from wireconf.errors import CaseInputError, NotJudged
-from wireconf.judging.compare import differences, shown, strict_equal
-from wireconf.judging.differences import Difference, Line
 from wireconf.judging.matchers import apply_matchers
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
+from wireconf.judging.schema_check import rejections, warm
 from wireconf.judging.verdict import judge as judge_result
 from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised
 from wireconf.kinds.kind import AdapterMethod, Call, Kind, first_interaction_response, unblessable
 from wireconf.providers.registry import APIS, PROVIDER_OF
-from wireconf.providers.schema_check import rejections, warm
 from wireconf.sdk.replay import e2e_client, warm_up
+from wireconf.yaml_source import to_plain
 
 
 class E2eCase(CaseBase):
@@ -203,6 +203,10 @@ class E2eKind(Kind[E2eCase, Exchange]):
 
     def builds_request(self, raw: dict[str, Any]) -> bool:
         return True
+
+    def expected_requests(self, raw: dict[str, Any]) -> list[Any]:
+        expected = to_plain(raw.get("expect_request"))
+        return [] if expected is None else expected if isinstance(expected, list) else [expected]
 
     def prepare(self, ctx: HarnessContext, case: LoadedCase[E2eCase]) -> Call[Exchange]:
         exchange, client = open_exchange(ctx, case, case.model.cassette)

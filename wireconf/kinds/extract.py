@@ -24,11 +24,11 @@ from pydantic import Field, model_validator
 from wireconf.cassettes.store import CassetteError
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import CaseBase, Strict
-from wireconf.corpus.yaml_source import to_plain
 from wireconf.errors import CaseInputError, WireconfError
 from wireconf.judging.outcome import Outcome
 from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
+from wireconf.yaml_source import to_plain
 
 Extractor = Literal["llm", "tool", "mark"]
 

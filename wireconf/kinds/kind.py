@@ -19,8 +19,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 from wireconf.cassettes.store import CassetteError, RecordedResponse
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import CaseBase, CassetteRef, InlineResponse
+from wireconf.differences import Line, Subject
 from wireconf.errors import BlessError, CaseInputError
-from wireconf.judging.differences import Line, Subject
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
 from wireconf.judging.verdict import judge as judge_result
 from wireconf.kinds.base import HarnessContext, recorded_response
@@ -109,8 +109,13 @@ class Kind(ABC, Generic[ModelT, ContextT]):
     def builds_request(self, raw: dict[str, Any]) -> bool:
         """Whether the runtime turns this case's agent and messages (``raw``, the case as written) into a
         provider request, so that the spec's optional concepts they use apply (``concept:<name>``,
-        ``wireconf.corpus.concepts``); a processor never sees a tool's kind."""
+        ``wireconf.kinds.concepts``); a processor never sees a tool's kind."""
         return False
+
+    def expected_requests(self, raw: dict[str, Any]) -> list[Any]:
+        """The request bodies this case (``raw``, as written) expects the runtime to send, for the
+        provider-schema check of the expectations (``wireconf.reports.provider_schema``); none by default."""
+        return []
 
     def unsupported(
         self, case: LoadedCase[ModelT], adapter: Any, supports: Callable[[str], bool]
@@ -120,7 +125,7 @@ class Kind(ABC, Generic[ModelT, ContextT]):
 
     def judge(self, case: ModelT, outcome: CanonicalOutcome[ContextT], noun: str) -> list[Line]:
         """Why the case fails, ``[]`` when it passes (default: the result against ``expect``): lines of
-        text and ``Difference``s, the differences as data (``wireconf.judging.differences``)."""
+        text and ``Difference``s, the differences as data (``wireconf.differences``)."""
         return judge_result(case, outcome, noun, self.subject)
 
     # -- bless (``wireconf bless``) -------------------------------------------------------------------

@@ -20,11 +20,11 @@ from pydantic import Field
 
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import Agent, CaseBase, Response
-from wireconf.corpus.yaml_source import to_plain
 from wireconf.errors import CaseInputError, ContractError
 from wireconf.judging.outcome import Outcome
 from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, recorded_response, sdk_input
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
+from wireconf.yaml_source import to_plain
 
 PROCESS_ASYNC = AdapterMethod("process_async", ("agent", "response"), sdk=("response",), awaited=True)
 """Optional: ``async def process_async(api, agent, response)``, §8's async processor. When an adapter

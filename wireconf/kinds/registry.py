@@ -11,13 +11,16 @@ from __future__ import annotations
 import functools
 import importlib
 import operator
+from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
+from wireconf.corpus.loader import Corpus
 from wireconf.errors import ExtensionError
 from wireconf.extensions import HINT, installed
 from wireconf.kinds.kind import AdapterMethod, Kind
+from wireconf.providers.registry import APIS
 
 BUILTIN = (
     "wireconf.kinds.wire",
@@ -71,11 +74,40 @@ METHODS: dict[str, tuple[Kind[Any, Any], AdapterMethod]] = {
 }
 """Every method of the adapter contract → the kind that calls it, and how."""
 
+
+def stream_without_stream(kind: str, api: str) -> str | None:
+    """Why ``<kind>:<api>`` cannot exist (a kind of streams on an api that has no stream), or ``None``;
+    each caller adds what to do (a capability: stop declaring it; a case: write it as another kind)."""
+    if kind not in KINDS or api not in APIS or not KINDS[kind].streams_only or APIS[api].streams:
+        return None
+    return (
+        f"{api} has no streaming call (its API answers with one response), so there is no {kind} case for it"
+    )
+
+
+def _has_streams(case: Any) -> Any:
+    """A case of a kind of streams on an api without one is refused where it is written (a pydantic
+    validator: the loader reports it with its file and line, and only that case is lost)."""
+    why = stream_without_stream(case.kind, case.api)
+    if why:
+        raise ValueError(
+            f"kind {case.kind} on {case.api}: {why}; a `stream` option of an {case.api} request is a wire or "
+            "e2e case, and a stream case names an api that streams"
+        )
+    return case
+
+
 Case: Any = Annotated[
     functools.reduce(operator.or_, (kind.case_model for kind in KINDS.values())),
     Field(discriminator="kind"),
+    AfterValidator(_has_streams),
 ]
 CASE_ADAPTER: TypeAdapter[Any] = TypeAdapter(Case)
+
+
+def open_corpus(root: Path) -> Corpus:
+    """The corpus under ``root``, each case validated against the kinds' case models."""
+    return Corpus(root, CASE_ADAPTER)
 
 
 class CaseFile(BaseModel):

@@ -12,11 +12,11 @@ from pydantic import Field
 
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import Agent, CaseBase, Response
-from wireconf.corpus.yaml_source import to_plain
 from wireconf.errors import CaseInputError
 from wireconf.judging.outcome import Outcome
 from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, sdk_input
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
+from wireconf.yaml_source import to_plain
 
 
 class StreamCase(CaseBase):

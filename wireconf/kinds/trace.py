@@ -34,13 +34,12 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from wireconf.cassettes.exchange import Exchange
+from wireconf.compare import differences, show, shown, strict_equal
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import Agent, CaseBase, ExpectedError, Message, Response, Strict
-from wireconf.corpus.yaml_source import to_plain
+from wireconf.differences import Difference, Line
 from wireconf.errors import CaseInputError, NotJudged
 from wireconf.judging.canonical import canonical
-from wireconf.judging.compare import differences, show, shown, strict_equal
-from wireconf.judging.differences import Difference, Line
 from wireconf.judging.matchers import apply_matchers
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
 from wireconf.judging.verdict import exception_matches
@@ -48,6 +47,7 @@ from wireconf.kinds import e2e, process
 from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, sdk_input
 from wireconf.kinds.kind import Call, Kind, capability, unblessable
 from wireconf.span_capture import GEN_AI_PREFIX, CapturedSpan, SpanCapture, TracingUnavailable
+from wireconf.yaml_source import to_plain
 
 CALL_CAPABILITY = {
     e2e.KIND.label: e2e.KIND.name,

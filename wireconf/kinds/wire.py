@@ -14,14 +14,14 @@ from pydantic import Field
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.data_paths import resolve_agent_paths
 from wireconf.corpus.model import Agent, CaseBase, Message, RegistryEntry
-from wireconf.corpus.yaml_source import to_plain
+from wireconf.differences import Line
 from wireconf.errors import ContractError
-from wireconf.judging.differences import Line
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
+from wireconf.judging.schema_check import rejections, warm
 from wireconf.judging.verdict import judge as judge_result
 from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
-from wireconf.providers.schema_check import rejections, warm
+from wireconf.yaml_source import to_plain
 
 TOOL_REGISTRY = AdapterMethod("set_tool_registry", ("entries",), takes_api=False)
 """Optional: ``set_tool_registry(entries)`` replaces the runtime's registry of custom tools (§7.1.3, kind
@@ -57,9 +57,12 @@ class WireKind(Kind[WireCase, None]):
     def builds_request(self, raw: dict[str, Any]) -> bool:
         return True
 
+    def expected_requests(self, raw: dict[str, Any]) -> list[Any]:
+        return [] if raw.get("expect_error") is not None else [to_plain(raw.get("expect"))]
+
     def judge(self, case: WireCase, outcome: CanonicalOutcome[None], noun: str) -> list[Line]:
         """The body against the expectation, then, when they differ, what of the body the provider's
-        own SDK type rejects and the expectation does not (``wireconf.providers.schema_check``)."""
+        own SDK type rejects and the expectation does not (``wireconf.judging.schema_check``)."""
         lines = judge_result(case, outcome, noun, self.subject)
         if lines and outcome.raised is None and case.expect_error is None:
             lines += [d.indented() for d in rejections(case.api, outcome.value, to_plain(case.expect))]

@@ -36,8 +36,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from wireconf.corpus.conditions import Condition, parse_condition
-from wireconf.judging.differences import Difference, generic_path
+from wireconf.conditions import Condition, parse_condition
+from wireconf.differences import Difference, generic_path
+from wireconf.errors import WireconfError
+
+
+class ProviderError(WireconfError, ValueError):
+    """A provider record that cannot be used (an equivalence with an unknown test or a bad condition, a
+    SDK whose HTTP library cannot be told): raised when its module is imported, naming the record."""
+
 
 Test = Literal["default", "empty", "same-json", "one-text-block"]
 TESTS: tuple[str, ...] = get_args(Test)
@@ -68,13 +75,13 @@ class Equivalence:
     value: Any = None
     """``default``: the provider's default value."""
     when: tuple[str, ...] = ()
-    """Conditions on the case as written (``wireconf.corpus.conditions``) under which it holds, e.g.
+    """Conditions on the case as written (``wireconf.conditions``) under which it holds, e.g.
     ``tool_choice: "auto"`` is the default only when the agent has tools."""
     subject: str = "request"
 
     def __post_init__(self) -> None:
         if self.test not in TESTS:
-            raise ValueError(
+            raise ProviderError(
                 f"equivalence {self.name}: unknown test {self.test!r} (known: {', '.join(TESTS)})"
             )
         for text in self.when:

@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
-from wireconf.providers.equivalence import Equivalence
+from wireconf.providers.equivalence import Equivalence, ProviderError
 
 SdkCall = Callable[[Any, dict[str, str], bool], Any]
 """``call(client, headers, stream)``: the SDK method a runtime calls for the api, on a replay client;
@@ -63,13 +63,13 @@ class Api:
     """Its name in the ``api`` field of shared real-traffic recordings (``<name>_stream`` for streams)."""
     api_types: tuple[str | None, ...] | None = None
     """The ``agent.model.apiType`` values (``None``: absent) that merely name this api; a case with
-    another one tests the dispatch itself and needs ``concept:api-type`` (``wireconf.corpus.concepts``).
+    another one tests the dispatch itself and needs ``concept:api-type`` (``wireconf.kinds.concepts``).
     ``None``: any value names it."""
     equivalences: tuple[Equivalence, ...] = ()
     """The differences the provider treats as the same request, each with its source
     (``wireconf.providers.equivalence``); under ``--profile interop`` they are representation."""
     request_type: Callable[[Any], Any] | None = None
-    """A request body → the official SDK's type for it (``wireconf.providers.schema_check.RequestType``:
+    """A request body → the official SDK's type for it (``wireconf.judging.schema_check.RequestType``:
     a dotted name, or each top-level key's type), against which every request a case captures is
     checked; ``None``: not checked."""
 
@@ -140,7 +140,7 @@ def http_module_of(sdk_client_class: type) -> ModuleType:
         top = base.__module__.split(".")[0]
         if top.startswith("httpx"):
             return sys.modules[top]
-    raise RuntimeError(f"cannot tell which HTTP library {sdk_client_class!r} uses")
+    raise ProviderError(f"cannot tell which HTTP library {sdk_client_class!r} uses")
 
 
 TOKEN_START = r"(?<![A-Za-z0-9_-])"

@@ -16,8 +16,8 @@ import pytest
 
 from wireconf.cassettes.watch import CassetteWatch
 from wireconf.corpus.case import LoadedCase
-from wireconf.impl_loader import LoadedImpl
 from wireconf.kinds.base import HarnessContext
+from wireconf.python_impl import LoadedImpl
 from wireconf.sdk.replay import SdkReplay
 
 

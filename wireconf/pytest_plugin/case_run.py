@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
+from wireconf.differences import Difference, Line
 from wireconf.errors import CaseInputError, ContractError, NotJudged, Unwritable
 from wireconf.judging.canonical import NotData
-from wireconf.judging.differences import Difference, Line
 from wireconf.judging.outcome import Outcome, canonical_outcome
 from wireconf.judging.recorded_values import with_recorded_values
 from wireconf.judging.verdict import judge_variants

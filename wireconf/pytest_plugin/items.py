@@ -21,12 +21,13 @@ import pytest
 
 from wireconf.adapter_contract import CONCEPTS, concept
 from wireconf.corpus.case import LoadedCase, Problem
-from wireconf.corpus.concepts import needed_concepts
 from wireconf.corpus.rules import Catalogue, uncovered
-from wireconf.errors import WireconfError
+from wireconf.differences import Difference, Line
+from wireconf.errors import Verdict, WireconfError
 from wireconf.judging.attribution import PROVIDER_SCHEMA, Attribution, failure_tier
 from wireconf.judging.decision import CaseFacts, Decision, decide
-from wireconf.judging.differences import Difference, Line
+from wireconf.judging.waivers import Waiver
+from wireconf.kinds.concepts import needed_concepts
 from wireconf.kinds.kind import capability
 from wireconf.kinds.registry import KINDS
 from wireconf.pytest_plugin.case_run import CaseResult
@@ -50,7 +51,6 @@ from wireconf.pytest_plugin.summary import (
 )
 from wireconf.pytest_plugin.timeout import CaseAborted
 from wireconf.report_text import report_text
-from wireconf.reports.waivers import Waiver
 from wireconf.secret_values import redact
 
 NETWORK_HELP = (
@@ -68,7 +68,7 @@ class ShownAsWritten(pytest.Item):
     are shown as written, without the harness's traceback (any other exception keeps pytest's)."""
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
-        if isinstance(excinfo.value, WireconfError):
+        if isinstance(excinfo.value, WireconfError | Verdict):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style=style)
 
@@ -80,7 +80,7 @@ class ShownAsWritten(pytest.Item):
         return parent.corpus_root
 
 
-class CaseFailed(WireconfError):
+class CaseFailed(Verdict):
     """A case whose outcome differs from its expectation; carries the explanation lines and, apart,
     the lines that explain the difference (for reports)."""
 

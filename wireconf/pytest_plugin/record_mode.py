@@ -22,7 +22,7 @@ import pytest
 
 from wireconf.cassettes.lock import remove_orphans
 from wireconf.cassettes.recording import MODES, POLICY_KEY, RecordingPolicy
-from wireconf.cassettes.unused import is_full_run, unused
+from wireconf.corpus.unused import is_full_run, unused
 from wireconf.pytest_plugin.ci import PROP_DIFF, PROP_REASON
 from wireconf.pytest_plugin.items import CaseItem
 from wireconf.pytest_plugin.session import get_session

@@ -50,8 +50,9 @@ from typing import TYPE_CHECKING, Any, cast
 from wireconf.cassettes import netns
 from wireconf.cassettes.network_guard import GUARD, charged
 from wireconf.cassettes.passage import Passage, close_quietly, open_passage
-from wireconf.corpus.concepts import needed_concepts
-from wireconf.judging.differences import Difference
+from wireconf.differences import Difference
+from wireconf.errors import WireconfError
+from wireconf.kinds.concepts import needed_concepts
 from wireconf.pytest_plugin import heap_freeze
 from wireconf.pytest_plugin.case_host import is_runnable
 from wireconf.pytest_plugin.case_run import PREPARE_LIMIT, CaseResult, finish_case, prepare_case
@@ -223,7 +224,7 @@ class ThreadRunner(CaseRunner):
 
 _FROM_THE_RUNNER = {
     ("wireconf.pytest_plugin.case_run", "CaseResult"): CaseResult,
-    ("wireconf.judging.differences", "Difference"): Difference,
+    ("wireconf.differences", "Difference"): Difference,
 }
 """The only classes the pytest process builds from what the runner process sends (besides plain data)."""
 
@@ -236,15 +237,26 @@ def receive(conn: Connection) -> Any:
     return loads_only(conn.recv_bytes(), _FROM_THE_RUNNER)
 
 
+class StrayMessage(WireconfError, ValueError):
+    """What came out of the runner's pipe is not a message of the case it runs."""
+
+
+class RunnerStartError(WireconfError):
+    """The case-runner process could not be started (it did not answer, or ended at once)."""
+
+
 def _check_message(message: Any, number: int) -> None:
-    """Raises ``ValueError`` unless ``message`` is ``("recorded", path)`` or ``("done", number, result)``."""
+    """Raises ``StrayMessage`` (a ``ValueError``) unless ``message`` is ``("recorded", path)`` or
+    ``("done", number, result)``."""
     recording = isinstance(message, tuple) and len(message) == 2 and message[0] == "recorded"
     if recording and isinstance(message[1], str):
         return
     done = isinstance(message, tuple) and len(message) == 3 and message[0] == "done"
     if done and message[1] == number and isinstance(message[2], CaseResult):
         return
-    raise ValueError(f"a message of {type(message).__name__} that is neither a recording nor case {number}'s")
+    raise StrayMessage(
+        f"a message of {type(message).__name__} that is neither a recording nor case {number}'s"
+    )
 
 
 class _LogRecords(logging.Handler):
@@ -493,11 +505,11 @@ class ForkedRunner(CaseRunner):
         self.forks += 1
         if not ours.poll(START_TIMEOUT):
             self._stop()
-            raise RuntimeError(f"the case-runner process did not start within {START_TIMEOUT:g} s")
+            raise RunnerStartError(f"the case-runner process did not start within {START_TIMEOUT:g} s")
         try:
             _, self.network = receive(ours)
         except (EOFError, OSError, pickle.UnpicklingError, ValueError):
-            raise RuntimeError(f"the case-runner process ended as it started ({self._stop()})") from None
+            raise RunnerStartError(f"the case-runner process ended as it started ({self._stop()})") from None
         return ours
 
     def _detach(self) -> int | None:

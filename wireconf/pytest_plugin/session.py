@@ -18,12 +18,14 @@ from wireconf.corpus.identity import CorpusIdentity, case_fingerprint, corpus_id
 from wireconf.corpus.installed import PACKAGED
 from wireconf.corpus.loader import Corpus, LoadedCase, find_corpus_root, load_corpus
 from wireconf.corpus.model import CaseBase
-from wireconf.impl_loader import ImplError, LoadedImpl, load_impl
+from wireconf.impl_loader import load_impl
+from wireconf.judging.waivers import Waiver
 from wireconf.kinds.base import HarnessContext
+from wireconf.kinds.registry import CASE_ADAPTER
 from wireconf.pytest_plugin.options import DEFAULT_IMPL
 from wireconf.pytest_plugin.runner import CaseRunner, make_runner
 from wireconf.pytest_plugin.summary import Tally
-from wireconf.reports.waivers import Waiver
+from wireconf.python_impl import ImplError, LoadedImpl
 from wireconf.sdk.replay import SdkReplay
 
 if TYPE_CHECKING:
@@ -158,7 +160,7 @@ class WireconfSession:
     def corpus(self, root: Path) -> Corpus:
         """The corpus under ``root``, loaded once."""
         if root not in self._corpora:
-            self._corpora[root] = load_corpus(root)
+            self._corpora[root] = load_corpus(root, CASE_ADAPTER)
         return self._corpora[root]
 
     def cassettes_root(self, corpus_root: Path) -> Path:

@@ -11,7 +11,13 @@ import re
 import zlib
 from dataclasses import dataclass
 
+from wireconf.errors import WireconfError
+
 _SPEC = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
+
+
+class ShardError(WireconfError, ValueError):
+    """A ``--shard`` that is not ``i/n`` with ``1 <= i <= n`` (pytest shows it as a usage error)."""
 
 
 @dataclass(frozen=True)
@@ -27,11 +33,11 @@ class Shard:
 
 
 def parse_shard(text: str) -> Shard:
-    """``"2/4"`` → ``Shard(2, 4)``; raises ``ValueError`` with what is wrong."""
+    """``"2/4"`` → ``Shard(2, 4)``; raises ``ShardError`` with what is wrong."""
     match = _SPEC.match(text)
     if not match:
-        raise ValueError(f"--shard {text!r}: expected i/n, e.g. 1/4")
+        raise ShardError(f"--shard {text!r}: expected i/n, e.g. 1/4")
     index, count = int(match.group(1)), int(match.group(2))
     if count < 1 or not 1 <= index <= count:
-        raise ValueError(f"--shard {text!r}: i must be between 1 and n (n >= 1)")
+        raise ShardError(f"--shard {text!r}: i must be between 1 and n (n >= 1)")
     return Shard(index, count)

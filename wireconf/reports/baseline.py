@@ -20,7 +20,7 @@ judged: added to the corpus since, changed since, or unsupported then). ``corpus
 file was written against. Files written before ``passed`` existed hold only ``impl``, ``version`` and
 ``expected_failures``; they still gate, but cannot tell new from regression (``unlisted``).
 ``waivers`` set aside one difference (a path and a kind of difference) in the cases they list, the rest
-of each case still judged (``wireconf.reports.waivers``).
+of each case still judged (``wireconf.judging.waivers``).
 
 The sections are read by ``SECTIONS``, one function each. An unknown top-level key is an error, so a
 typo never silently disables part of the gate.
@@ -37,9 +37,9 @@ import yaml
 
 from wireconf.cassettes.atomic import write_atomic
 from wireconf.corpus.identity import CorpusIdentity
-from wireconf.corpus.yaml_source import YamlRefused, load_plain_yaml
 from wireconf.errors import WireconfError
-from wireconf.reports.waivers import Waiver, WaiverError, parse_waivers
+from wireconf.judging.waivers import Waiver, WaiverError, parse_waivers
+from wireconf.yaml_source import YamlRefused, load_plain_yaml
 
 HEADER = (
     "# wireconf baseline: the cases this runtime is known to fail, each with a reason, and the cases it\n"

@@ -23,7 +23,7 @@ from typing import Any
 TIER_ORDER = ("spec", "vectors", "project")
 NO_RULE = "no rule requires this"
 PROVIDER_REJECTS = "the provider's SDK type rejects this request"
-"""Where a difference's basis is ``provider-schema`` (``wireconf.providers.schema_check``): no rule of the
+"""Where a difference's basis is ``provider-schema`` (``wireconf.judging.schema_check``): no rule of the
 catalogue, not unruled either, failing in every profile."""
 UNRULED_NOTE = (
     "unruled: no rule declares that it governs the difference, so it has no tier; a defect of the corpus "

@@ -119,7 +119,7 @@ def _rule_heading(rule_id: str, catalogue: Catalogue) -> list[str]:
     if rule_id == PROVIDER_REJECTS:
         note = (
             "The request the runtime sent is one the provider's official SDK request type rejects, where "
-            "the expectation is not: a failure in every profile (wireconf.providers.schema_check)."
+            "the expectation is not: a failure in every profile (wireconf.judging.schema_check)."
         )
         return [f"#### {PROVIDER_REJECTS}", "", note, ""]
     if rule_id == NOT_JUDGED:

@@ -3,7 +3,7 @@ spec, listed on the findings page (``wireconf findings``) and by ``benchmarks/pr
 
 The reference passes every case, so the request a wire case expects (``expect``) and the one an e2e case
 expects through the SDK (``expect_request``) are the spec's requests. Each is checked against its api's
-SDK request type (``wireconf.providers.schema_check``); a runtime is never charged with a problem its
+SDK request type (``wireconf.judging.schema_check``); a runtime is never charged with a problem its
 expectation shares (``schema_check.rejections``), so these are listed here instead, with the rules the
 case cites (the rules that make the spec build that request).
 """
@@ -17,9 +17,9 @@ from typing import Any
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.loader import Corpus
 from wireconf.corpus.model import CaseBase
-from wireconf.corpus.yaml_source import to_plain
+from wireconf.judging.schema_check import Problem, problems
+from wireconf.kinds.registry import KINDS
 from wireconf.providers.registry import APIS
-from wireconf.providers.schema_check import Problem, problems
 
 
 @dataclass(frozen=True)
@@ -41,16 +41,10 @@ def _has_matcher(value: Any) -> bool:
 
 
 def expected_requests(corpus: Corpus) -> Iterator[tuple[LoadedCase[CaseBase], dict[str, Any]]]:
-    """Every request body a wire or e2e case expects, with its case."""
+    """Every request body a case expects (its kind says which: ``Kind.expected_requests``), with its case."""
     for case in corpus.cases():
-        raw = case.raw
-        if case.kind == "wire" and raw.get("expect_error") is None:
-            bodies = [to_plain(raw.get("expect"))]
-        elif case.kind == "e2e" and raw.get("expect_request") is not None:
-            expected = to_plain(raw["expect_request"])
-            bodies = expected if isinstance(expected, list) else [expected]
-        else:
-            continue
+        kind = KINDS.get(case.kind)
+        bodies = [] if kind is None else kind.expected_requests(case.raw)
         yield from ((case, body) for body in bodies if isinstance(body, dict))
 
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from wireconf.cassettes.network_guard import GUARD
 from wireconf.cassettes.recording import allowed_origin, origin_of
 from wireconf.errors import WireconfError
-from wireconf.sdk.transport import StreamProbe, split_events
+from wireconf.stream_probe import StreamProbe, split_events
 
 if TYPE_CHECKING:
     from wireconf.cassettes.exchange import Exchange

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wireconf.cassettes.store import RecordedResponse
-from wireconf.sdk.transport import StreamProbe
+from wireconf.stream_probe import StreamProbe
 
 
 @dataclass(frozen=True)

@@ -13,22 +13,27 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from wireconf.cassettes.store import RecordedResponse
+from wireconf.errors import CaseInputError
 from wireconf.providers.provider import Api, Provider
 from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.sdk.cassette_transport import cassette_transport
 from wireconf.sdk.parsed import Key, ParsedResponses, key_of
-from wireconf.sdk.transport import ReplayTransport, StreamProbe, split_events
+from wireconf.sdk.transport import ReplayTransport
+from wireconf.stream_probe import StreamProbe, split_events
 
 if TYPE_CHECKING:
     from wireconf.cassettes.exchange import Exchange
 
 
 def api_record(api: str) -> Api:
-    """The record of ``api``; ``NotImplementedError`` for an api no provider declares."""
+    """The record of ``api``; ``CaseInputError`` for an api no provider declares."""
     try:
         return APIS[api]
     except KeyError:
-        raise NotImplementedError(f"no SDK replay for {api}") from None
+        raise CaseInputError(
+            f"no provider declares the api {api!r}, so no SDK can parse its recorded responses",
+            hint=f"known: {', '.join(APIS)}; another provider's api is an extension (docs/adding-an-api.md)",
+        ) from None
 
 
 def new_replay(provider: Provider) -> tuple[ReplayTransport, Any]:
@@ -108,7 +113,7 @@ class SdkReplay:
     def response_object(self, api: str, recorded: RecordedResponse) -> Any:
         """The SDK object a non-streaming call on ``api`` returns for ``recorded`` (a copy of the one the
         SDK made the first time it was given these bytes in this process)."""
-        api_record(api)  # NotImplementedError for an api no provider declares, before any parsing
+        api_record(api)  # CaseInputError for an api no provider declares, before any parsing
         return _PARSED.get(api, recorded, lambda: self._parse(api, recorded))
 
     def warm(self, api: str, recorded: RecordedResponse) -> None:
@@ -139,7 +144,10 @@ class SdkReplay:
         """The SDK stream object a streaming call on ``api`` returns for ``recorded``."""
         record = api_record(api)
         if not record.streams:
-            raise NotImplementedError(f"{api} has no streaming call")
+            raise CaseInputError(
+                f"{api} has no streaming call, so there is no stream to replay for it",
+                hint="a stream case names an api whose record has `streams=True` (wireconf lint says which)",
+            )
         replay, client = self.client(PROVIDER_OF[api])
         return record.call(client, replay.prepare(recorded, probe), True)
 
@@ -147,5 +155,8 @@ class SdkReplay:
         """The SSE bytes the provider would send for inline stream ``events``."""
         record = api_record(api)
         if record.sse is None:
-            raise NotImplementedError(f"{api} has no event stream")
+            raise CaseInputError(
+                f"{api} has no event stream, so inline `events` cannot be framed for it",
+                hint=f"give the response of an {api} case as `body` or a `cassette`",
+            )
         return record.sse(events)

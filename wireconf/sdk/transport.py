@@ -12,50 +12,15 @@ the SDK has read; that is how the harness sees whether a runtime processes a str
 from __future__ import annotations
 
 import itertools
-import re
 import threading
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
 from wireconf.cassettes.store import RecordedResponse
+from wireconf.errors import NotJudged
+from wireconf.stream_probe import StreamProbe
 
 REPLAY_HEADER = "x-wireconf-replay"
-_EVENT_END = re.compile(rb"\r?\n\r?\n")
-
-
-def split_events(body: bytes) -> list[bytes]:
-    """Split an SSE body into events, each keeping its own bytes (the blank line included)."""
-    events, start = [], 0
-    for match in _EVENT_END.finditer(body):
-        events.append(body[start : match.end()])
-        start = match.end()
-    if body[start:].strip():
-        events.append(body[start:])
-    return events
-
-
-@dataclass
-class StreamProbe:
-    """Counts the events of one replayed stream as the SDK reads them."""
-
-    events: list[bytes]
-    read: int = 0
-    read_at_yield: list[int] = field(default_factory=list)
-
-    @property
-    def total(self) -> int:
-        return len(self.events)
-
-    def chunks(self) -> Iterator[bytes]:
-        for event in self.events:
-            self.read += 1
-            yield event
-
-    def mark_yield(self) -> None:
-        """Called by the harness each time the adapter yields an item."""
-        self.read_at_yield.append(self.read)
 
 
 class ReplayTransport:
@@ -73,7 +38,11 @@ class ReplayTransport:
         with self._lock:
             response = self._prepared.pop(key, None)
         if response is None:
-            raise RuntimeError(f"wireconf replay: no response prepared for {request.method} {request.url}")
+            raise NotJudged(
+                f"wireconf replay: no response prepared for {request.method} {request.url}",
+                hint="the runtime sent a request the case did not record (a second call, or one after its "
+                "stream ended); a recorded response answers one request",
+            )
         return response
 
     def prepare(self, recorded: RecordedResponse, probe: StreamProbe | None = None) -> dict[str, str]:

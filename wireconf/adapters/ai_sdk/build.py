@@ -23,7 +23,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from wireconf.adapters.npm import run_npm
+from wireconf.adapters.npm import installed_folder, run_npm
 from wireconf.cache_dir import cache_root
 from wireconf.cassettes.atomic import write_atomic
 from wireconf.errors import WireconfError
@@ -115,18 +115,13 @@ def build(cache: Path | None = None) -> Path:
 
 def installed() -> tuple[Path | None, str | None]:
     """The install folder ``--impl ai-sdk`` uses, or why there is none (one line)."""
-    configured = os.environ.get(RUNTIME_ENV)
-    if configured:
-        root, source = Path(configured), f"{RUNTIME_ENV}={configured}"
-    else:
-        pointer = pointer_file()
-        if not pointer.is_file():
-            return None, f"the AI SDK is not installed: {BUILD_HINT}"
-        root, source = Path(pointer.read_text(encoding="utf-8").strip()), f"the last build ({pointer})"
-    missing = missing_parts(root) if root.is_dir() else ["the folder"]
-    if missing:
-        return None, f"{source} lacks {', '.join(missing[:2])}: {BUILD_HINT}"
-    return root, None
+    return installed_folder(
+        RUNTIME_ENV,
+        pointer_file(),
+        missing_parts,
+        absent=f"the AI SDK is not installed: {BUILD_HINT}",
+        incomplete=lambda source, missing: f"{source} lacks {', '.join(missing[:2])}: {BUILD_HINT}",
+    )
 
 
 def server(root: Path) -> Path:

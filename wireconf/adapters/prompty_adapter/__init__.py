@@ -34,10 +34,11 @@ import itertools
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from wireconf.adapter_contract import ALL_CONCEPTS
+from wireconf.adapter_contract import ALL_CONCEPTS, STREAM_KINDS, capability, served_kinds
 from wireconf.adapters._optional import optional_module
 from wireconf.adapters.prompty_adapter.capture import CapturingClient, RequestCaptured, as_request_body
 from wireconf.adapters.prompty_adapter.inputs import load_agent, load_messages
+from wireconf.kinds.trace import KIND as TRACE
 
 OPENAI_APIS = ("openai.chat", "openai.embeddings", "openai.images", "openai.responses")
 STREAMING_APIS = ("openai.chat", "openai.responses", "openai.images", "anthropic.messages")
@@ -116,10 +117,14 @@ class PromptyAdapter:
     def capabilities(self) -> set[str]:
         if self._prompty is None:
             return set()
-        caps = {f"{kind}:{api}" for kind in ("wire", "process", "e2e") for api in APIS}
+        caps = {
+            capability(kind, api)
+            for kind in served_kinds(self)
+            for api in (STREAMING_APIS if kind in STREAM_KINDS else APIS)
+        }
         if self._traced:  # the spans of its process and execute calls
-            caps |= {f"trace:{api}" for api in APIS}
-        return caps | {f"stream:{api}" for api in STREAMING_APIS} | ALL_CONCEPTS  # the spec's own runtime
+            caps |= {capability(TRACE.name, api) for api in APIS}
+        return caps | ALL_CONCEPTS  # the spec's own runtime
 
     # -- wire ---------------------------------------------------------------------------------------
 

@@ -12,11 +12,11 @@ wireconf (gitignored), else ``~/.cache/wireconf``.
 
 from __future__ import annotations
 
-import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from wireconf.adapters.npm import installed_folder
 from wireconf.cache_dir import cache_root
 
 RUNTIME_ENV = "WIRECONF_PROMPTY_TS"
@@ -49,24 +49,18 @@ class Located:
     """One line: why the runtime cannot run here (``None`` when ``node`` and ``runtime`` are set)."""
 
 
+def _incomplete(source: str, missing: list[str]) -> str:
+    if missing == ["the folder"]:
+        return f"{source} is not a folder: {BUILD_HINT}"
+    return (
+        f"{source} is not a built runtime/typescript folder ({', '.join(missing[:2])} missing): "
+        "run `npm ci && npm run build` there, or `wireconf prompty-ts build <that folder>`"
+    )
+
+
 def _runtime() -> tuple[Path | None, str | None]:
-    configured = os.environ.get(RUNTIME_ENV)
-    if configured:
-        root, source = Path(configured), f"{RUNTIME_ENV}={configured}"
-    else:
-        pointer = pointer_file()
-        if not pointer.is_file():
-            return None, f"no built Prompty TypeScript runtime found: {BUILD_HINT}"
-        root, source = Path(pointer.read_text(encoding="utf-8").strip()), f"the last build ({pointer})"
-    if not root.is_dir():
-        return None, f"{source} is not a folder: {BUILD_HINT}"
-    missing = missing_build_parts(root)
-    if missing:
-        return None, (
-            f"{source} is not a built runtime/typescript folder ({', '.join(missing[:2])} missing): "
-            "run `npm ci && npm run build` there, or `wireconf prompty-ts build <that folder>`"
-        )
-    return root, None
+    absent = f"no built Prompty TypeScript runtime found: {BUILD_HINT}"
+    return installed_folder(RUNTIME_ENV, pointer_file(), missing_build_parts, absent, _incomplete)
 
 
 def locate() -> Located:

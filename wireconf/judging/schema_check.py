@@ -26,8 +26,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from wireconf.judging.compare import format_path
-from wireconf.judging.differences import Difference
+from wireconf.compare import format_path
+from wireconf.differences import Difference
 
 RequestType = str | Mapping[str, str]
 """A dotted SDK type for the whole body, or (a REST body made of parts, Gemini's) each top-level key's

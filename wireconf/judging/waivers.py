@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from wireconf.corpus.rules import path_pattern
+from wireconf.differences import CHANGES, SUBJECTS, Difference
 from wireconf.errors import WireconfError
-from wireconf.judging.differences import CHANGES, SUBJECTS, Difference
 
 KEYS = ("subject", "path", "change", "reason", "cases")
 

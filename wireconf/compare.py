@@ -20,7 +20,7 @@ import math
 import reprlib
 from typing import Any
 
-from wireconf.judging.differences import Difference, Line
+from wireconf.differences import Difference, Line
 from wireconf.secret_values import redact
 
 _MAX_VALUE = 240

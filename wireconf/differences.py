@@ -3,7 +3,7 @@
 A failing case's explanation is a list of lines; the lines that state a difference are ``Difference``
 objects rather than bare text, so that the rest of the harness can act on them without parsing prose:
 name the rule a difference breaks (``wireconf.judging.attribution``), waive one difference in a baseline
-(``wireconf.reports.waivers``), and group failures that share a cause (``wireconf.reports.causes``).
+(``wireconf.judging.waivers``), and group failures that share a cause (``wireconf.reports.causes``).
 
 A difference has a *subject* (what was compared: the request body, the result, the spans), a *path*
 (``$.messages[0].content``, ``$`` for the whole value) and a *change*, one of ``CHANGES``. Its ``text``
@@ -29,7 +29,7 @@ Change = Literal[
     "not-incremental",  # a stream was buffered before its text was yielded
     "requests",  # e2e: the runtime sent no request, more than one, or one no recording answers
     "other",  # a failure stated only in prose (a refused recording)
-    "provider-rejects",  # a request the provider's own SDK type rejects (providers.schema_check)
+    "provider-rejects",  # a request the provider's own SDK type rejects (judging.schema_check)
 ]
 CHANGES: tuple[str, ...] = get_args(Change)
 

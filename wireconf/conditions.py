@@ -22,8 +22,15 @@ from typing import Any
 
 import yaml
 
+from wireconf.errors import WireconfError
+
 _STEP = re.compile(r"\[(\*|\d+)\]|(?:^|\.)([^.\[\]=!]+)")
 _PATH = re.compile(r"^[A-Za-z_][\w-]*(?:\.(?:\*|[\w$-]+)|\[(?:\*|\d+)\])*$")
+
+
+class ConditionError(WireconfError, ValueError):
+    """A ``when:`` condition that cannot be read; a ``ValueError`` too, so that the pydantic validators
+    of the rules that call ``parse_condition`` report it with its file and line."""
 
 
 @dataclass(frozen=True)
@@ -56,12 +63,12 @@ def parse_condition(text: str) -> Condition:
     path, sep, raw_value = source.partition("=")
     path = path.strip()
     if not _PATH.match(path):
-        raise ValueError(
+        raise ConditionError(
             f"condition {text!r}: {path!r} is not a case path (keys joined by '.', [*] any index, "
             "* any key; e.g. agent.model.options.maxOutputTokens)"
         )
     if sep and negated:
-        raise ValueError(f"condition {text!r}: '!' (absent) and '=' (equals) do not combine")
+        raise ConditionError(f"condition {text!r}: '!' (absent) and '=' (equals) do not combine")
     steps: list[str | int | None] = []
     for index, key in _STEP.findall(path):
         if index:

@@ -1,0 +1,126 @@
+"""Every error a user can meet is a ``WireconfError`` raised where the problem is found: no built-in
+exception (``ValueError``, ``RuntimeError``, ``NotImplementedError``, …) is raised with a message
+anywhere in the harness (``wireconf`` less its reference, a runtime of its own), read from the source.
+
+A pydantic validator is the one place a built-in is right: pydantic turns its ``ValueError`` into the
+validation error the loader reports with file and line. A validator is a function decorated with
+``*validator`` (``field_validator``, ``model_validator``) or handed to ``AfterValidator`` and its
+siblings in its module. A bare re-raise, an exception class that derives from both (``class
+ConditionError(WireconfError, ValueError)``, so that a validator may call it) and a built-in raised
+with no message (``raise AttributeError(name)`` in a ``__getattr__``, ``OSError(errno, strerror)``
+mirroring a system call) are not flagged.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from pathlib import Path
+
+from tests.conftest import REPO
+
+BUILTIN_EXCEPTIONS = frozenset(
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+)
+
+
+def _is_message(node: ast.expr) -> bool:
+    """A string written in the source: a literal, an f-string, or either joined to something."""
+    if isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        return True
+    return isinstance(node, ast.BinOp) and (_is_message(node.left) or _is_message(node.right))
+
+
+def _validators(tree: ast.Module) -> set[str]:
+    """The names of the module's functions that pydantic calls as validators."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            for decorator in node.decorator_list:
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+                if name.endswith("validator"):
+                    names.add(node.name)
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", "").endswith("Validator"):
+            names |= {arg.id for arg in node.args if isinstance(arg, ast.Name)}
+    return names
+
+
+def builtin_raises(source: str, filename: str) -> list[str]:
+    """``file:line: raise Name(...)`` for each built-in raised with a message outside a validator."""
+    tree = ast.parse(source, filename)
+    validators = _validators(tree)
+    found = []
+
+    def visit(node: ast.AST, function: str | None) -> None:
+        for child in ast.iter_child_nodes(node):
+            inside = child.name if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) else function
+            if isinstance(child, ast.Raise) and isinstance(child.exc, ast.Call):
+                name = getattr(child.exc.func, "id", None)
+                if (
+                    name in BUILTIN_EXCEPTIONS
+                    and any(_is_message(arg) for arg in child.exc.args)
+                    and function not in validators
+                ):
+                    found.append(f"{filename}:{child.lineno}: raise {name}(...)")
+            visit(child, inside)
+
+    visit(tree, None)
+    return found
+
+
+RUNTIME_OUTCOMES = {
+    "wireconf/adapters/http_answer.py": ["RuntimeError"],
+    "wireconf/adapters/prompty_adapter/__init__.py": ["RuntimeError", "AssertionError"],
+    "wireconf/adapters/prompty_adapter/capture.py": ["TypeError", "TypeError", "TypeError"],
+}
+"""The one exception, and why: an adapter raises these *as the wrapped runtime's outcome* (prompty
+called its SDK client with positional arguments, built a request that is not JSON, returned without
+calling its client, executed a tool of a wire case; LangChain or LiteLLM sent no request). The
+exception is what the runtime's call raised, judged against the expectation like any other (a
+verdict on the runtime, named in its findings by its type), so it is neither a user's error nor the
+harness's; a ``WireconfError`` there would turn a verdict into an error. A new one must be listed here,
+with its reason; a harness module never is."""
+
+
+def harness_files() -> list[Path]:
+    return [
+        path
+        for path in sorted((REPO / "wireconf").rglob("*.py"))
+        if "reference_impl" not in path.parts and "_corpus" not in path.parts
+    ]
+
+
+def test_no_builtin_exception_is_raised_with_a_message_outside_a_validator():
+    found = {}
+    for path in harness_files():
+        name = path.relative_to(REPO).as_posix()
+        lines = builtin_raises(path.read_text(encoding="utf-8"), name)
+        if lines:
+            found[name] = [line.rpartition("raise ")[2].removesuffix("(...)") for line in lines]
+    assert found == RUNTIME_OUTCOMES
+
+
+def test_the_check_flags_a_builtin_with_a_message_and_spares_validators():
+    source = (
+        "from pydantic import AfterValidator, field_validator\n"
+        "def load(x):\n"
+        "    raise ValueError(f'bad {x}')\n"  # flagged
+        "def check(v):\n"
+        "    raise ValueError('no')\n"  # a validator: spared
+        "T = AfterValidator(check)\n"
+        "class M:\n"
+        "    @field_validator('a')\n"
+        "    def a(cls, v):\n"
+        "        raise ValueError('bad a')\n"  # spared
+        "def get(name):\n"
+        "    raise AttributeError(name)\n"  # no message: spared
+        "def run():\n"
+        "    raise RuntimeError('failed: ' + str(1))\n"  # flagged
+    )
+    assert builtin_raises(source, "m.py") == [
+        "m.py:3: raise ValueError(...)",
+        "m.py:14: raise RuntimeError(...)",
+    ]
