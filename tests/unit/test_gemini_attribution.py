@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from wireconf.judging.compare import differences
 
 from tests.conftest import CASES
 from wireconf.adapters.litellm import json_names
+from wireconf.compare import differences
 from wireconf.corpus.rules import Catalogue, load_catalogue
 from wireconf.judging.attribution import DECLARED, attribute
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from wireconf.judging.compare import differences
-from wireconf.judging.differences import Difference
 
 from tests.conftest import CASES
+from wireconf.compare import differences
 from wireconf.corpus.rules import Catalogue, load_catalogue
+from wireconf.differences import Difference
 from wireconf.judging.attribution import DECLARED, UNRULED, attribute_one
 
 USER = {"role": "user", "content": [{"kind": "text", "value": "Hi"}]}
