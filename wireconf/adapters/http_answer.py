@@ -9,6 +9,12 @@ its answer as the HTTP response. Everything above the transport, the runtime's r
 its parsing of the response, runs as in production; only the socket is replaced (the case runner has
 no network anyway). ``sent`` keeps every request, its body read, so a ``wire`` run takes the body
 the runtime really sent.
+
+A runtime may also download a media URL of the case's input on the way (LiteLLM inlines an image for
+Gemini and Anthropic through ``httpx``; langchain-google-genai fetches one with ``requests``): a GET is
+never the provider's call, so it is answered from ``downloads`` (``wireconf.cassettes.downloads``:
+fixture bytes for a URL the input names, a refused network attempt for any other), through ``httpx``,
+``httpx2`` and ``requests`` alike.
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from unittest import mock
+
+from wireconf.cassettes.downloads import Downloads
 
 HTTP_MODULES = ("httpx", "httpx2")
 
@@ -80,11 +88,46 @@ def _async_response(http: Any, answer: Answer) -> Any:
     return http.Response(answer.status, headers=answer.headers, content=_async_chunks(answer.body))
 
 
+def _is_download(request: Any) -> bool:
+    return str(request.method).upper() in ("GET", "HEAD")
+
+
+def _downloaded(downloads: Downloads, request: Any) -> Answer:
+    found = downloads.fetch(str(request.method), str(request.url))
+    return Answer(found.status, found.headers, found.body)
+
+
+def _requests_answered(stack: contextlib.ExitStack, downloads: Downloads, sent: Sent) -> None:
+    """``requests`` (langchain-google-genai's image loader) answered from ``downloads`` alone: no
+    runtime sends its provider call through it."""
+    try:
+        adapters = importlib.import_module("requests.adapters")
+        structures = importlib.import_module("requests.structures")
+        models = importlib.import_module("requests.models")
+    except ImportError:
+        return
+
+    def send(_adapter: Any, request: Any, *_args: Any, **_kwargs: Any) -> Any:
+        sent.requests.append(request)
+        found = downloads.fetch(str(request.method), str(request.url))
+        response = models.Response()
+        response.status_code, response._content, response.url = found.status, found.body, request.url
+        response.headers = structures.CaseInsensitiveDict(found.headers)
+        response.request, response.reason, response.encoding = request, "OK", None
+        return response
+
+    stack.enter_context(mock.patch.object(adapters.HTTPAdapter, "send", send))
+
+
 @contextlib.contextmanager
-def answering(reply: Reply) -> Iterator[Sent]:
-    """Every request sent through the default transports of ``httpx`` and ``httpx2`` goes to ``reply``."""
+def answering(reply: Reply, downloads: Downloads | None = None) -> Iterator[Sent]:
+    """Every request sent through the default transports of ``httpx`` and ``httpx2`` goes to ``reply``,
+    but a download (GET, HEAD), which ``downloads`` answers, as it answers any request of ``requests``
+    (no downloads given: every download is refused as a network attempt)."""
     sent = Sent()
+    downloads = downloads if downloads is not None else Downloads()
     with contextlib.ExitStack() as stack:
+        _requests_answered(stack, downloads, sent)
         for name in HTTP_MODULES:
             try:
                 http = importlib.import_module(name)
@@ -94,12 +137,14 @@ def answering(reply: Reply) -> Iterator[Sent]:
             def handle(_transport: Any, request: Any, http: Any = http) -> Any:
                 request.read()
                 sent.requests.append(request)
-                return _response(http, reply(request))
+                answer = _downloaded(downloads, request) if _is_download(request) else reply(request)
+                return _response(http, answer)
 
             async def handle_async(_transport: Any, request: Any, http: Any = http) -> Any:
                 await request.aread()
                 sent.requests.append(request)
-                return _async_response(http, reply(request))
+                answer = _downloaded(downloads, request) if _is_download(request) else reply(request)
+                return _async_response(http, answer)
 
             stack.enter_context(mock.patch.object(http.HTTPTransport, "handle_request", handle))
             stack.enter_context(

@@ -35,6 +35,7 @@ from wireconf.adapter_contract import concept
 from wireconf.adapters import langchain_inputs, openai_inputs
 from wireconf.adapters.http_answer import REFUSED, Answer, answering, recorded_answer
 from wireconf.adapters.results import ToolCall, arguments_text, text_result
+from wireconf.cassettes.downloads import Downloads
 
 PLACEHOLDER_KEY = "wireconf-placeholder-key"
 """The chat models refuse to start without a key; the transport never sends it anywhere."""
@@ -83,8 +84,9 @@ class _SeededUuid:
 
 
 @contextlib.contextmanager
-def _served(answer: Answer) -> Iterator[Any]:
-    """The HTTP transport answering with ``answer``, Gemini's missing call ids seeded."""
+def _served(answer: Answer, downloads: Downloads | None = None) -> Iterator[Any]:
+    """The HTTP transport answering with ``answer``, Gemini's missing call ids seeded; a media URL of
+    the input the chat model downloads (``ImageBytesLoader``) answered from ``downloads``."""
     with contextlib.ExitStack() as stack:
         try:
             module: Any = importlib.import_module("langchain_google_genai.chat_models")
@@ -92,7 +94,7 @@ def _served(answer: Answer) -> Iterator[Any]:
             module = None
         if getattr(module, "uuid", None) is uuid:
             stack.enter_context(mock.patch.object(module, "uuid", _SeededUuid()))
-        yield stack.enter_context(answering(lambda _request: answer))
+        yield stack.enter_context(answering(lambda _request: answer, downloads))
 
 
 HINT = "pip install 'wireconf[langchain]'"
@@ -154,7 +156,7 @@ class LangChainAdapter:
     def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any:
         runnable, _ = self._runnable(api, agent, structured=True)
         written = [langchain_inputs.message(m) for m in messages]
-        with _served(REFUSED) as sent:
+        with _served(REFUSED, Downloads(messages)) as sent:
             try:
                 runnable.invoke(written)
             except Exception:

@@ -28,6 +28,7 @@ from wireconf.adapters import openai_inputs
 from wireconf.adapters._optional import optional_module
 from wireconf.adapters.http_answer import REFUSED, Answer, answering, recorded_answer
 from wireconf.adapters.results import ToolCall, text_result
+from wireconf.cassettes.downloads import Downloads
 
 PREFIX = {"openai.chat": "openai", "anthropic.messages": "anthropic", "gemini.generate_content": "gemini"}
 """The provider prefix a LiteLLM user puts before the model id, per api."""
@@ -86,10 +87,14 @@ class LiteLLMAdapter:
             arguments["response_format"] = response_format
         return arguments
 
-    def _completion(self, answer: Answer, arguments: dict[str, Any]) -> Any:
+    def _completion(
+        self, answer: Answer, arguments: dict[str, Any], downloads: Downloads | None = None
+    ) -> Any:
+        """``completion(**arguments)`` answered with ``answer``; a media URL of the input that LiteLLM
+        downloads to inline it is answered from ``downloads`` (``wireconf.cassettes.downloads``)."""
         from wireconf.adapters.litellm_ids import seeded_ids
 
-        with seeded_ids(), answering(lambda _request: answer) as sent:
+        with seeded_ids(), answering(lambda _request: answer, downloads) as sent:
             try:
                 result = self._litellm.completion(**arguments)
                 if isinstance(result, self._litellm.CustomStreamWrapper):  # sends when first read
@@ -102,7 +107,7 @@ class LiteLLMAdapter:
 
     def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any:
         arguments = self._arguments(api, agent, [openai_inputs.message(m) for m in messages])
-        _, sent = self._completion(REFUSED, arguments)
+        _, sent = self._completion(REFUSED, arguments, Downloads(messages))
         body = sent.body()
         if api == "gemini.generate_content" and isinstance(body, dict):
             body.pop("model", None)  # Gemini's model is in the URL
