@@ -154,10 +154,12 @@ def _parts(messages: Any) -> Iterable[Mapping[str, Any]]:
 
 
 def named_media(messages: Any) -> dict[str, str]:
-    """The http(s) URLs the case's messages name as a part's value, each with the media type it is
+    """The http(s) URLs the case's messages name as a media part's value, each with the media type it is
     served as: the part's ``mediaType``, else the one its file name suggests, else octet-stream."""
     named: dict[str, str] = {}
     for part in _parts(messages):
+        if part.get("kind") == "text":  # a URL in a text is words, not media
+            continue
         value = part.get("value")
         if not isinstance(value, str) or urlsplit(value).scheme.lower() not in DOWNLOADABLE:
             continue
