@@ -181,3 +181,37 @@ def recorded_answer(sdk_object: Any, stream: bool) -> Answer:
         return Answer(200, [("content-type", "text/event-stream")], map(_event, map(to_json, sdk_object)))
     body = json.dumps(to_json(sdk_object)).encode()
     return Answer(200, [("content-type", "application/json")], body)
+
+
+ANSWER_DROPPED_HEADERS = ("content-length", "content-encoding", "transfer-encoding")
+"""Set for the bytes on the socket: the answer's body is served decoded, its length as it is."""
+
+
+def forwarding(client: Any) -> Reply:
+    """An ``e2e`` case's answers: each request the runtime sends goes, byte for byte, through the HTTP
+    client of the official SDK client the harness handed over (its transport replays the case's
+    cassette, or records), as the exec bridge sends a remote runtime's (``HttpBridge``); the response,
+    a stream's body read only as the runtime reads it, is the answer."""
+    from wireconf.exec_protocol.http_bridge import DROPPED_REQUEST_HEADERS, sdk_http
+
+    http = sdk_http(client)
+
+    def reply(request: Any) -> Answer:
+        headers = [
+            (name, value)
+            for name, value in request.headers.multi_items()
+            if name.lower() not in DROPPED_REQUEST_HEADERS
+        ]
+        built = http.build_request(request.method, str(request.url), headers=headers, content=request.content)
+        response = http.send(built, stream=True)
+        kept = [(k, v) for k, v in response.headers.multi_items() if k.lower() not in ANSWER_DROPPED_HEADERS]
+        return Answer(response.status_code, kept, _decoded(response))
+
+    return reply
+
+
+def _decoded(response: Any) -> Iterator[bytes]:
+    try:
+        yield from response.iter_bytes()
+    finally:
+        response.close()
