@@ -34,11 +34,21 @@ from wireconf.adapters.http_answer import REFUSED, Answer, Reply, answering, for
 from wireconf.adapters.results import ToolCall, text_result
 from wireconf.cassettes.downloads import Downloads
 
-PREFIX = {"openai.chat": "openai", "anthropic.messages": "anthropic", "gemini.generate_content": "gemini"}
-"""The provider prefix a LiteLLM user puts before the model id, per api."""
+PREFIX = {
+    "openai.chat": "openai",
+    "openai.responses": "openai/responses",
+    "anthropic.messages": "anthropic",
+    "gemini.generate_content": "gemini",
+}
+"""The provider prefix a LiteLLM user puts before the model id, per api: ``openai/responses/<id>`` is
+LiteLLM's Responses API bridge (``litellm.completion_extras.responses_api_bridge``), which sends the
+``completion`` call through ``litellm.responses`` with LiteLLM's own transformation of the messages,
+tools and ``response_format`` into Responses input, and builds the ``ModelResponse`` from the Responses
+result."""
 
 DEFAULT_MODEL = {
     "openai.chat": "gpt-4o-mini",
+    "openai.responses": "gpt-4o-mini",
     "anthropic.messages": "claude-sonnet-4-5",
     "gemini.generate_content": "gemini-2.5-flash",
 }
