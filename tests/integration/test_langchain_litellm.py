@@ -12,13 +12,13 @@ import yaml
 
 from tests.conftest import REPO
 from wireconf.adapters import langchain_inputs, openai_inputs
-from wireconf.adapters.http_answer import REFUSED, Answer, answering
+from wireconf.adapters.http_answer import REFUSED, Answer, answering, forwarding
 from wireconf.cassettes.downloads import Downloads, fixture
 from wireconf.cassettes.network_guard import NetworkBlocked
 from wireconf.commands.findings import listed_runtimes
 
 RUNTIMES = {r.name: r for r in listed_runtimes(REPO / "conformance" / "runtimes.yaml")}
-KINDS = ("wire", "process", "stream")
+KINDS = ("wire", "process", "stream", "e2e")
 
 needs = {
     "langchain": pytest.mark.skipif(
@@ -166,3 +166,25 @@ def test_the_litellm_fake_refuses_what_litellm_refuses(run_corpus):
     )
     assert run.outcomes["wire.gemini.generate_content.unknown-role-raises"] == "passed"
     assert run.outcomes["wire.gemini.generate_content.single-text-message"] == "passed"
+
+
+def test_an_e2e_call_is_forwarded_through_the_handed_sdk_clients_http():
+    """What the runtime's own client sends reaches the handed client's transport byte for byte (its
+    cassette, in a real case), and the answer comes back, a body read only as the runtime reads it."""
+    import httpx2
+    import openai
+
+    seen = []
+
+    def provider(request):
+        seen.append((request.method, str(request.url), request.headers.get("x-runtime"), request.content))
+        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=b"data: 1\n\n")
+
+    handed = openai.OpenAI(api_key="k", http_client=httpx2.Client(transport=httpx2.MockTransport(provider)))
+    with answering(forwarding(handed)) as sent, httpx.Client() as own:  # own: as LiteLLM builds it
+        response = own.post(
+            "https://api.openai.com/v1/chat/completions", content=b'{"a": 1}', headers={"x-runtime": "r"}
+        )
+    assert seen == [("POST", "https://api.openai.com/v1/chat/completions", "r", b'{"a": 1}')]
+    assert (response.status_code, response.text) == (200, "data: 1\n\n")
+    assert sent.body() == {"a": 1}
