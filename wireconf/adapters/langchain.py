@@ -33,6 +33,7 @@ import importlib.metadata
 import random
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 from unittest import mock
 
@@ -109,6 +110,18 @@ def _always(answer: Answer) -> Reply:
     return lambda _request: answer
 
 
+@dataclass(frozen=True)
+class _Call:
+    """What one call of the chat model gets: the messages as LangChain objects, the answer of its HTTP
+    transport (one answer, or a function of the request), the media downloads its input names, and
+    the endpoint to point the chat model at (``e2e``; None: its own default)."""
+
+    written: list[Any]
+    reply: Answer | Reply
+    downloads: Downloads
+    endpoint: dict[str, str] | None = None
+
+
 HINT = "pip install 'wireconf[langchain]'"
 DISTRIBUTIONS = ("langchain-core", "langchain-openai", "langchain-anthropic", "langchain-google-genai")
 
@@ -179,40 +192,24 @@ class LangChainAdapter:
                     raise
         return sent.body()
 
-    def _invoke(
-        self,
-        api: str,
-        agent: dict[str, Any],
-        written: list[Any],
-        reply: Answer | Reply,
-        downloads: Downloads,
-        endpoint: dict[str, str] | None = None,
-    ) -> Any:
-        """``invoke`` answered by ``reply``, its result read as LangChain users read it."""
-        runnable, structured = self._runnable(api, agent, True, endpoint)
-        with _served(reply, downloads):
-            result = runnable.invoke(written)
+    def _invoke(self, api: str, agent: dict[str, Any], call: _Call) -> Any:
+        """``invoke`` answered as ``call`` says, its result read as LangChain users read it."""
+        runnable, structured = self._runnable(api, agent, True, call.endpoint)
+        with _served(call.reply, call.downloads):
+            result = runnable.invoke(call.written)
         if structured:
             return result
         if result.tool_calls:
             return [ToolCall(c["id"], c["name"], arguments_text(c["args"])) for c in result.tool_calls]
         return text_result(str(result.text), agent)
 
-    def _stream(
-        self,
-        api: str,
-        agent: dict[str, Any],
-        written: list[Any],
-        reply: Answer | Reply,
-        downloads: Downloads,
-        endpoint: dict[str, str] | None = None,
-    ) -> Iterator[Any]:
-        """``stream`` answered by ``reply``: each chunk's text as it comes, the tool calls of the chunks
-        added up (``chunk + chunk``) once it ends."""
-        runnable, _ = self._runnable(api, agent, False, endpoint)
+    def _stream(self, api: str, agent: dict[str, Any], call: _Call) -> Iterator[Any]:
+        """``stream`` answered as ``call`` says: each chunk's text as it comes, the tool calls of the
+        chunks added up (``chunk + chunk``) once it ends."""
+        runnable, _ = self._runnable(api, agent, False, call.endpoint)
         whole = None
-        with _served(reply, downloads):
-            for chunk in runnable.stream(written):
+        with _served(call.reply, call.downloads):
+            for chunk in runnable.stream(call.written):
                 text = str(chunk.text)
                 if text:
                     yield text
@@ -222,11 +219,11 @@ class LangChainAdapter:
 
     def process(self, api: str, agent: dict[str, Any], response: object) -> Any:
         written = [langchain_inputs.message(m) for m in PROCESS_MESSAGES]
-        return self._invoke(api, agent, written, recorded_answer(response, stream=False), Downloads())
+        return self._invoke(api, agent, _Call(written, recorded_answer(response, stream=False), Downloads()))
 
     def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Iterator[Any]:
         written = [langchain_inputs.message(m) for m in PROCESS_MESSAGES]
-        return self._stream(api, agent, written, recorded_answer(events, stream=True), Downloads())
+        return self._stream(api, agent, _Call(written, recorded_answer(events, stream=True), Downloads()))
 
     def execute(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
         """``invoke`` (``stream`` when the agent asks for a stream), each request the chat model's own
@@ -235,7 +232,9 @@ class LangChainAdapter:
         written = [langchain_inputs.message(m) for m in messages]
         streamed, agent = without_stream(agent)
         run = self._stream if streamed else self._invoke
-        return run(api, agent, written, forwarding(client), Downloads(messages), _endpoint(api, client))
+        return run(
+            api, agent, _Call(written, forwarding(client), Downloads(messages), _endpoint(api, client))
+        )
 
 
 def _endpoint(api: str, client: Any) -> dict[str, str]:
