@@ -178,6 +178,10 @@ def test_an_e2e_call_is_forwarded_through_the_handed_sdk_clients_http():
 
     def provider(request):
         seen.append((request.method, str(request.url), request.headers.get("x-runtime"), request.content))
+        # what a recording client's upstream does: its own httpx call goes out for real (here to a
+        # closed local port), never back into the reply
+        with pytest.raises(httpx.ConnectError), httpx.Client() as upstream:
+            upstream.get("http://127.0.0.1:1/")
         return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=b"data: 1\n\n")
 
     handed = openai.OpenAI(api_key="k", http_client=httpx2.Client(transport=httpx2.MockTransport(provider)))

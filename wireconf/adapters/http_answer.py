@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -119,6 +120,26 @@ def _requests_answered(stack: contextlib.ExitStack, downloads: Downloads, sent: 
     stack.enter_context(mock.patch.object(adapters.HTTPAdapter, "send", send))
 
 
+class _Inside(threading.local):
+    depth = 0
+
+
+_INSIDE = _Inside()
+"""How deep this thread is in a ``reply``: HTTP the reply itself sends (``forwarding`` through a
+recording client, whose upstream is an ``httpx`` client of the default transport) goes out as it
+would, never back into the reply."""
+
+
+def _answer(reply: Reply, downloads: Downloads, request: Any) -> Answer:
+    if _is_download(request):
+        return _downloaded(downloads, request)
+    _INSIDE.depth += 1
+    try:
+        return reply(request)
+    finally:
+        _INSIDE.depth -= 1
+
+
 @contextlib.contextmanager
 def answering(reply: Reply, downloads: Downloads | None = None) -> Iterator[Sent]:
     """Every request sent through the default transports of ``httpx`` and ``httpx2`` goes to ``reply``,
@@ -134,17 +155,23 @@ def answering(reply: Reply, downloads: Downloads | None = None) -> Iterator[Sent
             except ImportError:
                 continue
 
-            def handle(_transport: Any, request: Any, http: Any = http) -> Any:
+            real, real_async = http.HTTPTransport.handle_request, http.AsyncHTTPTransport.handle_async_request
+
+            def handle(transport: Any, request: Any, http: Any = http, real: Any = real) -> Any:
+                if _INSIDE.depth:  # the reply's own HTTP (a recording client's upstream): the real one
+                    return real(transport, request)
                 request.read()
                 sent.requests.append(request)
-                answer = _downloaded(downloads, request) if _is_download(request) else reply(request)
-                return _response(http, answer)
+                return _response(http, _answer(reply, downloads, request))
 
-            async def handle_async(_transport: Any, request: Any, http: Any = http) -> Any:
+            async def handle_async(
+                transport: Any, request: Any, http: Any = http, real: Any = real_async
+            ) -> Any:
+                if _INSIDE.depth:
+                    return await real(transport, request)
                 await request.aread()
                 sent.requests.append(request)
-                answer = _downloaded(downloads, request) if _is_download(request) else reply(request)
-                return _async_response(http, answer)
+                return _async_response(http, _answer(reply, downloads, request))
 
             stack.enter_context(mock.patch.object(http.HTTPTransport, "handle_request", handle))
             stack.enter_context(
