@@ -116,3 +116,29 @@ def test_e2e_requests_reach_each_provider_on_the_base_url_its_ai_sdk_provider_ta
         described["gemini.generate_content"]["api_base_url"]
         == "https://generativelanguage.googleapis.com/v1beta"
     )
+
+
+def test_a_media_url_the_ai_sdk_downloads_gets_the_harness_fixture_over_the_protocol(
+    install, run_corpus, monkeypatch, tmp_path
+):
+    """The AI SDK's ``download()`` of a file URL the case names goes to the harness (``http`` during a
+    ``build_request`` call) and gets the fixture PDF, which the AI SDK then inlines (a verdict, not an
+    error); the harness answered with the bytes of ``wireconf.cassettes.downloads``."""
+    import base64
+
+    from wireconf.cassettes.downloads import fixture
+
+    transcript = tmp_path / "transcript.jsonl"
+    monkeypatch.setenv("WIRECONF_EXEC_TRANSCRIPT", str(transcript))
+    case = "wire.openai.chat.file-part"
+    run = run_corpus("--impl=ai-sdk", "--kind=wire", "-k", case)
+    assert run.outcomes == {case: "failed"}, run.longreprs
+    assert "file_data" in run.longreprs[case] and "7.1.2/file-part" in run.longreprs[case]
+    messages = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
+    sent = [m["message"] for m in messages]
+    downloads = [m for m in sent if m["type"] == "http"]
+    assert [d["request"]["url"] for d in downloads] == ["https://example.com/q3-report.pdf"]
+    answer = next(m for m in sent if m["type"] == "response")
+    assert answer["headers"]["content-type"] == ["application/pdf"]
+    body = answer["body"].encode() if "encoding" not in answer else base64.b64decode(answer["body"])
+    assert body == fixture("application/pdf")

@@ -9,6 +9,12 @@ its answer as the HTTP response. Everything above the transport, the runtime's r
 its parsing of the response, runs as in production; only the socket is replaced (the case runner has
 no network anyway). ``sent`` keeps every request, its body read, so a ``wire`` run takes the body
 the runtime really sent.
+
+A runtime may also download a media URL of the case's input on the way (LiteLLM inlines an image for
+Gemini and Anthropic through ``httpx``; langchain-google-genai fetches one with ``requests``): a GET is
+never the provider's call, so it is answered from ``downloads`` (``wireconf.cassettes.downloads``:
+fixture bytes for a URL the input names, a refused network attempt for any other), through ``httpx``,
+``httpx2`` and ``requests`` alike.
 """
 
 from __future__ import annotations
@@ -16,10 +22,13 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from unittest import mock
+
+from wireconf.cassettes.downloads import Downloads
 
 HTTP_MODULES = ("httpx", "httpx2")
 
@@ -80,26 +89,89 @@ def _async_response(http: Any, answer: Answer) -> Any:
     return http.Response(answer.status, headers=answer.headers, content=_async_chunks(answer.body))
 
 
+def _is_download(request: Any) -> bool:
+    return str(request.method).upper() in ("GET", "HEAD")
+
+
+def _downloaded(downloads: Downloads, request: Any) -> Answer:
+    found = downloads.fetch(str(request.method), str(request.url))
+    return Answer(found.status, found.headers, found.body)
+
+
+def _requests_answered(stack: contextlib.ExitStack, downloads: Downloads, sent: Sent) -> None:
+    """``requests`` (langchain-google-genai's image loader) answered from ``downloads`` alone: no
+    runtime sends its provider call through it."""
+    try:
+        adapters = importlib.import_module("requests.adapters")
+        structures = importlib.import_module("requests.structures")
+        models = importlib.import_module("requests.models")
+    except ImportError:
+        return
+
+    def send(_adapter: Any, request: Any, *_args: Any, **_kwargs: Any) -> Any:
+        sent.requests.append(request)
+        found = downloads.fetch(str(request.method), str(request.url))
+        response = models.Response()
+        response.status_code, response._content, response.url = found.status, found.body, request.url
+        response.headers = structures.CaseInsensitiveDict(found.headers)
+        response.request, response.reason, response.encoding = request, "OK", None
+        return response
+
+    stack.enter_context(mock.patch.object(adapters.HTTPAdapter, "send", send))
+
+
+class _Inside(threading.local):
+    depth = 0
+
+
+_INSIDE = _Inside()
+"""How deep this thread is in a ``reply``: HTTP the reply itself sends (``forwarding`` through a
+recording client, whose upstream is an ``httpx`` client of the default transport) goes out as it
+would, never back into the reply."""
+
+
+def _answer(reply: Reply, downloads: Downloads, request: Any) -> Answer:
+    if _is_download(request):
+        return _downloaded(downloads, request)
+    _INSIDE.depth += 1
+    try:
+        return reply(request)
+    finally:
+        _INSIDE.depth -= 1
+
+
 @contextlib.contextmanager
-def answering(reply: Reply) -> Iterator[Sent]:
-    """Every request sent through the default transports of ``httpx`` and ``httpx2`` goes to ``reply``."""
+def answering(reply: Reply, downloads: Downloads | None = None) -> Iterator[Sent]:
+    """Every request sent through the default transports of ``httpx`` and ``httpx2`` goes to ``reply``,
+    but a download (GET, HEAD), which ``downloads`` answers, as it answers any request of ``requests``
+    (no downloads given: every download is refused as a network attempt)."""
     sent = Sent()
+    downloads = downloads if downloads is not None else Downloads()
     with contextlib.ExitStack() as stack:
+        _requests_answered(stack, downloads, sent)
         for name in HTTP_MODULES:
             try:
                 http = importlib.import_module(name)
             except ImportError:
                 continue
 
-            def handle(_transport: Any, request: Any, http: Any = http) -> Any:
+            real, real_async = http.HTTPTransport.handle_request, http.AsyncHTTPTransport.handle_async_request
+
+            def handle(transport: Any, request: Any, http: Any = http, real: Any = real) -> Any:
+                if _INSIDE.depth:  # the reply's own HTTP (a recording client's upstream): the real one
+                    return real(transport, request)
                 request.read()
                 sent.requests.append(request)
-                return _response(http, reply(request))
+                return _response(http, _answer(reply, downloads, request))
 
-            async def handle_async(_transport: Any, request: Any, http: Any = http) -> Any:
+            async def handle_async(
+                transport: Any, request: Any, http: Any = http, real: Any = real_async
+            ) -> Any:
+                if _INSIDE.depth:
+                    return await real(transport, request)
                 await request.aread()
                 sent.requests.append(request)
-                return _async_response(http, reply(request))
+                return _async_response(http, _answer(reply, downloads, request))
 
             stack.enter_context(mock.patch.object(http.HTTPTransport, "handle_request", handle))
             stack.enter_context(
@@ -136,3 +208,37 @@ def recorded_answer(sdk_object: Any, stream: bool) -> Answer:
         return Answer(200, [("content-type", "text/event-stream")], map(_event, map(to_json, sdk_object)))
     body = json.dumps(to_json(sdk_object)).encode()
     return Answer(200, [("content-type", "application/json")], body)
+
+
+ANSWER_DROPPED_HEADERS = ("content-length", "content-encoding", "transfer-encoding")
+"""Set for the bytes on the socket: the answer's body is served decoded, its length as it is."""
+
+
+def forwarding(client: Any) -> Reply:
+    """An ``e2e`` case's answers: each request the runtime sends goes, byte for byte, through the HTTP
+    client of the official SDK client the harness handed over (its transport replays the case's
+    cassette, or records), as the exec bridge sends a remote runtime's (``HttpBridge``); the response,
+    a stream's body read only as the runtime reads it, is the answer."""
+    from wireconf.exec_protocol.http_bridge import DROPPED_REQUEST_HEADERS, sdk_http
+
+    http = sdk_http(client)
+
+    def reply(request: Any) -> Answer:
+        headers = [
+            (name, value)
+            for name, value in request.headers.multi_items()
+            if name.lower() not in DROPPED_REQUEST_HEADERS
+        ]
+        built = http.build_request(request.method, str(request.url), headers=headers, content=request.content)
+        response = http.send(built, stream=True)
+        kept = [(k, v) for k, v in response.headers.multi_items() if k.lower() not in ANSWER_DROPPED_HEADERS]
+        return Answer(response.status_code, kept, _decoded(response))
+
+    return reply
+
+
+def _decoded(response: Any) -> Iterator[bytes]:
+    try:
+        yield from response.iter_bytes()
+    finally:
+        response.close()

@@ -17,7 +17,12 @@ HTTP transport (``http_answer``):
 
 LangChain has no tool kinds other than functions, no bindings and no ``apiType`` dispatch (the class is
 the provider): only ``concept:message-metadata`` (tool calls and tool call ids are message fields) is
-declared. ``e2e`` is not wired: the chat models create their own SDK clients.
+declared.
+
+- ``e2e``: ``invoke`` (``stream`` when the agent asks for a stream) with each request the chat model's
+  own SDK client sends forwarded, byte for byte, through the SDK client the harness hands over
+  (``http_answer.forwarding``): the case's recorded exchange answers every call, in order, and judges
+  the requests sent and the result.
 """
 
 from __future__ import annotations
@@ -28,13 +33,15 @@ import importlib.metadata
 import random
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 from unittest import mock
 
 from wireconf.adapter_contract import capability, concept, served_kinds
 from wireconf.adapters import langchain_inputs, openai_inputs
-from wireconf.adapters.http_answer import REFUSED, Answer, answering, recorded_answer
+from wireconf.adapters.http_answer import REFUSED, Answer, Reply, answering, forwarding, recorded_answer
 from wireconf.adapters.results import ToolCall, arguments_text, text_result
+from wireconf.cassettes.downloads import Downloads
 from wireconf.reference_impl.schema import schema_to_wire
 
 PLACEHOLDER_KEY = "wireconf-placeholder-key"
@@ -84,8 +91,12 @@ class _SeededUuid:
 
 
 @contextlib.contextmanager
-def _served(answer: Answer) -> Iterator[Any]:
-    """The HTTP transport answering with ``answer``, Gemini's missing call ids seeded."""
+def _served(reply: Answer | Reply, downloads: Downloads | None = None) -> Iterator[Any]:
+    """The HTTP transport answering with ``reply`` (one answer to every call, or a function of the
+    request), Gemini's missing call ids seeded; a media URL of the input the chat model downloads
+    (``ImageBytesLoader``) answered from ``downloads``."""
+    if isinstance(reply, Answer):
+        reply = _always(reply)
     with contextlib.ExitStack() as stack:
         try:
             module: Any = importlib.import_module("langchain_google_genai.chat_models")
@@ -93,7 +104,23 @@ def _served(answer: Answer) -> Iterator[Any]:
             module = None
         if getattr(module, "uuid", None) is uuid:
             stack.enter_context(mock.patch.object(module, "uuid", _SeededUuid()))
-        yield stack.enter_context(answering(lambda _request: answer))
+        yield stack.enter_context(answering(reply, downloads))
+
+
+def _always(answer: Answer) -> Reply:
+    return lambda _request: answer
+
+
+@dataclass(frozen=True)
+class _Call:
+    """What one call of the chat model gets: the messages as LangChain objects, the answer of its HTTP
+    transport (one answer, or a function of the request), the media downloads its input names, and
+    the endpoint to point the chat model at (``e2e``; None: its own default)."""
+
+    written: list[Any]
+    reply: Answer | Reply
+    downloads: Downloads
+    endpoint: dict[str, str] | None = None
 
 
 HINT = "pip install 'wireconf[langchain]'"
@@ -127,21 +154,24 @@ class LangChainAdapter:
         caps = {capability(kind, api) for kind in served_kinds(self) for api in self._classes}
         return caps | ({concept("message-metadata")} if caps else set())
 
-    def _model(self, api: str, agent: dict[str, Any]) -> Any:
+    def _model(self, api: str, agent: dict[str, Any], endpoint: dict[str, str] | None = None) -> Any:
         family = MODELS[api][3]
         arguments: dict[str, Any] = {
             "model": (agent.get("model") or {}).get("id") or DEFAULT_MODEL[api],
             "api_key": PLACEHOLDER_KEY,
             "max_retries": 0,
             **langchain_inputs.constructor_options(family, agent),
+            **(endpoint or {}),
         }
         if api == "openai.responses":
             arguments["use_responses_api"] = True
         return self._classes[api](**arguments)
 
-    def _runnable(self, api: str, agent: dict[str, Any], structured: bool) -> tuple[Any, bool]:
+    def _runnable(
+        self, api: str, agent: dict[str, Any], structured: bool, endpoint: dict[str, str] | None = None
+    ) -> tuple[Any, bool]:
         """The chat model with the agent's tools bound, or its structured-output runnable."""
-        model = self._model(api, agent)
+        model = self._model(api, agent, endpoint)
         if structured and agent.get("outputs"):
             schema = {"title": "structured_output", **schema_to_wire(agent["outputs"])}
             return model.with_structured_output(schema), True
@@ -154,7 +184,7 @@ class LangChainAdapter:
     def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any:
         runnable, _ = self._runnable(api, agent, structured=True)
         written = [langchain_inputs.message(m) for m in messages]
-        with _served(REFUSED) as sent:
+        with _served(REFUSED, Downloads(messages)) as sent:
             try:
                 runnable.invoke(written)
             except Exception:
@@ -162,33 +192,77 @@ class LangChainAdapter:
                     raise
         return sent.body()
 
-    def _invoke(self, api: str, agent: dict[str, Any], answer: Answer) -> tuple[Any, bool]:
-        runnable, structured = self._runnable(api, agent, structured=True)
-        written = [langchain_inputs.message(m) for m in PROCESS_MESSAGES]
-        with _served(answer):
-            return runnable.invoke(written), structured
-
-    def process(self, api: str, agent: dict[str, Any], response: object) -> Any:
-        result, structured = self._invoke(api, agent, recorded_answer(response, stream=False))
+    def _invoke(self, api: str, agent: dict[str, Any], call: _Call) -> Any:
+        """``invoke`` answered as ``call`` says, its result read as LangChain users read it."""
+        runnable, structured = self._runnable(api, agent, True, call.endpoint)
+        with _served(call.reply, call.downloads):
+            result = runnable.invoke(call.written)
         if structured:
             return result
         if result.tool_calls:
             return [ToolCall(c["id"], c["name"], arguments_text(c["args"])) for c in result.tool_calls]
         return text_result(str(result.text), agent)
 
-    def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Iterator[Any]:
-        runnable, _ = self._runnable(api, agent, structured=False)
-        written = [langchain_inputs.message(m) for m in PROCESS_MESSAGES]
-        answer = recorded_answer(events, stream=True)
+    def _stream(self, api: str, agent: dict[str, Any], call: _Call) -> Iterator[Any]:
+        """``stream`` answered as ``call`` says: each chunk's text as it comes, the tool calls of the
+        chunks added up (``chunk + chunk``) once it ends."""
+        runnable, _ = self._runnable(api, agent, False, call.endpoint)
         whole = None
-        with _served(answer):
-            for chunk in runnable.stream(written):
+        with _served(call.reply, call.downloads):
+            for chunk in runnable.stream(call.written):
                 text = str(chunk.text)
                 if text:
                     yield text
                 whole = chunk if whole is None else whole + chunk
-        for call in getattr(whole, "tool_calls", None) or []:
-            yield ToolCall(call["id"], call["name"], arguments_text(call["args"]))
+        for tool_call in getattr(whole, "tool_calls", None) or []:
+            yield ToolCall(tool_call["id"], tool_call["name"], arguments_text(tool_call["args"]))
+
+    def process(self, api: str, agent: dict[str, Any], response: object) -> Any:
+        written = [langchain_inputs.message(m) for m in PROCESS_MESSAGES]
+        return self._invoke(api, agent, _Call(written, recorded_answer(response, stream=False), Downloads()))
+
+    def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Iterator[Any]:
+        written = [langchain_inputs.message(m) for m in PROCESS_MESSAGES]
+        return self._stream(api, agent, _Call(written, recorded_answer(events, stream=True), Downloads()))
+
+    def execute(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
+        """``invoke`` (``stream`` when the agent asks for a stream), each request the chat model's own
+        SDK client sends forwarded through the harness's ``client`` (``forwarding``): the case's
+        recorded exchange answers it."""
+        written = [langchain_inputs.message(m) for m in messages]
+        streamed, agent = without_stream(agent)
+        run = self._stream if streamed else self._invoke
+        return run(
+            api, agent, _Call(written, forwarding(client), Downloads(messages), _endpoint(api, client))
+        )
+
+
+def _endpoint(api: str, client: Any) -> dict[str, str]:
+    """The chat model's constructor arguments for the endpoint of the harness's ``client``, as a user
+    points LangChain at an endpoint: ``base_url`` (and Gemini's ``api_version``, which
+    langchain-google-genai otherwise sets to ``v1``, where the Gemini SDK's default is the client's)."""
+    from wireconf.exec_protocol.http_bridge import HttpBridge
+    from wireconf.providers.registry import PROVIDER_OF
+
+    described = HttpBridge(client, PROVIDER_OF[api].version_path).description
+    if api != "gemini.generate_content":
+        return {"base_url": described["base_url"]}
+    base = described["base_url"]
+    version = described["api_base_url"].removeprefix(base.rstrip("/")).strip("/")
+    return {"base_url": base, "api_version": version}
+
+
+def without_stream(agent: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
+    """Whether the agent asks for a stream (``additionalProperties.stream: true``, as every e2e
+    runtime reads it), and the agent without it: a user of the runtime asks by calling its streaming
+    method, not with a ``stream`` option."""
+    options = (agent.get("model") or {}).get("options") or {}
+    extra = dict(options.get("additionalProperties") or {})
+    if extra.get("stream") is not True:
+        return False, agent
+    del extra["stream"]
+    model = {**agent["model"], "options": {**options, "additionalProperties": extra}}
+    return True, {**agent, "model": model}
 
 
 def _load(api: str) -> Any:

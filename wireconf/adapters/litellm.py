@@ -12,6 +12,10 @@ and Gemini wire and back into a ``ModelResponse``.
   ``ModelResponse`` / ``CustomStreamWrapper``; the result is read as its users read it:
   ``choices[0].message.content`` / ``tool_calls``, a stream's ``delta.content`` and, once it ends,
   the tool calls of ``litellm.stream_chunk_builder(chunks)``.
+- ``e2e``: the ``wire`` call (``stream=True`` when the agent's ``additionalProperties`` ask for a
+  stream, passed as they are), each request LiteLLM sends forwarded, byte for byte, through the SDK
+  client the harness hands over (``http_answer.forwarding``): the case's recorded exchange answers
+  every call, in order; the result is read as in ``process`` / ``stream``.
 
 LiteLLM's random ids come from a seeded generator (``litellm_ids``). It has no tool kinds other than
 OpenAI functions, no bindings and no ``apiType`` dispatch (the provider is in the model name): those
@@ -27,14 +31,25 @@ from typing import Any
 from wireconf.adapter_contract import capability, concept, served_kinds
 from wireconf.adapters import openai_inputs
 from wireconf.adapters._optional import optional_module
-from wireconf.adapters.http_answer import REFUSED, Answer, answering, recorded_answer
+from wireconf.adapters.http_answer import REFUSED, Answer, Reply, answering, forwarding, recorded_answer
 from wireconf.adapters.results import ToolCall, text_result
+from wireconf.cassettes.downloads import Downloads
 
-PREFIX = {"openai.chat": "openai", "anthropic.messages": "anthropic", "gemini.generate_content": "gemini"}
-"""The provider prefix a LiteLLM user puts before the model id, per api."""
+PREFIX = {
+    "openai.chat": "openai",
+    "openai.responses": "openai/responses",
+    "anthropic.messages": "anthropic",
+    "gemini.generate_content": "gemini",
+}
+"""The provider prefix a LiteLLM user puts before the model id, per api: ``openai/responses/<id>`` is
+LiteLLM's Responses API bridge (``litellm.completion_extras.responses_api_bridge``), which sends the
+``completion`` call through ``litellm.responses`` with LiteLLM's own transformation of the messages,
+tools and ``response_format`` into Responses input, and builds the ``ModelResponse`` from the Responses
+result."""
 
 DEFAULT_MODEL = {
     "openai.chat": "gpt-4o-mini",
+    "openai.responses": "gpt-4o-mini",
     "anthropic.messages": "claude-sonnet-4-5",
     "gemini.generate_content": "gemini-2.5-flash",
 }
@@ -109,10 +124,16 @@ class LiteLLMAdapter:
             arguments["response_format"] = response_format
         return arguments
 
-    def _completion(self, answer: Answer, arguments: dict[str, Any]) -> Any:
+    def _completion(
+        self, reply: Answer | Reply, arguments: dict[str, Any], downloads: Downloads | None = None
+    ) -> Any:
+        """``completion(**arguments)`` answered by ``reply`` (one answer to every call, or a function of
+        the request); a media URL of the input that LiteLLM downloads to inline it is answered from
+        ``downloads`` (``wireconf.cassettes.downloads``)."""
         from wireconf.adapters.litellm_ids import seeded_ids
 
-        with seeded_ids(), answering(lambda _request: answer) as sent:
+        answer = reply if isinstance(reply, Answer) else None
+        with seeded_ids(), answering(_replying(reply), downloads) as sent:
             try:
                 result = self._litellm.completion(**arguments)
                 if isinstance(result, self._litellm.CustomStreamWrapper):  # sends when first read
@@ -125,29 +146,35 @@ class LiteLLMAdapter:
 
     def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any:
         arguments = self._arguments(api, agent, [openai_inputs.message(m) for m in messages])
-        _, sent = self._completion(REFUSED, arguments)
+        _, sent = self._completion(REFUSED, arguments, Downloads(messages))
         body = sent.body()
         if api == "gemini.generate_content" and isinstance(body, dict):
             body.pop("model", None)  # Gemini's model is in the URL
             return json_names(body)
         return body
 
-    def process(self, api: str, agent: dict[str, Any], response: object) -> Any:
-        arguments = self._arguments(api, agent, PROCESS_MESSAGES)
-        result, _ = self._completion(recorded_answer(response, stream=False), arguments)
+    def _result(self, result: Any, agent: dict[str, Any]) -> Any:
+        """A ``ModelResponse`` as its users read it: the tool calls, else the message's text."""
         message = result.choices[0].message
         if message.tool_calls:
             return [ToolCall(c.id, c.function.name, c.function.arguments) for c in message.tool_calls]
         return text_result(message.content, agent)
 
-    def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Iterator[Any]:
+    def process(self, api: str, agent: dict[str, Any], response: object) -> Any:
+        arguments = self._arguments(api, agent, PROCESS_MESSAGES)
+        result, _ = self._completion(recorded_answer(response, stream=False), arguments)
+        return self._result(result, agent)
+
+    def _stream(
+        self, arguments: dict[str, Any], reply: Answer | Reply, downloads: Downloads | None = None
+    ) -> Iterator[Any]:
+        """``completion(stream=True)``'s chunks: each ``delta.content`` as it comes, and once the stream
+        ends the tool calls of ``litellm.stream_chunk_builder(chunks)``."""
         from wireconf.adapters.litellm_ids import seeded_ids
 
-        arguments = {**self._arguments(api, agent, PROCESS_MESSAGES), "stream": True}
-        answer = recorded_answer(events, stream=True)
-        with seeded_ids(), answering(lambda _request: answer):
+        with seeded_ids(), answering(_replying(reply), downloads):
             chunks = []
-            for chunk in self._litellm.completion(**arguments):
+            for chunk in self._litellm.completion(**{**arguments, "stream": True}):
                 chunks.append(chunk)
                 delta = chunk.choices[0].delta if chunk.choices else None
                 text = getattr(delta, "content", None)
@@ -157,3 +184,24 @@ class LiteLLMAdapter:
         calls = built.choices[0].message.tool_calls if built is not None and built.choices else None
         for call in calls or []:
             yield ToolCall(call.id, call.function.name, call.function.arguments)
+
+    def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Iterator[Any]:
+        arguments = self._arguments(api, agent, PROCESS_MESSAGES)
+        return self._stream(arguments, recorded_answer(events, stream=True))
+
+    def execute(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
+        """``completion(...)`` as in ``wire``, with ``stream=True`` when the agent asks for a stream (its
+        ``additionalProperties``, passed as they are), each request LiteLLM sends forwarded through the
+        harness's ``client`` (``forwarding``): the case's recorded exchange answers it."""
+        arguments = self._arguments(api, agent, [openai_inputs.message(m) for m in messages])
+        downloads = Downloads(messages)
+        if arguments.get("stream") is True:
+            return self._stream(arguments, forwarding(client), downloads)
+        result, _ = self._completion(forwarding(client), arguments, downloads)
+        return self._result(result, agent)
+
+
+def _replying(reply: Answer | Reply) -> Reply:
+    if isinstance(reply, Answer):
+        return lambda _request: reply
+    return reply

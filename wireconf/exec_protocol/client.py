@@ -33,6 +33,7 @@ from typing import Any
 
 from wireconf.case_abort import CaseTimeout, RunnerEnded
 from wireconf.cassettes import netns
+from wireconf.cassettes.downloads import Downloads, refused
 from wireconf.errors import NotJudged, WireconfError
 from wireconf.exec_protocol import PROTOCOL_VERSIONS
 from wireconf.exec_protocol.http_bridge import HttpBridge, unbridgeable
@@ -481,6 +482,7 @@ class ExecAdapter:
             process.kill()
             process = self._ensure_running()
         call_id = next(self._ids)
+        downloads = Downloads(args.get("messages"))
         sdk_json = PROVIDER_OF[api].sdk_json if api in PROVIDER_OF else None
         events: Iterator[Any] | None = iter(stream[1]) if stream is not None else None
         if self._recorded_inputs:
@@ -541,8 +543,8 @@ class ExecAdapter:
                                 "event": to_json(event, sdk_json),
                             }
                     self._answer(process, reply_message)
-                elif kind_of == "http" and http is not None:
-                    head, chunks = http.send(reply.get("request") or {})
+                elif kind_of == "http":
+                    head, chunks = _http_answer(reply.get("request") or {}, downloads, http)
                     if chunks is not None:  # its body is pulled with `next`
                         events = chunks
                     self._answer(process, {"type": "response", "id": call_id, **head})
@@ -555,6 +557,24 @@ class ExecAdapter:
             # Not finished (abandoned, closed early, crashed): the next call restarts the process.
             if finished and self._in_flight is process:
                 self._in_flight = None
+
+
+def _http_answer(
+    request: dict[str, Any], downloads: Downloads, http: HttpBridge | None
+) -> tuple[dict[str, Any], Iterator[bytes] | None]:
+    """The ``response`` fields for an ``http`` request: a download of a media URL the call's input
+    names gets its fixture (``wireconf.cassettes.downloads``), any other request goes through the e2e
+    bridge when the call has one, else it is refused as a network attempt (kept: the case is an error)."""
+    method, url = str(request.get("method", "GET")), str(request.get("url", ""))
+    found = downloads.lookup(url) if method.upper() in ("GET", "HEAD") else None
+    if found is not None:
+        headers: dict[str, list[str]] = {}
+        for name, value in found.headers:
+            headers.setdefault(name, []).append(value)
+        return recorded_json(found.status, headers, found.body), None
+    if http is not None:
+        return http.send(request)
+    return {"error": str(refused(url))}, None
 
 
 def _pending(process: _Process) -> list[str]:

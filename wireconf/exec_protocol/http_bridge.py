@@ -107,6 +107,12 @@ def unbridgeable(api: str) -> str | None:
     return None
 
 
+def sdk_http(client: Any) -> Any:
+    """The HTTP client an official SDK client sends through (``HttpBridge``'s, for an in-process
+    runtime that builds its own clients: ``wireconf.adapters.http_answer.forwarding``)."""
+    return _sdk_http(client)[0]
+
+
 def _sdk_http(client: Any, version_path: str = "") -> tuple[Any, str, str]:
     """The HTTP client of an official SDK client, its base URL, and its base URL with the API version.
 

@@ -13,7 +13,12 @@
 //   deltas are yielded as they come, its tool calls at the end, an `error` part thrown.
 // - e2e: `generateText` (or `streamText`, when the agent asks for a stream) with a provider created
 //   on the harness's base URL whose `fetch` is the e2e bridge (`call.bridgeFetch()`).
-import { AISDKError, generateText, streamText } from "ai";
+// In every kind, a media URL the AI SDK downloads to inline it (`download()`, for a URL the model does
+// not take as it is) is fetched through the harness (`call.bridgeFetch()`), which answers a URL the
+// case's input names with fixture bytes of its media type and refuses any other as a network attempt.
+import { AISDKError, DownloadError, generateText, streamText } from "ai";
+// `ai`'s own dependency (pinned by its version), whose URL checks and size limit its download uses
+import { DEFAULT_MAX_DOWNLOAD_SIZE, fetchWithValidatedRedirects, readResponseWithSizeLimit } from "@ai-sdk/provider-utils";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
@@ -35,6 +40,29 @@ const REPLAY_KEY = "wireconf-replay";
 // refuses an empty prompt, so it gets one; the recording answers whatever request it sends.
 const REPLAY_PROMPT = [{ role: "user", content: "wireconf replay" }];
 
+/**
+ * The AI SDK's default download function (`createDefaultDownloadFunction` and `download` in `ai`: a URL
+ * the model supports is left alone, any other fetched with the URL checks and the size limit of
+ * `@ai-sdk/provider-utils`) with its fetch through the harness: on Node its own fetch is undici's with
+ * a dispatcher of its own, which no `fetch` option reaches.
+ */
+function downloadThrough(fetch) {
+  const one = async ({ url, isUrlSupportedByModel }) => {
+    if (isUrlSupportedByModel) return null;
+    const urlText = url.toString();
+    try {
+      const response = await fetchWithValidatedRedirects({ url: urlText, fetch });
+      if (!response.ok) throw new DownloadError({ url: urlText, statusCode: response.status, statusText: response.statusText });
+      const data = await readResponseWithSizeLimit({ response, url: urlText, maxBytes: DEFAULT_MAX_DOWNLOAD_SIZE });
+      return { data, mediaType: response.headers.get("content-type") ?? undefined };
+    } catch (error) {
+      if (DownloadError.isInstance(error)) throw error;
+      throw new DownloadError({ url: urlText, cause: error });
+    }
+  };
+  return (requested) => Promise.all(requested.map(one));
+}
+
 /** What a user writes: generateText's (or streamText's) arguments, on a provider with this `fetch`. */
 function request(call, fetch, baseURL = undefined) {
   const { agent } = call.args;
@@ -52,6 +80,7 @@ function request(call, fetch, baseURL = undefined) {
     model: api.model(settings, agent.model.id),
     messages: "messages" in call.args ? messagesOf(call.args.messages) : REPLAY_PROMPT,
     maxRetries: 0, // a recording answers once
+    experimental_download: downloadThrough(call.bridgeFetch()),
     ...settingsOf(agent, api.options),
   };
 }

@@ -56,7 +56,8 @@ export declare class Call {
   response(name?: string): Response;
   /** A fetch that answers with the recorded response of argument `name`: give it to the provider SDK. */
   recordedFetch(name?: string): Fetch;
-  /** The e2e bridge: a fetch whose requests the harness answers from the case's cassette. */
+  /** The harness as a fetch: a download of a media URL the call's messages name gets fixture bytes (any
+   * call); in an e2e call, any other request is answered from the case's cassette (the e2e bridge). */
   bridgeFetch(): Fetch;
 }
 

@@ -87,7 +87,7 @@ export interface ResultMessage {
   streamed?: boolean;
 }
 
-/** runtime → harness, during a call that hands over an SDK client (protocol 2): one HTTP request the runtime's SDK sends, byte for byte (body as UTF-8 text, or base64 with `encoding`); the harness sends it through the case's SDK client (cassette replay, or recording) and answers with `response` */
+/** runtime → harness, during a call (protocol 2): one HTTP request the runtime sends, byte for byte (body as UTF-8 text, or base64 with `encoding`), answered with `response`. A download (GET) of a media URL that the call's `messages` name as a part's value is answered with fixture bytes of the part's media type, in any call (a runtime that inlines media it downloads); in a call that hands over an SDK client, any other request goes through the case's SDK client (cassette replay, or recording); anything else is refused as a network attempt (an `error` response; the case is an error, not a verdict) */
 export interface HttpMessage {
   type: "http";
   id: Id;

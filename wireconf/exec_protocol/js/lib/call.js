@@ -115,9 +115,12 @@ export class Call {
   }
 
   /**
-   * The e2e bridge as a `fetch` (protocol 2): each request goes to the harness (`http`), which sends it
-   * through the case's SDK client (cassette replay, or recording) and answers; an event stream's body
-   * is pulled with `next` as it is read. A request nothing answers rejects, as on a network error.
+   * The harness as a `fetch` (protocol 2): each request goes to the harness (`http`), which answers. In
+   * any call, a download (GET) of a media URL the call's `messages` name is answered with fixture bytes
+   * of the part's media type (give this fetch to what downloads media to inline it). In an e2e call,
+   * any other request goes through the case's SDK client (cassette replay, or recording); an event
+   * stream's body is pulled with `next` as it is read. A request nothing answers rejects, as on a
+   * network error (the harness keeps it as a network attempt: the case is an error, not a verdict).
    */
   bridgeFetch() {
     return async (input, init = {}) => {
