@@ -21,6 +21,7 @@ from pathlib import Path
 from wireconf.compare import differences
 from wireconf.corpus.loader import load_corpus
 from wireconf.judging.schema_check import _adapter, problems, rejections
+from wireconf.kinds.registry import CASE_ADAPTER
 from wireconf.providers.registry import APIS
 from wireconf.reports.provider_schema import expected_rejections, expected_requests
 
@@ -30,7 +31,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("root", nargs="?", default="cases", type=Path)
     parser.add_argument("--repeat", type=int, default=3, help="times each timed step runs (default: 3)")
     args = parser.parse_args(argv)
-    corpus = load_corpus(args.root)
+    corpus = load_corpus(args.root, CASE_ADAPTER)
     builds: dict[str, float] = {}
     checks: list[float] = []
     checked: dict[str, int] = {}
