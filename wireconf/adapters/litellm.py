@@ -12,6 +12,10 @@ and Gemini wire and back into a ``ModelResponse``.
   ``choices[0].message.content`` / ``tool_calls``, a stream's ``delta.content`` and, once it ends,
   the tool calls of ``litellm.stream_chunk_builder(chunks)``.
 
+Errors: LiteLLM's exceptions are OpenAI's status errors (``litellm.BadRequestError`` is an
+``openai.BadRequestError``) even when no request was sent; one raised in a ``wire`` run before any HTTP
+exchange (not even a download) is declared ``invalid-input`` (``wireconf.error_categories``).
+
 LiteLLM's random ids come from a seeded generator (``litellm_ids``). It has no tool kinds other than
 OpenAI functions, no bindings and no ``apiType`` dispatch (the provider is in the model name): those
 concepts are not declared; a message's ``metadata`` (tool calls, tool call id) is OpenAI message
@@ -28,6 +32,7 @@ from wireconf.adapters import openai_inputs
 from wireconf.adapters._optional import optional_module
 from wireconf.adapters.http_answer import REFUSED, Answer, answering, recorded_answer
 from wireconf.adapters.results import ToolCall, text_result
+from wireconf.error_categories import categorised
 
 PREFIX = {"openai.chat": "openai", "anthropic.messages": "anthropic", "gemini.generate_content": "gemini"}
 """The provider prefix a LiteLLM user puts before the model id, per api."""
@@ -46,6 +51,11 @@ PROCESS_MESSAGES = [{"role": "user", "content": "Hi"}]
 """A ``process`` case has no messages; the call needs some."""
 
 HINT = "pip install 'wireconf[litellm]'"
+
+
+def _litellm_error(exc: BaseException) -> bool:
+    """One of LiteLLM's own exception classes (``litellm.exceptions``): what its transformations raise."""
+    return type(exc).__module__.startswith("litellm")
 
 
 class LiteLLMAdapter:
@@ -95,9 +105,14 @@ class LiteLLMAdapter:
                 if isinstance(result, self._litellm.CustomStreamWrapper):  # sends when first read
                     list(result)
                 return result, sent
-            except Exception:
+            except Exception as exc:
                 if answer is REFUSED and sent.calls:
                     return None, sent
+                if answer is REFUSED and not sent.requests and _litellm_error(exc):
+                    # LiteLLM refused the input before any HTTP exchange (its provider transformation
+                    # raises BadRequestError, UnsupportedParamsError or, around a bare Exception of its
+                    # own, APIConnectionError): the input was invalid, not the provider's answer
+                    categorised(exc, "invalid-input")
                 raise
 
     def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any:

@@ -3,6 +3,7 @@
 // with `tool()` and `jsonSchema()`. The AI SDK has no agent file, so this file is the mapping a
 // maintainer writes once; everything after it (the request, the parsing) is the AI SDK's own.
 import { jsonSchema, Output, tool } from "ai";
+import { CategorisedError } from "@wireconf/exec";
 
 const JSON_TYPES = { string: "string", integer: "integer", float: "number", boolean: "boolean", array: "array", object: "object" };
 
@@ -93,7 +94,7 @@ function partOf(part) {
     case "file":
       return { type: "file", data: part.value, mediaType: part.mediaType ?? (part.kind === "audio" ? "audio/wav" : "application/octet-stream") };
     default:
-      throw new TypeError(`the AI SDK has no message part for kind ${part.kind}`);
+      throw new CategorisedError("invalid-input", `the AI SDK has no message part for kind ${part.kind}`);
   }
 }
 
@@ -134,7 +135,7 @@ export function messagesOf(messages) {
         };
       }
       default:
-        throw new TypeError(`the AI SDK has no message role ${message.role}`);
+        throw new CategorisedError("invalid-input", `the AI SDK has no message role ${message.role}`);
     }
   });
 }
