@@ -14,7 +14,8 @@ and Gemini wire and back into a ``ModelResponse``.
 
 Errors: LiteLLM's exceptions are OpenAI's status errors (``litellm.BadRequestError`` is an
 ``openai.BadRequestError``) even when no request was sent; one raised in a ``wire`` run before any HTTP
-exchange (not even a download) is declared ``invalid-input`` (``wireconf.error_categories``).
+exchange (not even a download) is declared ``invalid-input``; the others by what the transport saw
+(``_declare_category``, ``wireconf.error_categories``).
 
 LiteLLM's random ids come from a seeded generator (``litellm_ids``). It has no tool kinds other than
 OpenAI functions, no bindings and no ``apiType`` dispatch (the provider is in the model name): those
@@ -30,7 +31,7 @@ from typing import Any
 from wireconf.adapter_contract import concept
 from wireconf.adapters import openai_inputs
 from wireconf.adapters._optional import optional_module
-from wireconf.adapters.http_answer import REFUSED, Answer, answering, recorded_answer
+from wireconf.adapters.http_answer import REFUSED, Answer, Sent, answering, recorded_answer
 from wireconf.adapters.results import ToolCall, text_result
 from wireconf.error_categories import categorised
 
@@ -53,9 +54,25 @@ PROCESS_MESSAGES = [{"role": "user", "content": "Hi"}]
 HINT = "pip install 'wireconf[litellm]'"
 
 
-def _litellm_error(exc: BaseException) -> bool:
-    """One of LiteLLM's own exception classes (``litellm.exceptions``): what its transformations raise."""
-    return type(exc).__module__.startswith("litellm")
+def _declare_category(exc: BaseException, answer: Answer, sent: Sent) -> None:
+    """What one of LiteLLM's own exceptions (``litellm.exceptions``, all OpenAI status errors with a
+    status of LiteLLM's making) means in the spec's terms (``wireconf.error_categories``), from what the
+    transport saw: raised before any HTTP exchange, LiteLLM refused the input (its transformations raise
+    BadRequestError, UnsupportedParamsError or, around a bare Exception, APIConnectionError); after the
+    harness's capture answer (a download on the way), none of the spec's errors; APIConnectionError,
+    LiteLLM's wrapper of whatever failed (a KeyError in its parsing), none either; any other, raised
+    from the recorded response, is the error that response reports (its status below 400) or the
+    provider's HTTP error with the recorded status."""
+    if not type(exc).__module__.startswith("litellm"):
+        return
+    if answer is REFUSED:
+        categorised(exc, None if sent.requests else "invalid-input")
+    elif any(cls.__name__ == "APIConnectionError" for cls in type(exc).__mro__):
+        categorised(exc, None)
+    elif answer.status < 400:
+        categorised(exc, "provider-error")
+    else:
+        categorised(exc, "provider-http-error", answer.status)
 
 
 class LiteLLMAdapter:
@@ -108,11 +125,7 @@ class LiteLLMAdapter:
             except Exception as exc:
                 if answer is REFUSED and sent.calls:
                     return None, sent
-                if answer is REFUSED and not sent.requests and _litellm_error(exc):
-                    # LiteLLM refused the input before any HTTP exchange (its provider transformation
-                    # raises BadRequestError, UnsupportedParamsError or, around a bare Exception of its
-                    # own, APIConnectionError): the input was invalid, not the provider's answer
-                    categorised(exc, "invalid-input")
+                _declare_category(exc, answer, sent)
                 raise
 
     def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any:
@@ -136,14 +149,18 @@ class LiteLLMAdapter:
 
         arguments = {**self._arguments(api, agent, PROCESS_MESSAGES), "stream": True}
         answer = recorded_answer(events, stream=True)
-        with seeded_ids(), answering(lambda _request: answer):
+        with seeded_ids(), answering(lambda _request: answer) as sent:
             chunks = []
-            for chunk in self._litellm.completion(**arguments):
-                chunks.append(chunk)
-                delta = chunk.choices[0].delta if chunk.choices else None
-                text = getattr(delta, "content", None)
-                if text:
-                    yield text
+            try:
+                for chunk in self._litellm.completion(**arguments):
+                    chunks.append(chunk)
+                    delta = chunk.choices[0].delta if chunk.choices else None
+                    text = getattr(delta, "content", None)
+                    if text:
+                        yield text
+            except Exception as exc:
+                _declare_category(exc, answer, sent)
+                raise
             built = self._litellm.stream_chunk_builder(chunks) if chunks else None
         calls = built.choices[0].message.tool_calls if built is not None and built.choices else None
         for call in calls or []:

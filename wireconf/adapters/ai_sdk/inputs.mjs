@@ -10,7 +10,7 @@ const JSON_TYPES = { string: "string", integer: "integer", float: "number", bool
 /** One spec Property as JSON Schema (the spec's §7.1.4 table; the user would write this schema). */
 function propertySchema(prop) {
   const type = JSON_TYPES[prop.kind];
-  if (type === undefined) throw new TypeError(`property ${prop.name} has kind ${prop.kind}, not one of ${Object.keys(JSON_TYPES).join(", ")}`);
+  if (type === undefined) throw new CategorisedError("invalid-input", `property ${prop.name} has kind ${prop.kind}, not one of ${Object.keys(JSON_TYPES).join(", ")}`);
   const schema = { type };
   if (prop.description) schema.description = prop.description;
   if (prop.enumValues) schema.enum = prop.enumValues;
@@ -35,7 +35,7 @@ function objectSchema(properties = []) {
 export function toolsOf(agent) {
   const tools = {};
   for (const spec of agent.tools ?? []) {
-    if (spec.kind !== "function") throw new TypeError(`the AI SDK adapter maps function tools only, not ${spec.kind}`);
+    if (spec.kind !== "function") throw new CategorisedError("invalid-input", `the AI SDK adapter maps function tools only, not ${spec.kind}`);
     tools[spec.name] = tool({
       ...(spec.description ? { description: spec.description } : {}),
       inputSchema: jsonSchema(objectSchema(spec.parameters)),
