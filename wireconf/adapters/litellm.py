@@ -54,11 +54,23 @@ PROCESS_MESSAGES = [{"role": "user", "content": "Hi"}]
 HINT = "pip install 'wireconf[litellm]'"
 
 
+def _crashed(exc: BaseException) -> bool:
+    """Whether LiteLLM's exception wraps a crash of its own code (a KeyError on a field the input lacks,
+    an AttributeError) rather than a refusal it raised on purpose: LiteLLM wraps both in its classes."""
+    seen: BaseException | None = exc.__cause__ or exc.__context__
+    while seen is not None:
+        if isinstance(seen, (LookupError, AttributeError)):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 def _declare_category(exc: BaseException, answer: Answer, sent: Sent) -> None:
     """What one of LiteLLM's own exceptions (``litellm.exceptions``, all OpenAI status errors with a
     status of LiteLLM's making) means in the spec's terms (``wireconf.error_categories``), from what the
     transport saw: raised before any HTTP exchange, LiteLLM refused the input (its transformations raise
-    BadRequestError, UnsupportedParamsError or, around a bare Exception, APIConnectionError); after the
+    BadRequestError, UnsupportedParamsError or, around a bare Exception, APIConnectionError), unless it
+    wraps a crash of LiteLLM's own code (``_crashed``: a KeyError, none of the spec's errors); after the
     harness's capture answer (a download on the way), none of the spec's errors; APIConnectionError,
     LiteLLM's wrapper of whatever failed (a KeyError in its parsing), none either; any other, raised
     from the recorded response, is the error that response reports (its status below 400) or the
@@ -66,7 +78,7 @@ def _declare_category(exc: BaseException, answer: Answer, sent: Sent) -> None:
     if not type(exc).__module__.startswith("litellm"):
         return
     if answer is REFUSED:
-        categorised(exc, None if sent.requests else "invalid-input")
+        categorised(exc, None if sent.requests or _crashed(exc) else "invalid-input")
     elif any(cls.__name__ == "APIConnectionError" for cls in type(exc).__mro__):
         categorised(exc, None)
     elif answer.status < 400:
