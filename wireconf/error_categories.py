@@ -78,7 +78,8 @@ STATUS_ERRORS: dict[str, int] = {
 by its class names alone (an exec runtime of protocol 1 or 2) and so lost its ``status_code``."""
 
 _STATUS_BASES = ("APIStatusError", "APIError")
-_SDK_MODULES = ("openai", "anthropic", "google.genai", "litellm")
+"""The base classes the official SDKs name their HTTP errors after (OpenAI's and Anthropic's
+``APIStatusError``, google-genai's ``APIError``): read by name, so that no provider is named here."""
 
 
 @dataclass(frozen=True)
@@ -145,15 +146,12 @@ def _status(exc: BaseException) -> int | None:
 def _status_error(exc: BaseException) -> Categorised | None:
     """An SDK's status error: the provider's HTTP error with its status; a status below 400 (an error
     event in a 200 stream, as the Anthropic SDK raises it) is an error the response reports."""
-    sdk = [
-        cls
-        for cls in type(exc).__mro__
-        if cls.__name__ in (*_STATUS_BASES, *STATUS_ERRORS) and cls.__module__.startswith(_SDK_MODULES)
-    ]
-    if not sdk:
+    if not any(cls.__name__ in (*_STATUS_BASES, *STATUS_ERRORS) for cls in type(exc).__mro__):
         return None
     status = _status(exc)
-    if status is not None and status < 400:
+    if status is None:
+        return None  # no HTTP response (openai.APIConnectionError is an APIError too)
+    if status < 400:
         return Categorised(frozenset({"provider-error"}), status)
     return Categorised(frozenset({"provider-http-error"}), status)
 

@@ -123,3 +123,8 @@ def test_expect_error_gives_one_known_form(fields, message):
 def test_every_category_says_where_the_spec_raises_it():
     for name, text in CATEGORIES.items():
         assert any(mark in text for mark in ("§", "8/", "7.", "8.")), name
+
+
+def test_an_sdk_error_without_an_http_response_is_no_http_error():
+    error = openai.APIConnectionError(request=httpx.Request("POST", "https://api.example/v1/x"))
+    assert categories_of(error).categories == frozenset()
