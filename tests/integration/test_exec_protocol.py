@@ -260,14 +260,14 @@ def test_a_first_warm_up_longer_than_the_case_time_limit_is_waited_for(tmp_path)
         adapter.close()
 
 
-def test_warming_needs_protocol_2(pytester):
+@pytest.mark.parametrize("feature", ["warming", "categories"])
+def test_hello_features_of_protocol_2_need_protocol_2(pytester, feature):
     path = pytester.path / "runtime.py"
-    path.write_text(
-        'print(\'{"type":"hello","protocol":1,"name":"x","version":"1","capabilities":[],"warming":true}\')\n'
-    )
+    hello = {"type": "hello", "protocol": 1, "name": "x", "version": "1", "capabilities": [], feature: True}
+    path.write_text(f"print({json.dumps(json.dumps(hello))})\n")
     result = pytester.runpytest(str(CASES), f"--impl=exec:{shlex.quote(sys.executable)} {path}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*`warming` is true or false, from protocol 2*"])
+    result.stderr.fnmatch_lines([f"*`{feature}` is true or false, from protocol 2*"])
 
 
 def test_the_committed_schema_is_the_one_generated_from_the_records():
@@ -335,13 +335,3 @@ def test_an_uncategorised_error_names_what_was_expected_and_what_came(run_corpus
     text = _errors_run(run_corpus, {"categories": True}, error).longreprs[EMPTY]
     assert "expected the adapter to raise an error of category empty-response" in text
     assert "but it raised uncategorised remote.DOMException: Invalid character" in text
-
-
-def test_categories_need_protocol_2(pytester):
-    path = pytester.path / "runtime.py"
-    path.write_text(
-        'print(\'{"type":"hello","protocol":1,"name":"x","version":"1","capabilities":[],"categories":true}\')\n'
-    )
-    result = pytester.runpytest(str(CASES), f"--impl=exec:{shlex.quote(sys.executable)} {path}")
-    assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*`categories` is true or false, from protocol 2*"])
