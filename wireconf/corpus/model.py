@@ -193,7 +193,7 @@ class ExpectedError(Strict):
     category: str | None = Field(
         default=None,
         description="What the error means in the spec's terms: " + ", ".join(CATEGORIES),
-        json_schema_extra={"enum": list(CATEGORIES)},
+        json_schema_extra={"enum": [*CATEGORIES, None]},
     )
     status: int | None = Field(
         default=None, ge=100, le=599, description="With category provider-http-error: the HTTP status"
