@@ -24,6 +24,7 @@ from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.loader import Corpus
 from wireconf.corpus.model import ExpectedError
 from wireconf.corpus.yaml_edit import EditError, edit_case
+from wireconf.error_categories import reported
 from wireconf.errors import BlessError, CaseInputError
 from wireconf.impl_loader import load_impl
 from wireconf.judging.canonical import NotData, canonical, tool_calls_as_expected
@@ -81,10 +82,13 @@ _REGEX_SPECIALS = re.compile(r"([.^$*+?{}\[\]\\|()])")
 
 
 def _error_expectation(exc: BaseException, yielded: list[Any]) -> dict[str, Any]:
-    """``{type, match}`` for an exception: its class name and its whole message, with only the regular
-    expression's special characters escaped (spaces and quotes stay readable)."""
+    """``{category, match}`` for an exception: the one error category it stands for (with its status),
+    else its class name as ``type``, and its whole message, with only the regular expression's special
+    characters escaped (spaces and quotes stay readable)."""
     message = _REGEX_SPECIALS.sub(r"\\\1", str(exc))
-    expectation: dict[str, Any] = {"type": type(exc).__name__, "match": f"^{message}$"}
+    category = reported(exc)
+    expectation: dict[str, Any] = category if category.get("category") else {"type": type(exc).__name__}
+    expectation["match"] = f"^{message}$"
     if yielded:
         expectation["yielded"] = yielded
     return expectation

@@ -260,14 +260,14 @@ def test_a_first_warm_up_longer_than_the_case_time_limit_is_waited_for(tmp_path)
         adapter.close()
 
 
-def test_warming_needs_protocol_2(pytester):
+@pytest.mark.parametrize("feature", ["warming", "categories"])
+def test_hello_features_of_protocol_2_need_protocol_2(pytester, feature):
     path = pytester.path / "runtime.py"
-    path.write_text(
-        'print(\'{"type":"hello","protocol":1,"name":"x","version":"1","capabilities":[],"warming":true}\')\n'
-    )
+    hello = {"type": "hello", "protocol": 1, "name": "x", "version": "1", "capabilities": [], feature: True}
+    path.write_text(f"print({json.dumps(json.dumps(hello))})\n")
     result = pytester.runpytest(str(CASES), f"--impl=exec:{shlex.quote(sys.executable)} {path}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*`warming` is true or false, from protocol 2*"])
+    result.stderr.fnmatch_lines([f"*`{feature}` is true or false, from protocol 2*"])
 
 
 def test_the_committed_schema_is_the_one_generated_from_the_records():
@@ -282,3 +282,56 @@ def test_the_committed_schema_is_the_one_generated_from_the_records():
     call = generated["$defs"]["call"]["properties"]
     assert call["api"]["enum"] == [*APIS, None]
     assert call["kind"]["enum"] == [kind.name for kind in KINDS.values() if kind.exec_protocol is not None]
+
+
+EXEC_ERRORS = REPO / "tests" / "fakes" / "exec_errors.py"
+EMPTY = "process.openai.embeddings.empty-data-raises"  # expect_error: {category: empty-response, match: ...}
+
+
+def _errors_run(run_corpus, hello: dict, error: dict):
+    command = shlex.join([sys.executable, str(EXEC_ERRORS), json.dumps(hello), json.dumps(error)])
+    return run_corpus(f"--impl=exec:{command}", "-k", "embeddings and empty")
+
+
+@pytest.mark.parametrize(
+    ("hello", "error", "outcome"),
+    [
+        # a runtime that opted in says what its error means, whatever its class is called
+        (
+            {"categories": True},
+            {"type": "EmptyError", "mro": ["js.EmptyError", "Error"], "category": "empty-response"},
+            "passed",
+        ),
+        # `category: null`: none of the spec's errors; its class names are not read as Python's
+        (
+            {"categories": True},
+            {"type": "ValueError", "mro": ["ValueError", "Error"], "category": None},
+            "failed",
+        ),
+        ({"categories": True}, {"type": "E", "mro": ["js.E", "Error"], "category": "refusal"}, "failed"),
+        # protocol 2 as it was (no categories): the class names are mapped as a Python exception's are
+        ({}, {"type": "ValueError", "mro": ["ValueError", "Error"]}, "passed"),
+        ({"protocol": 1}, {"type": "ValueError", "mro": ["ValueError", "Error"]}, "passed"),
+        ({}, {"type": "DOMException", "mro": ["DOMException", "Error"]}, "failed"),
+        # a category without the hello's opt-in, or one that is not in the vocabulary: the case is an error
+        ({}, {"type": "E", "mro": ["E"], "category": "empty-response"}, "error"),
+        ({"categories": True}, {"type": "E", "mro": ["E"], "category": "empty"}, "error"),
+    ],
+)
+def test_an_errors_category_is_read_only_after_the_hellos_opt_in(run_corpus, hello, error, outcome):
+    run = _errors_run(run_corpus, hello, {**error, "message": "Empty embedding response"})
+    assert run.with_outcome(outcome) == {EMPTY}
+    if outcome == "failed":
+        assert "wrong-error" in run.longreprs[EMPTY] or "but it raised" in run.longreprs[EMPTY]
+
+
+def test_an_uncategorised_error_names_what_was_expected_and_what_came(run_corpus):
+    error = {
+        "type": "DOMException",
+        "mro": ["DOMException", "Error"],
+        "category": None,
+        "message": "Invalid character",
+    }
+    text = _errors_run(run_corpus, {"categories": True}, error).longreprs[EMPTY]
+    assert "expected the adapter to raise an error of category empty-response" in text
+    assert "but it raised uncategorised remote.DOMException: Invalid character" in text

@@ -17,6 +17,11 @@ and Gemini wire and back into a ``ModelResponse``.
   client the harness hands over (``http_answer.forwarding``): the case's recorded exchange answers
   every call, in order; the result is read as in ``process`` / ``stream``.
 
+Errors: LiteLLM's exceptions are OpenAI's status errors (``litellm.BadRequestError`` is an
+``openai.BadRequestError``) even when no request was sent; one raised in a ``wire`` run before any HTTP
+exchange (not even a download) is declared ``invalid-input``; the others by what the transport saw
+(``_declare_category``, ``wireconf.error_categories``).
+
 LiteLLM's random ids come from a seeded generator (``litellm_ids``). It has no tool kinds other than
 OpenAI functions, no bindings and no ``apiType`` dispatch (the provider is in the model name): those
 concepts are not declared; a message's ``metadata`` (tool calls, tool call id) is OpenAI message
@@ -31,9 +36,10 @@ from typing import Any
 from wireconf.adapter_contract import capability, concept, served_kinds
 from wireconf.adapters import openai_inputs
 from wireconf.adapters._optional import optional_module
-from wireconf.adapters.http_answer import REFUSED, Answer, Reply, answering, forwarding, recorded_answer
+from wireconf.adapters.http_answer import REFUSED, Answer, Reply, Sent, answering, forwarding, recorded_answer
 from wireconf.adapters.results import ToolCall, text_result
 from wireconf.cassettes.downloads import Downloads
+from wireconf.error_categories import categorised
 
 PREFIX = {
     "openai.chat": "openai",
@@ -84,6 +90,42 @@ def _size(value: Any) -> int:
     if isinstance(value, list):
         return sum(_size(v) for v in value)
     return 0
+
+
+def _crashed(exc: BaseException) -> bool:
+    """Whether LiteLLM's exception wraps a crash of its own code (a KeyError on a field the input lacks,
+    an AttributeError) rather than a refusal it raised on purpose: LiteLLM wraps both in its classes."""
+    seen: BaseException | None = exc.__cause__ or exc.__context__
+    while seen is not None:
+        if isinstance(seen, (LookupError, AttributeError)):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def _declare_category(exc: BaseException, answer: Answer | None, sent: Sent) -> None:
+    """What one of LiteLLM's own exceptions (``litellm.exceptions``, all OpenAI status errors with a
+    status of LiteLLM's making) means in the spec's terms (``wireconf.error_categories``), from what the
+    transport saw: raised before any HTTP exchange, LiteLLM refused the input (its transformations raise
+    BadRequestError, UnsupportedParamsError or, around a bare Exception, APIConnectionError), unless it
+    wraps a crash of LiteLLM's own code (``_crashed``: a KeyError, none of the spec's errors); after the
+    harness's capture answer (a download on the way), none of the spec's errors; APIConnectionError,
+    LiteLLM's wrapper of whatever failed (a KeyError in its parsing), none either; any other, raised
+    from the recorded response, is the error that response reports (its status below 400) or the
+    provider's HTTP error with the recorded status. In ``e2e`` (``answer`` None: each request forwarded
+    to the harness's client) only the first two hold; the rest is read from the exception's own status."""
+    if not type(exc).__module__.startswith("litellm"):
+        return
+    if answer is REFUSED or (answer is None and not sent.requests):
+        categorised(exc, None if sent.requests or _crashed(exc) else "invalid-input")
+    elif any(cls.__name__ == "APIConnectionError" for cls in type(exc).__mro__):
+        categorised(exc, None)
+    elif answer is None:
+        return  # forwarded: the exception's own status says which HTTP error it is
+    elif answer.status < 400:
+        categorised(exc, "provider-error")
+    else:
+        categorised(exc, "provider-http-error", answer.status)
 
 
 class LiteLLMAdapter:
@@ -139,9 +181,10 @@ class LiteLLMAdapter:
                 if isinstance(result, self._litellm.CustomStreamWrapper):  # sends when first read
                     list(result)
                 return result, sent
-            except Exception:
+            except Exception as exc:
                 if answer is REFUSED and sent.calls:
                     return None, sent
+                _declare_category(exc, answer, sent)
                 raise
 
     def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any:
@@ -172,14 +215,19 @@ class LiteLLMAdapter:
         ends the tool calls of ``litellm.stream_chunk_builder(chunks)``."""
         from wireconf.adapters.litellm_ids import seeded_ids
 
-        with seeded_ids(), answering(_replying(reply), downloads):
+        answer = reply if isinstance(reply, Answer) else None
+        with seeded_ids(), answering(_replying(reply), downloads) as sent:
             chunks = []
-            for chunk in self._litellm.completion(**{**arguments, "stream": True}):
-                chunks.append(chunk)
-                delta = chunk.choices[0].delta if chunk.choices else None
-                text = getattr(delta, "content", None)
-                if text:
-                    yield text
+            try:
+                for chunk in self._litellm.completion(**{**arguments, "stream": True}):
+                    chunks.append(chunk)
+                    delta = chunk.choices[0].delta if chunk.choices else None
+                    text = getattr(delta, "content", None)
+                    if text:
+                        yield text
+            except Exception as exc:
+                _declare_category(exc, answer, sent)
+                raise
             built = self._litellm.stream_chunk_builder(chunks) if chunks else None
         calls = built.choices[0].message.tool_calls if built is not None and built.choices else None
         for call in calls or []:

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from wireconf.error_categories import CATEGORIES
+from wireconf.error_categories import check as check_category
 from wireconf.providers.registry import API_NAMES
 
 if TYPE_CHECKING:
@@ -183,24 +185,52 @@ Response = CassetteRef | InlineResponse
 
 
 class ExpectedError(Strict):
-    """The adapter must raise: an exception whose class (or a base class) is named ``type``.
+    """The adapter must raise: an error of ``category`` (``wireconf.error_categories``: the spec's concept,
+    in any language; ``status`` for ``provider-http-error``), or, the older form, an exception whose class
+    (or a base class) is named ``type``. Give exactly one of ``category`` or ``type``.
 
     ``match`` is a regular expression searched in ``str(exception)``; for streams, ``yielded`` lists the
     items that must have been yielded before the exception.
     """
 
-    type: str
+    category: str | None = Field(
+        default=None,
+        description="What the error means in the spec's terms: " + ", ".join(CATEGORIES),
+        json_schema_extra={"enum": [*CATEGORIES, None]},
+    )
+    status: int | None = Field(
+        default=None, ge=100, le=599, description="With category provider-http-error: the HTTP status"
+    )
+    type: str | None = Field(
+        default=None,
+        description="The older form: a Python exception class name (ValueError, openai.NotFoundError) the "
+        "exception or a base class has; only for a rule about a Python class, not a concept",
+    )
     match: str | None = None
     yielded: list[Any] | None = None
 
     @model_validator(mode="after")
     def _valid_regex(self) -> ExpectedError:
+        if (self.category is None) == (self.type is None):
+            raise ValueError("expect_error gives exactly one of `category` or `type`")
+        if self.category is not None:
+            check_category(self.category)
+        if self.status is not None and self.category != "provider-http-error":
+            raise ValueError("expect_error.status is only for category provider-http-error")
         if self.match is not None:
             try:
                 re.compile(self.match)
             except re.error as exc:
                 raise ValueError(f"match is not a valid regular expression: {exc}") from exc
         return self
+
+    @property
+    def label(self) -> str:
+        """The expectation as a failure names it: ``invalid-input``, ``provider-http-error 404``,
+        ``ValueError``."""
+        if self.category is None:
+            return str(self.type)
+        return self.category + (f" {self.status}" if self.status is not None else "")
 
 
 class VectorSource(Strict):

@@ -34,6 +34,7 @@ from typing import Any
 from wireconf.case_abort import CaseTimeout, RunnerEnded
 from wireconf.cassettes import netns
 from wireconf.cassettes.downloads import Downloads, refused
+from wireconf.error_categories import CATEGORIES
 from wireconf.errors import NotJudged, WireconfError
 from wireconf.exec_protocol import PROTOCOL_VERSIONS
 from wireconf.exec_protocol.http_bridge import HttpBridge, unbridgeable
@@ -525,7 +526,7 @@ class ExecAdapter:
                     return _STREAMED if reply.get("streamed") else reply.get("value")
                 if kind_of == "error":
                     finished = True
-                    raise remote_exception(reply.get("error") or {})
+                    raise remote_exception(_error(reply, self._hello.get("categories") is True))
                 if kind_of == "yield":
                     yield reply.get("item")
                 elif kind_of == "next" and events is not None:
@@ -626,6 +627,24 @@ def _is_sdk_object(value: Any) -> bool:
     return hasattr(type(value), "model_fields")
 
 
+def _error(reply: dict[str, Any], categories: bool) -> dict[str, Any]:
+    """An error message's ``error``, its ``category`` checked: only after a hello that says
+    ``categories``, one of ``wireconf.error_categories.CATEGORIES`` or null, ``status`` an HTTP status."""
+    error = reply.get("error") or {}
+    if "category" not in error and "status" not in error:
+        return error
+    if not categories:
+        raise ProtocolError(
+            f"an error's `category` needs a hello that says `categories: true` (protocol 2): {reply}"
+        )
+    category, status = error.get("category"), error.get("status")
+    if category is not None and category not in CATEGORIES:
+        raise ProtocolError(f"unknown error category {category!r} (known: {', '.join(CATEGORIES)}): {reply}")
+    if status is not None and (type(status) is not int or not 100 <= status <= 599):
+        raise ProtocolError(f"an error's `status` is an HTTP status (100-599): {reply}")
+    return error
+
+
 def _check_hello(hello: dict[str, Any]) -> None:
     if hello.get("type") != "hello":
         raise ProtocolError(f"the first message must be a hello, got {hello}")
@@ -641,6 +660,8 @@ def _check_hello(hello: dict[str, Any]) -> None:
     for key in ("name", "version"):
         if not isinstance(hello.get(key), str) or not hello[key]:
             raise ProtocolError(f"hello needs a non-empty string {key!r}: {hello}")
+    if not isinstance(hello.get("categories", False), bool) or (hello.get("categories") and protocol < 2):
+        raise ProtocolError(f"hello's `categories` is true or false, from protocol 2: {hello}")
     if not isinstance(hello.get("warming", False), bool) or (hello.get("warming") and protocol < 2):
         raise ProtocolError(f"hello's `warming` is true or false, from protocol 2: {hello}")
     optional = hello.get("optional", [])

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from wireconf.cache_dir import cache_root
+from wireconf.error_categories import CATEGORIES
 from wireconf.exec_protocol import PROTOCOL_VERSION, PROTOCOL_VERSIONS
 from wireconf.kinds.registry import KINDS, OPTIONAL_METHODS
 
@@ -167,6 +168,8 @@ def constants() -> str:
         + f"export const STREAMING_METHODS = Object.freeze({json.dumps(streaming)});\n"
         + "/** Methods that hand over an SDK client (e2e): method → the argument that describes it. */\n"
         + f"export const BRIDGED_METHODS = Object.freeze({json.dumps(bridged)});\n"
+        + "/** The categories an error may carry (`category`, after a hello that says `categories`). */\n"
+        + f"export const ERROR_CATEGORIES = Object.freeze({json.dumps(list(CATEGORIES))});\n"
     )
 
 

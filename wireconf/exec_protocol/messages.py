@@ -15,6 +15,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from wireconf.error_categories import categorised, reported
 from wireconf.errors import ContractError, NotJudged
 
 SCHEMA_FILE = "schema.json"
@@ -94,9 +95,12 @@ def chunk_json(chunk: bytes) -> dict[str, str]:
     return _text_or_base64(chunk, "chunk")
 
 
-def error_payload(exc: BaseException, skip: str = "/wireconf/exec_protocol/") -> dict[str, Any]:
+def error_payload(
+    exc: BaseException, skip: str = "/wireconf/exec_protocol/", categories: bool = False
+) -> dict[str, Any]:
     """An exception as the ``error`` of an error message; frames of files whose path contains ``skip``
-    (the protocol's own) are left out of the traceback."""
+    (the protocol's own) are left out of the traceback. ``categories`` (the hello said so): with the
+    error category it declares or its classes map to one-to-one (``error_categories.reported``)."""
     mro = [
         f"{cls.__module__}.{cls.__qualname__}"
         for cls in type(exc).__mro__
@@ -107,6 +111,7 @@ def error_payload(exc: BaseException, skip: str = "/wireconf/exec_protocol/") ->
         "mro": mro,
         "message": str(exc),
         "traceback": _traceback(exc, skip),
+        **(reported(exc) if categories else {}),
     }
 
 
@@ -159,9 +164,15 @@ def _remote_class(mro: tuple[str, ...]) -> type[Exception]:
 
 def remote_exception(error: Mapping[str, Any]) -> Exception:
     """The exception an error message describes: same class names (``ValueError`` is ``ValueError``),
-    same message, and the runtime's traceback as ``wireconf_traceback``."""
+    same message, and the runtime's traceback as ``wireconf_traceback``. An error that carries
+    ``category`` (a runtime whose hello says ``categories``) is declared to mean it (``null``: none of the
+    spec's errors, so its class names are not read as Python's); without it, its class names are mapped
+    as a Python exception's are (``wireconf.error_categories``)."""
     mro = tuple(str(n) for n in (error.get("mro") or [error.get("type") or "Exception"]))
     exc = _remote_class(mro)(str(error.get("message", "")))
     # an attribute of wireconf's own on an exception of any class (the runtime's, by name)
     exc.wireconf_traceback = str(error.get("traceback") or "")  # type: ignore[attr-defined]
+    if "category" in error:
+        status = error.get("status")
+        categorised(exc, error["category"], status if isinstance(status, int) else None)
     return exc

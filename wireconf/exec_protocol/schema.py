@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from wireconf.adapter_contract import CONCEPT, CONCEPTS
+from wireconf.error_categories import CATEGORIES
 from wireconf.exec_protocol import PROTOCOL_VERSION, PROTOCOL_VERSIONS
 from wireconf.exec_protocol.messages import SCHEMA_FILE
 from wireconf.kinds.registry import KINDS, OPTIONAL_METHODS
@@ -108,10 +109,20 @@ def generate() -> dict[str, Any]:
                 "waits for `warm` before the first call's time limit starts",
                 "type": "boolean",
             },
+            "categories": {
+                "description": "protocol 2: this runtime's errors may carry `category` (and `status`), "
+                "what the error means in the spec's terms (`error`); without it an error's `category` "
+                "is a protocol error",
+                "type": "boolean",
+            },
         },
         ("protocol", "name", "version", "capabilities"),
     )
-    version_one: dict[str, Any] = {"inputs": {"const": "json"}, "warming": {"const": False}}
+    version_one: dict[str, Any] = {
+        "inputs": {"const": "json"},
+        "warming": {"const": False},
+        "categories": {"const": False},
+    }
     if later:
         pattern = f"^({_alternatives(tuple(kind.name for kind in later))}):"
         version_one["capabilities"] = {"items": {"not": {"pattern": pattern}}}
@@ -277,6 +288,24 @@ def generate() -> dict[str, Any]:
                         "mro": {"type": "array", "items": {"type": "string", "minLength": 1}},
                         "message": {"type": "string"},
                         "traceback": {"type": "string"},
+                        "category": {
+                            "description": "protocol 2, only after a hello that says `categories`: what the "
+                            "error means in the spec's terms, whatever its class is called (cases expect "
+                            "`expect_error: {category: ...}`). null: none of them (an error the runtime did "
+                            "not mean, e.g. a DOMException from atob): its class names are then not read "
+                            "as Python's, and it matches no category. Absent: the class names in `mro` are "
+                            "mapped as a Python exception's are (ValueError, TypeError, the SDKs' status "
+                            "errors). " + "; ".join(f"`{name}`: {text}" for name, text in CATEGORIES.items()),
+                            "enum": [*CATEGORIES, None],
+                        },
+                        "status": {
+                            "description": "with category `provider-http-error`: the HTTP status the "
+                            "provider answered (an e2e case expecting a 404 passes on the status, whatever "
+                            "the error's class is called)",
+                            "type": "integer",
+                            "minimum": 100,
+                            "maximum": 599,
+                        },
                     },
                 },
             },

@@ -101,6 +101,7 @@ class Server:
                 "capabilities": caps,
                 "optional": [m for m in OPTIONAL_METHODS if callable(getattr(self.adapter, m, None))],
                 "warming": True,
+                "categories": True,
             }
         )
         self.warm_up(caps)
@@ -139,7 +140,7 @@ class Server:
                 result = None
             self.send({"type": "result", "id": call_id, "value": result_json(result, sdk_json)})
         except Exception as exc:
-            self.send({"type": "error", "id": call_id, "error": error_payload(exc)})
+            self.send({"type": "error", "id": call_id, "error": error_payload(exc, categories=True)})
 
     def _arguments(self, call: dict[str, Any]) -> list[Any]:
         args = dict(call.get("args") or {})

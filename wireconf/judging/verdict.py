@@ -15,6 +15,7 @@ from typing import Any
 from wireconf.compare import differences, show, shown, strict_equal
 from wireconf.corpus.model import CaseBase, ExpectedError
 from wireconf.differences import Difference, Line, Subject
+from wireconf.error_categories import categories_of
 from wireconf.judging.canonical import tool_calls_as_expected
 from wireconf.judging.listed import listed_only
 from wireconf.judging.matchers import apply_matchers
@@ -32,11 +33,27 @@ def _resolve(expected: Any, actual: Any) -> tuple[Any, Any]:
     return apply_matchers(expected, tool_calls_as_expected(expected, actual))
 
 
-def exception_matches(exc: BaseException, expected: ExpectedError) -> bool:
+def _class_matches(exc: BaseException, name: str) -> bool:
     names = {cls.__name__ for cls in type(exc).__mro__} | {
         f"{cls.__module__}.{cls.__qualname__}" for cls in type(exc).__mro__
     }
-    if expected.type not in names:
+    return name in names
+
+
+def category_matches(exc: BaseException, expected: ExpectedError) -> bool:
+    """Whether ``exc`` stands for the expected category (``wireconf.error_categories``: declared by the
+    runtime, else mapped from its classes) and, when one is expected, carries the expected status."""
+    found = categories_of(exc)
+    if expected.category not in found.categories:
+        return False
+    return expected.status is None or found.status == expected.status
+
+
+def exception_matches(exc: BaseException, expected: ExpectedError) -> bool:
+    if expected.category is not None:
+        if not category_matches(exc, expected):
+            return False
+    elif expected.type is None or not _class_matches(exc, expected.type):
         return False
     return expected.match is None or re.search(expected.match, str(exc)) is not None
 
@@ -73,16 +90,21 @@ def _expected_value(
 
 
 def _expected_error(expected: ExpectedError, outcome: CanonicalOutcome[Any], noun: str) -> list[Line]:
-    wanted = expected.type + (f" matching /{expected.match}/" if expected.match else "")
+    kind = f"an error of category {expected.label}" if expected.category else expected.label
+    wanted = kind + (f" matching /{expected.match}/" if expected.match else "")
     if outcome.raised is None:
         text = f"expected the adapter to raise {wanted}, but it returned a {noun}: {show(outcome.value)}"
-        return [Difference("result", "$", "returned", text, expected.type)]
+        return [Difference("result", "$", "returned", text, expected.label)]
     lines: list[Line] = []
     if not exception_matches(outcome.raised, expected):
-        text = f"expected the adapter to raise {wanted}, but it raised {_describe_exception(outcome.raised)}"
-        shape = f"{type(outcome.raised).__qualname__} for {expected.type}"
+        raised = type(outcome.raised).__qualname__
+        got = categories_of(outcome.raised).describe() + " " if expected.category else ""
+        text = (
+            f"expected the adapter to raise {wanted}, but it raised {got}"
+            f"{_describe_exception(outcome.raised)}"
+        )
         lines += [
-            Difference("result", "$", "wrong-error", text, shape),
+            Difference("result", "$", "wrong-error", text, f"{got}{raised} for {expected.label}"),
             "  traceback (adapter frames):",
             _indent(outcome.traceback()),
         ]

@@ -3,13 +3,14 @@
 // with `tool()` and `jsonSchema()`. The AI SDK has no agent file, so this file is the mapping a
 // maintainer writes once; everything after it (the request, the parsing) is the AI SDK's own.
 import { jsonSchema, Output, tool } from "ai";
+import { CategorisedError } from "@wireconf/exec";
 
 const JSON_TYPES = { string: "string", integer: "integer", float: "number", boolean: "boolean", array: "array", object: "object" };
 
 /** One spec Property as JSON Schema (the spec's §7.1.4 table; the user would write this schema). */
 function propertySchema(prop) {
   const type = JSON_TYPES[prop.kind];
-  if (type === undefined) throw new TypeError(`property ${prop.name} has kind ${prop.kind}, not one of ${Object.keys(JSON_TYPES).join(", ")}`);
+  if (type === undefined) throw new CategorisedError("invalid-input", `property ${prop.name} has kind ${prop.kind}, not one of ${Object.keys(JSON_TYPES).join(", ")}`);
   const schema = { type };
   if (prop.description) schema.description = prop.description;
   if (prop.enumValues) schema.enum = prop.enumValues;
@@ -34,7 +35,7 @@ function objectSchema(properties = []) {
 export function toolsOf(agent) {
   const tools = {};
   for (const spec of agent.tools ?? []) {
-    if (spec.kind !== "function") throw new TypeError(`the AI SDK adapter maps function tools only, not ${spec.kind}`);
+    if (spec.kind !== "function") throw new CategorisedError("invalid-input", `the AI SDK adapter maps function tools only, not ${spec.kind}`);
     tools[spec.name] = tool({
       ...(spec.description ? { description: spec.description } : {}),
       inputSchema: jsonSchema(objectSchema(spec.parameters)),
@@ -93,7 +94,7 @@ function partOf(part) {
     case "file":
       return { type: "file", data: part.value, mediaType: part.mediaType ?? (part.kind === "audio" ? "audio/wav" : "application/octet-stream") };
     default:
-      throw new TypeError(`the AI SDK has no message part for kind ${part.kind}`);
+      throw new CategorisedError("invalid-input", `the AI SDK has no message part for kind ${part.kind}`);
   }
 }
 
@@ -134,7 +135,7 @@ export function messagesOf(messages) {
         };
       }
       default:
-        throw new TypeError(`the AI SDK has no message role ${message.role}`);
+        throw new CategorisedError("invalid-input", `the AI SDK has no message role ${message.role}`);
     }
   });
 }

@@ -16,13 +16,22 @@
 // In every kind, a media URL the AI SDK downloads to inline it (`download()`, for a URL the model does
 // not take as it is) is fetched through the harness (`call.bridgeFetch()`), which answers a URL the
 // case's input names with fixture bytes of its media type and refuses any other as a network attempt.
-import { AISDKError, DownloadError, generateText, streamText } from "ai";
+import {
+  AISDKError,
+  APICallError,
+  DownloadError,
+  InvalidArgumentError,
+  InvalidPromptError,
+  UnsupportedFunctionalityError,
+  generateText,
+  streamText,
+} from "ai";
 // `ai`'s own dependency (pinned by its version), whose URL checks and size limit its download uses
 import { DEFAULT_MAX_DOWNLOAD_SIZE, fetchWithValidatedRedirects, readResponseWithSizeLimit } from "@ai-sdk/provider-utils";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
-import { serve } from "@wireconf/exec";
+import { CategorisedError, serve } from "@wireconf/exec";
 
 import { messagesOf, settingsOf, wantsStream } from "./inputs.mjs";
 
@@ -125,10 +134,31 @@ async function* items(result) {
   for await (const part of result.fullStream) {
     if (part.type === "text-delta") yield part.text;
     else if (part.type === "tool-call") calls.push(toolCall(part));
-    else if (part.type === "error") throw part.error;
+    else if (part.type === "error") throw streamError(part.error);
   }
   yield* calls;
 }
+
+/** A stream's `error` part as thrown: the AI SDK hands a provider's error event over as the event's
+ * error object (not an Error), which is the error the response reports; an Error of its own (a chunk
+ * it could not validate: TypeValidationError) is thrown as it is, none of the spec's errors. */
+function streamError(error) {
+  if (error instanceof Error) return error;
+  return new CategorisedError("provider-error", JSON.stringify(error), { cause: error });
+}
+
+/** The AI SDK's errors in the spec's terms (wireconf.error_categories), a decision of this adapter:
+ * the SDK's own refusals of a prompt before any request (an invalid prompt, a part its provider cannot
+ * carry, an invalid setting) are invalid input; an APICallError with an HTTP error status is the
+ * provider's HTTP error with that status. Anything else (an APICallError on a 2xx response, which is
+ * the SDK failing to read it, "Invalid JSON response"; a DownloadError; NoObjectGeneratedError; a
+ * DOMException from atob) is none of the spec's errors: the harness counts it as uncategorised. */
+const CATEGORIES = [
+  [InvalidPromptError, "invalid-input"],
+  [UnsupportedFunctionalityError, "invalid-input"],
+  [InvalidArgumentError, "invalid-input"],
+  [APICallError, (error) => (error.statusCode >= 400 ? { category: "provider-http-error", status: error.statusCode } : null)],
+];
 
 function processStream(call) {
   return items(streamText(request(call, call.recordedFetch(call.stream))));
@@ -154,5 +184,6 @@ await serve({
   // the AI SDK's errors (APICallError, TypeValidationError, ...) named after their package, as the
   // Python SDKs' are after their module
   // (stack frames name the install's files from its folder: node_modules/ai/dist/index.mjs)
-  errors: { sdkErrors: [[AISDKError, "ai"]], places: { [new URL("..", import.meta.url).href]: "" } },
+  // their categories (CATEGORIES: the hello then says `categories`)
+  errors: { sdkErrors: [[AISDKError, "ai"]], places: { [new URL("..", import.meta.url).href]: "" }, categories: CATEGORIES },
 });

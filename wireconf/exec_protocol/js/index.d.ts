@@ -1,6 +1,18 @@
 // The API of @wireconf/exec. The protocol's messages are typed in protocol.d.ts (generated from the
 // exec schema by wireconf: `wireconf exec-schema --write`).
-import type { Api, Capability, CallMessage, Recorded, RecordedHead, RuntimeMessage, HarnessMessage } from "./protocol.js";
+import type { Api, Capability, CallMessage, ErrorMessage, Recorded, RecordedHead, RuntimeMessage, HarnessMessage } from "./protocol.js";
+
+/** What an error means in the spec's terms (`expect_error: {category: ...}`). */
+export type ErrorCategory = NonNullable<ErrorMessage["error"]["category"]>;
+/** An error's category as reported: null when it is none of the spec's errors. */
+export interface Categorised {
+  category: ErrorCategory | null;
+  /** With `provider-http-error`: the provider's HTTP status. */
+  status?: number;
+}
+/** One entry of a runtime's category table: errors of `Class` mean the category (a function: decided per
+ * error; null: not this entry). */
+export type CategoryEntry = [Function, ErrorCategory | ((error: any) => ErrorCategory | Categorised | null)];
 
 export type * from "./protocol.js";
 
@@ -70,6 +82,9 @@ export interface ErrorOptions {
   sdkErrors?: Array<[Function, string]>;
   /** A name added to the classes of an error whose class is exactly `Error` (e.g. "ValueError"). */
   plainErrorAs?: string | null;
+  /** The runtime's table of error categories: every error then carries its `category` (null when no
+   * entry applies and the error declares none) and the hello says `categories: true`. */
+  categories?: CategoryEntry[] | null;
 }
 
 export interface ServeOptions {
@@ -102,7 +117,15 @@ export declare class ValueError extends Error {}
 
 export declare function asData(value: unknown, represent?: ((value: object) => unknown) | null, path?: string): unknown;
 export declare function isStream(value: unknown): value is AsyncIterable<unknown>;
-export declare function errorPayload(error: unknown, options?: ErrorOptions): { type: string; mro: string[]; message: string; traceback: string };
+export declare function errorPayload(error: unknown, options?: ErrorOptions): { type: string; mro: string[]; message: string; traceback: string; category?: ErrorCategory | null; status?: number };
+/** An error that declares its category where the runtime refuses deliberately. */
+export declare class CategorisedError extends Error {
+  constructor(category: ErrorCategory, message: string, options?: { status?: number; cause?: unknown });
+  readonly category: ErrorCategory;
+  readonly status?: number;
+}
+/** The category of `error`: its own `category` property, else the first entry of `table` that applies. */
+export declare function categoryOf(error: unknown, table?: CategoryEntry[]): Categorised;
 export declare function shortened(stack: string | undefined, places?: Record<string, string>): string;
 export declare function bytesOf(text: string, encoding?: string): Buffer;
 export declare function headersOf(recorded: Recorded | RecordedHead, streamed: boolean): Headers;
@@ -113,3 +136,4 @@ export declare const PROTOCOL_VERSIONS: readonly number[];
 export declare const YIELDING_METHODS: readonly string[];
 export declare const STREAMING_METHODS: readonly string[];
 export declare const BRIDGED_METHODS: Readonly<Record<string, string>>;
+export declare const ERROR_CATEGORIES: readonly ErrorCategory[];

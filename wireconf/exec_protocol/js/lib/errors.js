@@ -1,8 +1,16 @@
 // Exceptions as the `error` of an error message: the classes, most derived first, and the stack.
 //
-// The harness judges `expect_error: {type: ...}` against the names in `mro`; a name that is a Python
-// built-in exception (ValueError) *is* that exception there. JavaScript has no ValueError: throw
-// `ValueError` from this package (or any class named so) where the spec's pseudocode raises one.
+// Cases expect an error category (`expect_error: {category: invalid-input}`): what the error means in
+// the spec's terms, whatever its class is called. A runtime that says so (`errors.categories`, which
+// makes the hello say `categories: true`) reports each error's category: declared where it is thrown
+// (`CategorisedError`, or any error with a `category` property) or mapped from its class by the
+// runtime's own table; an error neither names is reported as `category: null`, none of the spec's
+// errors (a DOMException from atob on a bad data URL is not a deliberate refusal), so its class names
+// are never read as Python's (JavaScript's TypeError is not Python's).
+//
+// Without categories (protocols 1 and 2 as they were), the harness judges the names in `mro`; a name
+// that is a Python built-in exception (ValueError) *is* that exception there: throw `ValueError` from
+// this package where the spec's pseudocode raises one.
 
 /** A value the algorithm cannot accept (the spec's ValueError); reported as Python's ValueError. */
 export class ValueError extends Error {
@@ -10,6 +18,50 @@ export class ValueError extends Error {
     super(message, options);
     this.name = "ValueError";
   }
+}
+
+import { ERROR_CATEGORIES } from "./protocol.js";
+
+/** An error that says what it means in the spec's terms (`category`, one of ERROR_CATEGORIES; `status`
+ * for `provider-http-error`): throw it where the runtime refuses deliberately. */
+export class CategorisedError extends Error {
+  constructor(category, message, { status, ...options } = {}) {
+    super(message, options);
+    this.name = "CategorisedError";
+    this.category = checked(category);
+    if (status !== undefined) this.status = status;
+  }
+}
+
+function checked(category) {
+  if (!ERROR_CATEGORIES.includes(category)) {
+    throw new TypeError(`unknown error category ${JSON.stringify(category)} (known: ${ERROR_CATEGORIES.join(", ")})`);
+  }
+  return category;
+}
+
+/**
+ * The category of `error` (with its `status`), by `table`: `[[Class, category], ...]` where a category
+ * is a name or a function of the error returning `{category, status}`, a name, or null (not this one);
+ * an error's own `category` property comes first. `{category: null}` when none applies.
+ */
+export function categoryOf(error, table = []) {
+  if (error !== null && typeof error === "object" && typeof error.category === "string") {
+    return withStatus(checked(error.category), error.status);
+  }
+  for (const [base, category] of table) {
+    if (!(error instanceof base)) continue;
+    const found = typeof category === "function" ? category(error) : category;
+    if (found === null || found === undefined) continue;
+    if (typeof found === "string") return { category: checked(found) };
+    if (found.category === null) return { category: null };
+    return withStatus(checked(found.category), found.status);
+  }
+  return { category: null };
+}
+
+function withStatus(category, status) {
+  return Number.isInteger(status) && status >= 100 && status <= 599 ? { category, status } : { category };
 }
 
 /** The names of `error`'s classes, most derived first (the class `Error` included). */
@@ -39,11 +91,14 @@ export function shortened(stack, places = {}) {
  * - `sdkErrors`: `[[BaseClass, "package"], ...]`: the classes of a provider SDK's errors named after
  *   their package, as the Python SDKs' are after their module (`openai.NotFoundError`);
  * - `plainErrorAs`: a name added to the classes of an error whose class is exactly `Error` (a runtime
- *   that throws the base class where the spec raises ValueError: `"ValueError"`).
+ *   that throws the base class where the spec raises ValueError: `"ValueError"`);
+ * - `categories`: the runtime's table of error categories (`categoryOf`): each error then carries its
+ *   `category` (null: none) and the hello says `categories: true`.
  */
-export function errorPayload(error, { places = {}, sdkErrors = [], plainErrorAs = null } = {}) {
+export function errorPayload(error, { places = {}, sdkErrors = [], plainErrorAs = null, categories = null } = {}) {
+  const category = categories ? categoryOf(error, categories) : {};
   if (!(error instanceof Error)) {
-    return { type: "Error", mro: ["Error"], message: String(error), traceback: "" };
+    return { type: "Error", mro: ["Error"], message: String(error), traceback: "", ...category };
   }
   const sdk = sdkErrors.find(([base]) => error instanceof base);
   const mro = classNames(error);
@@ -54,5 +109,6 @@ export function errorPayload(error, { places = {}, sdkErrors = [], plainErrorAs 
     mro: named,
     message: String(error.message ?? ""),
     traceback: shortened(error.stack, places),
+    ...category,
   };
 }

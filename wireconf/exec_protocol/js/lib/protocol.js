@@ -10,3 +10,5 @@ export const YIELDING_METHODS = Object.freeze(["process_stream"]);
 export const STREAMING_METHODS = Object.freeze(["execute"]);
 /** Methods that hand over an SDK client (e2e): method → the argument that describes it. */
 export const BRIDGED_METHODS = Object.freeze({"execute": "client"});
+/** The categories an error may carry (`category`, after a hello that says `categories`). */
+export const ERROR_CATEGORIES = Object.freeze(["invalid-input", "resource-unavailable", "refusal", "blocked", "empty-response", "provider-error", "provider-http-error"]);

@@ -40,6 +40,7 @@ export async function serve({
     ...(hello.inputs ? { inputs: hello.inputs } : {}),
     ...(hello.optional ? { optional: [...hello.optional] } : {}),
     ...(load ? { warming: true } : {}),
+    ...(errors.categories ? { categories: true } : {}),
   };
   io.send(said);
   let methods = { ...handlers };

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { ValueError, errorPayload, serve } from "../index.js";
+import { CategorisedError, ValueError, categoryOf, errorPayload, serve } from "../index.js";
 import { fakeHarness } from "./helpers.js";
 
 const HELLO = { name: "t", version: "1", capabilities: ["process:openai.chat"] };
@@ -130,4 +130,55 @@ test("errorPayload: SDK classes named after their package, a plain Error mapped 
   assert.deepEqual(errorPayload("thrown string"), { type: "Error", mro: ["Error"], message: "thrown string", traceback: "" });
   const stack = errorPayload(new TypeError("t"), { places: { [import.meta.url]: "here.js" } }).traceback;
   assert.match(stack, /here\.js/);
+});
+
+test("with a category table the hello says categories, and each error carries its category or null", async () => {
+  class CallError extends Error {
+    constructor(message, statusCode) {
+      super(message);
+      this.statusCode = statusCode;
+    }
+  }
+  class PromptError extends Error {}
+  const categories = [
+    [PromptError, "invalid-input"],
+    [CallError, (e) => (e.statusCode >= 400 ? { category: "provider-http-error", status: e.statusCode } : "provider-error")],
+  ];
+  const thrown = [new PromptError("bad prompt"), new CallError("gone", 404), new CallError("in body", 200), new TypeError("x is undefined"), new CategorisedError("refusal", "no")];
+  const h = fakeHarness();
+  const served = serve({
+    hello: HELLO,
+    handlers: { process: (c) => { throw thrown[c.id - 1]; } },
+    errors: { categories },
+    channel: h.channel,
+    exit: false,
+  });
+  assert.equal((await h.next()).categories, true);
+  const got = [];
+  for (let id = 1; id <= thrown.length; id++) {
+    h.push(call(id, "process"));
+    const { error } = await h.next();
+    got.push([error.category, error.status]);
+  }
+  // the JavaScript TypeError is none of the spec's errors (null), never Python's TypeError
+  assert.deepEqual(got, [["invalid-input", undefined], ["provider-http-error", 404], ["provider-error", undefined], [null, undefined], ["refusal", undefined]]);
+  h.end();
+  await served;
+});
+
+test("without a category table nothing changes: no categories in the hello, no category in errors", async () => {
+  const h = fakeHarness();
+  const served = serve({ hello: HELLO, handlers: { process: () => { throw new CategorisedError("refusal", "no"); } }, channel: h.channel, exit: false });
+  assert.equal("categories" in (await h.next()), false);
+  h.push(call(1, "process"));
+  assert.equal("category" in (await h.next()).error, false);
+  h.end();
+  await served;
+});
+
+test("categoryOf: an unknown category is refused, a function may pass an error on", () => {
+  assert.throws(() => new CategorisedError("oops", "x"), /unknown error category "oops"/);
+  class A extends Error {}
+  assert.deepEqual(categoryOf(new A("a"), [[A, () => null], [Error, "invalid-input"]]), { category: "invalid-input" });
+  assert.deepEqual(categoryOf("a string", [[Error, "invalid-input"]]), { category: null });
 });
