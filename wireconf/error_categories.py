@@ -28,6 +28,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from wireconf.errors import WireconfError
+
 E = TypeVar("E", bound=BaseException)
 
 CATEGORIES: dict[str, str] = {
@@ -97,10 +99,15 @@ class Categorised:
         return names + (f" (status {self.status})" if self.status is not None else "")
 
 
+class UnknownCategory(WireconfError, ValueError):
+    """An error category outside ``CATEGORIES`` (in a case, an adapter's declaration or a runtime's
+    report); a ``ValueError`` too, so a pydantic validator reports it as the case's error."""
+
+
 def check(category: str) -> str:
-    """``category`` if it is one of ``CATEGORIES``; else a ValueError naming them."""
+    """``category`` if it is one of ``CATEGORIES``; else ``UnknownCategory`` naming them."""
     if category not in CATEGORIES:
-        raise ValueError(f"unknown error category {category!r} (known: {', '.join(CATEGORIES)})")
+        raise UnknownCategory(f"unknown error category {category!r} (known: {', '.join(CATEGORIES)})")
     return category
 
 

@@ -87,6 +87,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "case_abort",
                 "safe_pickle",
                 "import_graph",
+                "error_categories",
             }
         ),
     ),
