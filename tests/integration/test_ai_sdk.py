@@ -16,7 +16,7 @@ import shutil
 import pytest
 import yaml
 
-from tests.conftest import REPO
+from tests.conftest import REPO, assert_all_ruled
 from wireconf.adapters.ai_sdk import Unavailable, adapter
 from wireconf.adapters.ai_sdk.build import PACKAGES, RUNTIME_ENV, installed
 from wireconf.exec_protocol.messages import schema
@@ -58,6 +58,7 @@ def test_the_corpus_runs_without_errors_against_the_committed_baseline(install, 
     report = tmp_path / "ai-sdk.jsonl"
     run = run_corpus("--impl=ai-sdk", f"--baseline={BASELINE}", f"--report={report}")
     assert run.with_outcome("error") == set(), {c: run.longreprs[c][:400] for c in run.with_outcome("error")}
+    assert_all_ruled(run, "ai-sdk")
     assert run.ret == 0, (
         "conformance/ai-sdk.yaml is out of date with the corpus or the AI SDK: review the new entries"
     )
