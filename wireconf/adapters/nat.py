@@ -8,6 +8,7 @@ registry resolvers by its own ``data_schema`` (docs/seeds.md). Results are passe
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
 from wireconf.adapters._optional import optional_module
@@ -26,7 +27,7 @@ def is_event(value: Any) -> bool:
 class NatAdapter:
     name = "nat"
 
-    def __init__(self, module: Any = None) -> None:
+    def __init__(self, module: ModuleType | None = None) -> None:
         if module is None:
             module, self.version, self.unavailable = optional_module(
                 "nat.atof.extractors", "nvidia-nat-atif", "pip install 'wireconf[nat]'"
@@ -43,6 +44,7 @@ class NatAdapter:
 
     def extract(self, api: str, request: Any, response: Any) -> dict[str, Any]:
         nat = self._nat
+        assert nat is not None, "extract is declared only when nat is installed"
         event = response if is_event(response) else request if is_event(request) else None
         if event is None:
             schema: Any = API_SCHEMAS[api]

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from wireconf.commands import add_corpus_argument
+from wireconf.commands import Subparsers, add_corpus_argument
 
 
 def _write(path: str, text: str) -> None:
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "report",
         help="render --report files as Markdown, JUnit XML, a shields badge and an HTML page",

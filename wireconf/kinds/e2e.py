@@ -74,7 +74,7 @@ def _load(ctx: HarnessContext, name: str) -> tuple[Cassette | None, bool]:
     return cassette, writable
 
 
-def open_exchange(ctx: HarnessContext, case: LoadedCase[Any], name: str) -> tuple[Exchange, Any]:
+def open_exchange(ctx: HarnessContext, case: LoadedCase[CaseBase], name: str) -> tuple[Exchange, Any]:
     """The case's exchange over cassette ``name`` and the SDK client that talks through it (skips
     when the record policy says so; a missing cassette in replay mode is a ``CaseInputError``)."""
     provider = PROVIDER_OF[case.api]
@@ -104,7 +104,7 @@ def open_exchange(ctx: HarnessContext, case: LoadedCase[Any], name: str) -> tupl
 
 def run_execute(
     ctx: HarnessContext,
-    case: LoadedCase[Any],
+    case: LoadedCase[CaseBase],
     adapter: Any,
     exchange: Exchange,
     client: Any,

@@ -162,6 +162,6 @@ def first_interaction_response(ctx: HarnessContext, name: str, where: str) -> Re
     return recorded
 
 
-def unblessable(case: LoadedCase[Any], why: str) -> BlessError:
+def unblessable(case: LoadedCase[CaseBase], why: str) -> BlessError:
     """The error of a case ``wireconf bless`` cannot bless, and why."""
     return BlessError(f"{case.id}: not blessed, {why}")

@@ -347,7 +347,7 @@ class _Controller:
         baseline.impl, baseline.version = impl.name, impl.version
         baseline.save()
 
-    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         lines = []
         if self.baseline is not None:
             lines += self._baseline_summary(self.baseline)

@@ -22,6 +22,7 @@ import pytest
 from wireconf.adapter_contract import CONCEPTS, concept
 from wireconf.corpus.case import LoadedCase, Problem
 from wireconf.corpus.concepts import needed_concepts
+from wireconf.corpus.model import CaseBase
 from wireconf.corpus.rules import Catalogue, uncovered
 from wireconf.errors import WireconfError
 from wireconf.judging.attribution import PROVIDER_SCHEMA, Attribution, failure_tier
@@ -109,7 +110,7 @@ class CaseFile(pytest.File):
 class CaseItem(ShownAsWritten):
     """One case of the corpus, run against the implementation named by ``--impl``."""
 
-    def __init__(self, *, loaded: LoadedCase[Any], **kwargs: Any) -> None:
+    def __init__(self, *, loaded: LoadedCase[CaseBase], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.loaded = loaded
         self.case_kind = KINDS[loaded.kind]

@@ -137,7 +137,9 @@ def _relative(path: str) -> str:
         return path
 
 
-def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
+) -> None:
     if hasattr(config, "workerinput"):
         return
     reports = [r for key in ("passed", "failed", "error") for r in terminalreporter.stats.get(key, [])]
