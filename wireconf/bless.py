@@ -34,6 +34,7 @@ from wireconf.judging.verdict import exception_matches
 from wireconf.kinds.base import HarnessContext
 from wireconf.kinds.registry import CASE_ADAPTER, KINDS
 from wireconf.sdk.replay import SdkReplay
+from wireconf.untyped import JSON
 
 __all__ = ["BlessError", "Blessed", "bless", "expectations", "find_case"]
 
@@ -90,7 +91,7 @@ def _error_expectation(exc: BaseException, yielded: list[Any]) -> dict[str, Any]
     return expectation
 
 
-def _unchanged(case: LoadedCase[CaseBase], key: str, value: Any, outcome: Outcome[Any]) -> bool:
+def _unchanged(case: LoadedCase[CaseBase], key: str, value: JSON, outcome: Outcome[Any]) -> bool:
     """Whether the case already expects ``value`` under ``key`` (its matchers and tolerance honoured):
     then its text is left alone, aliases and hand-written matchers included."""
     if case.raw.get(key) is None:

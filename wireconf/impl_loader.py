@@ -17,6 +17,7 @@ from typing import Any
 
 from wireconf.adapter_contract import METHOD_FOR_KIND, parse_capability
 from wireconf.errors import WireconfError
+from wireconf.untyped import AdapterObject
 
 ENTRY_POINT_GROUP = "wireconf.adapters"
 
@@ -48,7 +49,7 @@ class LoadedImpl:
     """An adapter together with what the harness needs to know about it."""
 
     spec: str
-    adapter: Any
+    adapter: AdapterObject
     name: str
     version: str
     capabilities: frozenset[str]
@@ -138,7 +139,7 @@ def load_impl(spec: str) -> LoadedImpl:
     return check_adapter(adapter, spec, origin)
 
 
-def check_adapter(adapter: Any, spec: str, origin: str) -> LoadedImpl:
+def check_adapter(adapter: AdapterObject, spec: str, origin: str) -> LoadedImpl:
     """Check the contract up front so that a broken adapter fails once, not once per case."""
     missing = [attr for attr in ("name", "version", "capabilities") if not hasattr(adapter, attr)]
     if missing:

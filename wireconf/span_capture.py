@@ -31,6 +31,7 @@ from opentelemetry.trace import StatusCode
 
 from wireconf.errors import WireconfError
 from wireconf.providers.registry import TRACING_SCOPES
+from wireconf.untyped import JSON
 
 GEN_AI_PREFIX = "gen_ai."
 SDK_SCOPES = TRACING_SCOPES
@@ -60,7 +61,7 @@ class CapturedSpan:
         return self.scope in SDK_SCOPES
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: JSON) -> JSON:
     return [_plain(v) for v in value] if isinstance(value, tuple | list) else value
 
 

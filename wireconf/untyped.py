@@ -25,3 +25,7 @@ AdapterResult: TypeAlias = Any
 SDKObject: TypeAlias = Any
 """An object of a provider SDK (openai, anthropic, google-genai: which one depends on the api), read
 by attribute; its type is the SDK's, chosen at run time by the provider registry."""
+
+AdapterObject: TypeAlias = Any
+"""A runtime's adapter: an object of the runtime's own class, whose methods the harness looks up by
+name (``adapter_contract.py`` lists them); what they return is an ``AdapterResult``."""

@@ -37,6 +37,7 @@ from wireconf.cassettes.store import Cassette, CassetteMeta, RecordedResponse
 from wireconf.cassettes.writer import CassetteUnreadable, SecretInCassette, update_cassette
 from wireconf.providers.registry import PROVIDERS
 from wireconf.sdk.transport import StreamProbe
+from wireconf.untyped import JSON
 
 RECORDED_NOW = -1
 
@@ -53,7 +54,7 @@ class SentRequest:
     answered_by: int | None = None  # index of the recorded interaction, RECORDED_NOW, or None
 
     @property
-    def json(self) -> Any:
+    def json(self) -> JSON:
         return json_body(self.body)
 
     def __str__(self) -> str:

@@ -26,6 +26,7 @@ import yaml
 
 from wireconf.cassettes.sse_form import LiteralText, decode_sse, encode_sse, looks_like_sse
 from wireconf.corpus.yaml_source import load_yaml
+from wireconf.untyped import YAML
 
 FORMAT_VERSION = 1
 _Dumper: type = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -201,7 +202,7 @@ def vcr_interaction(interaction: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def dump_yaml(data: Any) -> str:
+def dump_yaml(data: YAML) -> str:
     """YAML the way cassettes are written: keys in order, unicode as is, no folded lines."""
     return str(
         yaml.dump(data, Dumper=_CassetteDumper, sort_keys=False, allow_unicode=True, width=_NO_FOLDING)
@@ -227,7 +228,7 @@ def serialize(cassette_dict: dict[str, Any]) -> str:
     return dump_yaml(out)
 
 
-def _plain(data: Any) -> Any:
+def _plain(data: YAML) -> YAML:
     if isinstance(data, dict):
         return {k: _plain(v) for k, v in data.items()}
     if isinstance(data, list):

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from wireconf.providers.registry import API_NAMES
+from wireconf.untyped import JSON
 
 if TYPE_CHECKING:
     Api = str  # the names are known only at run time (the provider registry): a str to the checker
@@ -34,7 +35,7 @@ class Part(Strict):
     """A ContentPart: ``text``, ``image``, ``audio``, ``file`` (other kinds are allowed, to test errors)."""
 
     kind: str
-    value: Any = None
+    value: JSON = None
     detail: str | None = None
     mediaType: str | None = None
 
@@ -64,8 +65,8 @@ class Property(Strict):
     description: str | None = None
     required: bool | None = None
     enumValues: list[Any] | None = None
-    default: Any = None
-    example: Any = None
+    default: JSON = None
+    example: JSON = None
     items: Items | None = None
     properties: list[Property] | None = None
 
@@ -102,7 +103,7 @@ class Tool(Strict):
     connection: dict[str, Any] | None = None
     serverName: str | None = None
     allowedTools: list[str] | None = None
-    specification: Any = None
+    specification: JSON = None
     options: dict[str, Any] | None = None
 
 
@@ -164,7 +165,7 @@ class InlineResponse(Strict):
 
     status: int = 200
     headers: dict[str, str] = Field(default_factory=dict)
-    body: Any = None
+    body: JSON = None
     events: list[Any] | None = None
     sse: str | None = None
 
@@ -223,7 +224,7 @@ class CaseBase(Strict):
     rules: list[str] = Field(min_length=1, description="Ids of the rules (cases/rules.yaml) this case checks")
     api: Api
     description: str | None = None
-    expect: Any = Field(default=None, description="The expected result, compared exactly")
+    expect: JSON = Field(default=None, description="The expected result, compared exactly")
     expect_error: ExpectedError | None = None
     tolerance: float | None = Field(
         default=None, ge=0, description="Absolute tolerance for floats; exact comparison when absent"

@@ -50,6 +50,7 @@ from wireconf.kinds.registry import KINDS
 from wireconf.providers.registry import PROVIDER_OF
 from wireconf.report_text import cut_note
 from wireconf.sdk.origins import Origin, origin_of
+from wireconf.untyped import AdapterResult
 
 _LOG = logging.getLogger(__name__)
 
@@ -601,7 +602,7 @@ def _as_recorded(
     return args, origin.probe.chunks()
 
 
-def _is_sdk_object(value: Any) -> bool:
+def _is_sdk_object(value: AdapterResult) -> bool:
     """An SDK response (a pydantic model) rather than a stream of events."""
     return hasattr(type(value), "model_fields")
 

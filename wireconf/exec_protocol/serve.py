@@ -28,6 +28,7 @@ from wireconf.exec_protocol import PROTOCOL_VERSION
 from wireconf.exec_protocol.messages import decode, encode, error_payload, to_json
 from wireconf.kinds.registry import KINDS, METHODS
 from wireconf.kinds.registry import OPTIONAL_METHODS as REGISTRY_OPTIONAL_METHODS
+from wireconf.untyped import JSON, AdapterObject, AdapterResult, SDKObject
 
 ARGUMENTS: dict[str, tuple[str, ...]] = {name: method.params for name, (_, method) in METHODS.items()}
 """Each method of the contract → its arguments after ``api``, by name (the kinds' records)."""
@@ -49,14 +50,14 @@ class _End(Exception):
     pass
 
 
-async def _settle(awaitable: Any) -> Any:
+async def _settle(awaitable: AdapterResult) -> AdapterResult:
     return await awaitable
 
 
 class Server:
     """Reads calls on ``stdin``, runs them on ``adapter``, writes the replies on ``stdout``."""
 
-    def __init__(self, adapter: Any, stdin: IO[str], stdout: IO[str]) -> None:
+    def __init__(self, adapter: AdapterObject, stdin: IO[str], stdout: IO[str]) -> None:
         self.adapter = adapter
         self.stdin = stdin
         self.stdout = stdout
@@ -159,7 +160,7 @@ class Server:
             self._replay = SdkReplay()
         return self._replay
 
-    def _sdk_object(self, api: str, data: Any) -> Any:
+    def _sdk_object(self, api: str, data: JSON) -> SDKObject:
         from wireconf.cassettes.store import RecordedResponse
 
         body = json.dumps(data).encode("utf-8")
@@ -167,7 +168,7 @@ class Server:
             api, RecordedResponse(200, {"content-type": ["application/json"]}, body)
         )
 
-    def _sdk_stream(self, api: str, call_id: int) -> Any:
+    def _sdk_stream(self, api: str, call_id: int) -> SDKObject:
         from wireconf.cassettes.store import RecordedResponse
         from wireconf.providers.registry import APIS
         from wireconf.sdk.transport import StreamProbe
@@ -196,7 +197,7 @@ class Server:
         recorded = RecordedResponse(200, {"content-type": ["text/event-stream"]}, b"")
         return self._sdk().stream_object(api, recorded, PulledEvents(events=[]))
 
-    def pull(self, call_id: int) -> Any:
+    def pull(self, call_id: int) -> JSON:
         self.send({"type": "next", "id": call_id})
         message = self.receive()
         if message is None:
@@ -216,7 +217,7 @@ def _sdk_json(api: str | None) -> Callable[[Any], Any] | None:
     return provider.sdk_json if provider is not None else None
 
 
-def result_json(value: Any, sdk_json: Callable[[Any], Any] | None = None) -> Any:
+def result_json(value: AdapterResult, sdk_json: Callable[[Any], Any] | None = None) -> JSON:
     """A result as JSON: data as is, a ToolCall-like object as its three fields, an SDK object as its
     provider's JSON; anything else cannot be sent, which the harness is told as an error."""
     if value is None or isinstance(value, bool | int | float | str):

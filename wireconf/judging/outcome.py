@@ -13,6 +13,7 @@ from typing import Any, Generic, TypeVar
 
 from wireconf.judging.canonical import NotData, canonical
 from wireconf.sdk.transport import StreamProbe
+from wireconf.untyped import AdapterResult
 
 ContextT = TypeVar("ContextT")
 
@@ -31,7 +32,7 @@ def no_traceback() -> str:
 class Outcome(Generic[ContextT]):
     """What the adapter did with one case, before canonicalisation."""
 
-    value: Any = None
+    value: AdapterResult = None
     raised: BaseException | None = None
     traceback: Traceback = no_traceback
     yielded: list[Any] = field(default_factory=list)
@@ -46,7 +47,7 @@ class Outcome(Generic[ContextT]):
 class CanonicalOutcome(Generic[ContextT]):
     """An ``Outcome`` after canonicalisation: plain data only."""
 
-    value: Any
+    value: AdapterResult
     raised: BaseException | None
     traceback: Traceback
     yielded: list[Any]

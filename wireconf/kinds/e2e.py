@@ -40,6 +40,7 @@ from wireconf.kinds.kind import AdapterMethod, Call, Kind, first_interaction_res
 from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.providers.schema_check import rejections, warm
 from wireconf.sdk.replay import e2e_client, warm_up
+from wireconf.untyped import JSON
 
 
 class E2eCase(CaseBase):
@@ -52,7 +53,7 @@ class E2eCase(CaseBase):
         pattern=r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$",
         description="The cassette that answers the runtime's requests: cassettes/<cassette>.yaml",
     )
-    expect_request: Any = Field(
+    expect_request: JSON = Field(
         description="The JSON body of the request the runtime sends through the SDK, compared exactly "
         "(a list of bodies when it sends several requests)",
     )
@@ -146,7 +147,7 @@ def _requests(text: str) -> Difference:
     return Difference("request", "$", "requests", text)
 
 
-def _request_lines(expected: Any, exchange: Exchange) -> list[Line]:
+def _request_lines(expected: JSON, exchange: Exchange) -> list[Line]:
     read = APIS[exchange.api].request_body or (lambda body: body)
     bodies = [read(sent.json) for sent in exchange.sent]
     several = isinstance(expected, list)

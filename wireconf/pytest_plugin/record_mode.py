@@ -29,6 +29,7 @@ from wireconf.pytest_plugin.session import get_session
 from wireconf.pytest_plugin.summary import PROP_RECORDED
 from wireconf.report_text import report_text
 from wireconf.secret_values import key_values, redact
+from wireconf.untyped import JSON
 
 RECORD_TIMEOUT = 300.0
 """--case-timeout in record mode, unless given: a real provider takes seconds, not milliseconds."""
@@ -66,7 +67,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 # --- keys kept out of reports ---------------------------------------------------------------------
 
 
-def _redacted(value: Any, values: dict[str, str]) -> Any:
+def _redacted(value: JSON, values: dict[str, str]) -> JSON:
     return redact(value, values) if isinstance(value, str) else value
 
 
