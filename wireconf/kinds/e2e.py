@@ -40,7 +40,7 @@ from wireconf.kinds.kind import AdapterMethod, Call, Kind, first_interaction_res
 from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.providers.schema_check import rejections, warm
 from wireconf.sdk.replay import e2e_client, warm_up
-from wireconf.untyped import JSON
+from wireconf.untyped import JSON, AdapterObject
 
 
 class E2eCase(CaseBase):
@@ -106,7 +106,7 @@ def open_exchange(ctx: HarnessContext, case: LoadedCase[CaseBase], name: str) ->
 def run_execute(
     ctx: HarnessContext,
     case: LoadedCase[CaseBase],
-    adapter: Any,
+    adapter: AdapterObject,
     exchange: Exchange,
     client: Any,
     agent: dict[str, Any],
@@ -136,7 +136,7 @@ def run_execute(
     return outcome
 
 
-def _label(adapter: Any) -> str:
+def _label(adapter: AdapterObject) -> str:
     return f"{getattr(adapter, 'name', type(adapter).__name__)} {getattr(adapter, 'version', '')}".strip()
 
 

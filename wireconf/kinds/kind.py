@@ -24,6 +24,7 @@ from wireconf.judging.differences import Line, Subject
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
 from wireconf.judging.verdict import judge as judge_result
 from wireconf.kinds.base import HarnessContext, recorded_response
+from wireconf.untyped import AdapterObject
 
 ModelT = TypeVar("ModelT", bound=CaseBase)
 ContextT = TypeVar("ContextT")
@@ -113,7 +114,7 @@ class Kind(ABC, Generic[ModelT, ContextT]):
         return False
 
     def unsupported(
-        self, case: LoadedCase[ModelT], adapter: Any, supports: Callable[[str], bool]
+        self, case: LoadedCase[ModelT], adapter: AdapterObject, supports: Callable[[str], bool]
     ) -> str | None:
         """Why the adapter cannot run this case although it declares ``<kind>:<api>``, or ``None``."""
         return None

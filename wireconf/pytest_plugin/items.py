@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
 from typing import Any, NoReturn, cast
@@ -149,7 +149,7 @@ class CaseItem(ShownAsWritten):
     def _error(self, message: str) -> NoReturn:
         pytest.fail("\n".join([*self._header(), message]), pytrace=False)
 
-    def _note_recorded(self, paths: Any) -> None:
+    def _note_recorded(self, paths: Iterable[str]) -> None:
         for path in paths:
             self.user_properties.append((PROP_RECORDED, str(path)))
 

@@ -15,6 +15,7 @@ plugins live in one session.
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -76,7 +77,9 @@ _BOUNDED_PROPERTIES = frozenset({PROP_DIFF, PROP_REASON})
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Any:
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[Any]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     """The outermost wrapper: runs after every other plugin has filled the report in. Keys are
     redacted, then every text bounded and made encodable (``wireconf.report_text``): a runtime's
     300 MB of stderr or its lone surrogate reaches no report."""
