@@ -19,6 +19,7 @@ from wireconf.kinds.registry import METHOD_FOR_KIND as _METHOD_FOR_KIND
 from wireconf.kinds.wire import TOOL_REGISTRY
 from wireconf.providers.registry import API_NAMES
 from wireconf.providers.registry import APIS as _API_OBJECTS
+from wireconf.untyped import AdapterResult
 
 __all__ = [
     "ALL_CONCEPTS",
@@ -140,11 +141,13 @@ class Adapter(Protocol):
 
 
 class SupportsWire(Protocol):
-    def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any: ...
+    def build_request(
+        self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]
+    ) -> AdapterResult: ...
 
 
 class SupportsProcess(Protocol):
-    def process(self, api: str, agent: dict[str, Any], response: object) -> Any: ...
+    def process(self, api: str, agent: dict[str, Any], response: object) -> AdapterResult: ...
 
 
 class SupportsStream(Protocol):
@@ -152,7 +155,7 @@ class SupportsStream(Protocol):
 
 
 class SupportsProcessAsync(Protocol):
-    async def process_async(self, api: str, agent: dict[str, Any], response: object) -> Any: ...
+    async def process_async(self, api: str, agent: dict[str, Any], response: object) -> AdapterResult: ...
 
 
 class SupportsToolRegistry(Protocol):

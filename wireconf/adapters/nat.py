@@ -12,6 +12,7 @@ from types import ModuleType
 from typing import Any
 
 from wireconf.adapters._optional import optional_module
+from wireconf.untyped import JSON
 
 API_SCHEMAS: dict[str, dict[str, str]] = {
     "openai.chat": {"name": "openai/chat-completions", "version": "1"},
@@ -20,7 +21,7 @@ API_SCHEMAS: dict[str, dict[str, str]] = {
 }
 
 
-def is_event(value: Any) -> bool:
+def is_event(value: JSON) -> bool:
     return isinstance(value, dict) and value.get("kind") in ("scope", "mark") and "data" in value
 
 
@@ -42,12 +43,12 @@ class NatAdapter:
     def capabilities(self) -> set[str]:
         return set() if self._nat is None else {f"extract:{api}" for api in API_SCHEMAS}
 
-    def extract(self, api: str, request: Any, response: Any) -> dict[str, Any]:
+    def extract(self, api: str, request: JSON, response: JSON) -> dict[str, Any]:
         nat = self._nat
         assert nat is not None, "extract is declared only when nat is installed"
         event = response if is_event(response) else request if is_event(request) else None
         if event is None:
-            schema: Any = API_SCHEMAS[api]
+            schema: JSON = API_SCHEMAS[api]
             request_data, response_data = request, response
         else:
             schema = event.get("data_schema")
