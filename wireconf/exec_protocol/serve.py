@@ -21,7 +21,7 @@ import gc
 import json
 import sys
 from collections.abc import Callable, Iterator, Mapping
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from wireconf.adapter_contract import CONCEPT
 from wireconf.exec_protocol import PROTOCOL_VERSION
@@ -29,6 +29,9 @@ from wireconf.exec_protocol.messages import decode, encode, error_payload, to_js
 from wireconf.kinds.registry import KINDS, METHODS
 from wireconf.kinds.registry import OPTIONAL_METHODS as REGISTRY_OPTIONAL_METHODS
 from wireconf.untyped import JSON, AdapterObject, AdapterResult, SDKObject
+
+if TYPE_CHECKING:
+    from wireconf.sdk.replay import SdkReplay
 
 ARGUMENTS: dict[str, tuple[str, ...]] = {name: method.params for name, (_, method) in METHODS.items()}
 """Each method of the contract → its arguments after ``api``, by name (the kinds' records)."""
@@ -61,7 +64,7 @@ class Server:
         self.adapter = adapter
         self.stdin = stdin
         self.stdout = stdout
-        self._replay: Any = None
+        self._replay: SdkReplay | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         self.stdout.write(encode(message) + "\n")
@@ -153,7 +156,7 @@ class Server:
 
     # -- SDK objects, rebuilt by the SDKs themselves ---------------------------------------------------
 
-    def _sdk(self) -> Any:
+    def _sdk(self) -> SdkReplay:
         if self._replay is None:
             from wireconf.sdk.replay import SdkReplay
 
