@@ -151,7 +151,9 @@ class SupportsProcess(Protocol):
 
 
 class SupportsStream(Protocol):
-    def process_stream(self, api: str, agent: dict[str, Any], events: Iterable[object]) -> Iterable[Any]: ...
+    def process_stream(
+        self, api: str, agent: dict[str, Any], events: Iterable[object]
+    ) -> Iterable[AdapterResult]: ...
 
 
 class SupportsProcessAsync(Protocol):

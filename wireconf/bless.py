@@ -34,7 +34,7 @@ from wireconf.judging.verdict import exception_matches
 from wireconf.kinds.base import HarnessContext
 from wireconf.kinds.registry import CASE_ADAPTER, KINDS
 from wireconf.sdk.replay import SdkReplay
-from wireconf.untyped import JSON
+from wireconf.untyped import JSON, AdapterResult
 
 __all__ = ["BlessError", "Blessed", "bless", "expectations", "find_case"]
 
@@ -81,7 +81,7 @@ def find_case(corpus: Corpus, case_id: str) -> LoadedCase[CaseBase]:
 _REGEX_SPECIALS = re.compile(r"([.^$*+?{}\[\]\\|()])")
 
 
-def _error_expectation(exc: BaseException, yielded: list[Any]) -> dict[str, Any]:
+def _error_expectation(exc: BaseException, yielded: list[AdapterResult]) -> dict[str, Any]:
     """``{type, match}`` for an exception: its class name and its whole message, with only the regular
     expression's special characters escaped (spaces and quotes stay readable)."""
     message = _REGEX_SPECIALS.sub(r"\\\1", str(exc))

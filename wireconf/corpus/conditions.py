@@ -74,7 +74,7 @@ def parse_condition(text: str) -> Condition:
     return Condition(text.strip(), tuple(steps), negated, value, bool(sep))
 
 
-def _values(node: JSON, steps: tuple[str | int | None, ...]) -> Iterator[Any]:
+def _values(node: JSON, steps: tuple[str | int | None, ...]) -> Iterator[JSON]:
     if not steps:
         yield node
         return

@@ -52,7 +52,7 @@ class Items(Strict):
     name: str | None = None
     kind: str
     description: str | None = None
-    enumValues: list[Any] | None = None
+    enumValues: list[JSON] | None = None
     items: Items | None = None
     properties: list[Property] | None = None
 
@@ -64,7 +64,7 @@ class Property(Strict):
     kind: str
     description: str | None = None
     required: bool | None = None
-    enumValues: list[Any] | None = None
+    enumValues: list[JSON] | None = None
     default: JSON = None
     example: JSON = None
     items: Items | None = None
@@ -166,7 +166,7 @@ class InlineResponse(Strict):
     status: int = 200
     headers: dict[str, str] = Field(default_factory=dict)
     body: JSON = None
-    events: list[Any] | None = None
+    events: list[JSON] | None = None
     sse: str | None = None
 
     @model_validator(mode="after")
@@ -192,7 +192,7 @@ class ExpectedError(Strict):
 
     type: str
     match: str | None = None
-    yielded: list[Any] | None = None
+    yielded: list[JSON] | None = None
 
     @model_validator(mode="after")
     def _valid_regex(self) -> ExpectedError:

@@ -50,7 +50,7 @@ from wireconf.kinds.registry import KINDS
 from wireconf.providers.registry import PROVIDER_OF
 from wireconf.report_text import cut_note
 from wireconf.sdk.origins import Origin, origin_of
-from wireconf.untyped import AdapterResult
+from wireconf.untyped import JSON, AdapterResult
 
 _LOG = logging.getLogger(__name__)
 
@@ -483,7 +483,7 @@ class ExecAdapter:
             process = self._ensure_running()
         call_id = next(self._ids)
         sdk_json = PROVIDER_OF[api].sdk_json if api in PROVIDER_OF else None
-        events: Iterator[Any] | None = iter(stream[1]) if stream is not None else None
+        events: Iterator[JSON] | None = iter(stream[1]) if stream is not None else None
         if self._recorded_inputs:
             args, events = _as_recorded(args, sdk, stream)
         message = {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from wireconf.judging.canonical import NotData, canonical
 from wireconf.sdk.transport import StreamProbe
@@ -35,7 +35,7 @@ class Outcome(Generic[ContextT]):
     value: AdapterResult = None
     raised: BaseException | None = None
     traceback: Traceback = no_traceback
-    yielded: list[Any] = field(default_factory=list)
+    yielded: list[AdapterResult] = field(default_factory=list)
     probe: StreamProbe | None = None
     variants: list[tuple[str, Outcome[ContextT]]] = field(default_factory=list)
     """Other methods judged against the same expectation (``process_async`` beside ``process``)."""
@@ -50,7 +50,7 @@ class CanonicalOutcome(Generic[ContextT]):
     value: AdapterResult
     raised: BaseException | None
     traceback: Traceback
-    yielded: list[Any]
+    yielded: list[AdapterResult]
     probe: StreamProbe | None
     variants: list[tuple[str, CanonicalOutcome[ContextT]]] = field(default_factory=list)
     context: ContextT | None = None

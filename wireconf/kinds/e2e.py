@@ -40,7 +40,7 @@ from wireconf.kinds.kind import AdapterMethod, Call, Kind, first_interaction_res
 from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.providers.schema_check import rejections, warm
 from wireconf.sdk.replay import e2e_client, warm_up
-from wireconf.untyped import JSON, AdapterObject
+from wireconf.untyped import JSON, AdapterObject, AdapterResult
 
 
 class E2eCase(CaseBase):
@@ -114,7 +114,7 @@ def run_execute(
 ) -> Outcome[Exchange]:
     """``adapter.execute`` through ``client``, a returned iterator drained item by item; the exchange
     is finished (recorded cassettes written) whatever happens."""
-    items: list[Any] = []
+    items: list[AdapterResult] = []
     outcome: Outcome[Exchange]
     try:
         value = adapter.execute(case.api, agent, messages, client)

@@ -17,7 +17,7 @@ from wireconf.errors import CaseInputError
 from wireconf.judging.outcome import Outcome
 from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, sdk_input
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
-from wireconf.untyped import JSON
+from wireconf.untyped import JSON, AdapterResult
 
 
 class StreamCase(CaseBase):
@@ -47,7 +47,7 @@ class StreamKind(Kind[StreamCase, None]):
         agent = case.raw["agent"]
 
         def call(adapter: Any) -> Outcome[None]:
-            items: list[Any] = []
+            items: list[AdapterResult] = []
             try:
                 for item in adapter.process_stream(case.api, to_plain(agent), events):
                     probe.mark_yield()

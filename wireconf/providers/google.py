@@ -103,7 +103,7 @@ def generate_content(sdk: genai.Client, headers: dict[str, str], stream: bool) -
     return sdk.models.generate_content(model="wireconf-replay", contents="x", config=config)
 
 
-def sse(events: list[Any]) -> bytes:
+def sse(events: list[JSON]) -> bytes:
     """Gemini's ``alt=sse`` framing: ``data:`` lines separated by CRLF blank lines."""
     return "".join(f"data: {json.dumps(e, ensure_ascii=False)}\r\n\r\n" for e in events).encode("utf-8")
 

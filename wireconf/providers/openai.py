@@ -200,7 +200,7 @@ def embeddings_request_type(body: JSON) -> str:
     return "openai.types.embedding_create_params.EmbeddingCreateParams"
 
 
-def chat_sse(events: list[Any]) -> bytes:
+def chat_sse(events: list[JSON]) -> bytes:
     """Chat Completions framing: ``data:`` lines, then ``data: [DONE]``."""
     return ("".join(f"data: {event_json(e)}\n\n" for e in events) + "data: [DONE]\n\n").encode("utf-8")
 

@@ -153,7 +153,7 @@ def event_json(event: JSON) -> str:
     return json.dumps(event, ensure_ascii=False, separators=(",", ":"))
 
 
-def typed_sse(events: list[Any]) -> bytes:
+def typed_sse(events: list[JSON]) -> bytes:
     """Typed event framing (the Responses API, Images, Anthropic): ``event: <type>`` then ``data:``."""
     text = "".join(f"event: {e.get('type', 'message')}\ndata: {event_json(e)}\n\n" for e in events)
     return text.encode("utf-8")

@@ -74,7 +74,7 @@ def _walk(value: JSON, path: tuple[Any, ...], found: list[dict[str, Any]]) -> JS
         return {k: _walk(v, (*path, k), found) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_walk(v, (*path, i), found) for i, v in enumerate(value)]
-    items: list[Any] = []
+    items: list[JSON] = []
     try:
         for i, item in enumerate(iter(value)):
             items.append(_walk(item, (*path, i), found))
@@ -108,7 +108,7 @@ def _located(error: Mapping[str, Any], root: JSON) -> tuple[tuple[Any, ...], tup
     way (each with the depth it was tried at): a step that is no key or index of the data there names a
     member (a missing field's own name excepted)."""
     loc = tuple(error["loc"])
-    data: list[Any] = []
+    data: list[JSON] = []
     tags: list[tuple[int, Any]] = []
     current = root
     for n, step in enumerate(loc):

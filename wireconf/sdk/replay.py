@@ -18,7 +18,7 @@ from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.sdk.cassette_transport import cassette_transport
 from wireconf.sdk.parsed import Key, ParsedResponses, key_of
 from wireconf.sdk.transport import ReplayTransport, StreamProbe, split_events
-from wireconf.untyped import SDKObject
+from wireconf.untyped import JSON, SDKObject
 
 if TYPE_CHECKING:
     from wireconf.cassettes.exchange import Exchange
@@ -144,7 +144,7 @@ class SdkReplay:
         replay, client = self.client(PROVIDER_OF[api])
         return record.call(client, replay.prepare(recorded, probe), True)
 
-    def inline_sse(self, api: str, events: list[Any]) -> bytes:
+    def inline_sse(self, api: str, events: list[JSON]) -> bytes:
         """The SSE bytes the provider would send for inline stream ``events``."""
         record = api_record(api)
         if record.sse is None:

@@ -61,7 +61,7 @@ def _sdk_object_as_json(value: SDKObject) -> JSON:
     return value
 
 
-def _items(result: AdapterResult) -> Iterator[Any]:
+def _items(result: AdapterResult) -> Iterator[AdapterResult]:
     """The items of what prompty's processor returned for a stream: its generator's items, else (it
     returned something that is not a stream of items) that value as the one item."""
     if isinstance(result, Iterator):
@@ -156,7 +156,9 @@ class PromptyAdapter:
     def process(self, api: str, agent: dict[str, Any], response: object) -> AdapterResult:
         return _sdk_object_as_json(self._process(api, load_agent(agent), response))
 
-    def process_stream(self, api: str, agent: dict[str, Any], events: Iterable[object]) -> Iterator[Any]:
+    def process_stream(
+        self, api: str, agent: dict[str, Any], events: Iterable[object]
+    ) -> Iterator[AdapterResult]:
         from prompty.core.types import PromptyStream
 
         loaded = load_agent(agent)
