@@ -25,7 +25,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-ALIASES = {"JSON", "JSONObject", "YAML", "AdapterResult", "AdapterObject", "SDKObject"}
+ALIASES = {"JSON", "YAML", "AdapterResult", "AdapterObject", "SDKObject"}
 JSON_OBJECT = re.compile(
     r"^(list\[|Iterable\[|Iterator\[|Sequence\[)?(dict|Mapping)\[str, Any\]\]?( \| None)?$"
 )

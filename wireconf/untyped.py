@@ -1,8 +1,9 @@
 """Names for the places where data really is untyped, so that ``Any`` in the harness says which one.
 
-mypy runs strict on the package (``pyproject.toml``): everything else carries its real type. These
-aliases are ``Any`` to the checker; what they add is the reader knowing where the value came from and
-that it is checked where it is used (by a pydantic model, an ``isinstance``, or the judging itself).
+mypy runs strict on the package (``pyproject.toml``). These aliases are ``Any`` to the checker; what
+they add is the reader knowing where the value came from and that it is checked where it is used (by
+a pydantic model, an ``isinstance``, or the judging itself). An ``Any`` written as such is one not
+sorted yet (``tools/any_count.py --list`` lists them); where the type is known, write the type.
 """
 
 from __future__ import annotations
@@ -11,10 +12,8 @@ from typing import Any, TypeAlias
 
 JSON: TypeAlias = Any
 """What ``json.loads`` returns (dict, list, str, int, float, bool or None, nested): a request or
-response body, an exec-protocol message, a report line, a value read out of one."""
-
-JSONObject: TypeAlias = dict[str, Any]
-"""A JSON object: a request body, an expectation, an SDK object dumped to JSON."""
+response body, an exec-protocol message, a report line, a value read out of one. A JSON object is
+written ``dict[str, Any]``."""
 
 YAML: TypeAlias = Any
 """A value as a YAML file holds it (a corpus or cassette file) before a model validates it."""
