@@ -19,6 +19,7 @@ from wireconf.kinds.registry import KINDS as _KIND_OBJECTS
 from wireconf.kinds.registry import METHOD_FOR_KIND as _METHOD_FOR_KIND
 from wireconf.kinds.wire import TOOL_REGISTRY
 from wireconf.providers.registry import API_NAMES
+from wireconf.untyped import AdapterResult
 
 __all__ = [
     "ALL_CONCEPTS",
@@ -151,19 +152,23 @@ class Adapter(Protocol):
 
 
 class SupportsWire(Protocol):
-    def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any: ...
+    def build_request(
+        self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]
+    ) -> AdapterResult: ...
 
 
 class SupportsProcess(Protocol):
-    def process(self, api: str, agent: dict[str, Any], response: object) -> Any: ...
+    def process(self, api: str, agent: dict[str, Any], response: object) -> AdapterResult: ...
 
 
 class SupportsStream(Protocol):
-    def process_stream(self, api: str, agent: dict[str, Any], events: Iterable[object]) -> Iterable[Any]: ...
+    def process_stream(
+        self, api: str, agent: dict[str, Any], events: Iterable[object]
+    ) -> Iterable[AdapterResult]: ...
 
 
 class SupportsProcessAsync(Protocol):
-    async def process_async(self, api: str, agent: dict[str, Any], response: object) -> Any: ...
+    async def process_async(self, api: str, agent: dict[str, Any], response: object) -> AdapterResult: ...
 
 
 class SupportsToolRegistry(Protocol):

@@ -22,7 +22,7 @@ from wireconf.cassettes.store import CassetteStore
 from wireconf.compare import strict_equal
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.loader import Corpus
-from wireconf.corpus.model import ExpectedError
+from wireconf.corpus.model import CaseBase, ExpectedError
 from wireconf.corpus.yaml_edit import EditError, edit_case
 from wireconf.error_categories import reported
 from wireconf.errors import BlessError, CaseInputError
@@ -34,6 +34,7 @@ from wireconf.judging.verdict import exception_matches
 from wireconf.kinds.base import HarnessContext
 from wireconf.kinds.registry import CASE_ADAPTER, KINDS, open_corpus
 from wireconf.sdk.replay import SdkReplay
+from wireconf.untyped import JSON, AdapterResult
 from wireconf.yaml_source import LineDict, load_yaml_file, to_plain
 
 __all__ = ["BlessError", "Blessed", "bless", "expectations", "find_case"]
@@ -46,7 +47,7 @@ class Blessed:
     keys: tuple[str, ...]
 
 
-def _unvalidated(corpus: Corpus, case_id: str) -> LoadedCase[Any] | None:
+def _unvalidated(corpus: Corpus, case_id: str) -> LoadedCase[CaseBase] | None:
     """A case the corpus could not load because its expectations are missing: loaded with placeholders."""
     for path, entries in corpus.entries.items():
         if not any(getattr(e, "name", None) == case_id for e in entries):
@@ -68,7 +69,7 @@ def _unvalidated(corpus: Corpus, case_id: str) -> LoadedCase[Any] | None:
     return None
 
 
-def find_case(corpus: Corpus, case_id: str) -> LoadedCase[Any]:
+def find_case(corpus: Corpus, case_id: str) -> LoadedCase[CaseBase]:
     for case in corpus.cases():
         if case.id == case_id:
             return case
@@ -81,7 +82,7 @@ def find_case(corpus: Corpus, case_id: str) -> LoadedCase[Any]:
 _REGEX_SPECIALS = re.compile(r"([.^$*+?{}\[\]\\|()])")
 
 
-def _error_expectation(exc: BaseException, yielded: list[Any]) -> dict[str, Any]:
+def _error_expectation(exc: BaseException, yielded: list[AdapterResult]) -> dict[str, Any]:
     """``{category, match}`` for an exception: the one error category it stands for (with its status),
     else its class name as ``type``, and its whole message, with only the regular expression's special
     characters escaped (spaces and quotes stay readable)."""
@@ -94,7 +95,7 @@ def _error_expectation(exc: BaseException, yielded: list[Any]) -> dict[str, Any]
     return expectation
 
 
-def _unchanged(case: LoadedCase[Any], key: str, value: Any, outcome: Outcome[Any]) -> bool:
+def _unchanged(case: LoadedCase[CaseBase], key: str, value: JSON, outcome: Outcome[Any]) -> bool:
     """Whether the case already expects ``value`` under ``key`` (its matchers and tolerance honoured):
     then its text is left alone, aliases and hand-written matchers included."""
     if case.raw.get(key) is None:
@@ -108,7 +109,7 @@ def _unchanged(case: LoadedCase[Any], key: str, value: Any, outcome: Outcome[Any
     return strict_equal(expected, actual, case.model.tolerance)
 
 
-def expectations(case: LoadedCase[Any], outcome: Outcome[Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
+def expectations(case: LoadedCase[CaseBase], outcome: Outcome[Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
     """The keys to set (only those whose value changes) and to remove, for ``case`` given the
     reference's ``outcome``: the kind's own (``Kind.bless``), then ``expect`` or ``expect_error``."""
     values: dict[str, Any] = dict(KINDS[case.kind].bless(case, outcome))

@@ -18,10 +18,14 @@ import json
 import logging
 import math
 import reprlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wireconf.differences import Difference, Line
 from wireconf.secret_values import redact
+from wireconf.untyped import JSON
+
+if TYPE_CHECKING:
+    from deepdiff.model import DiffLevel
 
 _MAX_VALUE = 240
 MAX_LINES = 60
@@ -44,11 +48,11 @@ class _QuietLimit(logging.Filter):
 logging.getLogger("deepdiff.diff").addFilter(_QuietLimit())
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: JSON) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def json_kind(value: Any) -> str:
+def json_kind(value: JSON) -> str:
     """The JSON type of a canonical value: null, boolean, number, string, array or object."""
     if value is None:
         return "null"
@@ -71,13 +75,13 @@ says so (floats too when no tolerance is declared)."""
 _EQUAL_AS_PYTHON_OR_FLOAT = _EQUAL_AS_PYTHON | {float}
 
 
-def strict_equal(expected: Any, actual: Any, tolerance: float | None = None) -> bool:
+def strict_equal(expected: JSON, actual: JSON, tolerance: float | None = None) -> bool:
     """Equality of two canonical values under JSON semantics, with bool distinct from numbers."""
     plain = _EQUAL_AS_PYTHON if tolerance is not None else _EQUAL_AS_PYTHON_OR_FLOAT
     return _equal(expected, actual, tolerance, plain)
 
 
-def _equal(expected: Any, actual: Any, tolerance: float | None, plain: frozenset[type]) -> bool:
+def _equal(expected: JSON, actual: JSON, tolerance: float | None, plain: frozenset[type]) -> bool:
     kind = type(expected)
     if kind is type(actual):  # the common case, decided without asking for JSON kinds
         if kind in plain:
@@ -97,7 +101,7 @@ def _equal(expected: Any, actual: Any, tolerance: float | None, plain: frozenset
     return _strict_equal_across_types(expected, actual, tolerance)
 
 
-def _strict_equal_across_types(expected: Any, actual: Any, tolerance: float | None) -> bool:
+def _strict_equal_across_types(expected: JSON, actual: JSON, tolerance: float | None) -> bool:
     if json_kind(expected) != json_kind(actual):
         return False
     if _is_number(expected):
@@ -122,7 +126,7 @@ redacted (no rendering of a key is this long)."""
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 
 
-def _json_prefix(value: Any, size: int) -> str:
+def _json_prefix(value: JSON, size: int) -> str:
     """The start of ``value`` as compact JSON, serialised only until it is longer than ``size`` (a
     value aliased many times over can stand for gigabytes of JSON; one diff line shows 240 characters)."""
     try:
@@ -141,7 +145,7 @@ def _json_prefix(value: Any, size: int) -> str:
         return shorter.repr(value)
 
 
-def show(value: Any, limit: int = _MAX_VALUE) -> str:
+def show(value: JSON, limit: int = _MAX_VALUE) -> str:
     """A value as compact JSON, shortened for one diff line."""
     text = redact(_json_prefix(value, limit + _REDACT_MARGIN))
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -152,7 +156,7 @@ def _cut(line: str) -> str:
     return line if len(line) <= _MAX_VALUE else line[: _MAX_VALUE - 1] + "…"
 
 
-def _path(level: Any) -> tuple[tuple[int, Any], ...]:
+def _path(level: DiffLevel) -> tuple[tuple[int, Any], ...]:
     return tuple((0, p) if isinstance(p, int) else (1, str(p)) for p in level.path(output_format="list"))
 
 
@@ -164,7 +168,7 @@ def format_path(parts: tuple[tuple[int, Any], ...]) -> str:
     return out
 
 
-def _typed(value: Any) -> str:
+def _typed(value: JSON) -> str:
     """A value with its JSON type, for type changes: ``string "1"``, ``number 1``, ``null``."""
     return "null" if value is None else f"{json_kind(value)} {show(value)}"
 
@@ -192,13 +196,13 @@ def _string_change(old: str, new: str) -> str:
     return "text differs:\n      " + "\n      ".join(shown)
 
 
-def _shape(expected: Any, actual: Any) -> str:
+def _shape(expected: JSON, actual: JSON) -> str:
     """``array → string``: the JSON types of both sides, when they differ."""
     return f"{json_kind(expected)} → {json_kind(actual)}"
 
 
 def differences(
-    expected: Any, actual: Any, tolerance: float | None = None, subject: str = "result"
+    expected: JSON, actual: JSON, tolerance: float | None = None, subject: str = "result"
 ) -> Differences:
     """Every difference between two canonical values, in path order, each with its one-line text
     (``$.max_tokens: unexpected key (got 100)``)."""
@@ -252,7 +256,7 @@ def differences(
     return Differences(out, stopped=bool(stats.get("MAX DIFF LIMIT REACHED")))
 
 
-def _sides(level: Any) -> tuple[Any, Any]:
+def _sides(level: DiffLevel) -> tuple[JSON, JSON]:
     """The expectation's and the runtime's values at a deepdiff level (``None`` for the absent side)."""
     from deepdiff.helper import notpresent
 
@@ -282,6 +286,6 @@ def shown(found: list[Difference], prefix: str = "  ") -> list[Line]:
     return lines
 
 
-def render_diff(expected: Any, actual: Any, tolerance: float | None = None) -> list[str]:
+def render_diff(expected: JSON, actual: JSON, tolerance: float | None = None) -> list[str]:
     """One line per difference, e.g. ``$.max_tokens: unexpected key (got 100)``."""
     return [str(line) for line in shown(differences(expected, actual, tolerance), prefix="")]

@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 
 from wireconf.errors import WireconfError
+from wireconf.untyped import JSON
 
 _STEP = re.compile(r"\[(\*|\d+)\]|(?:^|\.)([^.\[\]=!]+)")
 _PATH = re.compile(r"^[A-Za-z_][\w-]*(?:\.(?:\*|[\w$-]+)|\[(?:\*|\d+)\])*$")
@@ -40,7 +41,7 @@ class Condition:
     text: str
     steps: tuple[str | int | None, ...]  # a key, an index, or None for a wildcard
     negated: bool = False
-    value: Any = None
+    value: JSON = None
     has_value: bool = False
 
     def __str__(self) -> str:
@@ -79,7 +80,7 @@ def parse_condition(text: str) -> Condition:
     return Condition(text.strip(), tuple(steps), negated, value, bool(sep))
 
 
-def _values(node: Any, steps: tuple[str | int | None, ...]) -> Iterator[Any]:
+def _values(node: JSON, steps: tuple[str | int | None, ...]) -> Iterator[JSON]:
     if not steps:
         yield node
         return
@@ -98,7 +99,7 @@ def _values(node: Any, steps: tuple[str | int | None, ...]) -> Iterator[Any]:
             yield from _values(child, rest)
 
 
-def _same(found: Any, wanted: Any) -> bool:
+def _same(found: JSON, wanted: JSON) -> bool:
     """Equal as YAML values, with ``true`` never equal to ``1``."""
     return (type(found) is type(wanted) and found == wanted) or (
         isinstance(found, int | float)

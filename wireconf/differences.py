@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
+
+from wireconf.untyped import JSON
 
 Change = Literal[
     "missing-key",  # a key the expectation has is absent
@@ -63,10 +65,10 @@ class Difference:
     variant: str | None = None
     """The adapter method that deviates when a case judges several (``process_async`` beside ``process``)."""
     indent: str = ""
-    expected: Any = field(default=None, compare=False, repr=False)
+    expected: JSON = field(default=None, compare=False, repr=False)
     """The expectation's value at ``path`` (``None`` for an ``unexpected-key`` / ``unexpected-item``):
     provider equivalences (``wireconf.providers.equivalence``) read it, e.g. ``"stream": false`` omitted."""
-    actual: Any = field(default=None, compare=False, repr=False)
+    actual: JSON = field(default=None, compare=False, repr=False)
     """The runtime's value at ``path`` (``None`` for a ``missing-key`` / ``missing-item``)."""
 
     def __str__(self) -> str:

@@ -19,18 +19,22 @@ Spans are snapshotted as plain data right away (``CapturedSpan``): name, the ``g
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from opentelemetry import trace
+from opentelemetry.context import Context
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.sdk.trace.sampling import Decision, Sampler, SamplingResult
-from opentelemetry.trace import StatusCode
+from opentelemetry.trace import Link, SpanKind, StatusCode, TraceState
+from opentelemetry.util.types import Attributes
 
 from wireconf.errors import WireconfError
 from wireconf.providers.registry import TRACING_SCOPES
+from wireconf.untyped import JSON
 
 GEN_AI_PREFIX = "gen_ai."
 SDK_SCOPES = TRACING_SCOPES
@@ -60,7 +64,7 @@ class CapturedSpan:
         return self.scope in SDK_SCOPES
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: JSON) -> JSON:
     return [_plain(v) for v in value] if isinstance(value, tuple | list) else value
 
 
@@ -97,13 +101,13 @@ class WhileCapturing(Sampler):
 
     def should_sample(
         self,
-        parent_context: Any,
+        parent_context: Context | None,
         trace_id: int,
         name: str,
-        kind: Any = None,
-        attributes: Any = None,
-        links: Any = None,
-        trace_state: Any = None,
+        kind: SpanKind | None = None,
+        attributes: Attributes = None,
+        links: Sequence[Link] | None = None,
+        trace_state: TraceState | None = None,
     ) -> SamplingResult:
         # the attributes given at span start are kept only when the sampler passes them on
         if not WhileCapturing.active:

@@ -26,6 +26,7 @@ from typing import Any
 import yaml
 
 from wireconf.errors import WireconfError
+from wireconf.untyped import YAML
 
 _BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -206,7 +207,7 @@ def _construct_yaml_map(loader: _LineLoader, node: yaml.MappingNode) -> Iterator
 _LineLoader.add_constructor("tag:yaml.org,2002:map", _construct_yaml_map)
 
 
-def _checked(loader: Any, text: str) -> Any:
+def _checked(loader: Any, text: str) -> YAML:
     """Compose ``text`` with ``loader``, measure it (depth, aliases) and only then build it."""
     node = loader.get_single_node()
     if node is None:
@@ -217,7 +218,7 @@ def _checked(loader: Any, text: str) -> Any:
     return loader.construct_document(node)
 
 
-def load_plain_yaml(text: str, loader: type = _BaseLoader) -> Any:
+def load_plain_yaml(text: str, loader: type = _BaseLoader) -> YAML:
     """``yaml.load(text, loader)`` under the bounds of ``load_yaml`` (depth, aliases): plain dicts, no
     line tracking. Raises ``YamlRefused`` for a refused file, ``yaml.YAMLError`` for invalid YAML."""
     parser = loader(text)
@@ -227,7 +228,7 @@ def load_plain_yaml(text: str, loader: type = _BaseLoader) -> Any:
         parser.dispose()
 
 
-def load_yaml(text: str) -> Any:
+def load_yaml(text: str) -> YAML:
     """Parse YAML text into plain data with ``LineDict`` mappings; raises ``YamlSyntaxError`` (or
     ``YamlRefused`` for an alias bomb or a file nested too deep, before anything is built)."""
     loader = _LineLoader(text)
@@ -243,7 +244,7 @@ def load_yaml(text: str) -> Any:
         loader.dispose()
 
 
-def load_yaml_file(path: Path) -> Any:
+def load_yaml_file(path: Path) -> YAML:
     """Read and parse one YAML file; an unreadable file is reported like a syntax error at line 0."""
     try:
         text = path.read_text(encoding="utf-8")
@@ -259,7 +260,7 @@ def unicode_problem(exc: UnicodeDecodeError) -> str:
     return f"not UTF-8 text: byte 0x{exc.object[exc.start]:02x} at offset {exc.start} ({exc.reason})"
 
 
-def line_of(data: Any, loc: Sequence[Any]) -> int:
+def line_of(data: YAML, loc: Sequence[Any]) -> int:
     """The best line for a location inside loaded data: the deepest key on the path that has one."""
     line = data.line if isinstance(data, LineDict) else 0
     node = data
@@ -277,7 +278,7 @@ def line_of(data: Any, loc: Sequence[Any]) -> int:
     return line
 
 
-def to_plain(data: Any) -> Any:
+def to_plain(data: YAML) -> Any:
     """A deep copy with every ``LineDict`` turned into a plain ``dict`` (what adapters receive)."""
     if isinstance(data, dict):
         return {k: to_plain(v) if isinstance(v, dict | list) else v for k, v in data.items()}

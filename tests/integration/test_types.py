@@ -10,6 +10,7 @@ SDKs the package imports too; later runs re-check only what changed.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 import sys
@@ -21,6 +22,7 @@ IGNORE = re.compile(r"#\s*type:\s*ignore(?P<codes>\[[^\]]*\])?(?P<after>.*)$")
 
 
 def test_mypy_finds_no_error() -> None:
+    assert importlib.util.find_spec("mypy"), "mypy is not installed: .venv/bin/pip install -e '.[dev]'"
     done = subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", str(REPO / "pyproject.toml")],
         cwd=REPO,

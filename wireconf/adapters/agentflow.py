@@ -25,6 +25,7 @@ from typing import Any
 
 from wireconf.adapter_contract import capability, served_kinds
 from wireconf.adapters._optional import optional_module
+from wireconf.untyped import JSON
 
 MODULE = "agentflow.adapters.llm.litellm_converter"
 ENTRY = "LiteLLMConverter"
@@ -38,7 +39,7 @@ USAGE_FIELDS = (
 )
 
 
-def _block(block: Any) -> dict[str, Any]:
+def _block(block: JSON) -> dict[str, Any]:
     kind = getattr(block, "type", None)
     if kind == "text":
         return {"type": "text", "text": block.text}
@@ -49,19 +50,19 @@ def _block(block: Any) -> dict[str, Any]:
     return block.model_dump() if hasattr(block, "model_dump") else {"type": kind}
 
 
-def _tool_call(call: Any) -> dict[str, Any]:
+def _tool_call(call: JSON) -> dict[str, Any]:
     """``tools_calls`` holds OpenAI-shaped dicts: ``{id, type, function: {name, arguments}}``."""
     function = call.get("function") or {}
     return {"id": call.get("id"), "name": function.get("name"), "arguments": function.get("arguments")}
 
 
-def _usage(usage: Any) -> dict[str, int] | None:
+def _usage(usage: JSON) -> dict[str, int] | None:
     if usage is None:
         return None
     return {f: getattr(usage, f, 0) for f in USAGE_FIELDS}
 
 
-def message_as_data(message: Any) -> dict[str, Any]:
+def message_as_data(message: JSON) -> dict[str, Any]:
     """An Agentflow ``Message`` as the canonical message: partials carry role, delta and content."""
     data: dict[str, Any] = {
         "role": message.role,
@@ -119,7 +120,7 @@ class AgentflowAdapter:
             set() if self._converter is None else {capability(k, "openai.chat") for k in served_kinds(self)}
         )
 
-    def convert(self, api: str, response: Any, stream: bool) -> list[dict[str, Any]]:
+    def convert(self, api: str, response: JSON, stream: bool) -> list[dict[str, Any]]:
         from wireconf.adapters import litellm_objects
         from wireconf.adapters.litellm_ids import seeded_ids
 

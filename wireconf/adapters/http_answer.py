@@ -23,12 +23,14 @@ import contextlib
 import importlib
 import json
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 from unittest import mock
 
 from wireconf.cassettes.downloads import Downloads
+from wireconf.untyped import JSON, SDKObject
 
 HTTP_MODULES = ("httpx", "httpx2")
 
@@ -72,18 +74,18 @@ REFUSED = Answer(
 """What a ``wire`` run answers: an error the SDKs raise at once (a 400 is never retried)."""
 
 
-def _response(http: Any, answer: Answer) -> Any:
+def _response(http: ModuleType, answer: Answer) -> Any:
     if isinstance(answer.body, bytes):
         return http.Response(answer.status, headers=answer.headers, content=answer.body)
     return http.Response(answer.status, headers=answer.headers, content=iter(answer.body))
 
 
-async def _async_chunks(chunks: Iterable[bytes]) -> Any:
+async def _async_chunks(chunks: Iterable[bytes]) -> AsyncIterator[bytes]:
     for chunk in chunks:
         yield chunk
 
 
-def _async_response(http: Any, answer: Answer) -> Any:
+def _async_response(http: ModuleType, answer: Answer) -> Any:
     if isinstance(answer.body, bytes):
         return http.Response(answer.status, headers=answer.headers, content=answer.body)
     return http.Response(answer.status, headers=answer.headers, content=_async_chunks(answer.body))
@@ -154,7 +156,6 @@ def answering(reply: Reply, downloads: Downloads | None = None) -> Iterator[Sent
                 http = importlib.import_module(name)
             except ImportError:
                 continue
-
             real, real_async = http.HTTPTransport.handle_request, http.AsyncHTTPTransport.handle_async_request
 
             def handle(transport: Any, request: Any, http: Any = http, real: Any = real) -> Any:
@@ -180,14 +181,14 @@ def answering(reply: Reply, downloads: Downloads | None = None) -> Iterator[Sent
         yield sent
 
 
-def _event(data: Any) -> bytes:
+def _event(data: JSON) -> bytes:
     """One SSE event; named by its ``type`` as Anthropic and the Responses API name theirs."""
     name = data.get("type") if isinstance(data, dict) else None
     head = f"event: {name}\n" if isinstance(name, str) else ""
     return (head + "data: " + json.dumps(data, separators=(",", ":")) + "\n\n").encode()
 
 
-def recorded_answer(sdk_object: Any, stream: bool) -> Answer:
+def recorded_answer(sdk_object: SDKObject, stream: bool) -> Answer:
     """The recorded response ``sdk_object`` was parsed from (its events read through the stream's
     probe, so incremental reading stays counted); for an object the harness did not parse itself (an
     inline case), its provider JSON, as one body or as ``data:`` events."""

@@ -22,6 +22,7 @@ from typing import Any
 
 from wireconf.adapter_contract import capability, served_kinds
 from wireconf.adapters.luthien_source import find_processor
+from wireconf.untyped import JSON, SDKObject
 
 APIS = ("openai.chat", "anthropic.messages", "gemini.generate_content")
 
@@ -33,14 +34,14 @@ class _Context:
         self.sent: list[Any] = []
         self.terminated = False
 
-    async def send(self, chunk: Any) -> None:
+    async def send(self, chunk: SDKObject) -> None:
         self.sent.append(chunk)
 
     def terminate(self) -> None:
         self.terminated = True
 
 
-def _block(block: Any) -> dict[str, Any]:
+def _block(block: JSON) -> dict[str, Any]:
     if hasattr(block, "arguments"):
         return {
             "id": block.id,
@@ -84,13 +85,13 @@ class LuthienAdapter:
             return set()
         return {capability(kind, api) for kind in served_kinds(self) for api in APIS}
 
-    def stream_blocks(self, api: str, events: Any) -> list[dict[str, Any]]:
+    def stream_blocks(self, api: str, events: JSON) -> list[dict[str, Any]]:
         from wireconf.adapters.litellm_ids import seeded_ids
         from wireconf.adapters.litellm_objects import stream_wrapper
 
         states: list[dict[str, Any]] = []
 
-        async def on_chunk(chunk: Any, state: Any, context: Any) -> None:
+        async def on_chunk(chunk: SDKObject, state: Any, context: Any) -> None:
             states.append(snapshot(state))
             await context.send(chunk)
 

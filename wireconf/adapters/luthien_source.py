@@ -21,6 +21,7 @@ import sys
 import types
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 SRC_VARIABLE = "WIRECONF_LUTHIEN_SRC"
@@ -46,10 +47,11 @@ def _owned(name: str) -> bool:
     return name == "luthien_proxy" or name.startswith("luthien_proxy.")
 
 
-def _commit(src: Path | None, module: Any) -> str | None:
+def _commit(src: Path | None, module: ModuleType) -> str | None:
     """The checkout's commit: from a PROVENANCE file beside ``src`` (the copies in shared/third-party),
     else from git."""
-    root = src if src is not None else Path(module.__file__).resolve().parents[3]
+    assert src is not None or module.__file__ is not None, "luthien's package is a folder with an __init__"
+    root = src if src is not None else Path(str(module.__file__)).resolve().parents[3]
     provenance = root.parent / "PROVENANCE"
     if provenance.is_file():
         match = re.search(r"\b([0-9a-f]{40})\b", provenance.read_text(encoding="utf-8"))

@@ -8,17 +8,19 @@ registry resolvers by its own ``data_schema`` (docs/seeds.md). Results are passe
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
 from wireconf.adapter_contract import capability, served_kinds
 from wireconf.adapters._optional import optional_module
 from wireconf.reference_impl.payload_extractors.routing import API_SCHEMAS, route
+from wireconf.untyped import JSON
 
 
 class NatAdapter:
     name = "nat"
 
-    def __init__(self, module: Any = None) -> None:
+    def __init__(self, module: ModuleType | None = None) -> None:
         if module is None:
             module, self.version, self.unavailable = optional_module(
                 "nat.atof.extractors", "nvidia-nat-atif", "pip install 'wireconf[nat]'"
@@ -35,5 +37,7 @@ class NatAdapter:
             return set()
         return {capability(kind, api) for kind in served_kinds(self) for api in API_SCHEMAS}
 
-    def extract(self, api: str, request: Any, response: Any) -> dict[str, Any]:
-        return route(self._nat, api, request, response)
+    def extract(self, api: str, request: JSON, response: JSON) -> dict[str, Any]:
+        nat = self._nat
+        assert nat is not None, "extract is declared only when nat is installed"
+        return route(nat, api, request, response)

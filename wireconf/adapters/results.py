@@ -8,17 +8,19 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from wireconf.untyped import AdapterResult
+
 
 @dataclass(frozen=True)
 class ToolCall:
     """A tool call as the contract reads it: ``id``, ``name`` and ``arguments`` (a JSON string)."""
 
-    id: Any
-    name: Any
-    arguments: Any
+    id: AdapterResult
+    name: AdapterResult
+    arguments: AdapterResult
 
 
-def arguments_text(arguments: Any) -> Any:
+def arguments_text(arguments: AdapterResult) -> AdapterResult:
     """Arguments a runtime parsed into a dict (LangChain's ``ToolCall.args``) written back as that runtime
     writes them back itself (``json.dumps(args, ensure_ascii=False)``: langchain-core's
     ``convert_to_openai_messages``, langchain-openai's ``_lc_tool_call_to_openai_tool_call``); a string
@@ -28,7 +30,7 @@ def arguments_text(arguments: Any) -> Any:
     return json.dumps(arguments, ensure_ascii=False)
 
 
-def text_result(text: Any, agent: dict[str, Any]) -> Any:
+def text_result(text: AdapterResult, agent: dict[str, Any]) -> AdapterResult:
     """The text (``""`` for none); with ``outputs``, the JSON it holds (the text when it does not parse),
     as a caller that asked for JSON reads it."""
     if text is None:

@@ -38,6 +38,7 @@ from wireconf.cassettes.writer import CassetteUnreadable, SecretInCassette, upda
 from wireconf.errors import WireconfError
 from wireconf.providers.registry import PROVIDERS
 from wireconf.stream_probe import StreamProbe
+from wireconf.untyped import JSON
 
 RECORDED_NOW = -1
 
@@ -59,7 +60,7 @@ class SentRequest:
     answered_by: int | None = None  # index of the recorded interaction, RECORDED_NOW, or None
 
     @property
-    def json(self) -> Any:
+    def json(self) -> JSON:
         return json_body(self.body)
 
     def __str__(self) -> str:

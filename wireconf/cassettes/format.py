@@ -31,6 +31,7 @@ from wireconf.cassettes.sse_form import (
     encode_sse,
     looks_like_sse,
 )
+from wireconf.untyped import YAML
 from wireconf.yaml_source import load_yaml
 
 FORMAT_VERSION = 1
@@ -207,7 +208,7 @@ def vcr_interaction(interaction: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def dump_yaml(data: Any) -> str:
+def dump_yaml(data: YAML) -> str:
     """YAML the way cassettes are written: keys in order, unicode as is, no folded lines."""
     return str(
         yaml.dump(data, Dumper=_CassetteDumper, sort_keys=False, allow_unicode=True, width=_NO_FOLDING)
@@ -233,7 +234,7 @@ def serialize(cassette_dict: dict[str, Any]) -> str:
     return dump_yaml(out)
 
 
-def _plain(data: Any) -> Any:
+def _plain(data: YAML) -> YAML:
     if isinstance(data, dict):
         return {k: _plain(v) for k, v in data.items()}
     if isinstance(data, list):

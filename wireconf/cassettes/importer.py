@@ -28,6 +28,7 @@ from wireconf.cassettes.vcr_import import read as read_vcr
 from wireconf.cassettes.writer import checked_text
 from wireconf.errors import WireconfError
 from wireconf.providers.registry import PROVIDER_OF, REAL_TRAFFIC, provider_titles
+from wireconf.untyped import JSON
 
 REAL_TRAFFIC_APIS = REAL_TRAFFIC
 """A real-traffic recording's ``api`` field → (wireconf api, stream), from the api records."""
@@ -43,7 +44,7 @@ class Imported:
     written: Path
 
 
-def _json_bytes(body: Any) -> bytes:
+def _json_bytes(body: JSON) -> bytes:
     if isinstance(body, str):
         return body.encode("utf-8")
     return json.dumps(body, ensure_ascii=False).encode("utf-8")

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from wireconf.cassettes.scrub import QUERY_PARAMS
 from wireconf.compare import render_diff
+from wireconf.untyped import JSON
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class Route:
         )
 
 
-def json_body(body: bytes | None) -> Any:
+def json_body(body: bytes | None) -> JSON:
     """The parsed JSON body, or ``None`` when there is none or it is not JSON."""
     if not body:
         return None

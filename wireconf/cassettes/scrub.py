@@ -37,6 +37,7 @@ from typing import Any
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
 from wireconf.providers.registry import IDENTIFIER_PREFIXES, KEPT_HEADERS
+from wireconf.untyped import JSON
 
 SCRUBBED = "<scrubbed>"
 
@@ -147,11 +148,11 @@ def scrub_text(value: str) -> str:
     return _IDENTIFIERS.sub(lambda m: f"{m.group(1)}{SCRUBBED}", value)
 
 
-def _is_credential(key: Any, value: Any) -> bool:
+def _is_credential(key: JSON, value: JSON) -> bool:
     return isinstance(key, str) and key.lower() in SECRET_BODY_KEYS and isinstance(value, str) and bool(value)
 
 
-def scrub_json(value: Any, in_content: bool = False) -> Any:
+def scrub_json(value: JSON, in_content: bool = False) -> JSON:
     """``value`` with every credential-named key's string value replaced by ``"<scrubbed>"`` (outside
     model content) and every string passed through ``scrub_text``."""
     if isinstance(value, str):
@@ -168,7 +169,7 @@ def scrub_json(value: Any, in_content: bool = False) -> Any:
     return value
 
 
-def scrub_body(body: Any) -> Any:
+def scrub_body(body: JSON) -> JSON:
     """A JSON body (bytes or str) with credential fields scrubbed; any other body is returned as is."""
     if body is None:
         return None

@@ -33,6 +33,7 @@ from urllib.parse import unquote_plus
 
 from wireconf.providers.registry import KEY_SHAPES
 from wireconf.secret_values import KEY_VARIABLES, MIN_VALUE_LENGTH, key_values, renderings
+from wireconf.untyped import JSON
 
 __all__ = ["KEY_VARIABLES", "MIN_VALUE_LENGTH", "Finding", "key_values", "scan", "scan_interactions"]
 
@@ -128,7 +129,7 @@ chat's ``choices[].index`` and ``tool_calls[].index``, the Responses API's ``out
 
 
 def _strings(
-    value: Any, shape: tuple[str, ...], out: dict[tuple[str, ...], list[str]], keyed: bool, positions: bool
+    value: JSON, shape: tuple[str, ...], out: dict[tuple[str, ...], list[str]], keyed: bool, positions: bool
 ) -> None:
     """Collect the strings of ``value`` by place. ``keyed``: a mapping's index fields are part of the
     place (each choice or content block joined apart); ``positions``: so is a list position (Gemini's

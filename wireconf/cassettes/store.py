@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
@@ -21,6 +21,7 @@ from wireconf.cassettes.format import decode_body
 from wireconf.cassettes.sse_form import CassetteFormatError
 from wireconf.errors import WireconfError
 from wireconf.providers.registry import API_NAMES
+from wireconf.untyped import YAML
 from wireconf.yaml_source import YamlSyntaxError, line_of, load_yaml_file
 
 CASSETTE_SUFFIX = ".yaml"
@@ -200,7 +201,7 @@ class Cassette:
         return None
 
 
-def _headers(raw: Any) -> dict[str, list[str]]:
+def _headers(raw: YAML) -> dict[str, list[str]]:
     if raw is None:
         return {}
     if not isinstance(raw, dict):
@@ -208,7 +209,7 @@ def _headers(raw: Any) -> dict[str, list[str]]:
     return {str(k): [str(x) for x in v] if isinstance(v, list) else [str(v)] for k, v in raw.items()}
 
 
-def _interaction(raw: Any, line: int = 0) -> Interaction:
+def _interaction(raw: YAML, line: int = 0) -> Interaction:
     request, response = raw["request"], raw["response"]
     status = response.get("status") or {}
     return Interaction(

@@ -24,6 +24,7 @@ from wireconf.cassettes.format import as_bytes, decode_body
 from wireconf.errors import WireconfError
 from wireconf.providers.provider import stream_requested
 from wireconf.providers.registry import PROVIDERS
+from wireconf.untyped import YAML
 from wireconf.yaml_source import YamlRefused, load_plain_yaml
 
 
@@ -49,7 +50,7 @@ def _loader() -> type:
     return getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # !!binary becomes bytes
 
 
-def _body_bytes(body: Any) -> bytes | None:
+def _body_bytes(body: YAML) -> bytes | None:
     """Any of the tools' body forms → bytes (``None`` for no body): the serializer's vcrpy forms plus
     Ruby VCR's base64 and wireconf's readable mappings."""
     if isinstance(body, dict):
@@ -61,7 +62,7 @@ def _body_bytes(body: Any) -> bytes | None:
     return as_bytes(body)
 
 
-def _headers(raw: Any) -> dict[str, list[str]]:
+def _headers(raw: YAML) -> dict[str, list[str]]:
     if not raw:
         return {}
     if isinstance(raw, list):  # [[name, value], ...]

@@ -7,6 +7,10 @@ the parsed arguments returning the exit status). Every argument has a help text 
 from __future__ import annotations
 
 import argparse
+from typing import TypeAlias
+
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""What ``add_subparsers()`` returns, given to each ``register`` (argparse keeps the class private)."""
 
 CORPUS_HELP = "the corpus folder, the one that holds rules.yaml (default: the corpus installed with wireconf)"
 

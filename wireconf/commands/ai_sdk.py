@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+
+from wireconf.commands import Subparsers
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -33,7 +34,7 @@ def _status(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "ai-sdk",
         help="install the Vercel AI SDK for --impl ai-sdk (npm ci of its pinned lockfile), or show it",

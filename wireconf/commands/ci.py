@@ -18,8 +18,8 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
+from wireconf.commands import Subparsers
 from wireconf.judging.profile import PROFILES
 from wireconf.report_text import path_part
 
@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "ci",
         help="one CI job: run the corpus with the baseline gate, render the report for the CI "

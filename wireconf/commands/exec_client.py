@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+
+from wireconf.commands import Subparsers
 
 
 def run(args: argparse.Namespace) -> int:
@@ -18,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "exec-client",
         help="print the path of the JavaScript/TypeScript exec client's npm tarball (@wireconf/exec), "

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+
+from wireconf.commands import Subparsers
 
 
 def run(args: argparse.Namespace) -> int:
@@ -23,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "exec-schema", help="print the JSON Schema of the exec: protocol's messages (out-of-process runtimes)"
     )

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from wireconf.commands import add_corpus_argument
+from wireconf.commands import Subparsers, add_corpus_argument
 from wireconf.kinds.registry import open_corpus
 
 COMMAND = "wireconf findings"
@@ -157,7 +157,7 @@ def _side_by_side(records: list[Any], corpus: Any) -> list[str]:
     return lines
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "findings",
         help="run the real runtimes through the corpus, refresh their baselines, write docs/findings.md",

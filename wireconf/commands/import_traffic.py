@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+
+from wireconf.commands import Subparsers
 
 
 def run(args: argparse.Namespace) -> int:
@@ -28,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "import", help="turn real-traffic recordings and vcrpy / pytest-recording cassettes into cassettes"
     )

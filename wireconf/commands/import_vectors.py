@@ -7,7 +7,8 @@ import argparse
 import re
 import sys
 from pathlib import Path
-from typing import Any
+
+from wireconf.commands import Subparsers
 
 
 def _commit(args: argparse.Namespace) -> str | None:
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "import-vectors", help="import Prompty's upstream conformance vectors (§7 / §8) as cases"
     )

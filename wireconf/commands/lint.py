@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
-from wireconf.commands import add_corpus_argument
+from wireconf.commands import Subparsers, add_corpus_argument
 
 
 def run(args: argparse.Namespace) -> int:
@@ -21,7 +20,7 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "lint", help="check case files, ids, rule references, coverage and cassettes"
     )

@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+
+from wireconf.commands import Subparsers
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -33,7 +34,7 @@ def _status(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "prompty-ts", help="build Prompty's TypeScript runtime for --impl prompty-ts, or show where it is"
     )

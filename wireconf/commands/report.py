@@ -6,9 +6,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from wireconf.commands import add_corpus_argument
+from wireconf.commands import Subparsers, add_corpus_argument
+
+if TYPE_CHECKING:
+    from wireconf.corpus.rules import Catalogue
 
 
 def _write(path: str, text: str) -> None:
@@ -20,7 +23,7 @@ def _write(path: str, text: str) -> None:
     write_atomic(Path(path), text)
 
 
-def catalogue_for_reports(corpus: str | None) -> Any:
+def catalogue_for_reports(corpus: str | None) -> Catalogue | None:
     """The rule catalogue that names the rules of the by-rule view: ``corpus``'s (a path that is not a
     corpus is an error, ``CorpusNotFound``), else the installed corpus's, else None (ids only)."""
     from wireconf.corpus.installed import CorpusNotFound, corpus_folder
@@ -72,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "report",
         help="render --report files as Markdown, JUnit XML, a shields badge and an HTML page",

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
-from wireconf.commands import add_corpus_argument
+from wireconf.commands import Subparsers, add_corpus_argument
 from wireconf.kinds.registry import open_corpus
 
 
@@ -27,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("rules", help="list the rule catalogue")
     add_corpus_argument(parser)
     parser.add_argument(

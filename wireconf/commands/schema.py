@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+
+from wireconf.commands import Subparsers
 
 
 def run(args: argparse.Namespace) -> int:
@@ -14,6 +15,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("schema", help="print the JSON Schema of a case file")
     parser.set_defaults(run=run)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from wireconf.commands import add_corpus_argument
+from wireconf.commands import Subparsers, add_corpus_argument
 from wireconf.judging.profile import PROFILES
 from wireconf.pytest_plugin.timeout import timeout_seconds
 
@@ -27,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "strength", help="check that each MUST rule's mutant is caught by its cases"
     )

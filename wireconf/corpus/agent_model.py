@@ -44,6 +44,8 @@ from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
+from wireconf.untyped import JSON, YAML
+
 if TYPE_CHECKING:
     from wireconf.corpus.loader import Corpus
 
@@ -73,7 +75,7 @@ def model_file(environ: Mapping[str, str] | None = None, cwd: Path | None = None
     return next((root / MODEL_PATH for root in roots if (root / MODEL_PATH).is_file()), None)
 
 
-def _types(node: Any) -> Iterator[dict[str, Any]]:
+def _types(node: YAML) -> Iterator[dict[str, Any]]:
     """Every type definition in the model, the root first."""
     if isinstance(node, dict):
         if "typeName" in node and "properties" in node:
@@ -226,14 +228,14 @@ class AgentProblem:
         return f"{self.where}: {self.message}"
 
 
-def _where(path: Any) -> str:
+def _where(path: YAML) -> str:
     out = "agent"
     for step in path:
         out += f"[{step}]" if isinstance(step, int) else f".{step}"
     return out
 
 
-def check_agent(agent: Any, schema: Mapping[str, Any]) -> list[AgentProblem]:
+def check_agent(agent: YAML, schema: Mapping[str, Any]) -> list[AgentProblem]:
     """What the model rejects in ``agent``, each at its deepest, most relevant place."""
     validator = jsonschema.Draft202012Validator(schema)
     problems = []
@@ -265,7 +267,7 @@ def agent_problems(corpus: Corpus, model: Path | None = None) -> list[str]:
     return out
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: JSON) -> JSON:
     """The YAML value as JSON data (keys as strings, tuples as lists)."""
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}

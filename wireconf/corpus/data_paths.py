@@ -17,12 +17,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+from wireconf.untyped import YAML
+
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 PATH_FIELDS = ("tools[].path", "tools[].specification", "tools[].connection.cwd")
 
 
-def _absolute(value: Any, base: Path) -> Any:
+def _absolute(value: YAML, base: Path) -> YAML:
     if not isinstance(value, str) or not value or _URL.match(value) or os.path.isabs(value):
         return value
     return os.path.normpath(base / value)

@@ -16,7 +16,6 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import yaml
 
@@ -25,6 +24,7 @@ from wireconf.corpus.data_paths import resolve_agent_paths
 from wireconf.corpus.loader import LoadedCase
 from wireconf.corpus.model import CaseBase
 from wireconf.corpus.rules import RULES_FILE, VERSION_PATTERN
+from wireconf.untyped import JSON
 
 HASH_PREFIX = "sha256:"
 HASH_CHARS = 16  # 64 bits: enough to tell two corpora apart, short enough for every report line
@@ -105,7 +105,7 @@ def corpus_identity(root: Path, cassettes: Path | None = None) -> CorpusIdentity
     return CorpusIdentity(declared_version(root / RULES_FILE), corpus_hash(root, cassettes))
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: JSON) -> JSON:
     """The parsed YAML as plain JSON-able data (the loader's mappings carry line numbers)."""
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
@@ -118,7 +118,7 @@ def _named_files(case: LoadedCase[CaseBase], store: CassetteStore) -> list[Path]
     """The cassettes (any ``cassette:`` value) and the data files of the agent's tools the case names."""
     files: list[Path] = []
 
-    def walk(value: Any) -> None:
+    def walk(value: JSON) -> None:
         if isinstance(value, dict):
             for key, inner in value.items():
                 if key == "cassette" and isinstance(inner, str):

@@ -16,9 +16,10 @@ from wireconf.cassettes.store import CassetteError, CassetteStore
 from wireconf.corpus.agent_model import agent_problems
 from wireconf.corpus.loader import Corpus
 from wireconf.corpus.rules import uncovered
+from wireconf.untyped import YAML
 
 
-def _cassette_references(value: Any, loc: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], Any]]:
+def _cassette_references(value: YAML, loc: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], Any]]:
     """Every mapping of a case that names a cassette (``cassette: <name>``), wherever it stands: a
     response, an e2e or trace case's own cassette, an extract payload; with its place in the case."""
     if isinstance(value, dict):

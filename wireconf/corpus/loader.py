@@ -21,6 +21,7 @@ from wireconf.corpus.case import LoadedCase, Problem
 from wireconf.corpus.model import CaseBase
 from wireconf.corpus.parsed_files import ParsedFiles
 from wireconf.corpus.rules import RULES_FILE, Catalogue, load_catalogue
+from wireconf.untyped import YAML
 from wireconf.yaml_source import LineDict, YamlSyntaxError, line_of
 
 __all__ = ["Corpus", "Entry", "LoadedCase", "Problem", "find_corpus_root", "is_case_file", "load_corpus"]
@@ -46,7 +47,7 @@ def is_case_file(path: Path, root: Path) -> bool:
     return not any(part.startswith(("_", ".")) for part in rel.parts)
 
 
-def _format_errors(exc: ValidationError, raw: Any, base: list[Any], kind: Any) -> list[tuple[int, str]]:
+def _format_errors(exc: ValidationError, raw: YAML, base: list[Any], kind: Any) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     for err in exc.errors(include_url=False):
         loc = list(err["loc"])
@@ -115,7 +116,7 @@ class Corpus:
             yield self._load_case(path, raw, index, entry, seen)
 
     def _load_case(
-        self, path: Path, raw: LineDict, index: int, entry: Any, seen: dict[str, LoadedCase[CaseBase]]
+        self, path: Path, raw: LineDict, index: int, entry: YAML, seen: dict[str, LoadedCase[CaseBase]]
     ) -> Entry:
         line = entry.line if isinstance(entry, LineDict) else line_of(raw, ["cases", index])
         name = entry.get("id") if isinstance(entry, dict) and isinstance(entry.get("id"), str) else None

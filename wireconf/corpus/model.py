@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from wireconf.error_categories import CATEGORIES
 from wireconf.error_categories import check as check_category
 from wireconf.providers.registry import API_NAMES
+from wireconf.untyped import JSON
 
 if TYPE_CHECKING:
     Api = str  # the names are known only at run time (the provider registry): a str to the checker
@@ -36,7 +37,7 @@ class Part(Strict):
     """A ContentPart: ``text``, ``image``, ``audio``, ``file`` (other kinds are allowed, to test errors)."""
 
     kind: str
-    value: Any = None
+    value: JSON = None
     detail: str | None = None
     mediaType: str | None = None
 
@@ -53,7 +54,7 @@ class Items(Strict):
     name: str | None = None
     kind: str
     description: str | None = None
-    enumValues: list[Any] | None = None
+    enumValues: list[JSON] | None = None
     items: Items | None = None
     properties: list[Property] | None = None
 
@@ -65,9 +66,9 @@ class Property(Strict):
     kind: str
     description: str | None = None
     required: bool | None = None
-    enumValues: list[Any] | None = None
-    default: Any = None
-    example: Any = None
+    enumValues: list[JSON] | None = None
+    default: JSON = None
+    example: JSON = None
     items: Items | None = None
     properties: list[Property] | None = None
 
@@ -104,7 +105,7 @@ class Tool(Strict):
     connection: dict[str, Any] | None = None
     serverName: str | None = None
     allowedTools: list[str] | None = None
-    specification: Any = None
+    specification: JSON = None
     options: dict[str, Any] | None = None
 
 
@@ -166,8 +167,8 @@ class InlineResponse(Strict):
 
     status: int = 200
     headers: dict[str, str] = Field(default_factory=dict)
-    body: Any = None
-    events: list[Any] | None = None
+    body: JSON = None
+    events: list[JSON] | None = None
     sse: str | None = None
 
     @model_validator(mode="after")
@@ -207,7 +208,7 @@ class ExpectedError(Strict):
         "exception or a base class has; only for a rule about a Python class, not a concept",
     )
     match: str | None = None
-    yielded: list[Any] | None = None
+    yielded: list[JSON] | None = None
 
     @model_validator(mode="after")
     def _valid_regex(self) -> ExpectedError:
@@ -253,7 +254,7 @@ class CaseBase(Strict):
     rules: list[str] = Field(min_length=1, description="Ids of the rules (cases/rules.yaml) this case checks")
     api: Api
     description: str | None = None
-    expect: Any = Field(default=None, description="The expected result, compared exactly")
+    expect: JSON = Field(default=None, description="The expected result, compared exactly")
     expect_error: ExpectedError | None = None
     tolerance: float | None = Field(
         default=None, ge=0, description="Absolute tolerance for floats; exact comparison when absent"

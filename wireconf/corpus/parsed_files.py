@@ -32,13 +32,13 @@ import secrets
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 import yaml
 
 from wireconf import yaml_source
 from wireconf.cache_dir import cache_root
 from wireconf.safe_pickle import loads_only
+from wireconf.untyped import YAML
 from wireconf.yaml_source import YamlSyntaxError, load_yaml
 
 MIN_FILES = 50
@@ -67,7 +67,7 @@ _SAFE = {
 strings, bytes, numbers)."""
 
 
-def safe_loads(data: bytes) -> Any:
+def safe_loads(data: bytes) -> YAML:
     """Unpickle ``data`` building nothing but parsed YAML (``pickle.UnpicklingError`` otherwise)."""
     return loads_only(data, _SAFE)
 
@@ -132,7 +132,7 @@ class ParsedFiles:
             if version == self._version and isinstance(entries, dict):
                 self._entries = entries
 
-    def load(self, path: Path) -> Any:
+    def load(self, path: Path) -> YAML:
         """The parsed file; raises ``YamlSyntaxError`` as ``load_yaml_file`` does."""
         try:
             data = path.read_bytes()

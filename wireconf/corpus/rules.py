@@ -32,6 +32,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from wireconf.conditions import Condition, parse_condition
+from wireconf.untyped import YAML
 from wireconf.yaml_source import YamlSyntaxError, line_of, load_yaml_file, unicode_problem
 
 RULES_FILE = "rules.yaml"
@@ -136,7 +137,7 @@ class Governs(BaseModel):
 
     @field_validator("change", "apis", "kinds", "variants", "when", mode="before")
     @classmethod
-    def _one_or_several(cls, value: Any) -> Any:
+    def _one_or_several(cls, value: YAML) -> YAML:
         return [value] if isinstance(value, str) else value
 
     @field_validator("change")
@@ -255,7 +256,7 @@ class Rule(BaseModel):
 
     @field_validator("mutant", mode="before")
     @classmethod
-    def _one_edit_or_several(cls, value: Any) -> Any:
+    def _one_edit_or_several(cls, value: YAML) -> YAML:
         return [value] if isinstance(value, dict) else value
 
     @model_validator(mode="after")

@@ -52,6 +52,7 @@ from wireconf.kinds.registry import KINDS
 from wireconf.providers.registry import PROVIDER_OF
 from wireconf.report_text import cut_note
 from wireconf.sdk.origins import Origin, origin_of
+from wireconf.untyped import JSON, AdapterResult
 
 _LOG = logging.getLogger(__name__)
 
@@ -485,7 +486,7 @@ class ExecAdapter:
         call_id = next(self._ids)
         downloads = Downloads(args.get("messages"))
         sdk_json = PROVIDER_OF[api].sdk_json if api in PROVIDER_OF else None
-        events: Iterator[Any] | None = iter(stream[1]) if stream is not None else None
+        events: Iterator[JSON] | None = iter(stream[1]) if stream is not None else None
         if self._recorded_inputs:
             args, events = _as_recorded(args, sdk, stream)
         message = {
@@ -622,7 +623,7 @@ def _as_recorded(
     return args, origin.probe.chunks()
 
 
-def _is_sdk_object(value: Any) -> bool:
+def _is_sdk_object(value: AdapterResult) -> bool:
     """An SDK response (a pydantic model) rather than a stream of events."""
     return hasattr(type(value), "model_fields")
 

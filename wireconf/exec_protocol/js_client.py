@@ -29,6 +29,7 @@ from wireconf.cache_dir import cache_root
 from wireconf.error_categories import CATEGORIES
 from wireconf.exec_protocol import PROTOCOL_VERSION, PROTOCOL_VERSIONS
 from wireconf.kinds.registry import KINDS, OPTIONAL_METHODS
+from wireconf.untyped import JSON
 
 PACKAGE = Path(__file__).with_name("js")
 DECLARATIONS = PACKAGE / "protocol.d.ts"
@@ -56,7 +57,7 @@ def _doc(description: str | None, indent: str = "") -> str:
     return f"{indent}/** {text} */\n"
 
 
-def _ts(node: Any, indent: str = "") -> str:
+def _ts(node: JSON, indent: str = "") -> str:
     """The TypeScript type of one schema node (the subset the exec schema uses)."""
     if node is True or node == {} or not isinstance(node, dict):
         return "unknown"

@@ -17,6 +17,7 @@ from typing import Any
 
 from wireconf.error_categories import categorised, reported
 from wireconf.errors import ContractError, NotJudged
+from wireconf.untyped import JSON, AdapterResult
 
 SCHEMA_FILE = "schema.json"
 
@@ -53,7 +54,7 @@ def decode(line: str) -> dict[str, Any]:
     return message
 
 
-def to_json(value: Any, sdk_json: Callable[[Any], Any] | None = None) -> Any:
+def to_json(value: AdapterResult, sdk_json: Callable[[Any], Any] | None = None) -> JSON:
     """``value`` as JSON data; an SDK object (a pydantic model) becomes the provider's own JSON.
 
     ``sdk_json`` is how the provider of the call's api writes its SDK objects (its record says: openai

@@ -21,13 +21,17 @@ import gc
 import json
 import sys
 from collections.abc import Callable, Iterator, Mapping
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from wireconf.adapter_contract import CONCEPT
 from wireconf.exec_protocol import PROTOCOL_VERSION
 from wireconf.exec_protocol.messages import ProtocolError, decode, encode, error_payload, to_json
 from wireconf.kinds.registry import KINDS, METHODS
 from wireconf.kinds.registry import OPTIONAL_METHODS as REGISTRY_OPTIONAL_METHODS
+from wireconf.untyped import JSON, AdapterObject, AdapterResult, SDKObject
+
+if TYPE_CHECKING:
+    from wireconf.sdk.replay import SdkReplay
 
 ARGUMENTS: dict[str, tuple[str, ...]] = {name: method.params for name, (_, method) in METHODS.items()}
 """Each method of the contract → its arguments after ``api``, by name (the kinds' records)."""
@@ -49,18 +53,18 @@ class _End(Exception):
     pass
 
 
-async def _settle(awaitable: Any) -> Any:
+async def _settle(awaitable: AdapterResult) -> AdapterResult:
     return await awaitable
 
 
 class Server:
     """Reads calls on ``stdin``, runs them on ``adapter``, writes the replies on ``stdout``."""
 
-    def __init__(self, adapter: Any, stdin: IO[str], stdout: IO[str]) -> None:
+    def __init__(self, adapter: AdapterObject, stdin: IO[str], stdout: IO[str]) -> None:
         self.adapter = adapter
         self.stdin = stdin
         self.stdout = stdout
-        self._replay: Any = None
+        self._replay: SdkReplay | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         self.stdout.write(encode(message) + "\n")
@@ -153,14 +157,14 @@ class Server:
 
     # -- SDK objects, rebuilt by the SDKs themselves ---------------------------------------------------
 
-    def _sdk(self) -> Any:
+    def _sdk(self) -> SdkReplay:
         if self._replay is None:
             from wireconf.sdk.replay import SdkReplay
 
             self._replay = SdkReplay()
         return self._replay
 
-    def _sdk_object(self, api: str, data: Any) -> Any:
+    def _sdk_object(self, api: str, data: JSON) -> SDKObject:
         from wireconf.cassettes.store import RecordedResponse
 
         body = json.dumps(data).encode("utf-8")
@@ -168,7 +172,7 @@ class Server:
             api, RecordedResponse(200, {"content-type": ["application/json"]}, body)
         )
 
-    def _sdk_stream(self, api: str, call_id: int) -> Any:
+    def _sdk_stream(self, api: str, call_id: int) -> SDKObject:
         from wireconf.cassettes.store import RecordedResponse
         from wireconf.providers.registry import APIS
         from wireconf.stream_probe import StreamProbe
@@ -197,7 +201,7 @@ class Server:
         recorded = RecordedResponse(200, {"content-type": ["text/event-stream"]}, b"")
         return self._sdk().stream_object(api, recorded, PulledEvents(events=[]))
 
-    def pull(self, call_id: int) -> Any:
+    def pull(self, call_id: int) -> JSON:
         self.send({"type": "next", "id": call_id})
         message = self.receive()
         if message is None:
@@ -217,7 +221,7 @@ def _sdk_json(api: str | None) -> Callable[[Any], Any] | None:
     return provider.sdk_json if provider is not None else None
 
 
-def result_json(value: Any, sdk_json: Callable[[Any], Any] | None = None) -> Any:
+def result_json(value: AdapterResult, sdk_json: Callable[[Any], Any] | None = None) -> JSON:
     """A result as JSON: data as is, a ToolCall-like object as its three fields, an SDK object as its
     provider's JSON; anything else cannot be sent, which the harness is told as an error."""
     if value is None or isinstance(value, bool | int | float | str):

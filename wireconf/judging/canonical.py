@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from wireconf.errors import WireconfError
+from wireconf.untyped import JSON, AdapterResult
 
 TOOL_CALL_FIELDS = ("id", "name", "arguments")
 
@@ -26,7 +27,7 @@ TOOL_CALL_FIELDS = ("id", "name", "arguments")
 class NotData(WireconfError):
     """The adapter returned an object that is not data at ``path``."""
 
-    def __init__(self, path: str, value: Any, why: str | None = None) -> None:
+    def __init__(self, path: str, value: AdapterResult, why: str | None = None) -> None:
         self.path = path
         self.value = value
         super().__init__(
@@ -38,7 +39,7 @@ class NotData(WireconfError):
         )
 
 
-def _is_tool_call_object(value: Any) -> bool:
+def _is_tool_call_object(value: AdapterResult) -> bool:
     return all(hasattr(value, f) for f in ("name", "arguments")) and not isinstance(value, type)
 
 
@@ -47,7 +48,7 @@ _EXACT: dict[type, Callable[[Any], object]] = {str: str.__str__, int: int.__int_
 runtime's own text type) is the string it holds, in every kind, as JSON would carry it."""
 
 
-def canonical(value: Any, path: str = "") -> Any:
+def canonical(value: AdapterResult, path: str = "") -> JSON:
     """The plain-data form of ``value``; raises ``NotData`` (one line, whatever went wrong)."""
     try:
         return _canonical(value, path)
@@ -61,7 +62,7 @@ def canonical(value: Any, path: str = "") -> Any:
         ) from None
 
 
-def _too_deep(value: Any, path: str) -> NotData:
+def _too_deep(value: AdapterResult, path: str) -> NotData:
     """A value that contains itself (named where), or one nested deeper than Python can follow."""
     stack: list[tuple[Any, str, frozenset[int]]] = [(value, path, frozenset())]
     while stack:
@@ -85,7 +86,7 @@ _PLAIN = frozenset({type(None), bool, int, float, str})
 """Types whose values are their own canonical form (checked before a path is spelled out for them)."""
 
 
-def _canonical(value: Any, path: str) -> Any:
+def _canonical(value: AdapterResult, path: str) -> JSON:
     if type(value) in _PLAIN:
         return value
     for base, exact in _EXACT.items():
@@ -109,11 +110,11 @@ def _canonical(value: Any, path: str) -> Any:
     raise NotData(path, value)
 
 
-def _is_expected_tool_call(value: Any) -> bool:
+def _is_expected_tool_call(value: JSON) -> bool:
     return isinstance(value, dict) and set(value) == set(TOOL_CALL_FIELDS)
 
 
-def tool_calls_as_expected(expected: Any, actual: Any) -> Any:
+def tool_calls_as_expected(expected: JSON, actual: JSON) -> JSON:
     """``actual`` with each mapping that stands where ``expected`` has a ToolCall read as a ToolCall."""
     if _is_expected_tool_call(expected) and isinstance(actual, dict) and {"name", "arguments"} <= set(actual):
         return {f: actual.get(f) for f in TOOL_CALL_FIELDS}

@@ -9,12 +9,11 @@ it is, exactly.
 
 from __future__ import annotations
 
-from typing import Any
-
 from wireconf.judging.matchers import is_matcher
+from wireconf.untyped import JSON
 
 
-def listed_only(expected: Any, actual: Any) -> Any:
+def listed_only(expected: JSON, actual: JSON) -> JSON:
     """``actual`` cut down to the keys ``expected`` lists, at every depth."""
     if is_matcher(expected):
         return actual

@@ -20,22 +20,25 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from typing import Any
+
+from wireconf import untyped
 
 JSON = "$json"
 PATTERN = "$pattern"
 ID = "$id"
 
 
-def is_matcher(value: Any) -> bool:
+def is_matcher(value: untyped.JSON) -> bool:
     return isinstance(value, dict) and len(value) == 1 and next(iter(value)) in (JSON, PATTERN, ID)
 
 
-def _is_id(value: Any) -> bool:
+def _is_id(value: untyped.JSON) -> bool:
     return isinstance(value, str) and value != ""
 
 
-def _ids(expected: Any, actual: Any, found: dict[str, str]) -> dict[str, str]:
+def _ids(expected: untyped.JSON, actual: untyped.JSON, found: dict[str, str]) -> dict[str, str]:
     """``{name: id}``: for each ``$id`` name, the first non-empty string standing where it stands."""
     if is_matcher(expected):
         ((kind, name),) = expected.items()
@@ -51,7 +54,7 @@ def _ids(expected: Any, actual: Any, found: dict[str, str]) -> dict[str, str]:
     return found
 
 
-def _apply_id(name: str, actual: Any, ids: dict[str, str]) -> tuple[Any, Any]:
+def _apply_id(name: str, actual: untyped.JSON, ids: dict[str, str]) -> tuple[untyped.JSON, untyped.JSON]:
     bound = ids.get(name)
     owner = next((n for n, value in ids.items() if value == bound), None)  # the first name to take it
     if _is_id(actual) and actual == bound and owner == name:
@@ -63,7 +66,9 @@ def _apply_id(name: str, actual: Any, ids: dict[str, str]) -> tuple[Any, Any]:
     return f"{bound} (the id {ID} {name} stands for)", actual
 
 
-def _apply_one(expected: dict[str, Any], actual: Any, ids: dict[str, str]) -> tuple[Any, Any]:
+def _apply_one(
+    expected: dict[str, Any], actual: untyped.JSON, ids: dict[str, str]
+) -> tuple[untyped.JSON, untyped.JSON]:
     from wireconf.compare import strict_equal
 
     ((kind, wanted),) = expected.items()
@@ -85,12 +90,12 @@ def _apply_one(expected: dict[str, Any], actual: Any, ids: dict[str, str]) -> tu
     return f"a JSON string of {json.dumps(wanted)}", actual
 
 
-def has_matchers(expected: Any) -> bool:
+def has_matchers(expected: untyped.JSON) -> bool:
     """Whether a matcher stands anywhere in ``expected``."""
     if isinstance(expected, dict):
         if is_matcher(expected):
             return True
-        values: Any = expected.values()
+        values: Iterable[untyped.JSON] = expected.values()
     elif isinstance(expected, list):
         values = expected
     else:
@@ -98,7 +103,7 @@ def has_matchers(expected: Any) -> bool:
     return any(has_matchers(v) for v in values if isinstance(v, dict | list))  # no call per scalar
 
 
-def apply_matchers(expected: Any, actual: Any) -> tuple[Any, Any]:
+def apply_matchers(expected: untyped.JSON, actual: untyped.JSON) -> tuple[untyped.JSON, untyped.JSON]:
     """``(expected, actual)`` with every matcher resolved against the value standing where it stands
     (``$id`` names against the whole expectation; a ``$json`` value is an expectation of its own).
     Without a matcher, both as they are (most expectations: one walk of the expectation alone)."""
@@ -107,7 +112,9 @@ def apply_matchers(expected: Any, actual: Any) -> tuple[Any, Any]:
     return _apply(expected, actual, _ids(expected, actual, {}))
 
 
-def _apply(expected: Any, actual: Any, ids: dict[str, str]) -> tuple[Any, Any]:
+def _apply(
+    expected: untyped.JSON, actual: untyped.JSON, ids: dict[str, str]
+) -> tuple[untyped.JSON, untyped.JSON]:
     if is_matcher(expected):
         return _apply_one(expected, actual, ids)
     if isinstance(expected, dict) and isinstance(actual, dict):

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from wireconf.judging.canonical import NotData, canonical
 from wireconf.stream_probe import StreamProbe
+from wireconf.untyped import AdapterResult
 
 ContextT = TypeVar("ContextT")
 
@@ -31,10 +32,10 @@ def no_traceback() -> str:
 class Outcome(Generic[ContextT]):
     """What the adapter did with one case, before canonicalisation."""
 
-    value: Any = None
+    value: AdapterResult = None
     raised: BaseException | None = None
     traceback: Traceback = no_traceback
-    yielded: list[Any] = field(default_factory=list)
+    yielded: list[AdapterResult] = field(default_factory=list)
     probe: StreamProbe | None = None
     variants: list[tuple[str, Outcome[ContextT]]] = field(default_factory=list)
     """Other methods judged against the same expectation (``process_async`` beside ``process``)."""
@@ -46,10 +47,10 @@ class Outcome(Generic[ContextT]):
 class CanonicalOutcome(Generic[ContextT]):
     """An ``Outcome`` after canonicalisation: plain data only."""
 
-    value: Any
+    value: AdapterResult
     raised: BaseException | None
     traceback: Traceback
-    yielded: list[Any]
+    yielded: list[AdapterResult]
     probe: StreamProbe | None
     variants: list[tuple[str, CanonicalOutcome[ContextT]]] = field(default_factory=list)
     context: ContextT | None = None

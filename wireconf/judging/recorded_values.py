@@ -14,22 +14,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
 
 from wireconf.cassettes.store import RecordedResponse
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import CaseBase
 from wireconf.errors import CaseInputError
+from wireconf.untyped import JSON
 from wireconf.yaml_source import to_plain
 
 RECORDED = "$recorded"
 
 
-def is_reference(value: Any) -> bool:
+def is_reference(value: JSON) -> bool:
     return isinstance(value, dict) and len(value) == 1 and next(iter(value)) == RECORDED
 
 
-def has_references(value: Any) -> bool:
+def has_references(value: JSON) -> bool:
     if is_reference(value):
         return True
     if isinstance(value, dict):
@@ -44,7 +44,7 @@ class NoRecordedValue(CaseInputError, KeyError):
     ``KeyError`` too, as a lookup that found nothing."""
 
 
-def pointer_get(document: Any, pointer: Any) -> Any:
+def pointer_get(document: JSON, pointer: JSON) -> JSON:
     """The value at an RFC 6901 JSON pointer; ``NoRecordedValue`` (a ``KeyError``) naming the first step
     that does not exist."""
     if not isinstance(pointer, str) or (pointer and not pointer.startswith("/")):
@@ -63,7 +63,7 @@ def pointer_get(document: Any, pointer: Any) -> Any:
     return value
 
 
-def resolve(value: Any, document: Any) -> Any:
+def resolve(value: JSON, document: JSON) -> JSON:
     """``value`` with every ``{$recorded: pointer}`` replaced by what the pointer names in ``document``."""
     if is_reference(value):
         return pointer_get(document, value[RECORDED])

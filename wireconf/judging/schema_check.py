@@ -28,6 +28,7 @@ from typing import Any
 
 from wireconf.compare import format_path
 from wireconf.differences import Difference
+from wireconf.untyped import JSON
 
 RequestType = str | Mapping[str, str]
 """A dotted SDK type for the whole body, or (a REST body made of parts, Gemini's) each top-level key's
@@ -62,7 +63,7 @@ def _adapter(dotted: str) -> Any:
     return TypeAdapter(list[target] if inner != dotted else target)
 
 
-def _walk(value: Any, path: tuple[Any, ...], found: list[dict[str, Any]]) -> Any:
+def _walk(value: JSON, path: tuple[Any, ...], found: list[dict[str, Any]]) -> JSON:
     """``value`` with every lazily validated iterable consumed (its errors recorded, located from the
     body's root)."""
     from pydantic import BaseModel, ValidationError
@@ -73,7 +74,7 @@ def _walk(value: Any, path: tuple[Any, ...], found: list[dict[str, Any]]) -> Any
         return {k: _walk(v, (*path, k), found) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_walk(v, (*path, i), found) for i, v in enumerate(value)]
-    items: list[Any] = []
+    items: list[JSON] = []
     try:
         for i, item in enumerate(iter(value)):
             items.append(_walk(item, (*path, i), found))
@@ -84,7 +85,7 @@ def _walk(value: Any, path: tuple[Any, ...], found: list[dict[str, Any]]) -> Any
     return items
 
 
-def _unknown(sent: Any, kept: Any, path: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
+def _unknown(sent: JSON, kept: JSON, path: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
     """The paths of keys ``sent`` has and the validated ``kept`` lost."""
     if isinstance(sent, Mapping) and isinstance(kept, Mapping):
         for key, value in sent.items():
@@ -102,12 +103,12 @@ def _shown(parts: tuple[Any, ...]) -> str:
     return format_path(steps)
 
 
-def _located(error: Mapping[str, Any], root: Any) -> tuple[tuple[Any, ...], tuple[tuple[int, Any], ...]]:
+def _located(error: Mapping[str, Any], root: JSON) -> tuple[tuple[Any, ...], tuple[tuple[int, Any], ...]]:
     """An error's location split into the path in the data and the union members pydantic tried on the
     way (each with the depth it was tried at): a step that is no key or index of the data there names a
     member (a missing field's own name excepted)."""
     loc = tuple(error["loc"])
-    data: list[Any] = []
+    data: list[JSON] = []
     tags: list[tuple[int, Any]] = []
     current = root
     for n, step in enumerate(loc):
@@ -154,7 +155,7 @@ def _closest(errors: list[Located]) -> list[tuple[tuple[Any, ...], str]]:
     return list(dict.fromkeys(out))
 
 
-def _check(value: Any, dotted: str, at: tuple[Any, ...]) -> list[Problem]:
+def _check(value: JSON, dotted: str, at: tuple[Any, ...]) -> list[Problem]:
     from pydantic import BaseModel, ValidationError
 
     name = dotted.removeprefix("list[").removesuffix("]").rpartition(".")[2]
@@ -195,7 +196,7 @@ def _dedupe(found: list[Problem]) -> list[Problem]:
     return list(dict.fromkeys(found))
 
 
-def warm(api: str, body: Any = None) -> None:
+def warm(api: str, body: JSON = None) -> None:
     """Build the validators of ``api``'s request types now (once per process), outside any case's time
     limit; ``body``: the request whose type to build (both variants of a streaming api when omitted)."""
     from wireconf.providers.registry import APIS
@@ -210,7 +211,7 @@ def warm(api: str, body: Any = None) -> None:
             _adapter(dotted)
 
 
-def rejections(api: str, actual: Any, expected: Any) -> list[Difference]:
+def rejections(api: str, actual: JSON, expected: JSON) -> list[Difference]:
     """The problems of the runtime's request ``actual`` that the expectation ``expected`` does not share,
     as ``provider-rejects`` differences; none when the api names no SDK type or the bodies are not
     objects. A problem the expectation shares is the spec's own request (a finding about the spec, listed

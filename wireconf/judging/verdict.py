@@ -21,6 +21,7 @@ from wireconf.judging.listed import listed_only
 from wireconf.judging.matchers import apply_matchers
 from wireconf.judging.outcome import CanonicalOutcome
 from wireconf.report_text import machine_free
+from wireconf.untyped import JSON
 from wireconf.yaml_source import to_plain
 
 
@@ -28,7 +29,7 @@ def _indent(text: str, prefix: str = "    ") -> str:
     return "\n".join(prefix + line for line in text.splitlines())
 
 
-def _resolve(expected: Any, actual: Any) -> tuple[Any, Any]:
+def _resolve(expected: JSON, actual: JSON) -> tuple[Any, Any]:
     """Read tool calls the way the expectation holds them, then resolve declared matchers."""
     return apply_matchers(expected, tool_calls_as_expected(expected, actual))
 

@@ -28,6 +28,7 @@ from typing import Any
 from wireconf.corpus.rules import path_pattern
 from wireconf.differences import CHANGES, SUBJECTS, Difference
 from wireconf.errors import WireconfError
+from wireconf.untyped import YAML
 
 KEYS = ("subject", "path", "change", "reason", "cases")
 
@@ -69,7 +70,7 @@ class Waiver:
         return data
 
 
-def parse_waivers(value: Any, where: Path) -> list[Waiver]:
+def parse_waivers(value: YAML, where: Path) -> list[Waiver]:
     """The ``waivers`` section of a baseline file; ``WaiverError`` names the entry at fault."""
     if value is None:
         return []

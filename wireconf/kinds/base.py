@@ -15,7 +15,7 @@ from typing import Any
 from wireconf.cassettes.recording import RecordingPolicy
 from wireconf.cassettes.store import CassetteError, CassetteStore, RecordedResponse
 from wireconf.corpus.case import LoadedCase
-from wireconf.corpus.model import CassetteRef, InlineResponse, Response
+from wireconf.corpus.model import CaseBase, CassetteRef, InlineResponse, Response
 from wireconf.errors import CaseInputError
 from wireconf.judging.outcome import Outcome
 from wireconf.report_text import machine_free
@@ -88,7 +88,9 @@ def raised(exc: BaseException, **extra: Any) -> Outcome[Any]:
     return Outcome(raised=exc, traceback=partial(adapter_traceback, exc), **extra)
 
 
-def _recorded(ctx: HarnessContext, case: LoadedCase[Any], source: Response) -> tuple[RecordedResponse, str]:
+def _recorded(
+    ctx: HarnessContext, case: LoadedCase[CaseBase], source: Response
+) -> tuple[RecordedResponse, str]:
     """The response ``source`` names and where it is, unchecked."""
     if isinstance(source, CassetteRef):
         try:
@@ -115,7 +117,7 @@ def _recorded(ctx: HarnessContext, case: LoadedCase[Any], source: Response) -> t
 
 
 def recorded_response(
-    ctx: HarnessContext, case: LoadedCase[Any], source: Response, stream: bool
+    ctx: HarnessContext, case: LoadedCase[CaseBase], source: Response, stream: bool
 ) -> RecordedResponse:
     """The response ``source`` (the case's ``response``) names, from its cassette or written inline."""
     recorded, where = _recorded(ctx, case, source)
@@ -133,7 +135,7 @@ def recorded_response(
 
 
 def sdk_input(
-    ctx: HarnessContext, case: LoadedCase[Any], source: Response, stream: bool
+    ctx: HarnessContext, case: LoadedCase[CaseBase], source: Response, stream: bool
 ) -> tuple[Any, StreamProbe | None]:
     """The official SDK's object for the response ``source`` names (a stream comes with its probe)."""
     recorded = recorded_response(ctx, case, source, stream)
@@ -149,7 +151,7 @@ def sdk_input(
     return sdk_object, probe
 
 
-def warm_sdk_input(ctx: HarnessContext, case: LoadedCase[Any]) -> None:
+def warm_sdk_input(ctx: HarnessContext, case: LoadedCase[CaseBase]) -> None:
     """Have the SDK parse the recorded response a case's ``response`` names, once per process, before
     any case runs (``SdkReplay.warm``): best effort, since the case itself reports any problem."""
     source = getattr(case.model, "response", None)

@@ -39,6 +39,7 @@ from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised
 from wireconf.kinds.kind import AdapterMethod, Call, Kind, first_interaction_response, unblessable
 from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.sdk.replay import e2e_client, warm_up
+from wireconf.untyped import JSON, AdapterObject, AdapterResult
 from wireconf.yaml_source import to_plain
 
 
@@ -52,7 +53,7 @@ class E2eCase(CaseBase):
         pattern=r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$",
         description="The cassette that answers the runtime's requests: cassettes/<cassette>.yaml",
     )
-    expect_request: Any = Field(
+    expect_request: JSON = Field(
         description="The JSON body of the request the runtime sends through the SDK, compared exactly "
         "(a list of bodies when it sends several requests)",
     )
@@ -74,7 +75,7 @@ def _load(ctx: HarnessContext, name: str) -> tuple[Cassette | None, bool]:
     return cassette, writable
 
 
-def open_exchange(ctx: HarnessContext, case: LoadedCase[Any], name: str) -> tuple[Exchange, Any]:
+def open_exchange(ctx: HarnessContext, case: LoadedCase[CaseBase], name: str) -> tuple[Exchange, Any]:
     """The case's exchange over cassette ``name`` and the SDK client that talks through it (skips
     when the record policy says so; a missing cassette in replay mode is a ``CaseInputError``)."""
     provider = PROVIDER_OF[case.api]
@@ -104,8 +105,8 @@ def open_exchange(ctx: HarnessContext, case: LoadedCase[Any], name: str) -> tupl
 
 def run_execute(
     ctx: HarnessContext,
-    case: LoadedCase[Any],
-    adapter: Any,
+    case: LoadedCase[CaseBase],
+    adapter: AdapterObject,
     exchange: Exchange,
     client: Any,
     agent: dict[str, Any],
@@ -113,7 +114,7 @@ def run_execute(
 ) -> Outcome[Exchange]:
     """``adapter.execute`` through ``client``, a returned iterator drained item by item; the exchange
     is finished (recorded cassettes written) whatever happens."""
-    items: list[Any] = []
+    items: list[AdapterResult] = []
     outcome: Outcome[Exchange]
     try:
         value = adapter.execute(case.api, agent, messages, client)
@@ -135,7 +136,7 @@ def run_execute(
     return outcome
 
 
-def _label(adapter: Any) -> str:
+def _label(adapter: AdapterObject) -> str:
     return f"{getattr(adapter, 'name', type(adapter).__name__)} {getattr(adapter, 'version', '')}".strip()
 
 
@@ -146,7 +147,7 @@ def _requests(text: str) -> Difference:
     return Difference("request", "$", "requests", text)
 
 
-def _request_lines(expected: Any, exchange: Exchange) -> list[Line]:
+def _request_lines(expected: JSON, exchange: Exchange) -> list[Line]:
     read = APIS[exchange.api].request_body or (lambda body: body)
     bodies = [read(sent.json) for sent in exchange.sent]
     several = isinstance(expected, list)

@@ -28,6 +28,7 @@ from wireconf.errors import CaseInputError, WireconfError
 from wireconf.judging.outcome import Outcome
 from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
+from wireconf.untyped import JSON
 from wireconf.yaml_source import to_plain
 
 Extractor = Literal["llm", "tool", "mark"]
@@ -39,7 +40,7 @@ class Payload(Strict):
 
     cassette: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$")
     interaction: int = Field(default=0, ge=0)
-    body: Any = None
+    body: JSON = None
 
     @model_validator(mode="after")
     def _one_source(self) -> Payload:
@@ -82,7 +83,7 @@ CHECKED_AFTER = "(checked by the harness after extract() returned)"
 """What stands for the traceback of ``PayloadMutated``: the harness raised it, not the adapter."""
 
 
-def _body(ctx: HarnessContext, payload: Payload, side: str, where: str) -> Any:
+def _body(ctx: HarnessContext, payload: Payload, side: str, where: str) -> JSON:
     if payload.cassette is None:
         return payload.body
     try:
@@ -99,7 +100,7 @@ def _body(ctx: HarnessContext, payload: Payload, side: str, where: str) -> Any:
         ) from exc
 
 
-def _event(extractor: str, start: bool, data_schema: Any, data: Any) -> dict[str, Any]:
+def _event(extractor: str, start: bool, data_schema: JSON, data: JSON) -> dict[str, Any]:
     if extractor == "mark":
         return {"kind": "mark", "data_schema": data_schema, "data": data}
     return {

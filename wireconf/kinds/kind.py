@@ -24,6 +24,7 @@ from wireconf.errors import BlessError, CaseInputError
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
 from wireconf.judging.verdict import judge as judge_result
 from wireconf.kinds.base import HarnessContext, recorded_response
+from wireconf.untyped import AdapterObject
 
 ModelT = TypeVar("ModelT", bound=CaseBase)
 ContextT = TypeVar("ContextT")
@@ -118,7 +119,7 @@ class Kind(ABC, Generic[ModelT, ContextT]):
         return []
 
     def unsupported(
-        self, case: LoadedCase[ModelT], adapter: Any, supports: Callable[[str], bool]
+        self, case: LoadedCase[ModelT], adapter: AdapterObject, supports: Callable[[str], bool]
     ) -> str | None:
         """Why the adapter cannot run this case although it declares ``<kind>:<api>``, or ``None``."""
         return None
@@ -167,6 +168,6 @@ def first_interaction_response(ctx: HarnessContext, name: str, where: str) -> Re
     return recorded
 
 
-def unblessable(case: LoadedCase[Any], why: str) -> BlessError:
+def unblessable(case: LoadedCase[CaseBase], why: str) -> BlessError:
     """The error of a case ``wireconf bless`` cannot bless, and why."""
     return BlessError(f"{case.id}: not blessed, {why}")

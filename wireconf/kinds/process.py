@@ -24,6 +24,7 @@ from wireconf.errors import CaseInputError, ContractError
 from wireconf.judging.outcome import Outcome
 from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, recorded_response, sdk_input
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
+from wireconf.untyped import JSON
 from wireconf.yaml_source import to_plain
 
 PROCESS_ASYNC = AdapterMethod("process_async", ("agent", "response"), sdk=("response",), awaited=True)
@@ -115,8 +116,8 @@ class ProcessKind(Kind[ProcessCase, None]):
 
     def prepare(self, ctx: HarnessContext, case: LoadedCase[ProcessCase]) -> Call[None]:
         if case.model.response_as == "mapping":
-            response: Any = _mapping_input(ctx, case)
-            response_for_async: Any = _mapping_input(ctx, case)
+            response: JSON = _mapping_input(ctx, case)
+            response_for_async: JSON = _mapping_input(ctx, case)
         else:
             response, _ = sdk_input(ctx, case, case.model.response, stream=False)
             # its own object for process_async: nothing shared

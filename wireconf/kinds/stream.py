@@ -16,6 +16,7 @@ from wireconf.errors import CaseInputError
 from wireconf.judging.outcome import Outcome
 from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, sdk_input
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
+from wireconf.untyped import JSON, AdapterResult
 from wireconf.yaml_source import to_plain
 
 
@@ -46,7 +47,7 @@ class StreamKind(Kind[StreamCase, None]):
         agent = case.raw["agent"]
 
         def call(adapter: Any) -> Outcome[None]:
-            items: list[Any] = []
+            items: list[AdapterResult] = []
             try:
                 for item in adapter.process_stream(case.api, to_plain(agent), events):
                     probe.mark_yield()
@@ -57,7 +58,7 @@ class StreamKind(Kind[StreamCase, None]):
 
         return call
 
-    def recorded_document(self, ctx: HarnessContext, case: LoadedCase[StreamCase], where: str) -> Any:
+    def recorded_document(self, ctx: HarnessContext, case: LoadedCase[StreamCase], where: str) -> JSON:
         raise CaseInputError(f"{where}: only a case with a non-streaming recorded response can refer to it")
 
 

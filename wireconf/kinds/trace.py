@@ -47,6 +47,7 @@ from wireconf.kinds import e2e, process
 from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, sdk_input
 from wireconf.kinds.kind import Call, Kind, capability, unblessable
 from wireconf.span_capture import GEN_AI_PREFIX, CapturedSpan, SpanCapture, TracingUnavailable
+from wireconf.untyped import AdapterObject
 from wireconf.yaml_source import to_plain
 
 CALL_CAPABILITY = {
@@ -261,7 +262,7 @@ class TraceKind(Kind[TraceCase, Observed]):
         return _prepare(ctx, case)
 
     def unsupported(
-        self, case: LoadedCase[TraceCase], adapter: Any, supports: Callable[[str], bool]
+        self, case: LoadedCase[TraceCase], adapter: AdapterObject, supports: Callable[[str], bool]
     ) -> str | None:
         """Why this adapter cannot run the case's traced call, or ``None``: the call's own capability
         (``e2e`` for execute, ``process`` for process and process_async) and, for process_async, the

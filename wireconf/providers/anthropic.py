@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from wireconf.providers.equivalence import Equivalence
 from wireconf.providers.provider import TOKEN_START, Api, KeyShape, Provider, Route, http_module_of, typed_sse
+from wireconf.untyped import JSON, SDKObject
+
+if TYPE_CHECKING:
+    import anthropic
 
 
-def http_module() -> Any:
+def http_module() -> ModuleType:
     import anthropic
 
     return http_module_of(anthropic.DefaultHttpxClient)
 
 
-def client(transport: Any, uris: list[str] | None = None) -> Any:
+def client(transport: Any, uris: list[str] | None = None) -> anthropic.Anthropic:
     """A real ``anthropic.Anthropic`` whose HTTP goes to ``transport``."""
     import anthropic
 
@@ -26,7 +31,7 @@ def client(transport: Any, uris: list[str] | None = None) -> Any:
     )
 
 
-def record_client(transport: Any) -> Any:
+def record_client(transport: Any) -> anthropic.Anthropic:
     """The client a user with real keys gets: ``ANTHROPIC_API_KEY`` and ``ANTHROPIC_BASE_URL`` read by
     the SDK, HTTP through ``transport``."""
     import anthropic
@@ -34,12 +39,12 @@ def record_client(transport: Any) -> Any:
     return anthropic.Anthropic(http_client=http_module().Client(transport=transport), max_retries=0)
 
 
-def sdk_json(value: Any) -> Any:
+def sdk_json(value: SDKObject) -> JSON:
     """anthropic models serialise themselves under their API field names."""
     return value.to_dict(mode="json")
 
 
-def messages(sdk: Any, headers: dict[str, str], stream: bool) -> Any:
+def messages(sdk: anthropic.Anthropic, headers: dict[str, str], stream: bool) -> SDKObject:
     """``anthropic.types.Message``, or ``anthropic.Stream[RawMessageStreamEvent]``."""
     return sdk.messages.create(
         model="wireconf-replay", max_tokens=1, messages=[], stream=stream, extra_headers=headers
@@ -95,7 +100,7 @@ MESSAGES_EQUIVALENCES = (
 """The Messages API: requests it reads alike (``wireconf.providers.equivalence``)."""
 
 
-def request_type(body: Any) -> str:
+def request_type(body: JSON) -> str:
     """``MessageCreateParamsStreaming`` for ``"stream": true``, else ``…NonStreaming``."""
     variant = "Streaming" if body.get("stream") is True else "NonStreaming"
     return f"anthropic.types.message_create_params.MessageCreateParams{variant}"

@@ -39,6 +39,7 @@ from typing import Any, Literal, get_args
 from wireconf.conditions import Condition, parse_condition
 from wireconf.differences import Difference, generic_path
 from wireconf.errors import WireconfError
+from wireconf.untyped import JSON
 
 
 class ProviderError(WireconfError, ValueError):
@@ -72,7 +73,7 @@ class Equivalence:
     """Where the provider says so: its API reference's URL, or the SDK type and field that states it."""
     quote: str
     """The words of the source that state it (the SDK docstring, the reference's line)."""
-    value: Any = None
+    value: JSON = None
     """``default``: the provider's default value."""
     when: tuple[str, ...] = ()
     """Conditions on the case as written (``wireconf.conditions``) under which it holds, e.g.
@@ -102,12 +103,12 @@ class Equivalence:
         return _holds(self.test, self.value, difference)
 
 
-def _present(difference: Difference) -> Any:
+def _present(difference: Difference) -> JSON:
     """The value of the side that has the key, for a key one side omits."""
     return difference.actual if difference.change == "unexpected-key" else difference.expected
 
 
-def _holds(test: Test, value: Any, difference: Difference) -> bool:
+def _holds(test: Test, value: JSON, difference: Difference) -> bool:
     if test == "default":
         present = _present(difference)
         return type(present) is type(value) and present == value
@@ -121,7 +122,7 @@ def _holds(test: Test, value: Any, difference: Difference) -> bool:
     )
 
 
-def _same_json(expected: Any, actual: Any) -> bool:
+def _same_json(expected: JSON, actual: JSON) -> bool:
     if not isinstance(expected, str) or not isinstance(actual, str):
         return False
     try:
@@ -130,7 +131,7 @@ def _same_json(expected: Any, actual: Any) -> bool:
         return False
 
 
-def _one_text_block(text: Any, blocks: Any) -> bool:
+def _one_text_block(text: JSON, blocks: JSON) -> bool:
     return (
         isinstance(text, str)
         and isinstance(blocks, list)
@@ -157,7 +158,7 @@ def covering(
     return None
 
 
-def _key_difference(outer: Difference, key: str, value: Any) -> Difference:
+def _key_difference(outer: Difference, key: str, value: JSON) -> Difference:
     """The difference one key of an omitted object would be, were its parent on both sides."""
     path = f"{outer.path}.{key}" if key.isidentifier() else f"{outer.path}[{key!r}]"
     sides = {"actual": value} if outer.change == "unexpected-key" else {"expected": value}

@@ -7,14 +7,20 @@ recordings' provider); its api keeps the name the corpus gives it, ``gemini.gene
 from __future__ import annotations
 
 import json
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from wireconf.providers.equivalence import Equivalence
 from wireconf.providers.provider import Api, KeyShape, Provider, Route
+from wireconf.untyped import JSON, SDKObject
+
+if TYPE_CHECKING:
+    from google import genai
+    from google.genai import types
 
 
-def http_module() -> Any:
+def http_module() -> ModuleType:
     """google-genai works with httpx2 when it is installed (its default), else httpx."""
     try:
         import httpx2
@@ -26,7 +32,7 @@ def http_module() -> Any:
         return httpx
 
 
-def _http_options(transport: Any, **extra: Any) -> Any:
+def _http_options(transport: Any, **extra: Any) -> types.HttpOptions:
     """Both of the SDK's HTTP clients (sync, and async for ``client.aio``) on ``transport``.
 
     Handing over both clients, and a TLS context for its websocket client that loads no certificates,
@@ -50,7 +56,7 @@ def api_version_of(uri: str) -> str | None:
     return first if first.startswith("v") and first[1:2].isdigit() else None
 
 
-def client(transport: Any, uris: list[str] | None = None) -> Any:
+def client(transport: Any, uris: list[str] | None = None) -> genai.Client:
     """A real ``google.genai.Client`` (Gemini API, not Vertex) whose HTTP goes to ``transport``.
 
     The API version segment of request paths (``v1beta``, ``v1``) is the one the first recorded request
@@ -67,7 +73,7 @@ def client(transport: Any, uris: list[str] | None = None) -> Any:
     )
 
 
-def record_client(transport: Any) -> Any:
+def record_client(transport: Any) -> genai.Client:
     """The client a user with real keys gets: key from ``GEMINI_API_KEY`` / ``GOOGLE_API_KEY`` and base
     URL from ``GOOGLE_GEMINI_BASE_URL`` (read by the SDK), HTTP through ``transport``."""
     from google import genai
@@ -81,12 +87,12 @@ def record_client(transport: Any) -> Any:
     return genai.Client(vertexai=False, http_options=options)
 
 
-def sdk_json(value: Any) -> Any:
+def sdk_json(value: SDKObject) -> JSON:
     """google-genai models are written under their camelCase wire names."""
     return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
 
 
-def generate_content(sdk: Any, headers: dict[str, str], stream: bool) -> Any:
+def generate_content(sdk: genai.Client, headers: dict[str, str], stream: bool) -> SDKObject:
     """``GenerateContentResponse``, or the iterator of them that ``generate_content_stream`` returns
     (it requests ``alt=sse`` and sends the request on the first ``next()``)."""
     from google.genai import types
@@ -97,7 +103,7 @@ def generate_content(sdk: Any, headers: dict[str, str], stream: bool) -> Any:
     return sdk.models.generate_content(model="wireconf-replay", contents="x", config=config)
 
 
-def sse(events: list[Any]) -> bytes:
+def sse(events: list[JSON]) -> bytes:
     """Gemini's ``alt=sse`` framing: ``data:`` lines separated by CRLF blank lines."""
     return "".join(f"data: {json.dumps(e, ensure_ascii=False)}\r\n\r\n" for e in events).encode("utf-8")
 
@@ -116,7 +122,7 @@ def _camel(name: str) -> str:
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
-def canonical_body(value: Any) -> Any:
+def canonical_body(value: JSON) -> JSON:
     """A generateContent request body with every field under its JSON (lowerCamelCase) name.
 
     The Gemini API reads a field under its proto name (``parameters_json_schema``) or its JSON name
@@ -195,7 +201,7 @@ REQUEST_PARTS = {
 unknown fields forbidden)."""
 
 
-def request_type(body: Any) -> dict[str, str]:
+def request_type(body: JSON) -> dict[str, str]:
     return REQUEST_PARTS
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from wireconf.providers.equivalence import Equivalence
 from wireconf.providers.provider import (
@@ -15,15 +16,19 @@ from wireconf.providers.provider import (
     http_module_of,
     typed_sse,
 )
+from wireconf.untyped import JSON, SDKObject
+
+if TYPE_CHECKING:
+    import openai
 
 
-def http_module() -> Any:
+def http_module() -> ModuleType:
     import openai
 
     return http_module_of(openai.DefaultHttpxClient)
 
 
-def client(transport: Any, uris: list[str] | None = None) -> Any:
+def client(transport: Any, uris: list[str] | None = None) -> openai.OpenAI:
     """A real ``openai.OpenAI`` whose HTTP goes to ``transport`` (a MockTransport or any transport)."""
     import openai
 
@@ -35,7 +40,7 @@ def client(transport: Any, uris: list[str] | None = None) -> Any:
     )
 
 
-def record_client(transport: Any) -> Any:
+def record_client(transport: Any) -> openai.OpenAI:
     """The client a user with real keys gets: key, organisation, project and base URL from the
     environment (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``, …, read by the SDK), HTTP through ``transport``."""
     import openai
@@ -43,19 +48,19 @@ def record_client(transport: Any) -> Any:
     return openai.OpenAI(http_client=http_module().Client(transport=transport), max_retries=0)
 
 
-def sdk_json(value: Any) -> Any:
+def sdk_json(value: SDKObject) -> JSON:
     """openai (and anthropic) models serialise themselves under their API field names."""
     return value.to_dict(mode="json")
 
 
-def chat(sdk: Any, headers: dict[str, str], stream: bool) -> Any:
+def chat(sdk: openai.OpenAI, headers: dict[str, str], stream: bool) -> SDKObject:
     """``ChatCompletion``, or ``openai.Stream[ChatCompletionChunk]``."""
     return sdk.chat.completions.create(
         model="wireconf-replay", messages=[], stream=stream, extra_headers=headers
     )
 
 
-def embeddings(sdk: Any, headers: dict[str, str], stream: bool) -> Any:
+def embeddings(sdk: openai.OpenAI, headers: dict[str, str], stream: bool) -> SDKObject:
     """``CreateEmbeddingResponse`` as recorded (float vectors).
 
     ``encoding_format="float"`` because without it the SDK asks for base64 and its post-parser raises
@@ -67,12 +72,12 @@ def embeddings(sdk: Any, headers: dict[str, str], stream: bool) -> Any:
     )
 
 
-def images(sdk: Any, headers: dict[str, str], stream: bool) -> Any:
+def images(sdk: openai.OpenAI, headers: dict[str, str], stream: bool) -> SDKObject:
     """``ImagesResponse``, or ``openai.Stream[ImageGenStreamEvent]`` (partial and completed images)."""
     return sdk.images.generate(model="wireconf-replay", prompt="x", stream=stream, extra_headers=headers)
 
 
-def responses(sdk: Any, headers: dict[str, str], stream: bool) -> Any:
+def responses(sdk: openai.OpenAI, headers: dict[str, str], stream: bool) -> SDKObject:
     """``Response``, or ``openai.Stream[ResponseStreamEvent]``."""
     return sdk.responses.create(model="wireconf-replay", input="x", stream=stream, extra_headers=headers)
 
@@ -184,27 +189,27 @@ IMAGES_EQUIVALENCES = (
 )
 
 
-def chat_request_type(body: Any) -> str:
+def chat_request_type(body: JSON) -> str:
     """``CompletionCreateParamsStreaming`` for ``"stream": true``, else ``…NonStreaming``."""
     variant = "Streaming" if body.get("stream") is True else "NonStreaming"
     return f"openai.types.chat.completion_create_params.CompletionCreateParams{variant}"
 
 
-def responses_request_type(body: Any) -> str:
+def responses_request_type(body: JSON) -> str:
     variant = "Streaming" if body.get("stream") is True else "NonStreaming"
     return f"openai.types.responses.response_create_params.ResponseCreateParams{variant}"
 
 
-def images_request_type(body: Any) -> str:
+def images_request_type(body: JSON) -> str:
     variant = "Streaming" if body.get("stream") is True else "NonStreaming"
     return f"openai.types.image_generate_params.ImageGenerateParams{variant}"
 
 
-def embeddings_request_type(body: Any) -> str:
+def embeddings_request_type(body: JSON) -> str:
     return "openai.types.embedding_create_params.EmbeddingCreateParams"
 
 
-def chat_sse(events: list[Any]) -> bytes:
+def chat_sse(events: list[JSON]) -> bytes:
     """Chat Completions framing: ``data:`` lines, then ``data: [DONE]``."""
     return ("".join(f"data: {event_json(e)}\n\n" for e in events) + "data: [DONE]\n\n").encode("utf-8")
 

@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from wireconf.providers.equivalence import Equivalence, ProviderError
+from wireconf.untyped import JSON
 
 SdkCall = Callable[[Any, dict[str, str], bool], Any]
 """``call(client, headers, stream)``: the SDK method a runtime calls for the api, on a replay client;
@@ -147,18 +148,18 @@ TOKEN_START = r"(?<![A-Za-z0-9_-])"
 """Starts a key shape that must not match inside a longer token."""
 
 
-def event_json(event: Any) -> str:
+def event_json(event: JSON) -> str:
     """One stream event as the compact JSON the providers send."""
     return json.dumps(event, ensure_ascii=False, separators=(",", ":"))
 
 
-def typed_sse(events: list[Any]) -> bytes:
+def typed_sse(events: list[JSON]) -> bytes:
     """Typed event framing (the Responses API, Images, Anthropic): ``event: <type>`` then ``data:``."""
     text = "".join(f"event: {e.get('type', 'message')}\ndata: {event_json(e)}\n\n" for e in events)
     return text.encode("utf-8")
 
 
-def stream_requested(route: Route, uri: str, match: re.Match[str], content_type: str, body: Any) -> bool:
+def stream_requested(route: Route, uri: str, match: re.Match[str], content_type: str, body: JSON) -> bool:
     """Whether a recorded request that ``route`` matched was a streaming call (see ``Route``)."""
     if "text/event-stream" in content_type or "alt=sse" in urlsplit(uri).query:
         return True

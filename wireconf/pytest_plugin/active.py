@@ -8,7 +8,6 @@ drivers.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -104,7 +103,9 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     return lines
 
 
-def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
+) -> None:
     if hasattr(config, "workerinput"):
         return
     session = get_session(config)

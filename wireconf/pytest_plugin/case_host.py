@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Protocol, TypeGuard
+from typing import Protocol, TypeGuard
 
 import pytest
 
 from wireconf.cassettes.watch import CassetteWatch
 from wireconf.corpus.case import LoadedCase
+from wireconf.corpus.model import CaseBase
 from wireconf.kinds.base import HarnessContext
 from wireconf.python_impl import LoadedImpl
 from wireconf.sdk.replay import SdkReplay
@@ -24,7 +25,7 @@ from wireconf.sdk.replay import SdkReplay
 class RunnableCase(Protocol):
     """A collected case (``items.CaseItem``) as a runner sees it (read-only: a runner never sets them)."""
 
-    loaded: LoadedCase[Any]
+    loaded: LoadedCase[CaseBase]
 
     @property
     def corpus_root(self) -> Path: ...

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
+from wireconf.corpus.model import CaseBase
 from wireconf.differences import Difference, Line
 from wireconf.errors import CaseInputError, ContractError, NotJudged, Unwritable
 from wireconf.judging.canonical import NotData
@@ -65,12 +66,12 @@ objects), apart from ``--case-timeout``, which is the runtime's: the limit still
 class Prepared:
     """A case ready to run: its inputs built, the adapter not called yet."""
 
-    loaded: LoadedCase[Any]
+    loaded: LoadedCase[CaseBase]
     call: Call[Any]
     case: Any
 
 
-def prepare_case(session: CaseHost, loaded: LoadedCase[Any], corpus_root: Path) -> Prepared | CaseResult:
+def prepare_case(session: CaseHost, loaded: LoadedCase[CaseBase], corpus_root: Path) -> Prepared | CaseResult:
     """The case's inputs, or the ``CaseResult`` that says why there are none (an error, a skip)."""
     ctx = session.context(corpus_root)
     ctx.opened.clear()  # the exchanges this case opens (a thread runner cancels them if it abandons it)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from collections.abc import Generator
 from pathlib import Path
 from typing import IO, Any
 
@@ -154,7 +155,9 @@ def _baseline_header(config: pytest.Config, baseline: Baseline) -> list[str]:
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report: pytest.TestReport = yield
     if not isinstance(item, CaseItem):
         return report
@@ -347,7 +350,7 @@ class _Controller:
         baseline.impl, baseline.version = impl.name, impl.version
         baseline.save()
 
-    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         lines = []
         if self.baseline is not None:
             lines += self._baseline_summary(self.baseline)

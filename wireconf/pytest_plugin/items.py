@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
 from typing import Any, NoReturn, cast
@@ -21,6 +21,7 @@ import pytest
 
 from wireconf.adapter_contract import CONCEPTS, concept
 from wireconf.corpus.case import LoadedCase, Problem
+from wireconf.corpus.model import CaseBase
 from wireconf.corpus.rules import Catalogue, uncovered
 from wireconf.differences import Difference, Line
 from wireconf.errors import Verdict, WireconfError
@@ -109,7 +110,7 @@ class CaseFile(pytest.File):
 class CaseItem(ShownAsWritten):
     """One case of the corpus, run against the implementation named by ``--impl``."""
 
-    def __init__(self, *, loaded: LoadedCase[Any], **kwargs: Any) -> None:
+    def __init__(self, *, loaded: LoadedCase[CaseBase], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.loaded = loaded
         self.case_kind = KINDS[loaded.kind]
@@ -148,7 +149,7 @@ class CaseItem(ShownAsWritten):
     def _error(self, message: str) -> NoReturn:
         pytest.fail("\n".join([*self._header(), message]), pytrace=False)
 
-    def _note_recorded(self, paths: Any) -> None:
+    def _note_recorded(self, paths: Iterable[str]) -> None:
         for path in paths:
             self.user_properties.append((PROP_RECORDED, str(path)))
 

@@ -15,6 +15,7 @@ plugins live in one session.
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -29,6 +30,7 @@ from wireconf.pytest_plugin.session import get_session
 from wireconf.pytest_plugin.summary import PROP_RECORDED
 from wireconf.report_text import report_text
 from wireconf.secret_values import key_values, redact
+from wireconf.untyped import JSON
 
 RECORD_TIMEOUT = 300.0
 """--case-timeout in record mode, unless given: a real provider takes seconds, not milliseconds."""
@@ -66,7 +68,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 # --- keys kept out of reports ---------------------------------------------------------------------
 
 
-def _redacted(value: Any, values: dict[str, str]) -> Any:
+def _redacted(value: JSON, values: dict[str, str]) -> JSON:
     return redact(value, values) if isinstance(value, str) else value
 
 
@@ -75,7 +77,9 @@ _BOUNDED_PROPERTIES = frozenset({PROP_DIFF, PROP_REASON})
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Any:
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[Any]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     """The outermost wrapper: runs after every other plugin has filled the report in. Keys are
     redacted, then every text bounded and made encodable (``wireconf.report_text``): a runtime's
     300 MB of stderr or its lone surrogate reaches no report."""
@@ -137,7 +141,9 @@ def _relative(path: str) -> str:
         return path
 
 
-def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
+) -> None:
     if hasattr(config, "workerinput"):
         return
     reports = [r for key in ("passed", "failed", "error") for r in terminalreporter.stats.get(key, [])]

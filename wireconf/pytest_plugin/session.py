@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -149,7 +149,7 @@ class WireconfSession:
         self._watch_of[corpus_root] = self._watches[root]
         return self._watches[root]
 
-    def _recorded(self, path: Any) -> None:
+    def _recorded(self, path: str | Path) -> None:
         if self.on_recorded is not None:
             self.on_recorded(str(path))
 

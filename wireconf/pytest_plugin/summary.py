@@ -12,6 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
+
 from wireconf.reports.baseline import FIXED
 
 OUTCOMES = ("passed", "failed", "error", "unsupported", "skipped")
@@ -43,9 +45,9 @@ unlisted failure; see ``wireconf.reports.baseline``), reported as failed or, whe
 xfailed."""
 
 
-def classify(report: Any) -> str | None:
+def classify(report: pytest.TestReport) -> str | None:
     """The conformance outcome a report settles, or ``None`` for a phase that settles nothing."""
-    props = dict(report.user_properties)
+    props: dict[str, Any] = dict(report.user_properties)  # the values wireconf's items put there
     baseline = props.get(PROP_BASELINE)
     if PROP_OUTSIDE_PROFILE in props and report.when == "call":  # a deviation the profile tolerates
         return "failed"
@@ -82,8 +84,8 @@ class Tally:
     tolerated: int = 0  # failures outside --profile: pytest says xfailed, the table says failed
     representation: int = 0  # failures whose every difference a provider equivalence covers (interop)
 
-    def record(self, report: Any) -> None:
-        props = dict(report.user_properties)
+    def record(self, report: pytest.TestReport) -> None:
+        props: dict[str, Any] = dict(report.user_properties)
         if PROP_PROBLEM in props:
             if report.when == "call" and report.failed:
                 self.problems += 1

@@ -39,6 +39,7 @@ from wireconf.cassettes.atomic import write_atomic
 from wireconf.corpus.identity import CorpusIdentity
 from wireconf.errors import WireconfError
 from wireconf.judging.waivers import Waiver, WaiverError, parse_waivers
+from wireconf.untyped import YAML
 from wireconf.yaml_source import YamlRefused, load_plain_yaml
 
 HEADER = (
@@ -113,7 +114,7 @@ class Baseline:
         write_atomic(self.path, self.render())
 
 
-def _text(path: Path, key: str, value: Any) -> str | None:
+def _text(path: Path, key: str, value: YAML) -> str | None:
     if value is None:
         return None
     if isinstance(value, dict | list):
@@ -121,15 +122,15 @@ def _text(path: Path, key: str, value: Any) -> str | None:
     return str(value)
 
 
-def _read_impl(baseline: Baseline, value: Any) -> None:
+def _read_impl(baseline: Baseline, value: YAML) -> None:
     baseline.impl = _text(baseline.path, "impl", value)
 
 
-def _read_version(baseline: Baseline, value: Any) -> None:
+def _read_version(baseline: Baseline, value: YAML) -> None:
     baseline.version = _text(baseline.path, "version", value)
 
 
-def _read_corpus(baseline: Baseline, value: Any) -> None:
+def _read_corpus(baseline: Baseline, value: YAML) -> None:
     if value is None:
         return
     shaped = isinstance(value, dict) and isinstance(value.get("hash"), str)
@@ -141,7 +142,7 @@ def _read_corpus(baseline: Baseline, value: Any) -> None:
     baseline.corpus = CorpusIdentity(version, value["hash"])
 
 
-def _read_expected(baseline: Baseline, value: Any) -> None:
+def _read_expected(baseline: Baseline, value: YAML) -> None:
     entries = value or {}
     if not isinstance(entries, dict):
         raise BaselineError(f"--baseline {baseline.path}: `expected_failures` must map case ids to reasons")
@@ -154,14 +155,14 @@ def _read_expected(baseline: Baseline, value: Any) -> None:
     baseline.expected = dict(entries)
 
 
-def _read_waivers(baseline: Baseline, value: Any) -> None:
+def _read_waivers(baseline: Baseline, value: YAML) -> None:
     try:
         baseline.waivers = parse_waivers(value, baseline.path)
     except WaiverError as exc:
         raise BaselineError(str(exc)) from exc
 
 
-def _read_passed(baseline: Baseline, value: Any) -> None:
+def _read_passed(baseline: Baseline, value: YAML) -> None:
     entries = value or {}
     if not isinstance(entries, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in entries.items()
@@ -182,7 +183,7 @@ SECTIONS: dict[str, Callable[[Baseline, Any], None]] = {
 }
 
 
-def _read(path: Path) -> Any:
+def _read(path: Path) -> YAML:
     """The file's YAML, read within ``MAX_BASELINE_BYTES`` and the case files' bounds on depth and
     aliases (a ten-line file of aliases can stand for gigabytes)."""
     if path.is_dir():

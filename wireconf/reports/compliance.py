@@ -21,7 +21,7 @@ from typing import Any
 
 import jinja2
 
-from wireconf.corpus.rules import Catalogue
+from wireconf.corpus.rules import Catalogue, Rule
 from wireconf.reports.findings import MAX_DIFF_LINES, filed_under
 from wireconf.reports.html import CSS, anchor
 from wireconf.reports.jsonl import CaseRecord
@@ -55,7 +55,7 @@ def _diff(record: CaseRecord) -> str:
 
 
 def _tier(rule_id: str, catalogue: Catalogue) -> str:
-    rule: Any = catalogue.rules.get(rule_id)
+    rule: Rule | None = catalogue.rules.get(rule_id)
     return "unknown" if rule is None else str(rule.tier)
 
 
@@ -92,7 +92,7 @@ def render_compliance(
                     ],
                 }
             )
-            rule: Any = catalogue.rules.get(rule_id)
+            rule: Rule | None = catalogue.rules.get(rule_id)
             view = rules.setdefault(
                 rule_id,
                 RuleView(

@@ -20,9 +20,8 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from wireconf.corpus.rules import Catalogue
+from wireconf.corpus.rules import Catalogue, Rule
 from wireconf.reports.causes import NO_RULE, PROVIDER_REJECTS, UNRULED_NOTE, group_causes
 from wireconf.reports.jsonl import CaseRecord
 from wireconf.reports.markdown import text
@@ -87,7 +86,7 @@ def _basis(rule_ids: list[str], catalogue: Catalogue) -> str:
     for rule_id in rule_ids:
         if rule_id in (NO_RULE, NOT_JUDGED, PROVIDER_REJECTS):
             continue
-        rule: Any = catalogue.rules.get(rule_id)
+        rule: Rule | None = catalogue.rules.get(rule_id)
         tiers.add("unknown" if rule is None else rule.tier)
     names = {"spec": "spec", "vectors": "vectors", "project": "project decision", "unknown": "unknown"}
     order = ["spec", "vectors", "project", "unknown"]
@@ -124,7 +123,7 @@ def _rule_heading(rule_id: str, catalogue: Catalogue) -> list[str]:
         return [f"#### {PROVIDER_REJECTS}", "", note, ""]
     if rule_id == NOT_JUDGED:
         return [f"#### {NOT_JUDGED}", "", "The harness could not judge these cases: no verdict, no rule.", ""]
-    rule: Any = catalogue.rules.get(rule_id)
+    rule: Rule | None = catalogue.rules.get(rule_id)
     if rule is None:
         return [f"#### `{rule_id}`", ""]
     out = [f"#### `{rule_id}` [{rule.level}]: {rule.statement}", ""]

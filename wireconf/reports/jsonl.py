@@ -14,6 +14,7 @@ from typing import Any
 
 from wireconf.errors import WireconfError
 from wireconf.report_text import encodable, report_text
+from wireconf.untyped import JSON
 
 STATUSES = ("passed", "failed", "error", "unsupported", "skipped")
 
@@ -99,11 +100,11 @@ class CaseRecord:
 _FIELDS = {f.name for f in fields(CaseRecord)} - {"extra"}
 
 
-def _is_text(value: Any) -> bool:
+def _is_text(value: JSON) -> bool:
     return isinstance(value, str)
 
 
-def _is_optional_text(value: Any) -> bool:
+def _is_optional_text(value: JSON) -> bool:
     return value is None or isinstance(value, str)
 
 
@@ -125,7 +126,7 @@ _SHAPES: dict[str, tuple[Callable[[Any], bool], str]] = {
 """The JSON type of each field a reader relies on; every other known field is a string or null."""
 
 
-def _encodable(value: Any) -> Any:
+def _encodable(value: JSON) -> JSON:
     if isinstance(value, str):
         return report_text(value)
     if isinstance(value, dict):

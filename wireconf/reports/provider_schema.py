@@ -20,6 +20,7 @@ from wireconf.corpus.model import CaseBase
 from wireconf.judging.schema_check import Problem, problems
 from wireconf.kinds.registry import KINDS
 from wireconf.providers.registry import APIS
+from wireconf.untyped import JSON
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class Rejected:
     """The expectation holds a matcher (``{$any: …}``), checked as written: it is no request value."""
 
 
-def _has_matcher(value: Any) -> bool:
+def _has_matcher(value: JSON) -> bool:
     if isinstance(value, dict):
         return any(str(k).startswith("$") for k in value) or any(_has_matcher(v) for v in value.values())
     if isinstance(value, list):

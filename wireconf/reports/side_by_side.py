@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
 
-from wireconf.corpus.rules import Catalogue
+from wireconf.corpus.rules import Catalogue, Rule
 from wireconf.reports.findings import filed_under
 from wireconf.reports.jsonl import CaseRecord
 
@@ -39,7 +38,7 @@ GAPS = {
 """Which gap of the spec's text a vectors or decision rule fills (the rule's ``gap``, docs/rules.md)."""
 
 
-def rule_basis(rule: Any) -> str:
+def rule_basis(rule: Rule | None) -> str:
     """``the spec's text``, or, for a rule the text does not decide, its basis and the gap it fills:
     ``project decision: the spec is ambiguous``."""
     if rule is None:
@@ -73,7 +72,7 @@ class Disagreement:
 
     def supported(self, catalogue: Catalogue) -> str:
         """The runtime the rule broken supports (the one that passes, or neither), and the rule's basis."""
-        rule: Any = catalogue.rules.get(self.rule)
+        rule: Rule | None = catalogue.rules.get(self.rule)
         passing = [r for r in (self.left, self.right) if r.status == "passed"]
         who = passing[0].impl if passing else "neither"
         return f"{who} ({rule_basis(rule)})"
@@ -185,7 +184,7 @@ def render(comparison: Comparison, catalogue: Catalogue, labels: dict[str, str])
     for item in comparison.disagreements:
         by_rule[item.rule].append(item)
     for rule_id, items in sorted(by_rule.items()):
-        rule: Any = catalogue.rules.get(rule_id)
+        rule: Rule | None = catalogue.rules.get(rule_id)
         heading = f"#### `{rule_id}`" + (f" [{rule.level}]: {rule.statement}" if rule else "")
         out += ["", heading, "", f"| case | {left} | {right} | supported by |", "|---|---|---|---|"]
         for item in items:

@@ -17,6 +17,7 @@ from typing import Any
 
 from wireconf.cassettes.store import RecordedResponse
 from wireconf.stream_probe import StreamProbe
+from wireconf.untyped import SDKObject
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class Origin:
 _ORIGINS: dict[int, tuple[weakref.ref[Any], Origin]] = {}
 
 
-def remember(sdk_object: Any, recorded: RecordedResponse, probe: StreamProbe | None = None) -> None:
+def remember(sdk_object: SDKObject, recorded: RecordedResponse, probe: StreamProbe | None = None) -> None:
     """Note that ``sdk_object`` was parsed from ``recorded`` (its events served by ``probe``)."""
     key = id(sdk_object)
     try:
@@ -40,7 +41,7 @@ def remember(sdk_object: Any, recorded: RecordedResponse, probe: StreamProbe | N
     _ORIGINS[key] = (ref, Origin(recorded, probe))
 
 
-def origin_of(sdk_object: Any) -> Origin | None:
+def origin_of(sdk_object: SDKObject) -> Origin | None:
     """The recording ``sdk_object`` was parsed from, or ``None`` when the harness did not build it."""
     entry = _ORIGINS.get(id(sdk_object))
     if entry is None or entry[0]() is not sdk_object:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from wireconf.cassettes.store import RecordedResponse
+from wireconf.untyped import SDKObject
 
 MAX_KEPT = 1024
 """Distinct responses kept per process (the project's corpus has about 150); the least recently used
@@ -31,7 +32,7 @@ def key_of(api: str, recorded: RecordedResponse) -> Key:
     return (api, recorded.status, headers, recorded.body)
 
 
-def _pickled(parsed: Any) -> bytes | None:
+def _pickled(parsed: SDKObject) -> bytes | None:
     """``parsed`` as bytes that unpickle to an equal object; ``None`` when it does not pickle (an object
     holding a lock or a live client), and then it is parsed anew for every caller."""
     try:
@@ -47,7 +48,7 @@ class ParsedResponses:
         self.max_kept = max_kept
         self._kept: OrderedDict[Key, bytes] = OrderedDict()
 
-    def _keep(self, key: Key, parsed: Any) -> None:
+    def _keep(self, key: Key, parsed: SDKObject) -> None:
         blob = _pickled(parsed)
         if blob is None:
             return
@@ -55,7 +56,7 @@ class ParsedResponses:
         if len(self._kept) > self.max_kept:
             self._kept.popitem(last=False)
 
-    def get(self, api: str, recorded: RecordedResponse, parse: Callable[[], Any]) -> Any:
+    def get(self, api: str, recorded: RecordedResponse, parse: Callable[[], Any]) -> SDKObject:
         """An object equal to the one ``parse()`` made for these bytes, calling it only the first time
         (that caller gets the object itself: only its pickled bytes are kept). ``parse``'s errors
         propagate and nothing is kept for them."""

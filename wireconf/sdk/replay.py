@@ -20,6 +20,7 @@ from wireconf.sdk.cassette_transport import cassette_transport
 from wireconf.sdk.parsed import Key, ParsedResponses, key_of
 from wireconf.sdk.transport import ReplayTransport
 from wireconf.stream_probe import StreamProbe, split_events
+from wireconf.untyped import JSON, SDKObject
 
 if TYPE_CHECKING:
     from wireconf.cassettes.exchange import Exchange
@@ -110,7 +111,7 @@ class SdkReplay:
             _SHARED_CLIENTS[provider.name] = new_replay(provider)
         return _SHARED_CLIENTS[provider.name]
 
-    def response_object(self, api: str, recorded: RecordedResponse) -> Any:
+    def response_object(self, api: str, recorded: RecordedResponse) -> SDKObject:
         """The SDK object a non-streaming call on ``api`` returns for ``recorded`` (a copy of the one the
         SDK made the first time it was given these bytes in this process)."""
         api_record(api)  # CaseInputError for an api no provider declares, before any parsing
@@ -136,11 +137,11 @@ class SdkReplay:
             pass
         _STREAMS_READ.add(key)
 
-    def _parse(self, api: str, recorded: RecordedResponse) -> Any:
+    def _parse(self, api: str, recorded: RecordedResponse) -> SDKObject:
         replay, client = self.client(PROVIDER_OF[api])
         return api_record(api).call(client, replay.prepare(recorded), False)
 
-    def stream_object(self, api: str, recorded: RecordedResponse, probe: StreamProbe) -> Any:
+    def stream_object(self, api: str, recorded: RecordedResponse, probe: StreamProbe) -> SDKObject:
         """The SDK stream object a streaming call on ``api`` returns for ``recorded``."""
         record = api_record(api)
         if not record.streams:
@@ -151,7 +152,7 @@ class SdkReplay:
         replay, client = self.client(PROVIDER_OF[api])
         return record.call(client, replay.prepare(recorded, probe), True)
 
-    def inline_sse(self, api: str, events: list[Any]) -> bytes:
+    def inline_sse(self, api: str, events: list[JSON]) -> bytes:
         """The SSE bytes the provider would send for inline stream ``events``."""
         record = api_record(api)
         if record.sse is None:

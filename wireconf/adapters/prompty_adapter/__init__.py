@@ -39,6 +39,7 @@ from wireconf.adapters._optional import optional_module
 from wireconf.adapters.prompty_adapter.capture import CapturingClient, RequestCaptured, as_request_body
 from wireconf.adapters.prompty_adapter.inputs import load_agent, load_messages
 from wireconf.kinds.trace import KIND as TRACE
+from wireconf.untyped import JSON, AdapterResult, SDKObject
 
 OPENAI_APIS = ("openai.chat", "openai.embeddings", "openai.images", "openai.responses")
 STREAMING_APIS = ("openai.chat", "openai.responses", "openai.images", "anthropic.messages")
@@ -51,7 +52,7 @@ API_PROVIDER = {api: api.split(".")[0] for api in APIS}
 _names = itertools.count(1)
 
 
-def _sdk_object_as_json(value: Any) -> Any:
+def _sdk_object_as_json(value: SDKObject) -> JSON:
     """An SDK model object (openai / anthropic) as its JSON; anything else unchanged."""
     to_dict = getattr(value, "to_dict", None)
     if callable(to_dict) and hasattr(type(value), "model_fields"):
@@ -61,7 +62,7 @@ def _sdk_object_as_json(value: Any) -> Any:
     return value
 
 
-def _items(result: Any) -> Iterator[Any]:
+def _items(result: AdapterResult) -> Iterator[AdapterResult]:
     """The items of what prompty's processor returned for a stream: its generator's items, else (it
     returned something that is not a stream of items) that value as the one item."""
     if isinstance(result, Iterator):
@@ -70,7 +71,7 @@ def _items(result: Any) -> Iterator[Any]:
         yield _sdk_object_as_json(result)
 
 
-def _provider(api: str, agent: Any) -> str:
+def _provider(api: str, agent: JSON) -> str:
     """The provider key prompty dispatches on: the agent's, else the api's.
 
     prompty's loader gives a model that names no provider the wildcard ``"*"``, which no executor
@@ -138,7 +139,7 @@ class PromptyAdapter:
         for entry in entries:
             register_tool(str(entry["name"]), _registered_tool)
 
-    def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any:
+    def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> AdapterResult:
         from prompty.core.discovery import get_executor
 
         loaded = load_agent(agent, connection=self._capture_name)
@@ -151,16 +152,18 @@ class PromptyAdapter:
 
     # -- process / stream ---------------------------------------------------------------------------
 
-    def _process(self, api: str, agent: Any, response: object) -> Any:
+    def _process(self, api: str, agent: JSON, response: object) -> AdapterResult:
         """``prompty.process``: the provider's processor, ``processor.process(agent, response)``."""
         from prompty.core.discovery import get_processor
 
         return get_processor(_provider(api, agent)).process(agent, response)
 
-    def process(self, api: str, agent: dict[str, Any], response: object) -> Any:
+    def process(self, api: str, agent: dict[str, Any], response: object) -> AdapterResult:
         return _sdk_object_as_json(self._process(api, load_agent(agent), response))
 
-    def process_stream(self, api: str, agent: dict[str, Any], events: Iterable[object]) -> Iterator[Any]:
+    def process_stream(
+        self, api: str, agent: dict[str, Any], events: Iterable[object]
+    ) -> Iterator[AdapterResult]:
         from prompty.core.types import PromptyStream
 
         loaded = load_agent(agent)
@@ -170,7 +173,9 @@ class PromptyAdapter:
 
     # -- e2e ----------------------------------------------------------------------------------------
 
-    def execute(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
+    def execute(
+        self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: SDKObject
+    ) -> AdapterResult:
         """``prompty.run``'s two steps, executor then processor, through the harness's SDK client."""
         from prompty.core.discovery import get_executor
 

@@ -21,7 +21,7 @@ def refusal_error() -> ValueError:
     return ValueError("Model refused (stop_reason: refusal)")
 
 
-def process_anthropic(agent: dict[str, Any], response: Any) -> Any:
+def process_anthropic(agent: dict[str, Any], response: object) -> Any:
     # imported at the first call: the SDK's types take seconds to import (the exec helper's hello waits)
     from anthropic.types import Message
 

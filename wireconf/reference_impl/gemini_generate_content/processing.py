@@ -15,7 +15,7 @@ from wireconf.reference_impl.openai_chat.processing import parse_structured
 from wireconf.reference_impl.sdk_objects import from_mapping
 
 
-def process_generate_content(agent: dict[str, Any], response: Any) -> Any:
+def process_generate_content(agent: dict[str, Any], response: object) -> Any:
     # imported at the first call: the SDK's types take seconds to import (the exec helper's hello waits)
     from google.genai.types import GenerateContentResponse
 

@@ -7,7 +7,7 @@ from typing import Any
 from wireconf.reference_impl.sdk_objects import from_mapping
 
 
-def process_embedding(agent: dict[str, Any], response: Any) -> Any:
+def process_embedding(agent: dict[str, Any], response: object) -> Any:
     # imported at the first call: the SDK's types take seconds to import (the exec helper's hello waits)
     from openai.types import CreateEmbeddingResponse
 

@@ -16,7 +16,7 @@ def image_result(item: Any) -> Any:
     return None
 
 
-def process_image(agent: dict[str, Any], response: Any) -> Any:
+def process_image(agent: dict[str, Any], response: object) -> Any:
     # imported at the first call: the SDK's types take seconds to import (the exec helper's hello waits)
     from openai.types import ImagesResponse
 

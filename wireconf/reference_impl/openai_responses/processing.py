@@ -19,7 +19,7 @@ def parse_output(agent: dict[str, Any], output_text: str) -> Any:
     return output_text
 
 
-def process_responses(agent: dict[str, Any], response: Any) -> Any:
+def process_responses(agent: dict[str, Any], response: object) -> Any:
     # imported at the first call: the SDK's types take seconds to import (the exec helper's hello waits)
     from openai.types.responses import Response
 
