@@ -16,7 +16,7 @@ from wireconf import __version__
 from wireconf.corpus.loader import is_case_file
 from wireconf.corpus.rules import RULES_FILE
 from wireconf.pytest_plugin.installed_run import deselect_outside, plan_installed_run
-from wireconf.pytest_plugin.items import CaseFile, RulesFile
+from wireconf.pytest_plugin.items import CaseFile, CaseItem, RulesFile, plan_entries
 from wireconf.pytest_plugin.session import (
     SESSION_KEY,
     WireconfSession,
@@ -83,11 +83,40 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> None:
+    """Hand the runner the run's cases, in the order pytest runs them, once: it decides what it starts
+    early (``runner.Plan``). Not on an xdist controller (its workers run the cases) nor on a worker,
+    which is handed its items as it goes (``pytest_runtest_protocol``)."""
+    config = session.config
+    if hasattr(config, "workerinput") or config.pluginmanager.has_plugin("dsession"):
+        return
+    if session.config.option.collectonly:
+        return
+    get_session(config).plan.extend(plan_entries(session.items))
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    """Note the item pytest runs after this one: a case's runner may start it early."""
+    """On an xdist worker, the plan grows by the item it runs next, the only one it knows of."""
+    if not hasattr(item.config, "workerinput"):
+        return
     session = item.config.stash.get(SESSION_KEY, None)
-    if session is not None:
-        session.upcoming = nextitem
+    if session is None:
+        return
+    plan = session.plan
+    if plan.last() is not item:
+        plan.extend(plan_entries([item]))
+    if nextitem is not None:
+        plan.extend(plan_entries([nextitem]))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport:
+    """A case's runtime time is charged to its call phase (``CaseItem.charge``)."""
+    report: pytest.TestReport = yield
+    if isinstance(item, CaseItem):
+        item.charge(report)
+    return report
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

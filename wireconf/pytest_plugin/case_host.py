@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Protocol, TypeGuard
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
 import pytest
 
@@ -19,6 +19,9 @@ from wireconf.corpus.case import LoadedCase
 from wireconf.impl_loader import LoadedImpl
 from wireconf.kinds.base import HarnessContext
 from wireconf.sdk.replay import SdkReplay
+
+if TYPE_CHECKING:
+    from wireconf.pytest_plugin.runner import Plan
 
 
 class RunnableCase(Protocol):
@@ -49,6 +52,7 @@ class CaseHost(Protocol):
     timeout: float
     replay: SdkReplay
     on_recorded: Callable[[str], None] | None
+    plan: Plan
 
     @property
     def case_items(self) -> Mapping[str, RunnableCase]: ...
