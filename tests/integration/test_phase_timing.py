@@ -47,7 +47,13 @@ def test_durations_lists_the_case_under_call(pytester: pytest.Pytester):
     pytester.syspathinsert()
     pytester.syspathinsert(REPO)
     result = pytester.runpytest_inprocess(
-        str(CASES), "-p", "no:cacheprovider", "--impl=sleeps:adapter", "--durations=1", "--durations-min=0", *only(WIRE)
+        str(CASES),
+        "-p",
+        "no:cacheprovider",
+        "--impl=sleeps:adapter",
+        "--durations=1",
+        "--durations-min=0",
+        *only(WIRE),
     )
     result.assert_outcomes(passed=1)
     result.stdout.re_match_lines([rf"\d+\.\d+s call .*{WIRE}"])
