@@ -14,9 +14,10 @@ from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import Agent, CaseBase, Response
 from wireconf.corpus.yaml_source import to_plain
 from wireconf.errors import CaseInputError
-from wireconf.judging.outcome import Outcome
-from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, sdk_input
+from wireconf.kinds.base import HarnessContext, sdk_input
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
+
+PROCESS_STREAM = AdapterMethod("process_stream", ("agent", "events"), sdk=("events",), yields=True)
 
 
 class StreamCase(CaseBase):
@@ -38,24 +39,13 @@ class StreamKind(Kind[StreamCase, None]):
     streams_only = True
     case_model = StreamCase
     noun = "yielded items"
-    method = AdapterMethod("process_stream", ("agent", "events"), sdk=("events",), yields=True)
+    method = PROCESS_STREAM
 
     def prepare(self, ctx: HarnessContext, case: LoadedCase[StreamCase]) -> Call[None]:
         events, probe = sdk_input(ctx, case, case.model.response, stream=True)
         assert probe is not None
-        agent = case.raw["agent"]
-
-        def call(adapter: Any) -> Outcome[None]:
-            items: list[Any] = []
-            try:
-                for item in adapter.process_stream(case.api, to_plain(agent), events):
-                    probe.mark_yield()
-                    items.append(item)
-            except ADAPTER_ERRORS as exc:
-                return raised(exc, yielded=items, probe=probe)
-            return Outcome(value=items, yielded=items, probe=probe)
-
-        return call
+        agent, method = case.raw["agent"], PROCESS_STREAM
+        return lambda adapter: method.invoke(adapter, case.api, to_plain(agent), events, probes=[probe])
 
     def recorded_document(self, ctx: HarnessContext, case: LoadedCase[StreamCase], where: str) -> Any:
         raise CaseInputError(f"{where}: only a case with a non-streaming recorded response can refer to it")
