@@ -496,6 +496,7 @@ class ExecAdapter:
         }
         self._in_flight = process
         finished = False  # the runtime answered (result or error): the process is free for the next call
+        failed: Exception | None = None  # the stream the harness reads for the runtime raised
         try:
             self._answer(process, message)
             while True:
@@ -517,6 +518,9 @@ class ExecAdapter:
                     process.kill()
                     raise
                 kind_of = reply["type"]
+                if kind_of in ("result", "error") and failed is not None:
+                    finished = True  # the stream's own error, as the runtime's SDK would have raised it
+                    raise failed
                 if kind_of == "result":
                     finished = True
                     return _STREAMED if reply.get("streamed") else reply.get("value")
@@ -524,11 +528,17 @@ class ExecAdapter:
                     finished = True
                     raise remote_exception(reply.get("error") or {})
                 if kind_of == "yield":
-                    yield reply.get("item")
+                    if failed is None:  # after the stream failed, the runtime's SDK would have raised
+                        yield reply.get("item")
                 elif kind_of == "next" and events is not None:
                     try:
                         event = next(events)
                     except StopIteration:
+                        reply_message = {"type": "end", "id": call_id}
+                    except Exception as exc:  # the recorded stream fails (an error event): the SDK raised
+                        # the runtime is told the stream ended, and its call is read to its end, so that
+                        # its process stays in step for the next case; the call raises the SDK's error
+                        failed, events = exc, iter(())
                         reply_message = {"type": "end", "id": call_id}
                     else:
                         if isinstance(event, bytes):  # recorded inputs, an e2e response's body
