@@ -282,3 +282,24 @@ def test_the_committed_schema_is_the_one_generated_from_the_records():
     call = generated["$defs"]["call"]["properties"]
     assert call["api"]["enum"] == [*APIS, None]
     assert call["kind"]["enum"] == [kind.name for kind in KINDS.values() if kind.exec_protocol is not None]
+
+
+def test_a_recorded_stream_that_fails_leaves_the_runtime_in_step_for_the_next_case(
+    run_corpus, monkeypatch, tmp_path
+):
+    """The SDK raises on the recorded stream's error event (the error the case expects): the runtime is
+    told its stream ended and its call is read to its end, so the next case runs in the same process
+    rather than a restarted one."""
+    failing, after = (
+        "stream.anthropic.messages.error-event-raises-after-text",
+        "stream.openai.chat.real-text-deltas",
+    )
+    transcript = tmp_path / "transcript.jsonl"
+    monkeypatch.setenv("WIRECONF_EXEC_TRANSCRIPT", str(transcript))
+    run = run_corpus(f"--impl=exec:{PY_SERVE} reference", "-k", f"{failing} or {after}")
+    assert run.with_outcome("passed") == {failing, after}, run.longreprs
+    messages = [json.loads(line)["message"] for line in transcript.read_text().splitlines()]
+    assert [m["type"] for m in messages].count("hello") == 1
+    first_call = next(m["id"] for m in messages if m["type"] == "call")
+    answers = [m for m in messages if m.get("id") == first_call and m["type"] in ("result", "error")]
+    assert len(answers) == 1  # the failing case's call was answered, not abandoned
