@@ -41,6 +41,7 @@ from wireconf.exec_protocol.messages import (
     chunk_json,
     decode,
     encode,
+    error_payload,
     recorded_json,
     remote_exception,
     to_json,
@@ -50,6 +51,7 @@ from wireconf.kinds.registry import KINDS
 from wireconf.providers.registry import PROVIDER_OF
 from wireconf.report_text import cut_note
 from wireconf.sdk.origins import Origin, origin_of
+from wireconf.sdk.transport import StreamProbe
 
 _LOG = logging.getLogger(__name__)
 
@@ -213,6 +215,7 @@ class ExecAdapter:
         self._capabilities = frozenset(str(c) for c in hello["capabilities"])
         self._hello = hello
         self._recorded_inputs = hello.get("inputs") == "recorded"
+        self._pipeline = hello.get("pipeline") is True
         # the methods of the contract, generated from the kinds; the optional ones exist on this proxy
         # only when the runtime has them, as in-process
         optional = set(hello.get("optional") or ())
@@ -482,6 +485,7 @@ class ExecAdapter:
         call_id = next(self._ids)
         sdk_json = PROVIDER_OF[api].sdk_json if api in PROVIDER_OF else None
         events: Iterator[Any] | None = iter(stream[1]) if stream is not None else None
+        probe = _probe_of(stream[1]) if stream is not None else None
         if self._recorded_inputs:
             args, events = _as_recorded(args, sdk, stream)
         message = {
@@ -499,6 +503,10 @@ class ExecAdapter:
         failed: Exception | None = None  # the stream the harness reads for the runtime raised
         try:
             self._answer(process, message)
+            if self._pipeline and events is not None:  # protocol 3: the events go without being asked
+                for batch in _batches(events, sdk_json):
+                    self._answer(process, {"id": call_id, **batch})
+                events = None  # the runtime asks for none of them
             while True:
                 try:
                     line = process.receive(self._remaining())
@@ -528,6 +536,9 @@ class ExecAdapter:
                     finished = True
                     raise remote_exception(reply.get("error") or {})
                 if kind_of == "yield":
+                    read = reply.get("read")
+                    if probe is not None and isinstance(read, int):  # protocol 3: its SDK's reading
+                        probe.read = min(read, probe.total)
                     if failed is None:  # after the stream failed, the runtime's SDK would have raised
                         yield reply.get("item")
                 elif kind_of == "next" and events is not None:
@@ -541,14 +552,7 @@ class ExecAdapter:
                         failed, events = exc, iter(())
                         reply_message = {"type": "end", "id": call_id}
                     else:
-                        if isinstance(event, bytes):  # recorded inputs, an e2e response's body
-                            reply_message = {"type": "event", "id": call_id, **chunk_json(event)}
-                        else:
-                            reply_message = {
-                                "type": "event",
-                                "id": call_id,
-                                "event": to_json(event, sdk_json),
-                            }
+                        reply_message = {"type": "event", "id": call_id, **_event_json(event, sdk_json)}
                     self._answer(process, reply_message)
                 elif kind_of == "http" and http is not None:
                     head, chunks = http.send(reply.get("request") or {})
@@ -564,6 +568,45 @@ class ExecAdapter:
             # Not finished (abandoned, closed early, crashed): the next call restarts the process.
             if finished and self._in_flight is process:
                 self._in_flight = None
+
+
+BATCH_EVENTS = 64
+"""Stream events per ``events`` message (protocol 3): a few lines for a stream, none of them huge."""
+
+
+def _event_json(event: Any, sdk_json: Callable[[Any], Any] | None) -> dict[str, Any]:
+    """One stream event as it crosses: raw bytes (recorded inputs, an e2e body) as a ``chunk``, an SDK
+    event as the provider's JSON."""
+    return chunk_json(event) if isinstance(event, bytes) else {"event": to_json(event, sdk_json)}
+
+
+def _batches(events: Iterator[Any], sdk_json: Callable[[Any], Any] | None) -> Iterator[dict[str, Any]]:
+    """A call's stream as protocol 3 sends it: ``events`` messages of up to ``BATCH_EVENTS`` each, then
+    ``end``, which carries the error the harness's SDK raised reading the recorded stream (an error
+    event), for the runtime's SDK to raise where it reads on."""
+    batch: list[dict[str, Any]] = []
+    end: dict[str, Any] = {"type": "end"}
+    while True:
+        try:
+            event = next(events)
+        except StopIteration:
+            break
+        except Exception as exc:
+            end["error"] = error_payload(exc)
+            break
+        batch.append(_event_json(event, sdk_json))
+        if len(batch) == BATCH_EVENTS:
+            yield {"type": "events", "events": batch}
+            batch = []
+    if batch:
+        yield {"type": "events", "events": batch}
+    yield end
+
+
+def _probe_of(stream: object) -> StreamProbe | None:
+    """The probe that counts the events of a stream the harness parsed (``None`` for any other)."""
+    origin = origin_of(stream)
+    return origin.probe if origin is not None else None
 
 
 def _pending(process: _Process) -> list[str]:
@@ -632,6 +675,8 @@ def _check_hello(hello: dict[str, Any]) -> None:
             raise ProtocolError(f"hello needs a non-empty string {key!r}: {hello}")
     if not isinstance(hello.get("warming", False), bool) or (hello.get("warming") and protocol < 2):
         raise ProtocolError(f"hello's `warming` is true or false, from protocol 2: {hello}")
+    if not isinstance(hello.get("pipeline", False), bool) or (hello.get("pipeline") and protocol < 3):
+        raise ProtocolError(f"hello's `pipeline` is true or false, from protocol 3: {hello}")
     optional = hello.get("optional", [])
     if not isinstance(optional, list) or not all(isinstance(m, str) for m in optional):
         raise ProtocolError(f"hello's `optional` is a list of method names: {hello}")
