@@ -503,8 +503,9 @@ class ExecAdapter:
         failed: Exception | None = None  # the stream the harness reads for the runtime raised
         try:
             self._answer(process, message)
+            marks: list[int] = []  # protocol 3: where the harness's probe stood after each event sent
             if self._pipeline and events is not None:  # protocol 3: the events go without being asked
-                for batch in _batches(events, sdk_json):
+                for batch in _batches(events, sdk_json, probe, marks):
                     self._answer(process, {"id": call_id, **batch})
                 events = None  # the runtime asks for none of them
             while True:
@@ -537,8 +538,8 @@ class ExecAdapter:
                     raise remote_exception(reply.get("error") or {})
                 if kind_of == "yield":
                     read = reply.get("read")
-                    if probe is not None and isinstance(read, int):  # protocol 3: its SDK's reading
-                        probe.read = min(read, probe.total)
+                    if probe is not None and marks and isinstance(read, int):  # protocol 3: its SDK's
+                        probe.read = marks[max(0, min(read, len(marks) - 1))]  # reading, as if it pulled
                     if failed is None:  # after the stream failed, the runtime's SDK would have raised
                         yield reply.get("item")
                 elif kind_of == "next" and events is not None:
@@ -580,12 +581,17 @@ def _event_json(event: Any, sdk_json: Callable[[Any], Any] | None) -> dict[str, 
     return chunk_json(event) if isinstance(event, bytes) else {"event": to_json(event, sdk_json)}
 
 
-def _batches(events: Iterator[Any], sdk_json: Callable[[Any], Any] | None) -> Iterator[dict[str, Any]]:
+def _batches(
+    events: Iterator[Any], sdk_json: Callable[[Any], Any] | None, probe: StreamProbe | None, marks: list[int]
+) -> Iterator[dict[str, Any]]:
     """A call's stream as protocol 3 sends it: ``events`` messages of up to ``BATCH_EVENTS`` each, then
     ``end``, which carries the error the harness's SDK raised reading the recorded stream (an error
-    event), for the runtime's SDK to raise where it reads on."""
+    event), for the runtime's SDK to raise where it reads on. ``marks`` gets where ``probe`` stood
+    before the first event and after each pull (the end counted as one): a runtime that says it had
+    pulled ``k`` is where the harness's probe would be had it pulled them one by one."""
     batch: list[dict[str, Any]] = []
     end: dict[str, Any] = {"type": "end"}
+    marks.append(probe.read if probe is not None else 0)
     while True:
         try:
             event = next(events)
@@ -594,6 +600,8 @@ def _batches(events: Iterator[Any], sdk_json: Callable[[Any], Any] | None) -> It
         except Exception as exc:
             end["error"] = error_payload(exc)
             break
+        finally:
+            marks.append(probe.read if probe is not None else 0)
         batch.append(_event_json(event, sdk_json))
         if len(batch) == BATCH_EVENTS:
             yield {"type": "events", "events": batch}

@@ -213,6 +213,7 @@ class Server:
                     try:
                         event = server.pull(call_id)
                     except _End:
+                        self.read += 1  # protocol 3 counts the end as one pull, as `next` did
                         if trailer:
                             yield trailer
                         return
