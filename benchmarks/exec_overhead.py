@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -202,7 +203,9 @@ def compare_whole_runs(repeat: int, before: Path | None) -> None:
         times = {label: whole_run(checkout, kind, impl, repeat) for label, checkout, impl in variants}
         for label, (seconds, last) in times.items():
             base = times["before in-process" if label.startswith("before") else "in-process"][0]
-            print(f"  {kind:8} {label:18} {seconds:6.2f} s  {seconds / base:4.2f}x   ({last})")
+            found = re.match(r"(\d+) passed", last)
+            per_case = f"{seconds / int(found[1]) * 1000:6.1f} ms per case" if found else ""
+            print(f"  {kind:8} {label:18} {seconds:6.2f} s  {seconds / base:4.2f}x  {per_case}  ({last})")
 
 
 def main() -> None:
