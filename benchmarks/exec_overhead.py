@@ -7,8 +7,8 @@ in-process.
 process, stream) as commands, start-up included, in-process and with the reference served by the Python
 exec helper, in protocol 3 (its default: a stream's events sent in batches, ``pipeline``) and in
 protocol 2 (``--protocol 2``: every event pulled with ``next``), each as a ratio to the in-process run;
-``--before CHECKOUT`` adds the same commands run from another checkout (its own ``.venv``), e.g. the
-main branch, for a before/after in one run.
+``--before CHECKOUT`` adds the same commands run in another checkout (this venv, that checkout's code
+first on the path), e.g. the main branch, for a before/after in one run.
 
 The adapter calls of every case are made directly (inputs prepared beforehand, as the plugin prepares
 them outside the time limit; streams consumed inside the timed part), once on the reference adapter
@@ -174,15 +174,17 @@ WHOLE_KINDS = ("wire", "process", "stream")
 
 
 def whole_run(checkout: Path, kind: str, impl: str | None, repeat: int) -> tuple[float, str]:
-    """Best wall time of ``pytest cases --kind KIND -k "not mcp"`` run from ``checkout`` (its .venv),
-    and the run's last line (its outcome counts: a run that did not pass is not a figure)."""
-    python = checkout / ".venv" / "bin" / "python"
-    command = [str(python), "-m", "pytest", "cases", "-q", "-n", "0", "-p", "no:cacheprovider"]
+    """Best wall time of ``pytest cases --kind KIND -k "not mcp"`` run in ``checkout`` (this venv's
+    Python with that checkout's code first on its path), and the run's last line (its outcome counts:
+    a run that did not pass is not a figure)."""
+    python = sys.executable
+    command = [python, "-m", "pytest", "cases", "-q", "-n", "0", "-p", "no:cacheprovider"]
     command += ["--kind", kind, "-k", "not mcp", *([f"--impl=exec:{python} -m {impl}"] if impl else [])]
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
     best, last = float("inf"), ""
     for _ in range(repeat):
         started = time.perf_counter()
-        done = subprocess.run(command, cwd=checkout, capture_output=True, text=True, check=False)
+        done = subprocess.run(command, cwd=checkout, env=env, capture_output=True, text=True, check=False)
         best = min(best, time.perf_counter() - started)
         last = (done.stdout.strip().splitlines() or [""])[-1]
     return best, last

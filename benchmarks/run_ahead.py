@@ -2,7 +2,8 @@
 start-up included) with the run-ahead (the runner starts up to ``ForkedRunner.AHEAD`` planned cases
 while pytest reports) and without it (``-p no_run_ahead``: each case sent when pytest asks for it),
 best of ``--repeat`` runs each, interleaved so that the machine's load falls on both alike;
-``--before CHECKOUT`` adds the same command run from another checkout (its own ``.venv``).
+``--before CHECKOUT`` adds the same command run in another checkout (this venv, that checkout's code first
+on the path).
 
     .venv/bin/python benchmarks/run_ahead.py [--repeat 3] [--before /work/main]
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -20,9 +22,8 @@ REPO = Path(__file__).resolve().parent.parent
 
 def once(checkout: Path, extra: list[str]) -> tuple[float, float, str]:
     """Wall and CPU seconds (children included) of one run, and its last line."""
-    python = checkout / ".venv" / "bin" / "python"
-    command = [str(python), "-m", "pytest", "cases", "-q", "-n", "0", "-p", "no:cacheprovider", *extra]
-    env = {**os.environ, "PYTHONPATH": str(REPO / "benchmarks")}
+    command = [sys.executable, "-m", "pytest", "cases", "-q", "-n", "0", "-p", "no:cacheprovider", *extra]
+    env = {**os.environ, "PYTHONPATH": f"{checkout}{os.pathsep}{REPO / 'benchmarks'}"}
     before = os.times()
     started = time.perf_counter()
     done = subprocess.run(command, cwd=checkout, env=env, capture_output=True, text=True, check=False)
