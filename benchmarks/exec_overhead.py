@@ -201,6 +201,14 @@ def compare_whole_runs(repeat: int, before: Path | None) -> None:
         ("exec: protocol 2", REPO, f"{helper} --protocol 2 reference"),
         ("exec: protocol 3", REPO, f"{helper} reference"),
     ]
+    warm = float("inf")
+    for _ in range(repeat):  # what every exec run pays once, before its first case: the runtime's start
+        started = time.perf_counter()
+        adapter = ExecAdapter(SERVE)
+        adapter.ready()
+        warm = min(warm, time.perf_counter() - started)
+        adapter.close()
+    print(f"  the Python helper from its start to `warm` (its SDKs loaded): {warm:.2f} s, once per run")
     for kind in WHOLE_KINDS:
         times = {label: whole_run(checkout, kind, impl, repeat) for label, checkout, impl in variants}
         for label, (seconds, last) in times.items():
