@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
+from typing import Any, Protocol, TypeGuard
 
 import pytest
 
@@ -19,9 +19,6 @@ from wireconf.corpus.case import LoadedCase
 from wireconf.impl_loader import LoadedImpl
 from wireconf.kinds.base import HarnessContext
 from wireconf.sdk.replay import SdkReplay
-
-if TYPE_CHECKING:
-    from wireconf.pytest_plugin.runner import Plan
 
 
 class RunnableCase(Protocol):
@@ -45,6 +42,12 @@ def is_runnable(item: pytest.Item) -> TypeGuard[RunnableCase]:
     return getattr(item, "loaded", None) is not None
 
 
+class PlanView(Protocol):
+    """The run's order as a runner reads it (``runner.Plan``, written by the run loop)."""
+
+    def after(self, item: RunnableCase, k: int) -> RunnableCase | None: ...
+
+
 class CaseHost(Protocol):
     """The pytest session's wireconf state (``session.WireconfSession``) as a runner sees it."""
 
@@ -52,7 +55,7 @@ class CaseHost(Protocol):
     timeout: float
     replay: SdkReplay
     on_recorded: Callable[[str], None] | None
-    plan: Plan
+    plan: PlanView
 
     @property
     def case_items(self) -> Mapping[str, RunnableCase]: ...
