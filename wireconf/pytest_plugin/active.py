@@ -37,6 +37,21 @@ class _Tallying:
         self.session.tally.record(report)
 
 
+class _Charging:
+    """Registered per config: a case's runtime time is charged to its call phase (``CaseItem.charge``)
+    before any other plugin reads the report (the terminal's ``--durations``, junitxml, an xdist
+    worker's sending; a controller has no items of its own, its workers charged them)."""
+
+    def __init__(self, session: WireconfSession) -> None:
+        self.session = session
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        item = self.session.case_items.get(report.nodeid)
+        if isinstance(item, CaseItem):
+            item.charge(report)
+
+
 RECORDED_MODEL_WARNING = r"ignore:The model '.*' is deprecated:DeprecationWarning"
 """The anthropic SDK warns about the model id of a request; in replay the id is a recorded one (old by
 nature), so the warning is about the cassette, never about the runtime under test."""
@@ -49,6 +64,7 @@ def pytest_configure(config: pytest.Config) -> None:
     session = WireconfSession(config)
     config.stash[SESSION_KEY] = session
     config.pluginmanager.register(_Tallying(session), f"wireconf-tally-{id(config)}")
+    config.pluginmanager.register(_Charging(session), f"wireconf-charge-{id(config)}")
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -108,15 +124,6 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         plan.extend(plan_entries([item]))
     if nextitem is not None:
         plan.extend(plan_entries([nextitem]))
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport:
-    """A case's runtime time is charged to its call phase (``CaseItem.charge``)."""
-    report: pytest.TestReport = yield
-    if isinstance(item, CaseItem):
-        item.charge(report)
-    return report
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
