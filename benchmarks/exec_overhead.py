@@ -1,7 +1,14 @@
 """What running a runtime out of process (``--impl exec:``) costs per case, against the same adapter
 in-process.
 
-    .venv/bin/python benchmarks/exec_overhead.py [--repeat 5]
+    .venv/bin/python benchmarks/exec_overhead.py [--repeat 5] [--whole-runs 3] [--before CHECKOUT]
+
+**Whole runs** (``--whole-runs N``, best of N): ``pytest cases --kind K -k "not mcp"`` per kind (wire,
+process, stream) as commands, start-up included, in-process and with the reference served by the Python
+exec helper, in protocol 3 (its default: a stream's events sent in batches, ``pipeline``) and in
+protocol 2 (``--protocol 2``: every event pulled with ``next``), each as a ratio to the in-process run;
+``--before CHECKOUT`` adds the same commands run in another checkout (this venv, that checkout's code
+first on the path), e.g. the main branch, for a before/after in one run.
 
 The adapter calls of every case are made directly (inputs prepared beforehand, as the plugin prepares
 them outside the time limit; streams consumed inside the timed part), once on the reference adapter
@@ -19,7 +26,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
+import re
 import shutil
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -160,12 +170,67 @@ def compare(label: str, command: str, kinds: tuple[str, ...], repeat: int) -> No
     )
 
 
+WHOLE_KINDS = ("wire", "process", "stream")
+
+
+def whole_run(checkout: Path, kind: str, impl: str | None, repeat: int) -> tuple[float, str]:
+    """Best wall time of ``pytest cases --kind KIND -k "not mcp"`` run in ``checkout`` (this venv's
+    Python with that checkout's code first on its path), and the run's last line (its outcome counts:
+    a run that did not pass is not a figure)."""
+    python = sys.executable
+    command = [python, "-m", "pytest", "cases", "-q", "-n", "0", "-p", "no:cacheprovider"]
+    command += ["--kind", kind, "-k", "not mcp", *([f"--impl=exec:{python} -m {impl}"] if impl else [])]
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    best, last = float("inf"), ""
+    for _ in range(repeat):
+        started = time.perf_counter()
+        done = subprocess.run(command, cwd=checkout, env=env, capture_output=True, text=True, check=False)
+        best = min(best, time.perf_counter() - started)
+        last = (done.stdout.strip().splitlines() or [""])[-1]
+    return best, last
+
+
+def compare_whole_runs(repeat: int, before: Path | None) -> None:
+    print(f"whole runs, best of {repeat} (load average {os.getloadavg()[0]:.1f}):")
+    helper = "wireconf.exec_protocol.serve"
+    variants: list[tuple[str, Path, str | None]] = []
+    if before is not None:
+        variants += [("before in-process", before, None), ("before exec:", before, f"{helper} reference")]
+    variants += [
+        ("in-process", REPO, None),
+        ("exec: protocol 2", REPO, f"{helper} --protocol 2 reference"),
+        ("exec: protocol 3", REPO, f"{helper} reference"),
+    ]
+    warm = float("inf")
+    for _ in range(repeat):  # what every exec run pays once, before its first case: the runtime's start
+        started = time.perf_counter()
+        adapter = ExecAdapter(SERVE)
+        adapter.ready()
+        warm = min(warm, time.perf_counter() - started)
+        adapter.close()
+    print(f"  the Python helper from its start to `warm` (its SDKs loaded): {warm:.2f} s, once per run")
+    for kind in WHOLE_KINDS:
+        times = {label: whole_run(checkout, kind, impl, repeat) for label, checkout, impl in variants}
+        for label, (seconds, last) in times.items():
+            base = times["before in-process" if label.startswith("before") else "in-process"][0]
+            found = re.match(r"(\d+) passed", last)
+            per_case = f"{seconds / int(found[1]) * 1000:6.1f} ms per case" if found else ""
+            print(f"  {kind:8} {label:18} {seconds:6.2f} s  {seconds / base:4.2f}x  {per_case}  ({last})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--whole-runs", type=int, default=3, help="best of N whole runs (0: none)")
+    parser.add_argument("--before", type=Path, help="a checkout to run the whole runs from too")
+    parser.add_argument("--only-whole-runs", action="store_true")
     args = parser.parse_args()
+    if args.whole_runs:
+        compare_whole_runs(args.whole_runs, args.before)
+    if args.only_whole_runs:
+        return
     compare(
         "reference through the Python helper (wire, process, stream)",
         SERVE,

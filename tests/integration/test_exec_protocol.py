@@ -93,7 +93,10 @@ def test_the_schema_rejects_malformed_messages():
     good = {"type": "hello", "protocol": 1, "name": "x", "version": "1", "capabilities": ["wire:openai.chat"]}
     assert validator.is_valid(good)
     assert not validator.is_valid({**good, "capabilities": ["wire:openai.chatt"]})
-    assert not validator.is_valid({**good, "protocol": 3})
+    assert not validator.is_valid({**good, "protocol": 4})
+    assert validator.is_valid({**good, "protocol": 3, "pipeline": True})
+    assert not validator.is_valid({**good, "protocol": 2, "pipeline": True})  # the pipeline is protocol 3
+    assert not validator.is_valid({"type": "events", "id": 1, "events": [{"nothing": 1}]})
     assert validator.is_valid({**good, "protocol": 2, "inputs": "recorded"})
     assert not validator.is_valid({**good, "inputs": "recorded"})  # recorded inputs are protocol 2
     assert not validator.is_valid({**good, "protocol": 2, "inputs": "bytes"})
@@ -335,3 +338,72 @@ def test_an_uncategorised_error_names_what_was_expected_and_what_came(run_corpus
     text = _errors_run(run_corpus, {"categories": True}, error).longreprs[EMPTY]
     assert "expected the adapter to raise an error of category empty-response" in text
     assert "but it raised uncategorised remote.DOMException: Invalid character" in text
+
+
+def test_a_recorded_stream_that_fails_leaves_the_runtime_in_step_for_the_next_case(
+    run_corpus, monkeypatch, tmp_path
+):
+    """The SDK raises on the recorded stream's error event (the error the case expects): the runtime is
+    told its stream ended and its call is read to its end, so the next case runs in the same process
+    rather than a restarted one."""
+    failing, after = (
+        "stream.anthropic.messages.error-event-raises-after-text",
+        "stream.openai.chat.real-text-deltas",
+    )
+    transcript = tmp_path / "transcript.jsonl"
+    monkeypatch.setenv("WIRECONF_EXEC_TRANSCRIPT", str(transcript))
+    run = run_corpus(f"--impl=exec:{PY_SERVE} reference", "-k", f"{failing} or {after}")
+    assert run.with_outcome("passed") == {failing, after}, run.longreprs
+    messages = [json.loads(line)["message"] for line in transcript.read_text().splitlines()]
+    assert [m["type"] for m in messages].count("hello") == 1
+    first_call = next(m["id"] for m in messages if m["type"] == "call")
+    answers = [m for m in messages if m.get("id") == first_call and m["type"] in ("result", "error")]
+    assert len(answers) == 1  # the failing case's call was answered, not abandoned
+
+
+INCREMENTAL = "stream.openai.chat.real-text-deltas"  # `incremental: true`
+STREAMS = (
+    "stream.openai.chat and (real-text-then-tool-call or real-text-deltas or refusal-raises-after-earlier)"
+)
+"""Stream cases with tool calls, an incremental check and a refusal, in both protocols."""
+
+
+@pytest.mark.parametrize("protocol", [2, 3])
+def test_the_python_helper_in_either_protocol_gives_the_same_verdicts_and_fits_the_schema(
+    run_corpus, corpus, monkeypatch, tmp_path, protocol
+):
+    """Protocol 3's pipeline is opt-in at hello: the helper told to speak protocol 2 pulls every event
+    with `next`, as runtimes of protocol 2 do, and the harness still serves it; speaking 3, it says
+    `pipeline`, the events come unasked in `events` batches and its yields say how far its SDK read.
+    Every message fits the schema either way, and the verdicts are the in-process ones."""
+    jsonschema = pytest.importorskip("jsonschema")
+    transcript = tmp_path / "transcript.jsonl"
+    monkeypatch.setenv("WIRECONF_EXEC_TRANSCRIPT", str(transcript))
+    run = run_corpus(f"--impl=exec:{PY_SERVE} --protocol {protocol} reference", "-k", STREAMS)
+    inproc = run_corpus("-k", STREAMS)
+    assert run.with_outcome("passed") == inproc.with_outcome("passed") != set()
+    assert INCREMENTAL in run.with_outcome("passed")  # the runtime's reading seen as it yielded
+    validator = jsonschema.Draft202012Validator(schema())
+    messages = [json.loads(line)["message"] for line in transcript.read_text(encoding="utf-8").splitlines()]
+    for message in messages:
+        assert not [e.message for e in validator.iter_errors(message)], message
+    types = {m["type"] for m in messages}
+    hello = next(m for m in messages if m["type"] == "hello")
+    assert hello["protocol"] == protocol
+    yields = [m for m in messages if m["type"] == "yield"]
+    if protocol == 2:
+        assert "pipeline" not in hello and "next" in types and "events" not in types
+        assert not any("read" in m for m in yields)
+    else:
+        assert hello["pipeline"] is True and "next" not in types and "events" in types
+        assert yields and all(isinstance(m["read"], int) for m in yields)
+
+
+def test_a_runtime_that_buffers_its_stream_still_fails_incremental_over_the_pipeline(
+    run_corpus, served_from_repo
+):
+    """The events reach the runtime before it asks (protocol 3): what the harness judges is how far the
+    runtime's SDK had read when it yielded, so a runtime that reads the whole stream first still fails."""
+    run = run_corpus(f"--impl=exec:{PY_SERVE} tests.fakes.buffers_stream:adapter", "-k", INCREMENTAL)
+    assert run.with_outcome("failed") == {INCREMENTAL}
+    assert "not incremental" in run.longreprs[INCREMENTAL]

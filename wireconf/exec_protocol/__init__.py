@@ -6,9 +6,12 @@
 both, ``schema.json`` the JSON Schema of every message (``wireconf exec-schema`` prints it).
 """
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """The newest version the harness speaks; a runtime's hello names the one it speaks."""
-PROTOCOL_VERSIONS = (1, 2)
+PROTOCOL_VERSIONS = (1, 2, 3)
 """1: SDK objects and stream events cross as the provider's JSON. 2 adds the hello's ``inputs``
 (``recorded`` asks for the recorded HTTP responses instead, for runtimes whose own SDK parses them)
-and e2e calls, whose HTTP the runtime sends through the harness (``http`` / ``response``)."""
+and e2e calls, whose HTTP the runtime sends through the harness (``http`` / ``response``). 3 adds the
+hello's ``pipeline``: the harness sends a call's stream events in ``events`` batches without waiting
+for ``next`` (its ``end`` carries the recorded stream's own ``error``), and the runtime's ``yield`` says
+how many events its SDK had read (``read``), so that the two processes work at once."""

@@ -43,6 +43,7 @@ from wireconf.exec_protocol.messages import (
     chunk_json,
     decode,
     encode,
+    error_payload,
     recorded_json,
     remote_exception,
     to_json,
@@ -52,6 +53,7 @@ from wireconf.kinds.registry import KINDS
 from wireconf.providers.registry import PROVIDER_OF
 from wireconf.report_text import cut_note
 from wireconf.sdk.origins import Origin, origin_of
+from wireconf.stream_probe import StreamProbe
 from wireconf.untyped import JSON, AdapterResult
 
 _LOG = logging.getLogger(__name__)
@@ -217,6 +219,7 @@ class ExecAdapter:
         self._capabilities = frozenset(str(c) for c in hello["capabilities"])
         self._hello = hello
         self._recorded_inputs = hello.get("inputs") == "recorded"
+        self._pipeline = hello.get("pipeline") is True
         # the methods of the contract, generated from the kinds; the optional ones exist on this proxy
         # only when the runtime has them, as in-process
         optional = set(hello.get("optional") or ())
@@ -487,6 +490,7 @@ class ExecAdapter:
         downloads = Downloads(args.get("messages"))
         sdk_json = PROVIDER_OF[api].sdk_json if api in PROVIDER_OF else None
         events: Iterator[JSON] | None = iter(stream[1]) if stream is not None else None
+        probe = _probe_of(stream[1]) if stream is not None else None
         if self._recorded_inputs:
             args, events = _as_recorded(args, sdk, stream)
         message = {
@@ -501,8 +505,14 @@ class ExecAdapter:
         }
         self._in_flight = process
         finished = False  # the runtime answered (result or error): the process is free for the next call
+        failed: Exception | None = None  # the stream the harness reads for the runtime raised
         try:
             self._answer(process, message)
+            marks: list[int] = []  # protocol 3: where the harness's probe stood after each event sent
+            if self._pipeline and events is not None:  # protocol 3: the events go without being asked
+                for batch in _batches(events, sdk_json, probe, marks):
+                    self._answer(process, {"id": call_id, **batch})
+                events = None  # the runtime asks for none of them
             while True:
                 try:
                     line = process.receive(self._remaining())
@@ -522,6 +532,9 @@ class ExecAdapter:
                     process.kill()
                     raise
                 kind_of = reply["type"]
+                if kind_of in ("result", "error") and failed is not None:
+                    finished = True  # the stream's own error, as the runtime's SDK would have raised it
+                    raise failed
                 if kind_of == "result":
                     finished = True
                     return _STREAMED if reply.get("streamed") else reply.get("value")
@@ -529,21 +542,23 @@ class ExecAdapter:
                     finished = True
                     raise remote_exception(_error(reply, self._hello.get("categories") is True))
                 if kind_of == "yield":
-                    yield reply.get("item")
+                    read = reply.get("read")
+                    if probe is not None and marks and isinstance(read, int):  # protocol 3: its SDK's
+                        probe.read = marks[max(0, min(read, len(marks) - 1))]  # reading, as if it pulled
+                    if failed is None:  # after the stream failed, the runtime's SDK would have raised
+                        yield reply.get("item")
                 elif kind_of == "next" and events is not None:
                     try:
                         event = next(events)
                     except StopIteration:
                         reply_message = {"type": "end", "id": call_id}
+                    except Exception as exc:  # the recorded stream fails (an error event): the SDK raised
+                        # the runtime is told the stream ended, and its call is read to its end, so that
+                        # its process stays in step for the next case; the call raises the SDK's error
+                        failed, events = exc, iter(())
+                        reply_message = {"type": "end", "id": call_id}
                     else:
-                        if isinstance(event, bytes):  # recorded inputs, an e2e response's body
-                            reply_message = {"type": "event", "id": call_id, **chunk_json(event)}
-                        else:
-                            reply_message = {
-                                "type": "event",
-                                "id": call_id,
-                                "event": to_json(event, sdk_json),
-                            }
+                        reply_message = {"type": "event", "id": call_id, **_event_json(event, sdk_json)}
                     self._answer(process, reply_message)
                 elif kind_of == "http":
                     head, chunks = _http_answer(reply.get("request") or {}, downloads, http)
@@ -577,6 +592,52 @@ def _http_answer(
     if http is not None:
         return http.send(request)
     return {"error": str(refused(url))}, None
+
+
+BATCH_EVENTS = 64
+"""Stream events per ``events`` message (protocol 3): a few lines for a stream, none of them huge."""
+
+
+def _event_json(event: Any, sdk_json: Callable[[Any], Any] | None) -> dict[str, Any]:
+    """One stream event as it crosses: raw bytes (recorded inputs, an e2e body) as a ``chunk``, an SDK
+    event as the provider's JSON."""
+    return chunk_json(event) if isinstance(event, bytes) else {"event": to_json(event, sdk_json)}
+
+
+def _batches(
+    events: Iterator[Any], sdk_json: Callable[[Any], Any] | None, probe: StreamProbe | None, marks: list[int]
+) -> Iterator[dict[str, Any]]:
+    """A call's stream as protocol 3 sends it: ``events`` messages of up to ``BATCH_EVENTS`` each, then
+    ``end``, which carries the error the harness's SDK raised reading the recorded stream (an error
+    event), for the runtime's SDK to raise where it reads on. ``marks`` gets where ``probe`` stood
+    before the first event and after each pull (the end counted as one): a runtime that says it had
+    pulled ``k`` is where the harness's probe would be had it pulled them one by one."""
+    batch: list[dict[str, Any]] = []
+    end: dict[str, Any] = {"type": "end"}
+    marks.append(probe.read if probe is not None else 0)
+    while True:
+        try:
+            event = next(events)
+        except StopIteration:
+            break
+        except Exception as exc:
+            end["error"] = error_payload(exc)
+            break
+        finally:
+            marks.append(probe.read if probe is not None else 0)
+        batch.append(_event_json(event, sdk_json))
+        if len(batch) == BATCH_EVENTS:
+            yield {"type": "events", "events": batch}
+            batch = []
+    if batch:
+        yield {"type": "events", "events": batch}
+    yield end
+
+
+def _probe_of(stream: object) -> StreamProbe | None:
+    """The probe that counts the events of a stream the harness parsed (``None`` for any other)."""
+    origin = origin_of(stream)
+    return origin.probe if origin is not None else None
 
 
 def _pending(process: _Process) -> list[str]:
@@ -665,6 +726,8 @@ def _check_hello(hello: dict[str, Any]) -> None:
         raise ProtocolError(f"hello's `categories` is true or false, from protocol 2: {hello}")
     if not isinstance(hello.get("warming", False), bool) or (hello.get("warming") and protocol < 2):
         raise ProtocolError(f"hello's `warming` is true or false, from protocol 2: {hello}")
+    if not isinstance(hello.get("pipeline", False), bool) or (hello.get("pipeline") and protocol < 3):
+        raise ProtocolError(f"hello's `pipeline` is true or false, from protocol 3: {hello}")
     optional = hello.get("optional", [])
     if not isinstance(optional, list) or not all(isinstance(m, str) for m in optional):
         raise ProtocolError(f"hello's `optional` is a list of method names: {hello}")

@@ -30,6 +30,7 @@ _MESSAGES = (
     "call",
     "next",
     "event",
+    "events",
     "end",
     "yield",
     "result",
@@ -115,6 +116,15 @@ def generate() -> dict[str, Any]:
                 "is a protocol error",
                 "type": "boolean",
             },
+            "pipeline": {
+                "description": "protocol 3, opt-in: the harness sends the events of a call's streamed "
+                "argument right after the call, in `events` batches and then `end`, without waiting for "
+                "`next` (the runtime sends no `next` for them), so that the harness and the runtime work at "
+                "once; the runtime says in each `yield` how many of the events its SDK had read (`read`), "
+                "which is how the harness still judges incremental processing. Without it (and under "
+                "protocols 1 and 2) the events are pulled one at a time with `next`",
+                "type": "boolean",
+            },
         },
         ("protocol", "name", "version", "capabilities"),
     )
@@ -122,12 +132,17 @@ def generate() -> dict[str, Any]:
         "inputs": {"const": "json"},
         "warming": {"const": False},
         "categories": {"const": False},
+        "pipeline": {"const": False},
     }
     if later:
         pattern = f"^({_alternatives(tuple(kind.name for kind in later))}):"
         version_one["capabilities"] = {"items": {"not": {"pattern": pattern}}}
     hello["if"] = {"properties": {"protocol": {"const": 1}}}
     hello["then"] = {"properties": version_one}
+    hello["else"] = {
+        "if": {"properties": {"protocol": {"const": 2}}},
+        "then": {"properties": {"pipeline": {"const": False}}},
+    }
     bridge_note = " ".join(
         f"{method.name} (protocol 2): `args` holds `{method.http_client}`, the harness's SDK client "
         "described: `base_url` as the provider's Python SDK takes it (OpenAI's ends in /v1, Anthropic's "
@@ -154,10 +169,12 @@ def generate() -> dict[str, Any]:
             "`inputs: recorded`, as a `recorded` response) and named in `sdk`; an argument of an SDK type "
             "that is not named in `sdk` is plain data (a `response_as: mapping` case: the decoded JSON "
             "body, as it is, whatever `inputs` says); the argument named in `stream` is not in `args` "
-            "(with `inputs: recorded`, its `recordedHead` is): its events are pulled with `next`. Calls "
+            "(with `inputs: recorded`, its `recordedHead` is): its events are pulled with `next` (after a "
+            "hello that says `pipeline`, they follow the call unasked, in `events` and `end`). Calls "
             "carry only their method's arguments: a process or stream call has no messages (the "
             "response is judged, not the request). A call ends with its `result` or `error`: no "
-            "message carries its id after that (events the runtime did not pull are never sent). "
+            "message carries its id after that (events the runtime did not pull are never sent), but for "
+            "the rest of a `pipeline` stream the call did not read to its end: the runtime skips it. "
             f"{bridge_note}".rstrip(),
             "call",
             {
@@ -210,12 +227,45 @@ def generate() -> dict[str, Any]:
             "additionalProperties": False,
             "properties": {"status": {"type": "integer"}, "headers": _HEADERS},
         },
-        "end": _message("harness → runtime: the stream has no more events", "end", {"id": call_id}, ("id",)),
+        "events": _message(
+            "harness → runtime, protocol 3 after a hello that says `pipeline`: the next events of the "
+            "call's streamed argument, in order, sent without a `next` (each as an `event` message's "
+            "`event`, or `chunk` and `encoding` with `inputs: recorded`); the runtime hands them to its SDK "
+            "as it reads on, and an `end` follows the last batch",
+            "events",
+            {
+                "id": call_id,
+                "events": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {
+                            "event": {},
+                            "chunk": {"type": "string"},
+                            "encoding": {"const": "base64"},
+                        },
+                        "oneOf": [{"required": ["event"]}, {"required": ["chunk"]}],
+                    },
+                },
+            },
+            ("id", "events"),
+        ),
+        "end": _message(
+            "harness → runtime: the stream has no more events. `error` (protocol 3, `pipeline`): the "
+            "recorded stream fails there (an error event, which the harness's SDK raised as an "
+            "exception, described as in an `error` message): the runtime's SDK raises it where it reads on",
+            "end",
+            {"id": call_id, "error": {"$ref": "#/$defs/error/properties/error"}},
+            ("id",),
+        ),
         "yield": _message(
             f"runtime → harness: one item yielded by a streaming method ({_listed(yielding + streaming)}), "
-            "in order",
+            "in order. `read` (protocol 3, `pipeline`): how many events of the streamed argument the "
+            "runtime's SDK had read when the item was yielded, the `end` counted as one more (as a `next` "
+            "answered by `end` was)",
             "yield",
-            {"id": call_id, "item": {}},
+            {"id": call_id, "item": {}, "read": {"type": "integer", "minimum": 0}},
             ("id", "item"),
         ),
         "result": _message(
@@ -327,12 +377,14 @@ def generate() -> dict[str, Any]:
         "description": "Versions: 1, and 2, which adds the hello's `inputs` (a runtime with its own SDK asks "
         "for the recorded HTTP responses, `recorded`, instead of the provider's JSON) and calls that hand "
         "over an SDK client (the runtime's own SDK sends its HTTP through the harness's client: `http`, "
-        "answered by `response`). One JSON object per line. The runtime reads the harness's messages on "
-        "stdin and writes its own on stdout (stderr is free for logs). The runtime starts with `hello` (in "
-        "version 2 a hello that says `warming` is followed by `warm` once the runtime has loaded); "
-        "the harness then sends one `call` per case and waits for its `result` or `error`. While a call "
-        "runs, the runtime may pull the events of a streamed argument with `next` (answered by `event` or "
-        "`end`) and, for a streaming method, send items with `yield`. `stop` asks the runtime to exit "
+        "answered by `response`), and 3, which adds the hello's `pipeline` (opt-in: a call's stream events "
+        "follow it unasked, in `events` batches). One JSON object per line. The runtime reads the "
+        "harness's messages on stdin and writes its own on stdout (stderr is free for logs). The runtime "
+        "starts with `hello` (in version 2 a hello that says `warming` is followed by `warm` once the "
+        "runtime has loaded); the harness then sends one `call` per case and waits for its `result` or "
+        "`error`. While a call runs, the runtime may pull the events of a streamed argument with `next` "
+        "(answered by `event` or `end`; after a hello that says `pipeline`, they come unasked in `events` "
+        "and `end`) and, for a streaming method, send items with `yield`. `stop` asks the runtime to exit "
         "with status 0.",
         "oneOf": [{"$ref": f"#/$defs/{name}"} for name in _MESSAGES],
         "$defs": defs,

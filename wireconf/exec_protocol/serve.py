@@ -7,10 +7,12 @@ stdin/stdout, so that a runtime that needs another Python (or another virtualenv
     pytest cases --impl "exec:/opt/py312/bin/python -m wireconf.exec_protocol.serve mypkg.conformance:Adapter"
 
 The adapter receives exactly what it would receive in-process: canonical dicts, and official SDK
-objects rebuilt by the SDK itself from the provider JSON the harness sends (streams are pulled event by
-event as the adapter reads them, so incremental processing stays visible). Its results go back as
-JSON; a ToolCall-like object is sent as its ``id``, ``name`` and ``arguments``. While a call runs,
-anything the adapter prints goes to stderr, so stdout stays the protocol's.
+objects rebuilt by the SDK itself from the provider JSON the harness sends (protocol 3, ``pipeline``:
+a stream's events arrive in batches without being asked for and each ``yield`` says how many of them
+the SDK had read, so incremental processing stays visible while the two processes work at once;
+``--protocol 2`` pulls them event by event with ``next``, as a runtime of protocol 2 does). Its
+results go back as JSON; a ToolCall-like object is sent as its ``id``, ``name`` and ``arguments``.
+While a call runs, anything the adapter prints goes to stderr, so stdout stays the protocol's.
 """
 
 from __future__ import annotations
@@ -24,8 +26,15 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any
 
 from wireconf.adapter_contract import CONCEPT
-from wireconf.exec_protocol import PROTOCOL_VERSION
-from wireconf.exec_protocol.messages import ProtocolError, decode, encode, error_payload, to_json
+from wireconf.exec_protocol import PROTOCOL_VERSION, PROTOCOL_VERSIONS
+from wireconf.exec_protocol.messages import (
+    ProtocolError,
+    decode,
+    encode,
+    error_payload,
+    remote_exception,
+    to_json,
+)
 from wireconf.kinds.registry import KINDS, METHODS
 from wireconf.kinds.registry import OPTIONAL_METHODS as REGISTRY_OPTIONAL_METHODS
 from wireconf.untyped import JSON, AdapterObject, AdapterResult, SDKObject
@@ -60,11 +69,20 @@ async def _settle(awaitable: AdapterResult) -> AdapterResult:
 class Server:
     """Reads calls on ``stdin``, runs them on ``adapter``, writes the replies on ``stdout``."""
 
-    def __init__(self, adapter: AdapterObject, stdin: IO[str], stdout: IO[str]) -> None:
+    def __init__(
+        self, adapter: AdapterObject, stdin: IO[str], stdout: IO[str], protocol: int = PROTOCOL_VERSION
+    ) -> None:
         self.adapter = adapter
         self.stdin = stdin
         self.stdout = stdout
+        self.protocol = protocol
+        self.pipeline = protocol >= 3
+        """Protocol 3's ``pipeline``: the harness sends a call's stream events unasked."""
         self._replay: SdkReplay | None = None
+        self._last_call = 0
+        self._streams: dict[int, Any] = {}
+        self._pending: dict[int, list[Any]] = {}
+        """Each streamed call's events, as the SDK reads them (their ``read`` goes with each yield)."""
 
     def send(self, message: dict[str, Any]) -> None:
         self.stdout.write(encode(message) + "\n")
@@ -99,13 +117,14 @@ class Server:
         self.send(
             {
                 "type": "hello",
-                "protocol": PROTOCOL_VERSION,
+                "protocol": self.protocol,
                 "name": str(self.adapter.name),
                 "version": str(self.adapter.version),
                 "capabilities": caps,
                 "optional": [m for m in OPTIONAL_METHODS if callable(getattr(self.adapter, m, None))],
                 "warming": True,
                 "categories": True,
+                **({"pipeline": True} if self.pipeline else {}),
             }
         )
         self.warm_up(caps)
@@ -118,6 +137,8 @@ class Server:
         while (message := self.receive()) is not None:
             if message["type"] == "stop":
                 return 0
+            if message["type"] in ("events", "end") and message.get("id", 0) <= self._last_call:
+                continue  # the rest of a stream the call did not read to its end (protocol 3)
             if message["type"] != "call":
                 print(
                     f"wireconf serve: ignoring a {message['type']!r} message outside a call", file=sys.stderr
@@ -129,7 +150,7 @@ class Server:
     # -- one call ----------------------------------------------------------------------------------------
 
     def run_call(self, call: dict[str, Any]) -> None:
-        call_id = call["id"]
+        call_id = self._last_call = call["id"]
         try:
             _, method = METHODS[call["method"]]
             args = self._arguments(call)
@@ -140,11 +161,25 @@ class Server:
             sdk_json = _sdk_json(call.get("api"))
             if method.yields:
                 for item in result:
-                    self.send({"type": "yield", "id": call_id, "item": result_json(item, sdk_json)})
+                    self.send(
+                        {
+                            "type": "yield",
+                            "id": call_id,
+                            "item": result_json(item, sdk_json),
+                            **self._read(call_id),
+                        }
+                    )
                 result = None
             self.send({"type": "result", "id": call_id, "value": result_json(result, sdk_json)})
         except Exception as exc:
             self.send({"type": "error", "id": call_id, "error": error_payload(exc, categories=True)})
+        finally:
+            self._streams.pop(call_id, None)
+
+    def _read(self, call_id: int) -> dict[str, int]:
+        """Protocol 3: how many events of the call's stream the SDK had read (the harness's probe)."""
+        stream = self._streams.get(call_id)
+        return {"read": stream.read} if self.pipeline and stream is not None else {}
 
     def _arguments(self, call: dict[str, Any]) -> list[Any]:
         args = dict(call.get("args") or {})
@@ -191,6 +226,7 @@ class Server:
                     try:
                         event = server.pull(call_id)
                     except _End:
+                        self.read += 1  # protocol 3 counts the end as one pull, as `next` did
                         if trailer:
                             yield trailer
                         return
@@ -199,18 +235,43 @@ class Server:
                     yield framed[: len(framed) - len(trailer)] if trailer else framed
 
         recorded = RecordedResponse(200, {"content-type": ["text/event-stream"]}, b"")
-        return self._sdk().stream_object(api, recorded, PulledEvents(events=[]))
+        events = self._streams[call_id] = PulledEvents(events=[])
+        return self._sdk().stream_object(api, recorded, events)
 
     def pull(self, call_id: int) -> JSON:
+        """The next event of the call's stream: asked for with ``next``, or (protocol 3) taken from the
+        batches the harness sends unasked; ``end`` with an ``error`` raises it, as the SDK would."""
+        if self.pipeline:
+            return self._unasked(call_id)
         self.send({"type": "next", "id": call_id})
+        message = self._message_of(call_id)
+        if message["type"] == "end":
+            raise _End
+        if message["type"] != "event":
+            raise ProtocolError(f"expected an event for call {call_id}, got {message}")
+        return message["event"]
+
+    def _unasked(self, call_id: int) -> Any:
+        pending = self._pending.setdefault(call_id, [])
+        while not pending:
+            message = self._message_of(call_id)
+            if message["type"] == "end":
+                self._pending.pop(call_id, None)
+                if message.get("error"):
+                    raise remote_exception(message["error"])
+                raise _End
+            if message["type"] != "events":
+                raise ProtocolError(f"expected events for call {call_id}, got {message}")
+            pending.extend(reversed([item["event"] for item in message["events"]]))
+        return pending.pop()
+
+    def _message_of(self, call_id: int) -> dict[str, Any]:
         message = self.receive()
         if message is None:
             raise SystemExit(0)  # the harness is gone
-        if message["type"] == "end":
-            raise _End
-        if message["type"] != "event" or message.get("id") != call_id:
-            raise ProtocolError(f"expected an event for call {call_id}, got {message}")
-        return message["event"]
+        if message.get("id") != call_id:
+            raise ProtocolError(f"expected a message of call {call_id}, got {message}")
+        return message
 
 
 def _sdk_json(api: str | None) -> Callable[[Any], Any] | None:
@@ -241,6 +302,13 @@ def main(argv: list[str] | None = None) -> int:
         description="Serve a wireconf adapter over the exec protocol (stdin/stdout JSON lines).",
     )
     parser.add_argument("impl", help="the adapter: an entry point name, module:attribute or module")
+    parser.add_argument(
+        "--protocol",
+        type=int,
+        choices=PROTOCOL_VERSIONS[1:],
+        default=PROTOCOL_VERSION,
+        help="the protocol version to speak (2: no pipeline, a stream's events pulled one by one)",
+    )
     args = parser.parse_args(argv)
     from wireconf.python_impl import ImplError, load_python
 
@@ -251,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     protocol_out = sys.stdout
     sys.stdout = sys.stderr  # what the adapter prints must not corrupt the protocol
-    return Server(adapter, sys.stdin, protocol_out).serve()
+    return Server(adapter, sys.stdin, protocol_out, args.protocol).serve()
 
 
 if __name__ == "__main__":

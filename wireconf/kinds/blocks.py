@@ -8,14 +8,14 @@ is_complete}`` and ``current_block`` / ``just_completed`` are block ids (docs/se
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any, Literal
+from typing import Literal
 
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import CaseBase, Response
-from wireconf.judging.outcome import Outcome
-from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, sdk_input
+from wireconf.kinds.base import HarnessContext, sdk_input
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
+
+STREAM_BLOCKS = AdapterMethod("stream_blocks", ("events",), sdk=("events",), collects=True)
 
 
 class BlocksCase(CaseBase):
@@ -30,21 +30,12 @@ class BlocksKind(Kind[BlocksCase, None]):
     streams_only = True
     case_model = BlocksCase
     noun = "list of stream states"
-    method = AdapterMethod("stream_blocks", ("events",), sdk=("events",))
+    method = STREAM_BLOCKS
 
     def prepare(self, ctx: HarnessContext, case: LoadedCase[BlocksCase]) -> Call[None]:
         events, probe = sdk_input(ctx, case, case.model.response, stream=True)
-
-        def call(adapter: Any) -> Outcome[None]:
-            try:
-                states = adapter.stream_blocks(case.api, events)
-                if isinstance(states, Iterator):
-                    states = list(states)
-            except ADAPTER_ERRORS as exc:
-                return raised(exc, probe=probe)
-            return Outcome(value=states)
-
-        return call
+        method = STREAM_BLOCKS
+        return lambda adapter: method.invoke(adapter, case.api, events, probes=[probe] if probe else [])
 
 
 KIND = BlocksKind()

@@ -8,16 +8,16 @@ response; for a stream, the partial messages (``delta: true``) and then one cons
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import CaseBase, Response
-from wireconf.judging.outcome import Outcome
-from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, sdk_input
+from wireconf.kinds.base import HarnessContext, sdk_input
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
+
+CONVERT = AdapterMethod("convert", ("response", "stream"), sdk=("response",), collects=True)
 
 
 class ConvertCase(CaseBase):
@@ -32,22 +32,15 @@ class ConvertKind(Kind[ConvertCase, None]):
     name = "convert"
     case_model = ConvertCase
     noun = "list of messages"
-    method = AdapterMethod("convert", ("response", "stream"), sdk=("response",))
+    method = CONVERT
 
     def prepare(self, ctx: HarnessContext, case: LoadedCase[ConvertCase]) -> Call[None]:
         stream = case.model.stream
         response, probe = sdk_input(ctx, case, case.model.response, stream=stream)
-
-        def call(adapter: Any) -> Outcome[None]:
-            try:
-                messages = adapter.convert(case.api, response, stream)
-                if isinstance(messages, Iterator):
-                    messages = list(messages)
-            except ADAPTER_ERRORS as exc:
-                return raised(exc, probe=probe)
-            return Outcome(value=messages)
-
-        return call
+        method = CONVERT
+        return lambda adapter: method.invoke(
+            adapter, case.api, response, stream, probes=[probe] if probe else []
+        )
 
 
 KIND = ConvertKind()

@@ -18,7 +18,6 @@ atomically) when the call ends, whatever its outcome.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any, ClassVar, Literal
 
 import pytest
@@ -35,12 +34,14 @@ from wireconf.judging.matchers import apply_matchers
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
 from wireconf.judging.schema_check import rejections, warm
 from wireconf.judging.verdict import judge as judge_result
-from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised
+from wireconf.kinds.base import HarnessContext
 from wireconf.kinds.kind import AdapterMethod, Call, Kind, first_interaction_response, unblessable
 from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.sdk.replay import e2e_client, warm_up
-from wireconf.untyped import JSON, AdapterObject, AdapterResult
+from wireconf.untyped import JSON, AdapterObject
 from wireconf.yaml_source import to_plain
+
+EXECUTE = AdapterMethod("execute", ("agent", "messages", "client"), http_client="client", may_stream=True)
 
 
 class E2eCase(CaseBase):
@@ -114,19 +115,10 @@ def run_execute(
 ) -> Outcome[Exchange]:
     """``adapter.execute`` through ``client``, a returned iterator drained item by item; the exchange
     is finished (recorded cassettes written) whatever happens."""
-    items: list[AdapterResult] = []
-    outcome: Outcome[Exchange]
     try:
-        value = adapter.execute(case.api, agent, messages, client)
-        if isinstance(value, Iterator) or (exchange.probes and isinstance(value, list | tuple)):
-            for item in value:
-                if exchange.probes:
-                    exchange.probes[0].mark_yield()
-                items.append(item)
-            value = items
-        outcome = Outcome(value=value, yielded=items)
-    except ADAPTER_ERRORS as exc:
-        outcome = raised(exc, yielded=items)
+        outcome: Outcome[Exchange] = EXECUTE.invoke(
+            adapter, case.api, agent, messages, client, probes=exchange.probes
+        )
     finally:
         exchange.finish(case.id, _label(adapter))
         if exchange.written is not None:
@@ -194,7 +186,7 @@ class E2eKind(Kind[E2eCase, Exchange]):
     name = "e2e"
     case_model = E2eCase
     noun = "result"
-    method = AdapterMethod("execute", ("agent", "messages", "client"), http_client="client", may_stream=True)
+    method = EXECUTE
     exec_protocol = 2
     exec_limits = (
         "the SDK client stays in the harness; from protocol 2 the runtime's own SDK sends its requests "

@@ -26,12 +26,15 @@ from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import CaseBase, Strict
 from wireconf.errors import CaseInputError, WireconfError
 from wireconf.judging.outcome import Outcome
-from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised
+from wireconf.kinds.base import HarnessContext
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
 from wireconf.untyped import JSON
 from wireconf.yaml_source import to_plain
 
 Extractor = Literal["llm", "tool", "mark"]
+
+
+EXTRACT = AdapterMethod("extract", ("request", "response"))
 
 
 class Payload(Strict):
@@ -126,10 +129,9 @@ def _prepare(ctx: HarnessContext, case: LoadedCase[ExtractCase]) -> Call[None]:
 
     def call(adapter: Any) -> Outcome[None]:
         given = (copy.deepcopy(request), copy.deepcopy(response))
-        try:
-            result = adapter.extract(case.api, given[0], given[1])
-        except ADAPTER_ERRORS as exc:
-            return raised(exc)
+        outcome = EXTRACT.invoke(adapter, case.api, *given)
+        if outcome.raised is not None:
+            return outcome
         for name, before, after in (("request", request, given[0]), ("response", response, given[1])):
             if after != before:
                 mutated = PayloadMutated(
@@ -137,7 +139,7 @@ def _prepare(ctx: HarnessContext, case: LoadedCase[ExtractCase]) -> Call[None]:
                     "functions over their data, without side effects)"
                 )
                 return Outcome(raised=mutated, traceback=lambda: CHECKED_AFTER)
-        return Outcome(value=result)
+        return outcome
 
     return call
 
@@ -146,7 +148,7 @@ class ExtractKind(Kind[ExtractCase, None]):
     name = "extract"
     case_model = ExtractCase
     noun = "extraction"
-    method = AdapterMethod("extract", ("request", "response"))
+    method = EXTRACT
 
     def prepare(self, ctx: HarnessContext, case: LoadedCase[ExtractCase]) -> Call[None]:
         return _prepare(ctx, case)

@@ -12,9 +12,9 @@ outside ``wireconf/kinds/`` names a kind.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from wireconf.cassettes.store import CassetteError, RecordedResponse
 from wireconf.corpus.case import LoadedCase
@@ -23,8 +23,11 @@ from wireconf.differences import Line, Subject
 from wireconf.errors import BlessError, CaseInputError
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
 from wireconf.judging.verdict import judge as judge_result
-from wireconf.kinds.base import HarnessContext, recorded_response
+from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, recorded_response
 from wireconf.untyped import AdapterObject
+
+if TYPE_CHECKING:
+    from wireconf.stream_probe import StreamProbe
 
 ModelT = TypeVar("ModelT", bound=CaseBase)
 ContextT = TypeVar("ContextT")
@@ -48,8 +51,12 @@ class AdapterMethod:
     rebuilt by the SDK on the other side, a stream's events are pulled one by one. ``http_client`` names
     the argument that is an official SDK client: over ``exec:`` the runtime gets its description and
     sends its HTTP through it (protocol 2). A method that ``yields`` returns an iterable whose items are
-    the result; one that ``may_stream`` returns a value or such an iterable; an ``awaited`` one is
-    ``async def``.
+    the result; one that ``may_stream`` returns a value or such an iterable; one that ``collects`` may
+    return its list as an iterator; an ``awaited`` one is ``async def``.
+
+    ``invoke`` is the one path by which every kind calls the adapter: a kind declares the method and
+    hands it the case's arguments; only what it checks around the call (a request body is a mapping, a
+    payload left unchanged) is its own.
     """
 
     name: str
@@ -60,6 +67,31 @@ class AdapterMethod:
     may_stream: bool = False
     awaited: bool = False
     takes_api: bool = True
+    collects: bool = False
+
+    def invoke(
+        self, adapter: Any, api: str | None, *args: Any, probes: Sequence[StreamProbe] = ()
+    ) -> Outcome[Any]:
+        """Call this method of ``adapter`` (by its name, with ``api`` first when it takes one) and report
+        its outcome: what it raised (an outcome, with its traceback, not an error of the harness), or
+        its value. An iterable result of a method that yields (an iterator of one that may stream or
+        collects) is drained item by item, so that what came before an exception is kept (``yielded``),
+        and the stream probe of its input (``probes``: the first, filled as the call opens it for an
+        e2e call) notes at each item how many events the SDK had read."""
+        items: list[Any] = []
+        kept = self.yields or self.may_stream  # the items are the result as it streamed
+        try:
+            value = getattr(adapter, self.name)(*((api,) if self.takes_api else ()), *args)
+            streamed = isinstance(value, Iterator) and (self.may_stream or self.collects)
+            if self.yields or streamed or (self.may_stream and probes and isinstance(value, list | tuple)):
+                for item in value:
+                    if probes:
+                        probes[0].mark_yield()
+                    items.append(item)
+                value = items
+        except ADAPTER_ERRORS as exc:
+            return raised(exc, yielded=items if kept else [], probe=probes[0] if probes else None)
+        return Outcome(value=value, yielded=items if kept else [], probe=probes[0] if probes else None)
 
     @property
     def signature(self) -> str:

@@ -32,6 +32,10 @@ PROCESS_ASYNC = AdapterMethod("process_async", ("agent", "response"), sdk=("resp
 has it, every ``process`` case also awaits it and judges its result against the same expectation."""
 
 
+PROCESS = AdapterMethod("process", ("agent", "response"), sdk=("response",))
+"""``process(api, agent, response)``: the processor of a provider response (also called by ``trace``)."""
+
+
 class ProcessCase(CaseBase):
     """A provider response (parsed by the official SDK) → the processor's result."""
 
@@ -111,7 +115,7 @@ class ProcessKind(Kind[ProcessCase, None]):
     name = "process"
     case_model = ProcessCase
     noun = "result"
-    method = AdapterMethod("process", ("agent", "response"), sdk=("response",))
+    method = PROCESS
     optional_methods = (PROCESS_ASYNC,)
 
     def prepare(self, ctx: HarnessContext, case: LoadedCase[ProcessCase]) -> Call[None]:
@@ -125,10 +129,7 @@ class ProcessKind(Kind[ProcessCase, None]):
         agent = case.raw["agent"]
 
         def call(adapter: Any) -> Outcome[None]:
-            try:
-                outcome: Outcome[None] = Outcome(value=adapter.process(case.api, to_plain(agent), response))
-            except ADAPTER_ERRORS as exc:
-                outcome = raised(exc)
+            outcome: Outcome[None] = PROCESS.invoke(adapter, case.api, to_plain(agent), response)
             method = getattr(adapter, PROCESS_ASYNC.name, None)
             if method is not None:
                 variant = await_process_async(method, case.api, to_plain(agent), response_for_async)

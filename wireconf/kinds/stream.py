@@ -6,18 +6,19 @@ probe notes how many events the SDK had read at each yield (for ``incremental`` 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import Agent, CaseBase, Response
 from wireconf.errors import CaseInputError
-from wireconf.judging.outcome import Outcome
-from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, sdk_input
+from wireconf.kinds.base import HarnessContext, sdk_input
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
-from wireconf.untyped import JSON, AdapterResult
+from wireconf.untyped import JSON
 from wireconf.yaml_source import to_plain
+
+PROCESS_STREAM = AdapterMethod("process_stream", ("agent", "events"), sdk=("events",), yields=True)
 
 
 class StreamCase(CaseBase):
@@ -39,24 +40,13 @@ class StreamKind(Kind[StreamCase, None]):
     streams_only = True
     case_model = StreamCase
     noun = "yielded items"
-    method = AdapterMethod("process_stream", ("agent", "events"), sdk=("events",), yields=True)
+    method = PROCESS_STREAM
 
     def prepare(self, ctx: HarnessContext, case: LoadedCase[StreamCase]) -> Call[None]:
         events, probe = sdk_input(ctx, case, case.model.response, stream=True)
         assert probe is not None
-        agent = case.raw["agent"]
-
-        def call(adapter: Any) -> Outcome[None]:
-            items: list[AdapterResult] = []
-            try:
-                for item in adapter.process_stream(case.api, to_plain(agent), events):
-                    probe.mark_yield()
-                    items.append(item)
-            except ADAPTER_ERRORS as exc:
-                return raised(exc, yielded=items, probe=probe)
-            return Outcome(value=items, yielded=items, probe=probe)
-
-        return call
+        agent, method = case.raw["agent"], PROCESS_STREAM
+        return lambda adapter: method.invoke(adapter, case.api, to_plain(agent), events, probes=[probe])
 
     def recorded_document(self, ctx: HarnessContext, case: LoadedCase[StreamCase], where: str) -> JSON:
         raise CaseInputError(f"{where}: only a case with a non-streaming recorded response can refer to it")

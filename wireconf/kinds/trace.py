@@ -44,7 +44,7 @@ from wireconf.judging.matchers import apply_matchers
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
 from wireconf.judging.verdict import exception_matches
 from wireconf.kinds import e2e, process
-from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, sdk_input
+from wireconf.kinds.base import HarnessContext, sdk_input
 from wireconf.kinds.kind import Call, Kind, capability, unblessable
 from wireconf.span_capture import GEN_AI_PREFIX, CapturedSpan, SpanCapture, TracingUnavailable
 from wireconf.untyped import AdapterObject
@@ -148,10 +148,7 @@ def _prepare(ctx: HarnessContext, case: LoadedCase[TraceCase]) -> Call[Observed]
             if method == "execute":
                 called = e2e.run_execute(ctx, case, adapter, exchange, client, agent, messages)
             elif method == "process":
-                try:
-                    called = Outcome(value=adapter.process(case.api, agent, response))
-                except ADAPTER_ERRORS as exc:
-                    called = raised(exc)
+                called = process.PROCESS.invoke(adapter, case.api, agent, response)
             else:
                 called = process.await_process_async(adapter.process_async, case.api, agent, response)
         finally:

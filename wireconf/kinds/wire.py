@@ -19,7 +19,7 @@ from wireconf.errors import ContractError
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
 from wireconf.judging.schema_check import rejections, warm
 from wireconf.judging.verdict import judge as judge_result
-from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised
+from wireconf.kinds.base import HarnessContext
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
 from wireconf.yaml_source import to_plain
 
@@ -27,6 +27,9 @@ TOOL_REGISTRY = AdapterMethod("set_tool_registry", ("entries",), takes_api=False
 """Optional: ``set_tool_registry(entries)`` replaces the runtime's registry of custom tools (§7.1.3, kind
 ``*``) with ``entries`` (``{name, parameters}``, parameters a JSON Schema) before each ``wire`` call.
 Required only by cases that declare a ``registry``."""
+
+
+BUILD_REQUEST = AdapterMethod("build_request", ("agent", "messages"))
 
 
 class WireCase(CaseBase):
@@ -51,7 +54,7 @@ class WireKind(Kind[WireCase, None]):
     case_model = WireCase
     noun = "request body"
     subject = "request"
-    method = AdapterMethod("build_request", ("agent", "messages"))
+    method = BUILD_REQUEST
     optional_methods = (TOOL_REGISTRY,)
 
     def builds_request(self, raw: dict[str, Any]) -> bool:
@@ -72,7 +75,7 @@ class WireKind(Kind[WireCase, None]):
         warm(case.api, to_plain(case.raw.get("expect")))  # the provider-schema check's, outside the limit
         agent, messages = case.raw["agent"], case.raw.get("messages", [])
         registry = case.raw.get("registry")
-        base = case.path.parent
+        base, method = case.path.parent, BUILD_REQUEST
 
         def call(adapter: Any) -> Outcome[None]:
             set_registry = getattr(adapter, TOOL_REGISTRY.name, None)
@@ -81,19 +84,18 @@ class WireKind(Kind[WireCase, None]):
                     f"the case declares a tool registry but the adapter has no {TOOL_REGISTRY.name}(entries) "
                     "method to receive it (docs/adapters.md, custom tools)"
                 )
-            try:
-                if set_registry is not None:
-                    set_registry(to_plain(registry or []))
-                body = adapter.build_request(
-                    case.api, resolve_agent_paths(to_plain(agent), base), to_plain(messages)
-                )
-            except ADAPTER_ERRORS as exc:
-                return raised(exc)
-            if not isinstance(body, Mapping):
+            if set_registry is not None:
+                given = TOOL_REGISTRY.invoke(adapter, None, to_plain(registry or []))
+                if given.raised is not None:
+                    return given
+            outcome = method.invoke(
+                adapter, case.api, resolve_agent_paths(to_plain(agent), base), to_plain(messages)
+            )
+            if outcome.raised is None and not isinstance(outcome.value, Mapping):
                 raise NotARequestBody(
-                    f"build_request returned {type(body).__name__}, not a mapping (the request body)"
+                    f"build_request returned {type(outcome.value).__name__}, not a mapping (the request body)"
                 )
-            return Outcome(value=body)
+            return outcome
 
         return call
 

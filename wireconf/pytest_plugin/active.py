@@ -15,7 +15,7 @@ from wireconf import __version__
 from wireconf.corpus.loader import is_case_file
 from wireconf.corpus.rules import RULES_FILE
 from wireconf.pytest_plugin.installed_run import deselect_outside, plan_installed_run
-from wireconf.pytest_plugin.items import CaseFile, RulesFile
+from wireconf.pytest_plugin.items import CaseFile, CaseItem, RulesFile, plan_entries
 from wireconf.pytest_plugin.session import (
     SESSION_KEY,
     WireconfSession,
@@ -36,6 +36,21 @@ class _Tallying:
         self.session.tally.record(report)
 
 
+class _Charging:
+    """Registered per config: a case's runtime time is charged to its call phase (``CaseItem.charge``)
+    before any other plugin reads the report (the terminal's ``--durations``, junitxml, an xdist
+    worker's sending; a controller has no items of its own, its workers charged them)."""
+
+    def __init__(self, session: WireconfSession) -> None:
+        self.session = session
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        item = self.session.case_items.get(report.nodeid)
+        if isinstance(item, CaseItem):
+            item.charge(report)
+
+
 RECORDED_MODEL_WARNING = r"ignore:The model '.*' is deprecated:DeprecationWarning"
 """The anthropic SDK warns about the model id of a request; in replay the id is a recorded one (old by
 nature), so the warning is about the cassette, never about the runtime under test."""
@@ -48,6 +63,7 @@ def pytest_configure(config: pytest.Config) -> None:
     session = WireconfSession(config)
     config.stash[SESSION_KEY] = session
     config.pluginmanager.register(_Tallying(session), f"wireconf-tally-{id(config)}")
+    config.pluginmanager.register(_Charging(session), f"wireconf-charge-{id(config)}")
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -83,11 +99,32 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> None:
+    """Hand the runner the run's cases, in the order pytest runs them, once: it decides what it starts
+    early (``runner.Plan``). Not on an xdist controller (its workers run the cases) nor on a worker,
+    which is handed its items as it goes (``pytest_runtest_protocol``)."""
+    config = session.config
+    if hasattr(config, "workerinput") or config.pluginmanager.has_plugin("dsession"):
+        return
+    if session.config.option.collectonly:
+        return
+    get_session(config).plan.extend(plan_entries(session.items))
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    """Note the item pytest runs after this one: a case's runner may start it early."""
+    """On an xdist worker, the plan grows by the item it runs next, the only one it knows of."""
+    if not hasattr(item.config, "workerinput"):
+        return
     session = item.config.stash.get(SESSION_KEY, None)
-    if session is not None:
-        session.upcoming = nextitem
+    if session is None:
+        return
+    plan = session.plan
+    last: object = plan.last()  # a case of the plan, or None: the item when it is already there
+    if last is not item:
+        plan.extend(plan_entries([item]))
+    if nextitem is not None:
+        plan.extend(plan_entries([nextitem]))
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

@@ -43,6 +43,12 @@ def is_runnable(item: pytest.Item) -> TypeGuard[RunnableCase]:
     return getattr(item, "loaded", None) is not None
 
 
+class PlanView(Protocol):
+    """The run's order as a runner reads it (``runner.Plan``, written by the run loop)."""
+
+    def after(self, item: RunnableCase, k: int) -> RunnableCase | None: ...
+
+
 class CaseHost(Protocol):
     """The pytest session's wireconf state (``session.WireconfSession``) as a runner sees it."""
 
@@ -50,6 +56,9 @@ class CaseHost(Protocol):
     timeout: float
     replay: SdkReplay
     on_recorded: Callable[[str], None] | None
+
+    @property
+    def plan(self) -> PlanView: ...
 
     @property
     def case_items(self) -> Mapping[str, RunnableCase]: ...

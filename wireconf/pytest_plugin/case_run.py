@@ -12,6 +12,7 @@ rendering of the environment's keys replaced (``wireconf.secret_values.redact``)
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -25,7 +26,7 @@ from wireconf.judging.canonical import NotData
 from wireconf.judging.outcome import Outcome, canonical_outcome
 from wireconf.judging.recorded_values import with_recorded_values
 from wireconf.judging.verdict import judge_variants
-from wireconf.kinds.kind import Call
+from wireconf.kinds.kind import Call, Kind
 from wireconf.kinds.registry import KINDS
 from wireconf.secret_values import redact
 
@@ -55,6 +56,9 @@ class CaseResult:
     stderr: str = ""
     logs: list[dict[str, Any]] = field(default_factory=list)
     """Log records (``LogRecord.__dict__``, message formatted) of a case run in another process."""
+    runtime_seconds: float = 0.0
+    """How long the adapter call took (the runtime's part): pytest's reports charge it to the call
+    phase, although the case runs during the item's setup (``items.CaseItem.charge``)."""
 
 
 PREPARE_LIMIT = 60.0
@@ -91,10 +95,19 @@ def finish_case(session: CaseHost, prepared: Prepared) -> CaseResult:
     harness's own bugs."""
     loaded, case = prepared.loaded, prepared.case
     kind = KINDS[loaded.kind]
+    started = time.perf_counter()
     try:
         outcome = prepared.call(session.impl.adapter)
     except (ContractError, NotJudged) as exc:
         return CaseResult("error", redact(f"error: {exc}"))
+    runtime_seconds = time.perf_counter() - started
+    result = _judged(kind, case, outcome)
+    result.runtime_seconds = runtime_seconds
+    return result
+
+
+def _judged(kind: Kind[Any, Any], case: Any, outcome: Outcome[Any]) -> CaseResult:
+    """The verdict on what the adapter call returned, or the error that says why there is none."""
     fault = not_judged(outcome)
     if isinstance(fault, Unwritable):
         return CaseResult("unsupported", redact(f"not supported by this runtime's input: {fault}"))

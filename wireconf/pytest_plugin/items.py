@@ -5,7 +5,9 @@ runner``) and its verdict is reported in its call phase, so pytest's own outcome
 maintainer expects: FAILED is a deviation from a rule (with a diff), ERROR is a case the harness could
 not judge (the adapter hung, ended its process or returned something that is not data, a cassette is
 missing or broken, the runtime wrote into the cassettes folder), SKIPPED is a capability the adapter
-does not declare.
+does not declare. The adapter call's time is charged to the call phase all the same (``--durations``,
+the reports' phase timings: ``CaseItem.charge``), and an item never looks ahead: the run loop hands
+the runner the run's order once (``plan_entries``, ``runner.Plan``).
 """
 
 from __future__ import annotations
@@ -115,6 +117,7 @@ class CaseItem(ShownAsWritten):
         self.loaded = loaded
         self.case_kind = KINDS[loaded.kind]
         self._result: CaseResult | None = None
+        self._runtime_seconds = 0.0
         self.extra_keyword_matches.update({loaded.kind, loaded.api, *loaded.model.rules})
         self.user_properties += [
             (PROP_CASE, loaded.id),
@@ -156,7 +159,8 @@ class CaseItem(ShownAsWritten):
     @cached_property
     def _unsupported(self) -> str | None:
         """Why the implementation under test cannot run this case (what it does not declare), or
-        ``None``; worked out once, since the runner asks it of the case it may start early."""
+        ``None``; worked out once, since the run loop asks it of every case to plan the run
+        (``plan_entries``)."""
         session = get_session(self.config)
         catalogue = session.corpus(self.corpus_root).catalogue
         if catalogue.unread:  # its citations cannot be checked, nor a failure's rules named
@@ -177,26 +181,6 @@ class CaseItem(ShownAsWritten):
         # a kind that needs more than its own capability says so
         return self.case_kind.unsupported(self.loaded, session.impl.adapter, session.impl.supports)
 
-    def _case_after(self, k: int) -> CaseItem | None:
-        """The case pytest runs ``k`` items after this one, if nothing but the adapter's answer can keep
-        it from running: the runner may start it while this one is reported. Beyond the next item
-        (``nextitem``) it is known only where pytest runs ``session.items`` in order, which an xdist
-        worker, handed its items as it goes, does not."""
-        session = get_session(self.config)
-        upcoming = session.upcoming
-        if k > 1:
-            position = session.run_position(self)
-            items = self.session.items
-            if position is None or position + k >= len(items) or items[position + 1] is not upcoming:
-                return None
-            upcoming = items[position + k]
-        if not isinstance(upcoming, CaseItem) or upcoming is self:
-            return None
-        marks = (mark.name for node in upcoming.listchain() for mark in node.own_markers)
-        if not _DECIDED_BEFORE_SETUP.isdisjoint(marks):
-            return None  # pytest's own skipping decides it before its setup
-        return upcoming if upcoming._unsupported is None else None
-
     def setup(self) -> None:
         session = get_session(self.config)
         reason = self._unsupported
@@ -204,7 +188,7 @@ class CaseItem(ShownAsWritten):
             self.user_properties.append((PROP_UNSUPPORTED, True))
             pytest.skip(reason)
         try:
-            result = session.runner.run(self, ahead=self._case_after)
+            result = session.runner.run(self)
         except CaseAborted as exc:
             self._note_recorded(exc.recorded)
             aborted: str | None = redact(f"error: {exc}")
@@ -213,6 +197,7 @@ class CaseItem(ShownAsWritten):
         if aborted is not None:
             self._error(aborted)  # outside the except block: no chained traceback in the report
         self._result = result
+        self._runtime_seconds = result.runtime_seconds
         self._note_recorded(result.recorded)
         if result.stdout:  # shown as is under -s: no report to redact (and bound) it later
             sys.stdout.write(report_text(redact(result.stdout)))
@@ -233,6 +218,16 @@ class CaseItem(ShownAsWritten):
             pytest.skip(result.message)
         if result.status == "error":
             self._error(result.message)
+
+    def charge(self, report: pytest.TestReport) -> None:
+        """Charge the adapter call's time to the call phase of the reports (``--durations``, phase
+        timings): the case runs during setup, so that what keeps it from a verdict is an error, but the
+        runtime's time is the test's own. Kept in setup when setup ends the item (an error, a skip)."""
+        seconds = self._runtime_seconds
+        if report.when == "setup" and report.passed:
+            report.duration = max(0.0, report.duration - seconds)
+        elif report.when == "call":
+            report.duration += seconds
 
     def _check_cassettes(self, result: CaseResult) -> None:
         """An error when something other than the harness's recording wrote into the cassettes folder
@@ -339,6 +334,18 @@ class CaseItem(ShownAsWritten):
 
     def reportinfo(self) -> tuple[Any, int, str]:
         return self.path, self.loaded.line - 1, f"{self.loaded.kind} {self.loaded.api}: {self.loaded.id}"
+
+
+def plan_entries(items: Iterable[pytest.Item]) -> Iterator[CaseItem | None]:
+    """The ``runner.Plan`` entries of ``items``, in their order: a case whose setup asks the runner for
+    it unless its adapter's answer decides otherwise (the runner may start it early); ``None`` for a case
+    pytest's own skipping decides on before its setup (a skip or xfail mark: nothing past it starts
+    early); nothing for an item that never asks (unsupported here, a corpus problem, another test)."""
+    for item in items:
+        if not isinstance(item, CaseItem) or item._unsupported is not None:
+            continue
+        marks = (mark.name for node in item.listchain() for mark in node.own_markers)
+        yield item if _DECIDED_BEFORE_SETUP.isdisjoint(marks) else None
 
 
 def _declared(a: Attribution) -> str:

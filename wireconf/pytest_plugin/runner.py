@@ -10,10 +10,11 @@
   life. A fork costs tens of milliseconds once per session (and once per killed case); a case costs
   one message each way on a pipe. SDK imports are warmed up before the fork, so every fork has them.
   While the pytest process reports a case, the runner already runs the next ones (up to
-  ``ForkedRunner.AHEAD`` of the items pytest runs next, while nothing can skip them before their
-  setup): the two processes overlap on two cores, and each case still runs alone, in order, under its
-  own time limit, with its own output, log records and cassette-folder changes (the runner reads the
-  folder's watch after each case).
+  ``ForkedRunner.AHEAD`` of them, from the ``Plan`` the run loop hands the session once: the cases in
+  the order pytest runs them, each marked whether anything but its adapter's answer can keep it from
+  running): the two processes overlap on two cores, and each case still runs alone, in order, under
+  its own time limit, with its own output, log records and cassette-folder changes (the runner reads
+  the folder's watch after each case). An item never looks ahead; it asks the runner for its own case.
 - ``thread``: the calls run on a worker thread that is abandoned on timeout (Windows, or a debugger
   or coverage tool that does not follow a fork); the guard is installed for the whole session.
 - out-of-process adapters (``exec:``) run inline: the adapter itself kills and restarts its runtime
@@ -64,8 +65,38 @@ if TYPE_CHECKING:
     from wireconf.cassettes.watch import CassetteWatch
     from wireconf.pytest_plugin.case_host import CaseHost, RunnableCase
 
-Ahead = Callable[[int], "RunnableCase | None"]
-"""``ahead(k)``: the case pytest runs ``k`` items after the current one, if it is known to run."""
+
+class Plan:
+    """The cases in the order pytest runs them, written by the run loop (``active.pytest_runtestloop``
+    once with every item; an xdist worker, handed its items as it goes, one ``nextitem`` at a time) and
+    read by the runner, which decides what it starts early. Each entry is a case whose setup runs it
+    unless its adapter's answer decides otherwise, or ``None``: an item pytest may or may not run a case
+    for (a skip or xfail mark decides it before its setup), past which nothing starts early. Items that
+    never ask for a case (unsupported, corpus problems, other plugins' tests) are not in it."""
+
+    def __init__(self) -> None:
+        self._entries: list[RunnableCase | None] = []
+        self._at: dict[str, int] = {}
+
+    def extend(self, entries: Iterable[RunnableCase | None]) -> None:
+        for entry in entries:
+            if entry is not None:
+                self._at[entry.nodeid] = len(self._entries)
+            self._entries.append(entry)
+
+    def last(self) -> RunnableCase | None:
+        return self._entries[-1] if self._entries else None
+
+    def after(self, item: RunnableCase, k: int) -> RunnableCase | None:
+        """The case ``k`` entries after ``item``'s, if no barrier comes first and it is planned at all."""
+        at = self._at.get(item.nodeid)
+        if at is None or self._entries[at] is not item:
+            return None
+        for entry in self._entries[at + 1 : at + k + 1]:
+            if entry is None:
+                return None
+        return self._entries[at + k] if at + k < len(self._entries) else None
+
 
 RUNNERS = ("process", "thread")
 DEFAULT_RUNNER = "process" if sys.platform.startswith("linux") and hasattr(os, "fork") else "thread"
@@ -130,9 +161,8 @@ class CaseRunner:
             self._guarded = True
             self.session.on_recorded = self._note_recorded
 
-    def run(self, item: RunnableCase, ahead: Ahead | None = None) -> CaseResult:
-        """Run ``item``; ``ahead(k)`` is the case pytest runs ``k`` items after it, if it is known to run
-        (a runner may start it early)."""
+    def run(self, item: RunnableCase) -> CaseResult:
+        """Run ``item`` (a runner may have started it early, from the session's ``Plan``)."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -152,7 +182,7 @@ class InlineRunner(CaseRunner):
             self.name = "exec"
             self.network = getattr(adapter, "network", GUARD_ONLY)
 
-    def run(self, item: RunnableCase, ahead: Ahead | None = None) -> CaseResult:
+    def run(self, item: RunnableCase) -> CaseResult:
         self._install_guard()
         self._recorded = []
         watch = self.session.watch(item.corpus_root)
@@ -192,7 +222,7 @@ class ThreadRunner(CaseRunner):
         self.timer.close()
         super().close()
 
-    def run(self, item: RunnableCase, ahead: Ahead | None = None) -> CaseResult:
+    def run(self, item: RunnableCase) -> CaseResult:
         if not self._warm:
             warm_imports(i for i in item.session.items if is_runnable(i))
             self._warm = True
@@ -569,10 +599,10 @@ class ForkedRunner(CaseRunner):
             self._send(self._start(item), [item])
         return self._sent[0]
 
-    def _send_ahead(self, ahead: Ahead) -> None:
-        """Start the cases pytest runs next, up to ``AHEAD`` of them, behind the one it waits for: the
-        runner runs them while this process reports, and a slow case is made up for by the quick ones
-        around it. Never in record mode: a recording's messages name no case."""
+    def _send_ahead(self, item: RunnableCase) -> None:
+        """Start the cases the plan has next, up to ``AHEAD`` of them, behind ``item``, the one pytest
+        waits for: the runner runs them while this process reports, and a slow case is made up for by
+        the quick ones around it. Never in record mode: a recording's messages name no case."""
         if self._conn is None or self._room is None or self.session.records:
             return
         lead = len(self._sent) - 1  # the first one sent is the case pytest waits for
@@ -580,7 +610,7 @@ class ForkedRunner(CaseRunner):
             return
         batch: list[RunnableCase] = []
         while lead + len(batch) < self.AHEAD:
-            upcoming = ahead(len(self._sent) + len(batch))  # each is the next after the one before it
+            upcoming = self.session.plan.after(item, len(self._sent) + len(batch))  # sent in plan order
             if upcoming is None:
                 break
             batch.append(upcoming)
@@ -592,10 +622,9 @@ class ForkedRunner(CaseRunner):
             return
         self.ahead += len(batch)
 
-    def run(self, item: RunnableCase, ahead: Ahead | None = None) -> CaseResult:
+    def run(self, item: RunnableCase) -> CaseResult:
         sent = self._queued(item)
-        if ahead is not None:
-            self._send_ahead(ahead)
+        self._send_ahead(item)
         conn = self._conn
         assert conn is not None
         timeout = self.session.timeout or None

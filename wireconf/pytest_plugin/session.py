@@ -23,7 +23,7 @@ from wireconf.judging.waivers import Waiver
 from wireconf.kinds.base import HarnessContext
 from wireconf.kinds.registry import CASE_ADAPTER
 from wireconf.pytest_plugin.options import DEFAULT_IMPL
-from wireconf.pytest_plugin.runner import CaseRunner, make_runner
+from wireconf.pytest_plugin.runner import CaseRunner, Plan, make_runner
 from wireconf.pytest_plugin.summary import Tally
 from wireconf.python_impl import ImplError, LoadedImpl
 from wireconf.sdk.replay import SdkReplay
@@ -86,9 +86,9 @@ class WireconfSession:
         self.tally = Tally()
         self.case_items: dict[str, RunnableCase] = {}
         """Every collected case by node id (the process runner finds a case's item by its id)."""
-        self.upcoming: pytest.Item | None = None
-        """The item pytest runs after the current one (``pytest_runtest_protocol``'s ``nextitem``)."""
-        self._positions: dict[int, int] | None = None
+        self.plan = Plan()
+        """The cases in the order pytest runs them, written by the run loop (``active``), read by the
+        runner to start cases early."""
         self.on_recorded: Callable[[str], None] | None = None
         """Told the path of each cassette a case writes, as it is written (set by the runner)."""
         self.profile: str = config.getoption("wireconf_profile")
@@ -107,14 +107,6 @@ class WireconfSession:
         if self._runner is None:
             self._runner = make_runner(self, self.runner_choice)
         return self._runner
-
-    def run_position(self, item: pytest.Item) -> int | None:
-        """Where ``item`` stands in ``session.items``, the order pytest runs them in; ``None`` on an
-        xdist worker, which runs the items it is handed, in the order it is handed them."""
-        if self._positions is None:
-            worker = hasattr(self.config, "workerinput")
-            self._positions = {} if worker else {id(i): n for n, i in enumerate(item.session.items)}
-        return self._positions.get(id(item))
 
     @property
     def used_runner(self) -> CaseRunner | None:

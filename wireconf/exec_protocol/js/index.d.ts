@@ -27,6 +27,9 @@ export interface Hello {
   inputs?: "json" | "recorded";
   /** The optional methods of the adapter contract the runtime has. */
   optional?: Array<"set_tool_registry" | "process_async">;
+  /** Protocol 3: a streamed argument's events come unasked, in batches (no `next` round trip per event);
+   * each `yield` then says how many were read, which the client counts. */
+  pipeline?: boolean;
 }
 
 /** The e2e call's SDK client, described (`execute`'s `client` argument). */
@@ -54,6 +57,8 @@ export declare class Call {
   readonly sdk: string[];
   readonly stream: string | null;
   readonly message: CallMessage;
+  /** How many events of the streamed argument have been read (sent with each `yield` under `pipeline`). */
+  readonly read: number;
   /** `openai` of `openai.chat`. */
   readonly provider: string | null;
   /** The e2e call's client description, else null. */

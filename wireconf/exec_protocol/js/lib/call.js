@@ -5,11 +5,19 @@ import { bytesOf, responseOf } from "./recorded.js";
 
 const snippet = (message) => JSON.stringify(message).slice(0, 200);
 
+/** The error the harness's SDK raised reading a recorded stream (an `end`'s `error`), as an Error. */
+function streamError(error) {
+  const raised = new Error(error.message ?? "the recorded stream failed");
+  raised.name = String(error.type ?? "Error").split(".").pop();
+  return raised;
+}
+
 export class Call {
   /**
    * @param {import("./channel.js").Channel} channel
    * @param {object} message the `call` message
-   * @param {{inputs: string}} hello what the runtime said (how SDK arguments cross)
+   * @param {{inputs: string, pipeline?: boolean}} hello what the runtime said (how SDK arguments cross,
+   *   and whether a streamed argument's events come unasked: protocol 3's `pipeline`)
    */
   constructor(channel, message, hello) {
     this.channel = channel;
@@ -22,7 +30,11 @@ export class Call {
     this.sdk = message.sdk ?? [];
     this.stream = message.stream ?? null;
     this.recordedInputs = hello.inputs === "recorded";
+    this.pipeline = hello.pipeline === true;
     this.pulled = false;
+    /** How many events of the streamed argument the runtime has read (each `yield` says it, protocol 3). */
+    this.read = 0;
+    this.pending = [];
   }
 
   /** The provider part of the api (`openai` of `openai.chat`). */
@@ -45,11 +57,31 @@ export class Call {
   /**
    * The next event of the streamed argument, or null at its end: with `inputs: recorded` the bytes of
    * one server-sent event (a Buffer), otherwise the event as the provider's JSON. Each call asks the
-   * harness for one (`next`), so the harness sees exactly how far the runtime has read.
+   * harness for one (`next`), so the harness sees exactly how far the runtime has read; after a hello
+   * that says `pipeline` (protocol 3) the events come unasked, in `events` batches, and each `yield`
+   * says how many were read instead. An `end` with an `error` (the recorded stream fails) rejects.
    */
   async pull() {
     if (this.stream === null) throw new ProtocolError(`call ${this.id} (${this.method}) has no streamed argument`);
-    return this.nextChunk();
+    const event = this.pipeline ? await this.unasked() : await this.nextChunk();
+    this.read += 1; // the end counts as one pull, as a `next` answered by `end` did
+    return event;
+  }
+
+  /** The next event of a `pipeline` stream, from the batches the harness sent unasked. */
+  async unasked() {
+    this.pulled = true;
+    while (this.pending.length === 0) {
+      const reply = await this.reply();
+      if (reply.type === "end") {
+        if (reply.error) throw streamError(reply.error);
+        return null;
+      }
+      if (reply.type !== "events") throw new ProtocolError(`expected events for call ${this.id}, got ${snippet(reply)}`);
+      this.pending.push(...reply.events);
+    }
+    const item = this.pending.shift();
+    return typeof item.chunk === "string" ? bytesOf(item.chunk, item.encoding) : item.event;
   }
 
   /** Ask the harness for the next event or chunk of this call (a stream argument, or a bridged body). */

@@ -47,6 +47,7 @@ export class Channel {
     this.write = write ?? captureStdout();
     this.calls = new Queue();
     this.replies = new Map();
+    this.lastDone = 0;
     this.closed = false;
     const lines = readline.createInterface({ input: input ?? process.stdin, crlfDelay: Infinity });
     lines.on("line", (line) => this.accept(line));
@@ -67,7 +68,8 @@ export class Channel {
       return;
     }
     if (CALL_TYPES.has(message.type)) this.calls.put(message);
-    else this.queueOf(message.id).put(message);
+    else if (!(message.id <= this.lastDone)) this.queueOf(message.id).put(message); // else: the rest of a
+    // `pipeline` stream its call did not read to its end (protocol 3), dropped
   }
 
   queueOf(id) {
@@ -93,6 +95,7 @@ export class Channel {
   /** Forget what is left for a call that has ended. */
   done(id) {
     this.replies.delete(id);
+    this.lastDone = Math.max(this.lastDone, id);
   }
 
   /** Send one message to the harness. */

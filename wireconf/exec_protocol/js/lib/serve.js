@@ -41,6 +41,7 @@ export async function serve({
     ...(hello.optional ? { optional: [...hello.optional] } : {}),
     ...(load ? { warming: true } : {}),
     ...(errors.categories ? { categories: true } : {}),
+    ...(hello.pipeline ? { pipeline: true } : {}),
   };
   io.send(said);
   let methods = { ...handlers };
@@ -51,7 +52,7 @@ export async function serve({
   for (;;) {
     const message = await io.nextCall();
     if (message === null || message.type === "stop") break;
-    const call = new Call(io, message, { inputs: said.inputs ?? "json" });
+    const call = new Call(io, message, { inputs: said.inputs ?? "json", pipeline: said.pipeline === true });
     try {
       io.send(await answer(io, call, methods[message.method], represent));
     } catch (error) {
@@ -73,12 +74,17 @@ async function answer(io, call, handler, represent) {
     if (value !== null && value !== undefined && !isIterable(value)) {
       throw new TypeError(`the ${call.method} handler returned a ${value?.constructor?.name ?? typeof value}, not the items to yield (an iterable)`);
     }
-    for await (const item of value ?? []) io.send({ type: "yield", id: call.id, item: asData(item, represent) });
+    for await (const item of value ?? []) io.send({ type: "yield", id: call.id, item: asData(item, represent), ...read(call) });
     return { type: "result", id: call.id, value: null };
   }
   if (STREAMING_METHODS.includes(call.method) && isStream(value)) {
-    for await (const item of value) io.send({ type: "yield", id: call.id, item: asData(item, represent) });
+    for await (const item of value) io.send({ type: "yield", id: call.id, item: asData(item, represent), ...read(call) });
     return { type: "result", id: call.id, value: null, streamed: true };
   }
   return { type: "result", id: call.id, value: asData(value, represent) };
+}
+
+/** Protocol 3's `read` for a `yield`: how many events of the streamed argument were read by then. */
+function read(call) {
+  return call.pipeline && call.stream !== null ? { read: call.read } : {};
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { CategorisedError, ValueError, categoryOf, errorPayload, serve } from "../index.js";
+import { CategorisedError, PROTOCOL_VERSION, ValueError, categoryOf, errorPayload, serve } from "../index.js";
 import { fakeHarness } from "./helpers.js";
 
 const HELLO = { name: "t", version: "1", capabilities: ["process:openai.chat"] };
@@ -10,7 +10,7 @@ const call = (id, method, args = {}, extra = {}) => ({ type: "call", id, kind: "
 test("hello first, one result per call, and serve resolves on stop", async () => {
   const h = fakeHarness();
   const served = serve({ hello: HELLO, handlers: { process: (c) => ({ got: c.args.response.text, api: c.api, skip: undefined }) }, channel: h.channel, exit: false });
-  assert.deepEqual(await h.next(), { type: "hello", protocol: 2, name: "t", version: "1", capabilities: ["process:openai.chat"] });
+  assert.deepEqual(await h.next(), { type: "hello", protocol: PROTOCOL_VERSION, name: "t", version: "1", capabilities: ["process:openai.chat"] });
   h.push(call(1, "process", { response: { text: "hi" } }));
   assert.deepEqual(await h.next(), { type: "result", id: 1, value: { got: "hi", api: "openai.chat" } });
   h.push({ type: "stop" });
@@ -166,6 +166,31 @@ test("with a category table the hello says categories, and each error carries it
   await served;
 });
 
+test("pipeline (protocol 3): events come unasked in batches, each yield says how many were read", async () => {
+  const h = fakeHarness();
+  const served = serve({
+    hello: { ...HELLO, pipeline: true },
+    handlers: {
+      async *process_stream(c) {
+        for await (const event of c.events()) if (event.n % 2 === 0) yield event.n;
+      },
+    },
+    channel: h.channel,
+    exit: false,
+  });
+  assert.equal((await h.next()).pipeline, true);
+  h.push(call(1, "process_stream", {}, { kind: "stream", stream: "events" }));
+  h.push({ type: "events", id: 1, events: [{ event: { n: 1 } }, { event: { n: 2 } }] });
+  h.push({ type: "events", id: 1, events: [{ event: { n: 3 } }, { event: { n: 4 } }] });
+  h.push({ type: "end", id: 1 });
+  assert.deepEqual(await h.next(), { type: "yield", id: 1, item: 2, read: 2 });
+  assert.deepEqual(await h.next(), { type: "yield", id: 1, item: 4, read: 4 });
+  // the end was not read yet when 4 was yielded: `read` counts it as one more pull
+  assert.deepEqual(await h.next(), { type: "result", id: 1, value: null });
+  h.end();
+  await served;
+});
+
 test("without a category table nothing changes: no categories in the hello, no category in errors", async () => {
   const h = fakeHarness();
   const served = serve({ hello: HELLO, handlers: { process: () => { throw new CategorisedError("refusal", "no"); } }, channel: h.channel, exit: false });
@@ -181,4 +206,25 @@ test("categoryOf: an unknown category is refused, a function may pass an error o
   class A extends Error {}
   assert.deepEqual(categoryOf(new A("a"), [[A, () => null], [Error, "invalid-input"]]), { category: "invalid-input" });
   assert.deepEqual(categoryOf("a string", [[Error, "invalid-input"]]), { category: null });
+});
+
+test("pipeline: an end with an error rejects where the runtime reads on, and the rest is skipped", async () => {
+  const h = fakeHarness();
+  const served = serve({
+    hello: { ...HELLO, pipeline: true },
+    handlers: { process_stream: async (c) => [await c.pull(), await c.pull()], process: (c) => c.id },
+    channel: h.channel,
+    exit: false,
+  });
+  await h.next();
+  h.push(call(1, "process_stream", {}, { kind: "stream", stream: "events" }));
+  h.push({ type: "events", id: 1, events: [{ event: { n: 1 } }] });
+  h.push({ type: "end", id: 1, error: { type: "anthropic.APIStatusError", message: "overloaded" } });
+  const failed = await h.next();
+  assert.equal(failed.type, "error");
+  assert.match(failed.error.message, /overloaded/);
+  h.push(call(2, "process"));
+  assert.deepEqual(await h.next(), { type: "result", id: 2, value: 2 });
+  h.end();
+  await served;
 });
