@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import time
@@ -50,8 +51,14 @@ def main() -> None:
             if label not in best or wall < best[label][0]:
                 best[label] = (wall, cpu, last)
     print(f"whole corpus, best of {args.repeat} (load average {os.getloadavg()[0]:.1f}):")
+    kept = best["run-ahead (kept)"][0]
     for label, (wall, cpu, last) in best.items():
-        print(f"  {label:18} wall {wall:6.2f} s   cpu {cpu:6.2f} s   ({last})")
+        found = re.search(r"(\d+) passed", last)
+        per_case = f"{1000 * wall / int(found.group(1)):5.2f} ms a case" if found else ""
+        print(
+            f"  {label:18} wall {wall:6.2f} s   cpu {cpu:6.2f} s   {per_case}"
+            f"   {wall / kept:4.2f}x the kept run   ({last})"
+        )
 
 
 if __name__ == "__main__":

@@ -113,8 +113,9 @@ def check(category: str) -> str:
 
 def categorised(exc: E, category: str | None, status: int | None = None) -> E:
     """``exc`` declared to mean ``category`` (``None``: none of the spec's errors), with ``status``."""
+    # an exception of any class carries the declaration as attributes of its own: no class declares them
     exc.wireconf_category = None if category is None else check(category)  # type: ignore[attr-defined]
-    exc.wireconf_status = status  # type: ignore[attr-defined]
+    exc.wireconf_status = status  # type: ignore[attr-defined]  # likewise, the status with it
     return exc
 
 

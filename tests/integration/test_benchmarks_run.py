@@ -14,7 +14,12 @@ import pytest
 from tests.conftest import CASES, REPO
 from wireconf.kinds.registry import open_corpus
 
-SCRIPTS = sorted(p.name for p in (REPO / "benchmarks").glob("*.py"))
+SCRIPTS = sorted(
+    p.name
+    for p in (REPO / "benchmarks").glob("*.py")
+    if '__name__ == "__main__"' in p.read_text(encoding="utf-8")
+)
+"""The scripts: not a module a script loads (``no_run_ahead.py``, a pytest plugin of ``run_ahead.py``)."""
 ARGUMENTS = {
     # the scaled corpus and the whole test suite are too long to run inside the suite itself (the copy
     # is checked below); one mutant stands for `wireconf strength`, the stream cases for the case cost

@@ -621,7 +621,7 @@ def _batches(
         except StopIteration:
             break
         except Exception as exc:
-            end["error"] = error_payload(exc)
+            end["error"] = error_payload(exc, categories=True)  # its category too, to raise as it came
             break
         finally:
             marks.append(probe.read if probe is not None else 0)
