@@ -32,6 +32,10 @@ __all__ = [
     "STREAM_KINDS",
     "TOOL_REGISTRY_METHOD",
     "Adapter",
+    "NoRequestSent",
+    "RequestNotSendable",
+    "RuntimeOutcome",
+    "ToolCalled",
     "capability",
     "concept",
     "parse_capability",
@@ -123,6 +127,33 @@ def parse_capability(text: str) -> tuple[str, str]:
             f"adapter declares (a `stream` option of an {api} request is a wire or e2e matter)"
         )
     return kind, api
+
+
+class RuntimeOutcome(Exception):
+    """What an adapter observed the runtime it wraps do, raised as that runtime's outcome of the call.
+
+    An adapter that stands where the runtime expects an SDK client or an HTTP transport sees what the
+    runtime does there; when that is not a request to judge (it sent none, or one no SDK could send),
+    the adapter raises one of these in the runtime's place. The case judges it like any exception of
+    the runtime: against ``expect_error`` it is *uncategorised* (it derives from none of the classes
+    ``wireconf.error_categories`` maps, so it never stands for ``invalid-input`` or another of the
+    spec's errors), and elsewhere the verdict names its class and message. It is neither a user's error
+    nor the harness's: never a ``WireconfError``, which would turn a verdict into an error."""
+
+
+class NoRequestSent(RuntimeOutcome):
+    """The runtime returned, or stopped, without sending the request the call is about (LangChain or
+    LiteLLM sent nothing through the transport, prompty's executor never called its SDK client)."""
+
+
+class RequestNotSendable(RuntimeOutcome):
+    """The runtime handed its SDK client a request no SDK could send: arguments that are not keywords, a
+    body that is not JSON (an object of its own, a key that is not a string)."""
+
+
+class ToolCalled(RuntimeOutcome):
+    """The runtime executed a tool the harness registered for request building only (a ``wire`` case
+    never executes one)."""
 
 
 @runtime_checkable

@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from tests.conftest import REPO, assert_all_ruled
+from wireconf.adapter_contract import NoRequestSent
 from wireconf.adapters import langchain_inputs, openai_inputs
 from wireconf.adapters.http_answer import REFUSED, Answer, answering, forwarding
 from wireconf.cassettes.downloads import Downloads, fixture
@@ -80,7 +81,7 @@ def test_the_transport_answers_both_http_libraries_and_keeps_the_body():
     assert sent.body() == {"a": 1}  # the first call to the provider; a download is not one
     with answering(lambda _request: REFUSED) as nothing:
         pass
-    with pytest.raises(RuntimeError, match="sent no request"):
+    with pytest.raises(NoRequestSent, match="sent no request"):
         nothing.body()
 
 

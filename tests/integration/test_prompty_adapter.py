@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from tests.conftest import REPO, assert_all_ruled
+from wireconf.adapter_contract import RequestNotSendable
 from wireconf.adapters.prompty_adapter.capture import as_request_body
 from wireconf.adapters.prompty_adapter.inputs import agent_data, message_data
 from wireconf.commands.findings import RUNTIMES_FILE, listed_runtimes
@@ -50,7 +51,7 @@ def test_a_request_that_is_not_json_is_an_error_naming_where():
         "model": "m",
         "input": ["a", ["b", 1]],
     }
-    with pytest.raises(TypeError, match=r"\$\.input\[1\] is a .*Message"):
+    with pytest.raises(RequestNotSendable, match=r"\$\.input\[1\] is a .*Message"):
         as_request_body({"model": "m", "input": ["ok", Message()]})
 
 

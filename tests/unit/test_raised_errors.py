@@ -8,7 +8,9 @@ validation error the loader reports with file and line. A validator is a functio
 siblings in its module. A bare re-raise, an exception class that derives from both (``class
 ConditionError(WireconfError, ValueError)``, so that a validator may call it) and a built-in raised
 with no message (``raise AttributeError(name)`` in a ``__getattr__``, ``OSError(errno, strerror)``
-mirroring a system call) are not flagged.
+mirroring a system call) are not flagged. An adapter that sees the runtime it wraps do something that
+is not a request to judge (send none, build one that is not JSON) raises a ``RuntimeOutcome``
+(``wireconf.adapter_contract``) in the runtime's place: a class of its own, not a built-in.
 """
 
 from __future__ import annotations
@@ -17,7 +19,12 @@ import ast
 import builtins
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import REPO
+from wireconf.adapter_contract import NoRequestSent, RequestNotSendable, RuntimeOutcome, ToolCalled
+from wireconf.error_categories import categories_of
+from wireconf.errors import WireconfError
 
 BUILTIN_EXCEPTIONS = frozenset(
     name
@@ -71,20 +78,6 @@ def builtin_raises(source: str, filename: str) -> list[str]:
     return found
 
 
-RUNTIME_OUTCOMES = {
-    "wireconf/adapters/http_answer.py": ["RuntimeError"],
-    "wireconf/adapters/prompty_adapter/__init__.py": ["RuntimeError", "AssertionError"],
-    "wireconf/adapters/prompty_adapter/capture.py": ["TypeError", "TypeError", "TypeError"],
-}
-"""The one exception, and why: an adapter raises these *as the wrapped runtime's outcome* (prompty
-called its SDK client with positional arguments, built a request that is not JSON, returned without
-calling its client, executed a tool of a wire case; LangChain or LiteLLM sent no request). The
-exception is what the runtime's call raised, judged against the expectation like any other (a
-verdict on the runtime, named in its findings by its type), so it is neither a user's error nor the
-harness's; a ``WireconfError`` there would turn a verdict into an error. A new one must be listed here,
-with its reason; a harness module never is."""
-
-
 def harness_files() -> list[Path]:
     return [
         path
@@ -100,7 +93,21 @@ def test_no_builtin_exception_is_raised_with_a_message_outside_a_validator():
         lines = builtin_raises(path.read_text(encoding="utf-8"), name)
         if lines:
             found[name] = [line.rpartition("raise ")[2].removesuffix("(...)") for line in lines]
-    assert found == RUNTIME_OUTCOMES
+    assert found == {}
+
+
+@pytest.mark.parametrize("outcome", [NoRequestSent, RequestNotSendable, ToolCalled])
+def test_what_an_adapter_saw_the_runtime_do_is_an_uncategorised_outcome_never_an_error(outcome):
+    """An adapter raises these in the runtime's place (prompty built a request that is not JSON,
+    LangChain sent none): judged as the runtime's exception, so never a ``WireconfError`` (a verdict
+    would become an error), and standing for none of the spec's errors, so that a case expecting
+    ``invalid-input`` cannot pass on what the adapter saw (a ``TypeError`` would map to it)."""
+    exc = outcome("what the runtime did")
+    assert isinstance(exc, RuntimeOutcome)
+    assert not isinstance(exc, WireconfError)
+    assert categories_of(exc).categories == frozenset()
+    assert categories_of(exc).describe() == "uncategorised"
+    assert categories_of(TypeError("a built-in")).categories == {"invalid-input"}  # what it would have meant
 
 
 def test_the_check_flags_a_builtin_with_a_message_and_spares_validators():

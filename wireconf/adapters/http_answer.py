@@ -29,6 +29,7 @@ from types import ModuleType
 from typing import Any
 from unittest import mock
 
+from wireconf.adapter_contract import NoRequestSent
 from wireconf.cassettes.downloads import Downloads
 from wireconf.untyped import JSON, SDKObject
 
@@ -60,9 +61,10 @@ class Sent:
         return [r for r in self.requests if r.method == "POST"]
 
     def body(self) -> Any:
-        """The JSON body of the first call to the provider (what a ``wire`` case judges)."""
+        """The JSON body of the first call to the provider (what a ``wire`` case judges); the runtime's
+        outcome ``NoRequestSent`` when it made none."""
         if not self.calls:
-            raise RuntimeError("the runtime sent no request to the provider")
+            raise NoRequestSent("the runtime sent no request to the provider")
         return json.loads(self.calls[0].content)
 
 

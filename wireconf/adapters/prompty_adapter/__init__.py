@@ -34,7 +34,14 @@ import itertools
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from wireconf.adapter_contract import ALL_CONCEPTS, STREAM_KINDS, capability, served_kinds
+from wireconf.adapter_contract import (
+    ALL_CONCEPTS,
+    STREAM_KINDS,
+    NoRequestSent,
+    ToolCalled,
+    capability,
+    served_kinds,
+)
 from wireconf.adapters._optional import optional_module
 from wireconf.adapters.prompty_adapter.capture import CapturingClient, RequestCaptured, as_request_body
 from wireconf.adapters.prompty_adapter.inputs import load_agent, load_messages
@@ -96,8 +103,9 @@ def _enable_otel_tracing() -> bool:
 
 
 def _registered_tool(**arguments: Any) -> Any:
-    """The handler registered for a case's custom tool: wire cases never execute tools."""
-    raise RuntimeError("wireconf registered this tool for request building only")
+    """The handler registered for a case's custom tool: wire cases never execute tools, so prompty
+    calling it is its outcome (``ToolCalled``)."""
+    raise ToolCalled("wireconf registered this tool for request building only")
 
 
 class PromptyAdapter:
@@ -148,7 +156,7 @@ class PromptyAdapter:
             executor.execute(loaded, load_messages(messages))
         except RequestCaptured as captured:
             return as_request_body(captured.arguments)
-        raise AssertionError("prompty's executor returned without calling its SDK client")
+        raise NoRequestSent("prompty's executor returned without calling its SDK client")
 
     # -- process / stream ---------------------------------------------------------------------------
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from wireconf.adapter_contract import RequestNotSendable
+
 # (resource path, method) for each api, as the executors call them.
 SDK_METHODS: dict[str, tuple[tuple[str, ...], str]] = {
     "openai.chat": (("chat", "completions"), "create"),
@@ -41,7 +43,7 @@ class _Resource:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if args:
-            raise TypeError(f"{self._path}() takes keyword arguments only; prompty passed {args!r}")
+            raise RequestNotSendable(f"{self._path}() takes keyword arguments only; prompty passed {args!r}")
         raise RequestCaptured(self._path, kwargs)
 
 
@@ -53,7 +55,8 @@ class CapturingClient(_Resource):
 
 
 def as_request_body(arguments: dict[str, Any]) -> dict[str, Any]:
-    """The JSON body the SDK would send for ``arguments``; raises ``TypeError`` naming what is not JSON.
+    """The JSON body the SDK would send for ``arguments``; raises ``RequestNotSendable`` (the
+    runtime's outcome) naming what is not JSON.
 
     Nothing is converted: a value JSON cannot carry (prompty objects, bytes) is a request that cannot
     be sent, and the error says where it is.
@@ -65,7 +68,9 @@ def as_request_body(arguments: dict[str, Any]) -> dict[str, Any]:
         if isinstance(value, dict):
             for key, item in value.items():
                 if not isinstance(key, str):
-                    raise TypeError(f"the request prompty built has a non-string key {key!r} at {path}")
+                    raise RequestNotSendable(
+                        f"the request prompty built has a non-string key {key!r} at {path}"
+                    )
                 check(item, f"{path}.{key}")
             return
         if isinstance(value, list | tuple):
@@ -73,7 +78,7 @@ def as_request_body(arguments: dict[str, Any]) -> dict[str, Any]:
                 check(item, f"{path}[{index}]")
             return
         kind = f"{type(value).__module__}.{type(value).__qualname__}"
-        raise TypeError(
+        raise RequestNotSendable(
             f"the request prompty built is not JSON: {path} is a {kind} ({value!r:.120}); "
             "no SDK can send it as a request body"
         )
