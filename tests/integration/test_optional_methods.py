@@ -110,12 +110,19 @@ def test_the_registry_is_replaced_before_every_wire_case(pytester, run_corpus):
     }
 
 
+class _Async:
+    """An adapter whose ``process_async`` is ``method``."""
+
+    def __init__(self, method):
+        self.process_async = method
+
+
 def test_what_one_process_async_leaves_running_is_cancelled_before_the_next_case():
     """The event loop is reused from case to case (a new one per case costs more than most cases), so a
     task one case leaves behind must not live on into the next."""
     import asyncio
 
-    from wireconf.kinds.process import await_process_async
+    from wireconf.kinds.process import PROCESS_ASYNC
 
     seen: list[str] = []
 
@@ -136,16 +143,16 @@ def test_what_one_process_async_leaves_running_is_cancelled_before_the_next_case
         await asyncio.sleep(0)
         return [task.get_coro().__name__ for task in asyncio.all_tasks()]
 
-    first = await_process_async(leaves_a_task, "openai.chat", {}, "first")
+    first = PROCESS_ASYNC.invoke(_Async(leaves_a_task), "openai.chat", {}, "first")
     assert first.value == "first" and seen == ["cancelled"]
-    second = await_process_async(next_case, "openai.chat", {}, "second")
+    second = PROCESS_ASYNC.invoke(_Async(next_case), "openai.chat", {}, "second")
     assert second.value == ["_settle"]  # only the case's own coroutine runs on the loop
 
 
 def test_a_callback_one_process_async_leaves_scheduled_never_runs_in_the_next_case():
     import asyncio
 
-    from wireconf.kinds.process import await_process_async
+    from wireconf.kinds.process import PROCESS_ASYNC
 
     ran: list[str] = []
 
@@ -157,6 +164,6 @@ def test_a_callback_one_process_async_leaves_scheduled_never_runs_in_the_next_ca
         await asyncio.sleep(0.2)
         return response
 
-    assert await_process_async(schedules, "openai.chat", {}, "first").value == "first"
-    assert await_process_async(waits, "openai.chat", {}, "second").value == "second"
+    assert PROCESS_ASYNC.invoke(_Async(schedules), "openai.chat", {}, "first").value == "first"
+    assert PROCESS_ASYNC.invoke(_Async(waits), "openai.chat", {}, "second").value == "second"
     assert ran == []

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
+from wireconf.errors import ContractError
 from wireconf.kinds.blocks import STREAM_BLOCKS
 from wireconf.kinds.e2e import EXECUTE
-from wireconf.kinds.process import PROCESS
+from wireconf.kinds.process import PROCESS, PROCESS_ASYNC
 from wireconf.kinds.stream import PROCESS_STREAM
 from wireconf.kinds.wire import TOOL_REGISTRY
 from wireconf.stream_probe import StreamProbe
@@ -79,3 +82,31 @@ def test_a_method_that_may_stream_drains_a_list_only_when_its_input_streamed():
 def test_an_adapter_without_the_method_is_an_outcome_that_raised():
     outcome = PROCESS.invoke(object(), "openai.chat", {}, "r")
     assert isinstance(outcome.raised, AttributeError)
+
+
+class AsyncAdapter:
+    """``process_async`` as §8 writes it, and two that break: one raises before awaiting, one is not
+    ``async def``."""
+
+    async def process_async(self, api, agent, response):
+        if response == "raise":
+            raise ValueError("raised while awaited")
+        return [api, response]
+
+
+def test_an_awaited_method_is_awaited_and_its_value_or_exception_is_the_outcome():
+    done = PROCESS_ASYNC.invoke(AsyncAdapter(), "openai.chat", {}, "r")
+    assert done.raised is None and done.value == ["openai.chat", "r"]
+    failed = PROCESS_ASYNC.invoke(AsyncAdapter(), "openai.chat", {}, "raise")
+    assert isinstance(failed.raised, ValueError) and "raised while awaited" in failed.traceback()
+
+
+def test_an_awaited_method_that_returns_no_awaitable_is_a_contract_error_not_an_outcome():
+    class NotAsync:
+        def process_async(self, api, agent, response):
+            return response
+
+    with pytest.raises(ContractError, match=r"process_async returned str, not an awaitable"):
+        PROCESS_ASYNC.invoke(NotAsync(), "openai.chat", {}, "r")
+    missing = PROCESS_ASYNC.invoke(object(), "openai.chat", {}, "r")  # called, so an outcome
+    assert isinstance(missing.raised, AttributeError)

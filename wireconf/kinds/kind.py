@@ -11,6 +11,7 @@ outside ``wireconf/kinds/`` names a kind.
 
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -20,10 +21,11 @@ from wireconf.cassettes.store import CassetteError, RecordedResponse
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import CaseBase, CassetteRef, InlineResponse
 from wireconf.differences import Line, Subject
-from wireconf.errors import BlessError, CaseInputError
+from wireconf.errors import BlessError, CaseInputError, ContractError
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
 from wireconf.judging.verdict import judge as judge_result
 from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, recorded_response
+from wireconf.kinds.event_loop import run_to_completion
 from wireconf.untyped import AdapterObject
 
 if TYPE_CHECKING:
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
 ModelT = TypeVar("ModelT", bound=CaseBase)
 ContextT = TypeVar("ContextT")
 
-Call = Callable[[Any], Outcome[ContextT]]
+Call = Callable[[AdapterObject], Outcome[ContextT]]
 """Given the adapter object, run the case's adapter call and report its outcome."""
 
 
@@ -52,7 +54,8 @@ class AdapterMethod:
     the argument that is an official SDK client: over ``exec:`` the runtime gets its description and
     sends its HTTP through it (protocol 2). A method that ``yields`` returns an iterable whose items are
     the result; one that ``may_stream`` returns a value or such an iterable; one that ``collects`` may
-    return its list as an iterator; an ``awaited`` one is ``async def``.
+    return its list as an iterator; an ``awaited`` one is ``async def``: what it returns is awaited on
+    this thread's event loop (``wireconf.kinds.event_loop``), and must be awaitable.
 
     ``invoke`` is the one path by which every kind calls the adapter: a kind declares the method and
     hands it the case's arguments; only what it checks around the call (a request body is a mapping, a
@@ -70,7 +73,7 @@ class AdapterMethod:
     collects: bool = False
 
     def invoke(
-        self, adapter: Any, api: str | None, *args: Any, probes: Sequence[StreamProbe] = ()
+        self, adapter: AdapterObject, api: str | None, *args: Any, probes: Sequence[StreamProbe] = ()
     ) -> Outcome[Any]:
         """Call this method of ``adapter`` (by its name, with ``api`` first when it takes one) and report
         its outcome: what it raised (an outcome, with its traceback, not an error of the harness), or
@@ -78,10 +81,13 @@ class AdapterMethod:
         collects) is drained item by item, so that what came before an exception is kept (``yielded``),
         and the stream probe of its input (``probes``: the first, filled as the call opens it for an
         e2e call) notes at each item how many events the SDK had read."""
+        arguments = (*((api,) if self.takes_api else ()), *args)
+        if self.awaited:
+            return self._awaited(adapter, arguments)
         items: list[Any] = []
         kept = self.yields or self.may_stream  # the items are the result as it streamed
         try:
-            value = getattr(adapter, self.name)(*((api,) if self.takes_api else ()), *args)
+            value = getattr(adapter, self.name)(*arguments)
             streamed = isinstance(value, Iterator) and (self.may_stream or self.collects)
             if self.yields or streamed or (self.may_stream and probes and isinstance(value, list | tuple)):
                 for item in value:
@@ -92,6 +98,24 @@ class AdapterMethod:
         except ADAPTER_ERRORS as exc:
             return raised(exc, yielded=items if kept else [], probe=probes[0] if probes else None)
         return Outcome(value=value, yielded=items if kept else [], probe=probes[0] if probes else None)
+
+    def _awaited(self, adapter: AdapterObject, arguments: tuple[Any, ...]) -> Outcome[Any]:
+        """An ``async def`` method's outcome: called, then what it returned awaited to completion. What
+        it returns must be awaitable; else a ``ContractError``, raised past the outcome (the adapter is
+        declared wrong: its runtime did nothing to judge)."""
+        try:
+            awaitable = getattr(adapter, self.name)(*arguments)
+        except ADAPTER_ERRORS as exc:
+            return raised(exc)
+        if not inspect.isawaitable(awaitable):
+            raise ContractError(
+                f"{self.name} returned {type(awaitable).__name__}, not an awaitable: "
+                f"declare it `async def {self.signature.removeprefix('async ')}`"
+            )
+        try:
+            return Outcome(value=run_to_completion(awaitable))
+        except ADAPTER_ERRORS as exc:
+            return raised(exc)
 
     @property
     def signature(self) -> str:

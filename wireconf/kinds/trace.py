@@ -150,7 +150,7 @@ def _prepare(ctx: HarnessContext, case: LoadedCase[TraceCase]) -> Call[Observed]
             elif method == "process":
                 called = process.PROCESS.invoke(adapter, case.api, agent, response)
             else:
-                called = process.await_process_async(adapter.process_async, case.api, agent, response)
+                called = process.PROCESS_ASYNC.invoke(adapter, case.api, agent, response)
         finally:
             spans = SpanCapture.collect(exporter)
         # the result is its own kind's business; only spans (and the exchange) are judged here
