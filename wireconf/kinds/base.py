@@ -22,6 +22,7 @@ from wireconf.report_text import machine_free
 from wireconf.sdk.origins import remember
 from wireconf.sdk.replay import SdkReplay
 from wireconf.stream_probe import StreamProbe, split_events
+from wireconf.untyped import SDKObject
 
 ADAPTER_ERRORS = (Exception, SystemExit)
 """What an adapter may raise as an outcome; KeyboardInterrupt still stops the run."""
@@ -136,7 +137,7 @@ def recorded_response(
 
 def sdk_input(
     ctx: HarnessContext, case: LoadedCase[CaseBase], source: Response, stream: bool
-) -> tuple[Any, StreamProbe | None]:
+) -> tuple[SDKObject, StreamProbe | None]:
     """The official SDK's object for the response ``source`` names (a stream comes with its probe)."""
     recorded = recorded_response(ctx, case, source, stream)
     probe = StreamProbe(split_events(recorded.body)) if stream else None

@@ -38,7 +38,7 @@ from wireconf.kinds.base import HarnessContext
 from wireconf.kinds.kind import AdapterMethod, Call, Kind, first_interaction_response, unblessable
 from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.sdk.replay import e2e_client, warm_up
-from wireconf.untyped import JSON, AdapterObject
+from wireconf.untyped import JSON, AdapterObject, SDKObject
 from wireconf.yaml_source import to_plain
 
 EXECUTE = AdapterMethod("execute", ("agent", "messages", "client"), http_client="client", may_stream=True)
@@ -76,7 +76,7 @@ def _load(ctx: HarnessContext, name: str) -> tuple[Cassette | None, bool]:
     return cassette, writable
 
 
-def open_exchange(ctx: HarnessContext, case: LoadedCase[CaseBase], name: str) -> tuple[Exchange, Any]:
+def open_exchange(ctx: HarnessContext, case: LoadedCase[CaseBase], name: str) -> tuple[Exchange, SDKObject]:
     """The case's exchange over cassette ``name`` and the SDK client that talks through it (skips
     when the record policy says so; a missing cassette in replay mode is a ``CaseInputError``)."""
     provider = PROVIDER_OF[case.api]
@@ -109,7 +109,7 @@ def run_execute(
     case: LoadedCase[CaseBase],
     adapter: AdapterObject,
     exchange: Exchange,
-    client: Any,
+    client: SDKObject,
     agent: dict[str, Any],
     messages: list[dict[str, Any]],
 ) -> Outcome[Exchange]:
@@ -206,7 +206,7 @@ class E2eKind(Kind[E2eCase, Exchange]):
         agent, messages = to_plain(case.raw["agent"]), to_plain(case.raw.get("messages", []))
         warm(case.api, to_plain(case.raw.get("expect_request")))  # the provider-schema check's, untimed
 
-        def call(adapter: Any) -> Outcome[Exchange]:
+        def call(adapter: AdapterObject) -> Outcome[Exchange]:
             return run_execute(ctx, case, adapter, exchange, client, agent, messages)
 
         return call

@@ -11,17 +11,18 @@ import asyncio
 import os
 import threading
 from collections.abc import Awaitable
-from typing import Any
+
+from wireconf.untyped import AdapterResult
 
 _LOOPS = threading.local()
 """This thread's event loop, with the process it was made in."""
 
 
-async def _settle(awaitable: Awaitable[Any]) -> Any:
+async def _settle(awaitable: Awaitable[AdapterResult]) -> AdapterResult:
     return await awaitable
 
 
-def run_to_completion(awaitable: Awaitable[Any]) -> Any:
+def run_to_completion(awaitable: Awaitable[AdapterResult]) -> AdapterResult:
     """``awaitable`` run to completion on this thread's event loop; what it left behind (tasks, async
     generators) is cancelled and closed before the next case. A loop inherited through a fork is never
     used (its epoll instance is the parent's)."""

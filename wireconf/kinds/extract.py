@@ -28,7 +28,7 @@ from wireconf.errors import CaseInputError, WireconfError
 from wireconf.judging.outcome import Outcome
 from wireconf.kinds.base import HarnessContext
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
-from wireconf.untyped import JSON
+from wireconf.untyped import JSON, AdapterObject
 from wireconf.yaml_source import to_plain
 
 Extractor = Literal["llm", "tool", "mark"]
@@ -127,7 +127,7 @@ def _prepare(ctx: HarnessContext, case: LoadedCase[ExtractCase]) -> Call[None]:
             response = _event(model.extractor, False, schema, response)
     request, response = to_plain(request), to_plain(response)
 
-    def call(adapter: Any) -> Outcome[None]:
+    def call(adapter: AdapterObject) -> Outcome[None]:
         given = (copy.deepcopy(request), copy.deepcopy(response))
         outcome = EXTRACT.invoke(adapter, case.api, *given)
         if outcome.raised is not None:

@@ -26,7 +26,7 @@ from wireconf.judging.outcome import CanonicalOutcome, Outcome
 from wireconf.judging.verdict import judge as judge_result
 from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, recorded_response
 from wireconf.kinds.event_loop import run_to_completion
-from wireconf.untyped import AdapterObject
+from wireconf.untyped import AdapterObject, AdapterResult
 
 if TYPE_CHECKING:
     from wireconf.stream_probe import StreamProbe
@@ -84,7 +84,7 @@ class AdapterMethod:
         arguments = (*((api,) if self.takes_api else ()), *args)
         if self.awaited:
             return self._awaited(adapter, arguments)
-        items: list[Any] = []
+        items: list[AdapterResult] = []
         kept = self.yields or self.may_stream  # the items are the result as it streamed
         try:
             value = getattr(adapter, self.name)(*arguments)

@@ -141,7 +141,7 @@ def _prepare(ctx: HarnessContext, case: LoadedCase[TraceCase]) -> Call[Observed]
         assert model.response is not None
         response, _ = sdk_input(ctx, case, model.response, stream=False)
 
-    def call(adapter: Any) -> Outcome[Observed]:
+    def call(adapter: AdapterObject) -> Outcome[Observed]:
         exporter = SpanCapture.start()
         called: Outcome[Any]
         try:

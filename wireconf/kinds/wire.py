@@ -21,6 +21,7 @@ from wireconf.judging.schema_check import rejections, warm
 from wireconf.judging.verdict import judge as judge_result
 from wireconf.kinds.base import HarnessContext
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
+from wireconf.untyped import AdapterObject
 from wireconf.yaml_source import to_plain
 
 TOOL_REGISTRY = AdapterMethod("set_tool_registry", ("entries",), takes_api=False)
@@ -77,7 +78,7 @@ class WireKind(Kind[WireCase, None]):
         registry = case.raw.get("registry")
         base, method = case.path.parent, BUILD_REQUEST
 
-        def call(adapter: Any) -> Outcome[None]:
+        def call(adapter: AdapterObject) -> Outcome[None]:
             set_registry = getattr(adapter, TOOL_REGISTRY.name, None)
             if registry and set_registry is None:
                 raise ContractError(
