@@ -17,6 +17,8 @@ How an exception gets its categories (``categories_of``), first that applies:
 3. otherwise *uncategorised*: an error the runtime did not mean as any of the spec's errors (a
    JavaScript ``DOMException`` from ``atob`` on a bad data URL, an ``IndexError``). It never matches a
    category: a case that expects one fails with ``wrong-error``, attributed to the rule that says raise.
+   What an adapter saw its runtime do (``adapter_contract.RuntimeOutcome``: it sent no request, built
+   one no SDK can send) is uncategorised so: its classes derive from none of those mapped.
 
 Standard library only: both sides of the exec protocol use it.
 """
