@@ -12,6 +12,7 @@ import pytest
 
 import wireconf
 from tests.conftest import REPO
+from wireconf.adapter_contract import RuntimeOutcome
 from wireconf.case_abort import CaseAborted
 from wireconf.cassettes.importer import CassetteImportError, source_of
 from wireconf.errors import Verdict, WireconfError
@@ -43,7 +44,21 @@ def harness_exceptions() -> list[type[BaseException]]:
 def test_every_error_of_the_harness_is_a_wireconf_error():
     classes = harness_exceptions()
     assert len(classes) > 20  # the walk found the harness's errors
-    assert [c.__qualname__ for c in classes if not issubclass(c, (WireconfError, CaseAborted, Verdict))] == []
+    roots = (WireconfError, CaseAborted, Verdict, RuntimeOutcome)
+    assert [c.__qualname__ for c in classes if not issubclass(c, roots)] == []
+
+
+def test_what_an_adapter_saw_the_runtime_do_is_neither_an_error_nor_a_verdict():
+    """A ``RuntimeOutcome`` is raised in the runtime's place and judged as its exception: a root of its
+    own, under neither ``WireconfError`` (a usage error) nor ``Verdict``."""
+    outcomes = [c for c in harness_exceptions() if issubclass(c, RuntimeOutcome)]
+    assert {c.__qualname__ for c in outcomes} == {
+        "RuntimeOutcome",
+        "NoRequestSent",
+        "RequestNotSendable",
+        "ToolCalled",
+    }
+    assert [c for c in outcomes if issubclass(c, (WireconfError, Verdict, CaseAborted))] == []
 
 
 def test_a_verdict_is_not_an_error():
