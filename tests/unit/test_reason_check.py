@@ -55,9 +55,12 @@ def test_a_quote_cut_short_or_followed_by_other_rules_still_matches():
 
 
 def test_a_named_exception_the_differences_do_not_show_is_stale():
-    reason = "7.1.4/schema-strict: `ai` `standardizePrompt` raises: ai.InvalidPromptError: messages empty"
-    current = {"rules": ["7.1.4/schema-strict"], "text": "$.tool_choice: unexpected key"}
+    reason = "8.4/error-raises: `ai` `generateText` throws: but it raised ai.InvalidPromptError: empty"
+    current = {"rules": ["8.4/error-raises"], "text": "expected ..., but it raised ai.APICallError"}
     assert named_exceptions(reason) == ["ai.InvalidPromptError"]
+    assert named_exceptions("the spec raises ValueError; but it raised uncategorised ai.APICallError") == [
+        "ai.APICallError"
+    ]
     why = stale_reason(reason, [current])
     assert why is not None and "ai.InvalidPromptError" in why
 

@@ -11,7 +11,8 @@ A reason holds when
   (a failure no rule declares, or one the provider's own schema rejects, has none to name);
 - every difference it quotes (``$.path: expected ...``, ``$.path: unexpected key ...``) is among the
   current differences (the quote as far as it goes: a reason may cut a long value short);
-- every exception class it names (``raised ai.InvalidPromptError``) is in the current differences' text.
+- every exception it says the runtime raised (``raised ai.InvalidPromptError``) is in the current
+  differences' text.
 
 The check is textual on purpose: reasons are prose for people; what they claim of the failure is the
 rule ids and the difference lines they copy, and those are what is compared.
@@ -39,7 +40,9 @@ QUOTE_LENGTH = 40
 """A quote is compared as far as it goes, at most this many characters: enough to name the path, the
 change and the start of the values, short enough that a reason cutting a long value stays true."""
 
-EXCEPTION = re.compile(r"(?<![\w.])((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))\b")
+RAISED = re.compile(r"\braised (?:uncategorised )?((?:[A-Za-z_]\w*\.)*[A-Z]\w*)")
+"""What a reason says the runtime raised (``but it raised ai.InvalidPromptError``), as the differences word
+it; an exception named as the rule's expectation or in the reason's explanation is not checked."""
 
 
 def named_rules(reason: str) -> list[str]:
@@ -61,8 +64,8 @@ def quoted_differences(reason: str) -> list[str]:
 
 
 def named_exceptions(reason: str) -> list[str]:
-    """The exception classes ``reason`` names (``ai.InvalidPromptError``, ``TypeError``)."""
-    return list(dict.fromkeys(EXCEPTION.findall(reason)))
+    """The exception classes ``reason`` says the runtime raised (``ai.InvalidPromptError``)."""
+    return list(dict.fromkeys(RAISED.findall(reason)))
 
 
 def stale_reason(reason: str, differences: Iterable[Mapping[str, Any]]) -> str | None:
@@ -85,7 +88,7 @@ def stale_reason(reason: str, differences: Iterable[Mapping[str, Any]]) -> str |
     joined = "\n".join(texts)
     gone = [name for name in named_exceptions(reason) if name not in joined]
     if gone:
-        problems.append(f"names {', '.join(gone)}, which the failure's differences do not")
+        problems.append(f"says it raised {', '.join(gone)}, which the failure's differences do not")
     return "; ".join(problems) or None
 
 
