@@ -85,3 +85,11 @@ def test_true_reason_keeps_a_true_reason_and_replaces_a_stale_one_with_the_curre
     assert true_reason(None, ["7.1.7/no-other-keys"], None, None, [TOOL_CHOICE]).startswith(
         "7.1.7/no-other-keys: $.tool_choice"
     )
+
+
+def test_a_reason_quoting_a_waived_difference_is_stale():
+    """The waived differences are never among the report's attributed ones, so a reason that quotes
+    one (issue 21: never a waived one) quotes a difference the failure does not show."""
+    reason = "7.5/max-tokens-default: `getArgs`: $.stream: unexpected key (got false)"
+    why = stale_reason(reason, [MAX_TOKENS])
+    assert why is not None and "$.stream: unexpected key" in why
