@@ -69,6 +69,9 @@ def test_package_paths_are_not_rule_ids():
     assert named_rules("`@ai-sdk/anthropic` `prepareTools` (8.5/stream-citations-not-yielded)") == [
         "8.5/stream-citations-not-yielded"
     ]
+    assert named_rules("blocks/blocks-in-order: `packages/openai/src/wire.ts:toolsToWire` drops it.") == [
+        "blocks/blocks-in-order"
+    ]
 
 
 def test_a_case_without_differences_gives_nothing_to_check():

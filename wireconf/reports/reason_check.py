@@ -26,9 +26,10 @@ from typing import Any
 
 from wireconf.reports.baseline import default_reason
 
-RULE_ID = re.compile(r"(?<![\w@./-])([a-z0-9]+(?:\.[0-9]+)*/[a-z0-9]+(?:-[a-z0-9]+)*)")
+RULE_ID = re.compile(r"(?<![\w@./-])([a-z0-9]+(?:\.[0-9]+)*/[a-z0-9]+(?:-[a-z0-9]+)*)(?![\w/-]|\.\w)")
 """A catalogue rule id (``7.1.4/schema-strict``, ``8.5/stream-text-deltas``, ``convert/...``): a word
-or section number, a slash, a slug. Package paths (``@ai-sdk/anthropic``) are not ids."""
+or section number, a slash, a slug. Package names and file paths (``@ai-sdk/anthropic``,
+``packages/openai/src/wire.ts``) are not ids."""
 
 QUOTED = re.compile(
     r"(\$[^\s:]*: (?:expected|unexpected key|unexpected item|missing key|missing item|got)\b.*)"
