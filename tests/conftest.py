@@ -17,6 +17,8 @@ from wireconf.corpus.loader import Corpus
 from wireconf.kinds.registry import open_corpus
 from wireconf.pytest_plugin.plugin import ACTIVE_PLUGINS
 from wireconf.pytest_plugin.summary import PROP_CASE, PROP_DIFFERENCES, PROP_PROBLEM, classify
+from wireconf.reports.baseline import load_baseline
+from wireconf.reports.reason_check import stale_reason
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
@@ -90,6 +92,23 @@ def assert_all_ruled(run: CorpusRun, runtime: str) -> None:
     assert not unruled, (
         f"{len(unruled)} difference(s) of {runtime} that no rule declares (add the `governs` of the rule "
         "they break in cases/rules.yaml, or loosen the expectation):\n  " + "\n  ".join(unruled)
+    )
+
+
+def assert_reasons_true(run: CorpusRun, baseline: Path) -> None:
+    """Every reason of ``baseline`` for a case this run failed is true of the failure as it is now
+    (``wireconf.reports.reason_check``): it names a rule the failure breaks and quotes only differences
+    the run shows. A reason kept from an older failure is a false claim on the public findings page."""
+    reasons = load_baseline(baseline).expected
+    stale = {
+        case: why
+        for case, reason in sorted(reasons.items())
+        if (why := stale_reason(reason, run.differences.get(case, [])))
+    }
+    assert not stale, (
+        f"{len(stale)} reason(s) in {baseline.name} no longer true of the failure (rewrite them; "
+        "`--update-baseline` replaces them with the current rule and difference):\n  "
+        + "\n  ".join(f"{case}: {why}" for case, why in stale.items())
     )
 
 

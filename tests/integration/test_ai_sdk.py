@@ -16,7 +16,7 @@ import shutil
 import pytest
 import yaml
 
-from tests.conftest import REPO, assert_all_ruled
+from tests.conftest import REPO, assert_all_ruled, assert_reasons_true
 from wireconf.adapters.ai_sdk import Unavailable, adapter
 from wireconf.adapters.ai_sdk.build import PACKAGES, RUNTIME_ENV, installed
 from wireconf.exec_protocol.messages import schema
@@ -59,6 +59,7 @@ def test_the_corpus_runs_without_errors_against_the_committed_baseline(install, 
     run = run_corpus("--impl=ai-sdk", f"--baseline={BASELINE}", f"--report={report}")
     assert run.with_outcome("error") == set(), {c: run.longreprs[c][:400] for c in run.with_outcome("error")}
     assert_all_ruled(run, "ai-sdk")
+    assert_reasons_true(run, BASELINE)
     assert run.ret == 0, (
         "conformance/ai-sdk.yaml is out of date with the corpus or the AI SDK: review the new entries"
     )

@@ -10,7 +10,7 @@ import httpx
 import pytest
 import yaml
 
-from tests.conftest import REPO, assert_all_ruled
+from tests.conftest import REPO, assert_all_ruled, assert_reasons_true
 from wireconf.adapter_contract import NoRequestSent
 from wireconf.adapters import langchain_inputs, openai_inputs
 from wireconf.adapters.http_answer import REFUSED, Answer, answering, forwarding
@@ -47,6 +47,7 @@ def test_each_runtime_runs_its_kinds_against_its_committed_baseline(name, corpus
     run = run_corpus(f"--impl={name}", f"--baseline={baseline}")
     assert run.with_outcome("error") == set(), {c: run.longreprs[c][:300] for c in run.with_outcome("error")}
     assert_all_ruled(run, name)
+    assert_reasons_true(run, baseline)
     judged = {c for c, o in run.outcomes.items() if o in ("passed", "failed")}
     assert {c.kind for c in corpus.cases() if c.id in judged} == set(KINDS)
     assert run.ret == 0, "a failure the baseline does not list, or a listed case that passes"

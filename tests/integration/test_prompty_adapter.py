@@ -10,7 +10,7 @@ import sys
 import pytest
 import yaml
 
-from tests.conftest import REPO, assert_all_ruled
+from tests.conftest import REPO, assert_all_ruled, assert_reasons_true
 from wireconf.adapter_contract import RequestNotSendable
 from wireconf.adapters.prompty_adapter.capture import as_request_body
 from wireconf.adapters.prompty_adapter.inputs import agent_data, message_data
@@ -123,6 +123,7 @@ def test_the_committed_baseline_matches_a_fresh_run(run_corpus):
         "conformance/prompty.yaml is out of date with the corpus: re-run `wireconf findings` and review "
         "the reasons of new entries"
     )
+    assert_reasons_true(run, BASELINE)
 
 
 def test_findings_page_names_every_baseline_entry():

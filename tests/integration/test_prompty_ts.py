@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from tests.conftest import REPO, assert_all_ruled
+from tests.conftest import REPO, assert_all_ruled, assert_reasons_true
 from tests.prompty_ts_build import built_runtime
 from wireconf.adapter_contract import ALL_CONCEPTS
 from wireconf.adapters.prompty_ts import Unavailable, adapter
@@ -75,6 +75,7 @@ def test_the_corpus_runs_without_errors_against_the_committed_baseline(runtime, 
     run = run_corpus("--impl=prompty-ts", f"--baseline={BASELINE}", f"--report={report}")
     assert run.with_outcome("error") == set(), {c: run.longreprs[c][:400] for c in run.with_outcome("error")}
     assert_all_ruled(run, "prompty-ts")
+    assert_reasons_true(run, BASELINE)
     assert run.ret == 0, (
         "conformance/prompty-ts.yaml is out of date with the corpus: re-run `wireconf findings` and review "
         "the reasons of new entries"

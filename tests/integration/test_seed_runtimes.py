@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CASES, REPO, assert_all_ruled
+from tests.conftest import CASES, REPO, assert_all_ruled, assert_reasons_true
 from wireconf.adapters.luthien_source import SRC_VARIABLE
 from wireconf.commands.findings import listed_runtimes
 from wireconf.kinds.registry import open_corpus
@@ -31,14 +31,15 @@ def _kind_cases(kind: str) -> set[str]:
     return {case.id for case in open_corpus(CASES).cases() if case.kind == kind}
 
 
-def _judged_against_the_baseline(run, kind: str) -> None:
+def _judged_against_the_baseline(run, kind: str, baseline: Path) -> None:
     """Every case of ``kind`` got a verdict (no error, none unsupported), every difference is declared
-    by a rule, and the baseline gate held."""
+    by a rule, the baseline gate held, and its reasons are true of the failures."""
     assert run.with_outcome("error") == set()
     assert_all_ruled(run, f"the {kind} cases")
     judged = {case for case, outcome in run.outcomes.items() if outcome in ("passed", "failed")}
     assert judged == _kind_cases(kind)
     assert run.ret == 0, "a failure the baseline does not list, or a listed case that passes"
+    assert_reasons_true(run, baseline)
 
 
 def test_both_luthien_commits_are_listed():
@@ -54,8 +55,9 @@ def test_luthien_at_each_commit_runs_every_blocks_case_against_its_baseline(name
             pytest.fail(missing)
         pytest.skip(missing)
     monkeypatch.setenv(SRC_VARIABLE, str(src))
-    run = run_corpus("--impl=luthien", "-k", "blocks", f"--baseline={REPO / 'conformance' / f'{name}.yaml'}")
-    _judged_against_the_baseline(run, "blocks")
+    baseline = REPO / "conformance" / f"{name}.yaml"
+    run = run_corpus("--impl=luthien", "-k", "blocks", f"--baseline={baseline}")
+    _judged_against_the_baseline(run, "blocks", baseline)
     assert run.with_outcome("failed"), "every failure is listed with its reason"
 
 
@@ -70,7 +72,7 @@ def test_the_documented_agentflow_command_runs_every_convert_case_against_its_ba
     monkeypatch.chdir(REPO)  # the command names .venv-agentflow relative to the checkout
     for impl in set(documented):
         run = run_corpus(f"--impl={impl}", "-k", "convert", "--baseline=conformance/agentflow.yaml")
-        _judged_against_the_baseline(run, "convert")
+        _judged_against_the_baseline(run, "convert", REPO / "conformance" / "agentflow.yaml")
     assert RUNTIMES["agentflow"].impl.endswith("-m wireconf.exec_protocol.serve agentflow")
 
 

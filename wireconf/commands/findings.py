@@ -115,7 +115,9 @@ def run(args: argparse.Namespace) -> int:
                 continue
             found = read_records([report])
             reasons = load_baseline(baseline, missing_ok=True).expected
-            for record in found:  # the file's reason (written by a person or by the update), not the run's
+            # the file's reason (a person's, or the update's), not the run's: the update has just
+            # rewritten every kept reason no longer true of its failure (wireconf.reports.reason_check)
+            for record in found:
                 record.reason = reasons.get(record.id, record.reason)
             records += found
             failing = sum(1 for r in found if r.status in ("failed", "error"))

@@ -48,11 +48,11 @@ from wireconf.reports.baseline import (
     UNLISTED,
     Baseline,
     BaselineError,
-    default_reason,
     load_baseline,
 )
 from wireconf.reports.gate import GatedCase, decide
 from wireconf.reports.jsonl import CaseRecord
+from wireconf.reports.reason_check import true_reason
 
 PROP_DIFF = "wireconf_diff"
 PROP_REASON = "wireconf_reason"
@@ -335,9 +335,13 @@ class _Controller:
                     passed[record.id] = self.fingerprints[record.id]
                 continue
             passed.pop(record.id, None)  # failing, unsupported or not judged now
-            if record.status == "failed" and record.id not in baseline.expected:
-                baseline.expected[record.id] = default_reason(
-                    record.broken, record.diff, record.message, record.differences
+            if record.status == "failed":  # a kept reason stays only while it is true of the failure
+                baseline.expected[record.id] = true_reason(
+                    baseline.expected.get(record.id),
+                    record.broken,
+                    record.diff,
+                    record.message,
+                    record.differences,
                 )
         baseline.passed = passed
         if corpora:
