@@ -202,15 +202,18 @@ class InlineRunner(CaseRunner):
         watch = self.session.watch(item.corpus_root)
         timeout = self.session.timeout or None
         adapter = self.session.impl.adapter
-        ready = getattr(adapter, "ready", None)
-        if callable(ready):
-            ready(timeout)
         prepared = self._prepared.pop(item.nodeid, None) or prepare_case(
             self.session, item.loaded, item.corpus_root
         )
         ahead = getattr(adapter, "sends_ahead", False) is True and not self.session.records
+        # the window is prepared before `ready`: on the first case, the harness's own SDK imports and
+        # cassette parsing run while the runtime is still warming up (it says `warm` once loaded)
+        window = self._window(item, prepared) if ahead else []
+        ready = getattr(adapter, "ready", None)
+        if callable(ready):
+            ready(timeout)
         if ahead:
-            self._send_ahead(item, prepared, adapter)
+            self._send_ahead(item, window, adapter)
         if isinstance(prepared, CaseResult):
             return prepared
         limit = getattr(adapter, "time_limit", None)
@@ -223,10 +226,11 @@ class InlineRunner(CaseRunner):
         box[0].watched, box[0].changed = _cassette_changes(watch)
         return box[0]
 
-    def _send_ahead(self, item: RunnableCase, prepared: Prepared | CaseResult, adapter: Any) -> None:
-        """Write ``item``'s calls, if they were not written yet, then those of the next ``AHEAD`` cases
-        of the plan (preparing them now, as ``run`` would), up to a barrier or a case whose calls cannot
-        go ahead (``_goes_ahead``); calls written for cases no longer next are given up."""
+    def _window(
+        self, item: RunnableCase, prepared: Prepared | CaseResult
+    ) -> list[tuple[RunnableCase, Prepared | CaseResult]]:
+        """``item`` and the next ``AHEAD`` cases of the plan, prepared (as ``run`` would), up to a
+        barrier or just past a case whose calls cannot go ahead (``_goes_ahead``)."""
         window: list[tuple[RunnableCase, Prepared | CaseResult]] = [(item, prepared)]
         for k in range(1, self.AHEAD + 1):
             upcoming = self.session.plan.after(item, k)
@@ -238,9 +242,15 @@ class InlineRunner(CaseRunner):
             window.append((upcoming, ready))
             if not (isinstance(ready, CaseResult) or _goes_ahead(ready)):
                 break
-        keys = [case.nodeid for case, _ in window]
-        adapter.keep_ahead(keys)
         self._prepared = {case.nodeid: ready for case, ready in window[1:]}
+        return window
+
+    def _send_ahead(
+        self, item: RunnableCase, window: list[tuple[RunnableCase, Prepared | CaseResult]], adapter: Any
+    ) -> None:
+        """Write the calls of the window's cases that were not written yet, ``item``'s first, up to a
+        case whose calls cannot go ahead; calls written for cases no longer in it are given up."""
+        adapter.keep_ahead([case.nodeid for case, _ in window])
         for case, ready in window:
             if isinstance(ready, CaseResult):
                 continue
