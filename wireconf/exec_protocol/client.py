@@ -15,6 +15,7 @@ restarted twice in a row is given up on: the remaining cases are errors at once.
 
 from __future__ import annotations
 
+import array
 import collections
 import contextlib
 import itertools
@@ -26,9 +27,11 @@ import select
 import shlex
 import shutil
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from wireconf.case_abort import CaseTimeout, RunnerEnded
@@ -54,7 +57,7 @@ from wireconf.providers.registry import PROVIDER_OF
 from wireconf.report_text import cut_note
 from wireconf.sdk.origins import Origin, origin_of
 from wireconf.stream_probe import StreamProbe
-from wireconf.untyped import JSON, AdapterResult
+from wireconf.untyped import AdapterResult
 
 _LOG = logging.getLogger(__name__)
 
@@ -89,6 +92,27 @@ class _Silent(Exception):
     """The runtime did not answer (or read) in time."""
 
 
+AHEAD_WRITE_LIMIT = 5.0
+"""Seconds a call sent ahead may take to write (it is only written when the pipe has room for it)."""
+
+
+@dataclass
+class _Ahead:
+    """One adapter call of a case, written before the case runs (protocol 3's ``ahead``): the call and,
+    for a streamed argument, its events, built once (the stream is read once), so that they can be
+    written again, with a new id, to a process started after the one they went to was stopped."""
+
+    method: str
+    messages: list[dict[str, Any]]
+    downloads: Downloads
+    probe: StreamProbe | None
+    marks: list[int] = field(default_factory=list)
+    """Where the harness's probe stood after each event (``_batches``)."""
+    id: int = 0
+    process: _Process | None = None
+    """The process it was written to (its answer comes from there), or ``None``: not written yet."""
+
+
 class _Process:
     """One running runtime process: its pipes, a reader thread for stdout and the tail of stderr."""
 
@@ -115,6 +139,14 @@ class _Process:
         self.warming = False
         """Said ``warming`` in its hello and has not said ``warm`` yet."""
         self.stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self.ahead: dict[int, _Ahead] = {}
+        """Calls sent before their case ran, by id, not answered yet (``ahead``)."""
+        self.buffered: dict[int, collections.deque[dict[str, Any]]] = {}
+        """What the runtime sent for a call sent ahead while the harness waited for an earlier one."""
+        self.orphans: dict[int, Downloads] = {}
+        """Calls sent ahead whose case did not claim them (skipped, or it called otherwise): their
+        answers are read and dropped, their media downloads still answered, so that the conversation
+        stays in step."""
         threading.Thread(target=self._read_stdout, daemon=True, name="wireconf-exec-out").start()
         threading.Thread(target=self._read_stderr, daemon=True, name="wireconf-exec-err").start()
 
@@ -151,6 +183,22 @@ class _Process:
                 data = data[os.write(self._stdin, data) :]
             except BlockingIOError:
                 continue
+
+    def room(self) -> int | None:
+        """Bytes that can be written now without blocking (Linux: the pipe's size less what the runtime
+        has not read yet); ``None`` where that cannot be known."""
+        if not sys.platform.startswith("linux"):
+            return None
+        import fcntl
+        import termios
+
+        try:
+            size = fcntl.fcntl(self._stdin, fcntl.F_GETPIPE_SZ)
+            unread = array.array("i", [0])
+            fcntl.ioctl(self._stdin, termios.FIONREAD, unread)
+        except OSError:
+            return None
+        return max(0, size - unread[0])
 
     def receive(self, timeout: float | None = None) -> str | None:
         """The next line, or ``None`` once stdout is closed (the process is gone); raises ``_Silent``
@@ -220,6 +268,12 @@ class ExecAdapter:
         self._hello = hello
         self._recorded_inputs = hello.get("inputs") == "recorded"
         self._pipeline = hello.get("pipeline") is True
+        self.sends_ahead = hello.get("ahead") is True
+        """Protocol 3's ``ahead``: the harness may write the next cases' calls while this one runs."""
+        self._capture: list[_Ahead] | None = None
+        self._sent_ahead: dict[str, list[_Ahead]] = {}
+        """The calls of the cases sent ahead, by case, in the order they run."""
+        self._claims: collections.deque[_Ahead] = collections.deque()
         # the methods of the contract, generated from the kinds; the optional ones exist on this proxy
         # only when the runtime has them, as in-process
         optional = set(hello.get("optional") or ())
@@ -317,6 +371,105 @@ class ExecAdapter:
             yield
         finally:
             self._deadline = self._limit = None
+
+    # -- calls sent ahead (protocol 3's ``ahead``) -------------------------------------------------
+
+    def send_ahead(self, case: str, call: Callable[[Any], object]) -> None:
+        """Write the calls ``case``'s run will make before it runs, so that the runtime works on them
+        while the harness judges and reports the cases before it. ``call`` (the kind's ``Call``) runs
+        against this adapter in capture mode: each method builds its messages and answers nothing (a
+        method returns ``None``, a stream no items); what ``call`` makes of that is dropped. Only once
+        per case; the messages are written now when the process is idle and its pipe has room, else
+        later (``flush``) or when the case claims them."""
+        if not self.sends_ahead or case in self._sent_ahead:
+            return
+        captured: list[_Ahead] = []
+        self._capture = captured
+        try:
+            call(self)
+        except Exception:  # what the call makes of answers it did not get is no verdict
+            pass
+        finally:
+            self._capture = None
+        self._sent_ahead[case] = captured
+        self.flush()
+
+    def has_sent_ahead(self, case: str) -> bool:
+        return case in self._sent_ahead
+
+    def keep_ahead(self, cases: Iterable[str]) -> None:
+        """Give up the calls sent ahead for cases other than ``cases`` (a case pytest skipped after all,
+        a changed order): their answers are read and dropped as they come (``_Process.orphans``)."""
+        keep = set(cases)
+        for case in [c for c in self._sent_ahead if c not in keep]:
+            for entry in self._sent_ahead.pop(case):
+                self._orphan(entry)
+
+    @contextlib.contextmanager
+    def claimed(self, case: str) -> Iterator[None]:
+        """Within the block (the case's run), each call the case makes takes the answer of the one sent
+        ahead for it, in order; the ones it did not make are given up."""
+        self._claims = collections.deque(self._sent_ahead.pop(case, ()))
+        try:
+            yield
+        finally:
+            for entry in self._claims:
+                self._orphan(entry)
+            self._claims.clear()
+
+    def flush(self) -> None:
+        """Write the calls sent ahead that the running process does not have yet (all of them after a
+        restart), in order, while its pipe has room: never a blocking write behind a busy runtime."""
+        process = self._process
+        if (
+            process is None
+            or process.warming
+            or self._in_flight is not None
+            or process.popen.poll() is not None
+        ):
+            return
+        for entries in self._sent_ahead.values():
+            for entry in entries:
+                if entry.process is process:
+                    continue
+                lines = [encode({**message, "id": 0}) for message in entry.messages]
+                room = process.room()
+                if room is not None and sum(len(line.encode("utf-8")) + 12 for line in lines) > room:
+                    return
+                if not self._write_ahead(process, entry, time.monotonic() + AHEAD_WRITE_LIMIT):
+                    return
+
+    def _write_ahead(self, process: _Process, entry: _Ahead, deadline: float | None) -> bool:
+        """Write ``entry``'s messages under a new id; a write that fails stops the process (its
+        conversation may hold half a line): the calls go again to the next one."""
+        entry.id, entry.process = next(self._ids), None
+        try:
+            for message in entry.messages:
+                message["id"] = entry.id
+                self._send(process, message, deadline)
+        except (OSError, ValueError, _Silent):
+            process.kill()
+            if process is self._process:
+                self._process = None
+            return False
+        entry.process = process
+        process.ahead[entry.id] = entry
+        return True
+
+    def _orphan(self, entry: _Ahead) -> None:
+        process = entry.process
+        if process is not None and process.ahead.pop(entry.id, None) is not None:
+            process.orphans[entry.id] = entry.downloads
+            process.buffered.pop(entry.id, None)
+
+    def _claim(self, method: str) -> _Ahead | None:
+        """The call sent ahead that this call of the running case is (the next one of its method)."""
+        while self._claims:
+            entry = self._claims.popleft()
+            if entry.method == method:
+                return entry
+            self._orphan(entry)
+        return None
 
     def _remaining(self) -> float | None:
         return None if self._deadline is None else max(0.0, self._deadline - time.monotonic())
@@ -437,9 +590,9 @@ class ExecAdapter:
             with open(self._transcript, "a", encoding="utf-8") as out:
                 out.write(json.dumps({"from": side, "message": message}, ensure_ascii=False) + "\n")
 
-    def _send(self, process: _Process, message: dict[str, Any]) -> None:
+    def _send(self, process: _Process, message: dict[str, Any], deadline: float | None = None) -> None:
         self._log("harness", message)
-        process.send(encode(message), self._deadline)
+        process.send(encode(message), deadline if deadline is not None else self._deadline)
 
     def _answer(self, process: _Process, message: dict[str, Any]) -> None:
         """Send a call, or a message in the middle of one: a runtime gone is a crash, one not reading in
@@ -472,65 +625,29 @@ class ExecAdapter:
         stream: tuple[str, Iterable[object]] | None,
         http: HttpBridge | None = None,
     ) -> Generator[Any, None, Any]:
+        if self._capture is not None:  # sent ahead: built now, answered when its case runs
+            self._capture.append(self._call(kind, api, method, args, sdk, stream)[0])
+            return None
+        entry = self._claim(method)
         process = self._ensure_running()
-        stray = _pending(process)
-        if stray:  # written after the last call's answer: that call's fault, never this one's
-            _LOG.warning(
-                "the runtime process (%s) wrote %d line(s) on stdout after its answer to the previous call "
-                "(first: %.200s); it was restarted, so that this case starts on a clean conversation "
-                "(a runtime's own output goes to stderr)",
-                self.command,
-                len(stray),
-                stray[0].strip(),
-            )
-            self._process = None if process is self._process else self._process
-            process.kill()
-            process = self._ensure_running()
-        call_id = next(self._ids)
-        downloads = Downloads(args.get("messages"))
-        sdk_json = PROVIDER_OF[api].sdk_json if api in PROVIDER_OF else None
-        events: Iterator[JSON] | None = iter(stream[1]) if stream is not None else None
-        probe = _probe_of(stream[1]) if stream is not None else None
-        if self._recorded_inputs:
-            args, events = _as_recorded(args, sdk, stream)
-        message = {
-            "type": "call",
-            "id": call_id,
-            "kind": kind,
-            "api": api,
-            "method": method,
-            "args": to_json(args, sdk_json),
-            "sdk": sdk,
-            "stream": stream[0] if stream is not None else None,
-        }
+        if not (process.ahead or process.orphans):
+            process = self._clean(process)
+        events: Iterator[Any] | None = None
+        if entry is None:
+            entry, events = self._call(kind, api, method, args, sdk, stream)
         self._in_flight = process
         finished = False  # the runtime answered (result or error): the process is free for the next call
         failed: Exception | None = None  # the stream the harness reads for the runtime raised
         try:
-            self._answer(process, message)
-            marks: list[int] = []  # protocol 3: where the harness's probe stood after each event sent
-            if self._pipeline and events is not None:  # protocol 3: the events go without being asked
-                for batch in _batches(events, sdk_json, probe, marks):
-                    self._answer(process, {"id": call_id, **batch})
-                events = None  # the runtime asks for none of them
+            if entry.process is not process:  # built now, or sent to a process since stopped
+                entry.id = next(self._ids)
+                for message in entry.messages:
+                    message["id"] = entry.id
+                    self._answer(process, message)
+            process.ahead.pop(entry.id, None)
+            call_id, probe, marks = entry.id, entry.probe, entry.marks
             while True:
-                try:
-                    line = process.receive(self._remaining())
-                except _Silent:
-                    raise self._timed_out(process) from None
-                if line is None:
-                    raise self._crashed(process)
-                try:
-                    reply = decode(line)
-                    self._log("runtime", reply)
-                    if reply.get("id") != call_id:
-                        raise ProtocolError(
-                            f"expected a message for call {call_id}, got {line.strip()[:200]}"
-                        )
-                except ProtocolError:
-                    self._process = None if process is self._process else self._process
-                    process.kill()
-                    raise
+                reply = self._reply(process, call_id)
                 kind_of = reply["type"]
                 if kind_of in ("result", "error") and failed is not None:
                     finished = True  # the stream's own error, as the runtime's SDK would have raised it
@@ -558,22 +675,116 @@ class ExecAdapter:
                         failed, events = exc, iter(())
                         reply_message = {"type": "end", "id": call_id}
                     else:
+                        sdk_json = PROVIDER_OF[api].sdk_json if api in PROVIDER_OF else None
                         reply_message = {"type": "event", "id": call_id, **_event_json(event, sdk_json)}
                     self._answer(process, reply_message)
                 elif kind_of == "http":
-                    head, chunks = _http_answer(reply.get("request") or {}, downloads, http)
+                    head, chunks = _http_answer(reply.get("request") or {}, entry.downloads, http)
                     if chunks is not None:  # its body is pulled with `next`
                         events = chunks
                     self._answer(process, {"type": "response", "id": call_id, **head})
                 else:
                     process.kill()
                     raise ProtocolError(
-                        f"unexpected {kind_of!r} message during {method}: {line.strip()[:200]}"
+                        f"unexpected {kind_of!r} message during {method}: {json.dumps(reply)[:200]}"
                     )
         finally:
             # Not finished (abandoned, closed early, crashed): the next call restarts the process.
             if finished and self._in_flight is process:
                 self._in_flight = None
+
+    def _call(
+        self,
+        kind: str,
+        api: str | None,
+        method: str,
+        args: dict[str, Any],
+        sdk: list[str],
+        stream: tuple[str, Iterable[object]] | None,
+    ) -> tuple[_Ahead, Iterator[Any] | None]:
+        """A call's messages (with id 0 until written): the call and, under ``pipeline``, its stream's
+        events in batches; else the events, pulled with ``next`` as the call runs."""
+        sdk_json = PROVIDER_OF[api].sdk_json if api in PROVIDER_OF else None
+        downloads = Downloads(args.get("messages"))
+        events: Iterator[Any] | None = iter(stream[1]) if stream is not None else None
+        probe = _probe_of(stream[1]) if stream is not None else None
+        if self._recorded_inputs:
+            args, events = _as_recorded(args, sdk, stream)
+        message = {
+            "type": "call",
+            "id": 0,
+            "kind": kind,
+            "api": api,
+            "method": method,
+            "args": to_json(args, sdk_json),
+            "sdk": sdk,
+            "stream": stream[0] if stream is not None else None,
+        }
+        entry = _Ahead(method, [message], downloads, probe)
+        if self._pipeline and events is not None:  # protocol 3: the events go without being asked
+            entry.messages.extend(
+                {"id": 0, **batch} for batch in _batches(events, sdk_json, probe, entry.marks)
+            )
+            events = None  # the runtime asks for none of them
+        return entry, events
+
+    def _clean(self, process: _Process) -> _Process:
+        """The process, or a fresh one if it wrote lines after its last answer (no call was sent ahead)."""
+        stray = _pending(process)
+        if not stray:
+            return process
+        # written after the last call's answer: that call's fault, never this one's
+        _LOG.warning(
+            "the runtime process (%s) wrote %d line(s) on stdout after its answer to the previous call "
+            "(first: %.200s); it was restarted, so that this case starts on a clean conversation "
+            "(a runtime's own output goes to stderr)",
+            self.command,
+            len(stray),
+            stray[0].strip(),
+        )
+        self._process = None if process is self._process else self._process
+        process.kill()
+        return self._ensure_running()
+
+    def _reply(self, process: _Process, call_id: int) -> dict[str, Any]:
+        """The runtime's next message for call ``call_id``. Messages of calls sent after it come first
+        when it was written after them (a call the case made that was not sent ahead): those of a call
+        sent ahead wait for their case (its media downloads answered at once), those of a call given
+        up are dropped; any other is a protocol error, and the process is stopped."""
+        waiting = process.buffered.get(call_id)
+        if waiting:
+            return waiting.popleft()
+        while True:
+            try:
+                line = process.receive(self._remaining())
+            except _Silent:
+                raise self._timed_out(process) from None
+            if line is None:
+                raise self._crashed(process)
+            try:
+                reply = decode(line)
+                self._log("runtime", reply)
+                other = reply.get("id")
+                if other == call_id:
+                    return reply
+                ahead = process.ahead.get(other) if isinstance(other, int) else None
+                downloads = ahead.downloads if ahead is not None else process.orphans.get(other)  # type: ignore[arg-type]
+                if downloads is None:
+                    raise ProtocolError(f"expected a message for call {call_id}, got {line.strip()[:200]}")
+            except ProtocolError:
+                self._process = None if process is self._process else self._process
+                process.kill()
+                raise
+            assert isinstance(other, int)
+            if reply["type"] == "http":  # a media download: answered now, the runtime waits for it
+                head, _ = _http_answer(reply.get("request") or {}, downloads, None)
+                self._answer(process, {"type": "response", "id": other, **head})
+            elif ahead is not None:
+                process.buffered.setdefault(other, collections.deque()).append(reply)
+            elif reply["type"] == "next":  # a call given up reads no more of its stream
+                self._answer(process, {"type": "end", "id": other})
+            elif reply["type"] in ("result", "error"):
+                del process.orphans[other]
 
 
 def _http_answer(
@@ -728,6 +939,10 @@ def _check_hello(hello: dict[str, Any]) -> None:
         raise ProtocolError(f"hello's `warming` is true or false, from protocol 2: {hello}")
     if not isinstance(hello.get("pipeline", False), bool) or (hello.get("pipeline") and protocol < 3):
         raise ProtocolError(f"hello's `pipeline` is true or false, from protocol 3: {hello}")
+    if not isinstance(hello.get("ahead", False), bool) or (hello.get("ahead") and not hello.get("pipeline")):
+        raise ProtocolError(
+            f"hello's `ahead` is true or false, true only with `pipeline` (protocol 3): {hello}"
+        )
     optional = hello.get("optional", [])
     if not isinstance(optional, list) or not all(isinstance(m, str) for m in optional):
         raise ProtocolError(f"hello's `optional` is a list of method names: {hello}")

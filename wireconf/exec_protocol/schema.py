@@ -125,6 +125,17 @@ def generate() -> dict[str, Any]:
                 "protocols 1 and 2) the events are pulled one at a time with `next`",
                 "type": "boolean",
             },
+            "ahead": {
+                "description": "protocol 3, opt-in, with `pipeline`: the harness may send the calls of the "
+                "next cases (each with its events) before the runtime has answered the current one, so "
+                "that the runtime works on them while the harness judges and reports; the runtime reads "
+                "and answers them one at a time, in the order sent, each call's replies (`events`, `end`, "
+                "`response`) kept for that call. A call sent ahead whose case does not run after all is "
+                "still answered; the harness drops the answer. Its time limit starts when the harness "
+                "starts waiting for its answer. Without it the harness sends a call only once the one "
+                "before it is answered",
+                "type": "boolean",
+            },
         },
         ("protocol", "name", "version", "capabilities"),
     )
@@ -133,6 +144,7 @@ def generate() -> dict[str, Any]:
         "warming": {"const": False},
         "categories": {"const": False},
         "pipeline": {"const": False},
+        "ahead": {"const": False},
     }
     if later:
         pattern = f"^({_alternatives(tuple(kind.name for kind in later))}):"
@@ -141,7 +153,11 @@ def generate() -> dict[str, Any]:
     hello["then"] = {"properties": version_one}
     hello["else"] = {
         "if": {"properties": {"protocol": {"const": 2}}},
-        "then": {"properties": {"pipeline": {"const": False}}},
+        "then": {"properties": {"pipeline": {"const": False}, "ahead": {"const": False}}},
+        "else": {
+            "if": {"properties": {"ahead": {"const": True}}, "required": ["ahead"]},
+            "then": {"required": ["pipeline"], "properties": {"pipeline": {"const": True}}},
+        },
     }
     bridge_note = " ".join(
         f"{method.name} (protocol 2): `args` holds `{method.http_client}`, the harness's SDK client "
@@ -378,8 +394,10 @@ def generate() -> dict[str, Any]:
         "for the recorded HTTP responses, `recorded`, instead of the provider's JSON) and calls that hand "
         "over an SDK client (the runtime's own SDK sends its HTTP through the harness's client: `http`, "
         "answered by `response`), and 3, which adds the hello's `pipeline` (opt-in: a call's stream events "
-        "follow it unasked, in `events` batches). One JSON object per line. The runtime reads the "
-        "harness's messages on stdin and writes its own on stdout (stderr is free for logs). The runtime "
+        "follow it unasked, in `events` batches) and `ahead` (opt-in: the next cases' calls may be sent "
+        "before the current one is answered; the runtime answers them in order). One JSON object per "
+        "line. The runtime reads the harness's messages on stdin and writes its own on stdout (stderr "
+        "is free for logs). The runtime "
         "starts with `hello` (in version 2 a hello that says `warming` is followed by `warm` once the "
         "runtime has loaded); the harness then sends one `call` per case and waits for its `result` or "
         "`error`. While a call runs, the runtime may pull the events of a streamed argument with `next` "

@@ -124,7 +124,8 @@ class Server:
                 "optional": [m for m in OPTIONAL_METHODS if callable(getattr(self.adapter, m, None))],
                 "warming": True,
                 "categories": True,
-                **({"pipeline": True} if self.pipeline else {}),
+                # protocol 3: the next calls may come while this one runs; they wait on stdin, in order
+                **({"pipeline": True, "ahead": True} if self.pipeline else {}),
             }
         )
         self.warm_up(caps)

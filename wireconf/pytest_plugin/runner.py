@@ -54,9 +54,10 @@ from wireconf.cassettes.passage import Passage, close_quietly, open_passage
 from wireconf.differences import Difference
 from wireconf.errors import WireconfError
 from wireconf.kinds.concepts import needed_concepts
+from wireconf.kinds.registry import KINDS
 from wireconf.pytest_plugin import heap_freeze
 from wireconf.pytest_plugin.case_host import is_runnable
-from wireconf.pytest_plugin.case_run import PREPARE_LIMIT, CaseResult, finish_case, prepare_case
+from wireconf.pytest_plugin.case_run import PREPARE_LIMIT, CaseResult, Prepared, finish_case, prepare_case
 from wireconf.pytest_plugin.timeout import CaseAborted, CaseTimeout, RunnerEnded, TimedRunner
 from wireconf.safe_pickle import loads_only
 from wireconf.secret_values import key_values, redact
@@ -173,7 +174,16 @@ class CaseRunner:
 
 class InlineRunner(CaseRunner):
     """In the calling thread: for out-of-process adapters, which bound their own calls (and restarts)
-    by the time limit, and for ``--case-timeout 0`` with the thread runner (a debugger works)."""
+    by the time limit, and for ``--case-timeout 0`` with the thread runner (a debugger works). An
+    ``exec:`` runtime whose hello says ``ahead`` gets the calls of the cases the plan has next before
+    they run (``_send_ahead``), so that it works on them while this process judges and reports; each
+    case still waits for its own answers, in order, under its own time limit, which starts when it
+    does."""
+
+    AHEAD = 8
+    """Cases whose calls an ``exec:`` runtime that says ``ahead`` gets before they run: enough for the
+    runtime to stay busy while this process judges and reports, few enough that a pipe of 64 KiB
+    holds their calls."""
 
     def __init__(self, session: CaseHost) -> None:
         super().__init__(session)
@@ -181,6 +191,10 @@ class InlineRunner(CaseRunner):
         if getattr(adapter, "out_of_process", False):
             self.name = "exec"
             self.network = getattr(adapter, "network", GUARD_ONLY)
+        self._prepared: dict[str, Prepared | CaseResult] = {}
+        """Cases prepared ahead (their calls written to the runtime), by node id."""
+        self.ahead = 0
+        """Cases whose calls were written before pytest asked for them."""
 
     def run(self, item: RunnableCase) -> CaseResult:
         self._install_guard()
@@ -188,20 +202,71 @@ class InlineRunner(CaseRunner):
         watch = self.session.watch(item.corpus_root)
         timeout = self.session.timeout or None
         adapter = self.session.impl.adapter
+        prepared = self._prepared.pop(item.nodeid, None) or prepare_case(
+            self.session, item.loaded, item.corpus_root
+        )
+        ahead = getattr(adapter, "sends_ahead", False) is True and not self.session.records
+        # the window is prepared before `ready`: on the first case, the harness's own SDK imports and
+        # cassette parsing run while the runtime is still warming up (it says `warm` once loaded)
+        window = self._window(item, prepared) if ahead else []
         ready = getattr(adapter, "ready", None)
         if callable(ready):
             ready(timeout)
-        prepared = prepare_case(self.session, item.loaded, item.corpus_root)
+        if ahead:
+            self._send_ahead(item, window, adapter)
         if isinstance(prepared, CaseResult):
             return prepared
         limit = getattr(adapter, "time_limit", None)
         box: list[CaseResult] = []
         bounded = limit(timeout) if callable(limit) else contextlib.nullcontext()
-        with _network_watch(box, threading.get_ident), bounded:
+        claimed = adapter.claimed(item.nodeid) if ahead else contextlib.nullcontext()
+        with _network_watch(box, threading.get_ident), bounded, claimed:
             box.append(finish_case(self.session, prepared))
         box[0].recorded = list(self._recorded)
         box[0].watched, box[0].changed = _cassette_changes(watch)
         return box[0]
+
+    def _window(
+        self, item: RunnableCase, prepared: Prepared | CaseResult
+    ) -> list[tuple[RunnableCase, Prepared | CaseResult]]:
+        """``item`` and the next ``AHEAD`` cases of the plan, prepared (as ``run`` would), up to a
+        barrier or just past a case whose calls cannot go ahead (``_goes_ahead``)."""
+        window: list[tuple[RunnableCase, Prepared | CaseResult]] = [(item, prepared)]
+        for k in range(1, self.AHEAD + 1):
+            upcoming = self.session.plan.after(item, k)
+            if upcoming is None:
+                break
+            ready = self._prepared.get(upcoming.nodeid) or prepare_case(
+                self.session, upcoming.loaded, upcoming.corpus_root
+            )
+            window.append((upcoming, ready))
+            if not (isinstance(ready, CaseResult) or _goes_ahead(ready)):
+                break
+        self._prepared = {case.nodeid: ready for case, ready in window[1:]}
+        return window
+
+    def _send_ahead(
+        self, item: RunnableCase, window: list[tuple[RunnableCase, Prepared | CaseResult]], adapter: Any
+    ) -> None:
+        """Write the calls of the window's cases that were not written yet, ``item``'s first, up to a
+        case whose calls cannot go ahead; calls written for cases no longer in it are given up."""
+        adapter.keep_ahead([case.nodeid for case, _ in window])
+        for case, ready in window:
+            if isinstance(ready, CaseResult):
+                continue
+            if not _goes_ahead(ready):
+                break
+            if not adapter.has_sent_ahead(case.nodeid):
+                adapter.send_ahead(case.nodeid, ready.call)
+                self.ahead += case is not item
+        adapter.flush()
+
+
+def _goes_ahead(prepared: Prepared) -> bool:
+    """Whether a case's calls can be written before it runs: not when its method hands over an SDK
+    client (its HTTP is bridged by the case's own run)."""
+    method = KINDS[prepared.loaded.kind].method
+    return method is not None and method.http_client is None
 
 
 class ThreadRunner(CaseRunner):

@@ -30,6 +30,9 @@ export interface Hello {
   /** Protocol 3: a streamed argument's events come unasked, in batches (no `next` round trip per event);
    * each `yield` then says how many were read, which the client counts. */
   pipeline?: boolean;
+  /** Protocol 3, with `pipeline`: the harness may send the next cases' calls while one runs; they wait
+   * their turn (the client answers calls one at a time, in order, and sorts replies by call). */
+  ahead?: boolean;
 }
 
 /** The e2e call's SDK client, described (`execute`'s `client` argument). */

@@ -42,6 +42,7 @@ export async function serve({
     ...(load ? { warming: true } : {}),
     ...(errors.categories ? { categories: true } : {}),
     ...(hello.pipeline ? { pipeline: true } : {}),
+    ...(hello.ahead ? { ahead: true } : {}),
   };
   io.send(said);
   let methods = { ...handlers };

@@ -191,6 +191,44 @@ test("pipeline (protocol 3): events come unasked in batches, each yield says how
   await served;
 });
 
+test("ahead (protocol 3): calls sent with their events before the first is answered are answered in order", async () => {
+  const h = fakeHarness();
+  const served = serve({
+    hello: { ...HELLO, pipeline: true, ahead: true },
+    handlers: {
+      async *process_stream(c) {
+        for await (const event of c.events()) yield event.n * c.id;
+      },
+    },
+    channel: h.channel,
+    exit: false,
+  });
+  const hello = await h.next();
+  assert.equal(hello.ahead, true);
+  assert.equal(hello.pipeline, true);
+  for (const id of [1, 2]) {
+    h.push(call(id, "process_stream", {}, { kind: "stream", stream: "events" }));
+    h.push({ type: "events", id, events: [{ event: { n: 1 } }, { event: { n: 2 } }] });
+    h.push({ type: "end", id });
+  }
+  const got = [];
+  for (let i = 0; i < 6; i++) got.push(await h.next());
+  assert.deepEqual(got.map((m) => [m.type, m.id, m.item ?? null]), [
+    ["yield", 1, 1], ["yield", 1, 2], ["result", 1, null],
+    ["yield", 2, 2], ["yield", 2, 4], ["result", 2, null],
+  ]);
+  h.end();
+  await served;
+});
+
+test("ahead is said only when asked for", async () => {
+  const h = fakeHarness();
+  const served = serve({ hello: { ...HELLO, pipeline: true }, handlers: {}, channel: h.channel, exit: false });
+  assert.equal("ahead" in (await h.next()), false);
+  h.end();
+  await served;
+});
+
 test("without a category table nothing changes: no categories in the hello, no category in errors", async () => {
   const h = fakeHarness();
   const served = serve({ hello: HELLO, handlers: { process: () => { throw new CategorisedError("refusal", "no"); } }, channel: h.channel, exit: false });
