@@ -18,9 +18,11 @@ from tests.integration.test_hostile_adapters import (
 def test_protocol_faults_are_errors_of_their_own_case_and_never_of_the_next(run_corpus, markers):
     """Call 1 gets a reply for another call id, call 2 is answered and then followed by a stray line,
     call 4 gets a line that is not JSON: 1 and 4 are errors; 2 and 3 (the innocent case after the stray
-    line, run on a restarted process) pass; none is a failure."""
+    line, run on a restarted process) pass; none is a failure. One call at a time (protocol 2): with calls
+    sent ahead (protocol 3's ``ahead``) the faults fall in calls the harness re-sends to the restarted
+    runtime, which tests/integration/test_exec_ahead.py holds."""
     run = run_corpus(
-        f"--impl=exec:{PY_SERVE} tests.fakes.exec_protocol_faults:adapter",
+        f"--impl=exec:{PY_SERVE} --protocol 2 tests.fakes.exec_protocol_faults:adapter",
         "--case-timeout=30",
         "-p",
         "no:randomly",

@@ -768,6 +768,7 @@ class ExecAdapter:
                 if other == call_id:
                     return reply
                 ahead = process.ahead.get(other) if isinstance(other, int) else None
+                # `other` may be any JSON (a runtime's mistake): a lookup that finds nothing, not a crash
                 downloads = ahead.downloads if ahead is not None else process.orphans.get(other)  # type: ignore[arg-type]
                 if downloads is None:
                     raise ProtocolError(f"expected a message for call {call_id}, got {line.strip()[:200]}")
