@@ -18,6 +18,7 @@ from __future__ import annotations
 import array
 import collections
 import contextlib
+import functools
 import itertools
 import json
 import logging
@@ -315,7 +316,8 @@ class ExecAdapter:
                     args[name] = value
                     if name in method.sdk:
                         sdk.append(name)
-            exchange = self._exchange(kind.name, api, method.name, args, sdk, stream, bridge)
+            build = functools.partial(self._call, kind.name, api, method.name, args, sdk, stream)
+            exchange = self._exchange(method.name, api, build, bridge)
             if method.yields:
                 return exchange
             try:
@@ -617,16 +619,15 @@ class ExecAdapter:
 
     def _exchange(
         self,
-        kind: str,
-        api: str | None,
         method: str,
-        args: dict[str, Any],
-        sdk: list[str],
-        stream: tuple[str, Iterable[object]] | None,
+        api: str | None,
+        build: Callable[[], tuple[_Ahead, Iterator[Any] | None]],
         http: HttpBridge | None = None,
     ) -> Generator[Any, None, Any]:
+        """One call of ``method``, its messages made by ``build`` (``_call``) unless the call was sent
+        ahead: written, answered, its stream events and HTTP requests served until the runtime's answer."""
         if self._capture is not None:  # sent ahead: built now, answered when its case runs
-            self._capture.append(self._call(kind, api, method, args, sdk, stream)[0])
+            self._capture.append(build()[0])
             return None
         entry = self._claim(method)
         process = self._ensure_running()
@@ -634,7 +635,7 @@ class ExecAdapter:
             process = self._clean(process)
         events: Iterator[Any] | None = None
         if entry is None:
-            entry, events = self._call(kind, api, method, args, sdk, stream)
+            entry, events = build()
         self._in_flight = process
         finished = False  # the runtime answered (result or error): the process is free for the next call
         failed: Exception | None = None  # the stream the harness reads for the runtime raised
