@@ -22,17 +22,19 @@ import mimetypes
 import struct
 import wave
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from io import BytesIO
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from wireconf.cassettes.network_guard import GUARD, NetworkBlocked
 
-DOWNLOADABLE = ("http", "https")
-"""The schemes a runtime downloads from (a ``gs://`` or ``data:`` value is never fetched over HTTP)."""
+DEFAULT_PORTS = {"http": 80, "https": 443}
+"""The schemes a runtime downloads from (a ``gs://`` or ``data:`` value is never fetched over HTTP), with
+the port an HTTP client leaves out of the URL."""
+DOWNLOADABLE = tuple(DEFAULT_PORTS)
 
 OCTET_STREAM = "application/octet-stream"
 
@@ -115,32 +117,32 @@ GIF = base64.b64decode("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEA
 """A 1x1 transparent GIF."""
 
 
+FIXTURES: dict[str, Callable[[], bytes]] = {
+    "image/png": _png,
+    "image/jpeg": lambda: JPEG,
+    "image/jpg": lambda: JPEG,
+    "image/webp": lambda: WEBP,
+    "image/gif": lambda: GIF,
+    "application/pdf": _pdf,
+    "audio/wav": _wav,
+    "audio/x-wav": _wav,
+    "audio/wave": _wav,
+    "audio/vnd.wave": _wav,
+    "audio/mpeg": _mp3,
+    "audio/mp3": _mp3,
+    "text/csv": lambda: b"name,value\nwireconf,1\n",
+    "application/json": lambda: b'{"wireconf": "fixture"}\n',
+}
+"""The file served for each media type a fixture is known for (aliases beside their names)."""
+
+
 @cache
 def fixture(media_type: str) -> bytes:
     """The fixture bytes served for ``media_type`` (parameters such as ``; charset`` ignored): a small
-    valid file of that type where one is known, otherwise a short text naming the type."""
+    valid file of that type where one is known (``FIXTURES``), otherwise a short text naming the type."""
     kind = media_type.split(";")[0].strip().lower()
-    known = {
-        "image/png": _png,
-        "image/jpeg": lambda: JPEG,
-        "image/jpg": lambda: JPEG,
-        "image/webp": lambda: WEBP,
-        "image/gif": lambda: GIF,
-        "application/pdf": _pdf,
-        "audio/wav": _wav,
-        "audio/x-wav": _wav,
-        "audio/wave": _wav,
-        "audio/vnd.wave": _wav,
-        "audio/mpeg": _mp3,
-        "audio/mp3": _mp3,
-    }
-    if kind in known:
-        return known[kind]()
-    if kind == "text/csv":
-        return b"name,value\nwireconf,1\n"
-    if kind == "application/json":
-        return b'{"wireconf": "fixture"}\n'
-    return f"wireconf fixture ({kind or OCTET_STREAM})\n".encode()
+    make = FIXTURES.get(kind)
+    return make() if make is not None else f"wireconf fixture ({kind or OCTET_STREAM})\n".encode()
 
 
 def _parts(messages: Any) -> Iterable[Mapping[str, Any]]:
@@ -197,16 +199,14 @@ class Downloads:
 def refused(url: str) -> NetworkBlocked:
     """A request nothing answers, kept as a network attempt (``GUARD.refuse``): the error to raise."""
     parts = urlsplit(url)
-    port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+    port = parts.port or DEFAULT_PORTS.get(parts.scheme.lower())
     return GUARD.refuse("fetch", parts.hostname or url, port)
 
 
 def _normalised(url: str) -> tuple[str, str, str, str]:
-    from urllib.parse import quote, unquote
-
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
-    default = {"http": 80, "https": 443}.get(parts.scheme.lower())
+    default = DEFAULT_PORTS.get(parts.scheme.lower())
     netloc = host if parts.port in (None, default) else f"{host}:{parts.port}"
     path = quote(unquote(parts.path or "/"), safe="/:@!$&'()*+,;=-._~")
     return parts.scheme.lower(), netloc, path, parts.query
