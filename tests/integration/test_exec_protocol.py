@@ -4,6 +4,7 @@ Python helper serves an in-process adapter with the same verdicts."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shlex
 import shutil
@@ -407,3 +408,30 @@ def test_a_runtime_that_buffers_its_stream_still_fails_incremental_over_the_pipe
     run = run_corpus(f"--impl=exec:{PY_SERVE} tests.fakes.buffers_stream:adapter", "-k", INCREMENTAL)
     assert run.with_outcome("failed") == {INCREMENTAL}
     assert "not incremental" in run.longreprs[INCREMENTAL]
+
+
+UNKNOWN_EVENTS = "stream.anthropic.messages.unknown-events-and-deltas-ignored"
+"""A stream with an event and a delta of types the SDK does not know, kept as it parsed them."""
+
+
+def test_a_warning_made_an_error_does_not_reach_the_harnesss_own_writing(run_corpus):
+    """The harness writes each SDK event as JSON for the runtime; pydantic warns that an event of an
+    unknown type fits no member of its union. Under ``-W error`` (a project's ``filterwarnings``) that
+    warning ended the harness's write, and the case failed as if the runtime had."""
+    run = run_corpus(f"--impl=exec:{PY_SERVE} reference", "-k", UNKNOWN_EVENTS, "-W", "error::UserWarning")
+    assert run.with_outcome("passed") == {UNKNOWN_EVENTS}, run.longreprs
+
+
+def test_an_input_the_harness_cannot_write_is_an_error_and_no_verdict(run_corpus, monkeypatch):
+    """What fails in the harness's own writing of a call's input leaves the case an error: the runtime
+    was never called, so no rule can be broken."""
+    from wireconf.providers.registry import PROVIDER_OF
+
+    def cannot_write(value: object) -> object:
+        raise TypeError(f"cannot write {type(value).__name__}")
+
+    api = "anthropic.messages"
+    monkeypatch.setitem(PROVIDER_OF, api, dataclasses.replace(PROVIDER_OF[api], sdk_json=cannot_write))
+    run = run_corpus(f"--impl=exec:{PY_SERVE} reference", "-k", UNKNOWN_EVENTS)
+    assert run.with_outcome("error") == {UNKNOWN_EVENTS}, run.outcomes
+    assert "the harness could not write the input of process_stream" in run.longreprs[UNKNOWN_EVENTS]

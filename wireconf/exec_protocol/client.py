@@ -635,7 +635,8 @@ class ExecAdapter:
             process = self._clean(process)
         events: Iterator[Any] | None = None
         if entry is None:
-            entry, events = build()
+            with _written_by_harness(method):
+                entry, events = build()
         self._in_flight = process
         finished = False  # the runtime answered (result or error): the process is free for the next call
         failed: Exception | None = None  # the stream the harness reads for the runtime raised
@@ -677,7 +678,9 @@ class ExecAdapter:
                         reply_message = {"type": "end", "id": call_id}
                     else:
                         sdk_json = PROVIDER_OF[api].sdk_json if api in PROVIDER_OF else None
-                        reply_message = {"type": "event", "id": call_id, **_event_json(event, sdk_json)}
+                        with _written_by_harness(method):
+                            written = _event_json(event, sdk_json)
+                        reply_message = {"type": "event", "id": call_id, **written}
                     self._answer(process, reply_message)
                 elif kind_of == "http":
                     head, chunks = _http_answer(reply.get("request") or {}, entry.downloads, http)
@@ -787,6 +790,21 @@ class ExecAdapter:
                 self._answer(process, {"type": "end", "id": other})
             elif reply["type"] in ("result", "error"):
                 del process.orphans[other]
+
+
+@contextlib.contextmanager
+def _written_by_harness(method: str) -> Iterator[None]:
+    """Writing a call's input as JSON is the harness's work: what fails in it (an SDK object pydantic
+    cannot dump, a warning made an error by ``-W error``) leaves the case unjudged, never a verdict on
+    the runtime, which has not been called."""
+    try:
+        yield
+    except WireconfError:
+        raise
+    except Exception as exc:
+        raise NotJudged(
+            f"the harness could not write the input of {method} as JSON for the runtime: {exc!r}"
+        ) from exc
 
 
 def _http_answer(

@@ -70,7 +70,7 @@ def to_json(value: AdapterResult, sdk_json: Callable[[Any], Any] | None = None) 
     if hasattr(type(value), "model_fields"):
         if sdk_json is not None:
             return sdk_json(value)
-        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        return value.model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
     raise ContractError(f"{type(value).__module__}.{type(value).__qualname__} cannot be sent as JSON")
 
 

@@ -40,8 +40,9 @@ def record_client(transport: Any) -> anthropic.Anthropic:
 
 
 def sdk_json(value: SDKObject) -> JSON:
-    """anthropic models serialise themselves under their API field names."""
-    return value.to_dict(mode="json")
+    """anthropic models serialise themselves under their API field names (written as parsed, without
+    pydantic's warnings: ``openai.sdk_json`` says why)."""
+    return value.to_dict(mode="json", warnings=False)
 
 
 def messages(sdk: anthropic.Anthropic, headers: dict[str, str], stream: bool) -> SDKObject:

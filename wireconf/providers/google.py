@@ -88,8 +88,9 @@ def record_client(transport: Any) -> genai.Client:
 
 
 def sdk_json(value: SDKObject) -> JSON:
-    """google-genai models are written under their camelCase wire names."""
-    return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    """google-genai models are written under their camelCase wire names (as parsed, without pydantic's
+    warnings: ``openai.sdk_json`` says why)."""
+    return value.model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
 
 
 def generate_content(sdk: genai.Client, headers: dict[str, str], stream: bool) -> SDKObject:

@@ -120,6 +120,53 @@ def warm_imports(selected: Iterable[RunnableCase]) -> None:
                 importlib.import_module(name)
 
 
+def warm_up(session: CaseHost, item: RunnableCase) -> None:
+    """Do once per process what every case would otherwise redo inside its time limit: import the SDKs,
+    create their replay clients, parse (and check) the cassettes the selected cases use and have the SDK
+    parse each recorded response once (its deferred model schemas, ``SdkReplay.warm``). The forked
+    runner does it before its first fork, so that a runner process started after a kill, or by a later
+    session of the same process, begins as warm as the first one; the inline runner (``exec:``) before
+    its first case, while the runtime process warms up on the other core. An xdist worker (``shared``)
+    runs only its share of the selected cases, so it leaves the cassettes to each case's preparation
+    (within its budget) rather than parse every one of them."""
+    selected = [i for i in item.session.items if is_runnable(i)]
+    shared = hasattr(item.session.config, "workerinput")
+    # what the warm-up builds (SDK modules, their models' schemas, parsed responses) lives as long as
+    # the process: no collection while it allocates, and, where the session froze the heap after
+    # collecting (``frozen_heap``), frozen with it (before the forked runner's fork copies it)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        _warm(session, selected, shared)
+    finally:
+        heap_freeze.refreeze()
+        if enabled:
+            gc.enable()
+
+
+def _warm(session: CaseHost, selected: list[RunnableCase], shared: bool) -> None:
+    from wireconf.cassettes.store import CassetteError
+    from wireconf.kinds.base import warm_sdk_input
+    from wireconf.providers.registry import APIS, PROVIDER_OF
+    from wireconf.sdk.replay import warm_up as warm_sdk
+
+    for api in sorted({item.loaded.api for item in selected} & APIS.keys()):
+        warm_sdk(api)
+        session.replay.client(PROVIDER_OF[api])
+    warm_imports(selected)
+    if session.records or shared:  # recording changes cassettes: each case reads them fresh
+        return
+    for item in selected:
+        ctx = session.context(item.corpus_root)
+        model = item.loaded.model
+        name = getattr(getattr(model, "response", None), "cassette", None) or getattr(model, "cassette", None)
+        if isinstance(name, str):
+            with contextlib.suppress(CassetteError, OSError):
+                ctx.cassettes.load(name).problem()
+        if item.loaded.api in APIS:
+            warm_sdk_input(ctx, item.loaded)
+
+
 def _threads() -> set[int]:
     return {t.ident for t in threading.enumerate() if t.ident is not None}
 
@@ -193,10 +240,14 @@ class InlineRunner(CaseRunner):
             self.network = getattr(adapter, "network", GUARD_ONLY)
         self._prepared: dict[str, Prepared | CaseResult] = {}
         """Cases prepared ahead (their calls written to the runtime), by node id."""
+        self._warm = False
         self.ahead = 0
         """Cases whose calls were written before pytest asked for them."""
 
     def run(self, item: RunnableCase) -> CaseResult:
+        if not self._warm:
+            warm_up(self.session, item)
+            self._warm = True
         self._install_guard()
         self._recorded = []
         watch = self.session.watch(item.corpus_root)
@@ -525,51 +576,9 @@ class ForkedRunner(CaseRunner):
         self.ahead = 0
         """Cases started before pytest asked for them (while it reported the one before)."""
 
-    def _warm_up(self, selected: list[RunnableCase], shared: bool) -> None:
-        """Do here, once per process, what every fork would otherwise redo inside its cases' time limits
-        and lose at the session's end: import the SDKs, create their replay clients, parse (and check)
-        the cassettes the selected cases use and have the SDK parse each recorded response once (its
-        deferred model schemas, ``SdkReplay.warm``). A runner process started after a kill, or by a
-        later session of the same process, then begins as warm as the first one. An xdist worker
-        (``shared``) runs only its share of the selected cases, so it leaves the cassettes to its runner
-        process (each within its case's preparation budget) rather than parse every one of them."""
-        from wireconf.cassettes.store import CassetteError
-        from wireconf.kinds.base import warm_sdk_input
-        from wireconf.providers.registry import APIS, PROVIDER_OF
-        from wireconf.sdk.replay import warm_up
-
-        for api in sorted({item.loaded.api for item in selected} & APIS.keys()):
-            warm_up(api)
-            self.session.replay.client(PROVIDER_OF[api])
-        warm_imports(selected)
-        if self.session.records or shared:  # recording changes cassettes: each runner reads them fresh
-            return
-        for item in selected:
-            ctx = self.session.context(item.corpus_root)
-            model = item.loaded.model
-            name = getattr(getattr(model, "response", None), "cassette", None) or getattr(
-                model, "cassette", None
-            )
-            if isinstance(name, str):
-                with contextlib.suppress(CassetteError, OSError):
-                    ctx.cassettes.load(name).problem()
-            if item.loaded.api in APIS:
-                warm_sdk_input(ctx, item.loaded)
-
     def _start(self, item: RunnableCase) -> Connection:
         if self.forks == 0:
-            selected = [i for i in item.session.items if is_runnable(i)]
-            # what the warm-up builds (SDK modules, their models' schemas, parsed responses) lives as long
-            # as the process: no collection while it allocates, and, where the session froze the heap
-            # after collecting (``frozen_heap``), frozen with it, before the fork copies it
-            enabled = gc.isenabled()
-            gc.disable()
-            try:
-                self._warm_up(selected, shared=hasattr(item.session.config, "workerinput"))
-            finally:
-                heap_freeze.refreeze()
-                if enabled:
-                    gc.enable()
+            warm_up(self.session, item)
         ours, theirs = Pipe()
         passage = open_passage(os.environ) if self.session.records else None
         sys.stdout.flush()
