@@ -36,11 +36,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wireconf.case_abort import CaseTimeout, RunnerEnded
-from wireconf.cassettes import netns
 from wireconf.cassettes.downloads import Downloads, refused
 from wireconf.error_categories import CATEGORIES
 from wireconf.errors import NotJudged, WireconfError
-from wireconf.exec_protocol import PROTOCOL_VERSIONS
+from wireconf.exec_protocol import PROTOCOL_VERSIONS, launch
 from wireconf.exec_protocol.http_bridge import HttpBridge, unbridgeable
 from wireconf.exec_protocol.messages import (
     ProtocolError,
@@ -119,16 +118,7 @@ class _Process:
 
     def __init__(self, argv: list[str], cwd: str | None) -> None:
         try:
-            self.popen = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=cwd,
-                text=True,
-                encoding="utf-8",
-                bufsize=1,
-            )
+            self.popen = launch.take(argv, cwd) or launch.popen(argv, cwd)
         except OSError as exc:
             raise ExecError(f"cannot start {shlex.join(argv)}: {exc}", hint=START_HINT) from exc
         assert self.popen.stdin is not None
@@ -254,11 +244,7 @@ class ExecAdapter:
             raise ExecError(
                 f"cannot start {shlex.join(self.argv)}: no such program {self.argv[0]!r}", hint=START_HINT
             )
-        isolated, how = netns.available()
-        self._argv = netns.isolated_command(self.argv) if isolated else self.argv
-        self.network = (
-            f"runtime processes in {how}" if isolated else f"runtime processes keep the network: {how}"
-        )
+        self._argv, self.network = launch.command_argv(command)
         started = time.monotonic()
         self._process, hello = self._start()
         self._first_start = time.monotonic() - started

@@ -1,7 +1,9 @@
 """The pytest plugin (entry point ``pytest11: wireconf``): inert until a run uses wireconf.
 
 wireconf is installed beside a runtime's own tests, so loading it must cost that project nothing and
-change nothing in it: this module imports pytest and defines the options (``options``), no more. The
+change nothing in it: this module imports pytest and defines the options (``options``), no more. (In a
+run that uses wireconf with ``--impl exec:COMMAND``, it also starts the runtime's process before the
+harness is imported, ``wireconf.exec_protocol.launch``.) The
 registries, the implementation under test, the session, the runner and the garbage-collector measures
 (the hooks of ``ACTIVE_PLUGINS``) come into being only in a run that uses wireconf: ``--wireconf``,
 ``--impl`` or another option only such a run reads given (``options.ASKING``), a command-line path in a
@@ -41,6 +43,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     if asks_for_wireconf(config) or any(_in_corpus(_argument_path(config, arg)) for arg in config.args):
+        impl = config.getoption("wireconf_impl")
+        if isinstance(impl, str) and impl.startswith("exec:"):
+            from wireconf.exec_protocol.launch import start_early
+
+            start_early(impl.removeprefix("exec:"))  # it says hello while the harness is imported
         activate(config)
 
 

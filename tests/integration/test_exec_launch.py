@@ -1,0 +1,88 @@
+"""Starting an exec: runtime early (while the harness loads) and stopping it quickly, with nothing lost:
+the adapter takes the process started early, one nobody takes is stopped at exit, and the Python
+helper's quick exit still runs the adapter's exit handlers."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import REPO
+from wireconf.exec_protocol import launch
+from wireconf.exec_protocol.client import ExecAdapter, ExecError
+
+SERVE = f"{shlex.quote(sys.executable)} -m wireconf.exec_protocol.serve"
+MARK = "WIRECONF_TEST_EXIT_MARK"  # tests.fakes.exit_handler.MARK (imported, it would register its handler here)
+
+
+def test_the_adapter_takes_the_process_started_early_and_reads_its_hello(monkeypatch):
+    monkeypatch.chdir(REPO)
+    command = f"{SERVE} reference"
+    launch.start_early(command)
+    argv, _ = launch.command_argv(command)
+    started = launch.take(argv, None)
+    assert started is not None and started.poll() is None
+    assert launch.take(argv, None) is None  # taken once
+
+    launch.start_early(command)
+    adapter = ExecAdapter(command)
+    try:
+        assert launch.take(argv, None) is None  # the adapter took it
+        assert adapter.name == "reference" and "wire:openai.chat" in adapter.capabilities()
+        assert adapter.restarts == 0
+    finally:
+        adapter.close()
+        started.kill()
+        started.wait()
+
+
+def test_a_process_started_early_that_nobody_takes_is_stopped_at_exit(tmp_path):
+    script = (
+        "import sys; from wireconf.exec_protocol import launch; "
+        "launch.start_early(f'{sys.executable} -c \"import time; time.sleep(60)\"'); "
+        "print(next(iter(launch._EARLY.values())).pid)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60, check=True
+    )
+    pid = int(done.stdout.strip())
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return  # gone, as it should be
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:  # reaped by init, or a zombie at most
+        assert stat.read().split(")")[-1].split()[0] == "Z"
+
+
+def test_a_command_that_cannot_start_is_explained_by_the_adapter_not_the_early_start(tmp_path):
+    command = str(tmp_path / "no-such-runtime")
+    launch.start_early(command)  # best effort: nothing raised here
+    with pytest.raises(ExecError, match="no such program"):
+        ExecAdapter(command)
+    leftover = launch.take(launch.command_argv(command)[0], None)
+    if leftover is not None:  # the network-namespace wrapper, failing to start it
+        assert leftover.wait(timeout=30) != 0
+
+
+def test_the_helpers_quick_exit_still_runs_the_adapters_exit_handlers(monkeypatch, tmp_path):
+    mark = tmp_path / "mark"
+    monkeypatch.setenv(MARK, str(mark))
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    adapter = ExecAdapter(f"{SERVE} tests.fakes.exit_handler:adapter", cwd=str(REPO))
+    adapter.ready()
+    adapter.close()
+    assert mark.read_text(encoding="utf-8") == "exit handler ran"
+
+
+def test_a_run_starts_its_runtime_once_early_and_uses_that_process(run_corpus, tmp_path):
+    """The plugin starts the runtime while the harness loads; the session's adapter takes that process
+    rather than starting a second one."""
+    log = tmp_path / "starts"
+    command = f"sh -c 'echo started >> {log}; exec {SERVE} reference'"
+    run = run_corpus(f"--impl=exec:{command}", "-k", "process.openai.chat.real-plain-text")
+    assert run.with_outcome("passed") == {"process.openai.chat.real-plain-text"}
+    assert log.read_text(encoding="utf-8").splitlines() == ["started"]
