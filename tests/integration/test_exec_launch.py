@@ -16,7 +16,7 @@ from wireconf.exec_protocol import launch
 from wireconf.exec_protocol.client import ExecAdapter, ExecError
 
 SERVE = f"{shlex.quote(sys.executable)} -m wireconf.exec_protocol.serve"
-MARK = "WIRECONF_TEST_EXIT_MARK"  # tests.fakes.exit_handler.MARK (imported, it would register its handler here)
+MARK = "WIRECONF_TEST_EXIT_MARK"  # tests.fakes.exit_handler.MARK (imported, its handler would register here)
 
 
 def test_the_adapter_takes_the_process_started_early_and_reads_its_hello(monkeypatch):

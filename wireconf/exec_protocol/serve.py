@@ -331,9 +331,10 @@ def _exit(code: int) -> NoReturn:
     0.2 s after a corpus run, which the harness waits for at its stop); the adapter's exit handlers
     (``atexit``, ``logging``'s flush) still run, and the output is flushed."""
     atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr, sys.__stdout__):
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            stream.flush()
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__):  # sys.__stdout__: the protocol's
+        if stream is not None:
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
     os._exit(code)
 
 
