@@ -3,9 +3,9 @@ in-process.
 
     .venv/bin/python benchmarks/exec_overhead.py [--repeat 5] [--whole-runs 3] [--before CHECKOUT]
 
-**Whole runs** (``--whole-runs N``, best of N): ``pytest cases --kind K -k "not mcp"`` per kind (wire,
-process, stream) as commands, start-up included, in-process and with the reference served by the Python
-exec helper, in protocol 3 (its default: a stream's events sent in batches, ``pipeline``, and the next
+**Whole runs** (``--whole-runs N``, best of N, the variants taking turns round by round):
+``pytest cases --kind K -k "not mcp"`` per kind (wire, process, stream) as commands, start-up
+included, in-process and with the reference served by the Python exec helper, in protocol 3 (its default: a stream's events sent in batches, ``pipeline``, and the next
 cases' calls written while it works on one, ``ahead``) and in protocol 2 (``--protocol 2``: every event
 pulled with ``next``, one call at a time), each as a ratio to the in-process run;
 ``--before CHECKOUT`` adds the same commands run in another checkout (this venv, that checkout's code
@@ -174,21 +174,17 @@ def compare(label: str, command: str, kinds: tuple[str, ...], repeat: int) -> No
 WHOLE_KINDS = ("wire", "process", "stream")
 
 
-def whole_run(checkout: Path, kind: str, impl: str | None, repeat: int) -> tuple[float, str]:
-    """Best wall time of ``pytest cases --kind KIND -k "not mcp"`` run in ``checkout`` (this venv's
+def whole_run(checkout: Path, kind: str, impl: str | None) -> tuple[float, str]:
+    """The wall time of ``pytest cases --kind KIND -k "not mcp"`` run once in ``checkout`` (this venv's
     Python with that checkout's code first on its path), and the run's last line (its outcome counts:
     a run that did not pass is not a figure)."""
     python = sys.executable
     command = [python, "-m", "pytest", "cases", "-q", "-n", "0", "-p", "no:cacheprovider"]
     command += ["--kind", kind, "-k", "not mcp", *([f"--impl=exec:{python} -m {impl}"] if impl else [])]
     env = {**os.environ, "PYTHONPATH": str(checkout)}
-    best, last = float("inf"), ""
-    for _ in range(repeat):
-        started = time.perf_counter()
-        done = subprocess.run(command, cwd=checkout, env=env, capture_output=True, text=True, check=False)
-        best = min(best, time.perf_counter() - started)
-        last = (done.stdout.strip().splitlines() or [""])[-1]
-    return best, last
+    started = time.perf_counter()
+    done = subprocess.run(command, cwd=checkout, env=env, capture_output=True, text=True, check=False)
+    return time.perf_counter() - started, (done.stdout.strip().splitlines() or [""])[-1]
 
 
 def compare_whole_runs(repeat: int, before: Path | None) -> None:
@@ -211,7 +207,14 @@ def compare_whole_runs(repeat: int, before: Path | None) -> None:
         adapter.close()
     print(f"  the Python helper from its start to `warm` (its SDKs loaded): {warm:.2f} s, once per run")
     for kind in WHOLE_KINDS:
-        times = {label: whole_run(checkout, kind, impl, repeat) for label, checkout, impl in variants}
+        # the variants take turns, once each per round: a machine that slows down or speeds up over the
+        # rounds (a shared host) weighs on all of them alike; each keeps its best round
+        times: dict[str, tuple[float, str]] = {}
+        for _ in range(repeat):
+            for label, checkout, impl in variants:
+                seconds, last = whole_run(checkout, kind, impl)
+                if label not in times or seconds < times[label][0]:
+                    times[label] = (seconds, last)
         for label, (seconds, last) in times.items():
             base = times["before in-process" if label.startswith("before") else "in-process"][0]
             found = re.match(r"(\d+) passed", last)

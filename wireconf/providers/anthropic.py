@@ -120,6 +120,7 @@ PROVIDER = Provider(
             real_traffic="anthropic",
             api_types=(None, "chat"),
             equivalences=MESSAGES_EQUIVALENCES,
+            sdk_models=("anthropic.types",),
             request_type=request_type,
         ),
     ),

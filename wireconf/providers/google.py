@@ -221,6 +221,7 @@ PROVIDER = Provider(
             real_traffic="gemini",
             api_types=(None, "chat"),
             equivalences=GENERATE_CONTENT_EQUIVALENCES,
+            sdk_models=("google.genai.types",),
             request_type=request_type,
         ),
     ),

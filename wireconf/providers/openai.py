@@ -230,6 +230,7 @@ PROVIDER = Provider(
             real_traffic="chat",
             api_types=(None, "chat"),
             equivalences=CHAT_EQUIVALENCES,
+            sdk_models=("openai.types.chat",),
             request_type=chat_request_type,
         ),
         Api(
@@ -239,6 +240,7 @@ PROVIDER = Provider(
             real_traffic="embeddings",
             api_types=("embedding",),
             equivalences=EMBEDDINGS_EQUIVALENCES,
+            sdk_models=("openai.types.create_embedding_response",),
             request_type=embeddings_request_type,
         ),
         Api(
@@ -249,6 +251,7 @@ PROVIDER = Provider(
             real_traffic="images",
             api_types=("image",),
             equivalences=IMAGES_EQUIVALENCES,
+            sdk_models=("openai.types.images_response", "openai.types.image_gen_stream_event"),
             request_type=images_request_type,
         ),
         Api(
@@ -259,6 +262,7 @@ PROVIDER = Provider(
             real_traffic="responses",
             api_types=("responses",),
             equivalences=RESPONSES_EQUIVALENCES,
+            sdk_models=("openai.types.responses",),
             request_type=responses_request_type,
         ),
     ),

@@ -69,6 +69,12 @@ class Api:
     equivalences: tuple[Equivalence, ...] = ()
     """The differences the provider treats as the same request, each with its source
     (``wireconf.providers.equivalence``); under ``--profile interop`` they are representation."""
+    sdk_models: tuple[str, ...] = ()
+    """The official SDK's modules whose pydantic models this api's responses and stream events are
+    made of. The SDKs defer building a model's validation schema to its first use (pydantic's
+    ``defer_build``: a few milliseconds per model, up to half a second for an api's first stream);
+    a process that parses this api's responses without having seen them before (the Python exec
+    helper) completes these models while it warms up (``wireconf.sdk.replay.complete_models``)."""
     request_type: Callable[[Any], Any] | None = None
     """A request body → the official SDK's type for it (``wireconf.judging.schema_check.RequestType``:
     a dotted name, or each top-level key's type), against which every request a case captures is
