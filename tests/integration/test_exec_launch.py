@@ -1,6 +1,7 @@
-"""Starting an exec: runtime early (while the harness loads) and stopping it quickly, with nothing lost:
-the adapter takes the process started early, one nobody takes is stopped at exit, and the Python
-helper's quick exit still runs the adapter's exit handlers."""
+"""Starting an exec: runtime early (while the harness loads), warming it up and stopping it quickly,
+with nothing lost: the adapter takes the process started early, one nobody takes is stopped at exit,
+the Python helper completes its SDK models before it says warm, and its quick exit still runs the
+adapter's exit handlers."""
 
 from __future__ import annotations
 
@@ -86,3 +87,21 @@ def test_a_run_starts_its_runtime_once_early_and_uses_that_process(run_corpus, t
     run = run_corpus(f"--impl=exec:{command}", "-k", "process.openai.chat.real-plain-text")
     assert run.with_outcome("passed") == {"process.openai.chat.real-plain-text"}
     assert log.read_text(encoding="utf-8").splitlines() == ["started"]
+
+
+def test_completing_an_apis_models_leaves_none_of_them_to_build_on_first_use():
+    """What the Python helper does while it warms up (``serve.warm_up``), in a fresh interpreter (the
+    models of this one may have been built by other tests)."""
+    script = (
+        "import importlib, pydantic; from wireconf.sdk.replay import complete_models; "
+        "m = importlib.import_module('openai.types.responses'); "
+        "models = [v for v in vars(m).values() "
+        "if isinstance(v, type) and issubclass(v, pydantic.BaseModel)]; "
+        "before = sum(not v.__pydantic_complete__ for v in models); complete_models('openai.responses'); "
+        "print(len(models), before, sum(not v.__pydantic_complete__ for v in models))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=REPO
+    )
+    models, before, after = map(int, done.stdout.split())
+    assert models > 50 and before > 0 and after == 0

@@ -89,6 +89,21 @@ def test_each_api_has_a_working_sdk_replay(api):
     assert type(obj).__module__.split(".")[0] in ("openai", "anthropic", "google")
 
 
+@pytest.mark.parametrize("api", list(APIS))
+def test_an_apis_sdk_models_are_where_its_sdk_objects_come_from(api):
+    """``sdk_models`` names the modules the api's objects are made of (the exec helper completes their
+    models while it warms up): the object its SDK call parses is one of theirs."""
+    import importlib
+
+    from wireconf.cassettes.store import RecordedResponse
+
+    obj = SdkReplay().response_object(
+        api, RecordedResponse(200, {"content-type": ["application/json"]}, b"{}")
+    )
+    modules = [importlib.import_module(name) for name in APIS[api].sdk_models]
+    assert any(vars(module).get(type(obj).__name__) is type(obj) for module in modules), modules
+
+
 def _code_strings(path) -> list[tuple[int, str]]:
     """The string literals of a module's code (docstrings left out: prose may name an api)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
