@@ -60,10 +60,11 @@ _names = itertools.count(1)
 
 
 def _sdk_object_as_json(value: SDKObject) -> JSON:
-    """An SDK model object (openai / anthropic) as its JSON; anything else unchanged."""
+    """An SDK model object (openai / anthropic) as its JSON; anything else unchanged. Written as the SDK
+    parsed it, without pydantic's warnings (``wireconf.providers.openai.sdk_json`` says why)."""
     to_dict = getattr(value, "to_dict", None)
     if callable(to_dict) and hasattr(type(value), "model_fields"):
-        return to_dict(mode="json")
+        return to_dict(mode="json", warnings=False)
     if isinstance(value, list):
         return [_sdk_object_as_json(item) for item in value]
     return value
