@@ -5,11 +5,12 @@ in-process.
 
 **Whole runs** (``--whole-runs N``, best of N, the variants taking turns round by round):
 ``pytest cases --kind K -k "not mcp"`` per kind (wire, process, stream) as commands, start-up
-included, in-process and with the reference served by the Python exec helper, in protocol 3 (its default: a stream's events sent in batches, ``pipeline``, and the next
-cases' calls written while it works on one, ``ahead``) and in protocol 2 (``--protocol 2``: every event
-pulled with ``next``, one call at a time), each as a ratio to the in-process run;
-``--before CHECKOUT`` adds the same commands run in another checkout (this venv, that checkout's code
-first on the path), e.g. the main branch, for a before/after in one run.
+included, in-process and with the reference served by the Python exec helper, in protocol 3 (its
+default: a stream's events sent in batches, ``pipeline``, and the next cases' calls written while it
+works on one, ``ahead``) and in protocol 2 (``--protocol 2``: every event pulled with ``next``, one
+call at a time), each as a ratio to the in-process run; ``--before CHECKOUT`` adds the same commands
+run in another checkout (this venv, that checkout's code first on the path), e.g. the main branch,
+for a before/after in one run.
 
 The adapter calls of every case are made directly (inputs prepared beforehand, as the plugin prepares
 them outside the time limit; streams consumed inside the timed part), once on the reference adapter

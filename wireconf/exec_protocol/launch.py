@@ -63,8 +63,8 @@ def start_early(command: str, cwd: str | None = None) -> None:
         _EARLY[key] = popen(started, cwd)
     except OSError:
         return
-    if len(_EARLY) == 1:
-        atexit.register(_stop_untaken)
+    atexit.unregister(_stop_untaken)  # once, however many sessions start a runtime early
+    atexit.register(_stop_untaken)
 
 
 def take(argv: list[str], cwd: str | None) -> subprocess.Popen[str] | None:

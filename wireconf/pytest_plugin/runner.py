@@ -17,8 +17,8 @@
   the folder's watch after each case). An item never looks ahead; it asks the runner for its own case.
 - ``thread``: the calls run on a worker thread that is abandoned on timeout (Windows, or a debugger
   or coverage tool that does not follow a fork); the guard is installed for the whole session.
-- out-of-process adapters (``exec:``) run inline: the adapter itself kills and restarts its runtime
-  process when the time limit passes, and restarts are bounded by the same limit.
+- out-of-process adapters (``exec:``) run inline, after the same warm-up: the adapter itself kills and
+  restarts its runtime process when the time limit passes, and restarts are bounded by the same limit.
 """
 
 from __future__ import annotations
@@ -221,7 +221,9 @@ class CaseRunner:
 
 class InlineRunner(CaseRunner):
     """In the calling thread: for out-of-process adapters, which bound their own calls (and restarts)
-    by the time limit, and for ``--case-timeout 0`` with the thread runner (a debugger works). An
+    by the time limit, and for ``--case-timeout 0`` with the thread runner (a debugger works). Before
+    its first case it warms up as the forked runner does before its fork (``warm_up``), while an
+    ``exec:`` runtime warms up in its own process. An
     ``exec:`` runtime whose hello says ``ahead`` gets the calls of the cases the plan has next before
     they run (``_send_ahead``), so that it works on them while this process judges and reports; each
     case still waits for its own answers, in order, under its own time limit, which starts when it
