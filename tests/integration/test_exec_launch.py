@@ -59,6 +59,17 @@ def test_a_process_started_early_that_nobody_takes_is_stopped_at_exit(tmp_path):
         assert stat.read().split(")")[-1].split()[0] == "Z"
 
 
+def test_a_process_that_ended_before_its_adapter_came_is_not_taken():
+    """The adapter starts another one and reads why from it, rather than taking a process that is gone."""
+    command = f"{shlex.quote(sys.executable)} -c pass"
+    launch.start_early(command)
+    argv, _ = launch.command_argv(command)
+    started = launch._EARLY[(tuple(argv), None)]
+    started.wait(timeout=30)
+    assert launch.take(argv, None) is None
+    assert started.stdout is not None and started.stdout.closed
+
+
 def test_a_command_that_cannot_start_is_explained_by_the_adapter_not_the_early_start(tmp_path):
     command = str(tmp_path / "no-such-runtime")
     launch.start_early(command)  # best effort: nothing raised here

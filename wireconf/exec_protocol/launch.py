@@ -71,6 +71,10 @@ def take(argv: list[str], cwd: str | None) -> subprocess.Popen[str] | None:
     """The process started early for ``argv`` in ``cwd``, if there is one still running."""
     process = _EARLY.pop((tuple(argv), cwd), None)
     if process is not None and process.poll() is not None:
+        for pipe in (process.stdin, process.stdout, process.stderr):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
         return None  # it ended before its adapter came (the adapter starts another and reads why)
     return process
 
