@@ -6,7 +6,16 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from wireconf.providers.equivalence import Equivalence
-from wireconf.providers.provider import TOKEN_START, Api, KeyShape, Provider, Route, http_module_of, typed_sse
+from wireconf.providers.provider import (
+    TOKEN_START,
+    Api,
+    KeyShape,
+    Provider,
+    Route,
+    api_names_json,
+    http_module_of,
+    typed_sse,
+)
 from wireconf.untyped import JSON, SDKObject
 
 if TYPE_CHECKING:
@@ -37,12 +46,6 @@ def record_client(transport: Any) -> anthropic.Anthropic:
     import anthropic
 
     return anthropic.Anthropic(http_client=http_module().Client(transport=transport), max_retries=0)
-
-
-def sdk_json(value: SDKObject) -> JSON:
-    """anthropic models serialise themselves under their API field names (written as parsed, without
-    pydantic's warnings: ``openai.sdk_json`` says why)."""
-    return value.to_dict(mode="json", warnings=False)
 
 
 def messages(sdk: anthropic.Anthropic, headers: dict[str, str], stream: bool) -> SDKObject:
@@ -134,6 +137,6 @@ PROVIDER = Provider(
     record_client=record_client,
     key_shapes=(KeyShape("Anthropic API key (sk-ant-…)", TOKEN_START + r"sk-ant-[A-Za-z0-9_-]{16,}"),),
     kept_headers=frozenset({"anthropic-version", "anthropic-beta"}),
-    sdk_json=sdk_json,
+    sdk_json=api_names_json,
     tracing_scopes=frozenset({"com.anthropic.sdk.python"}),
 )

@@ -89,7 +89,7 @@ def record_client(transport: Any) -> genai.Client:
 
 def sdk_json(value: SDKObject) -> JSON:
     """google-genai models are written under their camelCase wire names (as parsed, without pydantic's
-    warnings: ``openai.sdk_json`` says why)."""
+    warnings: ``provider.api_names_json`` says why)."""
     return value.model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
 
 

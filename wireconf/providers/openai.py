@@ -12,6 +12,7 @@ from wireconf.providers.provider import (
     KeyShape,
     Provider,
     Route,
+    api_names_json,
     event_json,
     http_module_of,
     typed_sse,
@@ -46,14 +47,6 @@ def record_client(transport: Any) -> openai.OpenAI:
     import openai
 
     return openai.OpenAI(http_client=http_module().Client(transport=transport), max_retries=0)
-
-
-def sdk_json(value: SDKObject) -> JSON:
-    """openai (and anthropic) models serialise themselves under their API field names. An object of a
-    type the SDK does not know (an event or delta the provider added later) is kept as the SDK parsed
-    it and written as it is; pydantic's warning that it fits no member of its union is not the
-    harness's to raise (under ``-W error`` it would end the case)."""
-    return value.to_dict(mode="json", warnings=False)
 
 
 def chat(sdk: openai.OpenAI, headers: dict[str, str], stream: bool) -> SDKObject:
@@ -281,5 +274,5 @@ PROVIDER = Provider(
     ),
     identifier_prefixes=("org-", "proj_"),
     kept_headers=frozenset({"openai-beta"}),
-    sdk_json=sdk_json,
+    sdk_json=api_names_json,
 )

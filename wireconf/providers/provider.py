@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from wireconf.providers.equivalence import Equivalence, ProviderError
-from wireconf.untyped import JSON
+from wireconf.untyped import JSON, SDKObject
 
 SdkCall = Callable[[Any, dict[str, str], bool], Any]
 """``call(client, headers, stream)``: the SDK method a runtime calls for the api, on a replay client;
@@ -157,6 +157,15 @@ TOKEN_START = r"(?<![A-Za-z0-9_-])"
 def event_json(event: JSON) -> str:
     """One stream event as the compact JSON the providers send."""
     return json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+
+
+def api_names_json(value: SDKObject) -> JSON:
+    """An object of an SDK that serialises its models under their API field names (openai's and
+    anthropic's ``to_dict``), as the SDK parsed it. An object of a type the SDK does not know (an event
+    or delta the provider added later) is written as it is, without pydantic's warning that it fits no
+    member of its union: that warning is not the harness's to raise (under ``-W error`` it would end the
+    writing, and with it the case)."""
+    return value.to_dict(mode="json", warnings=False)
 
 
 def typed_sse(events: list[JSON]) -> bytes:

@@ -46,6 +46,7 @@ from wireconf.adapters._optional import optional_module
 from wireconf.adapters.prompty_adapter.capture import CapturingClient, RequestCaptured, as_request_body
 from wireconf.adapters.prompty_adapter.inputs import load_agent, load_messages
 from wireconf.kinds.trace import KIND as TRACE
+from wireconf.providers.provider import api_names_json
 from wireconf.untyped import JSON, AdapterResult, SDKObject
 
 OPENAI_APIS = ("openai.chat", "openai.embeddings", "openai.images", "openai.responses")
@@ -60,11 +61,10 @@ _names = itertools.count(1)
 
 
 def _sdk_object_as_json(value: SDKObject) -> JSON:
-    """An SDK model object (openai / anthropic) as its JSON; anything else unchanged. Written as the SDK
-    parsed it, without pydantic's warnings (``wireconf.providers.openai.sdk_json`` says why)."""
-    to_dict = getattr(value, "to_dict", None)
-    if callable(to_dict) and hasattr(type(value), "model_fields"):
-        return to_dict(mode="json", warnings=False)
+    """An SDK model object (openai / anthropic) as its JSON, as the SDK parsed it; anything else
+    unchanged."""
+    if callable(getattr(value, "to_dict", None)) and hasattr(type(value), "model_fields"):
+        return api_names_json(value)
     if isinstance(value, list):
         return [_sdk_object_as_json(item) for item in value]
     return value
