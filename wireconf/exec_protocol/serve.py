@@ -104,15 +104,15 @@ class Server:
         from wireconf.providers.registry import PROVIDER_OF
         from wireconf.sdk.replay import complete_models
 
-        providers, apis = {}, set()
+        apis = set()
         for cap in caps:
             kind, _, api = cap.partition(":")
             if kind == CONCEPT:  # a concept the runtime has, not a kind: no SDK to warm up
                 continue
             method = KINDS[kind].method
             if method is not None and method.sdk:  # its calls carry SDK objects
-                providers[PROVIDER_OF[api].name] = PROVIDER_OF[api]
                 apis.add(api)
+        providers = {PROVIDER_OF[api].name: PROVIDER_OF[api] for api in apis}
         for name in sorted(providers):
             self._sdk().client(providers[name])
         for api in sorted(apis):
