@@ -80,6 +80,17 @@ def test_a_command_that_cannot_start_is_explained_by_the_adapter_not_the_early_s
         assert leftover.wait(timeout=30) != 0
 
 
+def test_a_command_line_that_does_not_parse_is_one_usage_error_naming_it(pytester):
+    """An unclosed quote was an INTERNALERROR (shlex's ValueError); the early start leaves it to the
+    adapter, which says what is wrong with the command."""
+    result = pytester.runpytest_inprocess(
+        str(REPO / "cases"), '--impl=exec:node "runtime.js', "-k", "nothing"
+    )
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(['*exec:node "runtime.js is not a command line: No closing quotation*'])
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+
+
 def test_the_helpers_quick_exit_still_runs_the_adapters_exit_handlers(monkeypatch, tmp_path):
     mark = tmp_path / "mark"
     monkeypatch.setenv(MARK, str(mark))

@@ -224,7 +224,13 @@ class ExecAdapter:
 
     def __init__(self, command: str, cwd: str | None = None) -> None:
         self.command = command
-        self.argv = shlex.split(command)
+        try:
+            self.argv = shlex.split(command)
+        except ValueError as exc:  # an unclosed quote, a trailing escape
+            raise ExecError(
+                f"exec:{command} is not a command line: {exc}",
+                hint="quote it as a POSIX shell would (wireconf splits it with shlex, runs no shell)",
+            ) from None
         if not self.argv:
             raise ExecError("exec: needs a command", hint="--impl exec:COMMAND, e.g. exec:node my_runtime.js")
         self.cwd = cwd

@@ -52,10 +52,12 @@ def popen(argv: list[str], cwd: str | None) -> subprocess.Popen[str]:
 def start_early(command: str, cwd: str | None = None) -> None:
     """Start ``command``'s process now, for the ``ExecAdapter`` built later to take. Best effort: a
     command that cannot start is left to the adapter, which says why."""
-    argv = shlex.split(command)
-    if not argv:
+    if not command.strip():
         return
-    started, _ = command_argv(command)
+    try:
+        started, _ = command_argv(command)
+    except ValueError:  # not a command line (an unclosed quote): the adapter says so
+        return
     key = (tuple(started), cwd)
     if key in _EARLY:
         return
