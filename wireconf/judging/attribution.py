@@ -86,17 +86,21 @@ def attribute_one(
     cited: list[str],
     catalogue: Catalogue,
     case: Mapping[str, Any] | None = None,
+    equivalence: str | None = None,
 ) -> Attribution:
     """The rules ``difference`` breaks in a case of ``kind`` and ``api`` that cites ``cited`` and is
     written as ``case`` (for the declarations' ``when``; ``None`` when the case is not at hand: a
-    conditional declaration then never applies)."""
+    conditional declaration then never applies). ``equivalence``: the provider equivalence found for it
+    among the case's other differences (``representations``); ``None``: look for one on its own."""
     from wireconf.providers.equivalence import covering
     from wireconf.providers.registry import equivalences_of
 
     if difference.change == "provider-rejects":
         return Attribution(difference, (), PROVIDER_SCHEMA, None, api)
-    equivalence = covering(difference, equivalences_of(api), case)
-    representation = equivalence.name if equivalence is not None else ""
+    if equivalence is None:
+        found = covering(difference, equivalences_of(api), case)
+        equivalence = found.name if found is not None else ""
+    representation = equivalence
     matches = [
         (rule_id, g.specificity)
         for rule_id, g in catalogue.governing
@@ -129,7 +133,14 @@ def attribute(
     case: Mapping[str, Any] | None = None,
 ) -> list[Attribution]:
     """Each difference with the rules it breaks (see the module docstring)."""
-    return [attribute_one(d, kind, api, cited, catalogue, case) for d in differences]
+    from wireconf.providers.equivalence import representations
+    from wireconf.providers.registry import equivalences_of
+
+    found = representations(differences, equivalences_of(api), case)
+    return [
+        attribute_one(d, kind, api, cited, catalogue, case, e.name if e is not None else "")
+        for d, e in zip(differences, found, strict=True)
+    ]
 
 
 def unruled(attributions: list[Attribution]) -> list[Attribution]:

@@ -15,6 +15,12 @@ here, testable without a pytest run (``tests/unit/test_decision.py``):
 - under ``--profile interop`` a difference the api's provider treats as the same request (a provider
   equivalence, ``wireconf.providers.equivalence``) is representation: it stays in the decision, shown
   and counted, but the verdict is taken on the others (none left: outside the profile);
+- where the provider's pinned contract rejects the request the case expects (``CaseFacts.rejected``:
+  the spec's text asks for a request the provider refuses), a runtime that refuses it, as the provider
+  would (it raised where the request was expected), or sends another form there is not failed for it
+  under ``--profile interop``: such a difference is representation too (``REFUSED_AS_PROVIDER``), at the
+  rejected place, inside it or around it; what the runtime sends instead is still checked against the
+  contract (a ``provider-rejects`` difference fails in every profile);
 - a failure whose tier is outside the profile (a vectors or project rule under ``--profile spec``) is
   tolerated (reported as xfailed); a stale waiver, or an unruled difference, is never tolerated: the
   first is the baseline's defect, the second the corpus's, and the spec profile cannot vouch for either.
@@ -26,7 +32,7 @@ cannot deliver) never reaches this function: those are errors of the case, decid
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from wireconf.corpus.rules import Catalogue, Tier
@@ -55,6 +61,9 @@ class CaseFacts:
     api: str
     cited: tuple[str, ...] = ()
     raw: Mapping[str, Any] | None = None
+    rejected: tuple[str, ...] = ()
+    """The paths at which the provider's pinned contract rejects the request the case expects
+    (``wireconf.reports.provider_schema.expected_problems``)."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +92,31 @@ class Decision:
         return unruled(self.attributions)
 
 
+REFUSED_AS_PROVIDER = "provider-rejects-expectation"
+"""The representation of a difference at a place where the provider's contract rejects the expected
+request: the runtime refused it, or sent another form there."""
+
+
+def _related(path: str, rejected: str) -> bool:
+    """``path`` is ``rejected``, inside it, or an object or array around it (never the whole body)."""
+    if path == rejected:
+        return True
+    inside = path.startswith((f"{rejected}.", f"{rejected}["))
+    around = path != "$" and rejected.startswith((f"{path}.", f"{path}["))
+    return inside or around
+
+
+def refused_as_provider(attribution: Attribution, rejected: tuple[str, ...]) -> bool:
+    """Whether a difference is the runtime refusing, or sending another form of, what the contract
+    rejects in the expectation."""
+    d = attribution.difference
+    if not rejected or attribution.basis == PROVIDER_SCHEMA:
+        return False
+    if d.change == "raised":
+        return True
+    return d.subject == "request" and any(_related(d.path, r) for r in rejected)
+
+
 def as_differences(lines: list[Line]) -> list[Difference]:
     """The differences of a verdict's explanation; a failure stated in prose only is one difference for
     the whole result (``result $ other``)."""
@@ -108,6 +142,12 @@ def decide(
     waived = [(found[i], waivers[w]) for i, w in applied.waived]
     kept = [found[i] for i in applied.kept]
     attributions = attribute(kept, case.kind, case.api, list(case.cited), catalogue, case.raw)
+    attributions = [
+        replace(a, representation=REFUSED_AS_PROVIDER)
+        if not a.representation and refused_as_provider(a, case.rejected)
+        else a
+        for a in attributions
+    ]
     stale = [] if updating_baseline else [waivers[i] for i in applied.stale]
     if not attributions and not stale:
         return Decision("pass", [], waived, [])

@@ -65,15 +65,18 @@ class WireKind(Kind[WireCase, None]):
         return [] if raw.get("expect_error") is not None else [to_plain(raw.get("expect"))]
 
     def judge(self, case: WireCase, outcome: CanonicalOutcome[None], noun: str) -> list[Line]:
-        """The body against the expectation, then, when they differ, what of the body the provider's
-        own SDK type rejects and the expectation does not (``wireconf.judging.schema_check``)."""
+        """The body against the expectation, then what of the body the provider's pinned contract
+        rejects and the expectation does not (``wireconf.judging.schema_check``), passing or not."""
         lines = judge_result(case, outcome, noun, self.subject)
-        if lines and outcome.raised is None and case.expect_error is None:
-            lines += [d.indented() for d in rejections(case.api, outcome.value, to_plain(case.expect))]
+        if outcome.raised is None and case.expect_error is None:
+            rejected = rejections(case.api, outcome.value, to_plain(case.expect))
+            if rejected and not lines:
+                lines = [f"the {noun} matches the expectation, but the provider's contract rejects it:"]
+            lines += [d.indented() for d in rejected]
         return lines
 
     def prepare(self, ctx: HarnessContext, case: LoadedCase[WireCase]) -> Call[None]:
-        warm(case.api, to_plain(case.raw.get("expect")))  # the provider-schema check's, outside the limit
+        warm(case.api)  # the provider-contract check's validators, outside the limit
         agent, messages = case.raw["agent"], case.raw.get("messages", [])
         registry = case.raw.get("registry")
         base, method = case.path.parent, BUILD_REQUEST

@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from wireconf.providers.contract import derived_equivalences
 from wireconf.providers.equivalence import Equivalence
 from wireconf.providers.provider import (
     TOKEN_START,
@@ -55,40 +56,62 @@ def messages(sdk: anthropic.Anthropic, headers: dict[str, str], stream: bool) ->
     )
 
 
-_SDK = "anthropic (2.14) "
+_REFERENCE = "https://docs.claude.com/en/api/messages"
+_CONTRACT = "anthropic==0.125.0 (the pinned contract, contracts/anthropic.json) "
 
 MESSAGES_EQUIVALENCES = (
+    *derived_equivalences("anthropic", "anthropic.messages"),
     Equivalence(
         "stream-default",
         "$.stream",
         "default",
-        _SDK + "anthropic.types.message_create_params.MessageCreateParamsNonStreaming.stream",
+        _CONTRACT + "MessageCreateParamsNonStreaming.stream",
         "stream: Literal[False]: the non-streaming request type's only stream value, the request the "
         "SDK sends without stream",
         value=False,
     ),
     Equivalence(
+        "temperature-default",
+        "$.temperature",
+        "default",
+        _REFERENCE + " (body parameters: temperature)",
+        "Amount of randomness injected into the response. Defaults to 1.0. Ranges from 0.0 to 1.0.",
+        value=1.0,
+    ),
+    Equivalence(
         "content-one-text-block",
         "$.messages[*].content",
         "one-text-block",
-        _SDK + "anthropic.types.message_create_params.MessageCreateParamsBase.messages",
+        _REFERENCE + " (body parameters: messages)",
+        "Each input message content may be either a single `string` or an array of content blocks [...] "
         'Using a `string` for `content` is shorthand for an array of one content block of type `"text"`.',
     ),
     Equivalence(
         "system-one-text-block",
         "$.system",
         "one-text-block",
-        _SDK + "anthropic.types.message_create_params.MessageCreateParamsBase.system",
-        "system: Union[str, Iterable[TextBlockParam]]: the system prompt as a string or as text blocks "
-        "(the messages' shorthand rule, a string for one text block)",
+        _REFERENCE + " (body parameters: system)",
+        "system: string or array of TextBlockParam: the system prompt as a string or as text blocks (the "
+        "messages' shorthand rule, a string for one text block)",
+        concept="content-one-text-block",
     ),
     Equivalence(
         "tool-result-content-one-text-block",
         "$.messages[*].content[*].content",
         "one-text-block",
-        _SDK + "anthropic.types.ToolResultBlockParam.content",
-        "content: Union[str, Iterable[Content]]: a tool result's content as a string or as blocks (the "
-        "messages' shorthand rule, a string for one text block)",
+        _REFERENCE + " (ToolResultBlockParam.content)",
+        "content: string or array of content blocks: a tool result's content as a string or as blocks "
+        "(the messages' shorthand rule, a string for one text block)",
+        concept="content-one-text-block",
+    ),
+    Equivalence(
+        "tool-result-is-error-default",
+        "$.messages[*].content[*].is_error",
+        "default",
+        "https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use"
+        "#handling-tool-use-and-tool-result-content-blocks",
+        "is_error (optional): Set to true if the tool execution resulted in an error.",
+        value=False,
     ),
     Equivalence(
         "tool-choice-default-with-tools",
@@ -100,14 +123,26 @@ MESSAGES_EQUIVALENCES = (
         value={"type": "auto"},
         when=("agent.tools[*]",),
     ),
+    Equivalence(
+        "tool-choice-disable-parallel-tool-use-default",
+        "$.tool_choice.disable_parallel_tool_use",
+        "default",
+        _REFERENCE + " (ToolChoiceAuto.disable_parallel_tool_use)",
+        "Whether to disable parallel tool use. Defaults to `false`. If set to `true`, the model will "
+        "output at most one tool use.",
+        value=False,
+    ),
 )
-"""The Messages API: requests it reads alike (``wireconf.providers.equivalence``)."""
+"""The Messages API: requests it reads alike (``wireconf.providers.equivalence``): the ``null`` its
+pinned contract admits (``derived_equivalences``; the SDK types state no defaults), then what its API
+reference says."""
 
 
 def request_type(body: JSON) -> str:
-    """``MessageCreateParamsStreaming`` for ``"stream": true``, else ``…NonStreaming``."""
+    """The contract's request schema for ``body``: ``…Streaming`` for ``"stream": true``, else
+    ``…NonStreaming`` (``wireconf.providers.contract``)."""
     variant = "Streaming" if body.get("stream") is True else "NonStreaming"
-    return f"anthropic.types.message_create_params.MessageCreateParams{variant}"
+    return f"MessageCreateParams{variant}"
 
 
 PROVIDER = Provider(
@@ -123,6 +158,17 @@ PROVIDER = Provider(
             real_traffic="anthropic",
             api_types=(None, "chat"),
             equivalences=MESSAGES_EQUIVALENCES,
+            equivalence_gaps={
+                "null": "not a proto3 JSON parser: null stands for unset only where the contract lets "
+                "the field be null (derived field by field: the `-null` equivalences)",
+                "proto3-json-spelling": "the contract names each field once (snake_case)",
+                "top-p-default": 'the API reference gives top_p no default ("Use nucleus sampling. [...] '
+                'You should either alter temperature or top_p, but not both.")',
+                "service-tier-default": "neither the pinned contract nor the API reference found here "
+                "states which service tier an omitted service_tier means",
+                "tools-default": "the contract states no default for `tools`: an empty array is not "
+                "documented to be read as omitted",
+            },
             sdk_models=("anthropic.types",),
             request_type=request_type,
         ),

@@ -20,9 +20,23 @@ The tests an equivalence can make of a difference's values (``Test``):
   way (an ``unexpected-key`` whose runtime value is the default, or a ``missing-key`` whose expected
   value is);
 - ``empty``: a key whose value is an empty object or array where the other side omits it;
+- ``null``: a key sent as ``null`` where the other side omits it (an optional field its contract lets
+  be ``null``, which stands for unset);
 - ``same-json``: two strings that parse to the same JSON value (tool-call arguments);
-- ``one-text-block``: a string on one side, on the other an array of exactly one ``{"type": "text",
-  "text": <the same string>}`` block.
+- ``one-text-block``: a string on one side, on the other an array of exactly one ``{"type": <value, by
+  default "text">, "text": <the same string>}`` block;
+- ``spelling``: a key missing on one side and present on the other under its other JSON spelling
+  (``stopSequences`` / ``stop_sequences``), with values alike but for the same spellings: a pair of
+  differences, found together (``representations``), at any path (``path: "*"``).
+
+Where an api's provider publishes its defaults in a machine-readable contract, its ``default`` and
+``null`` equivalences are derived from it (``wireconf.providers.contract.derived_equivalences``), never
+listed by hand: every field the contract gives a default, at every api alike. The others are listed in
+the provider's module with the words of the source that states them. ``concept`` names the class an
+equivalence belongs to (``stream-default``, ``tool-choice-default-with-tools``, …), shared across apis:
+``tests/unit/test_equivalences.py`` requires each class listed for one api to be listed for every api
+whose provider documents the same thing, or a reason on the api's record why it does not
+(``Api.equivalence_gaps``).
 
 An object sent where the other side omits the key (``generationConfig: {"candidateCount": 1}``) is
 representation when every key of it is: each ``(key, value)`` is matched as an omitted key one level
@@ -47,16 +61,19 @@ class ProviderError(WireconfError, ValueError):
     SDK whose HTTP library cannot be told): raised when its module is imported, naming the record."""
 
 
-Test = Literal["default", "empty", "same-json", "one-text-block"]
+Test = Literal["default", "empty", "null", "same-json", "one-text-block", "spelling"]
 TESTS: tuple[str, ...] = get_args(Test)
 
 _OMITTED = ("unexpected-key", "missing-key")
 _CHANGES: dict[str, tuple[str, ...]] = {
     "default": _OMITTED,
     "empty": _OMITTED,
+    "null": _OMITTED,
     "same-json": ("value",),
     "one-text-block": ("type",),
+    "spelling": _OMITTED,
 }
+ANY_PATH = "*"
 """The changes each test can match: a default or an empty value is a key one side omits."""
 
 
@@ -74,11 +91,19 @@ class Equivalence:
     quote: str
     """The words of the source that state it (the SDK docstring, the reference's line)."""
     value: JSON = None
-    """``default``: the provider's default value."""
+    """``default``: the provider's default value; ``one-text-block``: the block's type (``"text"`` when
+    ``None``)."""
     when: tuple[str, ...] = ()
     """Conditions on the case as written (``wireconf.conditions``) under which it holds, e.g.
     ``tool_choice: "auto"`` is the default only when the agent has tools."""
     subject: str = "request"
+    concept: str = ""
+    """The class it belongs to across apis (its ``name`` when empty): ``stream-default`` on Chat
+    Completions and on the Messages API is one class."""
+
+    @property
+    def kind(self) -> str:
+        return self.concept or self.name
 
     def __post_init__(self) -> None:
         if self.test not in TESTS:
@@ -96,7 +121,9 @@ class Equivalence:
         """Whether ``difference`` (found in a case written as ``case``) is this equivalence."""
         if difference.subject != self.subject or difference.change not in _CHANGES[self.test]:
             return False
-        if generic_path(difference.path) != self.path:
+        if self.test == "spelling":
+            return False  # a pair of differences: ``representations``
+        if self.path != ANY_PATH and generic_path(difference.path) != self.path:
             return False
         if self.when and (case is None or not all(c.holds(case) for c in self.conditions)):
             return False
@@ -111,15 +138,24 @@ def _present(difference: Difference) -> JSON:
 def _holds(test: Test, value: JSON, difference: Difference) -> bool:
     if test == "default":
         present = _present(difference)
+        if _number(present) and _number(value):
+            return bool(present == value)  # JSON has one number type: 1 and 1.0 are one value
         return type(present) is type(value) and present == value
     if test == "empty":
         present = _present(difference)
         return isinstance(present, dict | list) and not present
+    if test == "null":
+        return _present(difference) is None
     if test == "same-json":
         return _same_json(difference.expected, difference.actual)
-    return _one_text_block(difference.expected, difference.actual) or _one_text_block(
-        difference.actual, difference.expected
+    block = value if isinstance(value, str) else "text"
+    return _one_text_block(difference.expected, difference.actual, block) or _one_text_block(
+        difference.actual, difference.expected, block
     )
+
+
+def _number(value: JSON) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _same_json(expected: JSON, actual: JSON) -> bool:
@@ -131,12 +167,12 @@ def _same_json(expected: JSON, actual: JSON) -> bool:
         return False
 
 
-def _one_text_block(text: JSON, blocks: JSON) -> bool:
+def _one_text_block(text: JSON, blocks: JSON, block: str) -> bool:
     return (
         isinstance(text, str)
         and isinstance(blocks, list)
         and len(blocks) == 1
-        and blocks[0] == {"type": "text", "text": text}
+        and blocks[0] == {"type": block, "text": text}
     )
 
 
@@ -156,6 +192,63 @@ def covering(
         if all(found):
             return found[0]
     return None
+
+
+def representations(
+    differences: list[Difference], equivalences: Iterable[Equivalence], case: Mapping[str, Any] | None
+) -> list[Equivalence | None]:
+    """The equivalence that makes each of ``differences`` representation (``covering``), and the pairs
+    that are one key under its two spellings (a ``spelling`` equivalence), found together."""
+    equivalences = tuple(equivalences)
+    found = [covering(d, equivalences, case) for d in differences]
+    spelling = next((e for e in equivalences if e.test == "spelling"), None)
+    if spelling is None:
+        return found
+    unexpected = {
+        (d.subject, d.variant, _parent(d.path), _leaf_name(d.path)): i
+        for i, d in enumerate(differences)
+        if d.change == "unexpected-key" and found[i] is None
+    }
+    for i, missing in enumerate(differences):
+        if missing.change != "missing-key" or found[i] is not None:
+            continue
+        parent, name = _parent(missing.path), _leaf_name(missing.path)
+        for key in _other_spellings(name):
+            j = unexpected.get((missing.subject, missing.variant, parent, key))
+            if j is not None and _spelled_alike(missing.expected, differences[j].actual):
+                found[i] = found[j] = spelling
+    return found
+
+
+def _parent(path: str) -> str:
+    return path[: max(path.rfind("."), path.rfind("["))] if path != "$" else path
+
+
+def _leaf_name(path: str) -> str:
+    tail = path[max(path.rfind("."), path.rfind("[")) :]
+    return tail[1:] if tail.startswith(".") else tail.strip("[]'\"")
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def _other_spellings(name: str) -> list[str]:
+    """The keys that could be ``name`` written the other way: lowerCamelCase ↔ snake_case."""
+    snake = "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
+    return [s for s in dict.fromkeys((_camel(name), snake)) if s != name]
+
+
+def _spelled_alike(a: JSON, b: JSON) -> bool:
+    """Whether two values are the same but for the spelling of their keys."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        left = {_camel(k): v for k, v in a.items()}
+        right = {_camel(k): v for k, v in b.items()}
+        return left.keys() == right.keys() and all(_spelled_alike(left[k], right[k]) for k in left)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_spelled_alike(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b
 
 
 def _key_difference(outer: Difference, key: str, value: JSON) -> Difference:

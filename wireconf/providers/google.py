@@ -11,7 +11,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from wireconf.providers.equivalence import Equivalence
+from wireconf.providers.contract import derived_equivalences
+from wireconf.providers.equivalence import ANY_PATH, Equivalence
 from wireconf.providers.provider import Api, KeyShape, Provider, Route
 from wireconf.untyped import JSON, SDKObject
 
@@ -149,15 +150,45 @@ def canonical_body(value: JSON) -> JSON:
 
 _REFERENCE = "https://ai.google.dev/api/generate-content"
 _PROTO3_JSON = "https://protobuf.dev/programming-guides/json/"
+_PROTOS = "google-ai-generativelanguage==0.12.1 (the pinned contract, contracts/google.json) "
 
 GENERATE_CONTENT_EQUIVALENCES = (
+    *derived_equivalences("google", "gemini.generate_content", nulls=False),
+    Equivalence(
+        "proto3-json-null",
+        ANY_PATH,
+        "null",
+        _PROTO3_JSON + " (JSON mapping: null)",
+        "null is an accepted value for all field types and treated as the default value of the "
+        "corresponding field type",
+        concept="null",
+    ),
+    Equivalence(
+        "proto3-json-spelling",
+        ANY_PATH,
+        "spelling",
+        _PROTO3_JSON + " (JSON options)",
+        "Message field names are mapped to lowerCamelCase and become JSON object keys [...] Parsers "
+        "accept both the lowerCamelCase name (or the one specified by the json_name option) and the "
+        "original proto field name.",
+    ),
     Equivalence(
         "candidate-count-default",
         "$.generationConfig.candidateCount",
         "default",
-        _REFERENCE + "#generationconfig (GenerationConfig.candidateCount)",
-        "Number of generated responses to return. If unset, this will default to 1.",
+        _PROTOS + "GenerationConfig.candidate_count",
+        "Optional. Number of generated responses to return. If unset, this will default to 1.",
         value=1,
+        concept="n-default",
+    ),
+    Equivalence(
+        "response-modalities-text",
+        "$.generationConfig.responseModalities",
+        "default",
+        _PROTOS + "GenerationConfig.response_modalities",
+        "Optional. The requested modalities of the response. [...] An empty list is equivalent to "
+        "requesting only text.",
+        value=["TEXT"],
     ),
     Equivalence(
         "generation-config-empty",
@@ -168,14 +199,6 @@ GENERATE_CONTENT_EQUIVALENCES = (
         "with no field set carries nothing: every setting keeps its default.",
     ),
     Equivalence(
-        "safety-settings-empty",
-        "$.safetySettings",
-        "empty",
-        _REFERENCE + "#request-body (safetySettings[]: Optional) and " + _PROTO3_JSON,
-        "safetySettings[] is an optional repeated field; proto3 JSON: a repeated field's default is "
-        "the empty list, and an absent field takes its default.",
-    ),
-    Equivalence(
         "function-calling-mode-default",
         "$.toolConfig.functionCallingConfig.mode",
         "default",
@@ -183,27 +206,13 @@ GENERATE_CONTENT_EQUIVALENCES = (
         "AUTO: Default model behavior, model decides to predict either a function call or a natural "
         "language response.",
         value="AUTO",
+        concept="tool-choice-default-with-tools",
     ),
 )
-"""generateContent: requests the API reads alike (``wireconf.providers.equivalence``)."""
-
-
-_GENAI = "google.genai.types."
-REQUEST_PARTS = {
-    "contents": f"list[{_GENAI}Content]",
-    "systemInstruction": _GENAI + "Content",
-    "generationConfig": _GENAI + "GenerationConfig",
-    "tools": f"list[{_GENAI}Tool]",
-    "toolConfig": _GENAI + "ToolConfig",
-    "safetySettings": f"list[{_GENAI}SafetySetting]",
-    "cachedContent": "builtins.str",
-}
-"""The REST body of ``generateContent``, part by part: google-genai's models of each (camelCase by alias,
-unknown fields forbidden)."""
-
-
-def request_type(body: JSON) -> dict[str, str]:
-    return REQUEST_PARTS
+"""generateContent: requests the API reads alike (``wireconf.providers.equivalence``): every proto3
+default its pinned contract states (``derived_equivalences``: a repeated field's ``[]``, a field without
+presence its zero value), the proto3 JSON parser's own rules (``null``, either spelling), then what its
+reference says."""
 
 
 PROVIDER = Provider(
@@ -222,7 +231,6 @@ PROVIDER = Provider(
             api_types=(None, "chat"),
             equivalences=GENERATE_CONTENT_EQUIVALENCES,
             sdk_models=("google.genai.types",),
-            request_type=request_type,
         ),
     ),
     key_variables=("GEMINI_API_KEY", "GOOGLE_API_KEY"),

@@ -69,16 +69,22 @@ class Api:
     equivalences: tuple[Equivalence, ...] = ()
     """The differences the provider treats as the same request, each with its source
     (``wireconf.providers.equivalence``); under ``--profile interop`` they are representation."""
+    equivalence_gaps: Mapping[str, str] = field(default_factory=dict)
+    """Classes of equivalence (``Equivalence.kind``) other apis list that this one does not, each with
+    why (its provider documents no such default, the field is required, …):
+    ``tests/unit/test_equivalences.py`` requires one for every class whose field this api's contract
+    declares too."""
     sdk_models: tuple[str, ...] = ()
     """The official SDK's modules whose pydantic models this api's responses and stream events are
     made of. The SDKs defer building a model's validation schema to its first use (pydantic's
     ``defer_build``: a few milliseconds per model, up to half a second for an api's first stream);
     a process that parses this api's responses without having seen them before (the Python exec
     helper) completes these models while it warms up (``wireconf.sdk.replay.complete_models``)."""
-    request_type: Callable[[Any], Any] | None = None
-    """A request body → the official SDK's type for it (``wireconf.judging.schema_check.RequestType``:
-    a dotted name, or each top-level key's type), against which every request a case captures is
-    checked; ``None``: not checked."""
+    request_type: Callable[[Any], str] | None = None
+    """A request body → which of the request schemas its provider's pinned contract lists for this api
+    it is checked against (``wireconf.providers.contract``), where the contract has several (Anthropic's
+    streaming and non-streaming requests); ``None``: its only one. Every request a case expects or
+    captures is checked against the contract of the api's provider, when it has one."""
 
     @property
     def streams(self) -> bool:

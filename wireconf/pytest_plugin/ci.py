@@ -22,6 +22,7 @@ import pytest
 
 from wireconf.cassettes.lock import cassette_lock
 from wireconf.corpus.identity import CorpusIdentity
+from wireconf.providers.contract import judged_by, versions_line
 from wireconf.pytest_plugin.items import CaseFailed, CaseItem
 from wireconf.pytest_plugin.session import get_session, shown_path
 from wireconf.pytest_plugin.shard import Shard, parse_shard
@@ -31,6 +32,7 @@ from wireconf.pytest_plugin.summary import (
     PROP_CASE,
     PROP_CORPUS,
     PROP_DIFFERENCES,
+    PROP_EXPECTED_REJECTED,
     PROP_KIND,
     PROP_OUTSIDE_PROFILE,
     PROP_PROBLEM,
@@ -113,7 +115,7 @@ def _shard_key(item: pytest.Item) -> str:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    lines = []
+    lines = [f"wireconf: {versions_line()}"]
     baseline = config.stash.get(BASELINE_KEY, None)
     if baseline is not None:
         lines += _baseline_header(config, baseline)
@@ -260,7 +262,11 @@ class _Controller:
         ):
             if key in props:
                 setattr(record, attr, props[key])
-        for key, attr in ((PROP_DIFFERENCES, "differences"), (PROP_WAIVED, "waived")):
+        for key, attr in (
+            (PROP_DIFFERENCES, "differences"),
+            (PROP_WAIVED, "waived"),
+            (PROP_EXPECTED_REJECTED, "expected_rejected"),
+        ):
             if key in props:
                 setattr(record, attr, json.loads(props[key]))
         record.tier = props.get(PROP_TIER) or record.tier
@@ -290,6 +296,7 @@ class _Controller:
             corpus=corpus.version if corpus else None,
             corpus_hash=corpus.hash if corpus else None,
             python=PYTHON,
+            judged_by=None if problem else judged_by(props.get(PROP_API)),
         )
 
     def _finish(self, record: CaseRecord) -> None:

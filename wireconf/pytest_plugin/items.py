@@ -42,6 +42,7 @@ from wireconf.pytest_plugin.summary import (
     PROP_CHECK,
     PROP_CORPUS,
     PROP_DIFFERENCES,
+    PROP_EXPECTED_REJECTED,
     PROP_KIND,
     PROP_OUTSIDE_PROFILE,
     PROP_PROBLEM,
@@ -54,6 +55,7 @@ from wireconf.pytest_plugin.summary import (
 )
 from wireconf.pytest_plugin.timeout import CaseAborted
 from wireconf.report_text import report_text
+from wireconf.reports.provider_schema import expected_problems
 from wireconf.secret_values import redact
 
 NETWORK_HELP = (
@@ -251,10 +253,14 @@ class CaseItem(ShownAsWritten):
         result = self._result
         assert result is not None
         session = get_session(self.config)
+        loaded = self.loaded
+        rejected = expected_problems(loaded.api, loaded.kind, loaded.raw)
+        if rejected:  # the report says so beside the verdict, passing or not
+            self.user_properties.append((PROP_EXPECTED_REJECTED, json.dumps([p.text for p in rejected])))
         if not result.lines and not session.waivers:  # a pass, and no baseline waiver that could go stale
             return
-        loaded = self.loaded
-        facts = CaseFacts(loaded.id, loaded.kind, loaded.api, tuple(loaded.model.rules), loaded.raw)
+        paths = tuple(dict.fromkeys(p.path for p in rejected))
+        facts = CaseFacts(loaded.id, loaded.kind, loaded.api, tuple(loaded.model.rules), loaded.raw, paths)
         decision = decide(
             result.lines,
             facts,
@@ -298,7 +304,7 @@ class CaseItem(ShownAsWritten):
             by_rule.setdefault(item.rules, []).append(item)
         tier = failure_tier(broken)
         rejected_only = all(a.basis == PROVIDER_SCHEMA for a in broken if not a.rules)
-        none = "none: the provider's SDK type rejects the request" if rejected_only else "none: unruled"
+        none = "none: the provider's contract rejects the request" if rejected_only else "none: unruled"
         out = [f"rules broken (the failure's tier: {tier or none}):"]
         for rules, items in by_rule.items():
             if not rules:
@@ -313,7 +319,7 @@ class CaseItem(ShownAsWritten):
         rejected = [a for a in by_rule.get((), []) if a.basis == PROVIDER_SCHEMA]
         if rejected:
             out.append(
-                "  the provider would reject this request (its SDK's request type): "
+                "  the provider would reject this request (its pinned contract): "
                 + "; ".join(dict.fromkeys(a.difference.text for a in rejected))
             )
         unruled_here = [a for a in by_rule.get((), []) if a.basis != PROVIDER_SCHEMA]

@@ -29,6 +29,9 @@ PROP_CHECK = "wireconf_check"  # one of the two checks of rules.yaml (catalogue,
 PROP_DIFFERENCES = "wireconf_differences"
 """JSON: the differences of a failing case, each with the rules it breaks and their tier
 (``wireconf.judging.attribution.Attribution.to_data``); waived ones are not among them."""
+PROP_EXPECTED_REJECTED = "wireconf_expected_rejected"
+"""JSON: what the provider's pinned contract rejects in the request the case expects (the spec's own
+request: ``wireconf.reports.provider_schema``), set on every such case, passing or not."""
 PROP_TIER = "wireconf_tier"
 """The failure's tier (spec, vectors, project): the most authoritative among the rules it breaks."""
 PROP_WAIVED = "wireconf_waived"

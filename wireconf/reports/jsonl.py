@@ -43,6 +43,8 @@ class CaseRecord:
     corpus_hash: str | None = None  # and the hash of its content (wireconf.corpus.identity)
     python: str | None = None  # the Python that ran the harness, major.minor
     accepted: bool | None = None  # a failure the gate let pass (expected, or new with --allow-new-failures)
+    judged_by: dict[str, str] | None = None  # the pinned contract that checked requests, the SDK that parsed
+    expected_rejected: list[str] | None = None  # what that contract rejects in the request the case expects
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property

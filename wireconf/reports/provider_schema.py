@@ -1,11 +1,14 @@
-"""The requests the spec's own pseudocode builds that the provider's SDK type rejects: findings about the
-spec, listed on the findings page (``wireconf findings``) and by ``benchmarks/provider_schema.py``.
+"""The requests the spec's own pseudocode builds that the provider's pinned contract rejects: findings
+about the spec, listed on the findings page (``wireconf findings``), by ``wireconf lint`` and by
+``benchmarks/provider_schema.py``.
 
 The reference passes every case, so the request a wire case expects (``expect``) and the one an e2e case
-expects through the SDK (``expect_request``) are the spec's requests. Each is checked against its api's
-SDK request type (``wireconf.judging.schema_check``); a runtime is never charged with a problem its
-expectation shares (``schema_check.rejections``), so these are listed here instead, with the rules the
-case cites (the rules that make the spec build that request).
+expects through the SDK (``expect_request``) are the spec's requests. Each is checked against the
+contract of its api's provider (``wireconf.providers.contract``); a runtime is never charged with a
+problem its expectation shares (``schema_check.rejections``), so these are listed here instead, with the
+rules the case cites (the rules that make the spec build that request). Under ``--profile interop`` a
+runtime that refuses such a request, or sends one the contract accepts there, is not failed for it
+(``wireconf.judging.decision``).
 """
 
 from __future__ import annotations
@@ -17,9 +20,8 @@ from typing import Any
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.loader import Corpus
 from wireconf.corpus.model import CaseBase
-from wireconf.judging.schema_check import Problem, problems
 from wireconf.kinds.registry import KINDS
-from wireconf.providers.registry import APIS
+from wireconf.providers.contract import Problem, problems, versions
 from wireconf.untyped import JSON
 
 
@@ -49,31 +51,38 @@ def expected_requests(corpus: Corpus) -> Iterator[tuple[LoadedCase[CaseBase], di
         yield from ((case, body) for body in bodies if isinstance(body, dict))
 
 
+def expected_problems(api: str, kind: str, raw: dict[str, Any]) -> list[Problem]:
+    """What the pinned contract rejects in the requests a case written as ``raw`` expects."""
+    found = KINDS.get(kind)
+    bodies = [] if found is None else found.expected_requests(raw)
+    return [p for body in bodies if isinstance(body, dict) for p in problems(api, body)]
+
+
 def expected_rejections(corpus: Corpus) -> list[Rejected]:
-    """The expected requests their api's SDK type rejects."""
+    """The expected requests their provider's contract rejects."""
     out = []
     for case, body in expected_requests(corpus):
-        record = APIS.get(case.api)
-        if record is None or record.request_type is None:
-            continue
-        found = problems(record.request_type(body), body)
+        found = problems(case.api, body)
         if found:
             out.append(Rejected(case.id, case.api, tuple(case.model.rules), tuple(found), _has_matcher(body)))
     return out
 
 
 def render_rejections(rejected: list[Rejected]) -> list[str]:
-    """The findings page's section: each request the spec builds that the provider's SDK type rejects."""
+    """The findings page's section: each request the spec builds that the provider's contract rejects."""
+    contracts = "; ".join(f"{name}: {version}" for name, version in versions().items())
     out = [
         "",
-        "## Requests the spec builds that the provider's SDK type rejects",
+        "## Requests the spec builds that the provider's contract rejects",
         "",
         "Every request a wire or e2e case expects (the reference's, built as the spec's pseudocode says) "
-        "is checked against the official SDK's request type for its api. These are findings about the "
-        "spec, not about any runtime: a runtime is charged only with problems its expectation does not "
-        f"share. {len(rejected)} request(s):",
+        "is checked against the pinned contract of its api's provider "
+        f"({contracts}). These are findings about the spec, not about any runtime: a runtime is charged "
+        "only with problems its expectation does not share, and under `--profile interop` a runtime that "
+        "refuses such a request, or sends one the contract accepts there, is not failed for it. "
+        f"{len(rejected)} request(s):",
         "",
-        "| case | api | rules the case cites | what the SDK type rejects |",
+        "| case | api | rules the case cites | what the contract rejects |",
         "|---|---|---|---|",
     ]
     for item in rejected:
