@@ -1,46 +1,36 @@
 """Provider equivalences (``wireconf.providers.equivalence``) and the interop profile that reads them.
 
-Every equivalence an api lists must cite a source that exists: an API reference URL, or an SDK type and
-field that the installed SDK has. The matching is tested on hand-made differences (and on differences
-the comparison itself finds), and the verdict under each profile on a small catalogue."""
+Every equivalence an api lists must cite a source: an API reference URL, or the pinned contract it was
+read from (and then the contract says what it quotes). Each class of equivalence listed for one api is
+listed for every api whose contract declares the same field, or that api says why not. No equivalence
+or condition names a runtime. The matching is tested on hand-made differences (and on differences the
+comparison itself finds), and the verdict under each profile on a small catalogue."""
 
 from __future__ import annotations
 
-import importlib
+import json
+import re
 import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.conftest import CASES
 from wireconf.compare import differences
 from wireconf.corpus.rules import Catalogue, load_catalogue
 from wireconf.differences import Difference
 from wireconf.judging.decision import CaseFacts, decide
-from wireconf.providers.equivalence import Equivalence, covering
-from wireconf.providers.registry import APIS, equivalences_of
+from wireconf.providers.contract import declarations, load
+from wireconf.providers.equivalence import ANY_PATH, Equivalence, covering, representations
+from wireconf.providers.registry import APIS, PROVIDER_OF, equivalences_of
 
 EVERY = [(api.name, e) for api in APIS.values() for e in api.equivalences]
-
-
-def _sdk_member(source: str) -> Any:
-    """The installed SDK object a source names (``openai (3.57) openai.types.chat.X.field``), or raise."""
-    dotted = source.split(") ", 1)[1].split(" ", 1)[0]
-    parts = dotted.split(".")
-    for split in range(len(parts) - 1, 0, -1):
-        try:
-            obj: Any = importlib.import_module(".".join(parts[:split]))
-        except ImportError:
-            continue
-        for name in parts[split:]:
-            if hasattr(obj, name):
-                obj = getattr(obj, name)
-            else:  # a TypedDict's field
-                annotations = getattr(obj, "__annotations__", {})
-                assert name in annotations, f"{dotted}: {obj!r} has no field {name}"
-                obj = annotations[name]
-        return obj
-    raise AssertionError(f"{dotted}: no such module")
+CONTRACT_SOURCES = {
+    "openai/openai-openapi@f85dbe22": "openai",
+    "anthropic==0.125.0": "anthropic",
+    "google-ai-generativelanguage==0.12.1": "google",
+}
 
 
 def test_every_api_of_the_issue_lists_equivalences() -> None:
@@ -55,19 +45,20 @@ def test_every_equivalence_cites_a_source_that_exists(api: str, equivalence: Equ
     source = equivalence.source
     if source.startswith("https://"):
         return
-    assert ") " in source, f"{api} {equivalence.name}: {source!r} is neither a URL nor an SDK type"
-    _sdk_member(source)
+    provider = next((p for prefix, p in CONTRACT_SOURCES.items() if source.startswith(prefix)), None)
+    assert provider is not None, f"{api} {equivalence.name}: {source!r} is neither a URL nor a pinned contract"
+    contract = load(provider)
+    assert contract is not None
+    if equivalence.test == "default" and equivalence.quote.startswith("default: "):
+        # derived from the contract: the contract states that default at that path
+        found = declarations(provider, api)[equivalence.path]
+        assert any(equivalence.value in d.defaults for d in found if not d.required), equivalence
 
 
 def test_names_are_unique_per_api() -> None:
     for api in APIS.values():
         names = [e.name for e in api.equivalences]
         assert len(names) == len(set(names)), api.name
-
-
-def test_the_source_check_fails_on_a_type_the_sdk_lacks() -> None:
-    with pytest.raises(AssertionError):
-        _sdk_member("openai (3.57) openai.types.chat.completion_create_params.CompletionCreateParamsBase.no")
 
 
 def _diff(expected: Any, actual: Any) -> list[Difference]:
@@ -112,7 +103,64 @@ TOOLS = {"agent": {"tools": [{"name": "get_weather", "kind": "function"}]}}
             None,
             "input-message-type-default",
         ),
-        ("gemini.generate_content", {}, {"safetySettings": []}, None, "safety-settings-empty"),
+        ("gemini.generate_content", {}, {"safetySettings": []}, None, "safety-settings-default"),
+        (
+            "gemini.generate_content",
+            {"generationConfig": {"temperature": 0}},
+            {"generationConfig": {"temperature": 0, "stopSequences": []}},
+            None,
+            "generation-config-stop-sequences-default",
+        ),
+        (
+            "gemini.generate_content",
+            {},
+            {"generationConfig": {"responseModalities": ["TEXT"]}},
+            None,
+            "response-modalities-text",
+        ),
+        ("gemini.generate_content", {}, {"toolConfig": None}, None, "proto3-json-null"),
+        ("openai.chat", {"temperature": 1}, {}, None, "temperature-default"),
+        ("openai.chat", {}, {"temperature": 1.0}, None, "temperature-default"),  # one JSON number
+        ("openai.responses", {}, {"tool_choice": "auto"}, TOOLS, "tool-choice-default-with-tools"),
+        ("openai.responses", {}, {"stream": False}, None, "stream-default"),
+        ("openai.responses", {}, {"text": {}}, None, "text-empty"),
+        (
+            "openai.responses",
+            {"input": [{"type": "function_call", "arguments": '{"a": 1}'}]},
+            {"input": [{"type": "function_call", "arguments": '{"a":1}'}]},
+            None,
+            "tool-call-arguments-json",
+        ),
+        (
+            "openai.responses",
+            {"input": [{"role": "user", "content": "hi"}]},
+            {"input": [{"role": "user", "content": [{"type": "input_text", "text": "hi"}]}]},
+            None,
+            "content-one-text-block",
+        ),
+        (
+            "openai.chat",
+            {"tools": [{"function": {"name": "f"}}]},
+            {"tools": [{"function": {"name": "f", "strict": None}}]},
+            None,
+            "tools-function-strict-null",
+        ),
+        (
+            "openai.chat",
+            {"messages": [{"role": "assistant", "tool_calls": []}]},
+            {"messages": [{"role": "assistant", "tool_calls": [], "content": None}]},
+            None,
+            "messages-content-null",
+        ),
+        (
+            "anthropic.messages",
+            {"messages": [{"content": [{"type": "tool_result", "tool_use_id": "t"}]}]},
+            {"messages": [{"content": [{"type": "tool_result", "tool_use_id": "t", "is_error": False}]}]},
+            None,
+            "tool-result-is-error-default",
+        ),
+        ("anthropic.messages", {"temperature": 1.0}, {}, None, "temperature-default"),
+        ("anthropic.messages", {}, {"tool_choice": {"type": "auto"}}, TOOLS, "tool-choice-default-with-tools"),
         ("gemini.generate_content", {}, {"generationConfig": {}}, None, "generation-config-empty"),
         (
             "gemini.generate_content",
@@ -154,6 +202,18 @@ def test_a_listed_difference_is_representation(
         ),
         ("gemini.generate_content", {}, {"generationConfig": {"candidateCount": 1, "topK": 3}}, None),
         ("anthropic.messages", {"model": "m"}, {"model": "m", "n": 1}, None),  # openai's default only
+        ("anthropic.messages", {}, {"top_p": 1}, None),  # the reference gives top_p no default
+        ("openai.chat", {}, {"tools": []}, None),  # the contract states no default for tools
+        ("openai.responses", {}, {"tool_choice": "auto"}, {"agent": {"tools": []}}),
+        ("openai.chat", {"temperature": 1}, {"temperature": None}, None),  # a value, not an omission
+        (  # [] is no content the contract takes for an assistant message: not null's equal
+            "openai.chat",
+            {"messages": [{"role": "assistant", "tool_calls": []}]},
+            {"messages": [{"role": "assistant", "tool_calls": [], "content": []}]},
+            None,
+        ),
+        ("gemini.generate_content", {}, {"generationConfig": {"responseModalities": ["IMAGE"]}}, None),
+        ("openai.chat", {"stop_sequences": ["x"]}, {"stopSequences": ["x"]}, None),  # no proto parser
         (  # a function_call_output item is not a message: its type is no default to leave out
             "openai.responses",
             {"input": [{"call_id": "c", "output": "1"}]},
@@ -267,3 +327,154 @@ def test_the_reports_count_representation_only_failures_under_interop_only() -> 
     assert (rt.spec_conform, rt.interop_pass, rt.counts["passed"]) == (2, 2, 1)
     assert "interop profile 2/4 (50%)" in rt.profiles_text()
     assert "interop 2/4" in badge_message(rt)
+
+
+# --- the same class for every api that documents it -----------------------------------------------
+
+
+def _classes() -> dict[str, dict[str, Equivalence]]:
+    out: dict[str, dict[str, Equivalence]] = {}
+    for api in APIS.values():
+        for e in api.equivalences:
+            out.setdefault(e.kind, {}).setdefault(api.name, e)
+    return out
+
+
+def _undocumented_gaps() -> list[str]:
+    """Each (class, api) where another api lists the class, this api's contract declares the same field
+    (optional, and not stating another default, or admitting null for a ``null`` class), and the api
+    neither lists it nor says why not (``Api.equivalence_gaps``)."""
+    missing = []
+    for kind, listed in sorted(_classes().items()):
+        first = next(iter(listed.values()))
+        paths = {e.path for e in listed.values()}
+        for api in APIS.values():
+            if api.name in listed or kind in api.equivalence_gaps:
+                continue
+            if ANY_PATH in paths:  # a rule of the provider's parser, for every field
+                missing.append(f"{kind} on {api.name}")
+                continue
+            declared = declarations(PROVIDER_OF[api.name].name, api.name)
+            optional = [d for p in paths if p in declared for d in declared[p] if not d.required]
+            if not optional:
+                continue  # no such field, or a required one: omitting it is no request the provider takes
+            if first.test == "null" and not all(d.nullable for d in optional):
+                continue  # the contract says this field may not be null
+            if first.test == "default" and any(d.defaults for d in optional):
+                continue  # the contract states its own default there (derived if it agrees)
+            missing.append(f"{kind} on {api.name} ({sorted(paths)[0]})")
+    return missing
+
+
+def test_a_class_listed_for_one_api_is_listed_for_every_api_that_documents_it() -> None:
+    assert _undocumented_gaps() == []
+
+
+def test_the_uniformity_check_finds_a_class_missing_on_one_api(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the equivalence Responses lists for tool_choice, the check names it (the gap the issue
+    found: Chat and Anthropic had it, Responses did not)."""
+    from dataclasses import replace
+
+    record = APIS["openai.responses"]
+    without = tuple(e for e in record.equivalences if e.kind != "tool-choice-default-with-tools")
+    monkeypatch.setitem(APIS, "openai.responses", replace(record, equivalences=without))
+    assert any(m.startswith("tool-choice-default-with-tools on openai.responses") for m in _undocumented_gaps())
+
+
+def test_every_default_the_openai_document_states_at_the_top_of_a_request_is_an_equivalence() -> None:
+    """Read from the contract document here, not from the derivation: each top-level optional field with
+    a ``default`` (its own, or a union member's) is covered when sent at that default and omitted."""
+    contract = load("openai")
+    assert contract is not None
+    defs = contract.document["$defs"]
+    for api, root in contract.requests.items():
+        schema = defs[root]
+        parts = [schema, *(defs[m["$ref"].rsplit("/", 1)[1]] if "$ref" in m else m for m in schema.get("allOf", []))]
+        parts += [defs[m["$ref"].rsplit("/", 1)[1]] for p in parts[1:] for m in p.get("allOf", []) if "$ref" in m]
+        checked = 0
+        for part in parts:
+            for key, field in part.get("properties", {}).items():
+                found = [field, *field.get("anyOf", [])]
+                stated = [f["default"] for f in found if isinstance(f, dict) and "default" in f]
+                if len(stated) != 1 or stated[0] is None or key in part.get("required", []):
+                    continue
+                (difference,) = _diff({}, {key: stated[0]})
+                assert covering(difference, equivalences_of(api), None) is not None, (api, key, stated[0])
+                checked += 1
+        assert checked or api == "openai.embeddings" or api == "openai.images", api
+
+
+def test_two_spellings_of_one_proto_field_are_one_representation() -> None:
+    found = _diff(
+        {"generationConfig": {"stopSequences": ["x"], "topK": 3}},
+        {"generationConfig": {"stop_sequences": ["x"], "topK": 3}},
+    )
+    assert {d.change for d in found} == {"missing-key", "unexpected-key"}
+    named = representations(found, equivalences_of("gemini.generate_content"), None)
+    assert [e.name if e else None for e in named] == ["proto3-json-spelling"] * 2
+    other = _diff({"generationConfig": {"stopSequences": ["x"]}}, {"generationConfig": {"stop_sequences": ["y"]}})
+    assert other and not any(representations(other, equivalences_of("gemini.generate_content"), None))
+    assert representations(found, equivalences_of("openai.chat"), None) == [None, None]
+
+
+RUNTIMES = ("ai-sdk", "luthien", "agentflow", "langchain", "litellm", "nat", "vercel", "llamaindex")
+"""The runtimes the project ships adapters for (pyproject's ``wireconf.adapters``, less the reference and
+prompty: that is the spec's own name, and ``kind: prompty`` a tool kind of its §7.1.3), and others."""
+
+
+def _names_a_runtime(text: str) -> list[str]:
+    return [r for r in RUNTIMES if re.search(rf"(?<![\w-]){re.escape(r)}(?![\w-])", text, re.IGNORECASE)]
+
+
+def test_no_equivalence_or_condition_names_a_runtime() -> None:
+    said = [
+        (f"{api.name}:{e.name}", " ".join([e.name, e.source, e.quote, *e.when]))
+        for api in APIS.values()
+        for e in api.equivalences
+    ]
+    said += [(f"{api.name} gap {k}", v) for api in APIS.values() for k, v in api.equivalence_gaps.items()]
+    catalogue = load_catalogue(CASES / "rules.yaml")
+    said += [(rule_id, " ".join(g.when or ())) for rule_id, g in catalogue.governing]
+    named = [(where, _names_a_runtime(text)) for where, text in said if _names_a_runtime(text)]
+    assert named == []
+    assert _names_a_runtime("as LiteLLM sends it") == ["litellm"]  # the check can fail
+
+
+# --- an expected request the provider's contract rejects ---------------------------------------------
+
+FLAC = CaseFacts(
+    "c2", "wire", "openai.chat", ("1/no-other-keys",), {"agent": {}},
+    rejected=("$.messages[0].content[0].input_audio.format",),
+)
+
+
+def _audio(fmt: str) -> dict[str, Any]:
+    part = {"type": "input_audio", "input_audio": {"data": "x", "format": fmt}}
+    return {"model": "m", "max_tokens": 4096, "messages": [{"role": "user", "content": [part]}]}
+
+
+def test_a_runtime_that_sends_what_the_provider_takes_for_a_rejected_expectation_passes_interop_only(
+    catalogue: Catalogue,
+) -> None:
+    lines = _diff(_audio("flac"), _audio("wav"))
+    assert decide(lines, FLAC, catalogue, profile="full").outcome == "fail"
+    decision = decide(lines, FLAC, catalogue, profile="interop")
+    assert decision.outcome == "outside-profile"
+    assert [a.representation for a in decision.attributions] == ["provider-rejects-expectation"]
+    # without the fact, the same difference fails interop
+    plain = CaseFacts("c2", "wire", "openai.chat", ("1/no-other-keys",), {"agent": {}})
+    assert decide(lines, plain, catalogue, profile="interop").outcome == "fail"
+
+
+def test_a_runtime_that_refuses_a_rejected_expectation_passes_interop(catalogue: Catalogue) -> None:
+    raised = Difference("result", "$", "raised", "expected a request body, but the adapter raised X", "X")
+    assert decide([raised], FLAC, catalogue, profile="interop").outcome == "outside-profile"
+    assert decide([raised], FLAC, catalogue, profile="full").outcome == "fail"
+
+
+def test_what_else_differs_still_fails_interop_beside_a_rejected_expectation(catalogue: Catalogue) -> None:
+    other = _audio("wav")
+    other["max_tokens"] = 64000
+    decision = decide(_diff(_audio("flac"), other), FLAC, catalogue, profile="interop")
+    assert decision.outcome == "fail"
+    assert [a.difference.path for a in decision.attributions if not a.representation] == ["$.max_tokens"]

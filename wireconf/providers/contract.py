@@ -96,8 +96,9 @@ def _shown(parts: Any) -> str:
 
 
 def _depth(error: Any) -> int:
-    """How far into the data an error is: a missing key counts as the key's place."""
-    return len(error.absolute_path) + (1 if error.validator == "required" else 0)
+    """How far into the data an error is: a missing or an unknown key counts as the key's place."""
+    keyed = error.validator in ("required", "unevaluatedProperties", "additionalProperties")
+    return len(error.absolute_path) + (1 if keyed else 0)
 
 
 def _tag_mismatch(error: Any) -> bool:
@@ -346,9 +347,11 @@ def _first_sentence(text: str) -> str:
     return flat[: cut.start()] if cut else flat
 
 
+@functools.cache
 def declarations(provider: str, api: str) -> dict[str, list[_Declared]]:
     """Every field ``provider``'s contract declares in ``api``'s request, by generic path
-    (``$.messages[*].content``), each declaration with what it states."""
+    (``$.messages[*].content``), each declaration with what it states (read once per process: do not
+    change it)."""
     contract = load(provider)
     if contract is None or api not in contract.requests:
         return {}

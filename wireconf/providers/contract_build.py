@@ -41,6 +41,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from wireconf.errors import WireconfError
 from wireconf.untyped import JSON
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -73,7 +74,7 @@ GOOGLE_REQUEST = "GenerateContentRequest"
 GOOGLE_METHOD = "generateContent"
 
 
-class ContractBuildError(Exception):
+class ContractBuildError(WireconfError):
     """A source that cannot make a contract (another version than the pin, a schema it lacks)."""
 
 

@@ -1,0 +1,84 @@
+"""The pinned provider contracts (``wireconf/providers/contracts/*.json``): each is what its builder
+makes of the provider's published source (``wireconf.providers.contract_build``), and the builder's
+reading of OpenAPI into JSON Schema keeps what the provider accepts."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from wireconf.providers import contract_build
+from wireconf.providers.contract import CONTRACTS_DIR, load, versions
+
+
+def test_every_builtin_provider_has_a_contract_naming_its_source_and_version() -> None:
+    assert set(versions()) == {"openai", "anthropic", "google"}
+    for name in ("openai", "anthropic", "google"):
+        contract = load(name)
+        assert contract is not None and contract.source and contract.version
+        Draft202012Validator.check_schema(dict(contract.document))  # a valid JSON Schema document
+        for api, roots in contract.requests.items():
+            for root in [roots] if isinstance(roots, str) else roots:
+                assert root in contract.document["$defs"], (api, root)
+
+
+def test_the_openai_contract_is_what_its_openapi_document_makes() -> None:
+    """The checked-in data against the document it cites (shared/third-party), rebuilt here."""
+    third_party = os.environ.get("WIRECONF_THIRD_PARTY")
+    document = Path(third_party or "/nonexistent") / contract_build.OPENAI_DOCUMENT
+    if not document.is_file():
+        if os.environ.get("WIRECONF_REQUIRE_THIRD_PARTY"):
+            pytest.fail(f"{document} is missing")
+        pytest.skip("OpenAI's OpenAPI document is not here (WIRECONF_THIRD_PARTY)")
+    built = contract_build.dumps(contract_build.openai_contract(document))
+    assert built == (CONTRACTS_DIR / "openai.json").read_text(encoding="utf-8")
+
+
+def _valid(schema: dict[str, Any], instance: Any) -> bool:
+    document = {"$defs": schema}
+    return Draft202012Validator({**document, "$ref": "#/$defs/Root"}).is_valid(instance)
+
+
+def test_nullable_admits_null_and_recursive_refs_point_at_their_schema() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "n": {"type": "integer", "nullable": True},
+            "e": {"type": "string", "enum": ["a"], "nullable": True},
+            "r": {"$ref": "#/components/schemas/Other", "nullable": True},
+            "kids": {"type": "array", "items": {"$recursiveRef": "#"}},
+        },
+        "$recursiveAnchor": True,
+    }
+    converted = contract_build._openapi_to_json_schema(schema, "Root")
+    assert converted["properties"]["n"]["type"] == ["integer", "null"]
+    assert converted["properties"]["e"]["enum"] == ["a", None]
+    assert converted["properties"]["r"]["anyOf"][1] == {"type": "null"}
+    assert converted["properties"]["kids"]["items"] == {"$ref": "#/$defs/Root"}
+    assert "$recursiveAnchor" not in converted
+
+
+def test_objects_are_closed_but_the_parts_of_a_composition_stay_open() -> None:
+    defs: dict[str, Any] = {
+        "Root": {"allOf": [{"$ref": "#/$defs/Base"}, {"type": "object", "properties": {"b": {}}}]},
+        "Base": {"type": "object", "properties": {"a": {}}},
+        "Free": {"type": "object", "additionalProperties": True},
+    }
+    contract_build.close_objects(defs)
+    assert defs["Root"]["unevaluatedProperties"] is False
+    assert "unevaluatedProperties" not in defs["Base"]  # a part: it knows only its own keys
+    assert "unevaluatedProperties" not in defs["Free"]  # a map says what it takes
+    assert _valid(defs, {"a": 1, "b": 2}) and not _valid(defs, {"a": 1, "c": 3})
+
+
+def test_a_union_written_one_of_takes_a_value_two_members_describe() -> None:
+    defs: dict[str, Any] = {
+        "Root": {"oneOf": [{"type": "object", "properties": {"role": {}}}, {"type": "object"}]}
+    }
+    assert not _valid(defs, {"role": "user"})  # JSON Schema's oneOf: matches two
+    contract_build.unions_as_any_of(defs)
+    assert _valid(defs, {"role": "user"})
