@@ -8,7 +8,6 @@ comparison itself finds), and the verdict under each profile on a small catalogu
 
 from __future__ import annotations
 
-import json
 import re
 import textwrap
 from pathlib import Path
@@ -46,7 +45,9 @@ def test_every_equivalence_cites_a_source_that_exists(api: str, equivalence: Equ
     if source.startswith("https://"):
         return
     provider = next((p for prefix, p in CONTRACT_SOURCES.items() if source.startswith(prefix)), None)
-    assert provider is not None, f"{api} {equivalence.name}: {source!r} is neither a URL nor a pinned contract"
+    assert provider is not None, (
+        f"{api} {equivalence.name}: {source!r} is neither a URL nor a pinned contract"
+    )
     contract = load(provider)
     assert contract is not None
     if equivalence.test == "default" and equivalence.quote.startswith("default: "):
@@ -160,7 +161,13 @@ TOOLS = {"agent": {"tools": [{"name": "get_weather", "kind": "function"}]}}
             "tool-result-is-error-default",
         ),
         ("anthropic.messages", {"temperature": 1.0}, {}, None, "temperature-default"),
-        ("anthropic.messages", {}, {"tool_choice": {"type": "auto"}}, TOOLS, "tool-choice-default-with-tools"),
+        (
+            "anthropic.messages",
+            {},
+            {"tool_choice": {"type": "auto"}},
+            TOOLS,
+            "tool-choice-default-with-tools",
+        ),
         ("gemini.generate_content", {}, {"generationConfig": {}}, None, "generation-config-empty"),
         (
             "gemini.generate_content",
@@ -378,7 +385,9 @@ def test_the_uniformity_check_finds_a_class_missing_on_one_api(monkeypatch: pyte
     record = APIS["openai.responses"]
     without = tuple(e for e in record.equivalences if e.kind != "tool-choice-default-with-tools")
     monkeypatch.setitem(APIS, "openai.responses", replace(record, equivalences=without))
-    assert any(m.startswith("tool-choice-default-with-tools on openai.responses") for m in _undocumented_gaps())
+    assert any(
+        m.startswith("tool-choice-default-with-tools on openai.responses") for m in _undocumented_gaps()
+    )
 
 
 def test_every_default_the_openai_document_states_at_the_top_of_a_request_is_an_equivalence() -> None:
@@ -389,8 +398,13 @@ def test_every_default_the_openai_document_states_at_the_top_of_a_request_is_an_
     defs = contract.document["$defs"]
     for api, root in contract.requests.items():
         schema = defs[root]
-        parts = [schema, *(defs[m["$ref"].rsplit("/", 1)[1]] if "$ref" in m else m for m in schema.get("allOf", []))]
-        parts += [defs[m["$ref"].rsplit("/", 1)[1]] for p in parts[1:] for m in p.get("allOf", []) if "$ref" in m]
+        parts = [
+            schema,
+            *(defs[m["$ref"].rsplit("/", 1)[1]] if "$ref" in m else m for m in schema.get("allOf", [])),
+        ]
+        parts += [
+            defs[m["$ref"].rsplit("/", 1)[1]] for p in parts[1:] for m in p.get("allOf", []) if "$ref" in m
+        ]
         checked = 0
         for part in parts:
             for key, field in part.get("properties", {}).items():
@@ -412,7 +426,9 @@ def test_two_spellings_of_one_proto_field_are_one_representation() -> None:
     assert {d.change for d in found} == {"missing-key", "unexpected-key"}
     named = representations(found, equivalences_of("gemini.generate_content"), None)
     assert [e.name if e else None for e in named] == ["proto3-json-spelling"] * 2
-    other = _diff({"generationConfig": {"stopSequences": ["x"]}}, {"generationConfig": {"stop_sequences": ["y"]}})
+    other = _diff(
+        {"generationConfig": {"stopSequences": ["x"]}}, {"generationConfig": {"stop_sequences": ["y"]}}
+    )
     assert other and not any(representations(other, equivalences_of("gemini.generate_content"), None))
     assert representations(found, equivalences_of("openai.chat"), None) == [None, None]
 
@@ -443,7 +459,11 @@ def test_no_equivalence_or_condition_names_a_runtime() -> None:
 # --- an expected request the provider's contract rejects ---------------------------------------------
 
 FLAC = CaseFacts(
-    "c2", "wire", "openai.chat", ("1/no-other-keys",), {"agent": {}},
+    "c2",
+    "wire",
+    "openai.chat",
+    ("1/no-other-keys",),
+    {"agent": {}},
     rejected=("$.messages[0].content[0].input_audio.format",),
 )
 

@@ -84,8 +84,14 @@ def test_the_anthropic_contract_has_the_sampling_parameters_the_spec_maps() -> N
 def test_the_verdict_does_not_depend_on_the_installed_sdk() -> None:
     """The same request, judged in a process whose ``anthropic`` package is a stand-in without a single
     request type: the same problems. The check reads the checked-in contract, never the SDK."""
-    body = {"model": "m", "max_tokens": 10, "messages": [{"role": "user", "content": "hi"}], "temperature": 2,
-            "top_k": 5, "n": 1}
+    body = {
+        "model": "m",
+        "max_tokens": 10,
+        "messages": [{"role": "user", "content": "hi"}],
+        "temperature": 2,
+        "top_k": 5,
+        "n": 1,
+    }
     here = [p.text for p in problems("anthropic.messages", body)]
     code = (
         "import sys, types, json\n"

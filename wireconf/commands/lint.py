@@ -12,10 +12,23 @@ def run(args: argparse.Namespace) -> int:
     from wireconf.corpus.installed import corpus_folder
     from wireconf.corpus.lint import lint
     from wireconf.kinds.registry import open_corpus
+    from wireconf.providers.contract import versions_line
+    from wireconf.reports.provider_schema import expected_rejections
 
-    report = lint(open_corpus(corpus_folder(args.corpus)), Path(args.cassettes) if args.cassettes else None)
+    corpus = open_corpus(corpus_folder(args.corpus))
+    report = lint(corpus, Path(args.cassettes) if args.cassettes else None)
     for problem in report.problems:
         print(problem)
+    rejected = expected_rejections(corpus)
+    if rejected:  # findings about the spec, not problems of the corpus: listed, never failing
+        print(
+            f"{len(rejected)} expected request(s) the provider's pinned contract rejects ({versions_line()}):"
+        )
+        for item in rejected:
+            rules = ", ".join(item.rules)
+            print(f"  {item.case} [{item.api}; {rules}]")
+            for found in item.problems:
+                print(f"    {found.text}")
     print(report.summary())
     return 0 if report.ok else 1
 

@@ -150,7 +150,10 @@ def _request_lines(expected: JSON, exchange: Exchange) -> list[Line]:
     pairs = zip(expected, actual, strict=False) if several else [(expected, actual)]
     rejected = [d.indented() for e, a in pairs for d in rejections(exchange.api, a, e)]
     if strict_equal(expected_resolved, actual_resolved):
-        head = "the request body sent through the SDK matches the expectation, but the provider's contract rejects it:"
+        head = (
+            "the request body sent through the SDK matches the expectation, but the provider's contract "
+            "rejects it:"
+        )
         return [head, *rejected] if rejected else []
     diff = differences(expected_resolved, actual_resolved, subject="request")
     head = "the request body sent through the SDK differs from the expectation:"

@@ -220,7 +220,9 @@ def _openapi_to_json_schema(node: JSON, name: str) -> JSON:
             if isinstance(out.get("enum"), list) and None not in out["enum"]:
                 out["enum"] = [*out["enum"], None]
         else:
-            keep = {k: out.pop(k) for k in ("description", "default", "deprecated", "title") if k in out}
+            keep: dict[str, Any] = {
+                k: out.pop(k) for k in ("description", "default", "deprecated", "title") if k in out
+            }
             out = {"anyOf": [out, {"type": "null"}], **keep}
     return out
 
@@ -361,12 +363,14 @@ def _path_fields(method: str) -> set[str]:
 def google_contract() -> dict[str, Any]:
     """The contract of ``generateContent`` from the installed ``google-ai-generativelanguage``, which
     must be the version ``GOOGLE_PINS`` names."""
-    from importlib.metadata import version
+    from importlib.metadata import version as installed
 
     pins = dict(pin.split("==") for pin in GOOGLE_PINS)
     for distribution, wanted in pins.items():
-        if version(distribution) != wanted:
-            raise ContractBuildError(f"{distribution} {version(distribution)} is installed; pinned {wanted}")
+        if installed(distribution) != wanted:
+            raise ContractBuildError(
+                f"{distribution} {installed(distribution)} is installed; pinned {wanted}"
+            )
     service = _google_module("types.generative_service")
     request = getattr(service, GOOGLE_REQUEST)
     defs: dict[str, Any] = {}
@@ -389,7 +393,7 @@ def google_contract() -> dict[str, Any]:
         return None
 
     def enum_def(descriptor: Any) -> str:
-        name = descriptor.full_name
+        name = str(descriptor.full_name)
         if name not in defs:
             values = [v.name for v in descriptor.values] + [v.number for v in descriptor.values]
             defs[name] = {"enum": values}
@@ -422,7 +426,7 @@ def google_contract() -> dict[str, Any]:
         return dict(_INTEGER)
 
     def message_def(descriptor: Any, exclude: frozenset[str] = frozenset()) -> str:
-        name = descriptor.full_name
+        name = str(descriptor.full_name)
         if name in defs:
             return name
         defs[name] = {}  # recursion guard
