@@ -117,8 +117,8 @@ def _rule_heading(rule_id: str, catalogue: Catalogue) -> list[str]:
         return [f"#### {NO_RULE}", "", f"{UNRULED_NOTE[0].upper()}{UNRULED_NOTE[1:]}.", ""]
     if rule_id == PROVIDER_REJECTS:
         note = (
-            "The request the runtime sent is one the provider's official SDK request type rejects, where "
-            "the expectation is not: a failure in every profile (wireconf.judging.schema_check)."
+            "The request the runtime sent is one the provider's pinned contract rejects, where the "
+            "expectation is not: a failure in every profile (wireconf.judging.schema_check)."
         )
         return [f"#### {PROVIDER_REJECTS}", "", note, ""]
     if rule_id == NOT_JUDGED:
@@ -257,6 +257,7 @@ def render_findings(
         "re-run the command (it also refreshes each runtime's baseline under `conformance/`, keeping",
         "the reasons written there, which this page shows).",
         "",
+        *([matrix.judged_by_text(), ""] if matrix.judged_by_text() else []),
         *INTRO,
         "",
         "| runtime | "

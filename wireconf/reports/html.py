@@ -227,6 +227,12 @@ def _case(rt: RuntimeSummary, record: CaseRecord) -> str:
     tags += _tier(record.tier or ("unruled" if unruled else None)) if record.status == "failed" else ""
     where = f"<p><code>{escape(record.location)}</code></p>" if record.location else ""
     reason = f"<p>baseline: {escape(record.reason)}</p>" if record.baseline and record.reason else ""
+    if record.expected_rejected:
+        said = "; ".join(f"<code>{escape(t)}</code>" for t in record.expected_rejected)
+        reason += (
+            '<p class="rejected">the provider\'s contract rejects the request this case expects (a finding '
+            f"about the spec): {said}</p>"
+        )
     detail = record.diff or record.message or "(no details)"
     full = (
         f"<details><summary>full report</summary><pre>{escape(record.message)}</pre></details>"
@@ -288,6 +294,7 @@ def render_html(
         f'<p class="muted">{len(matrix.runtimes)} runtime(s), '
         f"{len(matrix.sections)} (kind, api) section(s); corpus "
         f'<span id="corpus">{escape(", ".join(matrix.corpora) or "unknown")}</span></p>'
+        f'<p class="muted" id="judged-by">{escape(matrix.judged_by_text())}</p>'
         f'<div class="cards">{"".join(_card(rt) for rt in matrix.runtimes)}</div>'
         f'<h2>Matrix</h2><table id="matrix"><thead><tr><th>kind</th><th>api</th>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table>{_idle(idle)}"

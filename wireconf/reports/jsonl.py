@@ -124,6 +124,11 @@ _SHAPES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "accepted": (lambda v: v is None or isinstance(v, bool), "true, false or null"),
     "differences": (lambda v: v is None or _is_list_of(dict)(v), "a list of objects or null"),
     "waived": (lambda v: v is None or _is_list_of(dict)(v), "a list of objects or null"),
+    "judged_by": (
+        lambda v: v is None or (isinstance(v, dict) and all(isinstance(x, str) for x in v.values())),
+        "an object of strings or null",
+    ),
+    "expected_rejected": (lambda v: v is None or _is_list_of(str)(v), "a list of strings or null"),
 }
 """The JSON type of each field a reader relies on; every other known field is a string or null."""
 

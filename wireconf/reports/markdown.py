@@ -71,6 +71,9 @@ def render_markdown(matrix: Matrix) -> str:
         out += [f"Corpus {corpora[0]}.", ""]
     elif corpora:
         out += [f"Corpora: {', '.join(corpora)} (the runtimes were not all judged against the same one).", ""]
+    judged_by = matrix.judged_by_text()
+    if judged_by:
+        out += [_plain(judged_by), ""]
     for rt in matrix.runtimes:
         c = rt.counts
         known = f" ({rt.known} known from the baseline)" if rt.known else ""
@@ -137,6 +140,12 @@ def render_markdown(matrix: Matrix) -> str:
             if record.location:
                 reason = f" — baseline: {_plain(record.reason)}" if record.reason else ""
                 out.append(_code(record.location) + reason)
+                out.append("")
+            if record.expected_rejected:
+                out.append(
+                    "The provider's contract rejects the request this case expects (a finding about the "
+                    "spec): " + "; ".join(_code(t) for t in record.expected_rejected)
+                )
                 out.append("")
             out.append(_fence(record.diff or record.message or "(no details)"))
             out += ["", "</details>"]

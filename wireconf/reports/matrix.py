@@ -62,6 +62,8 @@ class RuntimeSummary:
     tiers: Counter[str] = field(default_factory=Counter)  # failed cases by tier
     corpora: Counter[str] = field(default_factory=Counter)  # corpus label -> cases judged against it
     python: str | None = None
+    contracts: dict[str, str] = field(default_factory=dict)  # provider -> the pinned contract that judged
+    sdks: dict[str, str] = field(default_factory=dict)  # provider -> the SDK that parsed its recordings
 
     @property
     def judged(self) -> int:
@@ -128,6 +130,19 @@ class Matrix:
     def corpora(self) -> list[str]:
         return sorted({label for rt in self.runtimes for label in rt.corpora})
 
+    def judged_by_text(self) -> str:
+        """``requests checked against openai: openai-openapi f85dbe22 (API 2.3.0), …; recordings parsed
+        by openai 3.57.0, …`` (from the records: empty for reports older than that)."""
+        contracts = {k: v for rt in self.runtimes for k, v in sorted(rt.contracts.items())}
+        sdks = sorted({v for rt in self.runtimes for v in rt.sdks.values()})
+        if not contracts and not sdks:
+            return ""
+        said = ", ".join(f"{k}: {v}" for k, v in contracts.items())
+        parsed = ", ".join(sdks)
+        return (
+            f"Requests checked against the pinned provider contracts ({said}); recordings parsed by {parsed}."
+        )
+
 
 def _labels(records: list[CaseRecord]) -> dict[tuple[str, str, str | None], str]:
     """Each (impl, version, python) → its label; the Python is named only where it tells runtimes apart."""
@@ -155,6 +170,12 @@ def build_matrix(records: list[CaseRecord]) -> Matrix:
         summary.counts[col] += 1
         if record.corpus_label:
             summary.corpora[record.corpus_label] += 1
+        judged = record.judged_by or {}
+        if "provider" in judged:
+            if "contract" in judged:
+                summary.contracts.setdefault(judged["provider"], judged["contract"])
+            if "sdk" in judged:
+                summary.sdks.setdefault(judged["provider"], judged["sdk"])
         section = (record.kind or "-", record.api or "-")
         cells.setdefault((label, *section), Counter())[col] += 1
         if col == "failed":
