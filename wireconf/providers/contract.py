@@ -118,13 +118,15 @@ def _leaf(error: Any) -> Any:
             by_member.setdefault(member, []).append(inner)
 
         def closeness(errors: list[Any]) -> tuple[bool, int, int]:
-            tagged = any(_tag_mismatch(e) for e in errors)
-            return (not tagged, max(_depth(e) for e in errors), -len(errors))
+            leaves = [_leaf(e) for e in errors]  # a member that is a union itself: how far it got
+            tagged = any(_tag_mismatch(e) for e in leaves)
+            return (not tagged, max(_depth(e) for e in leaves), -len(errors))
 
         best = max(by_member.values(), key=closeness)
-        if max(_depth(e) for e in best) <= len(error.absolute_path) and len(by_member) > 1:
+        reach = max(_depth(_leaf(e)) for e in best)
+        if reach <= len(error.absolute_path) and len(by_member) > 1:
             return error  # no member got past this place: the union itself is the problem
-        error = max(best, key=_depth)
+        error = max(best, key=lambda e: _depth(_leaf(e)))
     return error
 
 

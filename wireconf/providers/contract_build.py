@@ -19,7 +19,10 @@ and ``x-requests`` (api → the schema of its request body). Three sources, one 
 - **Google**: the Gemini API's protocol buffers, as Google's generated client
   ``google-ai-generativelanguage`` (pinned: ``GOOGLE_PINS``) carries them, in the proto3 JSON
   mapping its REST endpoint parses (https://protobuf.dev/programming-guides/json/): each field under
-  its JSON name and its proto name, enums by name or number, 64-bit integers as numbers or strings,
+  its JSON name and its proto name, enums by name or number (and by the name in lower case, as Google's
+  own REST examples send them: ``"parameters": {"type": "object", "properties": {"location": {"type":
+  "string"}}}`` in https://ai.google.dev/gemini-api/docs/function-calling and the Gemini cookbook's
+  ``quickstarts/rest/Function_calling_REST.ipynb``), 64-bit integers as numbers or strings,
   ``null`` for any field (its default), a field documented ``Required.`` required; a field without
   presence documents its proto3 default, a repeated field the empty list.
 
@@ -395,7 +398,9 @@ def google_contract() -> dict[str, Any]:
     def enum_def(descriptor: Any) -> str:
         name = str(descriptor.full_name)
         if name not in defs:
-            values = [v.name for v in descriptor.values] + [v.number for v in descriptor.values]
+            names = [v.name for v in descriptor.values]
+            lower = [n.lower() for n in names if n.lower() != n]
+            values = [*names, *lower, *(v.number for v in descriptor.values)]
             defs[name] = {"enum": values}
         return name
 
