@@ -110,22 +110,25 @@ def _tag_mismatch(error: Any) -> bool:
 def _leaf(error: Any) -> Any:
     """Where a union (``anyOf``/``oneOf``) failed, the error of its member that came closest: not
     refused by its tag, got furthest into the data, with the fewest errors (jsonschema keeps every
-    member's errors in ``context``), recursively."""
+    member's errors in ``context``), recursively; the union's own error when every member refuses the
+    value's tag or none got past its place."""
     while error.context:
         by_member: dict[Any, list[Any]] = {}
         for inner in error.context:
             member = inner.relative_schema_path[0] if inner.relative_schema_path else 0
             by_member.setdefault(member, []).append(inner)
 
-        def closeness(errors: list[Any]) -> tuple[bool, int, int]:
+        def closeness(errors: list[Any]) -> tuple[bool, int, int, int]:
             leaves = [_leaf(e) for e in errors]  # a member that is a union itself: how far it got
-            tagged = any(_tag_mismatch(e) for e in leaves)
-            return (not tagged, max(_depth(e) for e in leaves), -len(errors))
+            own = len(error.absolute_path) + 1  # the member's own keys, not those deeper in its data
+            tagged = any(_tag_mismatch(e) and len(e.absolute_path) == own for e in leaves)
+            shallow = sum(1 for e in leaves if _depth(e) <= own)  # its own keys missing, unknown, wrong
+            return (not tagged, -shallow, max(_depth(e) for e in leaves), -len(errors))
 
         best = max(by_member.values(), key=closeness)
-        reach = max(_depth(_leaf(e)) for e in best)
-        if reach <= len(error.absolute_path) and len(by_member) > 1:
-            return error  # no member got past this place: the union itself is the problem
+        untagged, _, reach, _ = closeness(best)
+        if len(by_member) > 1 and (reach <= len(error.absolute_path) or not untagged):
+            return error  # no member got past this place, or none has this tag: the union is the problem
         error = max(best, key=lambda e: _depth(_leaf(e)))
     return error
 
