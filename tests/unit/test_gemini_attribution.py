@@ -38,7 +38,7 @@ def _attributed(catalogue: Catalogue, actual: dict[str, Any], case: dict[str, An
 @pytest.mark.parametrize(
     ("extra", "representation"),
     [
-        ({"safetySettings": []}, "safety-settings-empty"),
+        ({"safetySettings": []}, "safety-settings-default"),
         ({"toolConfig": {"functionCallingConfig": {"mode": "AUTO"}}}, "function-calling-mode-default"),
         ({"toolConfig": {"functionCallingConfig": {"mode": "VALIDATED"}}}, ""),
         ({"cachedContent": "cachedContents/abc"}, ""),
