@@ -217,7 +217,9 @@ def problems(api: str, body: JSON) -> list[Problem]:
         return []
     provider, name = found
     out: list[Problem] = []
-    defs = load(provider).document["$defs"]  # type: ignore[union-attr]
+    contract = load(provider)
+    assert contract is not None  # request_schema found it
+    defs = contract.document["$defs"]
     for error in _validator(provider, name).iter_errors(body):
         out += _problems_of(error, name, defs)
     return sorted(dict.fromkeys(out), key=lambda p: p.path)

@@ -245,7 +245,7 @@ def default_reason(
     if differences:
         first_difference = differences[0]
         rejected = first_difference.get("basis") == "provider-schema"
-        unnamed = "the provider's SDK type rejects this request" if rejected else "no rule requires this"
+        unnamed = "the provider's contract rejects this request" if rejected else "no rule requires this"
         named = ", ".join(first_difference.get("rules") or []) or unnamed
         text = str(first_difference.get("text") or first_difference.get("signature") or "")
         line = next((part.strip() for part in text.splitlines() if part.strip()), "")

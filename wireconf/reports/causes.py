@@ -22,7 +22,7 @@ from typing import Any
 
 TIER_ORDER = ("spec", "vectors", "project")
 NO_RULE = "no rule requires this"
-PROVIDER_REJECTS = "the provider's SDK type rejects this request"
+PROVIDER_REJECTS = "the provider's contract rejects this request"
 """Where a difference's basis is ``provider-schema`` (``wireconf.judging.schema_check``): no rule of the
 catalogue, not unruled either, failing in every profile."""
 UNRULED_NOTE = (

@@ -76,7 +76,7 @@ class RuntimeSummary:
     @property
     def spec_conform(self) -> int:
         """Judged cases whose diff breaks no rule of the spec's text: passes, and failures of the vectors
-        or project tiers only. A failure of no tier (unruled, a request the provider's SDK rejects, stale
+        or project tiers only. A failure of no tier (unruled, a request the provider's contract rejects, stale
         waivers alone) is no such claim, so it is not counted as conforming."""
         outside = sum(1 for r in self.records if r.status == "failed" and r.tier in ("vectors", "project"))
         return self.counts["passed"] + outside
