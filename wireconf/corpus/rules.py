@@ -233,8 +233,8 @@ class Rule(BaseModel):
     )
     provider_rejects: str | None = Field(
         default=None,
-        description="Where the request this rule makes the spec build is one the provider's official SDK "
-        "request type rejects (wireconf.judging.schema_check): which type, which field, and why. A finding "
+        description="Where the request this rule makes the spec build is one the provider's pinned contract "
+        "rejects (wireconf.providers.contract): which schema, which field, and why. A finding "
         "about the spec, listed on the findings page; a runtime is never charged with it",
     )
     provider_equivalent: str | None = Field(

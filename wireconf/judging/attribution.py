@@ -20,7 +20,7 @@ only cites never raises it.
 
 Two more facts travel with each attribution. A difference the api's provider treats as the same request
 (``wireconf.providers.equivalence``) names that equivalence (``representation``): ``--profile interop``
-does not fail on it. A request the provider's own SDK type rejects (change ``provider-rejects``,
+does not fail on it. A request the provider's pinned contract rejects (change ``provider-rejects``,
 ``wireconf.judging.schema_check``) breaks no rule of the catalogue and is not unruled either: its basis
 is ``provider-schema``, and it fails in every profile.
 """

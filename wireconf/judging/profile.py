@@ -8,7 +8,7 @@ provider treats as the same request (a default sent or omitted, one text block f
 JSON with other whitespace: ``wireconf.providers.equivalence``) is *representation*, shown and counted,
 never failing. Whatever the profile, the figures of all three are reported.
 
-A request the provider's own SDK type rejects, a stale waiver or an unruled difference fails in every
+A request the provider's pinned contract rejects, a stale waiver or an unruled difference fails in every
 profile.
 """
 

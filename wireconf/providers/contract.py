@@ -118,9 +118,10 @@ def _leaf(error: Any) -> Any:
             member = inner.relative_schema_path[0] if inner.relative_schema_path else 0
             by_member.setdefault(member, []).append(inner)
 
-        def closeness(errors: list[Any]) -> tuple[bool, int, int, int]:
+        own = len(error.absolute_path) + 1  # a member's own keys, not those deeper in its data
+
+        def closeness(errors: list[Any], own: int = own) -> tuple[bool, int, int, int]:
             leaves = [_leaf(e) for e in errors]  # a member that is a union itself: how far it got
-            own = len(error.absolute_path) + 1  # the member's own keys, not those deeper in its data
             tagged = any(_tag_mismatch(e) and len(e.absolute_path) == own for e in leaves)
             shallow = sum(1 for e in leaves if _depth(e) <= own)  # its own keys missing, unknown, wrong
             return (not tagged, -shallow, max(_depth(e) for e in leaves), -len(errors))
