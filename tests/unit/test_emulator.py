@@ -24,7 +24,7 @@ from wireconf.cassettes.network_guard import GUARD
 from wireconf.cassettes.store import Interaction, RecordedResponse, read_cassette
 from wireconf.emulator.answers import ExchangeAnswers, RecordedAnswers
 from wireconf.emulator.routes import PLACEHOLDER_KEY, Endpoint, public_endpoint
-from wireconf.emulator.server import FRAMING_HEADERS, Emulator
+from wireconf.emulator.server import DOWNLOAD_PATH, FRAMING_HEADERS, Emulator
 from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.sdk.replay import SdkReplay
 from wireconf.stream_probe import StreamProbe, split_events
@@ -319,7 +319,18 @@ def test_the_media_the_case_names_are_downloaded_through_the_proxy(emulator):
     with requests.Session() as session:
         session.proxies = {"https": endpoint.proxy, "http": endpoint.proxy}
         again = session.get("https://example.com:443/cat.png", verify=endpoint.ca_file)
+    with httpx.Client() as client:  # the site's own download endpoint, for a downloader given a fetch
+        download = endpoint.download
+        assert download == f"{endpoint.origin}{DOWNLOAD_PATH}"
+        fetched = client.get(download, params={"url": "https://example.com/cat.png"})
+        with pytest.raises(httpx.RemoteProtocolError):
+            client.get(download, params={"url": "https://example.com/other.png"})
     emulator.close_site(site)
+    assert fetched.content == fixture("image/png") and fetched.headers["content-type"] == "image/png"
+    assert [str(r) for r in site.refused] == [
+        "request GET https://example.com/other.png refused: not a media URL the case names"
+    ]
+    site.refused.clear()
     assert (image.status_code, image.headers["content-type"], image.content) == (
         200,
         "image/png",

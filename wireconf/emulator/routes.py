@@ -25,6 +25,13 @@ PLACEHOLDER_KEY = "wireconf-emulator-placeholder"
 a recording proxy puts the real one in its place, so that no runtime ever holds a provider key."""
 
 
+DOWNLOAD_PATH = "/.well-known/wireconf/download"
+"""A site's own download endpoint, ``<origin>/.well-known/wireconf/download?url=<URL>``: the media
+download of ``URL`` answered as through the proxy, for a runtime whose downloader takes a ``fetch``
+function rather than proxy settings (the Vercel AI SDK's ``experimental_download``). No provider has
+a path under ``/.well-known/wireconf/``."""
+
+
 class EmulatorError(WireconfError):
     """The emulator cannot serve what it was asked to (an api no provider record declares, a site of a
     closed emulator)."""
@@ -81,7 +88,8 @@ class Endpoint:
     SDK, the Vercel AI SDK's providers, most others). ``key`` is a placeholder: give it to the SDK.
     ``proxy`` is the forward proxy (its credentials name the site) through which the media downloads
     the case's input names are answered, over ``https`` with a certificate of the authority in
-    ``ca_file`` (``SSL_CERT_FILE``, ``REQUESTS_CA_BUNDLE``, ``NODE_EXTRA_CA_CERTS``)."""
+    ``ca_file`` (``SSL_CERT_FILE``, ``REQUESTS_CA_BUNDLE``, ``NODE_EXTRA_CA_CERTS``); ``download`` the
+    same answers for a downloader given a ``fetch`` (``<download>?url=<URL>``)."""
 
     api: str
     origin: str
@@ -90,3 +98,4 @@ class Endpoint:
     key: str
     proxy: str
     ca_file: str
+    download: str

@@ -8,10 +8,10 @@ is used as with a provider). A request reaches one of three places:
   written as recorded (its status, its headers but those that describe the bytes on the socket, its
   body; an event stream in its recorded events, one chunk each, counted), or nothing (the connection
   closed: a failed connection to the runtime's HTTP library).
-- ``http://host/path`` (absolute form) or ``CONNECT host:443``, with proxy credentials naming a site:
-  a media download of that site's case, answered with fixture bytes
-  (``wireconf.cassettes.downloads``) for a URL its input names, over TLS under the emulator's own
-  authority for ``https`` (``tls``).
+- ``http://host/path`` (absolute form) or ``CONNECT host:443``, with proxy credentials naming a site,
+  or ``/<token>/.well-known/wireconf/download?url=URL`` (``DOWNLOAD_PATH``): a media download of that
+  site's case, answered with fixture bytes (``wireconf.cassettes.downloads``) for a URL its input
+  names, over TLS under the emulator's own authority for ``https`` through the proxy (``tls``).
 - anything else (an unknown token, a closed site, a path that is not the site's api, a download its
   case does not name, a host it does not name): refused, kept as a network attempt on the site (or,
   when no site can be told, on the emulator's ``strays``), and the connection closed.
@@ -34,10 +34,11 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
+from urllib.parse import parse_qsl
 
 from wireconf.cassettes.downloads import Download, Downloads
 from wireconf.emulator.answers import Answer, Refused, Responder
-from wireconf.emulator.routes import EmulatorError, public_endpoint
+from wireconf.emulator.routes import DOWNLOAD_PATH, EmulatorError, public_endpoint
 from wireconf.emulator.site import PROXY_USER, Site
 from wireconf.emulator.tls import Authority
 from wireconf.untyped import JSON
@@ -181,6 +182,10 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             return
         path, _, query = ("/" + rest).partition("?")
+        if path == DOWNLOAD_PATH:
+            wanted = [v for k, v in parse_qsl(query, keep_blank_values=True) if k == "url"]
+            self._download(site, wanted[0] if len(wanted) == 1 else f"{site.origin}{path}?{query}", body)
+            return
         if body is None:
             site.refuse(self.command, site.public.origin + path, "a request body of unknown length")
             self._length_required()

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from wireconf.cassettes.downloads import DEFAULT_PORTS, Downloads
 from wireconf.emulator.answers import CapturedRequest, Refused, Reply, Responder
-from wireconf.emulator.routes import PLACEHOLDER_KEY, Endpoint, PublicEndpoint
+from wireconf.emulator.routes import DOWNLOAD_PATH, PLACEHOLDER_KEY, Endpoint, PublicEndpoint
 from wireconf.providers.registry import APIS
 from wireconf.stream_probe import StreamProbe
 
@@ -67,6 +67,7 @@ class Site:
             PLACEHOLDER_KEY,
             self.proxy,
             self.ca_file,
+            self.origin + DOWNLOAD_PATH,
         )
 
     # -- the server's side ---------------------------------------------------------------------------
