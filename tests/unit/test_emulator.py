@@ -428,6 +428,16 @@ def test_where_an_api_lives_is_asked_of_its_sdk(api, uri, origin, prefix):
     assert found.origin.removeprefix("https://") in PROVIDER_OF[api].hosts
 
 
+def test_the_certificate_authority_is_made_only_for_a_case_that_names_media_over_https():
+    with Emulator() as fresh:
+        plain = fresh.open_site("openai.chat", RecordedAnswers("openai.chat", []), messages=MEDIA[:0])
+        assert plain.endpoint().ca_file is None and fresh._authority is None
+        media = fresh.open_site("openai.chat", RecordedAnswers("openai.chat", []), messages=MEDIA)
+        ca_file = media.endpoint().ca_file
+        assert ca_file is not None and Path(ca_file).read_bytes().startswith(b"-----BEGIN CERTIFICATE-----")
+    assert not Path(ca_file).exists()  # removed with the emulator
+
+
 def test_a_site_is_opened_only_on_a_running_emulator():
     from wireconf.emulator.routes import EmulatorError
 

@@ -88,8 +88,9 @@ class Endpoint:
     SDK, the Vercel AI SDK's providers, most others). ``key`` is a placeholder: give it to the SDK.
     ``proxy`` is the forward proxy (its credentials name the site) through which the media downloads
     the case's input names are answered, over ``https`` with a certificate of the authority in
-    ``ca_file`` (``SSL_CERT_FILE``, ``REQUESTS_CA_BUNDLE``, ``NODE_EXTRA_CA_CERTS``); ``download`` the
-    same answers for a downloader given a ``fetch`` (``<download>?url=<URL>``)."""
+    ``ca_file`` (``SSL_CERT_FILE``, ``REQUESTS_CA_BUNDLE``, ``NODE_EXTRA_CA_CERTS``; ``None`` when the
+    case names no media over ``https``: no tunnel is ever opened for it); ``download`` the same answers
+    for a downloader given a ``fetch`` (``<download>?url=<URL>``)."""
 
     api: str
     origin: str
@@ -97,5 +98,5 @@ class Endpoint:
     api_version: str
     key: str
     proxy: str
-    ca_file: str
+    ca_file: str | None
     download: str

@@ -34,7 +34,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlsplit
 
 from wireconf.cassettes.downloads import Download, Downloads
 from wireconf.emulator.answers import Answer, Refused, Responder
@@ -361,7 +361,12 @@ class Emulator:
         if self._thread is None:
             raise EmulatorError("the emulator is not serving: start it before opening a site")
         public = public_endpoint(api, recorded_uri)
-        site = Site(api, responder, Downloads(messages), public, self.url, str(self.authority().ca_file))
+        downloads = Downloads(messages)
+        # the authority (a few hundred ms to import and make, on a loaded machine) only for a case that
+        # names media over https: no other case is ever let through a tunnel
+        tunnels = any(urlsplit(url).scheme.lower() == "https" for url in downloads.named)
+        ca_file = str(self.authority().ca_file) if tunnels else None
+        site = Site(api, responder, downloads, public, self.url, ca_file)
         with self._lock:
             self._sites[site.token] = site
         return site

@@ -38,7 +38,7 @@ class Site:
         downloads: Downloads,
         public: PublicEndpoint,
         server: str,
-        ca_file: str,
+        ca_file: str | None,
     ) -> None:
         self.token = new_token()
         self.api = api
