@@ -428,6 +428,20 @@ def test_where_an_api_lives_is_asked_of_its_sdk(api, uri, origin, prefix):
     assert found.origin.removeprefix("https://") in PROVIDER_OF[api].hosts
 
 
+class _Broken:
+    def respond(self, request):
+        raise RuntimeError("a responder's own bug")
+
+
+def test_a_failure_of_the_emulator_is_a_refusal_never_an_answer(emulator):
+    site = emulator.open_site("openai.chat", _Broken())
+    with httpx.Client() as client, pytest.raises(httpx.RemoteProtocolError):
+        client.post(site.endpoint().api_base_url + "/chat/completions", json={})
+    emulator.close_site(site)
+    [refused] = site.refused
+    assert refused.why == 'the emulator failed (a wireconf bug): RuntimeError("a responder\'s own bug")'
+
+
 def test_the_certificate_authority_is_made_only_for_a_case_that_names_media_over_https():
     with Emulator() as fresh:
         plain = fresh.open_site("openai.chat", RecordedAnswers("openai.chat", []), messages=MEDIA[:0])

@@ -28,6 +28,7 @@ import binascii
 import contextlib
 import socket
 import ssl
+import sys
 import threading
 from collections.abc import Iterator
 from http import HTTPStatus
@@ -37,7 +38,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from wireconf.cassettes.downloads import Download, Downloads
-from wireconf.emulator.answers import Answer, Refused, Responder
+from wireconf.emulator.answers import Answer, Refused, Reply, Responder
 from wireconf.emulator.routes import DOWNLOAD_PATH, EmulatorError, public_endpoint
 from wireconf.emulator.site import PROXY_USER, Site
 from wireconf.emulator.tls import Authority
@@ -88,7 +89,11 @@ class _Server(ThreadingHTTPServer):
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A connection the client dropped mid-answer (a runtime that stops reading a stream) is its
-        business, not an error to print."""
+        business; anything else that escaped a request's handling is the emulator's own failure, kept
+        (``Emulator.failures``), never printed over the run's output."""
+        failure = sys.exc_info()[1]
+        if failure is not None and not isinstance(failure, OSError):
+            self.emulator.failed(f"{type(failure).__name__}: {failure}")
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -191,7 +196,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._length_required()
             return
         headers = tuple((str(k), str(v)) for k, v in self.headers.items())
-        reply = site.reply(site.capture(self.command, path, query, headers, body))
+        request = site.capture(self.command, path, query, headers, body)
+        try:
+            reply: Reply = site.reply(request)
+        except Exception as exc:  # the harness's side failed: the case is an error, never a verdict
+            reply = Refused(request.method, request.url, f"the emulator failed (a wireconf bug): {exc!r}")
         if isinstance(reply, Answer):
             self._write(site, reply)
             return
@@ -280,6 +289,9 @@ class Emulator:
         self._listeners: list[tuple[_Server, threading.Thread]] = []
         self.strays: list[Refused] = []
         """Requests no open site can be told for (an unknown or closed token, no proxy credentials)."""
+        self.failures: list[str] = []
+        """What went wrong in the emulator itself outside any site's reply (a wireconf bug): the harness
+        makes the cases it ran during errors."""
 
     # -- life ----------------------------------------------------------------------------------------
 
@@ -392,6 +404,10 @@ class Emulator:
     def site_of_credentials(self, header: str | None) -> Site | None:
         token = _token_of_credentials(header)
         return None if token is None else self.site(token)
+
+    def failed(self, what: str) -> None:
+        with self._lock:
+            self.failures.append(what)
 
     def stray(self, method: str, url: str, why: str) -> None:
         with self._lock:
