@@ -23,8 +23,9 @@ from wireconf.cassettes.exchange import Exchange
 from wireconf.cassettes.network_guard import GUARD
 from wireconf.cassettes.store import Interaction, RecordedResponse, read_cassette
 from wireconf.emulator.answers import ExchangeAnswers, RecordedAnswers
-from wireconf.emulator.routes import PLACEHOLDER_KEY, Endpoint, public_endpoint
-from wireconf.emulator.server import DOWNLOAD_PATH, FRAMING_HEADERS, Emulator
+from wireconf.emulator.handler import FRAMING_HEADERS
+from wireconf.emulator.routes import DOWNLOAD_PATH, PLACEHOLDER_KEY, Endpoint, public_endpoint
+from wireconf.emulator.server import Emulator
 from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.sdk.replay import SdkReplay
 from wireconf.stream_probe import StreamProbe, split_events

@@ -9,9 +9,9 @@ bytes). The site is also a forward proxy for the media downloads the case's inpu
 for ``https``, answered with fixture bytes under a certificate of the emulator's own authority);
 anything else is refused, kept as a network attempt for the harness to make the case an error.
 
-``server`` is the HTTP server (the standard library's ``ThreadingHTTPServer``), ``site`` one case's
-registration, ``answers`` what answers its requests (recorded responses, an e2e case's cassette),
-``routes`` what the provider records say about where each api lives, ``tls`` the certificate
-authority of the download proxy. It sits among the recordings (docs/architecture.md): it reads
-cassettes and provider records, and nothing above them.
+``server`` is the emulator (its sites and listeners), ``handler`` how one connection is served (the
+standard library's ``ThreadingHTTPServer``), ``site`` one case's registration, ``answers`` what answers
+its requests (recorded responses, an e2e case's cassette), ``routes`` what the provider records say
+about where each api lives, ``tls`` the certificate authority of the download proxy. It sits among the
+recordings (docs/architecture.md): it reads cassettes and provider records, and nothing above them.
 """
