@@ -71,7 +71,10 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("the pytest layer", frozenset({"pytest_plugin", "bless", "strength"})),
     ("runtimes", frozenset({"adapter_contract", "impl_loader", "python_impl", "exec_protocol", "adapters"})),
     ("cases", frozenset({"kinds", "corpus", "judging", "reports"})),
-    ("recordings", frozenset({"sdk", "cassettes", "providers", "compare", "secret_values", "span_capture"})),
+    (
+        "recordings",
+        frozenset({"sdk", "cassettes", "providers", "emulator", "compare", "secret_values", "span_capture"}),
+    ),
     (
         "leaves",
         frozenset(

@@ -12,7 +12,8 @@ the URL, that is the difference judged. Any other URL is refused as a network at
 
 One module serves every runtime: the Python HTTP transports (``wireconf.adapters.http_answer``: httpx
 and ``requests``) and the exec protocol's ``http`` message (``wireconf.exec_protocol.client``), which
-the JavaScript client's fetch sends, so the JavaScript side gets these bytes from the harness.
+the JavaScript client's fetch sends, so the JavaScript side gets these bytes from the harness, and the
+provider emulator's download proxy (``wireconf.emulator``), for any HTTP library pointed at it.
 """
 
 from __future__ import annotations
@@ -187,10 +188,15 @@ class Downloads:
             media_type = next((t for u, t in self.named.items() if _normalised(u) == wanted), None)
         return None if media_type is None else Download(url, media_type, fixture(media_type))
 
+    def answer(self, method: str, url: str) -> Download | None:
+        """The answer to a runtime's ``method`` request for ``url``: a download (``GET`` or ``HEAD``) of
+        a URL the input names; ``None`` for anything else (the caller keeps it as a network attempt)."""
+        return self.lookup(url) if method.upper() in ("GET", "HEAD") else None
+
     def fetch(self, method: str, url: str) -> Download:
-        """The answer to a runtime's ``method`` request for ``url``; ``NetworkBlocked`` (the attempt
-        kept, so the case is an error naming the host) for anything the input does not name."""
-        found = self.lookup(url) if method.upper() in ("GET", "HEAD") else None
+        """``answer``, or ``NetworkBlocked`` (the attempt kept, so the case is an error naming the
+        host) for anything the input does not name."""
+        found = self.answer(method, url)
         if found is None:
             raise refused(url)
         return found

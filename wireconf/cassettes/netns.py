@@ -169,6 +169,28 @@ def drop_capabilities() -> None:
         raise OSError(errno, os.strerror(errno))
 
 
+_SIOCGIFFLAGS = 0x8913
+_SIOCSIFFLAGS = 0x8914
+_IFF_UP = 0x1
+_IFREQ = "16sH22x"
+"""``struct ifreq`` as the flag ioctls read it: the interface's name, its flags, padding to 40 bytes."""
+
+
+def loopback_up() -> None:
+    """Bring up the loopback of this process's (new) network namespace: called after unsharing and
+    before ``drop_capabilities`` (it needs CAP_NET_ADMIN over the namespace). Nothing leaves the
+    namespace through it; what listens on it is the provider emulator's listener, made here and served
+    by the harness in its own namespace (``wireconf.emulator``), and whatever the runtime itself opens.
+    Raises ``OSError``."""
+    import fcntl
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as control:
+        request = struct.pack(_IFREQ, b"lo", 0)
+        flags = struct.unpack(_IFREQ, fcntl.ioctl(control, _SIOCGIFFLAGS, request))[1]
+        fcntl.ioctl(control, _SIOCSIFFLAGS, struct.pack(_IFREQ, b"lo", flags | _IFF_UP))
+
+
 def isolated_command(argv: list[str]) -> list[str]:
     """``argv`` started through this file, in a network namespace of its own."""
     return [sys.executable, "-I", "-S", os.path.abspath(__file__), "--", *argv]

@@ -1,0 +1,159 @@
+"""What answers a request on a case's site: the request as captured, and the three ways it ends.
+
+A ``Responder`` is given each request the runtime sends to the site's origin, captured as sent, and
+replies with an ``Answer`` (a recorded response, written as recorded), ``Unanswered`` (the connection
+is closed without a response, the reason kept where the verdict reads it: an e2e request that no
+recorded interaction matches, as the in-process transport raises) or ``Refused`` (nothing of the case
+answers it: a network attempt, which makes the case an error). Two responders cover the kinds:
+``RecordedAnswers`` (a case's recorded responses for its api's endpoint, each answering one request,
+or a fixed answer to every request) and ``ExchangeAnswers`` (an e2e case's cassette, through the same
+``Exchange`` the in-process transport and the e2e verdict use).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from wireconf.cassettes.matching import json_body
+from wireconf.cassettes.scrub import scrub_uri
+from wireconf.cassettes.store import RecordedResponse
+from wireconf.stream_probe import StreamProbe, split_events
+from wireconf.untyped import JSON
+
+if TYPE_CHECKING:
+    from wireconf.cassettes.exchange import Exchange
+
+
+@dataclass(frozen=True)
+class CapturedRequest:
+    """A request as the runtime sent it. ``url`` is the one the provider would have received (its
+    origin, then the path and query after the site's token), ``path`` and ``query`` are that URL's;
+    ``headers`` are in the order and spelling sent; ``api`` is the api whose route the path matches
+    (``None``: no api of the site's provider). Headers are kept in memory and never shown (they carry
+    whatever key the runtime sent)."""
+
+    method: str
+    url: str
+    path: str
+    query: str
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+    api: str | None
+
+    @property
+    def json(self) -> JSON:
+        """The body as JSON (``None``: no body, or not JSON)."""
+        return json_body(self.body)
+
+    def header(self, name: str) -> str | None:
+        return next((v for k, v in self.headers if k.lower() == name.lower()), None)
+
+    def __str__(self) -> str:
+        return f"{self.method} {scrub_uri(self.url)}"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A response to write: an event stream (``probe`` set) one recorded event per chunk, counted as
+    each is written; any other body whole."""
+
+    response: RecordedResponse
+    probe: StreamProbe | None = None
+
+
+@dataclass(frozen=True)
+class Unanswered:
+    """No response: the connection is closed, as a failed connection; ``why`` is for the reader."""
+
+    why: str
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A request nothing of the case answers, kept as a network attempt (the case is an error)."""
+
+    method: str
+    url: str
+    why: str
+    thread: str = ""
+
+    def __str__(self) -> str:
+        return f"request {self.method} {scrub_uri(self.url)} refused: {self.why}"
+
+
+Reply = Answer | Unanswered | Refused
+
+
+class Responder(Protocol):
+    """What a site asks for each request the runtime sends to its origin (called on the server's
+    connection threads: an implementation keeps its own state safe)."""
+
+    def respond(self, request: CapturedRequest) -> Reply: ...
+
+
+def answer(response: RecordedResponse) -> Answer:
+    """``response`` as an answer: an event stream with a fresh probe over its recorded events."""
+    return Answer(response, StreamProbe(split_events(response.body)) if response.is_event_stream else None)
+
+
+API_METHOD = "POST"
+"""Every api a provider record declares is one create call (the record's ``call``): a ``POST``."""
+
+
+class RecordedAnswers:
+    """Recorded responses answering the site's api, in order, each one request (``repeat``: the last one
+    answers every request after it, for a runtime that must be answered whatever it sends, as a
+    ``wire`` run is)."""
+
+    def __init__(self, api: str, responses: Iterable[RecordedResponse], repeat: bool = False) -> None:
+        self.api = api
+        self._left = deque(responses)
+        self._repeat = repeat
+        self._lock = threading.Lock()
+
+    def respond(self, request: CapturedRequest) -> Reply:
+        if request.api != self.api or request.method != API_METHOD:
+            return Refused(request.method, request.url, f"not the {self.api} endpoint ({API_METHOD})")
+        with self._lock:
+            if not self._left:
+                return Refused(
+                    request.method,
+                    request.url,
+                    "the case's recorded response has answered its request already (a recording "
+                    "answers one: a second call, or a retry)",
+                )
+            response = self._left[0] if self._repeat and len(self._left) == 1 else self._left.popleft()
+        return answer(response)
+
+
+class ExchangeAnswers:
+    """An e2e case's cassette: each request goes to the case's ``Exchange`` (what the in-process
+    transport and the e2e verdict use), which names the recorded interaction that answers it or keeps
+    why none does. Replay only: a recording goes through the recording proxy, which adds the key."""
+
+    def __init__(self, exchange: Exchange) -> None:
+        self.exchange = exchange
+        self._lock = threading.Lock()
+
+    def respond(self, request: CapturedRequest) -> Reply:
+        from wireconf.cassettes.exchange import ClientClosed
+
+        exchange = self.exchange
+        if exchange.records:
+            return Refused(request.method, request.url, "record mode: the emulator replays only")
+        with self._lock:  # the exchange keeps its requests in order, one at a time
+            try:
+                sent = exchange.send(request.method, request.url, list(request.headers), request.body)
+            except ClientClosed as exc:
+                return Unanswered(str(exc))
+            recorded = exchange.replay(sent)
+            if recorded is None:
+                return Unanswered(exchange.unmatched_message(sent))
+            reply = answer(recorded)
+            if reply.probe is not None:
+                exchange.probes.append(reply.probe)
+        return reply
