@@ -161,7 +161,7 @@ class LlamaIndexAdapter:
 
     def _prepared(
         self, api: str, agent: dict[str, Any], call: _Call, structured: bool
-    ) -> tuple[Any, Any, dict]:
+    ) -> tuple[Any, Any, dict[str, Any]]:
         """The object to call (the LLM, or its structured LLM), and the keyword arguments of the call
         besides the messages: the tools for ``chat_with_tools``, or none."""
         llm = self._llm(api, agent, call.endpoint)
@@ -178,7 +178,7 @@ class LlamaIndexAdapter:
 
     def _result(self, llm: Any, response: Any, agent: dict[str, Any]) -> Any:
         """A ``ChatResponse`` as LlamaIndex users read it."""
-        raw = getattr(response, "raw", None)
+        raw: Any = getattr(response, "raw", None)
         if _is_model(raw) and llamaindex_inputs.output_class(agent) is not None:
             return raw.model_dump()
         calls = llm.get_tool_calls_from_response(response, error_on_no_tool_call=False)

@@ -18,6 +18,7 @@ import base64
 import binascii
 import contextlib
 import copy
+import importlib
 import json
 import re
 from typing import Any
@@ -84,6 +85,12 @@ def constructor_options(api: str, agent: dict[str, Any]) -> dict[str, Any]:
     return {"generation_config": config.model_copy(update={**mapped_extra, **mapped})}
 
 
+def _llama(module: str) -> Any:
+    """A module of LlamaIndex, imported when the adapter first writes an input: LlamaIndex lives in an
+    environment of its own (``.ci/llamaindex-venv``), not the one the project is type-checked in."""
+    return importlib.import_module(module)
+
+
 def _decoded(value: str) -> bytes | None:
     try:
         return base64.b64decode(value, validate=True)
@@ -102,7 +109,7 @@ def _source(part: dict[str, Any], data_field: str) -> dict[str, Any]:
 
 
 def block(part: dict[str, Any]) -> Any:
-    from llama_index.core.base.llms import types
+    types = _llama("llama_index.core.base.llms.types")
 
     kind = part.get("kind")
     media = part.get("mediaType")
@@ -125,7 +132,7 @@ def block(part: dict[str, Any]) -> Any:
 def _tool_call(call: dict[str, Any]) -> Any:
     """An OpenAI-shaped (or ToolCall-shaped) call as a ``ToolCallBlock``, its arguments a dict as a
     user writes ``tool_kwargs`` (``ToolSelection.tool_kwargs``); a string that is not JSON as it is."""
-    from llama_index.core.base.llms.types import ToolCallBlock
+    ToolCallBlock = _llama("llama_index.core.base.llms.types").ToolCallBlock
 
     function = call.get("function") or call
     arguments = function.get("arguments")
@@ -143,7 +150,7 @@ ROLES = {"system", "developer", "user", "assistant", "tool"}
 
 
 def message(canonical: dict[str, Any]) -> Any:
-    from llama_index.core.base.llms.types import ChatMessage
+    ChatMessage = _llama("llama_index.core.base.llms.types").ChatMessage
 
     metadata = canonical.get("metadata") or {}
     blocks: list[Any] = [block(p) for p in canonical.get("content") or []]
@@ -189,7 +196,7 @@ def _not_run(**kwargs: Any) -> Any:
 
 def function_tool(canonical: dict[str, Any]) -> Any:
     """A ``FunctionTool`` as ``FunctionTool.from_defaults(fn, name, description, fn_schema)`` builds it."""
-    from llama_index.core.tools import FunctionTool
+    FunctionTool = _llama("llama_index.core.tools").FunctionTool
 
     from wireconf.reference_impl.schema import schema_to_wire
 
