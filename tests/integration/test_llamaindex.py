@@ -1,0 +1,90 @@
+"""LlamaIndex's real LLM classes through a handful of cases, from ``.venv-llamaindex``
+(``.ci/llamaindex-venv``: LlamaIndex pins other SDK versions than the project's, so it never runs in
+``.venv``), in that environment's pytest and served over ``exec:`` to this one. Skipped, with the
+reason, where the environment has not been made; ``WIRECONF_REQUIRE_LLAMAINDEX`` makes its absence a
+failure.
+
+The verdicts asserted are what LlamaIndex's source does: ``OpenAI`` sends its ``temperature`` default
+(0.1) and ``stream: false`` when the agent asks for neither; ``Anthropic`` sends its own ``max_tokens``
+default (512) and ``system: ""`` without a system message; ``GoogleGenAI`` names a Gemini call that
+came without an id after its function."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CASES, REPO
+
+pytestmark = pytest.mark.third_party
+
+REQUIRED = "WIRECONF_REQUIRE_LLAMAINDEX"
+SERVE = "-m wireconf.exec_protocol.serve llamaindex"
+
+PASSING = {
+    "process.openai.chat.structured-nested-object-parsed",  # as_structured_llm parses the JSON text
+    "stream.openai.chat.text-after-tool-call-still-streams-first",
+    "process.openai.responses.mapping-function-calls",
+    "stream.anthropic.messages.two-tools-accumulate-per-index",
+    "process.gemini.generate_content.text-parts-concatenated",
+}
+FAILING = {
+    "wire.openai.chat.minimal-request": {"$.temperature": "got 0.1", "$.stream": "got false"},
+    "wire.anthropic.messages.minimal-request": {
+        "$.max_tokens": "got 512",
+        "$.system": 'got ""',
+        "$.temperature": "got 0.1",
+    },
+    "process.gemini.generate_content.mapping-function-call": {"$[0].id": 'got "get_current_weather"'},
+}
+E2E = "e2e.gemini.generate_content.options-in-generation-config"
+"""An e2e case: judged in process; over ``exec:`` the Python server does not bridge an SDK client."""
+
+
+@pytest.fixture(scope="session")
+def llamaindex_python() -> str:
+    python = Path(
+        os.environ.get("WIRECONF_LLAMAINDEX_PYTHON") or REPO / ".venv-llamaindex" / "bin" / "python"
+    )
+    if not python.exists():
+        reason = f"no LlamaIndex environment at {python}: .ci/llamaindex-venv makes it"
+        if os.environ.get(REQUIRED):
+            pytest.fail(f"{reason}; {REQUIRED} is set")
+        pytest.skip(reason)
+    return str(python)
+
+
+def _report(python: str, impl: str, report: Path) -> dict[str, dict]:
+    selected = " or ".join([*PASSING, *FAILING, E2E])
+    command = [python, "-m", "pytest", str(CASES), "-q", "-k", selected, f"--impl={impl}"]
+    subprocess.run([*command, f"--report={report}", "-p", "no:cacheprovider"], cwd=REPO, check=False)
+    return {r["id"]: r for r in map(json.loads, report.read_text().splitlines()) if r.get("kind")}
+
+
+def _assert_verdicts(rows: dict[str, dict]) -> None:
+    assert {i for i, r in rows.items() if r["status"] == "passed"} == PASSING
+    assert {i for i, r in rows.items() if r["status"] == "failed"} == set(FAILING)
+    for case, expected in FAILING.items():
+        texts = [d["text"] for d in rows[case]["differences"]]
+        for path, got in expected.items():
+            assert any(t.startswith(f"{path}:") and got in t for t in texts), (case, path, texts)
+
+
+def test_llamaindex_in_its_own_environment(llamaindex_python, tmp_path):
+    rows = _report(llamaindex_python, "llamaindex", tmp_path / "in-process.jsonl")
+    assert rows[E2E]["status"] == "passed"
+    del rows[E2E]
+    _assert_verdicts(rows)
+
+
+def test_llamaindex_served_over_exec_gives_the_same_verdicts(llamaindex_python, tmp_path):
+    """The harness in this environment (the project's SDKs), LlamaIndex in its own."""
+    rows = _report(sys.executable, f"exec:{llamaindex_python} {SERVE}", tmp_path / "served.jsonl")
+    assert rows[E2E]["status"] == "unsupported"
+    del rows[E2E]
+    _assert_verdicts(rows)

@@ -1,0 +1,311 @@
+"""``--impl llamaindex``: LlamaIndex's LLM classes (llama-index-core with llama-index-llms-openai's
+``OpenAI`` (Chat Completions) and ``OpenAIResponses``, llama-index-llms-anthropic's ``Anthropic`` and
+llama-index-llms-google-genai's ``GoogleGenAI``). Not an extra of wireconf: LlamaIndex pins other
+versions of the providers' SDKs than wireconf's, so it lives in an environment of its own
+(``.ci/llamaindex-venv``), from which it runs in process or is served over ``exec:``::
+
+    .venv-llamaindex/bin/pytest cases --impl llamaindex
+    .venv/bin/pytest cases --impl \
+        "exec:.venv-llamaindex/bin/python -m wireconf.exec_protocol.serve llamaindex"
+
+The runtime gets what its users write (``llamaindex_inputs``): ``ChatMessage`` s of content blocks,
+the options as the class's constructor arguments, tools as ``FunctionTool`` s passed to
+``chat_with_tools`` (``allow_parallel_tool_calls=True``, ``FunctionAgent``'s default), ``outputs`` through
+``as_structured_llm(output_cls)``. The LLM class builds its official SDK client itself; the adapter
+answers that client's HTTP transport (``http_answer``):
+
+- ``wire``: ``chat`` (``chat_with_tools``, the structured LLM's ``chat``); the body is what the SDK
+  sends, answered with an error once captured.
+- ``process`` / ``stream``: ``chat`` / ``stream_chat`` answered with the recorded response, so the
+  SDK's and LlamaIndex's own parsing build the ``ChatResponse`` s; the result is read as LlamaIndex
+  users read it: ``response.message.content``, the ``ToolSelection`` s of
+  ``llm.get_tool_calls_from_response(response, error_on_no_tool_call=False)`` (their parsed
+  ``tool_kwargs`` written back as JSON), the structured output's object (``response.raw``) as a dict;
+  a stream's ``delta`` s and, once it ends, the tool calls of its last response (as ``FunctionAgent``
+  reads them). ``process_async``: the same through ``achat``.
+- ``e2e``: the ``wire`` call (``stream_chat`` when the agent asks for a stream) with each request the
+  class's own SDK client sends forwarded, byte for byte, through the SDK client the harness hands over
+  (``http_answer.forwarding``), the class pointed at its endpoint (``api_base`` / ``base_url`` /
+  ``http_options``).
+
+``GoogleGenAI``'s constructor fetches the model's description (``client.models.get``, for its token
+limits) unless given both ``max_tokens`` and ``context_window``: that GET is answered with a
+description of the model (``_ModelDescribed``); it never reaches the request.
+
+LlamaIndex has no tool kinds other than functions, no bindings and no ``apiType`` dispatch (the class
+is the provider): only ``concept:message-metadata`` (tool calls are ``ToolCallBlock`` s, a tool
+result's call id is in ``additional_kwargs``) is declared.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from wireconf.adapter_contract import capability, concept, served_kinds
+from wireconf.adapters import llamaindex_inputs
+from wireconf.adapters.http_answer import REFUSED, Answer, Reply, answering, forwarding, recorded_answer
+from wireconf.adapters.langchain import without_stream
+from wireconf.adapters.results import ToolCall, arguments_text, text_result
+from wireconf.cassettes.downloads import Download, Downloads
+
+PLACEHOLDER_KEY = "wireconf-placeholder-key"
+"""The LLM classes refuse to start without a key; the transport never sends it anywhere."""
+
+MODELS: dict[str, tuple[str, str]] = {
+    "openai.chat": ("llama_index.llms.openai", "OpenAI"),
+    "openai.responses": ("llama_index.llms.openai", "OpenAIResponses"),
+    "anthropic.messages": ("llama_index.llms.anthropic", "Anthropic"),
+    "gemini.generate_content": ("llama_index.llms.google_genai", "GoogleGenAI"),
+}
+"""Per api: the module and the LLM class."""
+
+DEFAULT_MODEL = {
+    "openai.chat": "gpt-4o-mini",
+    "openai.responses": "gpt-4o-mini",
+    "anthropic.messages": "claude-sonnet-4-5",
+    "gemini.generate_content": "gemini-2.5-flash",
+}
+"""The model of a ``process`` case whose agent names none."""
+
+PROCESS_MESSAGES = [{"role": "user", "content": [{"kind": "text", "value": "Hi"}]}]
+"""A ``process`` case has no messages; the call needs some."""
+
+HINT = "LlamaIndex is installed beside wireconf in its own environment: .ci/llamaindex-venv"
+DISTRIBUTIONS = (
+    "llama-index-core",
+    "llama-index-llms-openai",
+    "llama-index-llms-anthropic",
+    "llama-index-llms-google-genai",
+)
+
+
+def _versions() -> tuple[str, str | None]:
+    found, missing = [], []
+    for name in DISTRIBUTIONS:
+        try:
+            found.append(f"{name.removeprefix('llama-index-').removeprefix('llms-')} {_version(name)}")
+        except importlib.metadata.PackageNotFoundError:
+            missing.append(name)
+    why = f"{', '.join(missing)} not installed; {HINT}" if missing else None
+    return ", ".join(found) or "not installed", why
+
+
+def _version(name: str) -> str:
+    return importlib.metadata.version(name)
+
+
+class _ModelDescribed(Downloads):
+    """The downloads of one call, and ``GoogleGenAI``'s GET of its model's description, answered with
+    the fields it reads (its token limits); any other GET as ``Downloads`` answers it."""
+
+    def fetch(self, method: str, url: str) -> Download:
+        path = urlsplit(url).path
+        if method.upper() == "GET" and "/models/" in path and ":" not in path.rsplit("/", 1)[-1]:
+            name = path[path.index("/models/") + 1 :]
+            body = {"name": name, "inputTokenLimit": 1048576, "outputTokenLimit": 65536}
+            return Download(url, "application/json", json.dumps(body).encode())
+        return super().fetch(method, url)
+
+
+@dataclass(frozen=True)
+class _Call:
+    """What one call of the LLM gets: the messages as LlamaIndex objects, the answer of its HTTP
+    transport (one answer, or a function of the request), the media downloads its input names, and
+    the endpoint to point the class at (``e2e``; None: its own default)."""
+
+    written: list[Any]
+    reply: Answer | Reply
+    downloads: Downloads
+    endpoint: dict[str, Any] | None = None
+
+
+def _replying(reply: Answer | Reply) -> Reply:
+    if isinstance(reply, Answer):
+        return lambda _request: reply
+    return reply
+
+
+class LlamaIndexAdapter:
+    name = "llamaindex"
+
+    def __init__(self, classes: dict[str, Any] | None = None) -> None:
+        """``classes``: an LLM class per api to judge instead of LlamaIndex's (tests' fakes)."""
+        if classes is None:
+            self.version, self.unavailable = _versions()
+            classes = {} if self.unavailable else {api: _load(api) for api in MODELS}
+        else:
+            self.version, self.unavailable = "test", None
+        self._classes = classes
+
+    def capabilities(self) -> set[str]:
+        caps = {capability(kind, api) for kind in served_kinds(self) for api in self._classes}
+        return caps | ({concept("message-metadata")} if caps else set())
+
+    def _llm(self, api: str, agent: dict[str, Any], endpoint: dict[str, Any] | None) -> Any:
+        arguments: dict[str, Any] = {
+            "model": (agent.get("model") or {}).get("id") or DEFAULT_MODEL[api],
+            "api_key": PLACEHOLDER_KEY,
+            "max_retries": 0,
+            **llamaindex_inputs.constructor_options(api, agent),
+            **(endpoint or {}),
+        }
+        if api == "gemini.generate_content":
+            arguments["http_options"] = _gemini_http_options(arguments.get("http_options"))
+        return self._classes[api](**arguments)
+
+    def _prepared(
+        self, api: str, agent: dict[str, Any], call: _Call, structured: bool
+    ) -> tuple[Any, Any, dict[str, Any]]:
+        """The object to call (the LLM, or its structured LLM), and the keyword arguments of the call
+        besides the messages: the tools for ``chat_with_tools``, or none."""
+        llm = self._llm(api, agent, call.endpoint)
+        output_cls = llamaindex_inputs.output_class(agent) if structured else None
+        if output_cls is not None:
+            return llm, llm.as_structured_llm(output_cls), {}
+        tools = llamaindex_inputs.tools(agent)
+        if not tools:
+            return llm, llm, {}
+        options: dict[str, Any] = {"tools": tools, "allow_parallel_tool_calls": True}
+        if api.startswith("openai.") and any(t.get("strict") for t in agent.get("tools") or []):
+            options["strict"] = True
+        return llm, llm, options
+
+    def _result(self, llm: Any, response: Any, agent: dict[str, Any]) -> Any:
+        """A ``ChatResponse`` as LlamaIndex users read it."""
+        raw: Any = getattr(response, "raw", None)
+        if _is_model(raw) and llamaindex_inputs.output_class(agent) is not None:
+            return raw.model_dump()
+        calls = llm.get_tool_calls_from_response(response, error_on_no_tool_call=False)
+        if calls:
+            return [ToolCall(c.tool_id, c.tool_name, arguments_text(c.tool_kwargs)) for c in calls]
+        return text_result(response.message.content, agent)
+
+    def _send(self, api: str, agent: dict[str, Any], call: _Call) -> tuple[Any, Any]:
+        """The LLM and its ``ChatResponse`` for ``call``, inside the answering transport."""
+        llm, target, options = self._prepared(api, agent, call, structured=True)
+        if options:
+            return llm, target.chat_with_tools(chat_history=call.written, **options)
+        return llm, target.chat(call.written)
+
+    def _chat(self, api: str, agent: dict[str, Any], call: _Call) -> Any:
+        with answering(_replying(call.reply), call.downloads):
+            llm, response = self._send(api, agent, call)
+        return self._result(llm, response, agent)
+
+    async def _achat(self, api: str, agent: dict[str, Any], call: _Call) -> Any:
+        with answering(_replying(call.reply), call.downloads):
+            llm, target, options = self._prepared(api, agent, call, structured=True)
+            if options:
+                response = await target.achat_with_tools(chat_history=call.written, **options)
+            else:
+                response = await target.achat(call.written)
+        return self._result(llm, response, agent)
+
+    def _stream_calls(self, api: str, agent: dict[str, Any], call: _Call) -> Iterator[tuple[Any, Any]]:
+        """The LLM and each ``ChatResponse`` of ``stream_chat`` (``stream_chat_with_tools``), inside the
+        answering transport."""
+        llm, target, options = self._prepared(api, agent, call, structured=False)
+        if options:
+            responses = target.stream_chat_with_tools(chat_history=call.written, **options)
+        else:
+            responses = target.stream_chat(call.written)
+        for response in responses:
+            yield llm, response
+
+    def _stream(self, api: str, agent: dict[str, Any], call: _Call) -> Iterator[Any]:
+        """Each response's ``delta`` as it comes, the tool calls of the last response once it ends."""
+        llm, last = None, None
+        with answering(_replying(call.reply), call.downloads):
+            for called, response in self._stream_calls(api, agent, call):
+                if response.delta:
+                    yield response.delta
+                llm, last = called, response
+        calls = llm.get_tool_calls_from_response(last, error_on_no_tool_call=False) if llm else []
+        for c in calls:
+            yield ToolCall(c.tool_id, c.tool_name, arguments_text(c.tool_kwargs))
+
+    def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any:
+        """The body the SDK sends for ``chat`` (``stream_chat`` when the agent asks for a stream: a
+        LlamaIndex user asks by calling it, not with a ``stream`` option)."""
+        written = [llamaindex_inputs.message(m) for m in messages]
+        streamed, agent = without_stream(agent)
+        call = _Call(written, REFUSED, _ModelDescribed(messages))
+        with answering(_replying(REFUSED), call.downloads) as sent:
+            try:
+                if streamed:
+                    for _ in self._stream_calls(api, agent, call):
+                        pass
+                else:
+                    self._send(api, agent, call)
+            except Exception:
+                if not sent.calls:
+                    raise
+        return sent.body()
+
+    def _process_call(self, response: object, stream: bool) -> _Call:
+        written = [llamaindex_inputs.message(m) for m in PROCESS_MESSAGES]
+        return _Call(written, recorded_answer(response, stream=stream), _ModelDescribed())
+
+    def process(self, api: str, agent: dict[str, Any], response: object) -> Any:
+        return self._chat(api, agent, self._process_call(response, stream=False))
+
+    async def process_async(self, api: str, agent: dict[str, Any], response: object) -> Any:
+        return await self._achat(api, agent, self._process_call(response, stream=False))
+
+    def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Iterator[Any]:
+        return self._stream(api, agent, self._process_call(events, stream=True))
+
+    def execute(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
+        """``chat`` (``stream_chat`` when the agent asks for a stream), each request the class's own SDK
+        client sends forwarded through the harness's ``client`` (``forwarding``)."""
+        written = [llamaindex_inputs.message(m) for m in messages]
+        streamed, agent = without_stream(agent)
+        call = _Call(written, forwarding(client), _ModelDescribed(messages), _endpoint(api, client))
+        if streamed:
+            return self._stream(api, agent, call)
+        return self._chat(api, agent, call)
+
+
+def _is_model(value: Any) -> bool:
+    return callable(getattr(value, "model_dump", None)) and hasattr(type(value), "model_fields")
+
+
+def _gemini_http_options(given: dict[str, Any] | None) -> Any:
+    """``GoogleGenAI``'s ``http_options``: ``given`` (the endpoint), and the default transport of the
+    HTTP library the Gemini SDK's async client uses (``async_client_args``, as the SDK's ``_use_aiohttp``
+    reads a caller's wish for httpx rather than aiohttp), so that ``achat`` goes through the transport
+    answered. A dict, not an ``HttpOptions``: ``GoogleGenAI.__init__`` serialises an ``HttpOptions`` to
+    JSON (``to_json_dict``), which a transport object does not survive, and takes a dict as it is."""
+    try:  # the SDK's default backend: httpx where installed, else httpx2 (``_get_http_client_backend``)
+        http: Any = importlib.import_module("httpx")
+    except ImportError:
+        http = importlib.import_module("httpx2")
+    return {**(given or {}), "async_client_args": {"transport": http.AsyncHTTPTransport()}}
+
+
+def _endpoint(api: str, client: Any) -> dict[str, Any]:
+    """The class's constructor arguments for the endpoint of the harness's ``client``, as a user points
+    LlamaIndex at an endpoint: ``api_base`` (OpenAI), ``base_url`` (Anthropic), ``http_options``
+    (Gemini: ``base_url`` and ``api_version``)."""
+    from wireconf.exec_protocol.http_bridge import HttpBridge
+    from wireconf.providers.registry import PROVIDER_OF
+
+    described = HttpBridge(client, PROVIDER_OF[api].version_path).description
+    base = described["base_url"]
+    if api.startswith("openai."):
+        return {"api_base": base}
+    if api == "anthropic.messages":
+        return {"base_url": base}
+    version = described["api_base_url"].removeprefix(base.rstrip("/")).strip("/")
+    return {"http_options": {"base_url": base, "api_version": version}}
+
+
+def _load(api: str) -> Any:
+    module, cls = MODELS[api]
+    return getattr(importlib.import_module(module), cls)
