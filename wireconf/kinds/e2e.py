@@ -47,6 +47,8 @@ EXECUTE = AdapterMethod("execute", ("agent", "messages", "client"), http_client=
 class E2eCase(CaseBase):
     """Agent + messages → the request sent through the official SDK and the result of its response."""
 
+    not_input: ClassVar[frozenset[str]] = CaseBase.not_input | {"expect_request", "incremental"}
+
     kind: Literal["e2e"]
     agent: Agent
     messages: list[Message] = Field(default_factory=list)
@@ -149,7 +151,7 @@ def _request_lines(expected: JSON, exchange: Exchange) -> list[Line]:
     expected_resolved, actual_resolved = apply_matchers(expected, actual)
     if strict_equal(expected_resolved, actual_resolved):
         return []
-    diff = differences(expected_resolved, actual_resolved, subject="request")
+    diff = differences(expected, actual, subject="request", resolve=apply_matchers)
     head = "the request body sent through the SDK differs from the expectation:"
     pairs = zip(expected_resolved, actual_resolved, strict=False) if several else [(expected, actual)]
     rejected = [d.indented() for e, a in pairs for d in rejections(exchange.api, a, e)]
