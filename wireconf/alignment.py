@@ -106,11 +106,10 @@ class Alignment:
             pairs = self.arrays.get(at)
             if pairs is None:
                 return [self._arranged(v, side, (*at, i), within) for i, v in enumerate(value)]
+            indices = [pair[side] for pair in pairs]
             return [
-                GAP
-                if pair[side] is None
-                else self._arranged(value[pair[side]], side, (*at, position), within)
-                for position, pair in enumerate(pairs)
+                GAP if index is None else self._arranged(value[index], side, (*at, position), within)
+                for position, index in enumerate(indices)
             ]
         return value
 
@@ -182,7 +181,7 @@ def _pairs(expected: list[JSON], actual: list[JSON], budget: list[int]) -> list[
             pairs += _block(expected, actual, range(i1, i2), range(j1, j2))
     if all(i == j for i, j in pairs) and len(expected) == len(actual):
         return None
-    dropped = {left[i] for i, j in pairs if j is None}
+    dropped = {left[i] for i, j in pairs if i is not None and j is None}
     if any(right[j] in dropped for i, j in pairs if i is None and j is not None):
         return None  # an item moved, not inserted: the order differs at each place it changed
     return pairs
