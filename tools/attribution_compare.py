@@ -1,7 +1,7 @@
 """Compare the verdicts of two sets of full-corpus runs (JSONL reports): failures by tier per runtime,
 how each failure's differences were attributed, and every verdict that changed tier or rule.
 
-    python tools/attribution_compare.py BEFORE_DIR AFTER_DIR [--markdown]
+    python tools/attribution_compare.py BEFORE_DIR AFTER_DIR
 
 Each directory holds the ``--report`` files of one set of runs (``/work/lanes/runall.sh`` writes one per
 runtime: ``prompty.jsonl``, ``nat.jsonl``, …); runtimes are matched by ``impl version`` as the records
@@ -13,6 +13,9 @@ Printed per runtime: the failures by tier (``unruled``: a failure whose differen
 which has no tier; ``none``: a failure with no attributed difference, e.g. a stale waiver or a report
 without attributions), the differences by basis (declared, cited — the old fallback —, unruled), the
 errors, and then each case whose verdict changed: its status, tier or broken rules before → after.
+Last, the moves in aggregate over every runtime: the tier changes, and each rule with the number of
+failing verdicts it left and joined (a rule that left many verdicts while another joined them is a
+class of differences whose attribution changed).
 """
 
 from __future__ import annotations
@@ -116,12 +119,35 @@ def compare(before: Path, after: Path) -> list[str]:
     return lines
 
 
+def moves(before: Path, after: Path) -> list[str]:
+    """The changed verdicts of every runtime, in aggregate: tier changes and rules left or joined."""
+    old, new = by_runtime(before), by_runtime(after)
+    tiers: Counter[str] = Counter()
+    left: Counter[str] = Counter()
+    joined: Counter[str] = Counter()
+    for runtime in set(old) & set(new):
+        for case_id in set(old[runtime]) & set(new[runtime]):
+            was, now = verdict(old[runtime][case_id]), verdict(new[runtime][case_id])
+            if was == now or "failed" not in (was.status, now.status):
+                continue
+            if was.tier != now.tier:
+                tiers[f"{was.tier or was.status} → {now.tier or now.status}"] += 1
+            left.update(set(was.rules) - set(now.rules))
+            joined.update(set(now.rules) - set(was.rules))
+    lines = ["## moves in aggregate (every runtime)"]
+    lines.append(f"- tier changes: {_counts(tiers, ()) if tiers else 'none'}")
+    for rule in sorted(set(left) | set(joined), key=lambda r: (-(left[r] + joined[r]), r)):
+        lines.append(f"  - `{rule}`: left {left[rule]}, joined {joined[rule]}")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("before", type=Path, help="directory of the reports before")
     parser.add_argument("after", type=Path, help="directory of the reports after")
     args = parser.parse_args(argv)
-    sys.stdout.write("\n".join(compare(args.before, args.after)) + "\n")
+    lines = compare(args.before, args.after) + moves(args.before, args.after)
+    sys.stdout.write("\n".join(lines) + "\n")
     return 0
 
 

@@ -18,8 +18,10 @@ import json
 import logging
 import math
 import reprlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from wireconf.alignment import GAP, Step, align
 from wireconf.differences import Difference, Line
 from wireconf.secret_values import redact
 from wireconf.untyped import JSON
@@ -156,8 +158,14 @@ def _cut(line: str) -> str:
     return line if len(line) <= _MAX_VALUE else line[: _MAX_VALUE - 1] + "…"
 
 
-def _path(level: DiffLevel) -> tuple[tuple[int, Any], ...]:
-    return tuple((0, p) if isinstance(p, int) else (1, str(p)) for p in level.path(output_format="list"))
+def _path(level: DiffLevel) -> tuple[Step, ...]:
+    """A deepdiff level's place in the aligned values: keys and indices."""
+    return tuple(p if isinstance(p, int) else str(p) for p in level.path(output_format="list"))
+
+
+def _parts(steps: tuple[Step, ...]) -> tuple[tuple[int, Any], ...]:
+    """Steps as ``format_path`` reads them (and as they sort: indices before keys)."""
+    return tuple((0, p) if isinstance(p, int) else (1, p) for p in steps)
 
 
 def format_path(parts: tuple[tuple[int, Any], ...]) -> str:
@@ -201,20 +209,39 @@ def _shape(expected: JSON, actual: JSON) -> str:
     return f"{json_kind(expected)} → {json_kind(actual)}"
 
 
+Resolve = Callable[[JSON, JSON], tuple[JSON, JSON]]
+"""What makes an expectation comparable with a result: its matchers resolved against the values that
+stand where they stand (``wireconf.judging.matchers``)."""
+
+
 def differences(
-    expected: JSON, actual: JSON, tolerance: float | None = None, subject: str = "result"
+    expected: JSON,
+    actual: JSON,
+    tolerance: float | None = None,
+    subject: str = "result",
+    resolve: Resolve | None = None,
 ) -> Differences:
     """Every difference between two canonical values, in path order, each with its one-line text
-    (``$.max_tokens: unexpected key (got 100)``)."""
+    (``$.max_tokens: unexpected key (got 100)``), at the finest path where the two sides differ: arrays
+    of objects are aligned first (``wireconf.alignment``: an inserted item is one difference), and an
+    object is compared key by key however few keys the two sides share.
+
+    With ``resolve``, the values are resolved once to be aligned, and again once aligned, so that a
+    matcher is resolved against the item it is compared with, not the one at its index."""
     from deepdiff import DeepDiff  # imported by the first failure: a run that passes never needs it
 
+    aligned = align(*resolve(expected, actual)) if resolve is not None else align(expected, actual)
+    left, right = aligned.expected, aligned.actual
+    if resolve is not None:
+        left, right = resolve(aligned.arrange(expected, 0), aligned.arrange(actual, 1))
     diff = DeepDiff(
-        expected,
-        actual,
+        left,
+        right,
         view="tree",
         math_epsilon=tolerance,
         verbose_level=2,
         max_diffs=MAX_COMPARISONS,
+        threshold_to_diff_deeper=0,
     )
     found: list[tuple[Any, str, str, str, Any]] = []
     for level in diff.get("dictionary_item_removed", []):
@@ -228,6 +255,16 @@ def differences(
             text = f"expected {show(level.t1)}, got {show(level.t2)}"
             found.append((_path(level), "value", text, "", level))
     for level in diff.get("type_changes", []):
+        if level.t1 is GAP:  # an aligned array's item the expectation has no counterpart for
+            found.append(
+                (_path(level), "unexpected-item", f"unexpected item (got {show(level.t2)})", "", level)
+            )
+            continue
+        if level.t2 is GAP:
+            found.append(
+                (_path(level), "missing-item", f"missing item (expected {show(level.t1)})", "", level)
+            )
+            continue
         if _is_number(level.t1) and _is_number(level.t2) and strict_equal(level.t1, level.t2, tolerance):
             continue  # 1 and 1.0 are the same JSON number
         text = f"expected {_typed(level.t1)}, got {_typed(level.t2)}"
@@ -241,14 +278,18 @@ def differences(
         found.append((_path(level), "missing-item", f"missing item (expected {show(level.t1)})", "", level))
     for level in diff.get("iterable_item_added", []):
         found.append((_path(level), "unexpected-item", f"unexpected item (got {show(level.t2)})", "", level))
-    if not found and not strict_equal(expected, actual, tolerance):
-        change = "value" if json_kind(expected) == json_kind(actual) else "type"
-        shape = _shape(expected, actual) if change == "type" else ""
-        found.append(((), change, f"expected {show(expected)}, got {show(actual)}", shape, None))
+    if not found and not strict_equal(left, right, tolerance):
+        change = "value" if json_kind(left) == json_kind(right) else "type"
+        shape = _shape(left, right) if change == "type" else ""
+        found.append(((), change, f"expected {show(left)}, got {show(right)}", shape, None))
     out: list[Difference] = []
-    for parts, change, text, shape, level in sorted(found, key=lambda item: item[0]):
+    placed = [(_parts(aligned.expected_path(steps)), *rest, steps) for steps, *rest in found]
+    for parts, change, text, shape, level, steps in sorted(placed, key=lambda item: item[0]):
         path = format_path(parts)
-        sides = (expected, actual) if level is None else _sides(level)
+        there = format_path(_parts(aligned.actual_path(steps)))
+        if there != path or (change == "unexpected-item" and steps[:-1] in aligned.arrays):
+            text = _noted(text, f" (the runtime's {there})")  # the index a path names is the runtime's
+        sides = (left, right) if level is None else _sides(level)
         out.append(
             Difference(subject, path, change, f"{path}: {text}", shape, expected=sides[0], actual=sides[1])
         )
@@ -256,11 +297,18 @@ def differences(
     return Differences(out, stopped=bool(stats.get("MAX DIFF LIMIT REACHED")))
 
 
+def _noted(text: str, note: str) -> str:
+    """``text`` with ``note`` at the end of its first line."""
+    first, newline, rest = text.partition("\n")
+    head, colon = (first[:-1], ":") if first.endswith(":") and newline else (first, "")
+    return f"{head}{note}{colon}{newline}{rest}"
+
+
 def _sides(level: DiffLevel) -> tuple[JSON, JSON]:
     """The expectation's and the runtime's values at a deepdiff level (``None`` for the absent side)."""
     from deepdiff.helper import notpresent
 
-    expected, actual = (None if v is notpresent else v for v in (level.t1, level.t2))
+    expected, actual = (None if v is notpresent or v is GAP else v for v in (level.t1, level.t2))
     return expected, actual
 
 

@@ -83,6 +83,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "extensions",
                 "yaml_source",
                 "differences",
+                "alignment",
                 "conditions",
                 "stream_probe",
                 "report_text",

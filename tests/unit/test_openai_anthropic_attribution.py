@@ -19,7 +19,7 @@ from tests.conftest import CASES
 from wireconf.compare import differences
 from wireconf.corpus.rules import Catalogue, load_catalogue
 from wireconf.differences import Difference
-from wireconf.judging.attribution import DECLARED, UNRULED, attribute_one
+from wireconf.judging.attribution import DECLARED, attribute_one
 
 USER = {"role": "user", "content": [{"kind": "text", "value": "Hi"}]}
 
@@ -36,9 +36,10 @@ def _one(expected: Any, actual: Any, subject: str = "request") -> Difference:
     return difference
 
 
-def _raised(exception: str) -> Difference:
+def _raised(exception: str, body: Any = None) -> Difference:
+    """A wire case's runtime raised where ``body`` was expected (as ``wireconf.judging.verdict`` says)."""
     text = f"expected a request body, but the adapter raised {exception}"
-    return Difference("result", "$", "raised", text, exception)
+    return Difference("request", "$", "raised", text, exception, expected=body)
 
 
 def test_a_responses_message_item_with_a_type_breaks_the_item_shape_and_is_the_sdk_default(
@@ -78,12 +79,15 @@ def test_refusing_an_empty_conversation_breaks_the_messages_rule_only_when_it_is
 def test_a_refused_audio_format_is_charged_only_where_the_case_is_about_it(catalogue: Catalogue) -> None:
     wav = {"kind": "audio", "value": "UklGRg==", "mediaType": "audio/x-wav"}
     case = {"messages": [{"role": "user", "content": [wav]}]}
-    refused = _raised("UnsupportedFunctionalityError")
+    part = {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}}
+    body = {"model": "gpt-4o-audio-preview", "messages": [{"role": "user", "content": [part]}]}
+    refused = _raised("UnsupportedFunctionalityError", body)
     about = attribute_one(refused, "wire", "openai.chat", ["7.1.2/audio-format-wav"], catalogue, case)
     assert (about.basis, about.rules) == (DECLARED, ("7.1.2/audio-format-wav",))
-    # a case about every part kind (a file URL among them) does not blame the audio format for a refusal
+    # a case about every part kind does not blame the audio format for a refusal: the rule it cites
+    # that governs the audio part of the expected request is the one the refusal breaks
     beside = attribute_one(refused, "wire", "openai.chat", ["7.1.2/audio-part"], catalogue, case)
-    assert beside.basis == UNRULED
+    assert (beside.basis, beside.rules) == (DECLARED, ("7.1.2/audio-part",))
 
 
 @pytest.mark.parametrize(

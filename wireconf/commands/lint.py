@@ -11,12 +11,13 @@ from wireconf.commands import Subparsers, add_corpus_argument
 def run(args: argparse.Namespace) -> int:
     from wireconf.corpus.installed import corpus_folder
     from wireconf.corpus.lint import lint
-    from wireconf.kinds.registry import open_corpus
+    from wireconf.kinds.registry import INPUT_FIELDS, open_corpus
     from wireconf.providers.contract import versions_line
     from wireconf.reports.provider_schema import expected_rejections
 
     corpus = open_corpus(corpus_folder(args.corpus))
-    report = lint(corpus, Path(args.cassettes) if args.cassettes else None)
+    cassettes = Path(args.cassettes) if args.cassettes else None
+    report = lint(corpus, cassettes, INPUT_FIELDS)
     for problem in report.problems:
         print(problem)
     rejected = expected_rejections(corpus)

@@ -1,21 +1,25 @@
 """``wireconf lint``: everything about a corpus that can be checked without running a runtime.
 
 Schema of every case file, unique case ids, rule references that exist, rules that some case cites,
-the catalogue itself, the upstream vectors rules cite (imported as cases), and cassettes that the cases
-name, wherever they name one (each lies under the cassettes folder, exists and holds the interaction).
+the catalogue itself (every ``when`` condition reading only the case's input:
+``wireconf.corpus.conditions``), the upstream vectors rules cite (imported as cases), and cassettes
+that the cases name, wherever they name one (each lies under the cassettes folder, exists and holds
+the interaction).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from wireconf.cassettes.store import CassetteError, CassetteStore
 from wireconf.corpus.agent_model import agent_problems
+from wireconf.corpus.conditions import condition_problems, equivalence_problems
 from wireconf.corpus.loader import Corpus
 from wireconf.corpus.rules import uncovered
+from wireconf.providers.registry import API_NAMES, equivalences_of
 from wireconf.untyped import YAML
 
 
@@ -49,10 +53,18 @@ class LintReport:
         )
 
 
-def lint(corpus: Corpus, cassettes: Path | None = None) -> LintReport:
+def lint(
+    corpus: Corpus, cassettes: Path | None = None, input_fields: Mapping[str, frozenset[str]] | None = None
+) -> LintReport:
     """Every problem of ``corpus`` (loaded by the caller, with the kinds' case models: a case of a kind
-    of streams on an api without streams is one of its problems)."""
+    of streams on an api without streams is one of its problems); with ``input_fields`` (kind → the
+    fields of its case model that hold the case's input, ``wireconf.kinds.registry.INPUT_FIELDS``),
+    every condition of a rule or an equivalence that reads anything else."""
     problems = [str(p) for p in corpus.catalogue.problems] + [str(p) for p in corpus.problems()]
+    if input_fields is not None:
+        problems += condition_problems(corpus.catalogue.path, input_fields)
+        listed = {api: [(e.name, e.when) for e in equivalences_of(api)] for api in API_NAMES}
+        problems += equivalence_problems(listed, input_fields)
     problems += [
         f"{corpus.catalogue.path}: rule {rule_id} has no case"
         for rule_id in uncovered(corpus.catalogue, corpus.cited_rules)

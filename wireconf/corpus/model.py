@@ -248,6 +248,27 @@ class CaseBase(Strict):
 
     yields_items: ClassVar[bool] = False
     """Whether the kind's call yields items, so that ``expect_error.yielded`` means something."""
+    not_input: ClassVar[frozenset[str]] = frozenset(
+        {
+            "kind",
+            "id",
+            "rules",
+            "api",
+            "description",
+            "expect",
+            "expect_error",
+            "tolerance",
+            "expect_keys",
+            "vector",
+        }
+    )
+    """The fields that are not the case's input: what it is, what it checks and what it expects. A
+    kind adds the expectations of its own (``expect_request``); a rule's ``when`` reads only the rest."""
+
+    @classmethod
+    def input_fields(cls) -> frozenset[str]:
+        """The top-level fields that hold the case's input (agent, messages, response, ...)."""
+        return frozenset(cls.model_fields) - cls.not_input
 
     kind: str
     id: str = Field(pattern=_ID_PATTERN, description="Stable, readable, unique; starts with '<kind>.<api>.'")

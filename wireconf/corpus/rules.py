@@ -100,8 +100,14 @@ class Governs(BaseModel):
     ``path`` is a path as diffs print it (``$.messages[0].content``) where ``[*]`` stands for any array
     index, ``.*`` for any one key and ``**`` for anything further (``$.tools**``: the key and everything
     under it). ``change`` lists the kinds of difference (``wireconf.differences.CHANGES``; all
-    when absent), ``shape`` the types of a type change (``string → array``: a string was expected).
-    ``apis`` and ``kinds`` narrow it to the cases of those apis and kinds.
+    when absent), ``shape`` the types of a type change (``string → array``: a string was expected),
+    ``empty`` whether the value of a key one side lacks is empty. ``apis`` and ``kinds`` narrow it to
+    the cases of those apis and kinds, ``when`` to the cases whose input sets up what it is about.
+
+    A declaration is about a place, never about what a runtime happens to send: an option's rule
+    declares its own key (``$.generationConfig.stopSequences``, and the misspellings its text names),
+    not every key of the object it shares with the others; the object's keys belong to the rule that
+    says which keys it holds (``wireconf.judging.attribution`` ranks the declarations).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -134,6 +140,12 @@ class Governs(BaseModel):
         description="Conditions on the case's input that must all hold (wireconf.conditions): "
         "`agent.model.options.maxOutputTokens` present, `!path` absent, `path=value` equal",
     )
+    empty: bool | None = Field(
+        default=None,
+        description="For a key or item one side lacks: only where the value the other side holds is "
+        "empty (`{}`, `[]`: a rule that a key is omitted rather than sent empty), or, false, only where "
+        "it is not",
+    )
 
     @field_validator("change", "apis", "kinds", "variants", "when", mode="before")
     @classmethod
@@ -165,38 +177,25 @@ class Governs(BaseModel):
     def conditions(self) -> tuple[Condition, ...]:
         return tuple(parse_condition(text) for text in self.when or [])
 
-    @property
-    def specificity(self) -> tuple[bool, int, int, bool]:
-        """How narrow the declaration is: whether it names the adapter methods (a difference of
-        ``process_async`` alone breaks the rule about it first), the path's literal characters
-        (``$.stream`` beats ``$.*``), then the conditions on the case's input, then whether it names the
-        kinds of difference."""
-        return (
-            self.variants is not None,
-            len(_WILDCARD.sub("", self.path)),
-            len(self.when or []),
-            self.change is not None,
-        )
+    @cached_property
+    def _place(self) -> re.Pattern[str] | None:
+        """The pattern of the place itself when the path ends in ``**`` (what is under it aside)."""
+        return path_pattern(self.path[:-2]) if self.path.endswith("**") else None
 
-    def matches(
-        self,
-        subject: str,
-        path: str,
-        change: str,
-        shape: str,
-        kind: str,
-        api: str,
-        variant: str | None = None,
-    ) -> bool:
-        return (
-            subject == self.subject
-            and (self.variants is None or variant in self.variants)
-            and (self.change is None or change in self.change)
-            and (self.shape is None or shape == self.shape)
-            and (self.apis is None or api in self.apis)
-            and (self.kinds is None or kind in self.kinds)
-            and self.pattern.fullmatch(path) is not None
-        )
+    def names(self, path: str) -> bool:
+        """Whether the declaration names the place ``path`` itself, not only a value that holds it
+        (``$.tools**`` names ``$.tools``, and only holds ``$.tools[0].name``)."""
+        return self._place is None or self._place.fullmatch(path) is not None
+
+    @property
+    def path_specificity(self) -> int:
+        """How much of the path the declaration names: its literal characters (``$.stream`` beats
+        ``$.*``, ``$.generationConfig.stop`` beats ``$.generationConfig.*``)."""
+        return len(_WILDCARD.sub("", self.path))
+
+    def holds(self, value: Any) -> bool:
+        """Whether the value of the key or item one side lacks is what ``empty`` asks for."""
+        return self.empty is None or self.empty == (value in ({}, []) and isinstance(value, dict | list))
 
     def applies_to(self, case: Mapping[str, Any]) -> bool:
         """Whether the case (as written) sets up what the declaration is about (``when``)."""

@@ -63,9 +63,11 @@ def _describe_exception(exc: BaseException) -> str:
     return f"{type(exc).__module__}.{type(exc).__qualname__}: {machine_free(str(exc))}"
 
 
-def _raised(outcome: CanonicalOutcome[Any], text: str) -> Difference:
+def _raised(outcome: CanonicalOutcome[Any], text: str, subject: Subject, expected: JSON) -> Difference:
+    """A raise where ``expected`` (what ``subject`` should have been) was expected: the rules that
+    require that value are the ones it breaks (``wireconf.judging.attribution``)."""
     assert outcome.raised is not None
-    return Difference("result", "$", "raised", text, type(outcome.raised).__qualname__)
+    return Difference(subject, "$", "raised", text, type(outcome.raised).__qualname__, expected=expected)
 
 
 def _expected_value(
@@ -73,7 +75,7 @@ def _expected_value(
 ) -> list[Line]:
     if outcome.raised is not None:
         text = f"expected a {noun}, but the adapter raised {_describe_exception(outcome.raised)}"
-        lines: list[Line] = [_raised(outcome, text)]
+        lines: list[Line] = [_raised(outcome, text, subject, to_plain(case.expect))]
         if outcome.yielded:
             lines.append(f"  yielded before raising: {show(outcome.yielded)}")
         lines.append("  traceback (adapter frames):")
@@ -82,10 +84,9 @@ def _expected_value(
     listed = case.expect_keys == "listed"
     expected = to_plain(case.expect)
     value = listed_only(expected, outcome.value) if listed else outcome.value
-    expected, actual = _resolve(expected, value)
-    if strict_equal(expected, actual, case.tolerance):
+    if strict_equal(*_resolve(expected, value), case.tolerance):
         return []
-    diff = differences(expected, actual, case.tolerance, subject)
+    diff = differences(expected, value, case.tolerance, subject, resolve=_resolve)
     scope = " (on the keys it lists: expect_keys: listed)" if listed else ""
     return [f"the {noun} differs from the expectation{scope}:", *shown(diff)]
 
@@ -110,10 +111,10 @@ def _expected_error(expected: ExpectedError, outcome: CanonicalOutcome[Any], nou
             _indent(outcome.traceback()),
         ]
     yielded = to_plain(expected.yielded)
-    yielded, actual = _resolve(yielded, outcome.yielded) if yielded is not None else (None, outcome.yielded)
-    if yielded is not None and not strict_equal(yielded, actual):
+    if yielded is not None and not strict_equal(*_resolve(yielded, outcome.yielded)):
         lines.append("the items yielded before the exception differ from the expectation:")
-        lines += shown(differences(yielded, actual, subject="yielded-before-error"))
+        found = differences(yielded, outcome.yielded, subject="yielded-before-error", resolve=_resolve)
+        lines += shown(found)
     return lines
 
 

@@ -47,6 +47,8 @@ EXECUTE = AdapterMethod("execute", ("agent", "messages", "client"), http_client=
 class E2eCase(CaseBase):
     """Agent + messages → the request sent through the official SDK and the result of its response."""
 
+    not_input: ClassVar[frozenset[str]] = CaseBase.not_input | {"expect_request", "incremental"}
+
     kind: Literal["e2e"]
     agent: Agent
     messages: list[Message] = Field(default_factory=list)
@@ -155,7 +157,7 @@ def _request_lines(expected: JSON, exchange: Exchange) -> list[Line]:
             "rejects it:"
         )
         return [head, *rejected] if rejected else []
-    diff = differences(expected_resolved, actual_resolved, subject="request")
+    diff = differences(expected, actual, subject="request", resolve=apply_matchers)
     head = "the request body sent through the SDK differs from the expectation:"
     return [head, *shown(diff), *rejected]
 

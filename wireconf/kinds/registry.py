@@ -105,6 +105,13 @@ Case: Any = Annotated[
 CASE_ADAPTER: TypeAdapter[Any] = TypeAdapter(Case)
 
 
+INPUT_FIELDS: dict[str, frozenset[str]] = {
+    name: kind.case_model.input_fields() for name, kind in KINDS.items()
+}
+"""Kind → the top-level fields of its cases that hold their input: what a rule's ``when`` may read
+(``wireconf.corpus.conditions``)."""
+
+
 def open_corpus(root: Path) -> Corpus:
     """The corpus under ``root``, each case validated against the kinds' case models."""
     return Corpus(root, CASE_ADAPTER)

@@ -25,6 +25,7 @@ class StreamCase(CaseBase):
     """A provider stream (the official SDK's stream object) → the items the processor yields."""
 
     yields_items: ClassVar[bool] = True
+    not_input: ClassVar[frozenset[str]] = CaseBase.not_input | {"incremental"}
 
     kind: Literal["stream"]
     agent: Agent
