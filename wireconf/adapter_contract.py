@@ -32,6 +32,7 @@ __all__ = [
     "STREAM_KINDS",
     "TOOL_REGISTRY_METHOD",
     "Adapter",
+    "Inexpressible",
     "NoRequestSent",
     "RequestNotSendable",
     "RuntimeOutcome",
@@ -156,6 +157,22 @@ class ToolCalled(RuntimeOutcome):
     never executes one)."""
 
 
+class Inexpressible(Exception):
+    """The case's input has no form in the runtime: its users cannot write it (an image in a system
+    message where the runtime's system prompt is text only, a role it has no word for, a part kind its
+    messages have no place for). The adapter raises it, with the reason, instead of calling the runtime
+    with something else; the case is then *unsupported* by this runtime (counted and shown as such, with
+    the reason), neither a verdict on the runtime nor an error of the harness. Over ``exec:`` it is an
+    error message that says ``inexpressible: true`` (``@wireconf/exec``: ``Inexpressible``).
+
+    Raise it only where the runtime's own interface has no way to say the input, as its documentation
+    or source shows; a runtime that accepts the input and then refuses it or gets it wrong is judged."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 @runtime_checkable
 class Adapter(Protocol):
     """The minimum every adapter has; the per-kind methods below are needed only for declared kinds.
@@ -170,6 +187,11 @@ class Adapter(Protocol):
 
     Optional: ``async process_async(api, agent, response) -> object`` (awaited beside ``process``) and
     ``set_tool_registry(entries) -> None`` (custom tools of ``wire`` cases).
+
+    Optional attributes: ``adapter_modules`` (the modules of the adapter's own code, by default the
+    module of its class) and ``runtime_packages`` (the runtime's packages): an exception raised by the
+    adapter's own code is an error naming the adapter, never a verdict on the runtime
+    (``wireconf.raise_site``).
 
     Inputs use the spec's canonical vocabulary (plain dicts, camelCase keys). Results are plain data
     (str, numbers, bool, None, lists, mappings) or objects exposing the spec's fields, such as a

@@ -12,7 +12,7 @@ import pytest
 
 import wireconf
 from tests.conftest import REPO
-from wireconf.adapter_contract import RuntimeOutcome
+from wireconf.adapter_contract import Inexpressible, RuntimeOutcome
 from wireconf.case_abort import CaseAborted
 from wireconf.cassettes.importer import CassetteImportError, source_of
 from wireconf.errors import Verdict, WireconfError
@@ -44,7 +44,8 @@ def harness_exceptions() -> list[type[BaseException]]:
 def test_every_error_of_the_harness_is_a_wireconf_error():
     classes = harness_exceptions()
     assert len(classes) > 20  # the walk found the harness's errors
-    roots = (WireconfError, CaseAborted, Verdict, RuntimeOutcome)
+    # an adapter's outcomes: what its runtime did (RuntimeOutcome), an input it cannot say (Inexpressible)
+    roots = (WireconfError, CaseAborted, Verdict, RuntimeOutcome, Inexpressible)
     assert [c.__qualname__ for c in classes if not issubclass(c, roots)] == []
 
 

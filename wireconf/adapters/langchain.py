@@ -140,6 +140,22 @@ def _versions() -> tuple[str, str | None]:
 
 class LangChainAdapter:
     name = "langchain"
+    adapter_modules = (
+        "wireconf.adapters.langchain",
+        "wireconf.adapters.langchain_inputs",
+        "wireconf.adapters.openai_inputs",
+        "wireconf.adapters.http_answer",
+        "wireconf.adapters.results",
+    )
+    """This adapter's own code (``wireconf.raise_site``): an exception it raises is its bug, no verdict."""
+    runtime_packages: tuple[str, ...] = (
+        "langchain",
+        "langchain_core",
+        "langchain_openai",
+        "langchain_anthropic",
+        "langchain_google_genai",
+    )
+    """LangChain's packages; the SDKs, httpx and pydantic under them raise for whoever called them."""
 
     def __init__(self, classes: dict[str, Any] | None = None) -> None:
         """``classes``: a chat model class per api to judge instead of LangChain's (tests' fakes)."""
@@ -148,6 +164,7 @@ class LangChainAdapter:
             classes = {} if self.unavailable else {api: _load(api) for api in MODELS}
         else:
             self.version, self.unavailable = "test", None
+            self.runtime_packages += tuple({cls.__module__ for cls in classes.values()})
         self._classes = classes
 
     def capabilities(self) -> set[str]:

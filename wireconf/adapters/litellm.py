@@ -130,11 +130,22 @@ def _declare_category(exc: BaseException, answer: Answer | None, sent: Sent) -> 
 
 class LiteLLMAdapter:
     name = "litellm"
+    adapter_modules = (
+        "wireconf.adapters.litellm",
+        "wireconf.adapters.litellm_ids",
+        "wireconf.adapters.openai_inputs",
+        "wireconf.adapters.http_answer",
+        "wireconf.adapters.results",
+    )
+    """This adapter's own code (``wireconf.raise_site``): an exception it raises is its bug, no verdict."""
+    runtime_packages: tuple[str, ...] = ("litellm",)
+    """LiteLLM; the SDKs, httpx and pydantic under it raise for whoever called them."""
 
     def __init__(self, module: Any = None) -> None:
         """``module``: a stand-in for ``litellm`` to judge instead (tests' fakes)."""
         if module is not None:
             self._litellm, self.version, self.unavailable = module, "test", None
+            self.runtime_packages += (str(getattr(module, "__name__", "")),)
             return
         module, self.version, self.unavailable = optional_module("litellm", "litellm", HINT)
         if module is not None:

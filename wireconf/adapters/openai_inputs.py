@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wireconf.errors import Unwritable
+from wireconf.adapter_contract import Inexpressible
 from wireconf.reference_impl.schema import schema_to_wire, strict_output_schema
 
 OPTION_ARGUMENTS = {
@@ -32,7 +32,7 @@ AUDIO_FORMATS = {"audio/wav": "wav", "audio/x-wav": "wav", "audio/mpeg": "mp3", 
 """``input_audio.format`` as OpenAI documents its values; another media type gives its subtype."""
 
 
-class UnsupportedPart(Unwritable, ValueError):
+class UnsupportedPart(Inexpressible):
     """A part kind the OpenAI Chat format has no content part for: an input this runtime's users could
     not write, so the case is unsupported by the runtime, no verdict on it."""
 

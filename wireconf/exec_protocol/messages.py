@@ -147,32 +147,45 @@ def _builtin_exception(qualified: str) -> type[Exception] | None:
 
 @lru_cache(maxsize=256)
 def _remote_class(mro: tuple[str, ...]) -> type[Exception]:
-    """A class whose MRO carries the remote names, rooted at the first built-in exception named."""
+    """A class whose MRO carries the remote names, rooted at the first built-in exception named. Each
+    class keeps the name the runtime sent (``wireconf_name``, shown in verdicts): a bare name that is
+    also Python's (a JavaScript ``SyntaxError``, the ``ValueError`` of ``@wireconf/exec``) is the
+    runtime's own class on Python's, so it maps to the same error categories but is shown as it is
+    called there, never as ``builtins.SyntaxError``."""
     chain: list[str] = []
     base: type[Exception] = Exception
     for qualified in mro:
         builtin = _builtin_exception(qualified)
         if builtin is not None:
             base = builtin
+            if "." not in qualified:  # the runtime's own class of that name, not Python's itself
+                chain.append(qualified)
             break
         chain.append(qualified)
     cls = base
     for qualified in reversed(chain):
         module, _, name = qualified.rpartition(".")
-        cls = type(name, (cls,), {"__module__": module or "remote", "__qualname__": name})
+        # a bare name is the runtime's own: no module, so that a traceback reads ``SyntaxError: ...``
+        namespace = {"__module__": module or "builtins", "__qualname__": name, "wireconf_name": qualified}
+        cls = type(name, (cls,), namespace)
     return cls
 
 
 def remote_exception(error: Mapping[str, Any]) -> Exception:
-    """The exception an error message describes: same class names (``ValueError`` is ``ValueError``),
-    same message, and the runtime's traceback as ``wireconf_traceback``. An error that carries
+    """The exception an error message describes: same class names (``builtins.ValueError`` is
+    ``ValueError``; a bare ``ValueError`` is the runtime's class of that name on it), same message, the
+    runtime's traceback as ``wireconf_traceback``, and whose code raised it (``origin``: ``adapter`` when
+    the runtime's side says its adapter's own code did, ``wireconf.raise_site``) as ``wireconf_origin``
+    and ``wireconf_raised_at``. An error that carries
     ``category`` (a runtime whose hello says ``categories``) is declared to mean it (``null``: none of the
     spec's errors, so its class names are not read as Python's); without it, its class names are mapped
     as a Python exception's are (``wireconf.error_categories``)."""
     mro = tuple(str(n) for n in (error.get("mro") or [error.get("type") or "Exception"]))
     exc = _remote_class(mro)(str(error.get("message", "")))
-    # an attribute of wireconf's own on an exception of any class (the runtime's, by name)
+    # attributes of wireconf's own on an exception of any class (the runtime's, by name)
     exc.wireconf_traceback = str(error.get("traceback") or "")  # type: ignore[attr-defined]
+    exc.wireconf_origin = "adapter" if error.get("origin") == "adapter" else "runtime"  # type: ignore[attr-defined]
+    exc.wireconf_raised_at = str(error.get("at") or "")  # type: ignore[attr-defined]
     if "category" in error:
         status = error.get("status")
         categorised(exc, error["category"], status if isinstance(status, int) else None)

@@ -19,15 +19,18 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
+from wireconf.adapter_contract import Inexpressible, RuntimeOutcome
 from wireconf.corpus.model import CaseBase
 from wireconf.differences import Difference, Line
-from wireconf.errors import CaseInputError, ContractError, NotJudged, Unwritable
+from wireconf.error_categories import shown_name
+from wireconf.errors import CaseInputError, ContractError, NotJudged
 from wireconf.judging.canonical import NotData
 from wireconf.judging.outcome import Outcome, canonical_outcome
 from wireconf.judging.recorded_values import with_recorded_values
 from wireconf.judging.verdict import judge_variants
 from wireconf.kinds.kind import Call, Kind
 from wireconf.kinds.registry import KINDS
+from wireconf.raise_site import Ownership, adapter_raised
 from wireconf.secret_values import redact
 
 if TYPE_CHECKING:
@@ -101,18 +104,23 @@ def finish_case(session: CaseHost, prepared: Prepared) -> CaseResult:
     except (ContractError, NotJudged) as exc:
         return CaseResult("error", redact(f"error: {exc}"))
     runtime_seconds = time.perf_counter() - started
-    result = _judged(kind, case, outcome)
+    result = _judged(kind, case, outcome, session.impl.name, session.impl.adapter)
     result.runtime_seconds = runtime_seconds
     return result
 
 
-def _judged(kind: Kind[Any, Any], case: Any, outcome: Outcome[Any]) -> CaseResult:
-    """The verdict on what the adapter call returned, or the error that says why there is none."""
+def _judged(kind: Kind[Any, Any], case: Any, outcome: Outcome[Any], name: str, adapter: object) -> CaseResult:
+    """The verdict on what the adapter call returned, or why there is none: an error (the harness's
+    fault, or the adapter's own code raised) or unsupported (the adapter says the input has no form)."""
     fault = not_judged(outcome)
-    if isinstance(fault, Unwritable):
-        return CaseResult("unsupported", redact(f"not supported by this runtime's input: {fault}"))
     if fault is not None:
         return CaseResult("error", redact(f"error (not a verdict on the runtime): {fault}"))
+    inexpressible = _raised(outcome, Inexpressible)
+    if inexpressible is not None:
+        return CaseResult("unsupported", redact(f"{name} cannot express this case's input: {inexpressible}"))
+    bug = adapter_bug(outcome, name, adapter)
+    if bug:
+        return CaseResult("error", redact(bug))
     try:
         canonical = canonical_outcome(outcome)
     except NotData as exc:
@@ -122,6 +130,38 @@ def _judged(kind: Kind[Any, Any], case: Any, outcome: Outcome[Any]) -> CaseResul
     except NotJudged as exc:
         return CaseResult("error", redact(f"error (not a verdict on the runtime): {exc}"))
     return CaseResult("judged", lines=[_redacted(line) for line in lines])
+
+
+def _raised(outcome: Outcome[Any], cls: type[BaseException]) -> BaseException | None:
+    """What the outcome or one of its variants raised of class ``cls``."""
+    for candidate in (outcome, *(variant for _, variant in outcome.variants)):
+        if isinstance(candidate.raised, cls):
+            return candidate.raised
+    return None
+
+
+def adapter_bug(outcome: Outcome[Any], name: str, adapter: object) -> str:
+    """The error of an outcome whose exception the adapter's own code raised (``wireconf.raise_site``;
+    over ``exec:``, as the runtime's side said: ``origin: adapter``), or ``""``: a bug of the adapter
+    says nothing about the runtime, so the case is an error naming the adapter, never a verdict."""
+    own = Ownership.of(adapter)
+    for candidate in (outcome, *(variant for _, variant in outcome.variants)):
+        exc = candidate.raised
+        if exc is None:
+            continue
+        remote = getattr(exc, "wireconf_origin", None)
+        at = str(getattr(exc, "wireconf_raised_at", "") or "") if remote == "adapter" else ""
+        if remote is None:
+            at = adapter_raised(exc, own, (RuntimeOutcome, Inexpressible, NotJudged))
+        if at or remote == "adapter":
+            return (
+                f"error (not a verdict on the runtime): the adapter {name} raised {shown_name(exc)}: {exc} "
+                f"in its own code{f', at {at}' if at else ''}, not in the runtime it wraps: a bug of the "
+                "adapter, to fix there (wireconf.raise_site says how its code is told from the runtime's: "
+                "its `adapter_modules`, `runtime_packages`)\n  traceback (adapter frames):\n"
+                + "\n".join("    " + line for line in candidate.traceback().splitlines())
+            )
+    return ""
 
 
 def not_judged(outcome: Outcome[Any]) -> NotJudged | None:

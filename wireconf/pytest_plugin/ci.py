@@ -31,6 +31,7 @@ from wireconf.pytest_plugin.summary import (
     PROP_CASE,
     PROP_CORPUS,
     PROP_DIFFERENCES,
+    PROP_FAILING_PROFILES,
     PROP_KIND,
     PROP_OUTSIDE_PROFILE,
     PROP_PROBLEM,
@@ -265,6 +266,8 @@ class _Controller:
                 setattr(record, attr, json.loads(props[key]))
         record.tier = props.get(PROP_TIER) or record.tier
         record.outside_profile = props.get(PROP_OUTSIDE_PROFILE, record.outside_profile)
+        if PROP_FAILING_PROFILES in props:
+            record.failing_profiles = [p for p in props[PROP_FAILING_PROFILES].split(",") if p]
         if PROP_FINGERPRINT in props:
             self.fingerprints[record.id] = props[PROP_FINGERPRINT]
         record.location = props.get(PROP_LOCATION, record.location)

@@ -42,6 +42,7 @@ from wireconf.pytest_plugin.summary import (
     PROP_CHECK,
     PROP_CORPUS,
     PROP_DIFFERENCES,
+    PROP_FAILING_PROFILES,
     PROP_KIND,
     PROP_OUTSIDE_PROFILE,
     PROP_PROBLEM,
@@ -276,6 +277,7 @@ class CaseItem(ShownAsWritten):
             self.user_properties.append((PROP_STALE_WAIVERS, json.dumps([w.label for w in stale])))
         if decision.outcome == "pass":
             return
+        self.user_properties.append((PROP_FAILING_PROFILES, ",".join(decision.failing_profiles)))
         waived = {id(d): w for d, w in decision.waived}
         text = [str(line) + _waived_note(line, waived) for line in result.lines]
         expect_key = "expect_error" if loaded.model.expect_error is not None else "expect"
