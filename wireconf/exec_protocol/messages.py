@@ -8,7 +8,6 @@ from __future__ import annotations
 import base64
 import builtins
 import json
-import os
 import traceback
 from collections.abc import Callable, Mapping
 from functools import lru_cache
@@ -17,6 +16,7 @@ from typing import Any
 
 from wireconf.error_categories import categorised, reported
 from wireconf.errors import ContractError, NotJudged
+from wireconf.report_text import short_path
 from wireconf.untyped import JSON, AdapterResult
 
 SCHEMA_FILE = "schema.json"
@@ -116,23 +116,11 @@ def error_payload(
     }
 
 
-def _short_path(filename: str) -> str:
-    """A frame's file without the machine's prefix (virtualenv, checkout, interpreter), so that a runtime
-    process's traceback reads the same on every machine, as an in-process one does."""
-    posix = filename.replace("\\", "/")
-    for marker in ("/site-packages/", "/lib/python3"):
-        at = posix.rfind(marker)
-        if at >= 0:
-            return posix[at + 1 :] if marker == "/site-packages/" else posix[at + 5 :]
-    cwd = os.getcwd().replace("\\", "/").rstrip("/") + "/"
-    return posix[len(cwd) :] if posix.startswith(cwd) else filename
-
-
 def _traceback(exc: BaseException, skip: str) -> str:
     frames = traceback.extract_tb(exc.__traceback__)
     kept = [f for f in frames if skip not in f.filename.replace("\\", "/")] or frames
     for frame in kept:
-        frame.filename = _short_path(frame.filename)
+        frame.filename = short_path(frame.filename)
     lines = traceback.format_list(kept[-12:]) + traceback.format_exception_only(type(exc), exc)
     return "".join(lines).rstrip()
 

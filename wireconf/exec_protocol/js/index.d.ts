@@ -135,6 +135,8 @@ export declare class Inexpressible extends Error {
   constructor(reason: string, options?: { cause?: unknown });
 }
 /** `file:line` of the adapter's own frame that threw `error` (by `adapterFiles`), or "" (the runtime's). */
+/** This machine's places (the adapter's folder URL, the working directory) → "", for `places`. */
+export declare function machinePlaces(adapter?: string | null): Record<string, string>;
 export declare function adapterRaised(error: unknown, adapterFiles?: string[], places?: Record<string, string>): string;
 /** An error that declares its category where the runtime refuses deliberately. */
 export declare class CategorisedError extends Error {

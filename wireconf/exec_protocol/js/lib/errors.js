@@ -137,6 +137,19 @@ function classNames(error) {
   return names;
 }
 
+/** Places of this machine a stack names, each made relative: the adapter's folder (`adapter`, a URL)
+ * and the working directory, as file URLs and as paths. */
+export function machinePlaces(adapter = null) {
+  const cwd = pathToFileURL(process.cwd() + "/").href;
+  const places = {};
+  for (const url of [adapter, cwd]) {
+    if (!url) continue;
+    places[url] = "";
+    places[new URL(url).pathname] = "";
+  }
+  return places;
+}
+
 /** A stack with machine-specific locations replaced by short names (`places`: prefix → name), so
  * that a failure reads the same on every machine. */
 export function shortened(stack, places = {}) {

@@ -2,7 +2,7 @@
 import { Call } from "./call.js";
 import { Channel, ProtocolError } from "./channel.js";
 import { asData, isStream } from "./data.js";
-import { callerFolder, errorPayload } from "./errors.js";
+import { callerFolder, errorPayload, machinePlaces } from "./errors.js";
 import { PROTOCOL_VERSION, STREAMING_METHODS, YIELDING_METHODS } from "./protocol.js";
 
 const isIterable = (value) =>
@@ -32,7 +32,12 @@ export async function serve({
 }) {
   const io = channel ?? new Channel();
   const adapter = callerFolder();
-  const errorOptions = { ...errors, adapterFiles: errors.adapterFiles ?? (adapter ? [adapter] : []) };
+  const errorOptions = {
+    ...errors,
+    adapterFiles: errors.adapterFiles ?? (adapter ? [adapter] : []),
+    // the adapter's own places first, then its folder and the working directory: no machine path left
+    places: { ...errors.places, ...machinePlaces(adapter) },
+  };
   const said = {
     type: "hello",
     protocol: hello.protocol ?? PROTOCOL_VERSION,

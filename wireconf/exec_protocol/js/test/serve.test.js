@@ -333,3 +333,16 @@ test("adapterRaised: a node_modules folder inside the adapter's files is the run
   const declared = new CategorisedError("invalid-input", "refused on purpose");
   assert.equal(adapterRaised(declared, [new URL("./", import.meta.url).href]), "");
 });
+
+test("a served error's stack names no folder of this machine: the adapter's and the working directory go", async () => {
+  const h = fakeHarness();
+  const served = serve({ hello: HELLO, handlers: { process: () => { throw new TypeError("t"); } }, channel: h.channel, exit: false });
+  await h.next();
+  h.push(call(1, "process"));
+  const { error } = await h.next();
+  assert.match(error.traceback, /\(serve\.test\.js:\d+:\d+\)/);
+  assert.equal(error.traceback.includes(process.cwd()), false);
+  assert.equal(error.traceback.includes("file://"), false);
+  h.end();
+  await served;
+});
