@@ -34,6 +34,7 @@ __all__ = [
     "Adapter",
     "Inexpressible",
     "NoRequestSent",
+    "NoResult",
     "RequestNotSendable",
     "RuntimeOutcome",
     "ToolCalled",
@@ -150,6 +151,12 @@ class NoRequestSent(RuntimeOutcome):
 class RequestNotSendable(RuntimeOutcome):
     """The runtime handed its SDK client a request no SDK could send: arguments that are not keywords, a
     body that is not JSON (an object of its own, a key that is not a string)."""
+
+
+class NoResult(RuntimeOutcome):
+    """The runtime returned without the result its users read (LiteLLM's ``ModelResponse`` whose
+    ``choices`` is empty, where its users read ``choices[0].message``): what their code would fail on,
+    reported as the runtime's outcome rather than as the adapter's own ``IndexError``."""
 
 
 class ToolCalled(RuntimeOutcome):

@@ -42,7 +42,6 @@ from wireconf.adapters import langchain_inputs, openai_inputs
 from wireconf.adapters.http_answer import REFUSED, Answer, Reply, answering, forwarding, recorded_answer
 from wireconf.adapters.results import ToolCall, arguments_text, text_result
 from wireconf.cassettes.downloads import Downloads
-from wireconf.reference_impl.schema import schema_to_wire
 
 PLACEHOLDER_KEY = "wireconf-placeholder-key"
 """The chat models refuse to start without a key; the transport never sends it anywhere."""
@@ -190,7 +189,7 @@ class LangChainAdapter:
         """The chat model with the agent's tools bound, or its structured-output runnable."""
         model = self._model(api, agent, endpoint)
         if structured and agent.get("outputs"):
-            schema = {"title": "structured_output", **schema_to_wire(agent["outputs"])}
+            schema = {"title": "structured_output", **openai_inputs.json_schema(agent["outputs"])}
             return model.with_structured_output(schema), True
         tools = openai_inputs.function_tools(agent)
         if tools:

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from wireconf.adapter_contract import capability, concept, served_kinds
+from wireconf.adapter_contract import NoResult, capability, concept, served_kinds
 from wireconf.adapters import openai_inputs
 from wireconf.adapters._optional import optional_module
 from wireconf.adapters.http_answer import REFUSED, Answer, Reply, Sent, answering, forwarding, recorded_answer
@@ -208,7 +208,10 @@ class LiteLLMAdapter:
         return body
 
     def _result(self, result: Any, agent: dict[str, Any]) -> Any:
-        """A ``ModelResponse`` as its users read it: the tool calls, else the message's text."""
+        """A ``ModelResponse`` as its users read it: the tool calls, else the message's text; without a
+        choice to read, the runtime's outcome ``NoResult``."""
+        if not result.choices:
+            raise NoResult(f"LiteLLM returned a {type(result).__name__} without choices to read")
         message = result.choices[0].message
         if message.tool_calls:
             return [ToolCall(c.id, c.function.name, c.function.arguments) for c in message.tool_calls]

@@ -81,11 +81,21 @@ def message(canonical: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def json_schema(properties: list[dict[str, Any]] | None, strict: bool = False) -> dict[str, Any]:
+    """The JSON Schema a user of these runtimes writes for the spec's properties (§7.1.4's table); a
+    property kind outside the table has no JSON Schema type, so its users cannot write it at all:
+    ``Inexpressible`` (the case is unsupported by the runtime, never passed on the adapter's refusal)."""
+    try:
+        return strict_output_schema(properties or []) if strict else schema_to_wire(properties)
+    except ValueError as exc:
+        raise Inexpressible(f"{exc}: its users write a JSON Schema, which has no type for that kind") from exc
+
+
 def tool(canonical: dict[str, Any]) -> dict[str, Any]:
     function: dict[str, Any] = {"name": canonical.get("name")}
     if canonical.get("description") is not None:
         function["description"] = canonical["description"]
-    function["parameters"] = schema_to_wire(canonical.get("parameters"))
+    function["parameters"] = json_schema(canonical.get("parameters"))
     if canonical.get("strict"):
         function["strict"] = True
     return {"type": "function", "function": function}
@@ -104,7 +114,7 @@ def response_format(agent: dict[str, Any]) -> dict[str, Any] | None:
     outputs = agent.get("outputs")
     if not outputs:
         return None
-    schema = strict_output_schema(outputs)
+    schema = json_schema(outputs, strict=True)
     return {
         "type": "json_schema",
         "json_schema": {"name": "structured_output", "strict": True, "schema": schema},
