@@ -76,9 +76,20 @@ def message(canonical: dict[str, Any]) -> dict[str, Any]:
         content = [content_part(p) for p in parts]
     out: dict[str, Any] = {"role": canonical.get("role"), "content": content}
     for key, value in (canonical.get("metadata") or {}).items():
-        if key in ("tool_calls", "tool_call_id", "name"):
+        if key == "tool_calls" and isinstance(value, list):
+            out[key] = [tool_call(call) for call in value]
+        elif key in ("tool_calls", "tool_call_id", "name"):
             out[key] = value
     return out
+
+
+def tool_call(call: Any) -> Any:
+    """A stored tool call as an OpenAI-format caller writes one: OpenAI-shaped as it is, a §8.7
+    ToolCall (``{id, name, arguments}``, as a processor returns it) in the OpenAI shape it stands for."""
+    if not isinstance(call, dict) or "function" in call or "name" not in call:
+        return call
+    function = {"name": call["name"], "arguments": call.get("arguments", "")}
+    return {"id": call.get("id"), "type": "function", "function": function}
 
 
 def json_schema(properties: list[dict[str, Any]] | None, strict: bool = False) -> dict[str, Any]:
