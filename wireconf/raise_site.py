@@ -29,10 +29,15 @@ import sys
 from dataclasses import dataclass
 from types import TracebackType
 
+from wireconf.error_categories import shown_name
+
 ADAPTER_MODULES = "adapter_modules"
 """The adapter attribute naming its own modules (module names; a package's name stands for its modules)."""
 RUNTIME_PACKAGES = "runtime_packages"
 """The adapter attribute naming the runtime's packages, so that other libraries' frames are passed over."""
+
+Exempt = tuple[type[BaseException], ...]
+"""Classes an adapter raises on purpose (the adapter contract's ``RuntimeOutcome``, ``Inexpressible``)."""
 
 _HARNESS = "wireconf"
 _RUNTIME_INSIDE_HARNESS = ("wireconf.reference_impl",)
@@ -89,7 +94,7 @@ def _frames(tb: TracebackType | None) -> list[tuple[str, int, str]]:
     return frames[::-1]
 
 
-def adapter_raised(exc: BaseException, own: Ownership, exempt: tuple[type[BaseException], ...] = ()) -> str:
+def adapter_raised(exc: BaseException, own: Ownership, exempt: Exempt = ()) -> str:
     """``module:line (function)`` of the adapter's own frame that raised ``exc``; ``""`` when the
     exception is the runtime's (or raised on purpose: declared, or of an ``exempt`` class)."""
     seen: set[int] = set()
@@ -105,3 +110,27 @@ def adapter_raised(exc: BaseException, own: Ownership, exempt: tuple[type[BaseEx
                 return f"{module}:{line} ({function})" if _within(module, own.adapter) else ""
         return ""
     return ""
+
+
+def adapters_own(exc: BaseException, own: Ownership, exempt: Exempt = ()) -> str | None:
+    """Where the adapter's own code raised ``exc`` (``""``: somewhere it did not say), or ``None`` when
+    the exception is the runtime's. An exception from another process says it itself (``origin`` of the
+    exec protocol's error: ``wireconf_origin``, ``wireconf_raised_at``); any other is read from its
+    traceback (``adapter_raised``)."""
+    remote = getattr(exc, "wireconf_origin", None)
+    if remote is not None:
+        return str(getattr(exc, "wireconf_raised_at", "") or "") if remote == "adapter" else None
+    return adapter_raised(exc, own, exempt) or None
+
+
+def adapter_bug(name: str, exc: BaseException, at: str, traceback: str) -> str:
+    """The error of a case whose adapter ``name`` raised ``exc`` in its own code, at ``at``."""
+    where = f", at {at}" if at else ""
+    frames = "\n".join("    " + line for line in traceback.splitlines())
+    return (
+        f"error (not a verdict on the runtime): the adapter {name} raised {shown_name(exc)}: {exc} in its "
+        f"own code{where}, not in the runtime it wraps: a bug of the adapter, to fix there "
+        "(wireconf.raise_site tells its code from the runtime's by its `adapter_modules` and "
+        "`runtime_packages`)\n"
+        f"  traceback (adapter frames):\n{frames}"
+    )

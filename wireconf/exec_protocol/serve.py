@@ -40,7 +40,7 @@ from wireconf.exec_protocol.messages import (
 )
 from wireconf.kinds.registry import KINDS, METHODS
 from wireconf.kinds.registry import OPTIONAL_METHODS as REGISTRY_OPTIONAL_METHODS
-from wireconf.raise_site import Ownership, adapter_raised
+from wireconf.raise_site import Ownership, adapters_own
 from wireconf.untyped import JSON, AdapterObject, AdapterResult, SDKObject
 
 if TYPE_CHECKING:
@@ -193,8 +193,8 @@ class Server:
         payload = error_payload(exc, categories=True)
         if isinstance(exc, Inexpressible):
             return {**payload, "inexpressible": True}
-        at = adapter_raised(exc, Ownership.of(self.adapter), (RuntimeOutcome,))
-        return {**payload, "origin": "adapter", "at": at} if at else payload
+        at = adapters_own(exc, Ownership.of(self.adapter), (RuntimeOutcome,))
+        return payload if at is None else {**payload, "origin": "adapter", "at": at}
 
     def _read(self, call_id: int) -> dict[str, int]:
         """Protocol 3: how many events of the call's stream the SDK had read (the harness's probe)."""

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
+from wireconf import raise_site
 from wireconf.adapter_contract import Inexpressible, RuntimeOutcome
 from wireconf.corpus.model import CaseBase
 from wireconf.differences import Difference, Line
-from wireconf.error_categories import shown_name
 from wireconf.errors import CaseInputError, ContractError, NotJudged
 from wireconf.judging.canonical import NotData
 from wireconf.judging.outcome import Outcome, canonical_outcome
@@ -30,7 +30,7 @@ from wireconf.judging.recorded_values import with_recorded_values
 from wireconf.judging.verdict import judge_variants
 from wireconf.kinds.kind import Call, Kind
 from wireconf.kinds.registry import KINDS
-from wireconf.raise_site import Ownership, adapter_raised
+from wireconf.raise_site import Ownership, adapters_own
 from wireconf.secret_values import redact
 
 if TYPE_CHECKING:
@@ -141,26 +141,14 @@ def _raised(outcome: Outcome[Any], cls: type[BaseException]) -> BaseException | 
 
 
 def adapter_bug(outcome: Outcome[Any], name: str, adapter: object) -> str:
-    """The error of an outcome whose exception the adapter's own code raised (``wireconf.raise_site``;
-    over ``exec:``, as the runtime's side said: ``origin: adapter``), or ``""``: a bug of the adapter
-    says nothing about the runtime, so the case is an error naming the adapter, never a verdict."""
+    """The error of an outcome whose exception the adapter's own code raised (``wireconf.raise_site``),
+    or ``""``: a bug of the adapter says nothing about the runtime, so the case is an error naming it."""
     own = Ownership.of(adapter)
     for candidate in (outcome, *(variant for _, variant in outcome.variants)):
         exc = candidate.raised
-        if exc is None:
-            continue
-        remote = getattr(exc, "wireconf_origin", None)
-        at = str(getattr(exc, "wireconf_raised_at", "") or "") if remote == "adapter" else ""
-        if remote is None:
-            at = adapter_raised(exc, own, (RuntimeOutcome, Inexpressible, NotJudged))
-        if at or remote == "adapter":
-            return (
-                f"error (not a verdict on the runtime): the adapter {name} raised {shown_name(exc)}: {exc} "
-                f"in its own code{f', at {at}' if at else ''}, not in the runtime it wraps: a bug of the "
-                "adapter, to fix there (wireconf.raise_site says how its code is told from the runtime's: "
-                "its `adapter_modules`, `runtime_packages`)\n  traceback (adapter frames):\n"
-                + "\n".join("    " + line for line in candidate.traceback().splitlines())
-            )
+        at = None if exc is None else adapters_own(exc, own, (RuntimeOutcome, Inexpressible, NotJudged))
+        if exc is not None and at is not None:
+            return raise_site.adapter_bug(name, exc, at, candidate.traceback())
     return ""
 
 
