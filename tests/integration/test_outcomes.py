@@ -11,6 +11,7 @@ import sys
 import textwrap
 
 import pytest
+import yaml
 
 from tests.conftest import REPO, collect_run, small_corpus
 from tests.fakes.inexpressible import REASON
@@ -54,6 +55,28 @@ def test_an_input_the_adapter_cannot_express_makes_the_case_unsupported(
     assert REASON in (records[IMAGE].reason or ""), records[IMAGE]
     (runtime,) = build_matrix(list(records.values())).runtimes
     assert runtime.counts["unsupported"] == len(run.with_outcome("unsupported"))
+
+
+def test_a_baseline_update_drops_the_expected_failure_of_a_case_now_inexpressible(run_corpus, tmp_path):
+    """A case listed as failing that the adapter now says it cannot express is no failure to expect: the
+    update removes its entry (a stale claim on the findings page otherwise), and keeps the others."""
+    baseline = tmp_path / "baseline.yaml"
+    baseline.write_text(
+        "impl: inexpressible\nexpected_failures:\n"
+        f"  {IMAGE}: 'an old reason'\n  wire.openai.chat.not-run-here: 'kept'\npassed: {{}}\n",
+        encoding="utf-8",
+    )
+    run_corpus(
+        "--impl=tests.fakes.inexpressible:adapter",
+        "--kind=wire",
+        "--api=openai.chat",
+        "-k",
+        "image",
+        f"--baseline={baseline}",
+        "--update-baseline",
+    )
+    written = yaml.safe_load(baseline.read_text(encoding="utf-8"))["expected_failures"]
+    assert IMAGE not in written and written["wire.openai.chat.not-run-here"] == "kept", written
 
 
 # --- an adapter's own exception is an error -------------------------------------------------------------

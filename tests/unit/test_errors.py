@@ -58,8 +58,12 @@ def test_what_an_adapter_saw_the_runtime_do_is_neither_an_error_nor_a_verdict():
         "NoRequestSent",
         "RequestNotSendable",
         "ToolCalled",
+        "NoResult",
     }
     assert [c for c in outcomes if issubclass(c, (WireconfError, Verdict, CaseAborted))] == []
+    # an input with no form in the runtime is neither either: the case is unsupported
+    inexpressible = [c for c in harness_exceptions() if issubclass(c, Inexpressible)]
+    assert [c for c in inexpressible if issubclass(c, (WireconfError, Verdict, RuntimeOutcome))] == []
 
 
 def test_a_verdict_is_not_an_error():

@@ -44,3 +44,5 @@ def test_the_free_set_is_the_conventions_registry_without_the_table_and_its_opti
     assert "gen_ai.response.model" in free and "gen_ai.conversation.id" in free
     assert not free & TABLE and not free & REQUEST_OPTIONS
     assert "gen_ai.response.created" not in free
+    # names the conventions replaced are no longer theirs: gen_ai.system (by gen_ai.provider.name)
+    assert "gen_ai.system" not in free and "gen_ai.usage.prompt_tokens" not in free

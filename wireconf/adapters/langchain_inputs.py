@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from wireconf.adapter_contract import Inexpressible
 from wireconf.adapters.openai_inputs import UnsupportedPart, is_url
 
 OPTION_FIELDS = {
@@ -128,5 +129,9 @@ def message(canonical: dict[str, Any]) -> Any:
         invalid = [c for c in calls if c["type"] == "invalid_tool_call"]
         return AIMessage(content=content, tool_calls=valid, invalid_tool_calls=invalid, **named)
     if role == "tool":
-        return ToolMessage(content=content, tool_call_id=metadata.get("tool_call_id"), **named)
+        if not isinstance(metadata.get("tool_call_id"), str):
+            # ``langchain_core.messages.tool.ToolMessage.tool_call_id: str`` is required: a LangChain user
+            # cannot write a tool result that names no call
+            raise Inexpressible("a tool result without tool_call_id: LangChain's ToolMessage requires one")
+        return ToolMessage(content=content, tool_call_id=metadata["tool_call_id"], **named)
     return ChatMessage(role=str(role), content=content)

@@ -145,7 +145,9 @@ class LiteLLMAdapter:
         """``module``: a stand-in for ``litellm`` to judge instead (tests' fakes)."""
         if module is not None:
             self._litellm, self.version, self.unavailable = module, "test", None
-            self.runtime_packages += (str(getattr(module, "__name__", "")),)
+            # the stand-in's code is the runtime's: the module's name, or that of its completion's module
+            stand_in = getattr(module, "__name__", None) or getattr(module.completion, "__module__", "")
+            self.runtime_packages += (str(stand_in),)
             return
         module, self.version, self.unavailable = optional_module("litellm", "litellm", HINT)
         if module is not None:

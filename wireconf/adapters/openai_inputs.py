@@ -69,6 +69,11 @@ def content_part(part: dict[str, Any]) -> dict[str, Any]:
 
 
 def message(canonical: dict[str, Any]) -> dict[str, Any]:
+    metadata = canonical.get("metadata") or {}
+    if canonical.get("role") == "tool" and not isinstance(metadata.get("tool_call_id"), str):
+        # the OpenAI Chat format requires it (openapi.yaml's ChatCompletionRequestToolMessage: required
+        # role, content, tool_call_id): a result that names no call cannot be written in it
+        raise Inexpressible("a tool result without tool_call_id: an OpenAI-format tool message requires one")
     parts = canonical.get("content") or []
     if len(parts) == 1 and parts[0].get("kind") == "text":
         content: Any = parts[0].get("value", "")

@@ -172,8 +172,9 @@ def remote_exception(error: Mapping[str, Any]) -> Exception:
     exc = _remote_class(mro)(str(error.get("message", "")))
     # attributes of wireconf's own on an exception of any class (the runtime's, by name)
     exc.wireconf_traceback = str(error.get("traceback") or "")  # type: ignore[attr-defined]
-    exc.wireconf_origin = "adapter" if error.get("origin") == "adapter" else "runtime"  # type: ignore[attr-defined]
-    exc.wireconf_raised_at = str(error.get("at") or "")  # type: ignore[attr-defined]
+    origin = "adapter" if error.get("origin") == "adapter" else "runtime"
+    exc.wireconf_origin = origin  # type: ignore[attr-defined]  # likewise: whose code raised it
+    exc.wireconf_raised_at = str(error.get("at") or "")  # type: ignore[attr-defined]  # and where
     if "category" in error:
         status = error.get("status")
         categorised(exc, error["category"], status if isinstance(status, int) else None)

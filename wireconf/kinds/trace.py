@@ -240,15 +240,27 @@ def conventions_beyond_the_table() -> frozenset[str]:
     the ones the span must carry; it forbids none of the others, so a span that carries them as the
     conventions define them is not judged on them (7.1.8/no-other-gen-ai-attributes forbids only names
     the conventions do not have: a misspelling, a wire name; an additionalProperty under its conventions'
-    name, n as gen_ai.request.choice.count, is one of theirs: 7.1.8/additional-properties-not-traced)."""
+    name, n as gen_ai.request.choice.count, is one of theirs: 7.1.8/additional-properties-not-traced).
+    A name the conventions replaced (gen_ai.system by gen_ai.provider.name: its note says "Replaced by")
+    is not theirs any more, and stays judged."""
+    import ast
+    import inspect
+
     from opentelemetry.semconv._incubating.attributes import gen_ai_attributes
 
-    names = {
-        value
-        for name, value in vars(gen_ai_attributes).items()
-        if name.startswith("GEN_AI_") and isinstance(value, str) and value.startswith(GEN_AI_PREFIX)
-    }
-    return frozenset(names - TABLE - REQUEST_OPTIONS)
+    names, replaced = set(), set()
+    body = ast.parse(inspect.getsource(gen_ai_attributes)).body
+    for statement, after in zip(body, [*body[1:], None], strict=True):
+        value = statement.value if isinstance(statement, ast.AnnAssign | ast.Assign) else None
+        if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+            continue
+        if not value.value.startswith(GEN_AI_PREFIX):
+            continue
+        names.add(value.value)
+        note = after.value if isinstance(after, ast.Expr) else None  # the attribute's docstring
+        if isinstance(note, ast.Constant) and "Replaced by" in str(note.value):
+            replaced.add(value.value)
+    return frozenset(names - replaced - TABLE - REQUEST_OPTIONS)
 
 
 def _judged_attributes(span: CapturedSpan, listed: set[str]) -> dict[str, Any]:

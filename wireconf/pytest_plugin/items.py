@@ -37,6 +37,7 @@ from wireconf.pytest_plugin.case_run import CaseResult
 from wireconf.pytest_plugin.runner import replay_logs
 from wireconf.pytest_plugin.session import get_session, resolved_file, shown_path
 from wireconf.pytest_plugin.summary import (
+    INEXPRESSIBLE,
     PROP_API,
     PROP_CASE,
     PROP_CHECK,
@@ -213,7 +214,7 @@ class CaseItem(ShownAsWritten):
                 f"{NETWORK_HELP}"
             )
         if result.status == "unsupported":
-            self.user_properties.append((PROP_UNSUPPORTED, True))
+            self.user_properties.append((PROP_UNSUPPORTED, INEXPRESSIBLE))
             pytest.skip(result.message)
         if result.status == "skipped":
             pytest.skip(result.message)

@@ -24,6 +24,9 @@ PROP_API = "wireconf_api"
 PROP_KIND = "wireconf_kind"
 PROP_RULES = "wireconf_rules"
 PROP_UNSUPPORTED = "wireconf_unsupported"
+"""Set on an unsupported case: ``True`` (a capability or concept the adapter does not declare), or
+``INEXPRESSIBLE`` (the adapter, called, said the input has no form in its runtime)."""
+INEXPRESSIBLE = "inexpressible"
 PROP_PROBLEM = "wireconf_problem"
 PROP_CORPUS = "wireconf_corpus"  # the corpus root of a case (reports name its version and hash)
 PROP_CHECK = "wireconf_check"  # one of the two checks of rules.yaml (catalogue, coverage)
