@@ -32,7 +32,9 @@ __all__ = [
     "STREAM_KINDS",
     "TOOL_REGISTRY_METHOD",
     "Adapter",
+    "Inexpressible",
     "NoRequestSent",
+    "NoResult",
     "RequestNotSendable",
     "RuntimeOutcome",
     "ToolCalled",
@@ -151,9 +153,31 @@ class RequestNotSendable(RuntimeOutcome):
     body that is not JSON (an object of its own, a key that is not a string)."""
 
 
+class NoResult(RuntimeOutcome):
+    """The runtime returned without the result its users read (LiteLLM's ``ModelResponse`` whose
+    ``choices`` is empty, where its users read ``choices[0].message``): what their code would fail on,
+    reported as the runtime's outcome rather than as the adapter's own ``IndexError``."""
+
+
 class ToolCalled(RuntimeOutcome):
     """The runtime executed a tool the harness registered for request building only (a ``wire`` case
     never executes one)."""
+
+
+class Inexpressible(Exception):
+    """The case's input has no form in the runtime: its users cannot write it (an image in a system
+    message where the runtime's system prompt is text only, a role it has no word for, a part kind its
+    messages have no place for). The adapter raises it, with the reason, instead of calling the runtime
+    with something else; the case is then *unsupported* by this runtime (counted and shown as such, with
+    the reason), neither a verdict on the runtime nor an error of the harness. Over ``exec:`` it is an
+    error message that says ``inexpressible: true`` (``@wireconf/exec``: ``Inexpressible``).
+
+    Raise it only where the runtime's own interface has no way to say the input, as its documentation
+    or source shows; a runtime that accepts the input and then refuses it or gets it wrong is judged."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 @runtime_checkable
@@ -170,6 +194,11 @@ class Adapter(Protocol):
 
     Optional: ``async process_async(api, agent, response) -> object`` (awaited beside ``process``) and
     ``set_tool_registry(entries) -> None`` (custom tools of ``wire`` cases).
+
+    Optional attributes: ``adapter_modules`` (the modules of the adapter's own code, by default the
+    module of its class) and ``runtime_packages`` (the runtime's packages): an exception raised by the
+    adapter's own code is an error naming the adapter, never a verdict on the runtime
+    (``wireconf.raise_site``).
 
     Inputs use the spec's canonical vocabulary (plain dicts, camelCase keys). Results are plain data
     (str, numbers, bool, None, lists, mappings) or objects exposing the spec's fields, such as a

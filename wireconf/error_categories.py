@@ -200,5 +200,15 @@ def reported(exc: BaseException) -> dict[str, Any]:
     return {"category": category, **({"status": found.status} if found.status is not None else {})}
 
 
+def shown_name(exc: BaseException) -> str:
+    """The name of ``exc``'s class as its runtime spells it: ``module.Name`` for a Python class
+    (``builtins.ValueError``); for an exception from another process, the name that process sent
+    (``wireconf_name``: a JavaScript ``SyntaxError``, ``ai.NoObjectGeneratedError``), never that of the
+    Python class it stands on."""
+    cls = type(exc)
+    remote = cls.__dict__.get("wireconf_name")
+    return str(remote) if remote else f"{cls.__module__}.{cls.__qualname__}"
+
+
 def names(categories: Iterable[str]) -> str:
     return ", ".join(sorted(categories))

@@ -98,9 +98,3 @@ class NotJudged(WireconfError):
     stdout), a recording refused, an input the harness cannot hand to this runtime. Raised by the
     harness's side of a call (an exec proxy, a kind's judge); ``finish_case`` turns it into an error
     wherever it surfaces, even as the exception an adapter's call seems to have raised."""
-
-
-class Unwritable(NotJudged):
-    """An input of the case that this runtime's users cannot write (a part kind its message format has
-    no place for): raised by an adapter's mapping, it makes the case *unsupported* by that runtime, never
-    a verdict (the runtime was not called) and never an error of the harness."""

@@ -17,7 +17,13 @@ key would leave its start unredacted.
 
 from __future__ import annotations
 
+import os
 import re
+import sys
+import sysconfig
+import tempfile
+from functools import lru_cache
+from pathlib import Path
 
 MAX_CHARS = 20_000
 """Characters of one runtime-supplied text kept in a report (an exception message, a stream of
@@ -92,3 +98,78 @@ def machine_free(text: str) -> str:
         done = match.end()
     out.append(text[done:])
     return "".join(out)
+
+
+def short_path(filename: str) -> str:
+    """A traceback frame's file as it reads on every machine: from its install folder on
+    (``site-packages/litellm/main.py``, ``node_modules/…``), the standard library's from its version's
+    folder (``python3.11/json/encoder.py``), else relative to the folder it was imported from (an entry
+    of ``sys.path``: the checkout, a ``src`` folder) or to the working directory; a file under none of
+    them keeps only its folder's and its own name (``…/app/main.py``). Never an absolute path of this
+    machine: a failure, a baseline reason and the findings page read the same wherever they are made."""
+    return _short_path(filename, os.getcwd(), tuple(sys.path))
+
+
+@lru_cache(maxsize=4096)
+def _short_path(filename: str, cwd: str, search: tuple[str, ...]) -> str:
+    """Resolving asks the file system about every part of the path: once per file, folder and path."""
+    posix = filename.replace("\\", "/")
+    marker = max(posix.rfind(f"/{folder}/") for folder in ("site-packages", "dist-packages", "node_modules"))
+    if marker >= 0:
+        return posix[marker + 1 :]
+    if not os.path.isabs(filename):
+        return posix  # <frozen …>, <string>, already relative
+    path = _resolved(filename)
+    stdlib = {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib")}
+    for folder in sorted(stdlib, key=len, reverse=True):
+        inside = _relative(path, _resolved(folder))
+        if inside is not None:
+            return f"{Path(folder).name}/{inside}"
+    bases = [cwd, *(entry for entry in search if entry and os.path.isabs(entry))]
+    found = [r for r in (_relative(path, _resolved(base)) for base in bases) if r is not None]
+    if found:
+        return min(found, key=len)
+    return "…/" + "/".join(Path(path).parts[-2:])
+
+
+def _resolved(path: str) -> Path:
+    try:
+        return Path(path).resolve()
+    except OSError:
+        return Path(path)
+
+
+def _relative(path: Path, base: Path) -> str | None:
+    try:
+        return path.relative_to(base).as_posix()
+    except ValueError:
+        return None
+
+
+def machine_paths_removed(text: str) -> str:
+    """``text`` (a page built from reports) with this machine's folders taken out: install locations
+    (``machine_free``), then the working directory, the temporary folder, the interpreter's prefixes and
+    the home directory, as paths and as ``file://`` URLs, each written as the place it stands for
+    (``<cwd>/``, ``<tmp>/``, ``<python>/``, ``~/``): what a report carries from wherever its run was."""
+    text = machine_free(text)
+    for prefix, name in _machine_prefixes():
+        if prefix in text:
+            text = text.replace(f"file://{prefix}", name).replace(prefix, name)
+    return text
+
+
+def _machine_prefixes() -> list[tuple[str, str]]:
+    """This machine's folders (with their trailing separator), longest first."""
+    places = {
+        os.getcwd(): "<cwd>/",
+        tempfile.gettempdir(): "<tmp>/",
+        sys.prefix: "<python>/",
+        sys.base_prefix: "<python>/",
+        os.path.expanduser("~"): "~/",
+    }
+    found = []
+    for folder, name in places.items():
+        for form in {folder, str(_resolved(folder))}:
+            if len(form) > 1:  # never "/" alone
+                found.append((form.rstrip("/") + "/", name))
+    return sorted(found, key=lambda item: len(item[0]), reverse=True)

@@ -128,21 +128,3 @@ def test_lint_refuses_a_stream_case_on_an_api_without_streams(tmp_path, capsys):
     assert "c.yaml:2: stream.openai.embeddings.no-such-thing: invalid case: " in out
     assert "kind stream on openai.embeddings: openai.embeddings has no streaming call" in out
     assert "a stream case names an api that streams" in out  # what to do
-
-
-IMAGE = "wire.openai.chat.single-image-part-is-an-array"
-
-
-def test_an_input_the_runtimes_users_cannot_write_makes_the_case_unsupported(run_corpus):
-    """``Unwritable`` from an adapter's mapping: the runtime was never called, so no verdict and no
-    harness error; the case is unsupported by that runtime, and the others are judged as usual."""
-    run = run_corpus(
-        "--impl=tests.fakes.unwritable:adapter",
-        "--kind=wire",
-        "--api=openai.chat",
-        "-k",
-        "image or single-text",
-    )
-    assert run.outcomes[IMAGE] == "unsupported", run.longreprs.get(IMAGE)
-    assert run.outcomes["wire.openai.chat.single-text-part-is-string"] == "passed"
-    assert not {outcome for outcome in run.outcomes.values()} & {"failed", "error"}

@@ -12,7 +12,7 @@ import pytest
 
 import wireconf
 from tests.conftest import REPO
-from wireconf.adapter_contract import RuntimeOutcome
+from wireconf.adapter_contract import Inexpressible, RuntimeOutcome
 from wireconf.case_abort import CaseAborted
 from wireconf.cassettes.importer import CassetteImportError, source_of
 from wireconf.errors import Verdict, WireconfError
@@ -44,7 +44,8 @@ def harness_exceptions() -> list[type[BaseException]]:
 def test_every_error_of_the_harness_is_a_wireconf_error():
     classes = harness_exceptions()
     assert len(classes) > 20  # the walk found the harness's errors
-    roots = (WireconfError, CaseAborted, Verdict, RuntimeOutcome)
+    # an adapter's outcomes: what its runtime did (RuntimeOutcome), an input it cannot say (Inexpressible)
+    roots = (WireconfError, CaseAborted, Verdict, RuntimeOutcome, Inexpressible)
     assert [c.__qualname__ for c in classes if not issubclass(c, roots)] == []
 
 
@@ -57,8 +58,12 @@ def test_what_an_adapter_saw_the_runtime_do_is_neither_an_error_nor_a_verdict():
         "NoRequestSent",
         "RequestNotSendable",
         "ToolCalled",
+        "NoResult",
     }
     assert [c for c in outcomes if issubclass(c, (WireconfError, Verdict, CaseAborted))] == []
+    # an input with no form in the runtime is neither either: the case is unsupported
+    inexpressible = [c for c in harness_exceptions() if issubclass(c, Inexpressible)]
+    assert [c for c in inexpressible if issubclass(c, (WireconfError, Verdict, RuntimeOutcome))] == []
 
 
 def test_a_verdict_is_not_an_error():

@@ -95,12 +95,15 @@ def test_the_page_opens_each_runtime_with_its_root_causes_then_the_deviations(ca
     records[3].reason = default_reason(records[3].rules, records[3].diff, None)
     page = render_findings(records, catalogue, [NotRun("broken", "cannot import")], "wireconf findings", 5)
 
-    # passed, failed, error, unsupported, skipped, rules broken, root causes
-    assert "| rt 1.0 | 1 | 4 | 0 | 0 | 0 | 2 | 3 |" in page
+    # passed, failed, error, unsupported, skipped, rules broken, root causes by difference, explained
+    assert "| rt 1.0 | 1 | 4 | 0 | 0 | 0 | 2 | 0 | 2 |" in page
     assert "| broken | not run: cannot import |" in page
     assert "Not judged here" in page and "- idle 1.0" in page and "## idle" not in page
     section = page.split("## rt 1.0", 1)[1]
-    assert "1 of 5 judged cases pass; 4 fail, breaking 2 rule(s), from 3 root cause(s)." in section
+    assert (
+        "1 of 5 judged cases pass; 4 fail, breaking 2 rule(s). Root causes: 2 explained in the baseline, "
+        "1 case(s) not reviewed yet." in section
+    )
     table, deviations = section.split("### Deviations by rule")
     rows = [line for line in table.splitlines() if re.match(r"\| \d+ \|", line)]
     assert rows == [
@@ -119,6 +122,58 @@ def test_the_page_opens_each_runtime_with_its_root_causes_then_the_deviations(ca
     assert "(case.one)" in deviations and "(case.two)" in deviations
     assert f"**Why** (1 case): {UNREVIEWED}" in deviations and "expected 1, got 2" in deviations
     assert catalogue.rules[PROJECT_RULE].statement in deviations
+
+
+def _rows(section: str, heading: str) -> list[str]:
+    """The rows of the table under ``### heading`` in a runtime's section."""
+    part = section.split(f"### {heading}\n", 1)[1].split("\n### ", 1)[0]
+    return [line for line in part.splitlines() if re.match(r"\| \d+ \|", line)]
+
+
+def test_a_new_runtimes_counts_match_its_tables(catalogue):
+    """A runtime not shipped, its baseline just written (every reason the generated one): the section's
+    first sentence and the page's table count what the tables below them list, never "1 root cause" beside
+    a table of many."""
+    records = []
+    for index in range(12):
+        path = f"$.messages[{index % 4}].role" if index % 3 else "$.unexplained_key"
+        rules = [] if path == "$.unexplained_key" else ["7.1.1/role-copied"]
+        change = "unexpected-key" if not rules else "value"
+        difference = {
+            "subject": "request",
+            "path": path,
+            "change": change,
+            "text": f"{path}: {change} {index}",
+            "signature": f"request $.messages[*].role {change}" if rules else f"request {path} {change}",
+            "rules": rules,
+            "basis": "declared" if rules else "unruled",
+            "tier": "spec" if rules else None,
+            "api": "openai.chat",
+        }
+        case = record(
+            f"case.{index}",
+            None,
+            ["7.1.1/role-copied"],
+            differences=[difference],
+            tier="spec" if rules else None,
+        )
+        case.reason = default_reason(case.broken, case.diff, None, case.differences)
+        records.append(case)
+    records.append(record("case.broken", None, [SPEC_RULE], status="error"))
+    page = render_findings(records, catalogue, [], "wireconf findings --impl mine", 13)
+    section = page.split("## rt 1.0", 1)[1]
+    by_difference = _rows(section, "Root causes by difference")
+    explained = [row for row in _rows(section, "Root causes") if UNREVIEWED not in row]
+    unreviewed = sum(int(row.split("|")[1]) for row in _rows(section, "Root causes") if UNREVIEWED in row)
+    rules = re.findall(r"^#### `([^`]+)`", section.split("### Deviations by rule", 1)[1], re.M)
+    first = section.strip().splitlines()[0]
+    assert (len(by_difference), len(explained), unreviewed, len(rules)) == (2, 0, 13, 1)  # the error too
+    assert first.startswith(
+        "0 of 13 judged cases pass; 12 fail and 1 could not be judged (error), breaking 1 rule(s) (4 case(s) "
+        "with differences no rule declares). Root causes: 2 by difference, 0 explained in the baseline, "
+        "13 case(s) not reviewed yet."
+    ), first
+    assert "| rt 1.0 | 0 | 12 | 1 | 0 | 0 | 1 | 2 | 0 |" in page
 
 
 def test_a_pipe_in_an_explanation_does_not_break_the_table(catalogue):
@@ -144,3 +199,17 @@ def test_every_committed_reason_names_a_rule_its_case_cites(corpus, impl):
             f"{impl}: {case_id} is filed under {rule}, not a rule it cites"
         )
         assert explanation.strip(), f"{impl}: {case_id} has no explanation"
+
+
+def test_findings_names_the_baseline_of_any_runtime_as_asked_or_as_one_safe_file_name():
+    from wireconf.commands.findings import Runtime, _requested
+
+    assert _requested("mine=exec:node ./adapter/server.mjs") == Runtime(
+        "mine", "exec:node ./adapter/server.mjs"
+    )
+    assert _requested("prompty") == Runtime("prompty", "prompty")
+    # no folder, no space, no colon: the impl made one file name in --baselines
+    assert _requested("exec:node ./adapter/server.mjs").name == "exec_node_._adapter_server.mjs"
+    assert _requested("mypkg.conformance:Adapter").name == "mypkg.conformance_Adapter"
+    # an environment assignment in an exec command is not a name
+    assert _requested("exec:FOO=1 node x.mjs").impl == "exec:FOO=1 node x.mjs"

@@ -92,6 +92,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "safe_pickle",
                 "import_graph",
                 "error_categories",
+                "raise_site",
                 "untyped",
             }
         ),

@@ -42,19 +42,18 @@ def _expected(corpus: Corpus, case_id: str) -> Any:
 
 
 def test_an_inserted_turn_is_one_difference_and_the_cited_rules_difference_is_shown(corpus: Corpus) -> None:
-    """The issue's runtime put an empty user turn before a history that starts with a model turn, and
-    sent a JSON array result as the array itself: the turn is one difference, and the array result,
-    one turn further on in the runtime's body, is compared with its counterpart and breaks the rule the
-    case cites."""
+    """The issue's runtime put an empty user turn before the history, and sent a JSON array result as the
+    array itself: the turn is one difference, and the array result, one turn further on in the runtime's
+    body, is compared with its counterpart and breaks the rule the case cites."""
     case_id = "wire.gemini.generate_content.non-object-json-result-wrapped"
     actual = _expected(corpus, case_id)
     actual["contents"].insert(0, {"role": "user", "parts": [{"text": ""}]})
-    actual["contents"][2]["parts"][0]["functionResponse"]["response"] = {"output": ["Paris", "Lyon"]}
+    actual["contents"][3]["parts"][0]["functionResponse"]["response"] = {"output": ["Paris", "Lyon"]}
     inserted, result = _judged(corpus, case_id, actual)
     assert (inserted.difference.path, inserted.difference.change) == ("$.contents[0]", "unexpected-item")
     assert inserted.rules == ("7.9.1/contents-in-order",)  # the rule of the array's items, no option rule
-    assert result.difference.path == "$.contents[1].parts[0].functionResponse.response.output"
-    assert "the runtime's $.contents[2]" in result.difference.text  # which side's index is which
+    assert result.difference.path == "$.contents[2].parts[0].functionResponse.response.output"
+    assert "the runtime's $.contents[3]" in result.difference.text  # which side's index is which
     assert (result.basis, result.rules) == (DECLARED, ("7.9.1/tool-result-response-object",))
 
 

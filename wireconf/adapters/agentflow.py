@@ -105,6 +105,13 @@ def _load() -> tuple[Any, str, str | None]:
 
 class AgentflowAdapter:
     name = "agentflow"
+    adapter_modules = (
+        "wireconf.adapters.agentflow",
+        "wireconf.adapters.litellm_objects",
+        "wireconf.adapters.litellm_ids",
+    )
+    """This adapter's own code, which builds LiteLLM's objects from the case's JSON
+    (``wireconf.raise_site``)."""
 
     def __init__(self, converter: Any = None, version: str = "test") -> None:
         """``converter``: a LiteLLMConverter class to judge instead of the installed one (tests' fakes)."""

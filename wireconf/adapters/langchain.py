@@ -42,7 +42,6 @@ from wireconf.adapters import langchain_inputs, openai_inputs
 from wireconf.adapters.http_answer import REFUSED, Answer, Reply, answering, forwarding, recorded_answer
 from wireconf.adapters.results import ToolCall, arguments_text, text_result
 from wireconf.cassettes.downloads import Downloads
-from wireconf.reference_impl.schema import schema_to_wire
 
 PLACEHOLDER_KEY = "wireconf-placeholder-key"
 """The chat models refuse to start without a key; the transport never sends it anywhere."""
@@ -140,6 +139,22 @@ def _versions() -> tuple[str, str | None]:
 
 class LangChainAdapter:
     name = "langchain"
+    adapter_modules = (
+        "wireconf.adapters.langchain",
+        "wireconf.adapters.langchain_inputs",
+        "wireconf.adapters.openai_inputs",
+        "wireconf.adapters.http_answer",
+        "wireconf.adapters.results",
+    )
+    """This adapter's own code (``wireconf.raise_site``): an exception it raises is its bug, no verdict."""
+    runtime_packages: tuple[str, ...] = (
+        "langchain",
+        "langchain_core",
+        "langchain_openai",
+        "langchain_anthropic",
+        "langchain_google_genai",
+    )
+    """LangChain's packages; the SDKs, httpx and pydantic under them raise for whoever called them."""
 
     def __init__(self, classes: dict[str, Any] | None = None) -> None:
         """``classes``: a chat model class per api to judge instead of LangChain's (tests' fakes)."""
@@ -148,6 +163,7 @@ class LangChainAdapter:
             classes = {} if self.unavailable else {api: _load(api) for api in MODELS}
         else:
             self.version, self.unavailable = "test", None
+            self.runtime_packages += tuple({cls.__module__ for cls in classes.values()})
         self._classes = classes
 
     def capabilities(self) -> set[str]:
@@ -173,7 +189,7 @@ class LangChainAdapter:
         """The chat model with the agent's tools bound, or its structured-output runnable."""
         model = self._model(api, agent, endpoint)
         if structured and agent.get("outputs"):
-            schema = {"title": "structured_output", **schema_to_wire(agent["outputs"])}
+            schema = {"title": "structured_output", **openai_inputs.json_schema(agent["outputs"])}
             return model.with_structured_output(schema), True
         tools = openai_inputs.function_tools(agent)
         if tools:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from wireconf.adapter_contract import Inexpressible
 from wireconf.adapters.openai_inputs import UnsupportedPart, is_url
 
 OPTION_FIELDS = {
@@ -93,11 +94,22 @@ def _content(parts: list[dict[str, Any]]) -> Any:
 
 
 def _tool_call(call: dict[str, Any]) -> dict[str, Any]:
-    """An OpenAI-shaped (or ToolCall-shaped) call as LangChain's ``ToolCall`` dict (args parsed)."""
+    """An OpenAI-shaped (or ToolCall-shaped) call as LangChain writes it: a ``ToolCall`` dict with its
+    arguments parsed, or, when they are not JSON, an ``InvalidToolCall`` dict that keeps them as the
+    string they are: what LangChain's own conversion of an OpenAI-format call does (``langchain_openai``'s
+    ``_convert_dict_to_message``: ``parse_tool_call`` fails, ``make_invalid_tool_call``), for
+    ``AIMessage.invalid_tool_calls``. JSON that is no object is handed over parsed, as that
+    conversion does, and LangChain's own types judge it."""
     function = call.get("function") or call
     arguments = function.get("arguments")
-    args = json.loads(arguments) if isinstance(arguments, str) and arguments else (arguments or {})
-    return {"id": call.get("id"), "name": function.get("name"), "args": args, "type": "tool_call"}
+    identity = {"id": call.get("id"), "name": function.get("name")}
+    if not isinstance(arguments, str) or not arguments:
+        return {**identity, "args": arguments or {}, "type": "tool_call"}
+    try:
+        args = json.loads(arguments)
+    except ValueError:
+        return {**identity, "args": arguments, "error": None, "type": "invalid_tool_call"}
+    return {**identity, "args": args, "type": "tool_call"}
 
 
 def message(canonical: dict[str, Any]) -> Any:
@@ -113,7 +125,13 @@ def message(canonical: dict[str, Any]) -> Any:
         return HumanMessage(content=content, **named)
     if role == "assistant":
         calls = [_tool_call(c) for c in metadata.get("tool_calls") or []]
-        return AIMessage(content=content, tool_calls=calls, **named)
+        valid = [c for c in calls if c["type"] == "tool_call"]
+        invalid = [c for c in calls if c["type"] == "invalid_tool_call"]
+        return AIMessage(content=content, tool_calls=valid, invalid_tool_calls=invalid, **named)
     if role == "tool":
-        return ToolMessage(content=content, tool_call_id=metadata.get("tool_call_id"), **named)
+        if not isinstance(metadata.get("tool_call_id"), str):
+            # ``langchain_core.messages.tool.ToolMessage.tool_call_id: str`` is required: a LangChain user
+            # cannot write a tool result that names no call
+            raise Inexpressible("a tool result without tool_call_id: LangChain's ToolMessage requires one")
+        return ToolMessage(content=content, tool_call_id=metadata["tool_call_id"], **named)
     return ChatMessage(role=str(role), content=content)

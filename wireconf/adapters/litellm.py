@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from wireconf.adapter_contract import capability, concept, served_kinds
+from wireconf.adapter_contract import NoResult, capability, concept, served_kinds
 from wireconf.adapters import openai_inputs
 from wireconf.adapters._optional import optional_module
 from wireconf.adapters.http_answer import REFUSED, Answer, Reply, Sent, answering, forwarding, recorded_answer
@@ -130,11 +130,24 @@ def _declare_category(exc: BaseException, answer: Answer | None, sent: Sent) -> 
 
 class LiteLLMAdapter:
     name = "litellm"
+    adapter_modules = (
+        "wireconf.adapters.litellm",
+        "wireconf.adapters.litellm_ids",
+        "wireconf.adapters.openai_inputs",
+        "wireconf.adapters.http_answer",
+        "wireconf.adapters.results",
+    )
+    """This adapter's own code (``wireconf.raise_site``): an exception it raises is its bug, no verdict."""
+    runtime_packages: tuple[str, ...] = ("litellm",)
+    """LiteLLM; the SDKs, httpx and pydantic under it raise for whoever called them."""
 
     def __init__(self, module: Any = None) -> None:
         """``module``: a stand-in for ``litellm`` to judge instead (tests' fakes)."""
         if module is not None:
             self._litellm, self.version, self.unavailable = module, "test", None
+            # the stand-in's code is the runtime's: the module's name, or that of its completion's module
+            stand_in = getattr(module, "__name__", None) or getattr(module.completion, "__module__", "")
+            self.runtime_packages += (str(stand_in),)
             return
         module, self.version, self.unavailable = optional_module("litellm", "litellm", HINT)
         if module is not None:
@@ -197,7 +210,10 @@ class LiteLLMAdapter:
         return body
 
     def _result(self, result: Any, agent: dict[str, Any]) -> Any:
-        """A ``ModelResponse`` as its users read it: the tool calls, else the message's text."""
+        """A ``ModelResponse`` as its users read it: the tool calls, else the message's text; without a
+        choice to read, the runtime's outcome ``NoResult``."""
+        if not result.choices:
+            raise NoResult(f"LiteLLM returned a {type(result).__name__} without choices to read")
         message = result.choices[0].message
         if message.tool_calls:
             return [ToolCall(c.id, c.function.name, c.function.arguments) for c in message.tool_calls]

@@ -19,6 +19,8 @@ from wireconf.untyped import JSON
 
 class NatAdapter:
     name = "nat"
+    adapter_modules = ("wireconf.adapters.nat", "wireconf.reference_impl.payload_extractors.routing")
+    """This adapter's own code, the reference's routing included (``wireconf.raise_site``)."""
 
     def __init__(self, module: ModuleType | None = None) -> None:
         if module is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wireconf.errors import Unwritable
+from wireconf.adapter_contract import Inexpressible
 from wireconf.reference_impl.schema import schema_to_wire, strict_output_schema
 
 OPTION_ARGUMENTS = {
@@ -32,7 +32,7 @@ AUDIO_FORMATS = {"audio/wav": "wav", "audio/x-wav": "wav", "audio/mpeg": "mp3", 
 """``input_audio.format`` as OpenAI documents its values; another media type gives its subtype."""
 
 
-class UnsupportedPart(Unwritable, ValueError):
+class UnsupportedPart(Inexpressible):
     """A part kind the OpenAI Chat format has no content part for: an input this runtime's users could
     not write, so the case is unsupported by the runtime, no verdict on it."""
 
@@ -69,6 +69,11 @@ def content_part(part: dict[str, Any]) -> dict[str, Any]:
 
 
 def message(canonical: dict[str, Any]) -> dict[str, Any]:
+    metadata = canonical.get("metadata") or {}
+    if canonical.get("role") == "tool" and not isinstance(metadata.get("tool_call_id"), str):
+        # the OpenAI Chat format requires it (openapi.yaml's ChatCompletionRequestToolMessage: required
+        # role, content, tool_call_id): a result that names no call cannot be written in it
+        raise Inexpressible("a tool result without tool_call_id: an OpenAI-format tool message requires one")
     parts = canonical.get("content") or []
     if len(parts) == 1 and parts[0].get("kind") == "text":
         content: Any = parts[0].get("value", "")
@@ -76,16 +81,37 @@ def message(canonical: dict[str, Any]) -> dict[str, Any]:
         content = [content_part(p) for p in parts]
     out: dict[str, Any] = {"role": canonical.get("role"), "content": content}
     for key, value in (canonical.get("metadata") or {}).items():
-        if key in ("tool_calls", "tool_call_id", "name"):
+        if key == "tool_calls" and isinstance(value, list):
+            out[key] = [tool_call(call) for call in value]
+        elif key in ("tool_calls", "tool_call_id", "name"):
             out[key] = value
     return out
+
+
+def tool_call(call: Any) -> Any:
+    """A stored tool call as an OpenAI-format caller writes one: OpenAI-shaped as it is, a §8.7
+    ToolCall (``{id, name, arguments}``, as a processor returns it) in the OpenAI shape it stands for."""
+    if not isinstance(call, dict) or "function" in call or "name" not in call:
+        return call
+    function = {"name": call["name"], "arguments": call.get("arguments", "")}
+    return {"id": call.get("id"), "type": "function", "function": function}
+
+
+def json_schema(properties: list[dict[str, Any]] | None, strict: bool = False) -> dict[str, Any]:
+    """The JSON Schema a user of these runtimes writes for the spec's properties (§7.1.4's table); a
+    property kind outside the table has no JSON Schema type, so its users cannot write it at all:
+    ``Inexpressible`` (the case is unsupported by the runtime, never passed on the adapter's refusal)."""
+    try:
+        return strict_output_schema(properties or []) if strict else schema_to_wire(properties)
+    except ValueError as exc:
+        raise Inexpressible(f"{exc}: its users write a JSON Schema, which has no type for that kind") from exc
 
 
 def tool(canonical: dict[str, Any]) -> dict[str, Any]:
     function: dict[str, Any] = {"name": canonical.get("name")}
     if canonical.get("description") is not None:
         function["description"] = canonical["description"]
-    function["parameters"] = schema_to_wire(canonical.get("parameters"))
+    function["parameters"] = json_schema(canonical.get("parameters"))
     if canonical.get("strict"):
         function["strict"] = True
     return {"type": "function", "function": function}
@@ -104,7 +130,7 @@ def response_format(agent: dict[str, Any]) -> dict[str, Any] | None:
     outputs = agent.get("outputs")
     if not outputs:
         return None
-    schema = strict_output_schema(outputs)
+    schema = json_schema(outputs, strict=True)
     return {
         "type": "json_schema",
         "json_schema": {"name": "structured_output", "strict": True, "schema": schema},

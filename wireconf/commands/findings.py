@@ -17,6 +17,7 @@ import yaml
 
 from wireconf.commands import Subparsers, add_corpus_argument
 from wireconf.kinds.registry import open_corpus
+from wireconf.report_text import path_part
 
 COMMAND = "wireconf findings"
 RUNTIMES_FILE = "runtimes.yaml"
@@ -62,10 +63,20 @@ def _runtimes(requested: list[str], baselines: Path) -> list[Runtime]:
     from wireconf.python_impl import available_entry_points
 
     if requested:
-        return [Runtime(name, name) for name in requested]
+        return [_requested(text) for text in requested]
     if (baselines / RUNTIMES_FILE).is_file():
         return listed_runtimes(baselines / RUNTIMES_FILE)
     return [Runtime(name, name) for name in available_entry_points() if name != "reference"]
+
+
+def _requested(text: str) -> Runtime:
+    """``--impl NAME=IMPL`` (the baseline is ``NAME.yaml``) or ``--impl IMPL``, whose baseline is named
+    after it made one safe file name (``exec:node server.mjs`` → ``exec_node_server.mjs.yaml``), so that
+    any runtime, shipped or not, gets a baseline of its own in ``--baselines``."""
+    name, sep, impl = text.partition("=")
+    if sep and name and path_part(name) == name:
+        return Runtime(name, impl)
+    return Runtime(path_part(text) or "runtime", text)
 
 
 def _run(runtime: Runtime, cases: Path, baseline: Path, report: Path) -> str | None:
@@ -168,8 +179,9 @@ def register(subparsers: Subparsers) -> None:
         "--impl",
         action="append",
         default=[],
-        help="a runtime (entry point, module:attribute or exec:COMMAND); repeatable "
-        "(default: those conformance/runtimes.yaml lists, else every entry point except reference)",
+        help="a runtime, shipped or your own: an entry point, module:attribute or exec:COMMAND, as NAME=IMPL "
+        "to name its baseline NAME.yaml in --baselines (else named after IMPL); repeatable (default: those "
+        "DIR/runtimes.yaml lists, else every entry point except reference)",
     )
     add_corpus_argument(parser, "--cases")
     parser.add_argument(

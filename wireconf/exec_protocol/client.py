@@ -35,6 +35,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from wireconf.adapter_contract import Inexpressible
 from wireconf.case_abort import CaseTimeout, RunnerEnded
 from wireconf.cassettes.downloads import Downloads, refused
 from wireconf.error_categories import CATEGORIES
@@ -651,7 +652,10 @@ class ExecAdapter:
                     return _STREAMED if reply.get("streamed") else reply.get("value")
                 if kind_of == "error":
                     finished = True
-                    raise remote_exception(_error(reply, self._hello.get("categories") is True))
+                    error = _error(reply, self._hello.get("categories") is True)
+                    if error.get("inexpressible") is True:  # the adapter: this input has no form there
+                        raise Inexpressible(str(error.get("message") or "no form in this runtime"))
+                    raise remote_exception(error)
                 if kind_of == "yield":
                     read = reply.get("read")
                     if probe is not None and marks and isinstance(read, int):  # protocol 3: its SDK's

@@ -8,7 +8,6 @@ from __future__ import annotations
 import base64
 import builtins
 import json
-import os
 import traceback
 from collections.abc import Callable, Mapping
 from functools import lru_cache
@@ -17,6 +16,7 @@ from typing import Any
 
 from wireconf.error_categories import categorised, reported
 from wireconf.errors import ContractError, NotJudged
+from wireconf.report_text import short_path
 from wireconf.untyped import JSON, AdapterResult
 
 SCHEMA_FILE = "schema.json"
@@ -116,23 +116,11 @@ def error_payload(
     }
 
 
-def _short_path(filename: str) -> str:
-    """A frame's file without the machine's prefix (virtualenv, checkout, interpreter), so that a runtime
-    process's traceback reads the same on every machine, as an in-process one does."""
-    posix = filename.replace("\\", "/")
-    for marker in ("/site-packages/", "/lib/python3"):
-        at = posix.rfind(marker)
-        if at >= 0:
-            return posix[at + 1 :] if marker == "/site-packages/" else posix[at + 5 :]
-    cwd = os.getcwd().replace("\\", "/").rstrip("/") + "/"
-    return posix[len(cwd) :] if posix.startswith(cwd) else filename
-
-
 def _traceback(exc: BaseException, skip: str) -> str:
     frames = traceback.extract_tb(exc.__traceback__)
     kept = [f for f in frames if skip not in f.filename.replace("\\", "/")] or frames
     for frame in kept:
-        frame.filename = _short_path(frame.filename)
+        frame.filename = short_path(frame.filename)
     lines = traceback.format_list(kept[-12:]) + traceback.format_exception_only(type(exc), exc)
     return "".join(lines).rstrip()
 
@@ -147,32 +135,46 @@ def _builtin_exception(qualified: str) -> type[Exception] | None:
 
 @lru_cache(maxsize=256)
 def _remote_class(mro: tuple[str, ...]) -> type[Exception]:
-    """A class whose MRO carries the remote names, rooted at the first built-in exception named."""
+    """A class whose MRO carries the remote names, rooted at the first built-in exception named. Each
+    class keeps the name the runtime sent (``wireconf_name``, shown in verdicts): a bare name that is
+    also Python's (a JavaScript ``SyntaxError``, the ``ValueError`` of ``@wireconf/exec``) is the
+    runtime's own class on Python's, so it maps to the same error categories but is shown as it is
+    called there, never as ``builtins.SyntaxError``."""
     chain: list[str] = []
     base: type[Exception] = Exception
     for qualified in mro:
         builtin = _builtin_exception(qualified)
         if builtin is not None:
             base = builtin
+            if "." not in qualified:  # the runtime's own class of that name, not Python's itself
+                chain.append(qualified)
             break
         chain.append(qualified)
     cls = base
     for qualified in reversed(chain):
         module, _, name = qualified.rpartition(".")
-        cls = type(name, (cls,), {"__module__": module or "remote", "__qualname__": name})
+        # a bare name is the runtime's own: no module, so that a traceback reads ``SyntaxError: ...``
+        namespace = {"__module__": module or "builtins", "__qualname__": name, "wireconf_name": qualified}
+        cls = type(name, (cls,), namespace)
     return cls
 
 
 def remote_exception(error: Mapping[str, Any]) -> Exception:
-    """The exception an error message describes: same class names (``ValueError`` is ``ValueError``),
-    same message, and the runtime's traceback as ``wireconf_traceback``. An error that carries
+    """The exception an error message describes: same class names (``builtins.ValueError`` is
+    ``ValueError``; a bare ``ValueError`` is the runtime's class of that name on it), same message, the
+    runtime's traceback as ``wireconf_traceback``, and whose code raised it (``origin``: ``adapter`` when
+    the runtime's side says its adapter's own code did, ``wireconf.raise_site``) as ``wireconf_origin``
+    and ``wireconf_raised_at``. An error that carries
     ``category`` (a runtime whose hello says ``categories``) is declared to mean it (``null``: none of the
     spec's errors, so its class names are not read as Python's); without it, its class names are mapped
     as a Python exception's are (``wireconf.error_categories``)."""
     mro = tuple(str(n) for n in (error.get("mro") or [error.get("type") or "Exception"]))
     exc = _remote_class(mro)(str(error.get("message", "")))
-    # an attribute of wireconf's own on an exception of any class (the runtime's, by name)
+    # attributes of wireconf's own on an exception of any class (the runtime's, by name)
     exc.wireconf_traceback = str(error.get("traceback") or "")  # type: ignore[attr-defined]
+    origin = "adapter" if error.get("origin") == "adapter" else "runtime"
+    exc.wireconf_origin = origin  # type: ignore[attr-defined]  # likewise: whose code raised it
+    exc.wireconf_raised_at = str(error.get("at") or "")  # type: ignore[attr-defined]  # and where
     if "category" in error:
         status = error.get("status")
         categorised(exc, error["category"], status if isinstance(status, int) else None)

@@ -372,6 +372,27 @@ def generate() -> dict[str, Any]:
                             "minimum": 100,
                             "maximum": 599,
                         },
+                        "inexpressible": {
+                            "description": "the adapter says the case's input has no form in its runtime "
+                            "(its users cannot write it: an image in a system prompt that is text only, a "
+                            "role it has no word for), and `message` why: the case is unsupported by this "
+                            "runtime, not judged (Python: `wireconf.adapter_contract.Inexpressible`; "
+                            "`@wireconf/exec`: `Inexpressible`)",
+                            "type": "boolean",
+                        },
+                        "origin": {
+                            "description": "whose code raised the error: `adapter`, the adapter's own (a bug "
+                            "of the adapter, not the runtime's: the case is an error naming the adapter, no "
+                            "verdict), `runtime` (the default) the runtime's or what it calls (judged as the "
+                            "runtime's outcome); told from the stack by the runtime's side "
+                            "(wireconf.raise_site)",
+                            "enum": ["adapter", "runtime"],
+                        },
+                        "at": {
+                            "description": "with origin `adapter`: where in the adapter's code (module or "
+                            "file, line)",
+                            "type": "string",
+                        },
                     },
                 },
             },

@@ -28,7 +28,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
-from wireconf.adapter_contract import CONCEPT
+from wireconf.adapter_contract import CONCEPT, Inexpressible, RuntimeOutcome
 from wireconf.exec_protocol import PROTOCOL_VERSION, PROTOCOL_VERSIONS
 from wireconf.exec_protocol.messages import (
     ProtocolError,
@@ -40,6 +40,7 @@ from wireconf.exec_protocol.messages import (
 )
 from wireconf.kinds.registry import KINDS, METHODS
 from wireconf.kinds.registry import OPTIONAL_METHODS as REGISTRY_OPTIONAL_METHODS
+from wireconf.raise_site import Ownership, adapters_own
 from wireconf.untyped import JSON, AdapterObject, AdapterResult, SDKObject
 
 if TYPE_CHECKING:
@@ -181,9 +182,19 @@ class Server:
                 result = None
             self.send({"type": "result", "id": call_id, "value": result_json(result, sdk_json)})
         except Exception as exc:
-            self.send({"type": "error", "id": call_id, "error": error_payload(exc, categories=True)})
+            self.send({"type": "error", "id": call_id, "error": self._error(exc)})
         finally:
             self._streams.pop(call_id, None)
+
+    def _error(self, exc: Exception) -> dict[str, Any]:
+        """The error message's ``error``: the adapter's ``Inexpressible`` says so (the case is then
+        unsupported), and an exception of the adapter's own code says ``origin: adapter`` and where
+        (``wireconf.raise_site``: the case is then an error naming the adapter, no verdict)."""
+        payload = error_payload(exc, categories=True)
+        if isinstance(exc, Inexpressible):
+            return {**payload, "inexpressible": True}
+        at = adapters_own(exc, Ownership.of(self.adapter), (RuntimeOutcome,))
+        return payload if at is None else {**payload, "origin": "adapter", "at": at}
 
     def _read(self, call_id: int) -> dict[str, int]:
         """Protocol 3: how many events of the call's stream the SDK had read (the harness's probe)."""

@@ -45,7 +45,7 @@ from wireconf.judging.attribution import (
     failure_tier,
     unruled,
 )
-from wireconf.judging.profile import TOLERATES_REPRESENTATION, in_profile
+from wireconf.judging.profile import PROFILES, TOLERATES_REPRESENTATION, in_profile
 from wireconf.judging.waivers import Waiver, apply_waivers
 
 Outcome = Literal["pass", "fail", "outside-profile"]
@@ -90,6 +90,14 @@ class Decision:
     def unruled(self) -> list[Attribution]:
         """The differences no rule governs."""
         return unruled(self.attributions)
+
+    @property
+    def failing_profiles(self) -> tuple[str, ...]:
+        """The profiles under which this verdict fails the case (``under``): what every profile's
+        figure counts, so that the figures printed beside a run equal what pytest reports under each."""
+        if self.outcome == "pass":
+            return ()
+        return tuple(p for p in PROFILES if under(self.attributions, bool(self.stale), p) == "fail")
 
 
 REFUSED_AS_PROVIDER = "provider-rejects-expectation"
@@ -151,10 +159,18 @@ def decide(
     stale = [] if updating_baseline else [waivers[i] for i in applied.stale]
     if not attributions and not stale:
         return Decision("pass", [], waived, [])
+    return Decision(under(attributions, bool(stale), profile), attributions, waived, stale)
+
+
+def under(attributions: list[Attribution], stale: bool, profile: str) -> Outcome:
+    """The outcome, under ``profile``, of a case that differs (``attributions``) or whose baseline's
+    waivers went ``stale``: one function for the verdict pytest reports and for every profile's figure."""
+    if not attributions and not stale:
+        return "pass"
     judged = attributions
     if profile in TOLERATES_REPRESENTATION:
         judged = [a for a in attributions if not a.representation]
     if stale or unruled(judged) or any(a.basis == PROVIDER_SCHEMA for a in judged):
-        return Decision("fail", attributions, waived, stale)
+        return "fail"
     tolerated = not judged or not in_profile(failure_tier(judged), profile)
-    return Decision("outside-profile" if tolerated else "fail", attributions, waived, stale)
+    return "outside-profile" if tolerated else "fail"

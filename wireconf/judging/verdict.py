@@ -15,7 +15,7 @@ from typing import Any
 from wireconf.compare import differences, show, shown, strict_equal
 from wireconf.corpus.model import CaseBase, ExpectedError
 from wireconf.differences import Difference, Line, Subject
-from wireconf.error_categories import categories_of
+from wireconf.error_categories import categories_of, shown_name
 from wireconf.judging.canonical import tool_calls_as_expected
 from wireconf.judging.listed import listed_only
 from wireconf.judging.matchers import apply_matchers
@@ -60,7 +60,7 @@ def exception_matches(exc: BaseException, expected: ExpectedError) -> bool:
 
 
 def _describe_exception(exc: BaseException) -> str:
-    return f"{type(exc).__module__}.{type(exc).__qualname__}: {machine_free(str(exc))}"
+    return f"{shown_name(exc)}: {machine_free(str(exc))}"
 
 
 def _raised(outcome: CanonicalOutcome[Any], text: str, subject: Subject, expected: JSON) -> Difference:

@@ -8,7 +8,7 @@ import os
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache, partial
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import CaseBase, CassetteRef, InlineResponse, Response
 from wireconf.errors import CaseInputError
 from wireconf.judging.outcome import Outcome
-from wireconf.report_text import machine_free
+from wireconf.report_text import machine_free, short_path
 from wireconf.sdk.origins import remember
 from wireconf.sdk.replay import SdkReplay
 from wireconf.stream_probe import StreamProbe, split_events
@@ -41,25 +41,6 @@ class HarnessContext:
     """The exchanges opened by the case running now (cancelled when it is abandoned)."""
 
 
-def _short_path(filename: str) -> str:
-    """A frame's file without the machine-specific prefix (venv, checkout), so that a failure reads the
-    same on every machine and a findings page rebuilt elsewhere is byte-identical."""
-    return _short_path_from(filename, os.getcwd())
-
-
-@lru_cache(maxsize=4096)
-def _short_path_from(filename: str, cwd: str) -> str:
-    """Resolving asks the file system about every part of the path: done once per file (and cwd)."""
-    posix = filename.replace("\\", "/")
-    marker = posix.rfind("/site-packages/")
-    if marker >= 0:
-        return posix[marker + 1 :]
-    try:
-        return str(Path(filename).resolve().relative_to(Path(cwd).resolve()))
-    except ValueError:
-        return filename
-
-
 _HARNESS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
 _REFERENCE = os.path.join(_HARNESS, "reference_impl", "")
 
@@ -80,7 +61,7 @@ def adapter_traceback(exc: BaseException) -> str:
     frames = traceback.extract_tb(exc.__traceback__)
     kept = [f for f in frames if not _harness_frame(f.filename)] or frames
     for frame in kept:
-        frame.filename = _short_path(frame.filename)
+        frame.filename = short_path(frame.filename)
     lines = traceback.format_list(kept[-12:]) + traceback.format_exception_only(type(exc), exc)
     return "".join(lines).rstrip()
 

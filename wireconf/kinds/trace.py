@@ -9,7 +9,10 @@ them against ``expect``, a list of spans:
 
 - a span is judged by its ``gen_ai.*`` attributes only, exactly: a ``gen_ai.*`` attribute the
   expectation does not list fails the case, a missing or different one too; other attributes
-  (``server.address``, a runtime's own keys) are ignored. Span names are not compared (the spec names
+  (``server.address``, a runtime's own keys) are ignored, and so are the attributes of the
+  OpenTelemetry GenAI semantic conventions, which §7.1.8 names, beyond its table's
+  (``gen_ai.response.model``, ``gen_ai.output.type``: ``conventions_beyond_the_table``; the table's
+  names and its ``gen_ai.request.*`` options stay exact). Span names are not compared (the spec names
   no span); they are shown to help read a failure;
 - the spans that carry ``gen_ai.*`` attributes must be exactly the expected ones with attributes, in
   the order they ended; an expected span with ``attributes: {}`` asks for a span without any (the
@@ -29,6 +32,7 @@ Over ``exec:`` spans cannot cross the process: a runtime in another process cann
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -204,12 +208,81 @@ def _raised_lines(case: TraceCase, outcome: CanonicalOutcome[Observed]) -> list[
     ]
 
 
+TABLE = frozenset(
+    {
+        "gen_ai.operation.name",
+        "gen_ai.provider.name",
+        "gen_ai.request.model",
+        "gen_ai.usage.input_tokens",
+        "gen_ai.usage.output_tokens",
+        "gen_ai.response.finish_reasons",
+        "gen_ai.response.id",
+    }
+)
+"""§7.1.8's table of the execute span's attributes, besides its "All request options: gen_ai.request.*"."""
+REQUEST_OPTIONS = frozenset(
+    f"gen_ai.request.{name}"
+    for name in (
+        "max_tokens",
+        "temperature",
+        "top_p",
+        "top_k",
+        "frequency_penalty",
+        "presence_penalty",
+        "stop_sequences",
+        "seed",
+    )
+)
+"""The conventions' names of the options §7.1.5 maps (7.1.8/request-option-names): the table's "All
+request options", each judged as the request sent it."""
+
+
+@lru_cache(maxsize=1)
+def conventions_beyond_the_table() -> frozenset[str]:
+    """The attributes the OpenTelemetry GenAI semantic conventions define (the registry of the
+    ``opentelemetry-semantic-conventions`` package, which the OpenTelemetry SDK brings) that §7.1.8's
+    table does not name, its request options aside. §7.1.8 asks for the conventions' attributes and lists
+    the ones the span must carry; it forbids none of the others, so a span that carries them as the
+    conventions define them is not judged on them (7.1.8/no-other-gen-ai-attributes forbids only names
+    the conventions do not have: a misspelling, a wire name; an additionalProperty under its conventions'
+    name, n as gen_ai.request.choice.count, is one of theirs: 7.1.8/additional-properties-not-traced).
+    A name the conventions replaced (gen_ai.system by gen_ai.provider.name: its note says "Replaced by")
+    is not theirs any more, and stays judged."""
+    import ast
+    import inspect
+
+    from opentelemetry.semconv._incubating.attributes import gen_ai_attributes
+
+    names, replaced = set(), set()
+    body = ast.parse(inspect.getsource(gen_ai_attributes)).body
+    for statement, after in zip(body, [*body[1:], None], strict=True):
+        value = statement.value if isinstance(statement, ast.AnnAssign | ast.Assign) else None
+        if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+            continue
+        if not value.value.startswith(GEN_AI_PREFIX):
+            continue
+        names.add(value.value)
+        note = after.value if isinstance(after, ast.Expr) else None  # the attribute's docstring
+        if isinstance(note, ast.Constant) and "Replaced by" in str(note.value):
+            replaced.add(value.value)
+    return frozenset(names - replaced - TABLE - REQUEST_OPTIONS)
+
+
+def _judged_attributes(span: CapturedSpan, listed: set[str]) -> dict[str, Any]:
+    """The span's ``gen_ai.*`` attributes the case judges: all but the conventions' attributes beyond the
+    table that no expected span lists (the spec does not judge them)."""
+    free = conventions_beyond_the_table()
+    return {k: v for k, v in span.gen_ai.items() if k in listed or k not in free}
+
+
 def _span_lines(case: TraceCase, spans: list[CapturedSpan]) -> list[Line]:
     expected = [to_plain(span.attributes) for span in case.expect if span.attributes]
     wanted_plain = sum(1 for span in case.expect if not span.attributes)
     runtime = [span for span in spans if not span.from_sdk_client]
-    actual = [canonical(span.gen_ai) for span in runtime if span.gen_ai]
-    plain = [span for span in runtime if not span.gen_ai]
+    listed = {str(key) for attributes in expected if isinstance(attributes, dict) for key in attributes}
+    judged = [(span, _judged_attributes(span, listed)) for span in runtime]
+    actual = [canonical(attributes) for _, attributes in judged if attributes]
+    plain = [span for span, attributes in judged if not attributes]
     lines: list[Line] = []
     expected_resolved, actual_resolved = apply_matchers(expected, actual)
     if not strict_equal(expected_resolved, actual_resolved, case.tolerance):

@@ -19,15 +19,18 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
+from wireconf import raise_site
+from wireconf.adapter_contract import Inexpressible, RuntimeOutcome
 from wireconf.corpus.model import CaseBase
 from wireconf.differences import Difference, Line
-from wireconf.errors import CaseInputError, ContractError, NotJudged, Unwritable
+from wireconf.errors import CaseInputError, ContractError, NotJudged
 from wireconf.judging.canonical import NotData
 from wireconf.judging.outcome import Outcome, canonical_outcome
 from wireconf.judging.recorded_values import with_recorded_values
 from wireconf.judging.verdict import judge_variants
 from wireconf.kinds.kind import Call, Kind
 from wireconf.kinds.registry import KINDS
+from wireconf.raise_site import Ownership, adapters_own
 from wireconf.secret_values import redact
 
 if TYPE_CHECKING:
@@ -101,18 +104,23 @@ def finish_case(session: CaseHost, prepared: Prepared) -> CaseResult:
     except (ContractError, NotJudged) as exc:
         return CaseResult("error", redact(f"error: {exc}"))
     runtime_seconds = time.perf_counter() - started
-    result = _judged(kind, case, outcome)
+    result = _judged(kind, case, outcome, session.impl.name, session.impl.adapter)
     result.runtime_seconds = runtime_seconds
     return result
 
 
-def _judged(kind: Kind[Any, Any], case: Any, outcome: Outcome[Any]) -> CaseResult:
-    """The verdict on what the adapter call returned, or the error that says why there is none."""
+def _judged(kind: Kind[Any, Any], case: Any, outcome: Outcome[Any], name: str, adapter: object) -> CaseResult:
+    """The verdict on what the adapter call returned, or why there is none: an error (the harness's
+    fault, or the adapter's own code raised) or unsupported (the adapter says the input has no form)."""
     fault = not_judged(outcome)
-    if isinstance(fault, Unwritable):
-        return CaseResult("unsupported", redact(f"not supported by this runtime's input: {fault}"))
     if fault is not None:
         return CaseResult("error", redact(f"error (not a verdict on the runtime): {fault}"))
+    inexpressible = _raised(outcome, Inexpressible)
+    if inexpressible is not None:
+        return CaseResult("unsupported", redact(f"{name} cannot express this case's input: {inexpressible}"))
+    bug = adapter_bug(outcome, name, adapter)
+    if bug:
+        return CaseResult("error", redact(bug))
     try:
         canonical = canonical_outcome(outcome)
     except NotData as exc:
@@ -122,6 +130,26 @@ def _judged(kind: Kind[Any, Any], case: Any, outcome: Outcome[Any]) -> CaseResul
     except NotJudged as exc:
         return CaseResult("error", redact(f"error (not a verdict on the runtime): {exc}"))
     return CaseResult("judged", lines=[_redacted(line) for line in lines])
+
+
+def _raised(outcome: Outcome[Any], cls: type[BaseException]) -> BaseException | None:
+    """What the outcome or one of its variants raised of class ``cls``."""
+    for candidate in (outcome, *(variant for _, variant in outcome.variants)):
+        if isinstance(candidate.raised, cls):
+            return candidate.raised
+    return None
+
+
+def adapter_bug(outcome: Outcome[Any], name: str, adapter: object) -> str:
+    """The error of an outcome whose exception the adapter's own code raised (``wireconf.raise_site``),
+    or ``""``: a bug of the adapter says nothing about the runtime, so the case is an error naming it."""
+    own = Ownership.of(adapter)
+    for candidate in (outcome, *(variant for _, variant in outcome.variants)):
+        exc = candidate.raised
+        at = None if exc is None else adapters_own(exc, own, (RuntimeOutcome, Inexpressible, NotJudged))
+        if exc is not None and at is not None:
+            return raise_site.adapter_bug(name, exc, at, candidate.traceback())
+    return ""
 
 
 def not_judged(outcome: Outcome[Any]) -> NotJudged | None:

@@ -27,18 +27,21 @@ from wireconf.pytest_plugin.items import CaseFailed, CaseItem
 from wireconf.pytest_plugin.session import get_session, shown_path
 from wireconf.pytest_plugin.shard import Shard, parse_shard
 from wireconf.pytest_plugin.summary import (
+    INEXPRESSIBLE,
     PROP_API,
     PROP_BASELINE,
     PROP_CASE,
     PROP_CORPUS,
     PROP_DIFFERENCES,
     PROP_EXPECTED_REJECTED,
+    PROP_FAILING_PROFILES,
     PROP_KIND,
     PROP_OUTSIDE_PROFILE,
     PROP_PROBLEM,
     PROP_RULES,
     PROP_STALE_WAIVERS,
     PROP_TIER,
+    PROP_UNSUPPORTED,
     PROP_WAIVED,
     classify,
 )
@@ -234,6 +237,8 @@ class _Controller:
         self._pending: dict[str, CaseRecord] = {}
         self.records: list[CaseRecord] = []
         self.fingerprints: dict[str, str] = {}
+        self.inexpressible: set[str] = set()
+        """Cases the adapter said it cannot express: no failure to expect any more (the update drops them)."""
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         if self.report_path is not None:
@@ -271,8 +276,12 @@ class _Controller:
                 setattr(record, attr, json.loads(props[key]))
         record.tier = props.get(PROP_TIER) or record.tier
         record.outside_profile = props.get(PROP_OUTSIDE_PROFILE, record.outside_profile)
+        if PROP_FAILING_PROFILES in props:
+            record.failing_profiles = [p for p in props[PROP_FAILING_PROFILES].split(",") if p]
         if PROP_FINGERPRINT in props:
             self.fingerprints[record.id] = props[PROP_FINGERPRINT]
+        if props.get(PROP_UNSUPPORTED) == INEXPRESSIBLE:
+            self.inexpressible.add(record.id)
         record.location = props.get(PROP_LOCATION, record.location)
         if report.when == "teardown":
             self._finish(self._pending.pop(report.nodeid))
@@ -342,6 +351,8 @@ class _Controller:
                     passed[record.id] = self.fingerprints[record.id]
                 continue
             passed.pop(record.id, None)  # failing, unsupported or not judged now
+            if record.id in self.inexpressible:  # the runtime cannot be handed the input: nothing fails
+                baseline.expected.pop(record.id, None)
             if record.status == "failed":  # a kept reason stays only while it is true of the failure
                 baseline.expected[record.id] = true_reason(
                     baseline.expected.get(record.id),

@@ -37,12 +37,14 @@ from wireconf.pytest_plugin.case_run import CaseResult
 from wireconf.pytest_plugin.runner import replay_logs
 from wireconf.pytest_plugin.session import get_session, resolved_file, shown_path
 from wireconf.pytest_plugin.summary import (
+    INEXPRESSIBLE,
     PROP_API,
     PROP_CASE,
     PROP_CHECK,
     PROP_CORPUS,
     PROP_DIFFERENCES,
     PROP_EXPECTED_REJECTED,
+    PROP_FAILING_PROFILES,
     PROP_KIND,
     PROP_OUTSIDE_PROFILE,
     PROP_PROBLEM,
@@ -214,7 +216,7 @@ class CaseItem(ShownAsWritten):
                 f"{NETWORK_HELP}"
             )
         if result.status == "unsupported":
-            self.user_properties.append((PROP_UNSUPPORTED, True))
+            self.user_properties.append((PROP_UNSUPPORTED, INEXPRESSIBLE))
             pytest.skip(result.message)
         if result.status == "skipped":
             pytest.skip(result.message)
@@ -282,6 +284,7 @@ class CaseItem(ShownAsWritten):
             self.user_properties.append((PROP_STALE_WAIVERS, json.dumps([w.label for w in stale])))
         if decision.outcome == "pass":
             return
+        self.user_properties.append((PROP_FAILING_PROFILES, ",".join(decision.failing_profiles)))
         waived = {id(d): w for d, w in decision.waived}
         text = [str(line) + _waived_note(line, waived) for line in result.lines]
         expect_key = "expect_error" if loaded.model.expect_error is not None else "expect"

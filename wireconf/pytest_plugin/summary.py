@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from wireconf.judging.profile import PROFILES
 from wireconf.reports.baseline import FIXED
 
 OUTCOMES = ("passed", "failed", "error", "unsupported", "skipped")
@@ -23,6 +24,9 @@ PROP_API = "wireconf_api"
 PROP_KIND = "wireconf_kind"
 PROP_RULES = "wireconf_rules"
 PROP_UNSUPPORTED = "wireconf_unsupported"
+"""Set on an unsupported case: ``True`` (a capability or concept the adapter does not declare), or
+``INEXPRESSIBLE`` (the adapter, called, said the input has no form in its runtime)."""
+INEXPRESSIBLE = "inexpressible"
 PROP_PROBLEM = "wireconf_problem"
 PROP_CORPUS = "wireconf_corpus"  # the corpus root of a case (reports name its version and hash)
 PROP_CHECK = "wireconf_check"  # one of the two checks of rules.yaml (catalogue, coverage)
@@ -36,6 +40,9 @@ PROP_TIER = "wireconf_tier"
 """The failure's tier (spec, vectors, project): the most authoritative among the rules it breaks."""
 PROP_WAIVED = "wireconf_waived"
 """JSON: the differences of the case the baseline's waivers set aside, each with its waiver."""
+PROP_FAILING_PROFILES = "wireconf_failing_profiles"
+"""The profiles (comma-separated, of spec, interop, full) under which a failing case fails
+(``wireconf.judging.decision.Decision.failing_profiles``): what each profile's figure counts."""
 PROP_OUTSIDE_PROFILE = "wireconf_outside_profile"
 """Set (to the profile) when a failure breaks no rule of ``--profile`` and was reported as xfailed."""
 PROP_STALE_WAIVERS = "wireconf_stale_waivers"
@@ -86,6 +93,9 @@ class Tally:
     accepted: int = 0  # failures the baseline let pass: pytest says xfailed, the table says failed
     tolerated: int = 0  # failures outside --profile: pytest says xfailed, the table says failed
     representation: int = 0  # failures whose every difference a provider equivalence covers (interop)
+    failing: Counter[str] = field(default_factory=Counter)
+    """Failed cases by the profile under which they fail (``PROP_FAILING_PROFILES``): each profile's
+    figure, equal to what pytest reports when run under that profile."""
 
     def record(self, report: pytest.TestReport) -> None:
         props: dict[str, Any] = dict(report.user_properties)
@@ -105,6 +115,9 @@ class Tally:
         api, kind = props[PROP_API], props[PROP_KIND]
         self.counts[(api, kind, outcome)] += 1
         if outcome == "failed":
+            profiles = props.get(PROP_FAILING_PROFILES)
+            # a failure the verdict did not make (the harness's own exception in the call) fails them all
+            self.failing.update(PROFILES if profiles is None else [p for p in profiles.split(",") if p])
             if PROP_DIFFERENCES in props:  # no tier: its differences break no declared rule (unruled)
                 self.failed_by_tier[(api, kind, props.get(PROP_TIER) or "unruled")] += 1
             if PROP_DIFFERENCES in props:
@@ -134,18 +147,29 @@ class Tally:
 
     def profiles(self) -> list[str]:
         """The figures of the spec profile (only rules of the spec's text), of the interop profile (what
-        the provider would do) and of the full profile."""
+        the provider would read alike) and of the full profile: each counts the cases that fail under
+        it exactly as ``--profile`` would (``wireconf.judging.decision.under``), so a run under any
+        profile fails as many cases as its figure says (pytest's failed, plus the failures a baseline
+        lets pass)."""
         t = self.totals()
         judged = t["passed"] + t["failed"] + t["error"]
-        spec_failed, conform = t["spec"], judged - t["spec"] - t["unruled"] - t["error"]
+        spec, interop, full = (self.failing[p] for p in PROFILES)
         unruled = f", {t['unruled']} no rule (unruled: a defect of the corpus)" if t["unruled"] else ""
+        untiered = spec - t["spec"]
+        no_tier = (
+            f" and {untiered} a difference no rule's tier excuses (unruled, a request the provider's "
+            "SDK type rejects, a stale waiver)"
+            if untiered
+            else ""
+        )
         return [
-            f"spec profile: {conform} of {judged} judged cases conform to the spec's text; "
-            f"{spec_failed} fail a rule of it{unruled}, {t['error']} error",
-            f"interop profile: {t['passed'] + self.representation} of {judged} judged cases are what the "
-            f"provider would read as the spec's requests; {self.representation} of the failures differ only "
-            "in representation (a provider equivalence covers every difference)",
-            f"full profile: {t['passed']} of {judged} judged cases pass; {t['failed']} fail ({t['spec']} the "
+            f"spec profile: {judged - spec - t['error']} of {judged} judged cases conform to the spec's "
+            f"text; {spec} fail under it ({t['spec']} a rule of its text{no_tier}), {t['error']} error",
+            f"interop profile: {judged - interop - t['error']} of {judged} judged cases are what the "
+            f"provider would read as the spec's requests; {interop} fail under it, {t['error']} error; "
+            f"{self.representation} of the failures differ only in representation (a provider "
+            "equivalence covers every difference)",
+            f"full profile: {t['passed']} of {judged} judged cases pass; {full} fail ({t['spec']} the "
             f"spec's text, {t['vectors']} Prompty's vectors, {t['project']} a project decision{unruled}), "
             f"{t['error']} error",
         ]

@@ -43,7 +43,7 @@ class Cause:
 
     @property
     def rejected(self) -> bool:
-        """A request the provider's own SDK type rejects."""
+        """A request the provider's pinned contract rejects."""
         return self.basis == "provider-schema"
 
     @property

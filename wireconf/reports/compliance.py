@@ -22,6 +22,7 @@ from typing import Any
 import jinja2
 
 from wireconf.corpus.rules import Catalogue, Rule
+from wireconf.report_text import machine_paths_removed
 from wireconf.reports.findings import MAX_DIFF_LINES, filed_under
 from wireconf.reports.html import CSS, anchor
 from wireconf.reports.jsonl import CaseRecord
@@ -133,7 +134,7 @@ def render_compliance(
             )
         if any(c["judged"] for c in cells):
             rows.append({"kind": section[0], "api": section[1], "cells": cells})
-    return _template().render(
+    page = _template().render(
         title="wireconf compliance: real runtimes against one corpus",
         css=CSS,
         corpus_version=corpus_version or "unknown",
@@ -145,3 +146,4 @@ def render_compliance(
         rows=rows,
         rules=sorted(rules.values(), key=lambda v: (-len(v.runtimes), v.id)),
     )
+    return machine_paths_removed(page)  # the machines' folders out, as on the findings page

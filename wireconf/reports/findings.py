@@ -22,7 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from wireconf.corpus.rules import Catalogue, Rule
-from wireconf.reports.causes import NO_RULE, PROVIDER_REJECTS, UNRULED_NOTE, group_causes
+from wireconf.report_text import machine_paths_removed
+from wireconf.reports.baseline import default_reason
+from wireconf.reports.causes import NO_RULE, PROVIDER_REJECTS, UNRULED_NOTE, Cause, group_causes
 from wireconf.reports.jsonl import CaseRecord
 from wireconf.reports.markdown import text
 from wireconf.reports.matrix import COLUMNS, RuntimeSummary, build_matrix
@@ -47,6 +49,8 @@ def filed_under(record: CaseRecord) -> tuple[str, str | None]:
     unnamed = PROVIDER_REJECTS if rejected else NO_RULE
     fallback = broken[0] if broken else unnamed if record.status == "failed" else NOT_JUDGED
     reason = record.reason if record.baseline == "expected" else None
+    if reason == default_reason(broken, record.diff, record.message, record.differences):
+        return fallback, None  # the update's first reason, which nobody has reviewed yet
     match = _LEADING_RULE.match(reason or "")
     if match and match.group(1) in broken:
         explanation = reason[match.end() :] if reason else None
@@ -149,11 +153,16 @@ def _cause_table(causes: list[RootCause], catalogue: Catalogue) -> list[str]:
     return out
 
 
-def _difference_table(rt: RuntimeSummary) -> list[str]:
+def _difference_causes(rt: RuntimeSummary) -> list[Cause]:
+    """The rows of a runtime's "Root causes by difference" table: its failures grouped by the rule
+    broken and the difference (``wireconf.reports.causes``)."""
+    return group_causes((r.id, r.differences or []) for r in rt.failures if r.status == "failed")
+
+
+def _difference_table(rt: RuntimeSummary, causes: list[Cause]) -> list[str]:
     """Failures grouped by the rule broken and the difference, each with the explanation most of its
     cases' baseline reasons give."""
     by_id = {r.id: r for r in rt.failures}
-    causes = group_causes((r.id, r.differences or []) for r in rt.failures if r.status == "failed")
     if not causes:
         return []
     out = ["| cases | rules broken | tier | difference | explanation |", "|---:|---|---|---|---|"]
@@ -197,14 +206,44 @@ def _capabilities(rt: RuntimeSummary) -> str:
     return f" Not declared (unsupported): {', '.join(skipped)}."
 
 
+def _rules_broken(groups: dict[str, list[CaseRecord]]) -> list[str]:
+    """The rules of the catalogue the failures are filed under (not the headings of failures that break
+    none: no rule requires this, the provider rejects, not judged)."""
+    return [rule for rule in groups if rule not in (NO_RULE, NOT_JUDGED, PROVIDER_REJECTS)]
+
+
+def _counts_line(
+    rt: RuntimeSummary,
+    groups: dict[str, list[CaseRecord]],
+    by_difference: list[Cause],
+    causes: list[RootCause],
+) -> str:
+    """The section's first sentence, whose every count is that of a table or list below it: the failed
+    and not-judged cases, the rules they are filed under (Deviations by rule), the rows of "Root causes by
+    difference" and of "Root causes" (the explanations written in the baseline, and the row of the cases
+    not reviewed yet)."""
+    failed, errors = rt.counts["failed"], rt.counts["error"]
+    rules = len(_rules_broken(groups))
+    unruled = len(groups.get(NO_RULE, []))
+    text = f"{rt.counts['passed']} of {rt.judged} judged cases pass; {failed} fail"
+    text += f" and {errors} could not be judged (error)" if errors else ""
+    text += f", breaking {rules} rule(s)"
+    text += f" ({unruled} case(s) with differences no rule declares)" if unruled else ""
+    explained = [c for c in causes if c.explanation is not None]
+    unreviewed = sum(len(c.records) for c in causes if c.explanation is None)
+    tables = [f"{len(by_difference)} by difference"] if by_difference else []
+    tables.append(f"{len(explained)} explained in the baseline")
+    if unreviewed:
+        tables.append(f"{unreviewed} case(s) not reviewed yet")
+    return text + f". Root causes: {', '.join(tables)}." if causes else text + "."
+
+
 def _runtime_section(
     rt: RuntimeSummary, groups: dict[str, list[CaseRecord]], causes: list[RootCause], catalogue: Catalogue
 ) -> list[str]:
     out = ["", f"## {text(rt.label)}", ""]
-    out.append(
-        f"{rt.counts['passed']} of {rt.judged} judged cases pass; {len(rt.failures)} fail, breaking "
-        f"{len(groups)} rule(s), from {len(causes)} root cause(s)." + _capabilities(rt)
-    )
+    by_difference = _difference_causes(rt)
+    out.append(_counts_line(rt, groups, by_difference, causes) + _capabilities(rt))
     out += [
         "",
         f"Spec profile: {rt.spec_conform} of {rt.judged} judged cases conform to the spec's text; interop "
@@ -214,9 +253,9 @@ def _runtime_section(
     ]
     if not causes:
         return out
-    by_difference = _difference_table(rt)
-    if by_difference:
-        out += ["", "### Root causes by difference", "", *by_difference]
+    table = _difference_table(rt, by_difference)
+    if table:
+        out += ["", "### Root causes by difference", "", *table]
     out += ["", "### Root causes", "", *_cause_table(causes, catalogue), "", "### Deviations by rule"]
     for rule_id, cases in groups.items():
         out += ["", *_rule_heading(rule_id, catalogue)[:-1], *_deviations(cases, rule_id)]
@@ -262,8 +301,9 @@ def render_findings(
         "",
         "| runtime | "
         + " | ".join(COLUMNS)
-        + " | rules broken | root causes | spec profile | interop profile | full profile |",
-        "|---|" + "---|" * (len(COLUMNS) + 5),
+        + " | rules broken | root causes by difference | explained | spec profile | interop profile "
+        "| full profile |",
+        "|---|" + "---|" * (len(COLUMNS) + 6),
     ]
     by_runtime: dict[str, tuple[dict[str, list[CaseRecord]], list[RootCause]]] = {}
     for rt in matrix.runtimes:
@@ -275,9 +315,12 @@ def render_findings(
         counts = " | ".join(str(rt.counts[c]) for c in COLUMNS)
         figures = (rt.spec_conform, rt.interop_pass, rt.counts["passed"])
         profiles = " | ".join(f"{n}/{rt.judged}" for n in figures)
-        out.append(f"| {text(rt.label)} | {counts} | {len(groups)} | {len(causes)} | {profiles} |")
+        explained = sum(1 for c in causes if c.explanation is not None)
+        rules = len(_rules_broken(groups))
+        causes_row = f"{rules} | {len(_difference_causes(rt))} | {explained}"
+        out.append(f"| {text(rt.label)} | {counts} | {causes_row} | {profiles} |")
     for item in not_run:
-        out.append(f"| {text(item.impl)} | not run: {text(item.reason)} |" + " |" * (len(COLUMNS) + 4))
+        out.append(f"| {text(item.impl)} | not run: {text(item.reason)} |" + " |" * (len(COLUMNS) + 5))
     idle = [rt for rt in matrix.runtimes if not rt.judged]
     if idle:
         out += ["", "Not judged here, every case unsupported (`pytest cases --impl <runtime>` says why):"]
@@ -285,4 +328,5 @@ def render_findings(
     for rt in matrix.runtimes:
         if rt.judged:
             out += _runtime_section(rt, *by_runtime[rt.label], catalogue)
-    return "\n".join([*out, *appendix]) + "\n"
+    # no folder of the machines that ran the runtimes or wrote the page: it reads the same from anywhere
+    return machine_paths_removed("\n".join([*out, *appendix]) + "\n")

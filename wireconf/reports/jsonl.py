@@ -39,6 +39,7 @@ class CaseRecord:
     differences: list[dict[str, Any]] | None = None  # each difference with the rules it breaks
     waived: list[dict[str, Any]] | None = None  # the differences the baseline's waivers set aside
     outside_profile: str | None = None  # the --profile under which this failure was tolerated (xfailed)
+    failing_profiles: list[str] | None = None  # the profiles under which this failure fails
     corpus: str | None = None  # the corpus's declared version
     corpus_hash: str | None = None  # and the hash of its content (wireconf.corpus.identity)
     python: str | None = None  # the Python that ran the harness, major.minor
@@ -70,13 +71,23 @@ class CaseRecord:
         return self.status == "failed" and bool(found) and all(d.get("representation") for d in found)
 
     def fails_profile(self, profile: str) -> bool:
-        """Whether this failure counts under ``profile`` (``spec``: only when it breaks a spec rule;
-        ``interop``: unless all its differences are representation)."""
+        """Whether this failure fails under ``profile``, as the run's verdict said
+        (``failing_profiles``, ``wireconf.judging.decision.under``); for a report older than that field,
+        read from its differences the same way: a difference of no tier (unruled, a request the
+        provider's pinned contract rejects) or a stale waiver (a failure without differences) fails every
+        profile, representation is set aside under ``interop``, and ``spec`` counts the spec's tier."""
         if self.status != "failed":
             return False
-        if profile == "interop":
-            return not self.representation_only
-        return profile == "full" or self.tier in (None, "", "spec")
+        if self.failing_profiles is not None:
+            return profile in self.failing_profiles
+        if self.differences is None:  # older than attributions: its tier alone
+            return profile != "spec" or self.tier in (None, "", "spec")
+        judged = [d for d in self.differences if not (profile == "interop" and d.get("representation"))]
+        if not self.differences or any(not d.get("rules") for d in judged):
+            return True
+        if not judged:
+            return False
+        return profile != "spec" or self.tier == "spec"
 
     @property
     def corpus_label(self) -> str | None:
@@ -129,6 +140,7 @@ _SHAPES: dict[str, tuple[Callable[[Any], bool], str]] = {
         "an object of strings or null",
     ),
     "expected_rejected": (lambda v: v is None or _is_list_of(str)(v), "a list of strings or null"),
+    "failing_profiles": (lambda v: v is None or _is_list_of(str)(v), "a list of strings or null"),
 }
 """The JSON type of each field a reader relies on; every other known field is a string or null."""
 

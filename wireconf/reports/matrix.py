@@ -75,11 +75,15 @@ class RuntimeSummary:
 
     @property
     def spec_conform(self) -> int:
-        """Judged cases whose diff breaks no rule of the spec's text: passes, and failures of the vectors
-        or project tiers only. A failure of no tier (unruled, a request the provider's contract rejects, stale
-        waivers alone) is no such claim, so it is not counted as conforming."""
-        outside = sum(1 for r in self.records if r.status == "failed" and r.tier in ("vectors", "project"))
-        return self.counts["passed"] + outside
+        """Judged cases that do not fail under ``--profile spec``: passes, and failures that break only
+        rules of the vectors or project tiers (``CaseRecord.fails_profile``). A failure with a difference
+        of no tier (unruled, a request the provider's pinned contract rejects) or a stale waiver fails
+        every profile, so it is not counted as conforming, whatever the tier of its other differences."""
+        return self.counts["passed"] + self._excused("spec")
+
+    def _excused(self, profile: str) -> int:
+        """Failures that do not fail under ``profile``."""
+        return sum(1 for r in self.records if r.status == "failed" and not r.fails_profile(profile))
 
     @property
     def spec_rate(self) -> float:
@@ -89,7 +93,7 @@ class RuntimeSummary:
     def interop_pass(self) -> int:
         """Judged cases the provider would treat as the spec's: passes, and failures whose differences
         are all representation (a provider equivalence covers each; ``--profile interop``)."""
-        return self.counts["passed"] + sum(1 for r in self.records if r.representation_only)
+        return self.counts["passed"] + self._excused("interop")
 
     @property
     def interop_rate(self) -> float:

@@ -3,14 +3,15 @@
 // with `tool()` and `jsonSchema()`. The AI SDK has no agent file, so this file is the mapping a
 // maintainer writes once; everything after it (the request, the parsing) is the AI SDK's own.
 import { jsonSchema, Output, tool } from "ai";
-import { CategorisedError } from "@wireconf/exec";
+import { Inexpressible } from "@wireconf/exec";
 
 const JSON_TYPES = { string: "string", integer: "integer", float: "number", boolean: "boolean", array: "array", object: "object" };
 
 /** One spec Property as JSON Schema (the spec's §7.1.4 table; the user would write this schema). */
 function propertySchema(prop) {
   const type = JSON_TYPES[prop.kind];
-  if (type === undefined) throw new CategorisedError("invalid-input", `property ${prop.name} has kind ${prop.kind}, not one of ${Object.keys(JSON_TYPES).join(", ")}`);
+  // a kind outside the table has no JSON Schema type: an AI SDK user cannot write it at all
+  if (type === undefined) throw new Inexpressible(`property ${prop.name} has kind ${prop.kind}, not one of ${Object.keys(JSON_TYPES).join(", ")}: no JSON Schema type for it`);
   const schema = { type };
   if (prop.description) schema.description = prop.description;
   if (prop.enumValues) schema.enum = prop.enumValues;
@@ -35,7 +36,7 @@ function objectSchema(properties = []) {
 export function toolsOf(agent) {
   const tools = {};
   for (const spec of agent.tools ?? []) {
-    if (spec.kind !== "function") throw new CategorisedError("invalid-input", `the AI SDK adapter maps function tools only, not ${spec.kind}`);
+    if (spec.kind !== "function") throw new Inexpressible(`the AI SDK adapter maps function tools only, not ${spec.kind}`);
     tools[spec.name] = tool({
       ...(spec.description ? { description: spec.description } : {}),
       inputSchema: jsonSchema(objectSchema(spec.parameters)),
@@ -94,12 +95,14 @@ function partOf(part) {
     case "file":
       return { type: "file", data: part.value, mediaType: part.mediaType ?? (part.kind === "audio" ? "audio/wav" : "application/octet-stream") };
     default:
-      throw new CategorisedError("invalid-input", `the AI SDK has no message part for kind ${part.kind}`);
+      // ModelMessage parts (@ai-sdk/provider-utils): text, image, file, reasoning, tool calls and results
+      throw new Inexpressible(`the AI SDK has no message part for kind ${part.kind}`);
   }
 }
 
 /**
- * Canonical messages as ModelMessages: system and developer messages as `system`, tool calls an
+ * Canonical messages as ModelMessages: system and developer messages as `system` (text only: an image
+ * there, or a role outside ModelMessage's, is `Inexpressible`), tool calls an
  * assistant message carries in its metadata as `tool-call` parts, a tool message as a `tool-result`
  * (its tool's name from the call it answers). Other metadata has no place in a ModelMessage.
  */
@@ -110,6 +113,10 @@ export function messagesOf(messages) {
     switch (message.role) {
       case "system":
       case "developer":
+        // SystemModelMessage's content is a string (@ai-sdk/provider-utils): text only
+        if ((message.content ?? []).some((p) => p.kind !== "text")) {
+          throw new Inexpressible(`an AI SDK system message is text only; this ${message.role} message has ${message.content.filter((p) => p.kind !== "text").map((p) => p.kind).join(", ")} parts`);
+        }
         return { role: "system", content: textOf(message) };
       case "user":
         return { role: "user", content: (message.content ?? []).map(partOf) };
@@ -135,7 +142,8 @@ export function messagesOf(messages) {
         };
       }
       default:
-        throw new CategorisedError("invalid-input", `the AI SDK has no message role ${message.role}`);
+        // ModelMessage's roles are system, user, assistant and tool
+        throw new Inexpressible(`the AI SDK has no message role ${message.role}`);
     }
   });
 }

@@ -113,6 +113,10 @@ class PromptyAdapter:
     """prompty's OpenAI and Anthropic providers (chat, embeddings, images, Responses API, Messages)."""
 
     name = "prompty"
+    adapter_modules = ("wireconf.adapters.prompty_adapter",)
+    """This adapter's own code (``wireconf.raise_site``): an exception it raises is its bug, no verdict."""
+    runtime_packages = ("prompty",)
+    """prompty; the SDKs and libraries it calls raise for whoever called them."""
 
     def __init__(self) -> None:
         self._prompty, self.version, self.unavailable = optional_module(

@@ -93,6 +93,10 @@ export interface ErrorOptions {
   /** The runtime's table of error categories: every error then carries its `category` (null when no
    * entry applies and the error declares none) and the hello says `categories: true`. */
   categories?: CategoryEntry[] | null;
+  /** URL or path prefixes of the adapter's own files (default, in `serve`: the folder of the module that
+   * called it; its `node_modules` are the runtime's): an error their code threw is the adapter's bug,
+   * reported with `origin: "adapter"`, never judged as the runtime's. */
+  adapterFiles?: string[];
 }
 
 export interface ServeOptions {
@@ -125,7 +129,15 @@ export declare class ValueError extends Error {}
 
 export declare function asData(value: unknown, represent?: ((value: object) => unknown) | null, path?: string): unknown;
 export declare function isStream(value: unknown): value is AsyncIterable<unknown>;
-export declare function errorPayload(error: unknown, options?: ErrorOptions): { type: string; mro: string[]; message: string; traceback: string; category?: ErrorCategory | null; status?: number };
+export declare function errorPayload(error: unknown, options?: ErrorOptions): ErrorMessage["error"];
+/** The case's input has no form in this runtime (its users cannot write it): the case is unsupported. */
+export declare class Inexpressible extends Error {
+  constructor(reason: string, options?: { cause?: unknown });
+}
+/** `file:line` of the adapter's own frame that threw `error` (by `adapterFiles`), or "" (the runtime's). */
+/** This machine's places (the adapter's folder URL, the working directory) → "", for `places`. */
+export declare function machinePlaces(adapter?: string | null): Record<string, string>;
+export declare function adapterRaised(error: unknown, adapterFiles?: string[], places?: Record<string, string>): string;
 /** An error that declares its category where the runtime refuses deliberately. */
 export declare class CategorisedError extends Error {
   constructor(category: ErrorCategory, message: string, options?: { status?: number; cause?: unknown });

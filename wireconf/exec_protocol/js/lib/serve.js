@@ -2,7 +2,7 @@
 import { Call } from "./call.js";
 import { Channel, ProtocolError } from "./channel.js";
 import { asData, isStream } from "./data.js";
-import { errorPayload } from "./errors.js";
+import { callerFolder, errorPayload, machinePlaces } from "./errors.js";
 import { PROTOCOL_VERSION, STREAMING_METHODS, YIELDING_METHODS } from "./protocol.js";
 
 const isIterable = (value) =>
@@ -31,6 +31,13 @@ export async function serve({
   exit = true,
 }) {
   const io = channel ?? new Channel();
+  const adapter = callerFolder();
+  const errorOptions = {
+    ...errors,
+    adapterFiles: errors.adapterFiles ?? (adapter ? [adapter] : []),
+    // the adapter's own places first, then its folder and the working directory: no machine path left
+    places: { ...errors.places, ...machinePlaces(adapter) },
+  };
   const said = {
     type: "hello",
     protocol: hello.protocol ?? PROTOCOL_VERSION,
@@ -57,7 +64,7 @@ export async function serve({
     try {
       io.send(await answer(io, call, methods[message.method], represent));
     } catch (error) {
-      io.send({ type: "error", id: call.id, error: errorPayload(error, errors) });
+      io.send({ type: "error", id: call.id, error: errorPayload(error, errorOptions) });
     } finally {
       io.done(call.id);
     }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { CategorisedError, PROTOCOL_VERSION, ValueError, categoryOf, errorPayload, serve } from "../index.js";
+import { CategorisedError, Inexpressible, PROTOCOL_VERSION, ValueError, adapterRaised, categoryOf, errorPayload, serve } from "../index.js";
 import { fakeHarness } from "./helpers.js";
 
 const HELLO = { name: "t", version: "1", capabilities: ["process:openai.chat"] };
@@ -263,6 +263,86 @@ test("pipeline: an end with an error rejects where the runtime reads on, and the
   assert.match(failed.error.message, /overloaded/);
   h.push(call(2, "process"));
   assert.deepEqual(await h.next(), { type: "result", id: 2, value: 2 });
+  h.end();
+  await served;
+});
+
+test("an Inexpressible is the case's input without a form here: the error says so, with the reason", async () => {
+  const h = fakeHarness();
+  const served = serve({
+    hello: HELLO,
+    handlers: { process: () => { throw new Inexpressible("no system images"); } },
+    channel: h.channel,
+    exit: false,
+  });
+  await h.next();
+  h.push(call(1, "process"));
+  const { error } = await h.next();
+  assert.deepEqual([error.type, error.inexpressible, error.message, "origin" in error], ["Inexpressible", true, "no system images", false]);
+  h.end();
+  await served;
+});
+
+/** A module outside this folder (`folder` under the system's temporary folder) whose function throws:
+ * a stand-in runtime. */
+async function runtimeModule(folder) {
+  const { mkdtemp, mkdir, writeFile } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  const path = await import("node:path");
+  const { pathToFileURL } = await import("node:url");
+  const root = await mkdtemp(path.join(tmpdir(), "wireconf-exec-"));
+  const file = path.join(root, folder, "runtime.js");
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, 'export function runtimeThrows() { return JSON.parse("{the runtime\'s bad JSON"); }\n');
+  return { root: pathToFileURL(root + path.sep).href, ...(await import(pathToFileURL(file).href)) };
+}
+
+test("an error the adapter's own code threw says origin adapter and where; the runtime's does not", async () => {
+  const h = fakeHarness();
+  const { runtimeThrows } = await runtimeModule("elsewhere");
+  const served = serve({
+    hello: HELLO,
+    // no adapterFiles: serve takes the folder of the module that called it, this test's
+    handlers: { process: (c) => (c.args.which === "adapter" ? JSON.parse("{not json") : runtimeThrows()) },
+    channel: h.channel,
+    exit: false,
+  });
+  await h.next();
+  h.push(call(1, "process", { which: "adapter" }));
+  const own = (await h.next()).error;
+  // the JSON.parse frame is Node's own, passed over: the first frame left is this file's, the adapter's
+  assert.deepEqual([own.type, own.origin], ["SyntaxError", "adapter"]);
+  assert.match(own.at, /serve\.test\.js:\d+$/);
+  h.push(call(2, "process", { which: "runtime" }));
+  const theirs = (await h.next()).error;
+  assert.deepEqual([theirs.type, "origin" in theirs], ["SyntaxError", false]);
+  h.end();
+  await served;
+});
+
+test("adapterRaised: a node_modules folder inside the adapter's files is the runtime's; a declared error is on purpose", async () => {
+  const { root, runtimeThrows } = await runtimeModule("node_modules/some-runtime");
+  let thrown;
+  try {
+    runtimeThrows();
+  } catch (error) {
+    thrown = error;
+  }
+  assert.equal(adapterRaised(thrown, [root]), "");
+  assert.match(adapterRaised(new TypeError("mine"), [new URL("./", import.meta.url).href]), /serve\.test\.js:\d+$/);
+  const declared = new CategorisedError("invalid-input", "refused on purpose");
+  assert.equal(adapterRaised(declared, [new URL("./", import.meta.url).href]), "");
+});
+
+test("a served error's stack names no folder of this machine: the adapter's and the working directory go", async () => {
+  const h = fakeHarness();
+  const served = serve({ hello: HELLO, handlers: { process: () => { throw new TypeError("t"); } }, channel: h.channel, exit: false });
+  await h.next();
+  h.push(call(1, "process"));
+  const { error } = await h.next();
+  assert.match(error.traceback, /\(serve\.test\.js:\d+:\d+\)/);
+  assert.equal(error.traceback.includes(process.cwd()), false);
+  assert.equal(error.traceback.includes("file://"), false);
   h.end();
   await served;
 });
