@@ -11,11 +11,11 @@ rejects, each with its path and the SDK field. Two things pydantic does not do b
   value: a key that vanished is one the type does not have (the providers reject unknown parameters).
 
 A ``TypeAdapter`` of a large SDK type takes seconds to build (Chat Completions' about 2 s here, more on a
-loaded machine), so each is built once per process and kept, and built where a case's inputs are built
-(``warm``, called by the wire and e2e kinds' ``prepare``), outside the case's time limit: the runtime's
-``--case-timeout`` never pays for it. A request that equals its expectation is never checked
-(``rejections``: what the expectation already does is the spec's doing, not the runtime's), so a passing
-case pays nothing more.
+loaded machine), so each is built once per process and kept, and only the first time a request differs
+from its expectation: a request that equals its expectation is never checked (``rejections``: what the
+expectation already does is the spec's doing, not the runtime's), so a passing run never builds one.
+Judging runs after the runtime's part, outside ``--case-timeout`` (``wireconf.pytest_plugin.case_run``):
+the runtime never pays for the build.
 """
 
 from __future__ import annotations
@@ -194,21 +194,6 @@ def problems(request_type: RequestType, body: Mapping[str, Any]) -> list[Problem
 
 def _dedupe(found: list[Problem]) -> list[Problem]:
     return list(dict.fromkeys(found))
-
-
-def warm(api: str, body: JSON = None) -> None:
-    """Build the validators of ``api``'s request types now (once per process), outside any case's time
-    limit; ``body``: the request whose type to build (both variants of a streaming api when omitted)."""
-    from wireconf.providers.registry import APIS
-
-    record = APIS.get(api)
-    if record is None or record.request_type is None:
-        return
-    bodies = [body] if isinstance(body, Mapping) else [{}, {"stream": True}]
-    for sample in bodies:
-        request_type = record.request_type(sample)
-        for dotted in [request_type] if isinstance(request_type, str) else request_type.values():
-            _adapter(dotted)
 
 
 def rejections(api: str, actual: JSON, expected: JSON) -> list[Difference]:
