@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from tests.conftest import CASES, REPO
+from tests.conftest import CASES, REPO, SUITE_CASE_TIMEOUT
 
 HOSTILE = "tests.fakes.hostile"
 PY_SERVE = f"{shlex.quote(sys.executable)} -m wireconf.exec_protocol.serve"
@@ -233,6 +233,30 @@ def test_an_adapter_that_writes_into_the_cassettes_folder_is_noticed(run_corpus,
     run = run_corpus(f"--impl={HOSTILE}:writes_cassettes", f"--cassettes={cassettes}", *only(PROCESS))
     assert run.with_outcome("error") == {PROCESS}
     assert "openai/written-by-runtime.yaml" in run.longreprs[PROCESS]
+
+
+def test_a_write_no_known_process_made_fails_the_run_and_blames_no_case(pytester, tmp_path, monkeypatch):
+    """A file written by a subprocess of the runtime: no audit hook sees who wrote it (nor a ledger entry
+    says another wireconf process did), so the case is judged on its own (it passes) and the run fails,
+    naming the file and the case that was running."""
+    cassettes = tmp_path / "cassettes"
+    (cassettes / "openai").mkdir(parents=True)
+    for path in (REPO / "cassettes" / "openai").glob("chat__01__*.yaml"):
+        (cassettes / "openai" / path.name).write_bytes(path.read_bytes())
+    monkeypatch.setenv("WIRECONF_HOSTILE_CASSETTES", str(cassettes))
+    pytester.syspathinsert(REPO)
+    result = pytester.runpytest_inprocess(
+        str(CASES), "-p", "no:cacheprovider", SUITE_CASE_TIMEOUT, f"--cassettes={cassettes}",
+        f"--impl={HOSTILE}:writes_cassettes_through_a_subprocess", *only(PROCESS),
+    )  # fmt: skip
+    result.assert_outcomes(passed=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "*wireconf: the cassettes changed during the run*",
+            f"*/openai/written-by-a-subprocess.yaml (while *{PROCESS}* ran)",
+        ]
+    )
 
 
 def test_the_time_limit_holds_under_xdist_too(pytester, markers):

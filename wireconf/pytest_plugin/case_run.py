@@ -56,7 +56,11 @@ class CaseResult:
     watched: str = ""
     """The cassettes folder watched while the case ran (empty where it could not be watched)."""
     changed: list[str] = field(default_factory=list)
-    """Files created, written, moved or deleted in that folder while the case ran, by anyone."""
+    """Files created, written, moved or deleted in that folder while the case ran by the process that ran
+    it, not as the harness's recording: the runtime's doing (``wireconf.cassettes.watch``)."""
+    unknown: list[str] = field(default_factory=list)
+    """Files changed in that folder while the case ran by no process the harness knows: an error of the
+    run, not of the case (``wireconf.pytest_plugin.corpus_guard``)."""
     stdout: str = ""
     stderr: str = ""
     logs: list[dict[str, Any]] = field(default_factory=list)

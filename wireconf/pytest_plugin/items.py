@@ -34,6 +34,7 @@ from wireconf.kinds.concepts import needed_concepts
 from wireconf.kinds.kind import capability
 from wireconf.kinds.registry import KINDS
 from wireconf.pytest_plugin.case_run import CaseResult
+from wireconf.pytest_plugin.corpus_guard import PROP_UNKNOWN_WRITES
 from wireconf.pytest_plugin.runner import replay_logs
 from wireconf.pytest_plugin.session import get_session, resolved_file, shown_path
 from wireconf.pytest_plugin.summary import (
@@ -230,8 +231,12 @@ class CaseItem(ShownAsWritten):
             report.duration += seconds
 
     def _check_cassettes(self, result: CaseResult) -> None:
-        """An error when something other than the harness's recording wrote into the cassettes folder
-        while the case ran (the runner that ran it watched the folder)."""
+        """An error when the process that ran the case wrote into the cassettes folder, other than as the
+        harness's recording, while it ran (the runner that ran it watched the folder:
+        ``wireconf.cassettes.watch``). What no process the harness knows wrote meanwhile is kept on the
+        report for the run (``corpus_guard``): an error of the run, not of this case."""
+        if result.unknown:
+            self.user_properties.append((PROP_UNKNOWN_WRITES, json.dumps(result.unknown)))
         if not result.changed:
             return
         recorded = {Path(path).resolve() for path in result.recorded}
@@ -241,8 +246,9 @@ class CaseItem(ShownAsWritten):
             names = ", ".join(str(p.relative_to(root)) for p in changed)
             self._error(
                 f"error: the cassettes folder {root} changed while this case ran: {names}. Cassettes "
-                "are the recorded evidence every case is judged on, and the harness wrote none of these: "
-                "the runtime did. Restore them (git status / git checkout on the folder)."
+                "are the recorded evidence every case is judged on, and the process that ran the case "
+                "(the runtime's, not the harness's recording) wrote these. Restore them (git status / git "
+                "checkout on the folder)."
             )
 
     def runtest(self) -> None:

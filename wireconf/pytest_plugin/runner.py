@@ -191,12 +191,13 @@ def _network_watch(runner_thread: Callable[[], int]) -> Iterator[list[str]]:
     attempts += charged(GUARD.since(mark), before - {ident}, ident)
 
 
-def _cassette_changes(watch: CassetteWatch | None) -> tuple[str, list[str]]:
-    """The watched cassettes folder and what changed in it since the last look (read after each case
-    by the process that ran it)."""
+def _look(result: CaseResult, watch: CassetteWatch | None, recorded: Iterable[str]) -> None:
+    """Fill in what changed in the watched cassettes folder since the last look, by who did it (read
+    after each case by the process that ran it; ``recorded``: what the harness recorded meanwhile)."""
     if watch is None:
-        return "", []
-    return str(watch.root), sorted(str(path) for path in watch.changes())
+        return
+    look = watch.look(recorded)
+    result.watched, result.changed, result.unknown = str(watch.root), look.runtime, look.unknown
 
 
 class CaseRunner:
@@ -287,7 +288,7 @@ class InlineRunner(CaseRunner):
         result = called if isinstance(called, CaseResult) else judge_case(called)  # the harness's time
         result.attempts = attempts
         result.recorded = list(self._recorded)
-        result.watched, result.changed = _cassette_changes(watch)
+        _look(result, watch, self._recorded)
         return result
 
     def _window(
@@ -375,7 +376,7 @@ class ThreadRunner(CaseRunner):
         result = called if isinstance(called, CaseResult) else judge_case(called)  # the harness's time
         result.attempts = attempts
         result.recorded = list(self._recorded)
-        result.watched, result.changed = _cassette_changes(watch)
+        _look(result, watch, self._recorded)
         return result
 
 
@@ -512,7 +513,13 @@ def _serve(session: CaseHost, conn: Connection, progress: _Progress, passage: so
     _die_with_parent()
     network = _isolate(passage)
     GUARD.install()
-    session.on_recorded = lambda path: conn.send(("recorded", path))
+    recorded: list[str] = []  # this case's recordings, which the watch leaves out
+
+    def on_recorded(path: str) -> None:
+        recorded.append(path)
+        conn.send(("recorded", path))
+
+    session.on_recorded = on_recorded
     records = _LogRecords()
     root = logging.getLogger()
     root.handlers[:] = [records]  # the pytest process handles them (capture, live logs, files)
@@ -531,6 +538,7 @@ def _serve(session: CaseHost, conn: Connection, progress: _Progress, passage: so
         stdout, stderr = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = out, err = io.StringIO(), io.StringIO()
         records.records = []
+        recorded.clear()
         mark, before = GUARD.mark(), _threads() - {main}
         try:
             watch = session.watch(item.corpus_root)  # this process's own when it was forked before it
@@ -540,7 +548,7 @@ def _serve(session: CaseHost, conn: Connection, progress: _Progress, passage: so
             else:
                 progress.called(number)  # the runtime's part starts: --case-timeout from here
                 result = finish_case(session, prepared, functools.partial(progress.judging, number))  # ends
-            result.watched, result.changed = _cassette_changes(watch)
+            _look(result, watch, recorded)
         except BaseException:
             result = CaseResult(
                 "error", f"the harness failed on this case (a wireconf bug):\n{traceback.format_exc()}"
