@@ -145,6 +145,43 @@ def test_a_preparation_over_its_budget_is_stopped_and_said_to_be_the_harnesss(ru
     assert "preparing the case's input" in text and re.search(r"did not finish within 1 s", text), text
 
 
+def _slow_judging(monkeypatch, seconds: float) -> None:
+    """The harness's own judging of every case takes ``seconds`` (the process runner's ``finish_case``
+    and the other runners' ``judge_case``)."""
+    import time
+
+    from wireconf.pytest_plugin import case_run, runner
+
+    judge = case_run.judge_case
+
+    def slow(*args):
+        time.sleep(seconds)
+        return judge(*args)
+
+    monkeypatch.setattr(case_run, "judge_case", slow)
+    monkeypatch.setattr(runner, "judge_case", slow)
+
+
+@pytest.mark.parametrize("runner", ["process", "thread"])
+def test_judging_is_the_harnesss_time_not_the_runtimes(run_corpus, monkeypatch, runner):
+    """--case-timeout is the runtime's: judging longer than it (building a provider's request type the
+    first time a request differs takes seconds) costs the case nothing."""
+    _slow_judging(monkeypatch, 1.5)
+    run = run_corpus(f"--case-runner={runner}", "--case-timeout=0.5", *only(PROCESS, WIRE))
+    assert run.with_outcome("passed") == {PROCESS, WIRE}, run.longreprs
+
+
+def test_judging_over_its_budget_is_stopped_and_said_to_be_the_harnesss(run_corpus, monkeypatch):
+    from wireconf.pytest_plugin import runner
+
+    monkeypatch.setattr(runner, "JUDGE_LIMIT", 1.0)
+    _slow_judging(monkeypatch, 60)
+    run = run_corpus("--case-runner=process", "--case-timeout=30", *only(WIRE))
+    assert run.with_outcome("error") == {WIRE}
+    text = run.longreprs[WIRE]
+    assert "judging what the runtime returned" in text and re.search(r"did not finish within 1 s", text), text
+
+
 def test_an_exec_runtime_that_hangs_on_restart_costs_its_time_limit(run_corpus, markers):
     run = run_corpus(
         f"--impl=exec:{PY_SERVE} tests.fakes.exec_hostile:adapter",

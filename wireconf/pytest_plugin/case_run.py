@@ -7,7 +7,8 @@ part: its code runs in both); ``judge_case`` judges that data (the harness's par
 and ``Difference`` records), so that it can cross a process boundary: the process runner runs them in a
 forked process and sends the result back.
 ``--case-timeout`` bounds ``call_case``, everything the runtime's code can make hang; the runners bound
-the preparation and the judging too, each with a budget of its own (``PREPARE_LIMIT``): what the
+the preparation and the judging too, each with a budget of its own (``PREPARE_LIMIT``,
+``JUDGE_LIMIT``): what the
 harness does on its own time (a cassette parsed, the provider's request type built the first time a
 request differs from its expectation, ``wireconf.judging.schema_check``) is never charged to the
 runtime. What the result shows has every rendering of the environment's keys replaced
@@ -72,8 +73,11 @@ class CaseResult:
 
 PREPARE_LIMIT = 60.0
 """Seconds the harness's own preparation of a case may take (parsing a cassette, building SDK
-objects), and apart its judging, apart from ``--case-timeout``, which is the runtime's: the limit still
-holds if either hangs."""
+objects), apart from ``--case-timeout``, which is the runtime's: the limit still holds if it hangs."""
+
+JUDGE_LIMIT = 60.0
+"""Seconds the harness's judging of a case may take (the first request that differs from its
+expectation builds the provider's request type: seconds), apart from ``--case-timeout`` too."""
 
 
 @dataclass

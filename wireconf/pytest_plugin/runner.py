@@ -59,6 +59,7 @@ from wireconf.kinds.registry import KINDS
 from wireconf.pytest_plugin import heap_freeze
 from wireconf.pytest_plugin.case_host import is_runnable
 from wireconf.pytest_plugin.case_run import (
+    JUDGE_LIMIT,
     PREPARE_LIMIT,
     CaseResult,
     Prepared,
@@ -741,7 +742,7 @@ class ForkedRunner(CaseRunner):
                 elif state == "answered":
                     deadline = wait = None
                 elif state == "judging":  # the harness's own time: its budget
-                    deadline = (at or sent.at) + PREPARE_LIMIT
+                    deadline = (at or sent.at) + JUDGE_LIMIT
                     wait = deadline - time.monotonic()
                 else:  # preparing (or about to): its own budget, and a look at the mark within `timeout`
                     deadline = (at or sent.at) + PREPARE_LIMIT
@@ -791,7 +792,7 @@ class ForkedRunner(CaseRunner):
         if state == "judging":
             return CaseAborted(
                 f"judging what the runtime returned (the harness's part, after the adapter call) did not "
-                f"finish within {PREPARE_LIMIT:g} s; its runner process was stopped after "
+                f"finish within {JUDGE_LIMIT:g} s; its runner process was stopped after "
                 f"{now - called:.1f} s of it",
                 recorded,
             )
