@@ -2,6 +2,10 @@
 judges against is hashed when collection ends and again when the session ends, and a file that
 changed, appeared or went away in between fails the run with an error naming it.
 
+A corpus file that cannot be read at all (a case file or the catalogue: not UTF-8, not YAML) fails
+every run that collects from its corpus, whatever it selects, with one error naming it
+(``items.unreadable_items``): a selection must never turn it into cases silently skipped.
+
 A runtime (or anything else on the machine) that edits ``cases/`` while it is judged could make its
 own expectations; the case files are read at collection, but the data files, the rules and a later
 ``wireconf`` command read them again. The check is cheap (the corpus is a few megabytes, hashed twice)
@@ -18,19 +22,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
 
+from wireconf.pytest_plugin.items import PROP_UNKNOWN_WRITES, unreadable_items
 from wireconf.pytest_plugin.session import get_session
 
 _HASHES = pytest.StashKey[dict[Path, dict[str, str]]]()
 _CHANGED = pytest.StashKey[list[str]]()
 _UNKNOWN = pytest.StashKey[dict[str, list[str]]]()
 """Files of a cassettes folder no known process wrote, each with the cases that were running."""
-
-PROP_UNKNOWN_WRITES = "wireconf_unknown_writes"
-"""A case report's property: the files (JSON list) no process the harness knows changed while it ran."""
 
 
 def corpus_hashes(root: Path) -> dict[str, str]:
@@ -54,6 +57,16 @@ def changes(before: dict[str, str], after: dict[str, str]) -> list[str]:
 def _roots(session: pytest.Session) -> set[Path]:
     roots = {root for item in session.items if (root := getattr(item, "corpus_root", None)) is not None}
     return roots | set(get_session(session.config).argument_corpora())
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> Generator[None, None, None]:
+    """Once every plugin has selected (``-k``, ``--kind``, ``--shard``, the paths given), a corpus file
+    that cannot be read is put back first (``items.unreadable_items``): it fails any run, naming it."""
+    yield
+    items[:0] = unreadable_items(session, items)
 
 
 @pytest.hookimpl(trylast=True)

@@ -34,7 +34,6 @@ from wireconf.kinds.concepts import needed_concepts
 from wireconf.kinds.kind import capability
 from wireconf.kinds.registry import KINDS
 from wireconf.pytest_plugin.case_run import CaseResult
-from wireconf.pytest_plugin.corpus_guard import PROP_UNKNOWN_WRITES
 from wireconf.pytest_plugin.runner import replay_logs
 from wireconf.pytest_plugin.session import get_session, resolved_file, shown_path
 from wireconf.pytest_plugin.summary import (
@@ -65,6 +64,9 @@ _DECIDED_BEFORE_SETUP = frozenset({"skip", "skipif", "xfail"})
 """Marks (on the item or a parent, as ``iter_markers`` finds them) with which pytest may skip an item
 before its setup."""
 TIER_NAMES = {"spec": "the spec's text", "vectors": "Prompty's vectors", "project": "a project decision"}
+PROP_UNKNOWN_WRITES = "wireconf_unknown_writes"
+"""A case report's property: the files (JSON list) no process the harness knows changed in the cassettes
+folder while the case ran (``wireconf.cassettes.watch``), which fail the run (``corpus_guard``)."""
 
 
 class ShownAsWritten(pytest.Item):
@@ -352,6 +354,33 @@ def plan_entries(items: Iterable[pytest.Item]) -> Iterator[CaseItem | None]:
             continue
         marks = (mark.name for node in item.listchain() for mark in node.own_markers)
         yield item if _DECIDED_BEFORE_SETUP.isdisjoint(marks) else None
+
+
+def unreadable_items(session: pytest.Session, items: list[pytest.Item]) -> list[pytest.Item]:
+    """The failing items of the corpus files that cannot be read at all (``Problem.unreadable``, a
+    catalogue ``unread``), of every corpus the run collected from, that ``items`` (the selection) lacks:
+    whatever ``-k``, ``--shard``, ``--kind`` or the paths given select, such a file fails the run with
+    one error naming it (an unreadable catalogue leaves every case unjudged; a file of cases lost to a
+    run that did not select them would be seen by none). Made here when the selection never collected
+    them."""
+    present = {item.nodeid for item in items}
+    added: list[pytest.Item] = []
+    for corpus in get_session(session.config).loaded_corpora():
+        if corpus.catalogue.unread:
+            rules = RulesFile.from_parent(session, path=corpus.catalogue.path, corpus_root=corpus.root)
+            check = RuleCheckItem.from_parent(rules, name="catalogue", check="catalogue")
+            if check.nodeid not in present:
+                added.append(check)
+        for path, entries in corpus.entries.items():
+            problems = [e for e in entries if isinstance(e, Problem) and e.unreadable]
+            if not problems or path != resolved_file(path):  # a symlink's second name: once
+                continue
+            case_file = CaseFile.from_parent(session, path=path, corpus_root=corpus.root)
+            for problem in problems:
+                item = ProblemItem.from_parent(case_file, name=problem.name, problem=problem)
+                if item.nodeid not in present:
+                    added.append(item)
+    return added
 
 
 def _declared(a: Attribution) -> str:

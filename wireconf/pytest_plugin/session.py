@@ -155,6 +155,10 @@ class WireconfSession:
             self._corpora[root] = load_corpus(root, CASE_ADAPTER)
         return self._corpora[root]
 
+    def loaded_corpora(self) -> list[Corpus]:
+        """Every corpus this session loaded (collected a file of)."""
+        return list(self._corpora.values())
+
     def cassettes_root(self, corpus_root: Path) -> Path:
         """``--cassettes`` if given, else the ``cassettes`` folder beside the corpus."""
         return self.cassettes_option or corpus_root.parent / CASSETTES_DIR
