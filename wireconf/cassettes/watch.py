@@ -36,6 +36,7 @@ import ctypes.util
 import hashlib
 import json
 import os
+import select
 import struct
 import sys
 from collections.abc import Callable, Iterable
@@ -305,6 +306,8 @@ class CassetteWatch:
         self._libc = libc
         self._dirs: dict[int, Path] = {}
         self._ledger: _LedgerReader | None = None
+        self._ready = select.poll()  # asked after every case: no event is one system call, no exception
+        self._ready.register(fd, select.POLLIN)
 
     @classmethod
     def start(cls, root: Path) -> CassetteWatch | None:
@@ -334,6 +337,8 @@ class CassetteWatch:
     def changes(self) -> set[Path]:
         """Files (not hidden ones) created, written, moved or deleted since the last call."""
         found: set[Path] = set()
+        if not self._ready.poll(0):
+            return found
         while True:
             try:
                 data = os.read(self._fd, 65536)

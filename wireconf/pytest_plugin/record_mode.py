@@ -120,12 +120,19 @@ def pytest_runtest_makereport(
         shown = report_text(redact(text, values))
         if shown != text:
             report.longrepr = shown
-    report.sections = [(title, report_text(redact(content, values))) for title, content in report.sections]
-    report.user_properties = [
-        (key, _bounded_property(key, _redacted(value, values) if values else value))
-        for key, value in report.user_properties
-    ]
+    if report.sections:
+        report.sections = [(title, report_text(redact(c, values))) for title, c in report.sections]
+    properties = report.user_properties
+    if values or any(_to_bound(key, value) for key, value in properties):  # most reports: neither
+        report.user_properties = [
+            (key, _bounded_property(key, _redacted(value, values) if values else value))
+            for key, value in properties
+        ]
     return report
+
+
+def _to_bound(key: str, value: object) -> bool:
+    return isinstance(value, str) and (key in _BOUNDED_PROPERTIES or len(value) > MAX_CHARS)
 
 
 # --- reporting: recorded, refused, unused, the network ---------------------------------------------
