@@ -10,7 +10,8 @@ sides see the same load.
 
 A round: ``pytest <checkout>/cases`` in-process on the wire, process and stream cases (MCP cases left
 out: each starts a server process), the same session with every case deselected, the same two on
-pytest's floor (a file of 1000 parametrized no-op tests, without the wireconf plugin), and one pass of
+pytest's floor (a file of 1000 parametrized no-op tests, without the wireconf plugin, under the
+checkout's own pytest configuration), and one pass of
 the reference's own calls made bare on prepared inputs (the checkout's ``benchmarks/overhead.py``).
 Each session's CPU time includes its case-runner process (reaped before it is read); the runner's
 own is given apart too.
@@ -80,8 +81,10 @@ class Probe:
             f"@pytest.mark.parametrize('n', range({TRIVIAL_ITEMS}))\n"
             "def test_nothing(n):\n    pass\n"
         )
+        # the checkout's pytest configuration (its addopts: the plugins it loads or leaves out), so that
+        # the floor is the same pytest as the corpus's sessions, wireconf aside
         self.floor_args = [str(trivial), "-q", "-p", "no:cacheprovider", "-p", "no:wireconf"]
-        self.floor_args += ["--rootdir", str(work)]
+        self.floor_args += ["--rootdir", str(work), "-c", str(checkout / "pyproject.toml")]
         sys.path.insert(0, str(checkout / "benchmarks"))
         overhead = importlib.import_module("overhead")  # the checkout's own (benchmarks/ is no package)
         self.kinds = tuple(kinds) if set(kinds) <= set(overhead.KINDS) else ()

@@ -349,11 +349,17 @@ def plan_entries(items: Iterable[pytest.Item]) -> Iterator[CaseItem | None]:
     it unless its adapter's answer decides otherwise (the runner may start it early); ``None`` for a case
     pytest's own skipping decides on before its setup (a skip or xfail mark: nothing past it starts
     early); nothing for an item that never asks (unsupported here, a corpus problem, another test)."""
+    marked: dict[int, bool] = {}  # by the item's file: its chain's marks are every case's of it
     for item in items:
         if not isinstance(item, CaseItem) or item._unsupported is not None:
             continue
-        marks = (mark.name for node in item.listchain() for mark in node.own_markers)
-        yield item if _DECIDED_BEFORE_SETUP.isdisjoint(marks) else None
+        parent = item.parent
+        assert parent is not None
+        if id(parent) not in marked:
+            names = (mark.name for node in parent.listchain() for mark in node.own_markers)
+            marked[id(parent)] = not _DECIDED_BEFORE_SETUP.isdisjoint(names)
+        own = (mark.name for mark in item.own_markers)
+        yield None if marked[id(parent)] or not _DECIDED_BEFORE_SETUP.isdisjoint(own) else item
 
 
 def unreadable_items(session: pytest.Session, items: list[pytest.Item]) -> list[pytest.Item]:

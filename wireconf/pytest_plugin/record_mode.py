@@ -123,16 +123,17 @@ def pytest_runtest_makereport(
     if report.sections:
         report.sections = [(title, report_text(redact(c, values))) for title, c in report.sections]
     properties = report.user_properties
-    if values or any(_to_bound(key, value) for key, value in properties):  # most reports: neither
+    rebuild = bool(values)
+    for key, value in properties:  # most reports: no key set, nothing to cut (a loop, not a call each)
+        if rebuild:
+            break
+        rebuild = key in _BOUNDED_PROPERTIES or (isinstance(value, str) and len(value) > MAX_CHARS)
+    if rebuild:
         report.user_properties = [
             (key, _bounded_property(key, _redacted(value, values) if values else value))
             for key, value in properties
         ]
     return report
-
-
-def _to_bound(key: str, value: object) -> bool:
-    return isinstance(value, str) and (key in _BOUNDED_PROPERTIES or len(value) > MAX_CHARS)
 
 
 # --- reporting: recorded, refused, unused, the network ---------------------------------------------

@@ -95,6 +95,7 @@ class WireconfSession:
         self.waivers: list[Waiver] = []  # the baseline's (set by the CI gate, wireconf.pytest_plugin.ci)
         self.updating_baseline = False
         self._corpora: dict[Path, Corpus] = {}
+        self._corpus_of: dict[int, tuple[Path, Corpus]] = {}  # by corpus root object (``id``)
         self._contexts: dict[Path, HarnessContext] = {}
         self._context_of: dict[int, tuple[Path, HarnessContext]] = {}  # by corpus root object (``id``)
         self._identities: dict[Path, CorpusIdentity] = {}
@@ -151,9 +152,13 @@ class WireconfSession:
         return f"{self.impl.name} {self.impl.version}"
 
     def corpus(self, root: Path) -> Corpus:
-        """The corpus under ``root``, loaded once."""
+        """The corpus under ``root``, loaded once (asked for every case: found by the path object first)."""
+        known = self._corpus_of.get(id(root))
+        if known is not None and known[0] is root:
+            return known[1]
         if root not in self._corpora:
             self._corpora[root] = load_corpus(root, CASE_ADAPTER)
+        self._corpus_of[id(root)] = (root, self._corpora[root])
         return self._corpora[root]
 
     def loaded_corpora(self) -> list[Corpus]:
