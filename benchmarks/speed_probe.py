@@ -2,6 +2,7 @@
 case cost, in this checkout or (``speed.py --before REF``) in a checkout of another commit, side by side.
 
     <checkout>/.venv/bin/python benchmarks/speed_probe.py --checkout <checkout> [--kinds wire,process,stream]
+    .venv/bin/python benchmarks/speed_probe.py --repeat 3      # this checkout's rounds, printed at once
 
 It starts a session once (the SDK imports, the corpus parsed), then reads commands on stdin, one a
 line, and answers each with one JSON line: ``round`` measures one round (below), ``quit`` ends. A
@@ -126,12 +127,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--checkout", type=Path, required=True)
+    parser.add_argument("--checkout", type=Path, default=Path(__file__).resolve().parent.parent)
     parser.add_argument("--kinds", default="wire,process,stream")
+    parser.add_argument("--repeat", type=int, default=0, help="measure this many rounds now, print them")
     args = parser.parse_args()
     os.chdir(args.checkout)
     with tempfile.TemporaryDirectory(prefix="wireconf-probe-") as tmp:
         probe = Probe(args.checkout.resolve(), args.kinds.split(","), Path(tmp))
+        for _ in range(args.repeat):
+            figures = probe.round()
+            run, empty, cases = figures["run"], figures["empty"], figures["cases"]
+            assert isinstance(run, tuple) and isinstance(empty, tuple) and isinstance(cases, int)
+            per_case = (run[0] - empty[0]) / max(cases, 1) * 1000
+            print(f"round: {cases} cases, {per_case:.3f} ms per case (wall); {json.dumps(figures)}")
+        if args.repeat:
+            return
         print(json.dumps({"ready": True}), flush=True)
         for line in sys.stdin:
             command = line.strip()
