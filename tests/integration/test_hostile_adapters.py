@@ -171,6 +171,36 @@ def test_judging_is_the_harnesss_time_not_the_runtimes(run_corpus, monkeypatch, 
     assert run.with_outcome("passed") == {PROCESS, WIRE}, run.longreprs
 
 
+SLOW_CALL = """\
+import time
+
+from tests.fakes.base import ChatFake
+
+
+class SlowCall(ChatFake):
+    name = "slow-call"
+
+    def process(self, api, agent, response):
+        time.sleep(0.9)
+        return super().process(api, agent, response)
+
+
+adapter = SlowCall()
+"""
+
+
+def test_a_limit_seen_running_stops_nothing_once_the_harness_judges(run_corpus, monkeypatch, pytester):
+    """The pytest process looks at the case while its adapter call runs (the preparation took 1.2 s of
+    looks every second), so it waits for the call's deadline; the call ends before it and the judging
+    (1.5 s) goes past it: the case passes, the runtime kept its limit."""
+    pytester.makepyfile(slow_call=SLOW_CALL)
+    pytester.syspathinsert()
+    _slow_preparation(monkeypatch, 1.2)
+    _slow_judging(monkeypatch, 1.5)
+    run = run_corpus("--case-runner=process", "--case-timeout=1", "--impl=slow_call:adapter", *only(PROCESS))
+    assert run.with_outcome("passed") == {PROCESS}, run.longreprs
+
+
 def test_judging_over_its_budget_is_stopped_and_said_to_be_the_harnesss(run_corpus, monkeypatch):
     from wireconf.pytest_plugin import runner
 

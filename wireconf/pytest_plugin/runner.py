@@ -750,7 +750,8 @@ class ForkedRunner(CaseRunner):
                     if timeout is not None:
                         wait = min(wait, timeout)
                 if not self._ready(wait):
-                    if deadline is not None and time.monotonic() >= deadline:
+                    passed = deadline is not None and time.monotonic() >= deadline
+                    if passed and self._progress.of(sent.number) == (state, at):  # not moved on since
                         self._stop()
                         begun = self._progress.started_at(sent.number) or sent.at
                         raise self._timed_out(timeout, state, begun, at or begun, tuple(recorded))

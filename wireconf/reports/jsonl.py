@@ -211,8 +211,8 @@ def read_records(paths: Iterable[Path]) -> list[CaseRecord]:
         try:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError as exc:
-            line = path.read_bytes()[: exc.start].count(b"\n") + 1
-            raise ReportError(f"{path}:{line}: {unicode_problem(exc)}") from None
+            at = path.read_bytes()[: exc.start].count(b"\n") + 1
+            raise ReportError(f"{path}:{at}: {unicode_problem(exc)}") from None
         except OSError as exc:
             raise ReportError(f"{path}: cannot read: {exc}") from exc
         for number, line in enumerate(text.split("\n"), start=1):  # not splitlines: U+2028 is in a record
