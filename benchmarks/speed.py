@@ -23,6 +23,19 @@ the whole corpus, a scaled corpus (one process and ``-n 2``), the Python exec he
 Every figure is the best of ``--repeat`` runs (strength and the suite: one run) with its CPU time
 beside the wall time; the machine's load average is printed first, since figures taken on a busy
 machine are higher than on a quiet one.
+
+    .venv/bin/python benchmarks/speed.py --before ff372f1 --before main [--repeat 5] [--before-cache DIR]
+
+**Side by side** (``--before REF``, repeatable): a slow creep spread over several changes shows only
+against an older commit measured in the same run, on the same machine at the same moment. Each REF is
+built in a checkout of its own (``git archive`` into a temporary folder, or ``--before-cache``, where a
+built one is reused), with a venv of its own (``pip install -e '.[dev]'``: that commit's dependencies,
+package name and entry points; a shared venv with ``PYTHONPATH`` would not be faithful: ff372f1's
+package is ``harness``, its pytest plugin entry point another). The case cost is measured by
+``speed_probe.py``, one process per checkout kept running and asked for rounds in turn (A B B A ...),
+and ``pytest cases -q`` is run the same way; the table gives each figure for every side and this
+checkout's ratio to each. Wall times follow the machine's load; the CPU times per process beside them
+move less, and ratios within one run are what to compare across runs.
 """
 
 from __future__ import annotations
