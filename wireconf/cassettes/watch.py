@@ -321,10 +321,16 @@ class CassetteWatch:
         if fd < 0:
             return None
         watch = cls(root, fd, libc)
-        watch._add(root)
-        for folder in root.rglob("*"):
-            if folder.is_dir():
-                watch._add(folder)
+        folders = [root]
+        while folders:  # every folder under it, read with scandir (no stat per plain file)
+            folder = folders.pop()
+            watch._add(folder)
+            with contextlib.suppress(OSError), os.scandir(folder) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        folders.append(Path(entry.path))
+                    elif entry.is_symlink() and entry.is_dir():  # a linked folder: watched, not walked
+                        watch._add(Path(entry.path))
         watch._ledger = _LedgerReader(ledger_path())
         AUDIT.start()
         return watch
