@@ -23,12 +23,26 @@ the whole corpus, a scaled corpus (one process and ``-n 2``), the Python exec he
 Every figure is the best of ``--repeat`` runs (strength and the suite: one run) with its CPU time
 beside the wall time; the machine's load average is printed first, since figures taken on a busy
 machine are higher than on a quiet one.
+
+    .venv/bin/python benchmarks/speed.py --before ff372f1 --before main [--repeat 5] [--before-cache DIR]
+
+**Side by side** (``--before REF``, repeatable): a slow creep spread over several changes shows only
+against an older commit measured in the same run, on the same machine at the same moment. Each REF is
+built in a checkout of its own (``git archive`` into a temporary folder, or ``--before-cache``, where a
+built one is reused), with a venv of its own (``pip install -e '.[dev]'``: that commit's dependencies,
+package name and entry points; a shared venv with ``PYTHONPATH`` would not be faithful: ff372f1's
+package is ``harness``, its pytest plugin entry point another). The case cost is measured by
+``speed_probe.py``, one process per checkout kept running and asked for rounds in turn (A B B A ...),
+and ``pytest cases -q`` is run the same way; the table gives each figure for every side and this
+checkout's ratio to each. Wall times follow the machine's load; the CPU times per process beside them
+move less, and ratios within one run are what to compare across runs.
 """
 
 from __future__ import annotations
 
 import argparse
-import io
+import contextlib
+import json
 import os
 import re
 import resource
@@ -39,25 +53,20 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from contextlib import redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
-
-import pytest
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from overhead import KINDS as BARE_KINDS  # a sibling script (benchmarks/ is not a package)
-from overhead import bare
+from speed_probe import Probe  # a sibling script (benchmarks/ is not a package)
 
 from wireconf.kinds.registry import open_corpus
-from wireconf.pytest_plugin.runner import wait_reaped
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
 PYTEST = [sys.executable, "-m", "pytest"]
 SCALED_KINDS = ("wire", "process", "stream")
 FIGURES = ("case-cost", "corpus", "scaled", "exec-start", "strength", "suite-own", "suite")
-TRIVIAL_ITEMS = 1000
 
 
 @dataclass
@@ -88,74 +97,56 @@ def command(argv: list[str], cwd: Path, check: bool = True) -> tuple[Timing, str
     return timing, done.stdout + done.stderr, done.returncode
 
 
-def in_process(args: list[str], plugins: Sequence[object] = ()) -> Timing:
-    """A pytest session in this process; its CPU time includes the case-runner process it forked (reaped
-    when the session ends)."""
-    cpu, started = time.process_time() + _children_cpu(), time.perf_counter()
-    with redirect_stdout(io.StringIO()):
-        pytest.main(args, plugins=list(plugins))
-    wall = time.perf_counter() - started
-    wait_reaped()  # the session's end does not wait for its runner process to be reaped; its CPU counts
-    return Timing(wall, time.process_time() + _children_cpu() - cpu)
+def per_case(rounds: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """The case cost of ``speed_probe`` rounds, in seconds: each session's best (least wall time, least
+    CPU) of the rounds, the run minus the same run with every item deselected, per case or item."""
 
+    def cost(run: str, empty: str, count: str) -> tuple[float, float]:
+        n = max(rounds[0][count], 1)
+        wall = (min(r[run][0] for r in rounds) - min(r[empty][0] for r in rounds)) / n
+        cpu = (min(r[run][1] for r in rounds) - min(r[empty][1] for r in rounds)) / n
+        return wall, cpu
 
-class _CountCalls:
-    """Counts the call phases of the items a session ran."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if report.when == "call":
-            self.calls += 1
-
-
-def _marginal(args: list[str], repeat: int) -> tuple[Timing, int]:
-    """Per-item cost of a session (wall and CPU): the run minus the same run with every item
-    deselected, each the best of ``repeat``."""
-    runs, empty, items = [], [], 0
-    for _ in range(repeat):
-        counter = _CountCalls()
-        runs.append(in_process(args, [counter]))
-        items = counter.calls
-        empty.append(in_process([*args, "-k", "no-item-has-this-name"]))
-    count = max(items, 1)
-    wall = (best(runs).wall - best(empty).wall) / count
-    cpu = (min(t.cpu for t in runs) - min(t.cpu for t in empty)) / count
-    return Timing(wall, cpu), items
+    case_wall, case_cpu = cost("run", "empty", "cases")
+    floor_wall, floor_cpu = cost("floor", "floor_empty", "items")
+    bare = min(r["bare"][0] for r in rounds) / max(rounds[0]["bare"][1], 1)
+    runner_cpu = min(r.get("runner_cpu", 0.0) for r in rounds) / max(rounds[0]["cases"], 1)
+    return {
+        "cases": rounds[0]["cases"],
+        "items": rounds[0]["items"],
+        "case_wall": case_wall,
+        "case_cpu": case_cpu,
+        "floor_wall": floor_wall,
+        "floor_cpu": floor_cpu,
+        "bare": bare,
+        "own": case_wall - floor_wall - bare,
+        "runner_cpu": runner_cpu,
+        "pytest_cpu": case_cpu - runner_cpu,
+    }
 
 
 def case_cost(repeat: int, work: Path, case_kinds: Sequence[str] = SCALED_KINDS) -> None:
-    kinds = [option for kind in case_kinds for option in ("--kind", kind)]
-    plugin_args = [str(CASES), "-q", "-p", "no:cacheprovider", *kinds, "-k", "not mcp"]
-    trivial = work / "floor" / "test_trivial.py"
-    trivial.parent.mkdir(parents=True, exist_ok=True)
-    trivial.write_text(
-        "import pytest\n\n\n"
-        f"@pytest.mark.parametrize('n', range({TRIVIAL_ITEMS}))\n"
-        "def test_nothing(n):\n    pass\n"
-    )
-    floor_args = [str(trivial), "-q", "-p", "no:cacheprovider", "-p", "no:wireconf", "--rootdir", str(work)]
-    in_process(plugin_args)  # the first session imports the SDKs and parses the corpus once
-    per_case, cases = _marginal(plugin_args, repeat)
-    per_item, items = _marginal(floor_args, repeat)
-    print(f"case cost: {cases} {'/'.join(case_kinds)} cases, {items} trivial items")
-    for label, cost in (
-        ("marginal cost per case through the plugin", per_case),
-        ("pytest's floor", per_item),
+    probe = Probe(REPO, case_kinds, work)
+    figures = per_case([probe.round() for _ in range(repeat)])
+    print(f"case cost: {figures['cases']} {'/'.join(case_kinds)} cases, {figures['items']} trivial items")
+    for label, wall, cpu in (
+        ("marginal cost per case through the plugin", figures["case_wall"], figures["case_cpu"]),
+        ("pytest's floor", figures["floor_wall"], figures["floor_cpu"]),
     ):
-        print(f"  {label:42} {cost.wall * 1000:6.3f} ms wall, {cost.cpu * 1000:6.3f} ms CPU")
-    wall, cpu = per_case.wall / per_item.wall, per_case.cpu / per_item.cpu
+        print(f"  {label:42} {wall * 1000:6.3f} ms wall, {cpu * 1000:6.3f} ms CPU")
+    wall = figures["case_wall"] / figures["floor_wall"]
+    cpu = figures["case_cpu"] / figures["floor_cpu"]
     print(f"  ratio: {wall:.1f}x the floor (wall), {cpu:.1f}x (CPU)")
-    if set(case_kinds) <= set(BARE_KINDS):
-        bare_total, bare_cases = bare(repeat, case_kinds)  # the same cases as the plugin's run
-        adapter = bare_total / bare_cases
-        harness = per_case.wall - per_item.wall - adapter
+    print(
+        f"  CPU per case: {figures['pytest_cpu'] * 1000:.3f} ms in the pytest process, "
+        f"{figures['runner_cpu'] * 1000:.3f} ms in the case-runner process (they overlap on two cores)"
+    )
+    if probe.kinds:
         print(
-            f"  of the marginal cost: pytest's floor {per_item.wall * 1000:.3f} ms, the reference's own "
-            f"calls {adapter * 1000:.3f} ms (made bare on prepared inputs, benchmarks/overhead.py; "
-            f"process_async not included), the harness {harness * 1000:.3f} ms (preparing inputs, the "
-            "runner process, judging, reporting)"
+            f"  of the marginal cost: pytest's floor {figures['floor_wall'] * 1000:.3f} ms, the "
+            f"reference's own calls {figures['bare'] * 1000:.3f} ms (made bare on prepared inputs, "
+            f"benchmarks/overhead.py; process_async not included), the harness "
+            f"{figures['own'] * 1000:.3f} ms (preparing inputs, the runner process, judging, reporting)"
         )
 
 
@@ -302,6 +293,173 @@ def suite(extra: list[str]) -> None:
         print("  (the suite did not pass; the figure is still its time)")
 
 
+# --- side by side: this checkout against another commit's, in one run -----------------------------------
+
+PROBE = Path(__file__).resolve().parent / "speed_probe.py"
+BUILT = ".wireconf-speed-built"
+"""Written into a built checkout of another commit once its venv is installed (``--before-cache`` reuses
+it)."""
+
+
+@dataclass(frozen=True)
+class Side:
+    label: str
+    checkout: Path
+    python: Path
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def build_before(ref: str, cache: Path) -> Side:
+    """A checkout of ``ref`` under ``cache`` with a venv of its own (``pip install -e '.[dev]'``: its own
+    dependencies and entry points, as a checkout of that commit has them; about three minutes with a warm
+    pip cache). The files come from ``git archive``, so the repository's worktrees are left alone; a
+    checkout built before (its marker file written) is reused."""
+    sha = _git("rev-parse", "--verify", f"{ref}^{{commit}}")
+    checkout = cache / sha[:12]
+    python = checkout / ".venv" / "bin" / "python"
+    if (checkout / BUILT).exists():
+        return Side(ref, checkout, python)
+    shutil.rmtree(checkout, ignore_errors=True)
+    checkout.mkdir(parents=True)
+    print(f"building {ref} ({sha[:12]}) in {checkout}: git archive, a venv, pip install -e '.[dev]'")
+    archive = subprocess.run(["git", "archive", sha], cwd=REPO, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(checkout)], input=archive, check=True)
+    base = getattr(sys, "_base_executable", sys.executable)
+    subprocess.run([base, "-m", "venv", str(checkout / ".venv")], check=True)
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "-e", f"{checkout}[dev]"],
+        check=True,
+        capture_output=True,
+    )
+    (checkout / BUILT).write_text(sha + "\n")
+    return Side(ref, checkout, python)
+
+
+def _env() -> dict[str, str]:
+    """The environment of every side's processes: without PYTHONDONTWRITEBYTECODE, so that a command's
+    start-up reads compiled modules on both sides alike instead of compiling them anew."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+class _ProbeProcess:
+    """A ``speed_probe.py`` kept running in one side's checkout and interpreter, asked for rounds."""
+
+    def __init__(self, side: Side, kinds: Sequence[str]) -> None:
+        argv = [str(side.python), str(PROBE), "--checkout", str(side.checkout), "--kinds", ",".join(kinds)]
+        self.side = side
+        self.process = subprocess.Popen(
+            argv, cwd=side.checkout, env=_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        self._answer()
+
+    def _answer(self) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            if line.startswith("{"):
+                answer: dict[str, Any] = json.loads(line)
+                return answer
+        raise SystemExit(f"the probe in {self.side.checkout} ended (exit {self.process.wait()})")
+
+    def round(self) -> dict[str, Any]:
+        assert self.process.stdin is not None
+        self.process.stdin.write("round\n")
+        self.process.stdin.flush()
+        return self._answer()
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        with contextlib.suppress(BrokenPipeError):
+            self.process.stdin.write("quit\n")
+            self.process.stdin.close()
+        self.process.wait()
+
+
+def _abba(sides: Sequence[Side], repeat: int) -> list[list[Side]]:
+    """The order of each round: the sides, then reversed, and so on, so that a drift of the machine's
+    load weighs on both alike."""
+    return [list(sides) if r % 2 == 0 else list(reversed(sides)) for r in range(repeat)]
+
+
+def side_by_side(refs: Sequence[str], repeat: int, cache: Path, kinds: Sequence[str]) -> None:
+    here = _git("rev-parse", "--short", "HEAD")
+    dirty = " + uncommitted changes" if _git("status", "--porcelain", "--untracked-files=no") else ""
+    sides = [Side(f"this ({here}{dirty})", REPO, Path(sys.executable))]
+    sides += [build_before(ref, cache) for ref in refs]
+    print(f"side by side, {repeat} interleaved round(s) each (ABBA); every side in its own checkout and venv")
+    figures: dict[Side, dict[str, float]] = {}
+    probes = [_ProbeProcess(side, kinds) for side in sides]
+    try:
+        rounds: dict[Side, list[dict[str, Any]]] = {side: [] for side in sides}
+        by_side = {probe.side: probe for probe in probes}
+        for order in _abba(sides, repeat):
+            for side in order:
+                rounds[side].append(by_side[side].round())
+        figures = {side: per_case(rounds[side]) for side in sides}
+    finally:
+        for probe in probes:
+            probe.close()
+    corpus_runs: dict[Side, list[Timing]] = {side: [] for side in sides}
+    for order in _abba(sides, repeat):
+        for side in order:
+            argv = [str(side.python), "-m", "pytest", "cases", "-q", "-p", "no:cacheprovider"]
+            started, cpu = time.perf_counter(), _children_cpu()
+            subprocess.run(argv, cwd=side.checkout, env=_env(), capture_output=True, check=False)
+            corpus_runs[side].append(Timing(time.perf_counter() - started, _children_cpu() - cpu))
+    for side in sides:
+        run = best(corpus_runs[side])
+        figures[side] |= {
+            "corpus_wall": run.wall,
+            "corpus_cpu": min(t.cpu for t in corpus_runs[side]),
+            "ratio_wall": figures[side]["case_wall"] / figures[side]["floor_wall"],
+            "ratio_cpu": figures[side]["case_cpu"] / figures[side]["floor_cpu"],
+        }
+    _print_side_by_side(sides, figures, kinds)
+
+
+ROWS = (
+    ("marginal cost per case (wall)", "case_wall", "ms"),
+    ("marginal cost per case (CPU)", "case_cpu", "ms"),
+    ("pytest's floor (wall)", "floor_wall", "ms"),
+    ("pytest's floor (CPU)", "floor_cpu", "ms"),
+    ("ratio to the floor (wall)", "ratio_wall", "x"),
+    ("ratio to the floor (CPU)", "ratio_cpu", "x"),
+    ("the reference's own calls", "bare", "ms"),
+    ("the harness's own share", "own", "ms"),
+    ("CPU per case: the pytest process", "pytest_cpu", "ms"),
+    ("CPU per case: the runner process", "runner_cpu", "ms"),
+    ("`pytest cases -q` (wall)", "corpus_wall", "s"),
+    ("`pytest cases -q` (CPU)", "corpus_cpu", "s"),
+)
+
+
+def _shown(value: float, unit: str) -> str:
+    if unit == "ms":
+        return f"{value * 1000:.3f} ms"
+    return f"{value:.2f} {unit}" if unit == "s" else f"{value:.2f}x"
+
+
+def _print_side_by_side(
+    sides: Sequence[Side], figures: dict[Side, dict[str, float]], kinds: Sequence[str]
+) -> None:
+    this, others = sides[0], sides[1:]
+    cases = {side.label: int(figures[side]["cases"]) for side in sides}
+    counts = ", ".join(f"{label}: {count}" for label, count in cases.items())
+    print(f"case cost on the {'/'.join(kinds)} cases without MCP ({counts})")
+    header = ["figure", this.label, *(f"{s.label}" for s in others), *(f"this / {s.label}" for s in others)]
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for label, key, unit in ROWS:
+        values = [_shown(figures[side][key], unit) for side in sides]
+        ratios = []
+        for other in others:
+            mine, theirs = figures[this][key], figures[other][key]
+            ratios.append(f"{mine / theirs:.2f}" if theirs > 0 and mine > 0 else "n/a")
+        print("| " + " | ".join([label, *values, *ratios]) + " |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -319,7 +477,30 @@ def main() -> None:
         default=",".join(SCALED_KINDS),
         help="the kinds whose cases the case cost is measured on (default: %(default)s)",
     )
+    parser.add_argument(
+        "--before",
+        action="append",
+        default=[],
+        metavar="REF",
+        help="compare with REF side by side (repeatable): the case cost and the corpus, in interleaved "
+        "rounds, each figure's ratio; REF is built in a checkout of its own with its own venv",
+    )
+    parser.add_argument(
+        "--before-cache",
+        type=Path,
+        default=None,
+        help="keep the built checkouts of --before here and reuse them (default: a temporary folder)",
+    )
     args = parser.parse_args()
+    if args.before:
+        print(
+            f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPU(s)"
+        )
+        kinds = args.case_cost_kinds.split(",")
+        with tempfile.TemporaryDirectory(prefix="wireconf-before-") as tmp:
+            side_by_side(args.before, args.repeat, args.before_cache or Path(tmp), kinds)
+        print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        return
     skip = {s for s in args.skip.split(",") if s}
     unknown = skip - set(FIGURES)
     if unknown:

@@ -15,6 +15,7 @@ In a path, ``[*]`` is any index of a list, ``*`` any key of a mapping, ``[2]`` o
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -55,8 +56,11 @@ class Condition:
         return not present if self.negated else present
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_condition(text: str) -> Condition:
-    """The condition ``text`` stands for; ``ValueError`` naming what is wrong with it."""
+    """The condition ``text`` stands for; ``ValueError`` naming what is wrong with it. Parsed once per
+    text (a ``Condition`` is immutable): the catalogue repeats its conditions across rules, and PyYAML
+    reading a value costs a tenth of a millisecond."""
     source = text.strip()
     negated = source.startswith("!")
     if negated:

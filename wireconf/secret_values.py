@@ -41,8 +41,7 @@ def key_values(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     ``os.environ.get`` raises and catches a ``KeyError`` for each variable that is not set."""
     raw = getattr(os.environ, "_data", None) if environ is None and os.name == "posix" else None
     if isinstance(raw, dict):
-        found = ((name, raw.get(key)) for name, key in _ENCODED_NAMES)
-        pairs = [(name, os.fsdecode(value)) for name, value in found if value is not None]
+        pairs = [(name, os.fsdecode(value)) for name, key in _ENCODED_NAMES if (value := raw.get(key))]
     else:
         env = os.environ if environ is None else environ
         pairs = [(name, env.get(name, "")) for name in KEY_VARIABLES]

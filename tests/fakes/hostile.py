@@ -136,6 +136,18 @@ class WritesCassettes(ChatFake):
         return super().process(api, agent, response)
 
 
+class WritesCassettesThroughASubprocess(ChatFake):
+    """Writes into the cassettes folder from a child process during its process calls: no audit hook of
+    the harness sees that write, so the harness cannot say who made it."""
+
+    name = "writes-cassettes-through-a-subprocess"
+
+    def process(self, api, agent, response):
+        target = Path(os.environ["WIRECONF_HOSTILE_CASSETTES"]) / "openai" / "written-by-a-subprocess.yaml"
+        subprocess.run(["sh", "-c", 'printf "interactions: []\\n" > "$1"', "sh", str(target)], check=True)
+        return super().process(api, agent, response)
+
+
 class WritesCassettesInAStream(ChatFake):
     """Writes into the cassettes folder during its stream calls only (its other calls are the
     reference's), so that a case judged before a stream case must not be blamed for the write."""
@@ -227,6 +239,7 @@ self_reference = SelfReference()
 huge_text = HugeText()
 writes_cassettes = WritesCassettes()
 writes_cassettes_in_a_stream = WritesCassettesInAStream()
+writes_cassettes_through_a_subprocess = WritesCassettesThroughASubprocess()
 notes_requests = NotesRequests()
 escapes = Escapes()
 retries_forever = RetriesForever()

@@ -27,6 +27,7 @@ ARGUMENTS = {
         *("--skip", "corpus,scaled,suite-own,suite", "--strength-args", "--rule 7.1.1/role-copied"),
         *("--case-cost-kinds", "stream"),
     ],
+    "speed_probe.py": ["--kinds", "stream"],  # its side-by-side driver (speed.py --before) builds venvs
     # the in-process run: the exec run's hangs and restarts are tests/integration/test_hostile_adapters.py's
     "hostile_timeouts.py": ["--only", "in-process"],
 }

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from tests.conftest import CASES, REPO
+from tests.conftest import CASES, REPO, SUITE_CASE_TIMEOUT
 
 HOSTILE = "tests.fakes.hostile"
 PY_SERVE = f"{shlex.quote(sys.executable)} -m wireconf.exec_protocol.serve"
@@ -145,6 +145,73 @@ def test_a_preparation_over_its_budget_is_stopped_and_said_to_be_the_harnesss(ru
     assert "preparing the case's input" in text and re.search(r"did not finish within 1 s", text), text
 
 
+def _slow_judging(monkeypatch, seconds: float) -> None:
+    """The harness's own judging of every case takes ``seconds`` (the process runner's ``finish_case``
+    and the other runners' ``judge_case``)."""
+    import time
+
+    from wireconf.pytest_plugin import case_run, runner
+
+    judge = case_run.judge_case
+
+    def slow(*args):
+        time.sleep(seconds)
+        return judge(*args)
+
+    monkeypatch.setattr(case_run, "judge_case", slow)
+    monkeypatch.setattr(runner, "judge_case", slow)
+
+
+@pytest.mark.parametrize("runner", ["process", "thread"])
+def test_judging_is_the_harnesss_time_not_the_runtimes(run_corpus, monkeypatch, runner):
+    """--case-timeout is the runtime's: judging longer than it (building a provider's request type the
+    first time a request differs takes seconds) costs the case nothing."""
+    _slow_judging(monkeypatch, 1.5)
+    run = run_corpus(f"--case-runner={runner}", "--case-timeout=0.5", *only(PROCESS, WIRE))
+    assert run.with_outcome("passed") == {PROCESS, WIRE}, run.longreprs
+
+
+SLOW_CALL = """\
+import time
+
+from tests.fakes.base import ChatFake
+
+
+class SlowCall(ChatFake):
+    name = "slow-call"
+
+    def process(self, api, agent, response):
+        time.sleep(0.9)
+        return super().process(api, agent, response)
+
+
+adapter = SlowCall()
+"""
+
+
+def test_a_limit_seen_running_stops_nothing_once_the_harness_judges(run_corpus, monkeypatch, pytester):
+    """The pytest process looks at the case while its adapter call runs (the preparation took 1.2 s of
+    looks every second), so it waits for the call's deadline; the call ends before it and the judging
+    (1.5 s) goes past it: the case passes, the runtime kept its limit."""
+    pytester.makepyfile(slow_call=SLOW_CALL)
+    pytester.syspathinsert()
+    _slow_preparation(monkeypatch, 1.2)
+    _slow_judging(monkeypatch, 1.5)
+    run = run_corpus("--case-runner=process", "--case-timeout=1", "--impl=slow_call:adapter", *only(PROCESS))
+    assert run.with_outcome("passed") == {PROCESS}, run.longreprs
+
+
+def test_judging_over_its_budget_is_stopped_and_said_to_be_the_harnesss(run_corpus, monkeypatch):
+    from wireconf.pytest_plugin import runner
+
+    monkeypatch.setattr(runner, "JUDGE_LIMIT", 1.0)
+    _slow_judging(monkeypatch, 60)
+    run = run_corpus("--case-runner=process", "--case-timeout=30", *only(WIRE))
+    assert run.with_outcome("error") == {WIRE}
+    text = run.longreprs[WIRE]
+    assert "judging what the runtime returned" in text and re.search(r"did not finish within 1 s", text), text
+
+
 def test_an_exec_runtime_that_hangs_on_restart_costs_its_time_limit(run_corpus, markers):
     run = run_corpus(
         f"--impl=exec:{PY_SERVE} tests.fakes.exec_hostile:adapter",
@@ -233,6 +300,30 @@ def test_an_adapter_that_writes_into_the_cassettes_folder_is_noticed(run_corpus,
     run = run_corpus(f"--impl={HOSTILE}:writes_cassettes", f"--cassettes={cassettes}", *only(PROCESS))
     assert run.with_outcome("error") == {PROCESS}
     assert "openai/written-by-runtime.yaml" in run.longreprs[PROCESS]
+
+
+def test_a_write_no_known_process_made_fails_the_run_and_blames_no_case(pytester, tmp_path, monkeypatch):
+    """A file written by a subprocess of the runtime: no audit hook sees who wrote it (nor a ledger entry
+    says another wireconf process did), so the case is judged on its own (it passes) and the run fails,
+    naming the file and the case that was running."""
+    cassettes = tmp_path / "cassettes"
+    (cassettes / "openai").mkdir(parents=True)
+    for path in (REPO / "cassettes" / "openai").glob("chat__01__*.yaml"):
+        (cassettes / "openai" / path.name).write_bytes(path.read_bytes())
+    monkeypatch.setenv("WIRECONF_HOSTILE_CASSETTES", str(cassettes))
+    pytester.syspathinsert(REPO)
+    result = pytester.runpytest_inprocess(
+        str(CASES), "-p", "no:cacheprovider", SUITE_CASE_TIMEOUT, f"--cassettes={cassettes}",
+        f"--impl={HOSTILE}:writes_cassettes_through_a_subprocess", *only(PROCESS),
+    )  # fmt: skip
+    result.assert_outcomes(passed=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "*wireconf: the cassettes changed during the run*",
+            f"*/openai/written-by-a-subprocess.yaml (while *{PROCESS}* ran)",
+        ]
+    )
 
 
 def test_the_time_limit_holds_under_xdist_too(pytester, markers):

@@ -34,7 +34,9 @@ def _record(**changes) -> CaseRecord:
     return CaseRecord(**(data | changes))
 
 
-def _odd_run(pytester, run_corpus, monkeypatch, text: str, repeat: int = 1) -> tuple[Path, object]:
+def _odd_run(
+    pytester, run_corpus, monkeypatch, text: str, repeat: int = 1, *extra: str
+) -> tuple[Path, object]:
     monkeypatch.setenv("WIRECONF_ODD_TEXT", json.dumps(text))
     monkeypatch.setenv("WIRECONF_ODD_REPEAT", str(repeat))
     cassettes = pytester.path / "cassettes"
@@ -46,6 +48,7 @@ def _odd_run(pytester, run_corpus, monkeypatch, text: str, repeat: int = 1) -> t
         "--impl=tests.fakes.odd_strings:adapter",
         f"--cassettes={cassettes}",
         f"--report={report}",
+        *extra,
         target=corpus,
     )
     return report, run
@@ -134,6 +137,20 @@ def test_huge_exception_text_and_output_are_cut_in_every_report(pytester, run_co
     markdown = render_markdown(build_matrix(records))
     assert max(len(line) for line in markdown.split("\n")) < 1200
     assert len(markdown) < 100_000, len(markdown)
+
+
+def test_pytests_own_junit_xml_carries_every_property_cut(pytester, run_corpus, monkeypatch):
+    """``--junitxml`` writes each user property whole: the differences (JSON) quote the runtime's 1 MB
+    exception, and are cut string by string like every other report, still JSON."""
+    junit = pytester.path / "junit.xml"
+    _odd_run(pytester, run_corpus, monkeypatch, "0123456789", 100_000, f"--junitxml={junit}")
+    properties = [(p.get("name"), p.get("value") or "") for p in ET.parse(junit).getroot().iter("property")]
+    differences = [value for name, value in properties if name == "wireconf_differences"]
+    assert differences, properties
+    assert max(len(value) for _, value in properties) < 2 * MAX_CHARS, [(n, len(v)) for n, v in properties]
+    quoted = [d["text"] for value in differences for d in json.loads(value)]
+    assert all("… [cut: " in text for text in quoted if "0123456789" in text), quoted
+    assert junit.stat().st_size < 12 * MAX_CHARS, junit.stat().st_size
 
 
 def test_a_runtime_whose_stderr_line_is_megabytes_long_is_shown_cut(pytester, run_corpus, monkeypatch):

@@ -95,6 +95,51 @@ def test_a_rules_file_that_is_not_utf8_is_one_error_naming_it(pytester):
     assert set(collect_run(reprec).outcomes.values()) == {"unsupported"}  # not judged without their rules
 
 
+def _failures(reprec) -> list[str]:
+    failed = [str(r.longrepr) for r in reprec.getreports("pytest_runtest_logreport") if r.failed]
+    return failed + [str(r.longrepr) for r in reprec.getreports("pytest_collectreport") if r.failed]
+
+
+SELECTIONS = {
+    "-k": ["-k", FINE],
+    "--shard": ["--shard", "2/2"],
+    "--kind": ["--kind", "process"],
+    "a path": ["{corpus}/cases.yaml"],
+}
+"""Selections that leave the catalogue's own check out (the shard that holds it is 1/2 here)."""
+
+
+@pytest.mark.parametrize("selection", SELECTIONS)
+def test_a_rules_file_that_cannot_be_read_fails_the_run_under_any_selection(pytester, selection):
+    corpus, cassettes = _corpus(pytester)
+    rules = corpus / "rules.yaml"
+    rules.write_bytes(rules.read_bytes().replace(b"Content deltas", b"Content \xe9 deltas"))  # Latin-1
+    pytester.syspathinsert(REPO)
+    selected = [arg.format(corpus=corpus) for arg in SELECTIONS[selection]]
+    target = [] if selection == "a path" else [str(corpus)]
+    reprec = pytester.inline_run(
+        *target, "--impl=reference", f"--cassettes={cassettes}", "-p", "no:cacheprovider", *selected
+    )
+    failed = _failures(reprec)
+    assert len(failed) == 1 and "rules.yaml" in failed[0] and "not UTF-8" in failed[0], failed
+    assert reprec.ret == pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.mark.parametrize("selection", ["-k", "--kind"])
+def test_a_case_file_that_cannot_be_read_fails_the_run_under_any_selection(pytester, selection):
+    corpus, cassettes = _corpus(pytester)
+    (corpus / "broken.yaml").write_bytes(b"cases:\n  - id: caf\xe9\n")
+    pytester.syspathinsert(REPO)
+    reprec = pytester.inline_run(
+        str(corpus), "--impl=reference", f"--cassettes={cassettes}", "-p", "no:cacheprovider",
+        *SELECTIONS[selection],
+    )  # fmt: skip
+    failed = _failures(reprec)
+    assert len(failed) == 1 and "broken.yaml" in failed[0] and "not UTF-8" in failed[0], failed
+    assert collect_run(reprec).outcomes[FINE] == "passed"  # the other cases are judged all the same
+    assert reprec.ret == pytest.ExitCode.TESTS_FAILED
+
+
 def test_a_case_file_symlinked_from_outside_the_corpus_is_refused(pytester, run_corpus):
     corpus, cassettes = _corpus(pytester)
     outside = pytester.path / "elsewhere.yaml"

@@ -20,12 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from wireconf import __version__
-from wireconf.cassettes.atomic import write_atomic
 from wireconf.cassettes.lock import cassette_lock
 from wireconf.cassettes.store import CassetteMeta, ImportSource
 from wireconf.cassettes.vcr_import import NotACassette, endpoint_of, read_text
 from wireconf.cassettes.vcr_import import read as read_vcr
-from wireconf.cassettes.writer import checked_text
+from wireconf.cassettes.writer import checked_text, write_announced
 from wireconf.errors import WireconfError
 from wireconf.providers.registry import PROVIDER_OF, REAL_TRAFFIC, provider_titles
 from wireconf.untyped import JSON
@@ -223,5 +222,5 @@ def import_files(
         prepared.append((path, target, checked_text(target, cassette)))
     for _, target, text in prepared:
         with cassette_lock(target):
-            write_atomic(target, text)
+            write_announced(target, text)
     return [Imported(source, target) for source, target, _ in prepared]

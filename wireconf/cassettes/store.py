@@ -92,6 +92,11 @@ class RecordedResponse:
                 return values[0] if values else None
         return None
 
+    @cached_property
+    def headers_key(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """The headers as a hashable key, sorted (what the SDK's object depends on besides the body)."""
+        return tuple(sorted((name, tuple(values)) for name, values in self.headers.items()))
+
     @property
     def is_event_stream(self) -> bool:
         """By content type; a recording without one is a stream when its body is SSE-framed."""

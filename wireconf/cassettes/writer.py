@@ -18,6 +18,7 @@ from wireconf.cassettes.lock import cassette_lock
 from wireconf.cassettes.scrub import scrub_interaction
 from wireconf.cassettes.secret_scan import Finding, key_values, scan, scan_interactions
 from wireconf.cassettes.store import CassetteError
+from wireconf.cassettes.watch import announce
 from wireconf.errors import WireconfError
 from wireconf.yaml_source import YamlSyntaxError
 
@@ -72,6 +73,14 @@ def checked_text(
     return text
 
 
+def write_announced(path: Path, text: str) -> None:
+    """Write a cassette's text atomically, announced first to the watches of every wireconf process
+    (``wireconf.cassettes.watch.announce``: another run or xdist worker watching the folder then knows
+    the change for a wireconf process's, not its runtime's)."""
+    announce(path, text)
+    write_atomic(path, text)
+
+
 def write_cassette(
     path: Path,
     cassette_dict: Mapping[str, Any],
@@ -80,7 +89,7 @@ def write_cassette(
 ) -> None:
     """Scrub, serialize, scan and atomically write one cassette (under its lock), replacing any."""
     with cassette_lock(path):
-        write_atomic(path, checked_text(path, cassette_dict, environ, secrets))
+        write_announced(path, checked_text(path, cassette_dict, environ, secrets))
 
 
 def update_cassette(
@@ -101,7 +110,7 @@ def update_cassette(
                 f"cannot record into {path}: it is not a readable cassette ({exc}); nothing was written",
                 hint="fix or delete that file, then record again",
             ) from exc
-        write_atomic(path, checked_text(path, build(current), environ, secrets))
+        write_announced(path, checked_text(path, build(current), environ, secrets))
 
 
 class CassetteUnreadable(CassetteError):
@@ -142,4 +151,4 @@ class WireconfPersister:
         findings = secrets_in(text, scrubbing.scrubbed, None, ())
         if findings:
             raise SecretInCassette(path, findings)
-        write_atomic(path, text)
+        write_announced(path, text)

@@ -57,6 +57,9 @@ class Problem:
     line: int
     name: str
     message: str
+    unreadable: bool = False
+    """The whole file could not be read (not UTF-8, not YAML, refused by the bounds): a run that collects
+    from its corpus fails on it whatever it selects (``wireconf.pytest_plugin.items.unreadable_items``)."""
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: {self.name}: {self.message}"

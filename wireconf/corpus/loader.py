@@ -97,7 +97,7 @@ class Corpus:
         try:
             raw = parsed.load(path)
         except YamlSyntaxError as exc:
-            yield Problem(path, exc.line, "[file]", exc.described())
+            yield Problem(path, exc.line, "[file]", exc.described(), unreadable=True)
             return
         if not isinstance(raw, LineDict) or not isinstance(raw.get("cases"), list):
             yield Problem(

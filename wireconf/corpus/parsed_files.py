@@ -39,7 +39,7 @@ from wireconf import yaml_source
 from wireconf.cache_dir import cache_root
 from wireconf.safe_pickle import loads_only
 from wireconf.untyped import YAML
-from wireconf.yaml_source import YamlSyntaxError, load_yaml
+from wireconf.yaml_source import YamlUnreadable, load_yaml, unicode_problem
 
 MIN_FILES = 50
 """Corpora with fewer case files are parsed without a cache (a few milliseconds; tests make many)."""
@@ -137,8 +137,10 @@ class ParsedFiles:
         try:
             data = path.read_bytes()
             text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as read_text does
-        except (OSError, UnicodeDecodeError) as exc:
-            raise YamlSyntaxError(f"cannot read: {exc}", 0) from exc
+        except UnicodeDecodeError as exc:  # said as load_yaml_file says it
+            raise YamlUnreadable(unicode_problem(exc), 0) from exc
+        except OSError as exc:
+            raise YamlUnreadable(f"cannot read: {exc}", 0) from exc
         if self.path is None:
             return load_yaml(text)
         digest = hashlib.sha256(data).digest()

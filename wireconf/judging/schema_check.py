@@ -3,9 +3,12 @@ pinned contract of its api's provider (``wireconf.providers.contract``: OpenAI's
 Anthropic's and Google's request schemas at pinned versions, validated with ``jsonschema``).
 
 The check reads the checked-in contract, never the SDK installed beside a runtime, so its verdict is the
-same in every environment. It runs on every request, passing or not: a request equal to its expectation
-has only the expectation's problems, and a request that passes through a matcher (``{$any: …}``) may
-still hold a value the provider refuses.
+same in every environment. It runs on every request that is not its expectation verbatim, passing or
+not: a request equal to its expectation has only the expectation's problems (none of them the
+runtime's, so nothing is validated and no validator built), and a request that passes through a matcher
+(``{$any: …}``) may still hold a value the provider refuses. Judging runs after the runtime's part,
+outside ``--case-timeout`` (``wireconf.pytest_plugin.case_run``): the runtime never pays for building a
+validator.
 
 A problem the expectation shares is the spec's own request (a finding about the spec, listed by
 ``wireconf.reports.provider_schema`` and on the findings page), never charged to the runtime; what is
@@ -16,12 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from wireconf.compare import strict_equal
 from wireconf.differences import Difference
 from wireconf.providers.contract import Problem, problems
-from wireconf.providers.contract import warm as _warm_contract
 from wireconf.untyped import JSON
 
-__all__ = ["Problem", "difference", "problems", "rejections", "warm"]
+__all__ = ["Problem", "difference", "problems", "rejections"]
 
 
 def difference(problem: Problem) -> Difference:
@@ -29,17 +32,12 @@ def difference(problem: Problem) -> Difference:
     return Difference("request", problem.path, "provider-rejects", problem.text, problem.schema)
 
 
-def warm(api: str, body: JSON = None) -> None:
-    """Build ``api``'s validators now (once per process), outside any case's time limit."""
-    _warm_contract(api)
-
-
 def rejections(api: str, actual: JSON, expected: JSON) -> list[Difference]:
     """The problems of the runtime's request ``actual`` that the expectation ``expected`` does not share,
     as ``provider-rejects`` differences; none when the api's provider has no contract or the body is not
     an object."""
-    if not isinstance(actual, Mapping):
-        return []
+    if not isinstance(actual, Mapping) or strict_equal(expected, actual):
+        return []  # the expectation verbatim (as JSON, bool apart from numbers): its problems are shared
     found = problems(api, actual)
     if not found:
         return []

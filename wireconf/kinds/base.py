@@ -84,18 +84,36 @@ def _recorded(
     else:
         assert isinstance(source, InlineResponse)
         where = "the inline response"
-        if "body" in source.model_fields_set:
-            body = json.dumps(source.body).encode("utf-8")
-            headers = {"content-type": ["application/json"]}
-        elif source.events is not None:
-            body = ctx.replay.inline_sse(case.api, source.events)
-            headers = {"content-type": ["text/event-stream"]}
-        else:
-            body = (source.sse or "").encode("utf-8")
-            headers = {"content-type": ["text/event-stream"]}
-        headers.update({k.lower(): [v] for k, v in source.headers.items()})
-        recorded = RecordedResponse(source.status, headers, body)
+        recorded = _inline_recorded(ctx, case.api, source)
     return recorded, where
+
+
+_INLINE: dict[int, tuple[InlineResponse, str, RecordedResponse]] = {}
+"""The recorded response of each inline ``response``, made once per process like a cassette's (its
+checks and its parse key are then worked out once, its bytes hashed once): by the object, which is kept
+here so that its id stays its own."""
+_INLINE_KEPT = 4096
+
+
+def _inline_recorded(ctx: HarnessContext, api: str, source: InlineResponse) -> RecordedResponse:
+    kept = _INLINE.get(id(source))
+    if kept is not None and kept[0] is source and kept[1] == api:
+        return kept[2]
+    if "body" in source.model_fields_set:
+        body = json.dumps(source.body).encode("utf-8")
+        headers = {"content-type": ["application/json"]}
+    elif source.events is not None:
+        body = ctx.replay.inline_sse(api, source.events)
+        headers = {"content-type": ["text/event-stream"]}
+    else:
+        body = (source.sse or "").encode("utf-8")
+        headers = {"content-type": ["text/event-stream"]}
+    headers.update({k.lower(): [v] for k, v in source.headers.items()})
+    recorded = RecordedResponse(source.status, headers, body)
+    if len(_INLINE) >= _INLINE_KEPT:
+        _INLINE.pop(next(iter(_INLINE)))
+    _INLINE[id(source)] = (source, api, recorded)
+    return recorded
 
 
 def recorded_response(

@@ -33,8 +33,25 @@ def _tool_concepts(tool: dict[str, Any]) -> set[str]:
     return found
 
 
+_NEEDED: dict[int, tuple[dict[str, Any], str, str, list[str]]] = {}
+"""What each case needs, worked out once per process (the run plan, its setup and the warm-up ask): by
+the case as written, which is kept here so that its id stays its own."""
+_NEEDED_KEPT = 16384
+
+
 def needed_concepts(kind: str, api: str, raw: dict[str, Any]) -> list[str]:
     """The concepts a case of ``kind`` on ``api`` with inputs ``raw`` (the case as written) needs."""
+    known = _NEEDED.get(id(raw))
+    if known is not None and known[0] is raw and known[1] == kind and known[2] == api:
+        return list(known[3])
+    found = _needed(kind, api, raw)
+    if len(_NEEDED) >= _NEEDED_KEPT:
+        _NEEDED.pop(next(iter(_NEEDED)))
+    _NEEDED[id(raw)] = (raw, kind, api, found)
+    return list(found)
+
+
+def _needed(kind: str, api: str, raw: dict[str, Any]) -> list[str]:
     known = KINDS.get(kind)
     if known is None or not known.builds_request(raw):
         return []

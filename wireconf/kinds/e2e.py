@@ -32,7 +32,7 @@ from wireconf.differences import Difference, Line
 from wireconf.errors import CaseInputError, NotJudged
 from wireconf.judging.matchers import apply_matchers
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
-from wireconf.judging.schema_check import rejections, warm
+from wireconf.judging.schema_check import rejections
 from wireconf.judging.verdict import judge as judge_result
 from wireconf.kinds.base import HarnessContext
 from wireconf.kinds.kind import AdapterMethod, Call, Kind, first_interaction_response, unblessable
@@ -210,7 +210,6 @@ class E2eKind(Kind[E2eCase, Exchange]):
     def prepare(self, ctx: HarnessContext, case: LoadedCase[E2eCase]) -> Call[Exchange]:
         exchange, client = open_exchange(ctx, case, case.model.cassette)
         agent, messages = to_plain(case.raw["agent"]), to_plain(case.raw.get("messages", []))
-        warm(case.api)  # the provider-contract check's validators, untimed
 
         def call(adapter: AdapterObject) -> Outcome[Exchange]:
             return run_execute(ctx, case, adapter, exchange, client, agent, messages)

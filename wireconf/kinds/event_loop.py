@@ -38,7 +38,10 @@ def run_to_completion(awaitable: Awaitable[AdapterResult]) -> AdapterResult:
             task.cancel()
         if left:
             loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
-        loop.run_until_complete(loop.shutdown_asyncgens())
+        # async generators left open, or callbacks ready (an async generator's finalizer schedules its
+        # aclose): one more turn of the loop runs them; most cases leave neither, and save the turn
+        if getattr(loop, "_asyncgens", True) or getattr(loop, "_ready", True):
+            loop.run_until_complete(loop.shutdown_asyncgens())
         # callbacks still scheduled (``call_later``, ``call_soon``) would run in the next case: such a loop
         # is closed and the next case gets a new one (as does a loop whose queues cannot be seen)
         if getattr(loop, "_scheduled", True) or getattr(loop, "_ready", True):

@@ -17,7 +17,7 @@ from wireconf.corpus.model import Agent, CaseBase, Message, RegistryEntry
 from wireconf.differences import Line
 from wireconf.errors import ContractError
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
-from wireconf.judging.schema_check import rejections, warm
+from wireconf.judging.schema_check import rejections
 from wireconf.judging.verdict import judge as judge_result
 from wireconf.kinds.base import HarnessContext
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
@@ -76,7 +76,6 @@ class WireKind(Kind[WireCase, None]):
         return lines
 
     def prepare(self, ctx: HarnessContext, case: LoadedCase[WireCase]) -> Call[None]:
-        warm(case.api)  # the provider-contract check's validators, outside the limit
         agent, messages = case.raw["agent"], case.raw.get("messages", [])
         registry = case.raw.get("registry")
         base, method = case.path.parent, BUILD_REQUEST

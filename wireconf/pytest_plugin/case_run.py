@@ -1,18 +1,24 @@
 """Everything one case does, from its inputs to its verdict, returned as plain data.
 
 ``prepare_case`` builds the case's inputs (cassette → SDK objects: the harness's own work, on
-recorded bytes); ``finish_case`` calls the adapter, canonicalises what it returned and judges it.
-Both return plain data in the end, a ``CaseResult`` (strings, lists and ``Difference`` records), so
-that it can cross a process boundary: the process runner runs both in a forked process and sends the
-result back.
-``--case-timeout`` bounds ``finish_case``, everything the runtime's code can make hang; the runners
-bound the preparation too, with a budget of its own (``PREPARE_LIMIT``). What the result shows has every
-rendering of the environment's keys replaced (``wireconf.secret_values.redact``).
+recorded bytes); ``call_case`` calls the adapter and makes what it returned plain data (the runtime's
+part: its code runs in both); ``judge_case`` judges that data (the harness's part again);
+``finish_case`` is the two in one. They return plain data in the end, a ``CaseResult`` (strings, lists
+and ``Difference`` records), so that it can cross a process boundary: the process runner runs them in a
+forked process and sends the result back.
+``--case-timeout`` bounds ``call_case``, everything the runtime's code can make hang; the runners bound
+the preparation and the judging too, each with a budget of its own (``PREPARE_LIMIT``,
+``JUDGE_LIMIT``): what the
+harness does on its own time (a cassette parsed, the provider's request type built the first time a
+request differs from its expectation, ``wireconf.judging.schema_check``) is never charged to the
+runtime. What the result shows has every rendering of the environment's keys replaced
+(``wireconf.secret_values.redact``).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -25,7 +31,7 @@ from wireconf.corpus.model import CaseBase
 from wireconf.differences import Difference, Line
 from wireconf.errors import CaseInputError, ContractError, NotJudged
 from wireconf.judging.canonical import NotData
-from wireconf.judging.outcome import Outcome, canonical_outcome
+from wireconf.judging.outcome import CanonicalOutcome, Outcome, canonical_outcome
 from wireconf.judging.recorded_values import with_recorded_values
 from wireconf.judging.verdict import judge_variants
 from wireconf.kinds.kind import Call, Kind
@@ -54,7 +60,11 @@ class CaseResult:
     watched: str = ""
     """The cassettes folder watched while the case ran (empty where it could not be watched)."""
     changed: list[str] = field(default_factory=list)
-    """Files created, written, moved or deleted in that folder while the case ran, by anyone."""
+    """Files created, written, moved or deleted in that folder while the case ran by the process that ran
+    it, not as the harness's recording: the runtime's doing (``wireconf.cassettes.watch``)."""
+    unknown: list[str] = field(default_factory=list)
+    """Files changed in that folder while the case ran by no process the harness knows: an error of the
+    run, not of the case (``wireconf.pytest_plugin.corpus_guard``)."""
     stdout: str = ""
     stderr: str = ""
     logs: list[dict[str, Any]] = field(default_factory=list)
@@ -67,6 +77,10 @@ class CaseResult:
 PREPARE_LIMIT = 60.0
 """Seconds the harness's own preparation of a case may take (parsing a cassette, building SDK
 objects), apart from ``--case-timeout``, which is the runtime's: the limit still holds if it hangs."""
+
+JUDGE_LIMIT = 60.0
+"""Seconds the harness's judging of a case may take (the first request that differs from its
+expectation builds the provider's request type: seconds), apart from ``--case-timeout`` too."""
 
 
 @dataclass
@@ -93,9 +107,20 @@ def prepare_case(session: CaseHost, loaded: LoadedCase[CaseBase], corpus_root: P
     return Prepared(loaded, call, case)
 
 
-def finish_case(session: CaseHost, prepared: Prepared) -> CaseResult:
-    """Call the adapter, canonicalise and judge. Raises only what stops a case (the time limit) and the
-    harness's own bugs."""
+@dataclass
+class Called:
+    """A case whose adapter call returned: what the runtime did, as plain data, not judged yet."""
+
+    kind: Kind[Any, Any]
+    case: Any
+    canonical: CanonicalOutcome[Any]
+    runtime_seconds: float
+
+
+def call_case(session: CaseHost, prepared: Prepared) -> Called | CaseResult:
+    """Call the adapter and make its outcome plain data (``canonical_outcome`` reads the runtime's
+    objects, so its code runs here too), or the error that says why there is none. Raises only what
+    stops a case (the time limit) and the harness's own bugs."""
     loaded, case = prepared.loaded, prepared.case
     kind = KINDS[loaded.kind]
     started = time.perf_counter()
@@ -104,14 +129,7 @@ def finish_case(session: CaseHost, prepared: Prepared) -> CaseResult:
     except (ContractError, NotJudged) as exc:
         return CaseResult("error", redact(f"error: {exc}"))
     runtime_seconds = time.perf_counter() - started
-    result = _judged(kind, case, outcome, session.impl.name, session.impl.adapter)
-    result.runtime_seconds = runtime_seconds
-    return result
-
-
-def _judged(kind: Kind[Any, Any], case: Any, outcome: Outcome[Any], name: str, adapter: object) -> CaseResult:
-    """The verdict on what the adapter call returned, or why there is none: an error (the harness's
-    fault, or the adapter's own code raised) or unsupported (the adapter says the input has no form)."""
+    name, adapter = session.impl.name, session.impl.adapter
     fault = not_judged(outcome)
     if fault is not None:
         return CaseResult("error", redact(f"error (not a verdict on the runtime): {fault}"))
@@ -125,11 +143,33 @@ def _judged(kind: Kind[Any, Any], case: Any, outcome: Outcome[Any], name: str, a
         canonical = canonical_outcome(outcome)
     except NotData as exc:
         return CaseResult("error", redact(f"error: {exc}"))
+    return Called(kind, case, canonical, runtime_seconds)
+
+
+def judge_case(called: Called) -> CaseResult:
+    """The verdict on what the runtime did (plain data: no code of the runtime's runs here)."""
     try:
-        lines = judge_variants(case, canonical, kind.noun, kind.label, kind.judge)
+        lines = judge_variants(
+            called.case, called.canonical, called.kind.noun, called.kind.label, called.kind.judge
+        )
     except NotJudged as exc:
-        return CaseResult("error", redact(f"error (not a verdict on the runtime): {exc}"))
-    return CaseResult("judged", lines=[_redacted(line) for line in lines])
+        result = CaseResult("error", redact(f"error (not a verdict on the runtime): {exc}"))
+    else:
+        result = CaseResult("judged", lines=[_redacted(line) for line in lines])
+    result.runtime_seconds = called.runtime_seconds
+    return result
+
+
+def finish_case(
+    session: CaseHost, prepared: Prepared, judging: Callable[[], None] = lambda: None
+) -> CaseResult:
+    """``call_case``, then ``judge_case``; ``judging()`` is called between them (where the runtime's part
+    ends: the process runner marks it, and the time limit stops there)."""
+    called = call_case(session, prepared)
+    if isinstance(called, CaseResult):
+        return called
+    judging()
+    return judge_case(called)
 
 
 def _raised(outcome: Outcome[Any], cls: type[BaseException]) -> BaseException | None:

@@ -2,32 +2,57 @@
 judges against is hashed when collection ends and again when the session ends, and a file that
 changed, appeared or went away in between fails the run with an error naming it.
 
+A corpus file that cannot be read at all (a case file or the catalogue: not UTF-8, not YAML) fails
+every run that collects from its corpus, whatever it selects, with one error naming it
+(``items.unreadable_items``): a selection must never turn it into cases silently skipped.
+
 A runtime (or anything else on the machine) that edits ``cases/`` while it is judged could make its
 own expectations; the case files are read at collection, but the data files, the rules and a later
 ``wireconf`` command read them again. The check is cheap (the corpus is a few megabytes, hashed twice)
 and it runs in the pytest process, which a runtime under the forked runner or ``exec:`` never ran in.
+
+The cassettes are that evidence too, and the run fails the same way when something no process the
+harness knows wrote into their folder while a case ran (``wireconf.cassettes.watch``: not the case's
+runtime, which is that case's error, nor another wireconf process recording there): the process that
+ran the case says so on the case's report (``PROP_UNKNOWN_WRITES``), which reaches an xdist controller
+as well, and the run names the files and the cases that were running.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import os
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
 
+from wireconf.pytest_plugin.items import PROP_UNKNOWN_WRITES, unreadable_items
 from wireconf.pytest_plugin.session import get_session
 
 _HASHES = pytest.StashKey[dict[Path, dict[str, str]]]()
 _CHANGED = pytest.StashKey[list[str]]()
+_UNKNOWN = pytest.StashKey[dict[str, list[str]]]()
+"""Files of a cassettes folder no known process wrote, each with the cases that were running."""
 
 
 def corpus_hashes(root: Path) -> dict[str, str]:
-    """SHA-256 of every file under ``root``, by its path relative to it."""
-    hashes = {}
-    for path in sorted(root.rglob("*")):
-        if path.is_file() and not path.is_symlink():
-            with path.open("rb") as handle:
-                hashes[path.relative_to(root).as_posix()] = hashlib.file_digest(handle, "sha256").hexdigest()
+    """SHA-256 of every file under ``root`` (symlinks neither followed nor hashed), by its path relative
+    to it. The folders are read with ``scandir``, whose entries say what they are without a ``stat``
+    each: the corpus is hashed twice per run."""
+    hashes: dict[str, str] = {}
+    folders = [(str(root), "")]
+    while folders:
+        folder, prefix = folders.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                name = f"{prefix}{entry.name}"
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append((entry.path, f"{name}/"))
+                elif entry.is_file(follow_symlinks=False):
+                    with open(entry.path, "rb") as handle:
+                        hashes[name] = hashlib.file_digest(handle, "sha256").hexdigest()
     return hashes
 
 
@@ -44,9 +69,44 @@ def _roots(session: pytest.Session) -> set[Path]:
     return roots | set(get_session(session.config).argument_corpora())
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> Generator[None, None, None]:
+    """Once every plugin has selected (``-k``, ``--kind``, ``--shard``, the paths given), a corpus file
+    that cannot be read is put back first (``items.unreadable_items``): it fails any run, naming it."""
+    yield
+    items[:0] = unreadable_items(session, items)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
     session.config.stash[_HASHES] = {root: corpus_hashes(root) for root in _roots(session)}
+
+
+class _UnknownWrites:
+    """Registered per config (nested runs each keep their own): the unknown writes a case's report names
+    (on an xdist controller, its workers' reports), by file, with the cases that were running."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.found = config.stash.setdefault(_UNKNOWN, {})
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        for key, value in report.user_properties:
+            if key != PROP_UNKNOWN_WRITES or not isinstance(value, str):
+                continue
+            try:
+                paths = json.loads(value)
+            except ValueError:
+                continue
+            for path in paths if isinstance(paths, list) else []:
+                cases = self.found.setdefault(str(path), [])
+                if report.nodeid not in cases:
+                    cases.append(report.nodeid)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(_UnknownWrites(config), f"wireconf-unknown-writes-{id(config)}")
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -55,11 +115,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         f"{root / line}" for root, before in hashed.items() for line in changes(before, corpus_hashes(root))
     ]
     session.config.stash[_CHANGED] = found
-    if found and session.exitstatus == pytest.ExitCode.OK:
+    unknown = session.config.stash.get(_UNKNOWN, {})
+    if (found or unknown) and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    _unknown_summary(terminalreporter, config.stash.get(_UNKNOWN, {}))
     found = config.stash.get(_CHANGED, [])
     if not found:
         return
@@ -72,3 +134,18 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
     for line in found:
         terminalreporter.write_line(f"  {line}")
     terminalreporter.write_line("Restore the corpus (git status / git checkout cases/) and run again.")
+
+
+def _unknown_summary(terminalreporter: pytest.TerminalReporter, unknown: dict[str, list[str]]) -> None:
+    if not unknown:
+        return
+    terminalreporter.write_sep("=", "wireconf: the cassettes changed during the run", red=True, bold=True)
+    terminalreporter.write_line(
+        f"error: {len(unknown)} file(s) of the cassettes folder changed while cases ran, written by no "
+        "process the harness knows (neither a case's runtime nor a wireconf process recording), so the "
+        "run's verdicts may rest on evidence that changed under them (the run fails; no case is blamed):",
+        red=True,
+    )
+    for path, cases in sorted(unknown.items()):
+        terminalreporter.write_line(f"  {path} (while {', '.join(cases)} ran)")
+    terminalreporter.write_line("Find what wrote them, restore the cassettes (git status) and run again.")

@@ -68,6 +68,9 @@ _DECIDED_BEFORE_SETUP = frozenset({"skip", "skipif", "xfail"})
 """Marks (on the item or a parent, as ``iter_markers`` finds them) with which pytest may skip an item
 before its setup."""
 TIER_NAMES = {"spec": "the spec's text", "vectors": "Prompty's vectors", "project": "a project decision"}
+PROP_UNKNOWN_WRITES = "wireconf_unknown_writes"
+"""A case report's property: the files (JSON list) no process the harness knows changed in the cassettes
+folder while the case ran (``wireconf.cassettes.watch``), which fail the run (``corpus_guard``)."""
 
 
 class ShownAsWritten(pytest.Item):
@@ -234,8 +237,12 @@ class CaseItem(ShownAsWritten):
             report.duration += seconds
 
     def _check_cassettes(self, result: CaseResult) -> None:
-        """An error when something other than the harness's recording wrote into the cassettes folder
-        while the case ran (the runner that ran it watched the folder)."""
+        """An error when the process that ran the case wrote into the cassettes folder, other than as the
+        harness's recording, while it ran (the runner that ran it watched the folder:
+        ``wireconf.cassettes.watch``). What no process the harness knows wrote meanwhile is kept on the
+        report for the run (``corpus_guard``): an error of the run, not of this case."""
+        if result.unknown:
+            self.user_properties.append((PROP_UNKNOWN_WRITES, json.dumps(result.unknown)))
         if not result.changed:
             return
         recorded = {Path(path).resolve() for path in result.recorded}
@@ -245,8 +252,9 @@ class CaseItem(ShownAsWritten):
             names = ", ".join(str(p.relative_to(root)) for p in changed)
             self._error(
                 f"error: the cassettes folder {root} changed while this case ran: {names}. Cassettes "
-                "are the recorded evidence every case is judged on, and the harness wrote none of these: "
-                "the runtime did. Restore them (git status / git checkout on the folder)."
+                "are the recorded evidence every case is judged on, and the process that ran the case "
+                "(the runtime's, not the harness's recording) wrote these. Restore them (git status / git "
+                "checkout on the folder)."
             )
 
     def runtest(self) -> None:
@@ -350,11 +358,44 @@ def plan_entries(items: Iterable[pytest.Item]) -> Iterator[CaseItem | None]:
     it unless its adapter's answer decides otherwise (the runner may start it early); ``None`` for a case
     pytest's own skipping decides on before its setup (a skip or xfail mark: nothing past it starts
     early); nothing for an item that never asks (unsupported here, a corpus problem, another test)."""
+    marked: dict[int, bool] = {}  # by the item's file: its chain's marks are every case's of it
     for item in items:
         if not isinstance(item, CaseItem) or item._unsupported is not None:
             continue
-        marks = (mark.name for node in item.listchain() for mark in node.own_markers)
-        yield item if _DECIDED_BEFORE_SETUP.isdisjoint(marks) else None
+        parent = item.parent
+        assert parent is not None
+        if id(parent) not in marked:
+            names = (mark.name for node in parent.listchain() for mark in node.own_markers)
+            marked[id(parent)] = not _DECIDED_BEFORE_SETUP.isdisjoint(names)
+        own = (mark.name for mark in item.own_markers)
+        yield None if marked[id(parent)] or not _DECIDED_BEFORE_SETUP.isdisjoint(own) else item
+
+
+def unreadable_items(session: pytest.Session, items: list[pytest.Item]) -> list[pytest.Item]:
+    """The failing items of the corpus files that cannot be read at all (``Problem.unreadable``, a
+    catalogue ``unread``), of every corpus the run collected from, that ``items`` (the selection) lacks:
+    whatever ``-k``, ``--shard``, ``--kind`` or the paths given select, such a file fails the run with
+    one error naming it (an unreadable catalogue leaves every case unjudged; a file of cases lost to a
+    run that did not select them would be seen by none). Made here when the selection never collected
+    them."""
+    present = {item.nodeid for item in items}
+    added: list[pytest.Item] = []
+    for corpus in get_session(session.config).loaded_corpora():
+        if corpus.catalogue.unread:
+            rules = RulesFile.from_parent(session, path=corpus.catalogue.path, corpus_root=corpus.root)
+            check = RuleCheckItem.from_parent(rules, name="catalogue", check="catalogue")
+            if check.nodeid not in present:
+                added.append(check)
+        for path, entries in corpus.entries.items():
+            problems = [e for e in entries if isinstance(e, Problem) and e.unreadable]
+            if not problems or path != resolved_file(path):  # a symlink's second name: once
+                continue
+            case_file = CaseFile.from_parent(session, path=path, corpus_root=corpus.root)
+            for problem in problems:
+                item = ProblemItem.from_parent(case_file, name=problem.name, problem=problem)
+                if item.nodeid not in present:
+                    added.append(item)
+    return added
 
 
 def _declared(a: Attribution) -> str:

@@ -15,6 +15,7 @@ plugins live in one session.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -28,7 +29,7 @@ from wireconf.pytest_plugin.ci import PROP_DIFF, PROP_REASON
 from wireconf.pytest_plugin.items import CaseItem
 from wireconf.pytest_plugin.session import get_session
 from wireconf.pytest_plugin.summary import PROP_RECORDED
-from wireconf.report_text import report_text
+from wireconf.report_text import MAX_CHARS, report_text
 from wireconf.secret_values import key_values, redact
 from wireconf.untyped import JSON
 
@@ -73,7 +74,36 @@ def _redacted(value: JSON, values: dict[str, str]) -> JSON:
 
 
 _BOUNDED_PROPERTIES = frozenset({PROP_DIFF, PROP_REASON})
-"""The report's user properties that are text for people (the others are JSON, cut by nothing)."""
+"""The report's user properties that are text for people, each cut as a whole; the others are data
+(JSON, or a scalar), whose every string is cut instead, so that they stay data (``_bounded_property``)."""
+
+
+def _bounded_data(data: JSON) -> JSON:
+    """``data`` with every string in it (keys too) made fit for a report (``report_text``)."""
+    if isinstance(data, str):
+        return report_text(data)
+    if isinstance(data, list):
+        return [_bounded_data(item) for item in data]
+    if isinstance(data, dict):
+        return {report_text(str(k)): _bounded_data(v) for k, v in data.items()}
+    return data
+
+
+def _bounded_property(key: str, value: JSON) -> JSON:
+    """A user property as every report carries it (pytest's ``--junitxml`` writes each one whole): text
+    cut, and a JSON value longer than a text may be (a difference quoting a runtime's 50 MB exception)
+    cut string by string, still JSON."""
+    if not isinstance(value, str):
+        return value
+    if key in _BOUNDED_PROPERTIES:
+        return report_text(value)
+    if len(value) <= MAX_CHARS:
+        return value
+    try:
+        data = json.loads(value)
+    except ValueError:
+        return report_text(value)
+    return json.dumps(_bounded_data(data))
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -90,11 +120,19 @@ def pytest_runtest_makereport(
         shown = report_text(redact(text, values))
         if shown != text:
             report.longrepr = shown
-    report.sections = [(title, report_text(redact(content, values))) for title, content in report.sections]
-    report.user_properties = [
-        (key, report_text(value) if key in _BOUNDED_PROPERTIES and isinstance(value, str) else value)
-        for key, value in ((key, _redacted(value, values)) for key, value in report.user_properties)
-    ]
+    if report.sections:
+        report.sections = [(title, report_text(redact(c, values))) for title, c in report.sections]
+    properties = report.user_properties
+    rebuild = bool(values)
+    for key, value in properties:  # most reports: no key set, nothing to cut (a loop, not a call each)
+        if rebuild:
+            break
+        rebuild = key in _BOUNDED_PROPERTIES or (isinstance(value, str) and len(value) > MAX_CHARS)
+    if rebuild:
+        report.user_properties = [
+            (key, _bounded_property(key, _redacted(value, values) if values else value))
+            for key, value in properties
+        ]
     return report
 
 

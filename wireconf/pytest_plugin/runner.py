@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import gc
 import importlib
 import io
@@ -57,7 +58,16 @@ from wireconf.kinds.concepts import needed_concepts
 from wireconf.kinds.registry import KINDS
 from wireconf.pytest_plugin import heap_freeze
 from wireconf.pytest_plugin.case_host import is_runnable
-from wireconf.pytest_plugin.case_run import PREPARE_LIMIT, CaseResult, Prepared, finish_case, prepare_case
+from wireconf.pytest_plugin.case_run import (
+    JUDGE_LIMIT,
+    PREPARE_LIMIT,
+    CaseResult,
+    Prepared,
+    call_case,
+    finish_case,
+    judge_case,
+    prepare_case,
+)
 from wireconf.pytest_plugin.timeout import CaseAborted, CaseTimeout, RunnerEnded, TimedRunner
 from wireconf.safe_pickle import loads_only
 from wireconf.secret_values import key_values, redact
@@ -172,21 +182,23 @@ def _threads() -> set[int]:
 
 
 @contextlib.contextmanager
-def _network_watch(result_box: list[CaseResult], runner_thread: Callable[[], int]) -> Iterator[None]:
-    """Charge the case with the network attempts of its runner thread and of threads it started."""
+def _network_watch(runner_thread: Callable[[], int]) -> Iterator[list[str]]:
+    """The network attempts of the case's runner thread and of threads it started (filled in when the
+    block ends)."""
     mark, before = GUARD.mark(), _threads()
-    yield
+    attempts: list[str] = []
+    yield attempts
     ident = runner_thread()
-    if result_box:
-        result_box[0].attempts = charged(GUARD.since(mark), before - {ident}, ident)
+    attempts += charged(GUARD.since(mark), before - {ident}, ident)
 
 
-def _cassette_changes(watch: CassetteWatch | None) -> tuple[str, list[str]]:
-    """The watched cassettes folder and what changed in it since the last look (read after each case
-    by the process that ran it)."""
+def _look(result: CaseResult, watch: CassetteWatch | None, recorded: Iterable[str]) -> None:
+    """Fill in what changed in the watched cassettes folder since the last look, by who did it (read
+    after each case by the process that ran it; ``recorded``: what the harness recorded meanwhile)."""
     if watch is None:
-        return "", []
-    return str(watch.root), sorted(str(path) for path in watch.changes())
+        return
+    look = watch.look(recorded)
+    result.watched, result.changed, result.unknown = str(watch.root), look.runtime, look.unknown
 
 
 class CaseRunner:
@@ -270,14 +282,15 @@ class InlineRunner(CaseRunner):
         if isinstance(prepared, CaseResult):
             return prepared
         limit = getattr(adapter, "time_limit", None)
-        box: list[CaseResult] = []
         bounded = limit(timeout) if callable(limit) else contextlib.nullcontext()
         claimed = adapter.claimed(item.nodeid) if ahead else contextlib.nullcontext()
-        with _network_watch(box, threading.get_ident), bounded, claimed:
-            box.append(finish_case(self.session, prepared))
-        box[0].recorded = list(self._recorded)
-        box[0].watched, box[0].changed = _cassette_changes(watch)
-        return box[0]
+        with _network_watch(threading.get_ident) as attempts, bounded, claimed:
+            called = call_case(self.session, prepared)
+        result = called if isinstance(called, CaseResult) else judge_case(called)  # the harness's time
+        result.attempts = attempts
+        result.recorded = list(self._recorded)
+        _look(result, watch, self._recorded)
+        return result
 
     def _window(
         self, item: RunnableCase, prepared: Prepared | CaseResult
@@ -353,18 +366,19 @@ class ThreadRunner(CaseRunner):
         prepared = prepare_case(self.session, item.loaded, item.corpus_root)
         if isinstance(prepared, CaseResult):
             return prepared
-        box: list[CaseResult] = []
         try:
-            with _network_watch(box, lambda: worker.ident or 0):
-                box.append(self.timer.run(lambda: finish_case(self.session, prepared), timeout))
+            with _network_watch(lambda: worker.ident or 0) as attempts:
+                called = self.timer.run(lambda: call_case(self.session, prepared), timeout)
         except CaseTimeout as exc:
             for exchange in ctx.opened:  # an abandoned recording writes nothing, now or later
                 exchange.cancel()
             exc.recorded = tuple(self._recorded)
             raise
-        box[0].recorded = list(self._recorded)
-        box[0].watched, box[0].changed = _cassette_changes(watch)
-        return box[0]
+        result = called if isinstance(called, CaseResult) else judge_case(called)  # the harness's time
+        result.attempts = attempts
+        result.recorded = list(self._recorded)
+        _look(result, watch, self._recorded)
+        return result
 
 
 # --- the process runner -------------------------------------------------------------------------------
@@ -453,7 +467,7 @@ class _Progress:
     _SLOT = struct.Struct("=Qd")
 
     def __init__(self) -> None:
-        self._page = mmap.mmap(-1, 2 * self._SLOT.size)  # anonymous and shared: a fork sees the same page
+        self._page = mmap.mmap(-1, 3 * self._SLOT.size)  # anonymous and shared: a fork sees the same page
 
     def _mark(self, slot: int, case: int) -> None:
         offset = slot * self._SLOT.size
@@ -466,18 +480,25 @@ class _Progress:
     def called(self, case: int) -> None:
         self._mark(1, case)
 
+    def judging(self, case: int) -> None:
+        self._mark(2, case)
+
     def started_at(self, case: int) -> float | None:
         """When the runner started case number ``case``, while it is the latest it started."""
         seen, at = self._SLOT.unpack_from(self._page, 0)
         return at if seen == case else None
 
     def of(self, case: int) -> tuple[str, float | None]:
-        """Where case number ``case`` is: ``("called", t)`` (its adapter call started at ``t``, on
+        """Where case number ``case`` is: ``("judging", t)`` (the adapter call returned, the harness
+        judges since ``t``), ``("called", t)`` (its adapter call started at ``t``, on
         ``time.monotonic()``, the same clock in both processes), ``("preparing", t)``, ``("answered",
         None)`` (a later case started: its answer is on the pipe) or ``("queued", None)``."""
         started = self._SLOT.unpack_from(self._page, 0)[0]
         if started > case:
             return "answered", None
+        seen, at = self._SLOT.unpack_from(self._page, 2 * self._SLOT.size)
+        if seen == case:
+            return "judging", at
         seen, at = self._SLOT.unpack_from(self._page, self._SLOT.size)
         if seen == case:
             return "called", at
@@ -493,7 +514,13 @@ def _serve(session: CaseHost, conn: Connection, progress: _Progress, passage: so
     _die_with_parent()
     network = _isolate(passage)
     GUARD.install()
-    session.on_recorded = lambda path: conn.send(("recorded", path))
+    recorded: list[str] = []  # this case's recordings, which the watch leaves out
+
+    def on_recorded(path: str) -> None:
+        recorded.append(path)
+        conn.send(("recorded", path))
+
+    session.on_recorded = on_recorded
     records = _LogRecords()
     root = logging.getLogger()
     root.handlers[:] = [records]  # the pytest process handles them (capture, live logs, files)
@@ -512,6 +539,7 @@ def _serve(session: CaseHost, conn: Connection, progress: _Progress, passage: so
         stdout, stderr = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = out, err = io.StringIO(), io.StringIO()
         records.records = []
+        recorded.clear()
         mark, before = GUARD.mark(), _threads() - {main}
         try:
             watch = session.watch(item.corpus_root)  # this process's own when it was forked before it
@@ -520,8 +548,8 @@ def _serve(session: CaseHost, conn: Connection, progress: _Progress, passage: so
                 result = prepared
             else:
                 progress.called(number)  # the runtime's part starts: --case-timeout from here
-                result = finish_case(session, prepared)
-            result.watched, result.changed = _cassette_changes(watch)
+                result = finish_case(session, prepared, functools.partial(progress.judging, number))  # ends
+            _look(result, watch, recorded)
         except BaseException:
             result = CaseResult(
                 "error", f"the harness failed on this case (a wireconf bug):\n{traceback.format_exc()}"
@@ -713,16 +741,20 @@ class ForkedRunner(CaseRunner):
                     wait = None if deadline is None else deadline - time.monotonic()
                 elif state == "answered":
                     deadline = wait = None
+                elif state == "judging":  # the harness's own time: its budget
+                    deadline = (at or sent.at) + JUDGE_LIMIT
+                    wait = deadline - time.monotonic()
                 else:  # preparing (or about to): its own budget, and a look at the mark within `timeout`
                     deadline = (at or sent.at) + PREPARE_LIMIT
                     wait = deadline - time.monotonic()
                     if timeout is not None:
                         wait = min(wait, timeout)
                 if not self._ready(wait):
-                    if deadline is not None and time.monotonic() >= deadline:
+                    passed = deadline is not None and time.monotonic() >= deadline
+                    if passed and self._progress.of(sent.number) == (state, at):  # not moved on since
                         self._stop()
                         begun = self._progress.started_at(sent.number) or sent.at
-                        raise self._timed_out(timeout, state != "called", begun, at or begun, tuple(recorded))
+                        raise self._timed_out(timeout, state, begun, at or begun, tuple(recorded))
                     continue  # the deadline, or the mark, is looked at again
                 try:
                     message = receive(conn)
@@ -755,10 +787,17 @@ class ForkedRunner(CaseRunner):
 
     @staticmethod
     def _timed_out(
-        timeout: float | None, preparing: bool, started: float, called: float, recorded: tuple[str, ...]
+        timeout: float | None, state: str, started: float, called: float, recorded: tuple[str, ...]
     ) -> CaseAborted:
         now = time.monotonic()
-        if preparing:
+        if state == "judging":
+            return CaseAborted(
+                f"judging what the runtime returned (the harness's part, after the adapter call) did not "
+                f"finish within {JUDGE_LIMIT:g} s; its runner process was stopped after "
+                f"{now - called:.1f} s of it",
+                recorded,
+            )
+        if state != "called":
             return CaseAborted(
                 f"preparing the case's input (the harness's part: its cassette, the SDK objects) did not "
                 f"finish within {PREPARE_LIMIT:g} s; its runner process was stopped after "

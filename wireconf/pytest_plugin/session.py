@@ -95,11 +95,12 @@ class WireconfSession:
         self.waivers: list[Waiver] = []  # the baseline's (set by the CI gate, wireconf.pytest_plugin.ci)
         self.updating_baseline = False
         self._corpora: dict[Path, Corpus] = {}
+        self._corpus_of: dict[int, tuple[Path, Corpus]] = {}  # by corpus root object (``id``)
         self._contexts: dict[Path, HarnessContext] = {}
-        self._context_of: dict[Path, HarnessContext] = {}  # by corpus root
+        self._context_of: dict[int, tuple[Path, HarnessContext]] = {}  # by corpus root object (``id``)
         self._identities: dict[Path, CorpusIdentity] = {}
         self._watches: dict[Path, CassetteWatch | None] = {}
-        self._watch_of: dict[Path, CassetteWatch | None] = {}  # by corpus root
+        self._watch_of: dict[int, tuple[Path, CassetteWatch | None]] = {}  # by corpus root object
 
     @property
     def runner(self) -> CaseRunner:
@@ -133,12 +134,13 @@ class WireconfSession:
 
     def watch(self, corpus_root: Path) -> CassetteWatch | None:
         """The watch on this corpus's cassettes folder (``None`` where it cannot be had)."""
-        if corpus_root in self._watch_of:  # asked before every case
-            return self._watch_of[corpus_root]
+        known = self._watch_of.get(id(corpus_root))  # asked before every case: a path hashes in Python
+        if known is not None and known[0] is corpus_root:
+            return known[1]
         root = self.cassettes_root(corpus_root)
         if root not in self._watches:
             self._watches[root] = CassetteWatch.start(root)
-        self._watch_of[corpus_root] = self._watches[root]
+        self._watch_of[id(corpus_root)] = (corpus_root, self._watches[root])
         return self._watches[root]
 
     def _recorded(self, path: str | Path) -> None:
@@ -150,10 +152,18 @@ class WireconfSession:
         return f"{self.impl.name} {self.impl.version}"
 
     def corpus(self, root: Path) -> Corpus:
-        """The corpus under ``root``, loaded once."""
+        """The corpus under ``root``, loaded once (asked for every case: found by the path object first)."""
+        known = self._corpus_of.get(id(root))
+        if known is not None and known[0] is root:
+            return known[1]
         if root not in self._corpora:
             self._corpora[root] = load_corpus(root, CASE_ADAPTER)
+        self._corpus_of[id(root)] = (root, self._corpora[root])
         return self._corpora[root]
+
+    def loaded_corpora(self) -> list[Corpus]:
+        """Every corpus this session loaded (collected a file of)."""
+        return list(self._corpora.values())
 
     def cassettes_root(self, corpus_root: Path) -> Path:
         """``--cassettes`` if given, else the ``cassettes`` folder beside the corpus."""
@@ -181,14 +191,15 @@ class WireconfSession:
 
     def context(self, corpus_root: Path) -> HarnessContext:
         """The cassettes, SDK replay and record policy of a corpus's cases (asked for every case)."""
-        if corpus_root in self._context_of:
-            return self._context_of[corpus_root]
+        known = self._context_of.get(id(corpus_root))  # the objects are kept: an id stays theirs
+        if known is not None and known[0] is corpus_root:
+            return known[1]
         root = self.cassettes_root(corpus_root)
         if root not in self._contexts:
             self._contexts[root] = HarnessContext(
                 CassetteStore(root), self.replay, policy_of(self.config), on_written=self._recorded
             )
-        self._context_of[corpus_root] = self._contexts[root]
+        self._context_of[id(corpus_root)] = (corpus_root, self._contexts[root])
         return self._contexts[root]
 
 

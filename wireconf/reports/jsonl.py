@@ -15,6 +15,7 @@ from typing import Any
 from wireconf.errors import WireconfError
 from wireconf.report_text import encodable, report_text
 from wireconf.untyped import JSON
+from wireconf.yaml_source import unicode_problem
 
 STATUSES = ("passed", "failed", "error", "unsupported", "skipped")
 
@@ -170,11 +171,35 @@ class ReportError(WireconfError):
     default_hint = "give the JSON-lines files that pytest --report=FILE wrote"
 
 
+MAX_DEPTH = 64
+"""How deep a record's JSON may nest (one the writer makes nests five levels): deeper input is refused
+before anything recursive reads it."""
+
+
+def _depth(data: JSON) -> int:
+    """How deep ``data`` nests (a scalar: 0), read without recursion."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            deepest = max(deepest, depth)
+            if depth > MAX_DEPTH:
+                return depth
+            stack.extend((item, depth + 1) for item in (value.values() if isinstance(value, dict) else value))
+    return deepest
+
+
 def parse_record(line: str, where: str) -> CaseRecord:
     try:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
         raise ReportError(f"{where}: not JSON: {exc}") from exc
+    except RecursionError:  # the parser follows nesting on the stack
+        raise ReportError(
+            f"{where}: nested deeper than a report record can be ({MAX_DEPTH} levels)"
+        ) from None
+    if _depth(data) > MAX_DEPTH:
+        raise ReportError(f"{where}: nested deeper than a report record can be ({MAX_DEPTH} levels)")
     if not isinstance(data, dict):
         raise ReportError(f"{where}: expected a JSON object")
     missing = [k for k in ("impl", "version", "id", "status") if k not in data]
@@ -204,6 +229,9 @@ def read_records(paths: Iterable[Path]) -> list[CaseRecord]:
     for path in paths:
         try:
             text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            at = path.read_bytes()[: exc.start].count(b"\n") + 1
+            raise ReportError(f"{path}:{at}: {unicode_problem(exc)}") from None
         except OSError as exc:
             raise ReportError(f"{path}: cannot read: {exc}") from exc
         for number, line in enumerate(text.split("\n"), start=1):  # not splitlines: U+2028 is in a record

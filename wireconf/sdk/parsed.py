@@ -28,8 +28,7 @@ Key = tuple[str, int, tuple[tuple[str, tuple[str, ...]], ...], bytes]
 
 def key_of(api: str, recorded: RecordedResponse) -> Key:
     """What the SDK's object depends on: the api (which SDK call) and the recorded status, headers, body."""
-    headers = tuple(sorted((name, tuple(values)) for name, values in recorded.headers.items()))
-    return (api, recorded.status, headers, recorded.body)
+    return (api, recorded.status, recorded.headers_key, recorded.body)
 
 
 def _pickled(parsed: SDKObject) -> bytes | None:

@@ -1,0 +1,279 @@
+"""What each guarantee of the harness costs, per case and per run, measured on the operation itself (best
+of many repetitions, CPU time: steady on a loaded machine, where a session's wall time is not).
+
+    .venv/bin/python benchmarks/guarantees.py [--repeat 7]
+
+- **the sandbox**: the forked runner's network namespace and dropped capabilities (once per runner
+  process: timed in a forked child), and the in-process guard's bookkeeping around each case (the
+  attempts since the case began, the threads it started).
+- **results read as results only**: the pytest process unpickles each message of the runner process
+  with a restricted unpickler (``safe_pickle.loads_only``), against ``pickle.loads`` of the same bytes.
+- **capped, redacted reports**: the outermost report wrapper (``record_mode``) on the three reports of a
+  passing case, with no key set and with one set, and on a property that quotes a 1 MB exception.
+- **the cassettes watch**: one look after a case with nothing changed (an inotify poll, the audit
+  taken), and what the audit hook costs per audit event times the events of a case.
+- **the corpus guard**: the corpus hashed twice per run, per case of the corpus.
+- **the signed parse cache**: verifying the signature, and unpickling each file's parse with the
+  restricted unpickler against ``pickle.loads`` of the same bytes, per process that collects the corpus.
+- **announced cassette writes**: a ledger line per cassette written (record mode only).
+
+benchmarks/speed.py gives the whole case cost; these are its parts that the guarantees add.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import pickle
+import sys
+import tempfile
+import timeit
+from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
+
+REPO = Path(__file__).resolve().parent.parent
+CASES = REPO / "cases"
+AUDIT_EVENTS_PER_CASE = 11
+"""Audit events a case of the benchmark's selection raises in the runner process (wire, process and
+stream cases of the corpus: 6,400 events over 560 cases, mostly ``builtins.id`` and
+``pickle.find_class`` of the parsed-response copies), measured with a counting hook."""
+
+
+PASSING_CASE = {
+    "sandbox: the guard's bookkeeping of a case",
+    "results read as results only (a pass)",
+    "capped, redacted reports (no key set)",
+    "cassettes watch: the look after a case",
+    "cassettes watch: the audit hook",
+    "corpus guard, spread over the corpus's cases",
+}
+"""The rows a passing case of a run pays, with no key set (what the total line sums)."""
+
+
+def best_us(fn: Callable[[], object], repeat: int, number: int = 2000) -> float:
+    """Microseconds per call: the best of ``repeat`` timings of ``number`` calls (CPU time)."""
+    timer = timeit.Timer(fn, timer=__import__("time").process_time)
+    return min(timer.repeat(repeat=repeat, number=number)) / number * 1e6
+
+
+def sandbox(repeat: int) -> list[tuple[str, str, float, str]]:
+    from wireconf.cassettes import netns
+    from wireconf.cassettes.network_guard import GUARD, charged
+    from wireconf.pytest_plugin.runner import _threads
+
+    GUARD.install()
+    try:
+        main = __import__("threading").get_ident()
+
+        def per_case() -> None:
+            mark, before = GUARD.mark(), _threads() - {main}
+            charged(GUARD.since(mark), before, main)
+
+        guard = best_us(per_case, repeat)
+    finally:
+        GUARD.uninstall()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # a fresh child, as the runner is: how long its isolation takes
+        import time
+
+        started = time.perf_counter()
+        isolated, _ = netns.unshare_network()
+        os.write(write, json.dumps([isolated, time.perf_counter() - started]).encode())
+        os._exit(0)
+    os.close(write)
+    isolated, seconds = json.loads(os.read(read, 1000))
+    os.close(read)
+    os.waitpid(pid, 0)
+    how = "network namespace + capabilities dropped" if isolated else "no namespace here (guard only)"
+    return [
+        ("sandbox: isolating the runner process", f"per runner process ({how})", seconds * 1e6, "run"),
+        ("sandbox: the guard's bookkeeping of a case", "per case", guard, "case"),
+    ]
+
+
+def restricted_results(repeat: int) -> list[tuple[str, str, float, str]]:
+    from wireconf.differences import Difference
+    from wireconf.pytest_plugin import runner
+    from wireconf.pytest_plugin.case_run import CaseResult
+    from wireconf.safe_pickle import loads_only
+
+    passed = CaseResult("judged", watched=str(REPO / "cassettes"))
+    failed = CaseResult(
+        "judged",
+        lines=["the body differs", Difference("request", "$.model", "value", "$.model: 'a' != 'b'", "'b'")],
+    )
+    out = []
+    for label, result in (("a pass", passed), ("a failure", failed)):
+        data = pickle.dumps(("done", 1, result), pickle.HIGHEST_PROTOCOL)
+        restricted = best_us(lambda d=data: loads_only(d, runner._FROM_THE_RUNNER), repeat)
+        plain = best_us(lambda d=data: pickle.loads(d), repeat)
+        out.append((f"results read as results only ({label})", "per case", restricted - plain, "case"))
+    return out
+
+
+def capped_reports(repeat: int) -> list[tuple[str, str, float, str]]:
+    from wireconf.pytest_plugin import record_mode
+
+    props = [
+        ("wireconf_case", "process.openai.chat.real-plain-text"),
+        ("wireconf_api", "openai.chat"),
+        ("wireconf_kind", "process"),
+        ("wireconf_rules", "8.1/plain-text,8.1/content-string"),
+        ("wireconf_corpus", str(CASES)),
+        ("wireconf_location", "cases/process/openai.chat/plain.yaml:12"),
+    ]
+    wrapper = record_mode.pytest_runtest_makereport
+
+    def report(properties: list[tuple[str, object]]) -> None:
+        made = SimpleNamespace(longrepr=None, sections=[], user_properties=list(properties))
+        steps = wrapper(None, None)  # type: ignore[arg-type]
+        next(steps)
+        with contextlib.suppress(StopIteration):
+            steps.send(made)
+
+    def bare(properties: list[tuple[str, object]]) -> None:
+        SimpleNamespace(longrepr=None, sections=[], user_properties=list(properties))
+
+    out = []
+    saved = os.environ.pop("OPENAI_API_KEY", None)
+    try:
+        cost = best_us(lambda: report(props), repeat) - best_us(lambda: bare(props), repeat)
+        out.append(("capped, redacted reports (no key set)", "per case (3 reports)", 3 * cost, "case"))
+        os.environ["OPENAI_API_KEY"] = "sk-proj-benchmark0123456789abcdefABCDEF"
+        cost = best_us(lambda: report(props), repeat) - best_us(lambda: bare(props), repeat)
+        out.append(("capped, redacted reports (a key set)", "per case (3 reports)", 3 * cost, "case"))
+        del os.environ["OPENAI_API_KEY"]
+        huge = json.dumps([{"text": "0123456789" * 100_000, "path": "$", "change": "raised"}])
+        long_props = [*props, ("wireconf_differences", huge)]
+        cost = best_us(lambda: report(long_props), repeat, number=20)
+        out.append(("capped, redacted reports (a 1 MB difference)", "per such report", cost, "failure"))
+    finally:
+        os.environ.pop("OPENAI_API_KEY", None)
+        if saved is not None:
+            os.environ["OPENAI_API_KEY"] = saved
+    return out
+
+
+def cassettes_watch(repeat: int) -> list[tuple[str, str, float, str]]:
+    import sys as _sys
+
+    from wireconf.cassettes.watch import AUDIT, CassetteWatch
+
+    with tempfile.TemporaryDirectory(prefix="wireconf-guarantees-") as tmp:
+        os.environ.setdefault("WIRECONF_CACHE_DIR", str(Path(tmp) / "cache"))
+        root = Path(tmp) / "cassettes"
+        (root / "openai").mkdir(parents=True)
+        watch = CassetteWatch.start(root)
+        if watch is None:
+            return [("cassettes watch", "not available here (no inotify)", 0.0, "case")]
+        try:
+            look = best_us(lambda: watch.look(()), repeat)
+            per_event = best_us(lambda: _sys.audit("builtins.id", 1), repeat, number=20000)
+        finally:
+            watch.close()
+        AUDIT.stop()
+        idle = best_us(lambda: _sys.audit("builtins.id", 1), repeat, number=20000)
+    return [
+        ("cassettes watch: the look after a case", "per case", look, "case"),
+        (
+            "cassettes watch: the audit hook",
+            f"per case ({AUDIT_EVENTS_PER_CASE} events)",
+            (per_event - idle) * AUDIT_EVENTS_PER_CASE,
+            "case",
+        ),
+    ]
+
+
+def corpus_guard(repeat: int) -> list[tuple[str, str, float, str]]:
+    from wireconf.kinds.registry import open_corpus
+    from wireconf.pytest_plugin.corpus_guard import corpus_hashes
+
+    cases = sum(1 for _ in open_corpus(CASES).cases())
+    run = 2 * best_us(lambda: corpus_hashes(CASES), repeat, number=3)
+    return [
+        ("corpus guard: the corpus hashed twice", f"per run ({cases} cases)", run, "run"),
+        ("corpus guard, spread over the corpus's cases", "per case", run / cases, "case"),
+    ]
+
+
+def signed_parse_cache(repeat: int) -> list[tuple[str, str, float, str]]:
+    from wireconf.corpus import parsed_files
+    from wireconf.corpus.loader import is_case_file
+
+    paths = sorted(p for p in CASES.rglob("*.yaml") if is_case_file(p, CASES))
+    cache = parsed_files.ParsedFiles(CASES.resolve(), len(paths))
+    if cache.path is None:
+        return [("signed parse cache", "not used here", 0.0, "run")]
+    for path in paths:
+        cache.load(path)
+    cache.save(paths)
+    blob = cache.path.read_bytes()
+    data = blob[parsed_files._SIGNATURE :]
+    key = parsed_files._machine_key(cache.path.parent)
+    verify = best_us(lambda: parsed_files._verified(key, blob), repeat, number=3)
+    entries = pickle.loads(data)[1]
+    restricted = best_us(lambda: [parsed_files.safe_loads(v[1]) for v in entries.values()], repeat, 3)
+    plain = best_us(lambda: [pickle.loads(v[1]) for v in entries.values()], repeat, 3)
+    return [
+        (
+            f"signed parse cache: the signature checked ({len(blob) // 1024} KiB)",
+            "per process",
+            verify,
+            "run",
+        ),
+        (
+            f"signed parse cache: the restricted unpickler ({len(paths)} files)",
+            "per process, against pickle.loads",
+            restricted - plain,
+            "run",
+        ),
+    ]
+
+
+def announced_writes(repeat: int) -> list[tuple[str, str, float, str]]:
+    from wireconf.cassettes.watch import announce
+
+    with tempfile.TemporaryDirectory(prefix="wireconf-guarantees-") as tmp:
+        os.environ["WIRECONF_CACHE_DIR"] = str(Path(tmp) / "cache")
+        text = "interactions: []\n" * 200
+        cost = best_us(lambda: announce(Path(tmp) / "openai" / "x.yaml", text), repeat, number=500)
+    return [("announced cassette writes", "per cassette written (record mode)", cost, "record")]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+    rows = []
+    for measure in (
+        sandbox,
+        restricted_results,
+        capped_reports,
+        cassettes_watch,
+        corpus_guard,
+        signed_parse_cache,
+        announced_writes,
+    ):
+        rows += measure(args.repeat)
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; CPU time, best of {args.repeat}")
+    print("| guarantee | paid | cost |")
+    print("|---|---|---|")
+    for label, when, micros, _ in rows:
+        shown = f"{micros / 1000:.2f} ms" if micros >= 1000 else f"{micros:.1f} µs"
+        print(f"| {label} | {when} | {shown} |")
+    summed = [label for label, _, _, kind in rows if kind == "case" and label in PASSING_CASE]
+    total = sum(micros for label, _, micros, _ in rows if label in summed)
+    print(f"a passing case pays {total:.1f} µs for all of them ({'; '.join(summed)})")
+    print("(per run / per runner process: once, whatever the number of cases; a negative figure: cheaper")
+    print(" than what it replaced, as the restricted unpickler's class lookup is a dict, pickle's an import)")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

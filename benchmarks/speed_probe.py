@@ -1,0 +1,155 @@
+"""One checkout's per-case figures, measured in its own interpreter: the probe ``speed.py`` runs for the
+case cost, in this checkout or (``speed.py --before REF``) in a checkout of another commit, side by side.
+
+    <checkout>/.venv/bin/python benchmarks/speed_probe.py --checkout <checkout> [--kinds wire,process,stream]
+    .venv/bin/python benchmarks/speed_probe.py --repeat 3      # this checkout's rounds, printed at once
+
+It starts a session once (the SDK imports, the corpus parsed), then reads commands on stdin, one a
+line, and answers each with one JSON line: ``round`` measures one round (below), ``quit`` ends. A
+driver that keeps two probes alive, one per checkout, can so alternate their rounds (ABBA): both
+sides see the same load.
+
+A round: ``pytest <checkout>/cases`` in-process on the wire, process and stream cases (MCP cases left
+out: each starts a server process), the same session with every case deselected, the same two on
+pytest's floor (a file of 1000 parametrized no-op tests, without the wireconf plugin, under the
+checkout's own pytest configuration), and one pass of
+the reference's own calls made bare on prepared inputs (the checkout's ``benchmarks/overhead.py``).
+Each session's CPU time includes its case-runner process (reaped before it is read); the runner's
+own is given apart too.
+
+It imports nothing of the harness but ``wait_reaped`` and the checkout's own ``overhead.bare``, found
+under either package name the project has had (``wireconf``; ``harness`` before the rename), so that
+it runs unchanged in a checkout of an older commit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import io
+import json
+import os
+import resource
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+
+TRIVIAL_ITEMS = 1000
+NO_ITEM = "no-item-has-this-name"
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _wait_reaped() -> Callable[[], None]:
+    for package in ("wireconf", "harness"):
+        try:
+            return importlib.import_module(f"{package}.pytest_plugin.runner").wait_reaped  # type: ignore[no-any-return]
+        except (ImportError, AttributeError):
+            continue
+    return lambda: None
+
+
+class _CountCalls:
+    """Counts the call phases of the items a session ran."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when == "call":
+            self.calls += 1
+
+
+class Probe:
+    def __init__(self, checkout: Path, kinds: Sequence[str], work: Path) -> None:
+        self.checkout = checkout
+        self.wait_reaped = _wait_reaped()
+        selection = [option for kind in kinds for option in ("--kind", kind)]
+        self.plugin_args = [str(checkout / "cases"), "-q", "-p", "no:cacheprovider", *selection]
+        self.plugin_args += ["-k", "not mcp"]
+        trivial = work / "floor" / "test_trivial.py"
+        trivial.parent.mkdir(parents=True, exist_ok=True)
+        trivial.write_text(
+            "import pytest\n\n\n"
+            f"@pytest.mark.parametrize('n', range({TRIVIAL_ITEMS}))\n"
+            "def test_nothing(n):\n    pass\n"
+        )
+        # the checkout's pytest configuration (its addopts: the plugins it loads or leaves out), so that
+        # the floor is the same pytest as the corpus's sessions, wireconf aside
+        self.floor_args = [str(trivial), "-q", "-p", "no:cacheprovider", "-p", "no:wireconf"]
+        self.floor_args += ["--rootdir", str(work), "-c", str(checkout / "pyproject.toml")]
+        sys.path.insert(0, str(checkout / "benchmarks"))
+        overhead = importlib.import_module("overhead")  # the checkout's own (benchmarks/ is no package)
+        self.kinds = tuple(kinds) if set(kinds) <= set(overhead.KINDS) else ()
+        """The kinds whose reference calls are made bare too (none unless it can call all of them)."""
+        self.bare = overhead.bare
+        self.session(self.plugin_args)  # the first session imports the SDKs and parses the corpus once
+
+    def session(self, args: list[str]) -> tuple[float, float, int, float]:
+        """One in-process session: wall and CPU seconds (its runner process included), call phases, and
+        the CPU seconds of its child processes alone (the runner process)."""
+        counter = _CountCalls()
+        own, children, started = time.process_time(), _children_cpu(), time.perf_counter()
+        with redirect_stdout(io.StringIO()):
+            pytest.main(args, plugins=[counter])
+        wall = time.perf_counter() - started
+        self.wait_reaped()
+        children = _children_cpu() - children
+        return wall, time.process_time() - own + children, counter.calls, children
+
+    def round(self) -> dict[str, object]:
+        run = self.session(self.plugin_args)
+        empty = self.session([*self.plugin_args, "-k", NO_ITEM])
+        floor = self.session(self.floor_args)
+        floor_empty = self.session([*self.floor_args, "-k", NO_ITEM])
+        bare_seconds, bare_cases = self.bare(1, self.kinds) if self.kinds else (0.0, 0)
+        return {
+            "cases": run[2],
+            "items": floor[2],
+            "run": run[:2],
+            "runner_cpu": run[3],
+            "empty": empty[:2],
+            "floor": floor[:2],
+            "floor_empty": floor_empty[:2],
+            "bare": [bare_seconds, bare_cases],
+        }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--checkout", type=Path, default=Path(__file__).resolve().parent.parent)
+    parser.add_argument("--kinds", default="wire,process,stream")
+    parser.add_argument("--repeat", type=int, default=0, help="measure this many rounds now, print them")
+    args = parser.parse_args()
+    os.chdir(args.checkout)
+    with tempfile.TemporaryDirectory(prefix="wireconf-probe-") as tmp:
+        probe = Probe(args.checkout.resolve(), args.kinds.split(","), Path(tmp))
+        for _ in range(args.repeat):
+            figures = probe.round()
+            run, empty, cases = figures["run"], figures["empty"], figures["cases"]
+            assert isinstance(run, tuple) and isinstance(empty, tuple) and isinstance(cases, int)
+            per_case = (run[0] - empty[0]) / max(cases, 1) * 1000
+            print(f"round: {cases} cases, {per_case:.3f} ms per case (wall); {json.dumps(figures)}")
+        if args.repeat:
+            return
+        print(json.dumps({"ready": True}), flush=True)
+        for line in sys.stdin:
+            command = line.strip()
+            if command == "quit":
+                break
+            if command == "round":
+                print(json.dumps(probe.round()), flush=True)
+
+
+if __name__ == "__main__":
+    main()
