@@ -62,7 +62,7 @@ def test_a_foreign_or_broken_cache_is_ignored(small_corpus, tmp_path):
     open_corpus(small_corpus)
     (cache,) = (tmp_path / "cache" / "parsed").glob("*.pickle")
     key = (cache.parent / ".key").read_bytes()
-    version, entries = pickle.loads(_unsigned(cache.read_bytes()))
+    version, entries, derived = pickle.loads(_unsigned(cache.read_bytes()))
     poisoned = {key: (digest, pickle.dumps({"cases": []})) for key, (digest, _) in entries.items()}
     cache.write_bytes(_signed(key, pickle.dumps(("another parser", poisoned))))
     assert _contents(open_corpus(small_corpus))["wire.openai.chat.a"] == "hi"
@@ -104,10 +104,10 @@ def test_a_planted_pickle_in_the_cache_runs_nothing_and_changes_nothing(small_co
     cache.write_bytes(pickle.dumps(_Plant(str(marker))))  # a bare pickle, as before the signature
     assert _contents(open_corpus(small_corpus)) == {"wire.openai.chat.a": "hi", "wire.openai.chat.b": "hi"}
     assert not marker.exists()
-    version, entries = pickle.loads(_unsigned(signed))
+    version, entries, derived = pickle.loads(_unsigned(signed))
     key = (cache.parent / ".key").read_bytes()
     forged = {path: (digest, pickle.dumps(_Plant(str(marker)))) for path, (digest, _) in entries.items()}
-    cache.write_bytes(_signed(key, pickle.dumps((version, forged))))  # signed: the key was readable
+    cache.write_bytes(_signed(key, pickle.dumps((version, forged, derived))))  # signed: the key was readable
     assert _contents(open_corpus(small_corpus)) == {"wire.openai.chat.a": "hi", "wire.openai.chat.b": "hi"}
     cache.write_bytes(_signed(key, pickle.dumps(_Plant(str(marker)))))
     assert _contents(open_corpus(small_corpus)) == {"wire.openai.chat.a": "hi", "wire.openai.chat.b": "hi"}
@@ -117,13 +117,37 @@ def test_a_planted_pickle_in_the_cache_runs_nothing_and_changes_nothing(small_co
 def test_parsed_data_planted_without_the_key_changes_no_expectation(small_corpus, tmp_path):
     open_corpus(small_corpus)
     (cache,) = (tmp_path / "cache" / "parsed").glob("*.pickle")
-    version, entries = pickle.loads(_unsigned(cache.read_bytes()))
+    version, entries, derived = pickle.loads(_unsigned(cache.read_bytes()))
     forged = {}
     for path, (digest, blob) in entries.items():
         data = pickle.loads(blob)
         if "cases" in data:
             data["cases"][0]["expect"]["messages"][0]["content"] = "forged"
         forged[path] = (digest, pickle.dumps(data))
-    cache.write_bytes(pickle.dumps((version, forged)))  # what a planter without the key can write
+    cache.write_bytes(pickle.dumps((version, forged, derived)))  # what a planter without the key can write
     assert _contents(open_corpus(small_corpus)) == {"wire.openai.chat.a": "hi", "wire.openai.chat.b": "hi"}
     assert (cache.parent / ".key").stat().st_mode & 0o077 == 0  # the key: its owner's alone
+
+
+def test_a_derived_value_is_kept_until_its_file_or_its_version_changes(small_corpus):
+    """What the harness derives from a case file alone (the contract's problems in its expected
+    requests) is worked out once per change of the file or of the computation's version, across
+    processes (a fresh ``Corpus`` reads the cache a previous one wrote)."""
+    calls: list[str] = []
+
+    def derive(corpus: Corpus, case_id: str, version: str = "v1") -> object:
+        case = next(c for c in corpus.cases() if c.id == case_id)
+        return corpus.derived(case, "n", version, lambda: calls.append(case_id) or [("$.x", case_id)])
+
+    first = open_corpus(small_corpus)
+    assert derive(first, "wire.openai.chat.a") == [("$.x", "wire.openai.chat.a")]
+    first.save_derived()
+    fresh = Corpus(small_corpus, first.case_model)  # another process: only the cache file is shared
+    assert derive(fresh, "wire.openai.chat.a") == [("$.x", "wire.openai.chat.a")]
+    assert calls == ["wire.openai.chat.a"]
+    assert derive(fresh, "wire.openai.chat.a", version="v2") == [("$.x", "wire.openai.chat.a")]
+    assert calls == ["wire.openai.chat.a"] * 2
+    fresh.save_derived()
+    (small_corpus / "wire" / "a.yaml").write_text(CASE.format(name="a", content="changed"))
+    assert derive(Corpus(small_corpus, first.case_model), "wire.openai.chat.a", "v2")
+    assert calls == ["wire.openai.chat.a"] * 3

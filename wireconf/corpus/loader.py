@@ -9,11 +9,11 @@ documents), not cases.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -23,6 +23,8 @@ from wireconf.corpus.parsed_files import ParsedFiles
 from wireconf.corpus.rules import RULES_FILE, Catalogue, load_catalogue
 from wireconf.untyped import YAML
 from wireconf.yaml_source import LineDict, YamlSyntaxError, line_of
+
+T = TypeVar("T")
 
 __all__ = ["Corpus", "Entry", "LoadedCase", "Problem", "find_corpus_root", "is_case_file", "load_corpus"]
 
@@ -73,12 +75,14 @@ class Corpus:
     given by the caller so that the corpus layer never imports the kinds that read it."""
     catalogue: Catalogue = field(init=False)
     entries: dict[Path, list[Entry]] = field(init=False, default_factory=dict)
+    _parsed: ParsedFiles = field(init=False, repr=False)
+    _kept: list[Path] = field(init=False, repr=False, default_factory=list)
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()
         seen: dict[str, LoadedCase[CaseBase]] = {}
         paths = sorted(p for p in self.root.rglob("*") if p.is_file() and is_case_file(p, self.root))
-        parsed = ParsedFiles(self.root, len(paths))
+        parsed = self._parsed = ParsedFiles(self.root, len(paths))
         self.catalogue = load_catalogue(self.root / RULES_FILE, parsed.load)
         inside = []
         for path in paths:
@@ -89,7 +93,18 @@ class Corpus:
             else:  # under both names: pytest collects a symlinked file by its target
                 why = f"a symlink that leads out of the corpus ({self.root}), to {target}: refused"
                 self.entries[path] = self.entries[target] = [Problem(path, 0, "[file]", why)]
-        parsed.save([self.root / RULES_FILE, *inside])
+        self._kept = [self.root / RULES_FILE, *inside]
+        parsed.save(self._kept)
+
+    def derived(self, case: LoadedCase[CaseBase], name: str, version: str, compute: Callable[[], T]) -> T:
+        """``compute()``, a value worked out from ``case`` alone (its file's parse), kept in the parse
+        cache (``ParsedFiles.derived``) for as long as the case's file and ``version`` stay the same:
+        ``name`` says which value, and the case within its file. ``save_derived`` writes it."""
+        return self._parsed.derived(case.path, f"{name}:{case.id}", version, compute)
+
+    def save_derived(self) -> None:
+        """Write the values derived anew since the corpus loaded (a run does, at its end)."""
+        self._parsed.save(self._kept)
 
     def _load_file(
         self, path: Path, seen: dict[str, LoadedCase[CaseBase]], parsed: ParsedFiles

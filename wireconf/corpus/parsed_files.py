@@ -11,6 +11,11 @@ returns a fresh copy each time, so no two loads share data. Writes are atomic (a
 renamed over the old one), so concurrent xdist workers never read half a cache; a cache that cannot
 be read or written is simply not used. Small corpora (test fixtures) are parsed without one.
 
+Beside a file's parse, the cache keeps what the harness derives from the file alone and costs to work
+out (``derived``: the problems the provider's contract finds in the requests its cases expect, about a
+millisecond per request), each value under the caller's version of the computation and the file's
+digest, so it is worked out once per change of either, not once per run.
+
 The cache is not trusted blindly: anyone who can write the cache folder could plant a pickle that runs
 code when loaded, or parsed data that changes a case's expectation. So the file is signed (HMAC-SHA256
 with a key made once per machine, kept beside the caches, readable by its owner only) and a file
@@ -31,7 +36,9 @@ import pickle
 import secrets
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import yaml
 
@@ -40,6 +47,8 @@ from wireconf.cache_dir import cache_root
 from wireconf.safe_pickle import loads_only
 from wireconf.untyped import YAML
 from wireconf.yaml_source import YamlUnreadable, load_yaml, unicode_problem
+
+T = TypeVar("T")
 
 MIN_FILES = 50
 """Corpora with fewer case files are parsed without a cache (a few milliseconds; tests make many)."""
@@ -110,6 +119,9 @@ class ParsedFiles:
     def __init__(self, root: Path, files: int) -> None:
         self.path: Path | None = None
         self._entries: dict[str, tuple[bytes, bytes]] = {}
+        self._derived: dict[tuple[str, str], tuple[bytes, str, bytes]] = {}
+        """(file, name) → (the file's digest, the computation's version, the pickled value)."""
+        self._digests: dict[str, bytes] = {}
         self._changed = False
         self._version = ""
         self._key = b""
@@ -128,9 +140,9 @@ class ParsedFiles:
             if data is None:
                 self._changed = True  # rewritten, signed, at the end of this load
                 return
-            version, entries = safe_loads(data)
-            if version == self._version and isinstance(entries, dict):
-                self._entries = entries
+            version, entries, derived = safe_loads(data)
+            if version == self._version and isinstance(entries, dict) and isinstance(derived, dict):
+                self._entries, self._derived = entries, derived
 
     def load(self, path: Path) -> YAML:
         """The parsed file; raises ``YamlSyntaxError`` as ``load_yaml_file`` does."""
@@ -145,6 +157,7 @@ class ParsedFiles:
             return load_yaml(text)
         digest = hashlib.sha256(data).digest()
         key = str(path)
+        self._digests[key] = digest
         cached = self._entries.get(key)
         if cached is not None and cached[0] == digest:
             with contextlib.suppress(Exception):  # not parsed YAML after all: parse the file
@@ -154,16 +167,36 @@ class ParsedFiles:
         self._changed = True
         return parsed
 
+    def derived(self, path: Path, name: str, version: str, compute: Callable[[], T]) -> T:
+        """``compute()``, a value worked out from the file ``path`` (loaded by ``load``) alone: kept under
+        ``name`` for as long as the file's bytes and ``version`` stay the same. The value must be plain
+        data (containers, strings, numbers): anything else is never read back."""
+        key = str(path)
+        digest = self._digests.get(key)
+        if self.path is None or digest is None:
+            return compute()
+        cached = self._derived.get((key, name))
+        if cached is not None and cached[0] == digest and cached[1] == version:
+            with contextlib.suppress(Exception):
+                return safe_loads(cached[2])  # type: ignore[return-value]  # written by compute()
+        value = compute()
+        self._derived[(key, name)] = (digest, version, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        self._changed = True
+        return value
+
     def save(self, paths: list[Path]) -> None:
-        """Write the cache if a file was parsed anew, keeping only the entries of ``paths``."""
+        """Write the cache if a file was parsed or a value derived anew, keeping only the entries of
+        ``paths``."""
         if self.path is None or not self._changed:
             return
+        self._changed = False
         keep = {str(p) for p in paths}
         entries = {key: value for key, value in self._entries.items() if key in keep}
+        derived = {key: value for key, value in self._derived.items() if key[0] in keep}
         with contextlib.suppress(OSError):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".parsed-", suffix=".tmp")
-            data = pickle.dumps((self._version, entries), protocol=pickle.HIGHEST_PROTOCOL)
+            data = pickle.dumps((self._version, entries, derived), protocol=pickle.HIGHEST_PROTOCOL)
             try:
                 with os.fdopen(fd, "wb") as handle:
                     handle.write(_signed(self._key, data))

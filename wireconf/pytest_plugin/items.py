@@ -57,7 +57,7 @@ from wireconf.pytest_plugin.summary import (
 )
 from wireconf.pytest_plugin.timeout import CaseAborted
 from wireconf.report_text import report_text
-from wireconf.reports.provider_schema import expected_problems
+from wireconf.reports.provider_schema import expected_problems_of
 from wireconf.secret_values import redact
 
 NETWORK_HELP = (
@@ -264,7 +264,7 @@ class CaseItem(ShownAsWritten):
         assert result is not None
         session = get_session(self.config)
         loaded = self.loaded
-        rejected = expected_problems(loaded.api, loaded.kind, loaded.raw)
+        rejected = expected_problems_of(session.corpus(self.corpus_root), loaded)
         if rejected:  # the report says so beside the verdict, passing or not
             self.user_properties.append((PROP_EXPECTED_REJECTED, json.dumps([p.text for p in rejected])))
         if not result.lines and not session.waivers:  # a pass, and no baseline waiver that could go stale

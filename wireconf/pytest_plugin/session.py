@@ -120,7 +120,10 @@ class WireconfSession:
         return policy_of(self.config).mode != "none"
 
     def close(self) -> None:
-        """Stop the runner (and an out-of-process runtime) and the cassette watches."""
+        """Stop the runner (and an out-of-process runtime) and the cassette watches; keep what was
+        derived from the corpora's files (``Corpus.save_derived``)."""
+        for corpus in self._corpora.values():
+            corpus.save_derived()
         if self._runner is not None:
             self._runner.close()
         for watch in self._watches.values():

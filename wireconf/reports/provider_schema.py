@@ -13,8 +13,11 @@ runtime that refuses such a request, or sends one the contract accepts there, is
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from wireconf.corpus.case import LoadedCase
@@ -56,6 +59,35 @@ def expected_problems(api: str, kind: str, raw: dict[str, Any]) -> list[Problem]
     found = KINDS.get(kind)
     bodies = [] if found is None else found.expected_requests(raw)
     return [p for body in bodies if isinstance(body, dict) for p in problems(api, body)]
+
+
+@functools.cache
+def _checked_by() -> str:
+    """The version of ``expected_problems``: a digest of the pinned contracts and of the code that
+    chooses and reads them (the providers' records, the kinds that say which requests a case expects,
+    this module), so that a value kept for a case file is never read back after any of them changed."""
+    import wireconf.kinds
+    import wireconf.providers
+
+    digest = hashlib.sha256()
+    folders = [Path(wireconf.providers.__file__).parent, Path(wireconf.kinds.__file__).parent]
+    files = [Path(__file__)] + [p for folder in folders for p in sorted(folder.rglob("*")) if p.suffix in (".py", ".json")]
+    for path in files:
+        digest.update(str(path.name).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def expected_problems_of(corpus: Corpus, case: LoadedCase[CaseBase]) -> list[Problem]:
+    """``expected_problems`` of ``case``, worked out once per change of its file or of the contracts
+    (kept in the corpus's parse cache: about a millisecond per request, every wire and e2e case of
+    every run otherwise)."""
+    kept = corpus.derived(
+        case,
+        "expected-problems",
+        _checked_by(),
+        lambda: [(p.path, p.message, p.schema) for p in expected_problems(case.api, case.kind, case.raw)],
+    )
+    return [Problem(*fields) for fields in kept]
 
 
 def expected_rejections(corpus: Corpus) -> list[Rejected]:
