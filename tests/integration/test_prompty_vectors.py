@@ -180,14 +180,17 @@ def test_bindings_are_accepted_in_both_forms_of_the_spec_s_model(tmp_path, run_c
         """\
         x-tool: &tool
           {kind: function, name: f, description: d, parameters: [{name: a, kind: string, required: true}]}
+        x-hi: &hi [{role: user, content: [{kind: text, value: hi}]}]  # a request the provider takes
         cases:
-          - {id: wire.openai.chat.list, kind: wire, api: openai.chat, rules: [r/x], agent: {model: {id: m},
+          - {id: wire.openai.chat.list, kind: wire, api: openai.chat, rules: [r/x], messages: *hi,
+             agent: {model: {id: m},
              tools: [{<<: *tool, bindings: [{name: a, input: x}]}]}, expect_keys: listed,
              expect: {tools: [{function: {parameters: {properties: {}, required: []}}}]}}
-          - {id: wire.openai.chat.named, kind: wire, api: openai.chat, rules: [r/x], agent: {model: {id: m},
+          - {id: wire.openai.chat.named, kind: wire, api: openai.chat, rules: [r/x], messages: *hi,
+             agent: {model: {id: m},
              tools: [{<<: *tool, bindings: {a: {input: x}}}]}, expect_keys: listed,
              expect: {tools: [{function: {parameters: {properties: {}, required: []}}}]}}
-          - {id: wire.openai.chat.named-short, kind: wire, api: openai.chat, rules: [r/x],
+          - {id: wire.openai.chat.named-short, kind: wire, api: openai.chat, rules: [r/x], messages: *hi,
              agent: {model: {id: m},
              tools: [{<<: *tool, bindings: {a: x}}]}, expect_keys: listed,
              expect: {tools: [{function: {parameters: {properties: {}, required: []}}}]}}
