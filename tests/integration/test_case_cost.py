@@ -46,5 +46,7 @@ def test_a_differing_request_is_still_checked_against_the_providers_contract(run
     contract._validator.cache_clear()
     run = run_corpus("--case-runner=thread", "--impl=extra_key:adapter", *only(WIRE))
     assert run.with_outcome("failed") == {WIRE}
-    assert "$.not_a_parameter: the provider's contract rejects this" in run.longreprs[WIRE], run.longreprs[WIRE]
+    assert "$.not_a_parameter: the provider's contract rejects this" in run.longreprs[WIRE], run.longreprs[
+        WIRE
+    ]
     assert contract._validator.cache_info().currsize > 0

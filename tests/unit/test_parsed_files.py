@@ -62,7 +62,7 @@ def test_a_foreign_or_broken_cache_is_ignored(small_corpus, tmp_path):
     open_corpus(small_corpus)
     (cache,) = (tmp_path / "cache" / "parsed").glob("*.pickle")
     key = (cache.parent / ".key").read_bytes()
-    version, entries, derived = pickle.loads(_unsigned(cache.read_bytes()))
+    version, entries, _derived = pickle.loads(_unsigned(cache.read_bytes()))
     poisoned = {key: (digest, pickle.dumps({"cases": []})) for key, (digest, _) in entries.items()}
     cache.write_bytes(_signed(key, pickle.dumps(("another parser", poisoned))))
     assert _contents(open_corpus(small_corpus))["wire.openai.chat.a"] == "hi"

@@ -27,24 +27,32 @@ SIDE_BY_SIDE = (("prompty", "prompty-ts"),)
 
 @dataclass(frozen=True)
 class Runtime:
-    """One runtime to judge: the name of its baseline, its --impl and the environment it needs."""
+    """One runtime to judge: the name of its baseline, its --impl, the environment it needs and the
+    Python whose pytest runs it (``""``: this one; a runtime whose pins clash with the project's, such
+    as LlamaIndex's, runs in-process in an environment of its own)."""
 
     name: str
     impl: str
     env: dict[str, str] = field(default_factory=dict)
+    python: str = ""
 
 
 def placeholders() -> dict[str, str]:
-    """The values ``{third_party}`` and ``{agentflow_python}`` stand for in conformance/runtimes.yaml.
+    """The values ``{third_party}``, ``{agentflow_python}`` and ``{llamaindex_python}`` stand for in
+    conformance/runtimes.yaml.
 
     Relative values (the defaults: beside and inside the checkout the command runs from) are made
     absolute here, when the file is read: a run that later changes directory (pytester does) must
     still find the sources instead of skipping the runtime as "not here"."""
     third_party = os.environ.get("WIRECONF_THIRD_PARTY") or str(Path("..", "shared", "third-party"))
     agentflow = os.environ.get("WIRECONF_AGENTFLOW_PYTHON") or str(Path(".venv-agentflow", "bin", "python"))
+    llamaindex = os.environ.get("WIRECONF_LLAMAINDEX_PYTHON") or str(
+        Path(".venv-llamaindex", "bin", "python")
+    )
     return {
         "third_party": str(Path(third_party).absolute()),
         "agentflow_python": str(Path(agentflow).absolute()),
+        "llamaindex_python": str(Path(llamaindex).absolute()),
     }
 
 
@@ -55,7 +63,8 @@ def listed_runtimes(path: Path) -> list[Runtime]:
     out = []
     for name, entry in (data.get("runtimes") or {}).items():
         env = {str(k): str(v).format(**values) for k, v in (entry.get("env") or {}).items()}
-        out.append(Runtime(str(name), str(entry["impl"]).format(**values), env))
+        python = str(entry.get("python") or "").format(**values)
+        out.append(Runtime(str(name), str(entry["impl"]).format(**values), env, python))
     return out
 
 
@@ -82,8 +91,11 @@ def _requested(text: str) -> Runtime:
 def _run(runtime: Runtime, cases: Path, baseline: Path, report: Path) -> str | None:
     """Run the corpus against ``runtime``; ``None`` when it ran, else why it could not."""
     impl = runtime.impl
+    python = runtime.python or sys.executable
+    if not Path(python).is_file():
+        return f"no Python at {python} (the runtime's own environment has not been made)"
     command = [
-        sys.executable,
+        python,
         "-m",
         "pytest",
         str(cases),

@@ -38,7 +38,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import yaml
 
@@ -178,7 +178,7 @@ class ParsedFiles:
         cached = self._derived.get((key, name))
         if cached is not None and cached[0] == digest and cached[1] == version:
             with contextlib.suppress(Exception):
-                return safe_loads(cached[2])  # type: ignore[return-value]  # written by compute()
+                return cast(T, safe_loads(cached[2]))  # what compute() returned, pickled
         value = compute()
         self._derived[(key, name)] = (digest, version, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
         self._changed = True

@@ -71,7 +71,9 @@ def _checked_by() -> str:
 
     digest = hashlib.sha256()
     folders = [Path(wireconf.providers.__file__).parent, Path(wireconf.kinds.__file__).parent]
-    files = [Path(__file__)] + [p for folder in folders for p in sorted(folder.rglob("*")) if p.suffix in (".py", ".json")]
+    files = [Path(__file__)] + [
+        p for folder in folders for p in sorted(folder.rglob("*")) if p.suffix in (".py", ".json")
+    ]
     for path in files:
         digest.update(str(path.name).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
