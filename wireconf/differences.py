@@ -31,7 +31,7 @@ Change = Literal[
     "not-incremental",  # a stream was buffered before its text was yielded
     "requests",  # e2e: the runtime sent no request, more than one, or one no recording answers
     "other",  # a failure stated only in prose (a refused recording)
-    "provider-rejects",  # a request the provider's own SDK type rejects (judging.schema_check)
+    "provider-rejects",  # a request the provider's pinned contract rejects (judging.schema_check)
 ]
 CHANGES: tuple[str, ...] = get_args(Change)
 

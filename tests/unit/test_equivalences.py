@@ -139,6 +139,20 @@ TOOLS = {"agent": {"tools": [{"name": "get_weather", "kind": "function"}]}}
             None,
             "content-one-text-block",
         ),
+        (  # InputParam: "A text input to the model, equivalent to a text input with the `user` role."
+            "openai.responses",
+            {"input": [{"role": "user", "content": "hi"}]},
+            {"input": "hi"},
+            None,
+            "input-one-user-message",
+        ),
+        (
+            "openai.responses",
+            {"input": [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]}]},
+            {"input": "hi"},
+            None,
+            "input-one-user-message",
+        ),
         (
             "openai.chat",
             {"tools": [{"function": {"name": "f"}}]},
@@ -221,6 +235,15 @@ def test_a_listed_difference_is_representation(
         ),
         ("gemini.generate_content", {}, {"generationConfig": {"responseModalities": ["IMAGE"]}}, None),
         ("openai.chat", {"stop_sequences": ["x"]}, {"stopSequences": ["x"]}, None),  # no proto parser
+        ("openai.responses", {"input": [{"role": "system", "content": "hi"}]}, {"input": "hi"}, None),
+        (  # two messages are no text input
+            "openai.responses",
+            {"input": [{"role": "user", "content": "hi"}, {"role": "user", "content": "ho"}]},
+            {"input": "hi"},
+            None,
+        ),
+        ("openai.responses", {"input": [{"role": "user", "content": "hi"}]}, {"input": "ho"}, None),
+        ("openai.chat", {"messages": [{"role": "user", "content": "hi"}]}, {"messages": "hi"}, None),
         (  # a function_call_output item is not a message: its type is no default to leave out
             "openai.responses",
             {"input": [{"call_id": "c", "output": "1"}]},

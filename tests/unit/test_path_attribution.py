@@ -224,3 +224,47 @@ def test_a_generation_config_sent_where_none_is_expected_breaks_the_rule_of_what
     case_id = "wire.gemini.generate_content.single-text-message"
     (found,) = _judged(corpus, case_id, {**_expected(corpus, case_id), "generationConfig": config})
     assert (found.difference.path, found.rules) == ("$.generationConfig", rules)
+
+
+def test_a_null_where_a_value_is_expected_is_charged_as_that_value_missing(corpus: Corpus) -> None:
+    """A runtime that sends ``instructions: null`` and keeps the system message in ``input`` has left
+    out the instructions §7.4 asks for: the rule that governs them missing governs them null."""
+    case_id = "wire.openai.responses.system-message-as-instructions"
+    actual = _expected(corpus, case_id)
+    actual["instructions"] = None
+    (found,) = _judged(corpus, case_id, actual)
+    assert (found.difference.path, found.difference.change) == ("$.instructions", "type")
+    assert (found.basis, found.rules) == (DECLARED, ("7.4/system-as-instructions",))
+
+
+def test_an_array_sent_as_a_string_is_charged_by_what_the_array_holds(corpus: Corpus) -> None:
+    """``input: "Hi"`` where §7.4.1 builds one item per message: the item is missing as written (and
+    the provider reads the two alike: ``input-one-user-message``, representation under interop)."""
+    case_id = "wire.openai.responses.single-user-text-is-string"
+    actual = _expected(corpus, case_id)
+    actual["input"] = actual["input"][0]["content"]
+    (found,) = _judged(corpus, case_id, actual)
+    assert (found.difference.path, found.difference.change) == ("$.input", "type")
+    assert (found.basis, found.rules) == (DECLARED, ("7.4.1/one-item-per-message",))
+    assert found.representation == "input-one-user-message"
+
+
+def test_no_request_sent_where_one_is_expected_is_charged_like_a_raise(corpus: Corpus) -> None:
+    """An e2e runtime that raised before it sent anything produced none of the request the case
+    expects: the rules the case cites that govern it are broken, as for a raise."""
+    case = next(c for c in corpus.cases() if c.id == "e2e.openai.chat.text-reply")
+    expected = to_plain(case.raw["expect_request"])
+    none = Difference("request", "$", "requests", "the runtime sent no request", expected=expected)
+    found = attribute_one(none, case.kind, case.api, case.model.rules, corpus.catalogue, case.raw)
+    assert found.basis == DECLARED and found.rules
+    assert set(found.rules) <= set(case.model.rules)
+
+
+def test_a_tool_call_streamed_apart_from_its_index_is_charged_to_accumulation_by_index(corpus: Corpus) -> None:
+    """A stream whose fragments open one more tool call than there are indices broke §8.6's
+    accumulation per index, whatever the extra call holds."""
+    case_id = "stream.openai.chat.interleaved-fragments-accumulate-per-index"
+    actual = [*_expected(corpus, case_id), {"id": "", "name": "", "arguments": "{}"}]
+    (found,) = _judged(corpus, case_id, actual)
+    assert found.difference.change == "unexpected-item"
+    assert found.rules == ("8.6/tool-calls-accumulated-by-index",)

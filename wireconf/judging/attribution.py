@@ -27,14 +27,19 @@ shape of what a runtime sent:
    the part should hold ``fileData`` breaks the rule about that part). Only then is an unexpected
    object or array charged by what it holds.
 3. **A raise where a result was expected** (change ``raised``; the difference holds the expected value
-   and the subject it describes, the request body of a wire case) breaks the rules that require that
-   result: the rules whose declarations name the raise itself, as in 1 (a rule whose text says the
+   and the subject it describes, the request body of a wire case), and no request where one was
+   expected (change ``requests`` holding the expected request: an e2e runtime that raised before it
+   sent anything), breaks the rules that require that result: the rules whose declarations name the raise itself, as in 1 (a rule whose text says the
    input causes no error, ``7.9.5/fields-without-a-row-ignored``, or that an input the case holds is
    sent a certain way, ``7.1.7/messages-in-order`` where the case has no message); else every rule
    the case cites that governs some place of the expected value (the value itself, any of its keys
    or items, absent or not that value): what the case's expectation exercises; else the rules that
    govern the expected value as a whole, else those of its places, each place charged as in 1 and 2.
    A raise is never unruled while some rule governs what the case expects.
+
+   A value of another type that no declaration governs as such is read as what it leaves out: a
+   ``null`` where the expectation has a value is that key missing (and the reverse, an unexpected
+   key); an object or array not sent as one is each of its members missing (``_as_absent``).
 4. Else the difference is *unruled*: no rule requires what the expectation says there. The case still
    fails (the comparison stays exact), but the failure names no rule and takes no tier: it is a defect of
    the corpus (a rule's declaration is missing, or the expectation asks for more than any rule does),
@@ -45,7 +50,7 @@ only cites never raises it.
 
 Two more facts travel with each attribution. A difference the api's provider treats as the same request
 (``wireconf.providers.equivalence``) names that equivalence (``representation``): ``--profile interop``
-does not fail on it. A request the provider's own SDK type rejects (change ``provider-rejects``,
+does not fail on it. A request the provider's pinned contract rejects (change ``provider-rejects``,
 ``wireconf.judging.schema_check``) breaks no rule of the catalogue and is not unruled either: its basis
 is ``provider-schema``, and it fails in every profile.
 """
@@ -135,7 +140,7 @@ def _attributed(difference: Difference, scope: _Scope, equivalence: str | None =
         found = covering(difference, equivalences_of(api), scope.case)
         equivalence = found.name if found is not None else ""
     representation = equivalence
-    if difference.change == "raised":
+    if difference.change == "raised" or (difference.change == "requests" and difference.expected is not None):
         rules = _required(scope, difference)
     else:
         held = difference.expected if _CONTAINED.get(difference.change) == "expected" else difference.actual
@@ -149,6 +154,8 @@ def _attributed(difference: Difference, scope: _Scope, equivalence: str | None =
             rules = _by_ancestor(scope, difference.subject, difference.path)
         if not rules and difference.change in _CONTAINED and not missing:
             rules = _by_content(scope, difference)
+        if not rules and difference.change in ("type", "value"):
+            rules = _as_absent(scope, difference)
     if not rules:
         return Attribution(difference, (), UNRULED, None, api, representation)
     return Attribution(difference, rules, DECLARED, _tier(rules, catalogue), api, representation)
@@ -238,6 +245,23 @@ _CONTAINED = {
 """A key or an item one side lacks, and the side that holds its value."""
 
 
+def _as_absent(scope: _Scope, difference: Difference) -> tuple[str, ...]:
+    """A value of another type where no declaration governs the change: a ``null`` where the
+    expectation has a value is that value missing (and a value where it has ``null``, an unexpected
+    one); an object or array the runtime did not send as one (``input: "Hi"`` where an array of items is
+    expected) has none of its members as the expectation writes them, each missing in its turn."""
+    subject, path = difference.subject, difference.path
+    expected, actual = difference.expected, difference.actual
+    if actual is None and expected is not None:
+        rules = _declared(scope, subject, path, "missing-key", "", expected)
+        return rules or _governed_within(scope, subject, path, expected, "missing-key", "missing-item")
+    if expected is None and actual is not None:
+        return _declared(scope, subject, path, "unexpected-key", "", actual)
+    if difference.change == "type" and isinstance(expected, dict | list) and expected:
+        return _governed_within(scope, subject, path, expected, "missing-key", "missing-item")
+    return ()
+
+
 def _by_content(scope: _Scope, difference: Difference) -> tuple[str, ...]:
     """A missing or unexpected object or array no declaration governs as a whole is charged by what it
     holds: each of its keys (items) missing or unexpected in its turn (``generationConfig`` missing
@@ -310,7 +334,7 @@ def _required(scope: _Scope, difference: Difference) -> tuple[str, ...]:
     Where the case cites none of those, the rules that govern the expected value as a whole, else those
     of its places, each charged to its most specific rules (``_governed_within``)."""
     subject, path, expected = difference.subject, difference.path, difference.expected
-    named = _declared(scope, subject, path, "raised", difference.shape)
+    named = _declared(scope, subject, path, difference.change, difference.shape)
     if named:
         return named
     places = [(path, expected), *_places(path, expected)]

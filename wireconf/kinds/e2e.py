@@ -137,8 +137,10 @@ def _label(adapter: AdapterObject) -> str:
 # --- the verdict ------------------------------------------------------------------------------------
 
 
-def _requests(text: str) -> Difference:
-    return Difference("request", "$", "requests", text)
+def _requests(text: str, expected: JSON = None) -> Difference:
+    """A difference in the requests sent; ``expected``: the request the case expects, where none was
+    sent (charged, as a raise is, to the rules that require it: ``judging.attribution``)."""
+    return Difference("request", "$", "requests", text, expected=expected)
 
 
 def _request_lines(expected: JSON, exchange: Exchange) -> list[Line]:
@@ -173,7 +175,8 @@ def judge(case: E2eCase, outcome: CanonicalOutcome[Exchange], noun: str) -> list
         lines.append(
             _requests(
                 "the runtime sent no request through the SDK client it was handed "
-                "(an e2e runtime must call the provider through that client)"
+                "(an e2e runtime must call the provider through that client)",
+                to_plain(case.expect_request),
             )
         )
     for _, (first, *rest) in exchange.unmatched:

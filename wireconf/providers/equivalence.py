@@ -25,6 +25,9 @@ The tests an equivalence can make of a difference's values (``Test``):
 - ``same-json``: two strings that parse to the same JSON value (tool-call arguments);
 - ``one-text-block``: a string on one side, on the other an array of exactly one ``{"type": <value, by
   default "text">, "text": <the same string>}`` block;
+- ``one-user-message``: a string on one side, on the other an array of exactly one message of role
+  ``user`` (``type: "message"`` or none) whose content is that string, or one text block of it (its
+  type ``value``): a whole input the API documents as shorthand for one user message;
 - ``spelling``: a key missing on one side and present on the other under its other JSON spelling
   (``stopSequences`` / ``stop_sequences``), with values alike but for the same spellings: a pair of
   differences, found together (``representations``), at any path (``path: "*"``).
@@ -61,7 +64,7 @@ class ProviderError(WireconfError, ValueError):
     SDK whose HTTP library cannot be told): raised when its module is imported, naming the record."""
 
 
-Test = Literal["default", "empty", "null", "same-json", "one-text-block", "spelling"]
+Test = Literal["default", "empty", "null", "same-json", "one-text-block", "one-user-message", "spelling"]
 TESTS: tuple[str, ...] = get_args(Test)
 
 _OMITTED = ("unexpected-key", "missing-key")
@@ -71,6 +74,7 @@ _CHANGES: dict[str, tuple[str, ...]] = {
     "null": _OMITTED,
     "same-json": ("value",),
     "one-text-block": ("type",),
+    "one-user-message": ("type",),
     "spelling": _OMITTED,
 }
 ANY_PATH = "*"
@@ -149,9 +153,8 @@ def _holds(test: Test, value: JSON, difference: Difference) -> bool:
     if test == "same-json":
         return _same_json(difference.expected, difference.actual)
     block = value if isinstance(value, str) else "text"
-    return _one_text_block(difference.expected, difference.actual, block) or _one_text_block(
-        difference.actual, difference.expected, block
-    )
+    one = _one_user_message if test == "one-user-message" else _one_text_block
+    return one(difference.expected, difference.actual, block) or one(difference.actual, difference.expected, block)
 
 
 def _number(value: JSON) -> bool:
@@ -173,6 +176,18 @@ def _one_text_block(text: JSON, blocks: JSON, block: str) -> bool:
         and isinstance(blocks, list)
         and len(blocks) == 1
         and blocks[0] == {"type": block, "text": text}
+    )
+
+
+def _one_user_message(text: JSON, items: JSON, block: str) -> bool:
+    if not isinstance(text, str) or not isinstance(items, list) or len(items) != 1:
+        return False
+    item = items[0]
+    if not isinstance(item, dict) or item.get("role") != "user" or item.get("type", "message") != "message":
+        return False
+    content = item.get("content")
+    return set(item) <= {"role", "content", "type"} and (
+        content == text or _one_text_block(text, content, block)
     )
 
 

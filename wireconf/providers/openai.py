@@ -147,6 +147,15 @@ RESPONSES_EQUIVALENCES = (
         value="input_text",
     ),
     Equivalence(
+        "input-one-user-message",
+        "$.input",
+        "one-user-message",
+        _SCHEMA + "InputParam",
+        "oneOf: string (Text input: \"A text input to the model, equivalent to a text input with the `user` "
+        'role.") | array (Input item list)',
+        value="input_text",
+    ),
+    Equivalence(
         "tool-call-arguments-json",
         "$.input[*].arguments",
         "same-json",

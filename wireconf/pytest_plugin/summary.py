@@ -158,7 +158,7 @@ class Tally:
         untiered = spec - t["spec"]
         no_tier = (
             f" and {untiered} a difference no rule's tier excuses (unruled, a request the provider's "
-            "SDK type rejects, a stale waiver)"
+            "pinned contract rejects, a stale waiver)"
             if untiered
             else ""
         )
