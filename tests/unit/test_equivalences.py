@@ -148,7 +148,11 @@ TOOLS = {"agent": {"tools": [{"name": "get_weather", "kind": "function"}]}}
         ),
         (
             "openai.responses",
-            {"input": [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]}]},
+            {
+                "input": [
+                    {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]}
+                ]
+            },
             {"input": "hi"},
             None,
             "input-one-user-message",

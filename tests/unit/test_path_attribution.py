@@ -260,7 +260,9 @@ def test_no_request_sent_where_one_is_expected_is_charged_like_a_raise(corpus: C
     assert set(found.rules) <= set(case.model.rules)
 
 
-def test_a_tool_call_streamed_apart_from_its_index_is_charged_to_accumulation_by_index(corpus: Corpus) -> None:
+def test_a_tool_call_streamed_apart_from_its_index_is_charged_to_accumulation_by_index(
+    corpus: Corpus,
+) -> None:
     """A stream whose fragments open one more tool call than there are indices broke §8.6's
     accumulation per index, whatever the extra call holds."""
     case_id = "stream.openai.chat.interleaved-fragments-accumulate-per-index"

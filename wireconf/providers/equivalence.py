@@ -154,7 +154,9 @@ def _holds(test: Test, value: JSON, difference: Difference) -> bool:
         return _same_json(difference.expected, difference.actual)
     block = value if isinstance(value, str) else "text"
     one = _one_user_message if test == "one-user-message" else _one_text_block
-    return one(difference.expected, difference.actual, block) or one(difference.actual, difference.expected, block)
+    return one(difference.expected, difference.actual, block) or one(
+        difference.actual, difference.expected, block
+    )
 
 
 def _number(value: JSON) -> bool:

@@ -151,7 +151,7 @@ RESPONSES_EQUIVALENCES = (
         "$.input",
         "one-user-message",
         _SCHEMA + "InputParam",
-        "oneOf: string (Text input: \"A text input to the model, equivalent to a text input with the `user` "
+        'oneOf: string (Text input: "A text input to the model, equivalent to a text input with the `user` '
         'role.") | array (Input item list)',
         value="input_text",
     ),
