@@ -31,8 +31,8 @@ shape of what a runtime sent:
    (change ``requests`` holding the expected request: an e2e runtime that raised before it sent
    anything), breaks the rules that require that result: the rules whose declarations name the raise
    itself, as in 1 (a rule whose text says the input causes no error,
-   ``7.9.5/fields-without-a-row-ignored``, or that an input the case holds is sent a certain way, ``7.1.7/messages-in-order`` where
-   the case has no message); else every rule the case cites that governs some place of the expected value
+   ``7.9.5/fields-without-a-row-ignored``, or that an input the case holds is sent a certain way,
+   ``7.1.7/messages-in-order`` where the case has no message); else every rule the case cites that governs some place of the expected value
    (the value itself, any of its keys or items, absent or not that value): what the case's expectation
    exercises; else the rules that govern the expected value as a whole, else those of its places, each
    place charged as in 1 and 2.
