@@ -27,15 +27,15 @@ shape of what a runtime sent:
    the part should hold ``fileData`` breaks the rule about that part). Only then is an unexpected
    object or array charged by what it holds.
 3. **A raise where a result was expected** (change ``raised``; the difference holds the expected value
-   and the subject it describes, the request body of a wire case), and no request where one was expected
-   (change ``requests`` holding the expected request: an e2e runtime that raised before it sent
-   anything), breaks the rules that require that result: the rules whose declarations name the raise
-   itself, as in 1 (a rule whose text says the input causes no error,
+   and the subject it describes, the request body of a wire case), and no request where one was
+   expected (change ``requests`` holding the expected request: an e2e runtime that raised before it
+   sent anything), breaks the rules that require that result: the rules whose declarations name the
+   raise itself, as in 1 (a rule whose text says the input causes no error,
    ``7.9.5/fields-without-a-row-ignored``, or that an input the case holds is sent a certain way,
-   ``7.1.7/messages-in-order`` where the case has no message); else every rule the case cites that governs some place of the expected value
-   (the value itself, any of its keys or items, absent or not that value): what the case's expectation
-   exercises; else the rules that govern the expected value as a whole, else those of its places, each
-   place charged as in 1 and 2.
+   ``7.1.7/messages-in-order`` where the case has no message); else every rule the case cites that
+   governs some place of the expected value (the value itself, any of its keys or items, absent or not
+   that value): what the case's expectation exercises; else the rules that govern the expected value
+   as a whole, else those of its places, each place charged as in 1 and 2.
    A raise is never unruled while some rule governs what the case expects.
 
    A value of another type that no declaration governs as such is read as what it leaves out: a
