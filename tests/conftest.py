@@ -154,3 +154,24 @@ def agentflow_python() -> str:
             pytest.fail(f"{reason}; {AGENTFLOW_REQUIRED} is set")
         pytest.skip(reason)
     return str(python)
+
+
+LLAMAINDEX_REQUIRED = "WIRECONF_REQUIRE_LLAMAINDEX"
+"""Set by ``.ci/run`` once it has made ``.venv-llamaindex``: from then on a missing venv fails its tests."""
+
+
+@pytest.fixture(scope="session")
+def llamaindex_python() -> str:
+    """.venv-llamaindex's Python (wireconf and the llamaindex extra: LlamaIndex pins other SDK versions
+    than the project's, so it never runs in ``.venv``), or ``WIRECONF_LLAMAINDEX_PYTHON``; made by
+    ``.ci/llamaindex-venv`` (``.ci/run`` does, when it installs), else the tests that need it are skipped
+    with the reason (failed under ``WIRECONF_REQUIRE_LLAMAINDEX``)."""
+    python = Path(
+        os.environ.get("WIRECONF_LLAMAINDEX_PYTHON") or REPO / ".venv-llamaindex" / "bin" / "python"
+    )
+    if not python.exists():
+        reason = f"no LlamaIndex environment at {python}: .ci/llamaindex-venv makes it"
+        if os.environ.get(LLAMAINDEX_REQUIRED):
+            pytest.fail(f"{reason}; {LLAMAINDEX_REQUIRED} is set")
+        pytest.skip(reason)
+    return str(python)
