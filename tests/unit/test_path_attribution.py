@@ -8,6 +8,7 @@ catalogue (``cases/rules.yaml``): the rules named are the ones whose statements 
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -270,3 +271,21 @@ def test_a_tool_call_streamed_apart_from_its_index_is_charged_to_accumulation_by
     (found,) = _judged(corpus, case_id, actual)
     assert found.difference.change == "unexpected-item"
     assert found.rules == ("8.6/tool-calls-accumulated-by-index",)
+
+
+def test_a_variant_that_raises_as_the_method_does_breaks_what_the_method_breaks(corpus: Corpus) -> None:
+    """``process_async`` raising the same error as ``process`` gives "the same result ... or raises the
+    same error" (8/process-async-same-result): the repeated deviation is charged as the method's is;
+    a difference of the variant alone breaks that rule."""
+    case = next(c for c in corpus.cases() if c.kind == "process" and c.api == "openai.chat")
+    expected = to_plain(case.raw["expect"])
+    text = "expected a result, but the adapter raised ValueError: Unknown model"
+    sync = Difference("result", "$", "raised", text, "ValueError", expected=expected)
+    same = replace(sync.of_variant("process_async"), text=f"process_async: {text}")
+    own = Difference("result", "$.x", "unexpected-key", "$.x: unexpected key", actual=1).of_variant(
+        "process_async"
+    )
+    first, second = attribute([sync, same], case.kind, case.api, case.model.rules, corpus.catalogue, case.raw)
+    assert second.rules == first.rules and "8/process-async-same-result" not in second.rules
+    (alone,) = attribute([own], case.kind, case.api, case.model.rules, corpus.catalogue, case.raw)
+    assert alone.rules == ("8/process-async-same-result",)

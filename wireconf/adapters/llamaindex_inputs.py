@@ -20,6 +20,7 @@ import contextlib
 import copy
 import importlib
 import json
+import mimetypes
 import re
 from typing import Any
 
@@ -119,7 +120,9 @@ def block(part: dict[str, Any]) -> Any:
         image = _source(part, "image")
         return types.ImageBlock(**image, image_mimetype=media, detail=part.get("detail"))
     if kind == "audio":
-        audio_format = str(media).split("/")[-1] if media else None
+        # the format as a user names a file's (``wav``, ``mp3``), from its media type's usual extension
+        media_type = str(media) if media else ""
+        audio_format = (mimetypes.guess_extension(media_type) or "." + media_type.split("/")[-1])[1:] or None
         return types.AudioBlock(**_source(part, "audio"), format=audio_format)
     if kind == "video":
         return types.VideoBlock(**_source(part, "video"), video_mimetype=media)

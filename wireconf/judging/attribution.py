@@ -38,6 +38,10 @@ shape of what a runtime sent:
    as a whole, else those of its places, each place charged as in 1 and 2.
    A raise is never unruled while some rule governs what the case expects.
 
+   A variant of the adapter method (``process_async``) is charged to the rules about variants only
+   where it deviates from the method: a difference it shares word for word with the method's is the
+   method's, charged as the method's is.
+
    A value of another type that no declaration governs as such is read as what it leaves out: a
    ``null`` where the expectation has a value is that key missing (and the reverse, an unexpected
    key); an object or array not sent as one is each of its members missing (``_as_absent``).
@@ -382,14 +386,25 @@ def attribute(
 
     found = representations(differences, equivalences_of(api), case)
     scopes: dict[str | None, _Scope] = {}
+    sync = {_unlabelled(d) for d in differences if d.variant is None}
     out = []
     for difference, equivalence in zip(differences, found, strict=True):
         variant = difference.variant
+        if variant is not None and _unlabelled(difference) in sync:
+            variant = None  # the method's own deviation, repeated: the variant did what the method did
         scope = scopes.get(variant) or scopes.setdefault(
             variant, _Scope(kind, api, frozenset(cited), catalogue, case, variant)
         )
         out.append(_attributed(difference, scope, equivalence.name if equivalence is not None else ""))
     return out
+
+
+def _unlabelled(difference: Difference) -> tuple[str, str, str, str]:
+    """A difference as it would read in the adapter's main method: a variant (``process_async``) that
+    deviates exactly as that method does gives the same result, as ``8/process-async-same-result``
+    asks ("or raises the same error"), and breaks what the method's deviation breaks, not that rule."""
+    label = f"{difference.variant}: " if difference.variant else ""
+    return difference.subject, difference.path, difference.change, difference.text.removeprefix(label)
 
 
 def unruled(attributions: list[Attribution]) -> list[Attribution]:
