@@ -199,3 +199,16 @@ def test_every_e2e_case_names_a_cassette_that_exists():
 
     report = lint(open_corpus(CASES))
     assert report.ok, report.problems
+
+
+def test_a_runtime_that_raises_before_it_sends_is_judged_on_its_error(run_corpus):
+    """Nothing reached the provider, so what the runtime raised is its result: its own ValueError where
+    the case expects the provider's 404 is a wrong error (8/http-error-raises), beside the request it
+    never sent."""
+    case = "e2e.openai.chat.model-not-found-raises"
+    run = run_corpus("--impl=tests.fakes.e2e_refuses_model:adapter", "-k", case)
+    assert run.outcomes == {case: "failed"}
+    text = run.longreprs[case]
+    assert "the runtime sent no request through the SDK client it was handed" in text
+    assert "the result is not judged" not in text
+    assert "8/http-error-raises" in text, text

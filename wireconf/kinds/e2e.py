@@ -183,7 +183,11 @@ def judge(case: E2eCase, outcome: CanonicalOutcome[Exchange], noun: str) -> list
         lines += [_requests(first), *rest]
     if exchange.sent:
         lines += _request_lines(to_plain(case.expect_request), exchange)
-    if not exchange.sent or exchange.unmatched:
+    if not exchange.sent and not exchange.unmatched:
+        # nothing reached the provider: what the runtime did instead (raised, returned) is its result,
+        # judged as one (a ValueError of its own where the provider's 404 is expected: a wrong error)
+        return lines + judge_result(case, outcome, noun)
+    if exchange.unmatched:
         if outcome.raised is not None:
             raised = f"{type(outcome.raised).__name__}: {outcome.raised}"
             lines.append(f"(the result is not judged: the runtime raised {raised:.400})")
