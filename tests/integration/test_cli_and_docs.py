@@ -85,6 +85,8 @@ CI_INSTALLS = {
     "apt-get install -y -qq nodejs npm": "Node.js",
     ".ci/agentflow-venv": ".ci/agentflow-venv",
     ".venv-agentflow/bin/python -m pip install --quiet --no-deps -e .": ".venv-agentflow",
+    ".ci/llamaindex-venv": ".ci/llamaindex-venv",
+    ".venv-llamaindex/bin/python -m pip install --quiet --no-deps -e .": ".venv-llamaindex",
     "wireconf prompty-ts build": "wireconf prompty-ts build",
     "wireconf ai-sdk build": "wireconf ai-sdk build",
     "pip install --quiet --upgrade pip": "Set up a fresh machine (Python 3.11 with pip)",

@@ -83,7 +83,7 @@ def test_llamaindex_runs_the_corpus_against_its_baseline(llamaindex_python, tmp_
     error, every difference declared by a rule, the baseline gate holds."""
     report = tmp_path / "llamaindex.jsonl"
     baseline = REPO / "conformance" / "llamaindex.yaml"
-    command = [llamaindex_python, "-m", "pytest", str(CASES), "-q", "--impl=llamaindex", "-n", "0"]
+    command = [llamaindex_python, "-m", "pytest", str(CASES), "-q", "--impl=llamaindex"]
     done = subprocess.run(
         [*command, f"--report={report}", f"--baseline={baseline}", "-p", "no:cacheprovider"],
         cwd=REPO,
@@ -91,6 +91,7 @@ def test_llamaindex_runs_the_corpus_against_its_baseline(llamaindex_python, tmp_
         capture_output=True,
         text=True,
     )
+    assert report.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
     rows = [json.loads(line) for line in report.read_text().splitlines()]
     records = [r for r in rows if r.get("kind")]
     assert not [r["id"] for r in records if r["status"] == "error"]
