@@ -82,3 +82,31 @@ def test_a_union_written_one_of_takes_a_value_two_members_describe() -> None:
     assert not _valid(defs, {"role": "user"})  # JSON Schema's oneOf: matches two
     contract_build.unions_as_any_of(defs)
     assert _valid(defs, {"role": "user"})
+
+
+DETERMINISM = """
+from wireconf.providers.contract import problems
+schema = {"type": "OBJECT", "properties": {k: {"description": k} for k in ("checked", "confidence", "a", "b")}}
+body = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+        "generationConfig": {"responseMimeType": "application/json", "responseSchema": schema}}
+print([p.text for p in problems("gemini.generate_content", body)])
+"""
+
+
+def test_a_requests_problems_are_the_same_in_every_process() -> None:
+    """jsonschema yields some errors in a set's order (additionalProperties), which follows the string
+    hash seed: the problem shown of a union must not (a findings page rebuilt elsewhere differed)."""
+    import subprocess
+    import sys
+
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", DETERMINISM],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in (1, 2, 3, 4)
+    }
+    assert len(seen) == 1, seen

@@ -126,12 +126,20 @@ def _leaf(error: Any) -> Any:
             shallow = sum(1 for e in leaves if _depth(e) <= own)  # its own keys missing, unknown, wrong
             return (not tagged, -shallow, max(_depth(e) for e in leaves), -len(errors))
 
-        best = max(by_member.values(), key=closeness)
+        # ties go to the first member and the first place in their own order: jsonschema yields some
+        # errors in a set's order (additionalProperties), which changes from one process to the next
+        best = max((by_member[m] for m in sorted(by_member, key=str)), key=closeness)
         untagged, _, reach, _ = closeness(best)
         if len(by_member) > 1 and (reach <= len(error.absolute_path) or not untagged):
             return error  # no member got past this place, or none has this tag: the union is the problem
-        error = max(best, key=lambda e: _depth(_leaf(e)))
+        error = max(sorted(best, key=_place), key=lambda e: _depth(_leaf(e)))
     return error
+
+
+def _place(error: Any) -> tuple[str, ...]:
+    """An error's place in the data and in the schema, as text: an order that does not depend on the
+    order jsonschema found it in."""
+    return (*map(str, error.absolute_schema_path), "\0", *map(str, error.absolute_path))
 
 
 def _wanted(error: Any) -> str:
@@ -139,7 +147,7 @@ def _wanted(error: Any) -> str:
 
     def messages(union: Any) -> list[str]:
         out: list[str] = []
-        for inner in union.context or []:
+        for inner in sorted(union.context or [], key=_place):
             leaf = _leaf(inner)
             out += messages(leaf) if leaf.validator in ("oneOf", "anyOf") and leaf.context else [leaf.message]
         return out
