@@ -86,7 +86,8 @@ def test_a_union_written_one_of_takes_a_value_two_members_describe() -> None:
 
 DETERMINISM = """
 from wireconf.providers.contract import problems
-schema = {"type": "OBJECT", "properties": {k: {"description": k} for k in ("checked", "confidence", "a", "b")}}
+names = ("checked", "confidence", "a", "b")
+schema = {"type": "OBJECT", "properties": {k: {"description": k} for k in names}}
 body = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}],
         "generationConfig": {"responseMimeType": "application/json", "responseSchema": schema}}
 print([p.text for p in problems("gemini.generate_content", body)])
