@@ -280,8 +280,10 @@ def test_a_variant_that_raises_as_the_method_does_breaks_what_the_method_breaks(
     case = next(c for c in corpus.cases() if c.kind == "process" and c.api == "openai.chat")
     expected = to_plain(case.raw["expect"])
     text = "expected a result, but the adapter raised ValueError: Unknown model"
-    sync = Difference("result", "$", "raised", text, "ValueError", expected=expected)
-    same = replace(sync.of_variant("process_async"), text=f"process_async: {text}")
+    raised = Difference("result", "$", "raised", text, "ValueError", expected=expected)
+    # as judge_variants marks each method's lines, the method's own first
+    sync = replace(raised.of_variant("process"), text=f"process: {text}")
+    same = replace(raised.of_variant("process_async"), text=f"process_async: {text}")
     own = Difference("result", "$.x", "unexpected-key", "$.x: unexpected key", actual=1).of_variant(
         "process_async"
     )

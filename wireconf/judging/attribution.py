@@ -386,12 +386,12 @@ def attribute(
 
     found = representations(differences, equivalences_of(api), case)
     scopes: dict[str | None, _Scope] = {}
-    sync = {_unlabelled(d) for d in differences if d.variant is None}
+    first: dict[tuple[str, str, str, str], str | None] = {}
+    for d in differences:  # the adapter's method comes first (``judging.verdict.judge_variants``)
+        first.setdefault(_unlabelled(d), d.variant)
     out = []
     for difference, equivalence in zip(differences, found, strict=True):
-        variant = difference.variant
-        if variant is not None and _unlabelled(difference) in sync:
-            variant = None  # the method's own deviation, repeated: the variant did what the method did
+        variant = first[_unlabelled(difference)]  # the method's deviation repeated: what it breaks
         scope = scopes.get(variant) or scopes.setdefault(
             variant, _Scope(kind, api, frozenset(cited), catalogue, case, variant)
         )
@@ -399,12 +399,17 @@ def attribute(
     return out
 
 
+_LABEL = re.compile(r"^[a-z][a-z_]*: ")
+"""The adapter method's name that ``judging.verdict.judge_variants`` puts before each method's first
+difference, when a case calls more than one (``process: ``, ``process_async: ``)."""
+
+
 def _unlabelled(difference: Difference) -> tuple[str, str, str, str]:
     """A difference as it would read in the adapter's main method: a variant (``process_async``) that
     deviates exactly as that method does gives the same result, as ``8/process-async-same-result``
     asks ("or raises the same error"), and breaks what the method's deviation breaks, not that rule."""
-    label = f"{difference.variant}: " if difference.variant else ""
-    return difference.subject, difference.path, difference.change, difference.text.removeprefix(label)
+    text = _LABEL.sub("", difference.text, count=1)  # each method's first line names it (``process: ``)
+    return difference.subject, difference.path, difference.change, text
 
 
 def unruled(attributions: list[Attribution]) -> list[Attribution]:
