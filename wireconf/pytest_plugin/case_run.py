@@ -129,16 +129,19 @@ def call_case(session: CaseHost, prepared: Prepared) -> Called | CaseResult:
     except (ContractError, NotJudged) as exc:
         return CaseResult("error", redact(f"error: {exc}"))
     runtime_seconds = time.perf_counter() - started
-    name, adapter = session.impl.name, session.impl.adapter
-    fault = not_judged(outcome)
-    if fault is not None:
-        return CaseResult("error", redact(f"error (not a verdict on the runtime): {fault}"))
-    inexpressible = _raised(outcome, Inexpressible)
-    if inexpressible is not None:
-        return CaseResult("unsupported", redact(f"{name} cannot express this case's input: {inexpressible}"))
-    bug = adapter_bug(outcome, name, adapter)
-    if bug:
-        return CaseResult("error", redact(bug))
+    if _raised(outcome, BaseException) is not None:  # whose exception it is (most outcomes raised none)
+        name, adapter = session.impl.name, session.impl.adapter
+        fault = not_judged(outcome)
+        if fault is not None:
+            return CaseResult("error", redact(f"error (not a verdict on the runtime): {fault}"))
+        inexpressible = _raised(outcome, Inexpressible)
+        if inexpressible is not None:
+            return CaseResult(
+                "unsupported", redact(f"{name} cannot express this case's input: {inexpressible}")
+            )
+        bug = adapter_bug(outcome, name, adapter)
+        if bug:
+            return CaseResult("error", redact(bug))
     try:
         canonical = canonical_outcome(outcome)
     except NotData as exc:
@@ -183,11 +186,14 @@ def _raised(outcome: Outcome[Any], cls: type[BaseException]) -> BaseException | 
 def adapter_bug(outcome: Outcome[Any], name: str, adapter: object) -> str:
     """The error of an outcome whose exception the adapter's own code raised (``wireconf.raise_site``),
     or ``""``: a bug of the adapter says nothing about the runtime, so the case is an error naming it."""
-    own = Ownership.of(adapter)
+    own: Ownership | None = None  # worked out only for an outcome that raised: most cases return
     for candidate in (outcome, *(variant for _, variant in outcome.variants)):
         exc = candidate.raised
-        at = None if exc is None else adapters_own(exc, own, (RuntimeOutcome, Inexpressible, NotJudged))
-        if exc is not None and at is not None:
+        if exc is None:
+            continue
+        own = own or Ownership.of(adapter)
+        at = adapters_own(exc, own, (RuntimeOutcome, Inexpressible, NotJudged))
+        if at is not None:
             return raise_site.adapter_bug(name, exc, at, candidate.traceback())
     return ""
 

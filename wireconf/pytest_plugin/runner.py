@@ -169,12 +169,22 @@ def _warm(session: CaseHost, selected: list[RunnableCase], shared: bool) -> None
     for item in selected:
         ctx = session.context(item.corpus_root)
         model = item.loaded.model
-        name = getattr(getattr(model, "response", None), "cassette", None) or getattr(model, "cassette", None)
+        name = _field(_field(model, "response"), "cassette") or _field(model, "cassette")
         if isinstance(name, str):
             with contextlib.suppress(CassetteError, OSError):
                 ctx.cassettes.load(name).problem()
         if item.loaded.api in APIS:
             warm_sdk_input(ctx, item.loaded)
+
+
+def _field(model: object, name: str) -> Any:
+    """``getattr(model, name, None)`` for a case model and its parts (pydantic models, which forbid
+    fields they do not declare), looked up among the declared fields first: a pydantic model raises and
+    catches an exception for a name it lacks (some 2 µs, twice per case of a warm-up otherwise)."""
+    fields = getattr(type(model), "model_fields", None)
+    if isinstance(fields, dict) and name not in fields:
+        return None
+    return getattr(model, name, None)
 
 
 def _threads() -> set[int]:
