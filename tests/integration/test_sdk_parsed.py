@@ -3,7 +3,6 @@ to the one the SDK made."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import threading
 
@@ -124,28 +123,3 @@ def test_the_pytest_process_parses_the_cases_responses_before_the_runner_forks(p
     )
     assert result.ret == 0
     assert len(replay._PARSED) > 0  # the forked runner's own parses would have died with it
-
-
-def test_warm_goes_through_the_sdk_once_per_recorded_response_object(monkeypatch):
-    """A later session's warm-up is handed the same parsed cassette's objects: each is warmed once per
-    process, bytes the SDK refuses too (they are not parsed again for nothing); another object, a
-    changed cassette's, is warmed anew."""
-    replay = SdkReplay()
-    parsed = []
-    real = SdkReplay._parse
-
-    def counting(self, api, recorded):
-        parsed.append(recorded)
-        return real(self, api, recorded)
-
-    monkeypatch.setattr(SdkReplay, "_parse", counting)
-    kept = _recorded({**CHAT, "id": "chatcmpl-warm"})
-    refused = RecordedResponse(200, {"content-type": ["application/json"]}, b"not json")
-    for _ in range(3):
-        replay.warm("openai.chat", kept)
-        with contextlib.suppress(Exception):  # whatever the SDK raises (warm_sdk_input's callers ignore it)
-            replay.warm("openai.chat", refused)
-    assert parsed == [kept, refused]
-    changed = _recorded({**CHAT, "id": "chatcmpl-warm", "model": "gpt-4o"})
-    replay.warm("openai.chat", changed)
-    assert parsed[-1] is changed and replay.response_object("openai.chat", changed).model == "gpt-4o"
