@@ -123,13 +123,6 @@ _PARSED = ParsedResponses()
 _STREAMS_READ: set[Key] = set()
 """Recorded event streams this process has had its SDK read once (``SdkReplay.warm``)."""
 
-_WARMED: dict[int, tuple[RecordedResponse, str]] = {}
-"""The recorded responses ``SdkReplay.warm`` has had warmed in this process, with their api: by the
-object (kept here, so that its id stays its own), which a later session's warm-up is handed again as
-long as its cassette is unchanged (``cassettes.store``'s process-wide parse): it then skips them
-without working out their key (hashing their headers), or having the SDK fail on the same bytes again.
-Bounded as the parsed objects are."""
-
 
 class SdkReplay:
     """The per-session entry point; each provider's client is created on first use, once per process."""
@@ -155,15 +148,6 @@ class SdkReplay:
         ``wireconf strength``), starts with it, where the runner process would otherwise redo it in each
         session and lose it at the session's end. A non-streaming object is kept (``ParsedResponses``); an
         event stream is read to its end once and dropped (a case gets a fresh SDK stream over the bytes)."""
-        warmed = _WARMED.get(id(recorded))
-        if warmed is not None and warmed[0] is recorded and warmed[1] == api:
-            return
-        if len(_WARMED) >= _PARSED.max_kept:
-            _WARMED.pop(next(iter(_WARMED)))
-        _WARMED[id(recorded)] = (recorded, api)  # bytes the SDK refuses are not tried again either
-        self._warm(api, recorded)
-
-    def _warm(self, api: str, recorded: RecordedResponse) -> None:
         if not recorded.is_event_stream:
             _PARSED.keep(api, recorded, lambda: self._parse(api, recorded))
             return
