@@ -121,6 +121,8 @@ class ParsedFiles:
         self._entries: dict[str, tuple[bytes, bytes]] = {}
         self._derived: dict[tuple[str, str], tuple[bytes, str, bytes]] = {}
         """(file, name) → (the file's digest, the computation's version, the pickled value)."""
+        self._values: dict[tuple[str, str], tuple[bytes, str, object]] = {}
+        """The same, unpickled once in this process (a run asks each case's value once per item)."""
         self._digests: dict[str, bytes] = {}
         self._changed = False
         self._version = ""
@@ -170,16 +172,23 @@ class ParsedFiles:
     def derived(self, path: Path, name: str, version: str, compute: Callable[[], T]) -> T:
         """``compute()``, a value worked out from the file ``path`` (loaded by ``load``) alone: kept under
         ``name`` for as long as the file's bytes and ``version`` stay the same. The value must be plain
-        data (containers, strings, numbers): anything else is never read back."""
+        data (containers, strings, numbers): anything else is never read back; it is shared by every
+        caller in the process, read-only."""
         key = str(path)
         digest = self._digests.get(key)
         if self.path is None or digest is None:
             return compute()
+        known = self._values.get((key, name))
+        if known is not None and known[0] == digest and known[1] == version:
+            return cast(T, known[2])
         cached = self._derived.get((key, name))
         if cached is not None and cached[0] == digest and cached[1] == version:
             with contextlib.suppress(Exception):
-                return cast(T, safe_loads(cached[2]))  # what compute() returned, pickled
+                loaded = cast(T, safe_loads(cached[2]))  # what compute() returned, pickled
+                self._values[(key, name)] = (digest, version, loaded)
+                return loaded
         value = compute()
+        self._values[(key, name)] = (digest, version, value)
         self._derived[(key, name)] = (digest, version, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
         self._changed = True
         return value
