@@ -40,11 +40,9 @@ from unittest import mock
 from wireconf.adapter_contract import capability, concept, served_kinds
 from wireconf.adapters import langchain_inputs, openai_inputs
 from wireconf.adapters.http_answer import REFUSED, Answer, Reply, answering, forwarding, recorded_answer
+from wireconf.adapters.own_clients import DEFAULT_MODEL, PLACEHOLDER_KEY, PROCESS_MESSAGES, without_stream
 from wireconf.adapters.results import ToolCall, arguments_text, text_result
 from wireconf.cassettes.downloads import Downloads
-
-PLACEHOLDER_KEY = "wireconf-placeholder-key"
-"""The chat models refuse to start without a key; the transport never sends it anywhere."""
 
 MODELS: dict[str, tuple[str, str, str, str]] = {
     "openai.chat": ("langchain_openai", "ChatOpenAI", "langchain-openai", "openai"),
@@ -58,17 +56,6 @@ MODELS: dict[str, tuple[str, str, str, str]] = {
     ),
 }
 """Per api: the module, the chat model class, its distribution and its option family."""
-
-DEFAULT_MODEL = {
-    "openai.chat": "gpt-4o-mini",
-    "openai.responses": "gpt-4o-mini",
-    "anthropic.messages": "claude-sonnet-4-5",
-    "gemini.generate_content": "gemini-2.5-flash",
-}
-"""The model of a ``process`` case whose agent names none."""
-
-PROCESS_MESSAGES = [{"role": "user", "content": [{"kind": "text", "value": "Hi"}]}]
-"""A ``process`` case has no messages; the call needs some."""
 
 SEED = "wireconf"
 """The seed of the ids langchain-google-genai draws for calls Gemini sent without one (``uuid.uuid4()``
@@ -266,19 +253,6 @@ def _endpoint(api: str, client: Any) -> dict[str, str]:
     base = described["base_url"]
     version = described["api_base_url"].removeprefix(base.rstrip("/")).strip("/")
     return {"base_url": base, "api_version": version}
-
-
-def without_stream(agent: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
-    """Whether the agent asks for a stream (``additionalProperties.stream: true``, as every e2e
-    runtime reads it), and the agent without it: a user of the runtime asks by calling its streaming
-    method, not with a ``stream`` option."""
-    options = (agent.get("model") or {}).get("options") or {}
-    extra = dict(options.get("additionalProperties") or {})
-    if extra.get("stream") is not True:
-        return False, agent
-    del extra["stream"]
-    model = {**agent["model"], "options": {**options, "additionalProperties": extra}}
-    return True, {**agent, "model": model}
 
 
 def _load(api: str) -> Any:

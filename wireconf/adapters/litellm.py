@@ -37,6 +37,7 @@ from wireconf.adapter_contract import NoResult, capability, concept, served_kind
 from wireconf.adapters import openai_inputs
 from wireconf.adapters._optional import optional_module
 from wireconf.adapters.http_answer import REFUSED, Answer, Reply, Sent, answering, forwarding, recorded_answer
+from wireconf.adapters.own_clients import DEFAULT_MODEL, PLACEHOLDER_KEY
 from wireconf.adapters.results import ToolCall, text_result
 from wireconf.cassettes.downloads import Downloads
 from wireconf.error_categories import categorised
@@ -53,19 +54,8 @@ LiteLLM's Responses API bridge (``litellm.completion_extras.responses_api_bridge
 tools and ``response_format`` into Responses input, and builds the ``ModelResponse`` from the Responses
 result."""
 
-DEFAULT_MODEL = {
-    "openai.chat": "gpt-4o-mini",
-    "openai.responses": "gpt-4o-mini",
-    "anthropic.messages": "claude-sonnet-4-5",
-    "gemini.generate_content": "gemini-2.5-flash",
-}
-"""The model of a ``process`` case whose agent names none."""
-
-PLACEHOLDER_KEY = "wireconf-placeholder-key"
-"""LiteLLM refuses to call a provider without a key; the transport never sends it anywhere."""
-
 PROCESS_MESSAGES = [{"role": "user", "content": "Hi"}]
-"""A ``process`` case has no messages; the call needs some."""
+"""A ``process`` case has no messages; the call needs some (in the OpenAI form LiteLLM takes)."""
 
 HINT = "pip install 'wireconf[litellm]'"
 

@@ -50,12 +50,9 @@ from urllib.parse import urlsplit
 from wireconf.adapter_contract import capability, concept, served_kinds
 from wireconf.adapters import llamaindex_inputs
 from wireconf.adapters.http_answer import REFUSED, Answer, Reply, answering, forwarding, recorded_answer
-from wireconf.adapters.langchain import without_stream
+from wireconf.adapters.own_clients import DEFAULT_MODEL, PLACEHOLDER_KEY, PROCESS_MESSAGES, without_stream
 from wireconf.adapters.results import ToolCall, arguments_text, text_result
 from wireconf.cassettes.downloads import Download, Downloads
-
-PLACEHOLDER_KEY = "wireconf-placeholder-key"
-"""The LLM classes refuse to start without a key; the transport never sends it anywhere."""
 
 MODELS: dict[str, tuple[str, str]] = {
     "openai.chat": ("llama_index.llms.openai", "OpenAI"),
@@ -64,17 +61,6 @@ MODELS: dict[str, tuple[str, str]] = {
     "gemini.generate_content": ("llama_index.llms.google_genai", "GoogleGenAI"),
 }
 """Per api: the module and the LLM class."""
-
-DEFAULT_MODEL = {
-    "openai.chat": "gpt-4o-mini",
-    "openai.responses": "gpt-4o-mini",
-    "anthropic.messages": "claude-sonnet-4-5",
-    "gemini.generate_content": "gemini-2.5-flash",
-}
-"""The model of a ``process`` case whose agent names none."""
-
-PROCESS_MESSAGES = [{"role": "user", "content": [{"kind": "text", "value": "Hi"}]}]
-"""A ``process`` case has no messages; the call needs some."""
 
 HINT = "LlamaIndex is installed beside wireconf in its own environment: .ci/llamaindex-venv"
 DISTRIBUTIONS = (
