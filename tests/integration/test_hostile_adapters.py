@@ -134,17 +134,6 @@ def test_the_preparation_has_a_budget_of_its_own_apart_from_the_case_timeout(run
     assert run.with_outcome("passed") == {PROCESS, WIRE}
 
 
-def test_a_preparation_over_its_budget_is_stopped_and_said_to_be_the_harnesss(run_corpus, monkeypatch):
-    from wireconf.pytest_plugin import runner
-
-    monkeypatch.setattr(runner, "PREPARE_LIMIT", 1.0)
-    _slow_preparation(monkeypatch, 60)
-    run = run_corpus("--case-runner=process", "--case-timeout=30", *only(WIRE))
-    assert run.with_outcome("error") == {WIRE}
-    text = run.longreprs[WIRE]
-    assert "preparing the case's input" in text and re.search(r"did not finish within 1 s", text), text
-
-
 def _slow_judging(monkeypatch, seconds: float) -> None:
     """The harness's own judging of every case takes ``seconds`` (the process runner's ``finish_case``
     and the other runners' ``judge_case``)."""
@@ -201,15 +190,26 @@ def test_a_limit_seen_running_stops_nothing_once_the_harness_judges(run_corpus, 
     assert run.with_outcome("passed") == {PROCESS}, run.longreprs
 
 
-def test_judging_over_its_budget_is_stopped_and_said_to_be_the_harnesss(run_corpus, monkeypatch):
+@pytest.mark.parametrize(
+    ("limit", "slow", "said"),
+    [
+        ("PREPARE_LIMIT", _slow_preparation, "preparing the case's input"),
+        ("JUDGE_LIMIT", _slow_judging, "judging what the runtime returned"),
+    ],
+)
+def test_the_harnesss_own_work_over_its_budget_is_stopped_and_said_to_be_the_harnesss(
+    run_corpus, monkeypatch, limit, slow, said
+):
+    """Preparing and judging each have a budget apart from --case-timeout: over it, the case is an error
+    that says which part of the harness overran, never the runtime's timeout."""
     from wireconf.pytest_plugin import runner
 
-    monkeypatch.setattr(runner, "JUDGE_LIMIT", 1.0)
-    _slow_judging(monkeypatch, 60)
+    monkeypatch.setattr(runner, limit, 1.0)
+    slow(monkeypatch, 60)
     run = run_corpus("--case-runner=process", "--case-timeout=30", *only(WIRE))
     assert run.with_outcome("error") == {WIRE}
     text = run.longreprs[WIRE]
-    assert "judging what the runtime returned" in text and re.search(r"did not finish within 1 s", text), text
+    assert said in text and re.search(r"did not finish within 1 s", text), text
 
 
 def test_an_exec_runtime_that_hangs_on_restart_costs_its_time_limit(run_corpus, markers):
