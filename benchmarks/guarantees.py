@@ -62,7 +62,7 @@ def best_us(fn: Callable[[], object], repeat: int, number: int = 2000) -> float:
 def sandbox(repeat: int) -> list[tuple[str, str, float, str]]:
     from wireconf.cassettes import netns
     from wireconf.cassettes.network_guard import GUARD, charged
-    from wireconf.pytest_plugin.runner import _threads
+    from wireconf.pytest_plugin.runners.base import threads as _threads
 
     GUARD.install()
     try:
@@ -97,8 +97,8 @@ def sandbox(repeat: int) -> list[tuple[str, str, float, str]]:
 
 def restricted_results(repeat: int) -> list[tuple[str, str, float, str]]:
     from wireconf.differences import Difference
-    from wireconf.pytest_plugin import runner
     from wireconf.pytest_plugin.case_run import CaseResult
+    from wireconf.pytest_plugin.runners import pipe
     from wireconf.safe_pickle import loads_only
 
     passed = CaseResult("judged", watched=str(REPO / "cassettes"))
@@ -109,7 +109,7 @@ def restricted_results(repeat: int) -> list[tuple[str, str, float, str]]:
     out = []
     for label, result in (("a pass", passed), ("a failure", failed)):
         data = pickle.dumps(("done", 1, result), pickle.HIGHEST_PROTOCOL)
-        restricted = best_us(lambda d=data: loads_only(d, runner._FROM_THE_RUNNER), repeat)
+        restricted = best_us(lambda d=data: loads_only(d, pipe.FROM_THE_RUNNER), repeat)
         plain = best_us(lambda d=data: pickle.loads(d), repeat)
         out.append((f"results read as results only ({label})", "per case", restricted - plain, "case"))
     return out

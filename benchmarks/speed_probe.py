@@ -50,10 +50,11 @@ def _children_cpu() -> float:
 
 def _wait_reaped() -> Callable[[], None]:
     for package in ("wireconf", "harness"):
-        try:
-            return importlib.import_module(f"{package}.pytest_plugin.runner").wait_reaped  # type: ignore[no-any-return]
-        except (ImportError, AttributeError):
-            continue
+        for module in ("runners", "runner"):  # the package since issue 35, the module before
+            try:
+                return importlib.import_module(f"{package}.pytest_plugin.{module}").wait_reaped  # type: ignore[no-any-return]
+            except (ImportError, AttributeError):
+                continue
     return lambda: None
 
 

@@ -27,7 +27,7 @@ for _module in ACTIVE_PLUGINS:
     # The plugin imports these only in a run that uses wireconf. Imported here, before any pytester
     # run takes its sys.modules snapshot, they stay the same module objects for the whole session: else
     # the first nested run would import them and its restore drop them, and a test that patches one
-    # (``runner.prepare_case``) would patch a copy that the next nested run no longer uses.
+    # (``runners.child.prepare_case``) would patch a copy that the next nested run no longer uses.
     importlib.import_module(_module)
 
 

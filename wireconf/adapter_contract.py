@@ -8,7 +8,8 @@ derived from the records that define it: the kinds (``wireconf.kinds``) and the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
 
 from wireconf.errors import WireconfError
@@ -19,7 +20,7 @@ from wireconf.kinds.registry import KINDS as _KIND_OBJECTS
 from wireconf.kinds.registry import METHOD_FOR_KIND as _METHOD_FOR_KIND
 from wireconf.kinds.wire import TOOL_REGISTRY
 from wireconf.providers.registry import API_NAMES
-from wireconf.untyped import AdapterResult
+from wireconf.untyped import AdapterObject, AdapterResult
 
 __all__ = [
     "ALL_CONCEPTS",
@@ -35,11 +36,13 @@ __all__ = [
     "Inexpressible",
     "NoRequestSent",
     "NoResult",
+    "OutOfProcess",
     "RequestNotSendable",
     "RuntimeOutcome",
     "ToolCalled",
     "capability",
     "concept",
+    "out_of_process",
     "parse_capability",
     "served_kinds",
 ]
@@ -233,3 +236,44 @@ class SupportsProcessAsync(Protocol):
 
 class SupportsToolRegistry(Protocol):
     def set_tool_registry(self, entries: list[dict[str, Any]]) -> None: ...
+
+
+@runtime_checkable
+class OutOfProcess(Protocol):
+    """An adapter whose calls run in another process (``exec:``): it bounds its own calls and restarts
+    by the time limit, so the harness runs its cases inline (``pytest_plugin/runners/inline.py``), and it
+    may take the calls of the cases the run has next before they run (``sends_ahead``). The runners
+    reach such an adapter through these members only; an adapter has them or is run in-process.
+
+    ``network``: how the network is blocked where the runtime runs (shown in the session's header).
+    ``ready(timeout)``: returns once the runtime is started and warm (restarted if it was lost).
+    ``time_limit(seconds)``: the block in which one case's calls run, stopped when they overrun.
+    ``send_ahead(case, call)``: capture the messages ``call`` (the case's prepared call, given the
+    adapter) writes, for the runtime to start on; ``has_sent_ahead(case)``, ``keep_ahead(cases)`` (give
+    up the calls of cases no longer next), ``flush()`` (write what was captured), ``claimed(case)``: the
+    block in which ``case``'s own run reads the answers written ahead for it. ``close()``: stop the
+    runtime."""
+
+    network: str
+    sends_ahead: bool
+
+    def ready(self, timeout: float | None) -> None: ...
+
+    def time_limit(self, seconds: float | None) -> AbstractContextManager[None]: ...
+
+    def send_ahead(self, case: str, call: Callable[[AdapterObject], object]) -> None: ...
+
+    def has_sent_ahead(self, case: str) -> bool: ...
+
+    def keep_ahead(self, cases: Iterable[str]) -> None: ...
+
+    def claimed(self, case: str) -> AbstractContextManager[None]: ...
+
+    def flush(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def out_of_process(adapter: AdapterObject) -> OutOfProcess | None:
+    """``adapter`` as an ``OutOfProcess`` one, or ``None`` when it runs in this process."""
+    return adapter if isinstance(adapter, OutOfProcess) else None

@@ -115,15 +115,16 @@ def _slow_preparation(monkeypatch, seconds: float) -> None:
     patched function is what it forks with)."""
     import time
 
-    from wireconf.pytest_plugin import runner
+    from wireconf.pytest_plugin.runners import child, inline, thread
 
-    prepare = runner.prepare_case
+    prepare = child.prepare_case
 
     def slow(*args):
         time.sleep(seconds)
         return prepare(*args)
 
-    monkeypatch.setattr(runner, "prepare_case", slow)
+    for runner in (child, inline, thread):
+        monkeypatch.setattr(runner, "prepare_case", slow)
 
 
 def test_the_preparation_has_a_budget_of_its_own_apart_from_the_case_timeout(run_corpus, monkeypatch):
@@ -139,7 +140,8 @@ def _slow_judging(monkeypatch, seconds: float) -> None:
     and the other runners' ``judge_case``)."""
     import time
 
-    from wireconf.pytest_plugin import case_run, runner
+    from wireconf.pytest_plugin import case_run
+    from wireconf.pytest_plugin.runners import inline, thread
 
     judge = case_run.judge_case
 
@@ -147,8 +149,8 @@ def _slow_judging(monkeypatch, seconds: float) -> None:
         time.sleep(seconds)
         return judge(*args)
 
-    monkeypatch.setattr(case_run, "judge_case", slow)
-    monkeypatch.setattr(runner, "judge_case", slow)
+    for module in (case_run, inline, thread):
+        monkeypatch.setattr(module, "judge_case", slow)
 
 
 @pytest.mark.parametrize("runner", ["process", "thread"])
@@ -202,9 +204,9 @@ def test_the_harnesss_own_work_over_its_budget_is_stopped_and_said_to_be_the_har
 ):
     """Preparing and judging each have a budget apart from --case-timeout: over it, the case is an error
     that says which part of the harness overran, never the runtime's timeout."""
-    from wireconf.pytest_plugin import runner
+    from wireconf.pytest_plugin.runners import forked
 
-    monkeypatch.setattr(runner, limit, 1.0)
+    monkeypatch.setattr(forked, limit, 1.0)
     slow(monkeypatch, 60)
     run = run_corpus("--case-runner=process", "--case-timeout=30", *only(WIRE))
     assert run.with_outcome("error") == {WIRE}

@@ -17,7 +17,7 @@ from wireconf.cassettes.recording import MODES
 from wireconf.judging.profile import PROFILES
 from wireconf.pytest_plugin import options
 from wireconf.pytest_plugin.plugin import ACTIVE_PLUGINS
-from wireconf.pytest_plugin.runner import DEFAULT_RUNNER, RUNNERS
+from wireconf.pytest_plugin.runners import DEFAULT_RUNNER, RUNNERS
 
 PLAIN_TEST = """\
 import gc
@@ -83,7 +83,7 @@ def test_loading_the_plugin_imports_no_registry_session_or_reference():
         if name.split(".")[0] in ("reference_impl", "pydantic", "openai", "yaml")
         or name.startswith(("wireconf.kinds", "wireconf.providers", "wireconf.corpus", "wireconf.judging"))
         or name in ACTIVE_PLUGINS
-        or name.startswith(("wireconf.pytest_plugin.session", "wireconf.pytest_plugin.runner"))
+        or name.startswith(("wireconf.pytest_plugin.session", "wireconf.pytest_plugin.runners"))
     }
     assert not heavy
 

@@ -66,12 +66,12 @@ def test_an_input_the_harness_cannot_hand_to_a_runtime_is_an_error_that_says_so(
 
 
 def test_a_harness_bug_is_an_error_naming_it(run_corpus, monkeypatch):
-    from wireconf.pytest_plugin import runner
+    from wireconf.pytest_plugin.runners import child
 
     def broken(*args, **kwargs):
         raise RuntimeError("a bug of the harness, planted")
 
-    monkeypatch.setattr(runner, "finish_case", broken)
+    monkeypatch.setattr(child, "finish_case", broken)
     run = run_corpus("--case-runner=process", "-k", WIRE)
     assert run.outcomes == {WIRE: "error"}
     assert "the harness failed on this case (a wireconf bug)" in run.longreprs[WIRE]

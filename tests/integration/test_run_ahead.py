@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import REPO
 from tests.integration.test_hostile_adapters import HOSTILE, PROCESS, STREAM, WIRE, WIRE_3, WIRE_4, only
-from wireconf.pytest_plugin.runner import wait_reaped
+from wireconf.pytest_plugin.runners import wait_reaped
 
 WIRE_STOP = "wire.openai.chat.option-max-output-tokens"  # between WIRE_3 and WIRE_4 in options.yaml
 

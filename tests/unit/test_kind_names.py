@@ -21,7 +21,8 @@ KNOWN = {
     "importer of its vectors writes cases of those two kinds (docs/architecture.md says so)",
 }
 OTHER_MEANINGS = {
-    ("wireconf/pytest_plugin/runner.py", "process"): "a case runner: a forked process or a thread",
+    ("wireconf/pytest_plugin/runners/__init__.py", "process"): "a case runner: a forked process or a thread",
+    ("wireconf/pytest_plugin/runners/forked.py", "process"): "--case-runner process",
     ("wireconf/pytest_plugin/options.py", "process"): "--runner process (or thread)",
     ("wireconf/providers/provider.py", "stream"): "the group of a route's pattern that says a URL streams",
 }

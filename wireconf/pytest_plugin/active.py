@@ -101,7 +101,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session: pytest.Session) -> None:
     """Hand the runner the run's cases, in the order pytest runs them, once: it decides what it starts
-    early (``runner.Plan``). Not on an xdist controller (its workers run the cases) nor on a worker,
+    early (``runners.Plan``). Not on an xdist controller (its workers run the cases) nor on a worker,
     which is handed its items as it goes (``pytest_runtest_protocol``)."""
     config = session.config
     if hasattr(config, "workerinput") or config.pluginmanager.has_plugin("dsession"):

@@ -1,8 +1,8 @@
 """What a case runner needs from the session and from a case item, as protocols.
 
-The runners (runner.py, case_run.py) are created by the session and run the session's items; naming
-those two classes here instead of importing them keeps the dependencies one way
-(items → session → runner → case_host) with no cycle, and says exactly which attributes a runner
+The runners (the ``runners`` package, case_run.py) are created by the session and run the session's
+items; naming those two classes here instead of importing them keeps the dependencies one way
+(items → session → runners → case_host) with no cycle, and says exactly which attributes a runner
 relies on.
 """
 
@@ -44,7 +44,7 @@ def is_runnable(item: pytest.Item) -> TypeGuard[RunnableCase]:
 
 
 class PlanView(Protocol):
-    """The run's order as a runner reads it (``runner.Plan``, written by the run loop)."""
+    """The run's order as a runner reads it (``runners.Plan``, written by the run loop)."""
 
     def after(self, item: RunnableCase, k: int) -> RunnableCase | None: ...
 

@@ -7,7 +7,7 @@ not judge (the adapter hung, ended its process or returned something that is not
 missing or broken, the runtime wrote into the cassettes folder), SKIPPED is a capability the adapter
 does not declare. The adapter call's time is charged to the call phase all the same (``--durations``,
 the reports' phase timings: ``CaseItem.charge``), and an item never looks ahead: the run loop hands
-the runner the run's order once (``plan_entries``, ``runner.Plan``).
+the runner the run's order once (``plan_entries``, ``runners.Plan``).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from wireconf.kinds.concepts import needed_concepts
 from wireconf.kinds.kind import capability
 from wireconf.kinds.registry import KINDS
 from wireconf.pytest_plugin.case_run import CaseResult
-from wireconf.pytest_plugin.runner import replay_logs
+from wireconf.pytest_plugin.runners import replay_logs
 from wireconf.pytest_plugin.session import get_session, resolved_file, shown_path
 from wireconf.pytest_plugin.summary import (
     INEXPRESSIBLE,
@@ -354,7 +354,7 @@ class CaseItem(ShownAsWritten):
 
 
 def plan_entries(items: Iterable[pytest.Item]) -> Iterator[CaseItem | None]:
-    """The ``runner.Plan`` entries of ``items``, in their order: a case whose setup asks the runner for
+    """The ``runners.Plan`` entries of ``items``, in their order: a case whose setup asks the runner for
     it unless its adapter's answer decides otherwise (the runner may start it early); ``None`` for a case
     pytest's own skipping decides on before its setup (a skip or xfail mark: nothing past it starts
     early); nothing for an item that never asks (unsupported here, a corpus problem, another test)."""

@@ -4,7 +4,7 @@ pytest reads options before any test runs, so they must all be known when the pl
 project where wireconf is installed; the registries, the implementation under test and the rest come
 into being only in a run that uses wireconf (``wireconf.pytest_plugin.plugin``). The choices below are
 therefore spelled out here; ``tests/integration/test_inert_plugin.py`` checks that they are the ones the
-modules that act on them know (``wireconf.judging.profile``, ``wireconf.pytest_plugin.runner``,
+modules that act on them know (``wireconf.judging.profile``, ``wireconf.pytest_plugin.runners``,
 ``wireconf.cassettes.recording``).
 """
 

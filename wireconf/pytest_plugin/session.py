@@ -23,7 +23,7 @@ from wireconf.judging.waivers import Waiver
 from wireconf.kinds.base import HarnessContext
 from wireconf.kinds.registry import CASE_ADAPTER
 from wireconf.pytest_plugin.options import DEFAULT_IMPL
-from wireconf.pytest_plugin.runner import CaseRunner, Plan, make_runner
+from wireconf.pytest_plugin.runners import CaseRunner, Plan, make_runner
 from wireconf.pytest_plugin.summary import Tally
 from wireconf.python_impl import ImplError, LoadedImpl
 from wireconf.sdk.replay import SdkReplay
@@ -104,7 +104,7 @@ class WireconfSession:
 
     @property
     def runner(self) -> CaseRunner:
-        """Where cases run (``wireconf.pytest_plugin.runner``), chosen at the first case."""
+        """Where cases run (``wireconf.pytest_plugin.runners``), chosen at the first case."""
         if self._runner is None:
             self._runner = make_runner(self, self.runner_choice)
         return self._runner

@@ -5,7 +5,7 @@ The thread timer runs a call on a daemon worker thread that is reused from case 
 overruns, the thread is abandoned (Python cannot stop a thread) and the next call gets a fresh one.
 It is the fallback where processes cannot be forked, and it says so: code that holds the GIL keeps
 the whole process waiting, and an abandoned thread keeps running (the process runner, the default,
-stops both; ``wireconf.pytest_plugin.runner``).
+stops both; ``wireconf.pytest_plugin.runners``).
 """
 
 from __future__ import annotations
