@@ -145,7 +145,7 @@ def case_cost(repeat: int, work: Path, case_kinds: Sequence[str] = SCALED_KINDS)
         print(
             f"  of the marginal cost: pytest's floor {figures['floor_wall'] * 1000:.3f} ms, the "
             f"reference's own calls {figures['bare'] * 1000:.3f} ms (made bare on prepared inputs, "
-            f"benchmarks/overhead.py; process_async not included), the harness "
+            f"benchmarks/overhead.py; the process cases' process_async calls included), the harness "
             f"{figures['own'] * 1000:.3f} ms (preparing inputs, the runner process, judging, reporting)"
         )
 

@@ -13,7 +13,9 @@ A round: ``pytest <checkout>/cases`` in-process on the wire, process and stream 
 out: each starts a server process), the same session with every case deselected, the same two on
 pytest's floor (a file of 1000 parametrized no-op tests, without the wireconf plugin, under the
 checkout's own pytest configuration), and one pass of
-the reference's own calls made bare on prepared inputs (the checkout's ``benchmarks/overhead.py``).
+the reference's own calls made bare on prepared inputs (the checkout's ``benchmarks/overhead.py``; its
+``process`` cases twice where the reference has ``process_async``, which the plugin awaits beside
+``process`` on every such case: the same processor, the reference's own time, on every side alike).
 Each session's CPU time includes its case-runner process (reaped before it is read); the runner's
 own is given apart too.
 
@@ -69,6 +71,16 @@ class _CountCalls:
             self.calls += 1
 
 
+def _has_process_async(checkout: Path) -> bool:
+    """Whether the checkout's reference adapter has ``process_async`` (read from its source: the
+    reference lived at the top level before it moved under ``wireconf``)."""
+    for package in (checkout / "wireconf", checkout):
+        adapter = package / "reference_impl" / "adapter.py"
+        if adapter.exists():
+            return "async def process_async(" in adapter.read_text(encoding="utf-8")
+    return False
+
+
 class Probe:
     def __init__(self, checkout: Path, kinds: Sequence[str], work: Path) -> None:
         self.checkout = checkout
@@ -92,6 +104,10 @@ class Probe:
         self.kinds = tuple(kinds) if set(kinds) <= set(overhead.KINDS) else ()
         """The kinds whose reference calls are made bare too (none unless it can call all of them)."""
         self.bare = overhead.bare
+        self.async_variant = _has_process_async(checkout)
+        """Whether the checkout's reference has ``process_async``: every ``process`` case then also
+        awaits it (a second call of the same processor, on its own SDK object), which the checkout's
+        bare pass (one call per case) leaves out, so it is timed apart and added (``round``)."""
         self.session(self.plugin_args)  # the first session imports the SDKs and parses the corpus once
 
     def session(self, args: list[str]) -> tuple[float, float, int, float]:
@@ -112,6 +128,8 @@ class Probe:
         floor = self.session(self.floor_args)
         floor_empty = self.session([*self.floor_args, "-k", NO_ITEM])
         bare_seconds, bare_cases = self.bare(1, self.kinds) if self.kinds else (0.0, 0)
+        if self.async_variant and "process" in self.kinds:
+            bare_seconds += self.bare(1, ("process",))[0]  # the process cases' process_async calls
         return {
             "cases": run[2],
             "items": floor[2],

@@ -4,7 +4,6 @@ working ahead of the case pytest reports (the package's docstring says how)."""
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import pickle
 import select
@@ -21,7 +20,7 @@ from wireconf.cassettes.passage import close_quietly, open_passage
 from wireconf.pytest_plugin.case_run import JUDGE_LIMIT, PREPARE_LIMIT, CaseResult
 from wireconf.pytest_plugin.runners.base import CaseRunner
 from wireconf.pytest_plugin.runners.child import serve
-from wireconf.pytest_plugin.runners.pipe import RunnerStartError, check_message, receive
+from wireconf.pytest_plugin.runners.pipe import Results, RunnerStartError, check_message
 from wireconf.pytest_plugin.runners.progress import Progress
 from wireconf.pytest_plugin.runners.reaping import exit_status, kill_group, reap_later
 from wireconf.pytest_plugin.runners.warm import warm_up
@@ -59,9 +58,10 @@ class ForkedRunner(CaseRunner):
         super().__init__(session)
         self._pid: int | None = None
         self._conn: Connection | None = None
-        self._poller: select.poll | None = None
+        self._results: Results | None = None
         self._room: select.poll | None = None
         self._progress = Progress()
+        self._records = session.records  # the run's recording mode, asked before each top-up otherwise
         self._sent: deque[_Sent] = deque()
         self._cases = 0
         self.forks = 0
@@ -94,16 +94,15 @@ class ForkedRunner(CaseRunner):
         theirs.close()
         close_quietly(passage[0] if passage else None)
         self._pid, self._conn = pid, ours
-        self._poller = select.poll()  # one for the runner's life (Connection.poll builds a selector per call)
-        self._poller.register(ours.fileno(), select.POLLIN)
+        self._results = results = Results(ours.fileno())
         self._room = select.poll()
         self._room.register(ours.fileno(), select.POLLOUT)
         self.forks += 1
-        if not ours.poll(START_TIMEOUT):
+        if not results.ready(START_TIMEOUT):
             self._stop()
             raise RunnerStartError(f"the case-runner process did not start within {START_TIMEOUT:g} s")
         try:
-            _, self.network = receive(ours)
+            _, self.network = results.receive()
         except (EOFError, OSError, pickle.UnpicklingError, ValueError):
             raise RunnerStartError(f"the case-runner process ended as it started ({self._stop()})") from None
         return ours
@@ -111,7 +110,7 @@ class ForkedRunner(CaseRunner):
     def _detach(self) -> int | None:
         """Forget the runner process and what was sent to it, close the pipe; its pid, if there was one."""
         pid, conn = self._pid, self._conn
-        self._pid = self._conn = self._poller = self._room = None
+        self._pid = self._conn = self._results = self._room = None
         self._sent.clear()
         if conn is not None:
             conn.close()
@@ -137,11 +136,6 @@ class ForkedRunner(CaseRunner):
         kill_group(pid)
         _, code = os.waitpid(pid, 0)
         return exit_status(code)
-
-    def _ready(self, seconds: float | None) -> bool:
-        """Whether the runner's answer arrived within ``seconds`` (``None``: wait for it)."""
-        assert self._poller is not None
-        return bool(self._poller.poll(None if seconds is None else max(0, math.ceil(seconds * 1000))))
 
     def _send(self, conn: Connection, items: list[RunnableCase]) -> None:
         """Send ``items`` in one message; the runner runs them in this order."""
@@ -169,7 +163,7 @@ class ForkedRunner(CaseRunner):
         """Start the cases the plan has next, up to ``AHEAD`` of them, behind ``item``, the one pytest
         waits for: the runner runs them while this process reports, and a slow case is made up for by
         the quick ones around it. Never in record mode: a recording's messages name no case."""
-        if self._conn is None or self._room is None or self.session.records:
+        if self._conn is None or self._room is None or self._records:
             return
         lead = len(self._sent) - 1  # the first one sent is the case pytest waits for
         if lead > self.AHEAD // 2 or not self._room.poll(0):  # no room: the cases go when they are due
@@ -191,8 +185,8 @@ class ForkedRunner(CaseRunner):
     def run(self, item: RunnableCase) -> CaseResult:
         sent = self._queued(item)
         self._send_ahead(item)
-        conn = self._conn
-        assert conn is not None
+        results = self._results
+        assert results is not None
         timeout = self.session.timeout or None
         recorded: list[str] = []
         try:
@@ -211,7 +205,7 @@ class ForkedRunner(CaseRunner):
                     wait = deadline - time.monotonic()
                     if timeout is not None:
                         wait = min(wait, timeout)
-                if not self._ready(wait):
+                if not results.ready(wait):
                     passed = deadline is not None and time.monotonic() >= deadline
                     if passed and self._progress.of(sent.number) == (state, at):  # not moved on since
                         self._stop()
@@ -219,7 +213,7 @@ class ForkedRunner(CaseRunner):
                         raise self._timed_out(timeout, state, begun, at or begun, tuple(recorded))
                     continue  # the deadline, or the mark, is looked at again
                 try:
-                    message = receive(conn)
+                    message = results.receive()
                     check_message(message, sent.number)
                 except (pickle.UnpicklingError, ValueError, TypeError) as exc:
                     self._stop()

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from multiprocessing.connection import Connection
+import math
+import os
+import select
+import struct
 
 from wireconf.differences import Difference
 from wireconf.errors import WireconfError
@@ -17,12 +20,59 @@ FROM_THE_RUNNER = {
 """The only classes the pytest process builds from what the runner process sends (besides plain data)."""
 
 
-def receive(conn: Connection) -> JSON:
-    """The next message from the runner process, read as plain data, ``CaseResult``s and
+class Results:
+    """The runner process's messages on the pytest process's end of the pipe, framed as
+    ``multiprocessing.connection.Connection.send`` frames them, read as plain data, ``CaseResult``s and
     ``Difference``s only: a runtime shares that process and can write to the pipe, and the pytest
-    process must never run what it wrote (``Connection.recv`` would unpickle anything). Raises
-    ``EOFError`` / ``OSError`` as ``recv`` does, and ``pickle.UnpicklingError`` for anything else."""
-    return loads_only(conn.recv_bytes(), FROM_THE_RUNNER)
+    process must never run what it wrote (``Connection.recv`` would unpickle anything).
+
+    Read in as few reads as it takes: while the runner works ahead, several results wait in the pipe
+    and one read takes them all, where ``Connection.recv_bytes`` makes two reads per message and
+    ``poll`` one more (a result already read needs no poll)."""
+
+    CHUNK = 1 << 16
+    """Bytes asked of one read: a pipe's whole buffer."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._buffer = bytearray()
+        self._poller = select.poll()  # one for the runner's life (Connection.poll builds one per call)
+        self._poller.register(fd, select.POLLIN)
+
+    def _frame(self) -> tuple[int, int] | None:
+        """Where the first message's bytes start and end in the buffer, once they are all there."""
+        if len(self._buffer) < 4:
+            return None
+        (size,) = struct.unpack_from("!i", self._buffer)
+        start = 4
+        if size == -1:  # a message of 2 GiB or more: its size follows on 8 bytes
+            if len(self._buffer) < 12:
+                return None
+            (size,) = struct.unpack_from("!Q", self._buffer, 4)
+            start = 12
+        elif size < 0:
+            raise ValueError(f"a message of size {size}")
+        return (start, start + size) if len(self._buffer) >= start + size else None
+
+    def ready(self, seconds: float | None) -> bool:
+        """Whether a message is there, or arrives within ``seconds`` (``None``: wait for one)."""
+        if self._frame() is not None:
+            return True
+        return bool(self._poller.poll(None if seconds is None else max(0, math.ceil(seconds * 1000))))
+
+    def receive(self) -> JSON:
+        """The next message, waiting for the rest of it. Raises ``EOFError`` when the runner's end is
+        closed, ``OSError`` as a read does, and ``pickle.UnpicklingError`` / ``ValueError`` for
+        anything but a message of the allowed classes."""
+        while (frame := self._frame()) is None:
+            chunk = os.read(self._fd, self.CHUNK)
+            if not chunk:
+                raise EOFError("the runner process closed its end of the pipe")
+            self._buffer += chunk
+        start, end = frame
+        data = bytes(self._buffer[start:end])
+        del self._buffer[:end]
+        return loads_only(data, FROM_THE_RUNNER)
 
 
 class StrayMessage(WireconfError, ValueError):
