@@ -23,6 +23,7 @@ from wireconf.cassettes.passage import Passage
 from wireconf.pytest_plugin.case_run import CaseResult, finish_case, prepare_case
 from wireconf.pytest_plugin.runners.base import GUARD_ONLY, look, threads
 from wireconf.pytest_plugin.runners.logs import LogRecords
+from wireconf.pytest_plugin.runners.pipe import send
 
 if TYPE_CHECKING:
     from wireconf.pytest_plugin.case_host import CaseHost
@@ -58,13 +59,13 @@ def serve(session: CaseHost, conn: Connection, progress: Progress, passage: sock
 
     def on_recorded(path: str) -> None:
         recorded.append(path)
-        conn.send(("recorded", path))
+        send(conn, ("recorded", path))
 
     session.on_recorded = on_recorded
     records = LogRecords()
     root = logging.getLogger()
     root.handlers[:] = [records]  # the pytest process handles them (capture, live logs, files)
-    conn.send(("hello", network))
+    send(conn, ("hello", network))
     main = threading.get_ident()
     queued: deque[tuple[int, str]] = deque()
     while True:
@@ -99,8 +100,8 @@ def serve(session: CaseHost, conn: Connection, progress: Progress, passage: sock
         result.attempts = charged(GUARD.since(mark), before, main)
         result.stdout, result.stderr, result.logs = out.getvalue(), err.getvalue(), records.records
         try:
-            conn.send(("done", number, result))
+            send(conn, ("done", number, result))
         except Exception as exc:  # something in the result does not pickle: send what does
             result.logs = []
             result.message = f"{result.message}\n(the case's log records could not be sent: {exc!r})"
-            conn.send(("done", number, result))
+            send(conn, ("done", number, result))
