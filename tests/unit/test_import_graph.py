@@ -246,3 +246,25 @@ def test_the_architecture_page_names_every_module_and_only_modules_that_exist():
     files = {path.relative_to(REPO).as_posix() for path in REPO.glob("*/**/*.py")}
     named = set(re.findall(r"`((?:[a-z_]+/)*[a-z_]+\.py)`", text))
     assert named and {n for n in named if not any(f.endswith("/" + n) or f == n for f in files)} == set()
+
+
+RUNNERS_SEE = frozenset({"case_host", "case_run", "timeout", "heap_freeze"})
+"""What the runners (``wireconf.pytest_plugin.runners``) import of the pytest layer: the session and the
+items through ``case_host``'s protocols, one case's work (``case_run``), the time limits and the heap's
+state; never the session, the items or the hooks (items → session → runners → case_host, one way)."""
+
+
+def test_the_runners_see_the_session_and_the_items_only_through_case_host():
+    known = modules(HARNESS)
+    package = f"{HARNESS}.pytest_plugin"
+    reached = {
+        f"{name} -> {target}"
+        for name, path in known.items()
+        if name.startswith(f"{package}.runners")
+        for target in imports_of(name, path, known)
+        if target.startswith(f"{package}.")
+        and not target.startswith(f"{package}.runners")
+        and target.removeprefix(f"{package}.") not in RUNNERS_SEE
+    }
+    assert any(name.startswith(f"{package}.runners.") for name in known)
+    assert reached == set()
