@@ -4,8 +4,11 @@ C code) reaches anything.
 
 The harness puts every place a runtime's code runs in one: the forked case runner
 (``wireconf.pytest_plugin.runner``) unshares its namespace right after it starts, and ``exec:`` runtime
-processes are started through this file run as a script (``python -I -S netns.py -- argv...``), which
-unshares and then executes the runtime. Root (``CAP_SYS_ADMIN``) unshares the network alone; other
+processes are started through this file run as a script (``python -I -S netns.py --parent=PID
+--read-only=ROOT... -- argv...``, ``main``), which asks to die with the pytest process, unshares and
+then runs the runtime under an init of its own. Both also get a mount namespace where the run's
+corpora are read-only (``read_only_view``): a runtime cannot forge the expectations it is judged
+against. Root (``CAP_SYS_ADMIN``) unshares the network alone; other
 users unshare a user namespace with it, mapping their own ids to themselves, where the kernel allows
 unprivileged user namespaces.
 
@@ -29,17 +32,19 @@ from __future__ import annotations
 
 import ctypes
 import os
-import re
 import select
 import signal
 import struct
 import sys
-from collections.abc import Iterable, Sequence
 
 CLONE_NEWNET = 0x40000000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWPID = 0x20000000
 CLONE_NEWNS = 0x00020000
+
+_Folders = list[str] | tuple[str, ...]
+"""Folders (``collections.abc`` and ``re`` are left unimported: the launcher starts before every
+runtime, with ``-I -S``, and their import is a tenth of its start)."""
 
 
 def _libc() -> ctypes.CDLL:
@@ -69,7 +74,7 @@ def _map_ids_to_themselves() -> None:
         out.write(f"{gid} {gid} 1")
 
 
-def unshare_network(pids: bool = False, read_only: Sequence[str] = ()) -> tuple[bool, str]:
+def unshare_network(pids: bool = False, read_only: _Folders = ()) -> tuple[bool, str]:
     """Move this process (called while it has one thread) into a new network namespace with no way
     back: then drop the capabilities that would let it re-enter another (``drop_capabilities``). With
     ``pids``, its next child is also the first process of a new PID namespace (whose every process
@@ -134,7 +139,7 @@ _KEPT_MOUNT_FLAGS = (  # statvfs's ST_* bit -> mount's MS_* bit, for the flags a
 )
 
 
-def protect(roots: Iterable[str]) -> None:
+def protect(roots: _Folders) -> None:
     """Make ``roots`` (the corpora the run judges against) what every sandbox this process makes from
     now on shows read-only: the forked case runner's (``unshare_network(read_only=protected())``) and
     the ``exec:`` launcher's (``--read-only``). Set for the run: from the command line's corpora in
@@ -155,19 +160,27 @@ def _mount(libc: ctypes.CDLL, source: str | None, target: str, flags: int) -> No
         raise OSError(errno, f"mount {target}: {os.strerror(errno)}")
 
 
+def _unescaped(field: bytes) -> bytes:
+    """A mountinfo field with the kernel's octal escapes (``\\040`` for a space) undone."""
+    parts = field.split(b"\\")
+    out = bytearray(parts[0])
+    for part in parts[1:]:
+        out += bytes([int(part[:3], 8)]) + part[3:]
+    return bytes(out)
+
+
 def _mounts_under(root: str) -> list[str]:
     """The mount points at or below ``root`` in this process's mount namespace, outermost first."""
     found = []
     with open("/proc/self/mountinfo", "rb") as mountinfo:
         for line in mountinfo:
-            field = line.split(b" ")[4]  # octal escapes (\\040 for a space), as the kernel writes them
-            point = os.fsdecode(re.sub(rb"\\([0-7]{3})", lambda m: bytes([int(m[1], 8)]), field))
+            point = os.fsdecode(_unescaped(line.split(b" ")[4]))
             if point == root or point.startswith(root.rstrip("/") + "/"):
                 found.append(point)
     return sorted(set(found), key=len)
 
 
-def read_only_view(roots: Sequence[str]) -> None:
+def read_only_view(roots: _Folders) -> None:
     """In this process's new mount namespace (``CLONE_NEWNS``, still holding ``CAP_SYS_ADMIN`` over
     it): stop every mount propagating back to the host (``/`` made private, recursively: without it the
     read-only mounts below would reach the host's namespace too), bind each root onto itself and
@@ -284,7 +297,7 @@ def loopback_up() -> None:
 
 
 def launcher_command(
-    argv: list[str], parent: int, read_only: Sequence[str] = (), isolate: bool = True
+    argv: list[str], parent: int, read_only: _Folders = (), isolate: bool = True
 ) -> list[str]:
     """``argv`` started through this file (``main``): ending when process ``parent`` ends (the
     pytest process), in a network, PID and mount namespace of its own where ``read_only`` folders

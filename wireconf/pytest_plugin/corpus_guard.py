@@ -76,7 +76,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     session.config.stash[_HASHES] = hashed
     session.config.stash[_CHANGED] = found
     session.config.stash[_BEFORE_COLLECTED] = len(found)
-    netns.protect(str(root) for root in hashed)
+    netns.protect([str(root) for root in hashed])
 
 
 @pytest.hookimpl(tryfirst=True)

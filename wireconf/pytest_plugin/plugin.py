@@ -47,7 +47,7 @@ def pytest_configure(config: pytest.Config) -> None:
         from wireconf.cassettes import netns
 
         take_at_start(config, roots)  # before any runtime runs: nothing it writes precedes this
-        netns.protect(str(root) for root in roots)
+        netns.protect([str(root) for root in roots])
         impl = config.getoption("wireconf_impl")
         if isinstance(impl, str) and impl.startswith("exec:"):
             from wireconf.exec_protocol.launch import start_early
