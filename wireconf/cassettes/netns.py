@@ -105,7 +105,7 @@ def unshare_network(pids: bool = False, read_only: _Folders = ()) -> tuple[bool,
             read_only_view(read_only)
             how += ", the corpus read-only"
         except OSError as exc:  # the hashes still catch a change (corpus_guard): say why it is writable
-            how += f", the corpus writable (cannot mount it read-only: {exc.strerror or exc})"
+            how += f", the corpus writable (cannot mount {exc.filename} read-only: {exc.strerror})"
     try:
         drop_capabilities()
     except OSError as exc:  # isolated, but a privileged runtime could leave: say so, do not run it
@@ -157,7 +157,7 @@ def _mount(libc: ctypes.CDLL, source: str | None, target: str, flags: int) -> No
     encoded = None if source is None else os.fsencode(source)
     if libc.mount(encoded, os.fsencode(target), None, ctypes.c_ulong(flags), None) != 0:
         errno = ctypes.get_errno()
-        raise OSError(errno, f"mount {target}: {os.strerror(errno)}")
+        raise OSError(errno, os.strerror(errno), target)
 
 
 def _unescaped(field: bytes) -> bytes:
