@@ -5,12 +5,14 @@ be had, the hashing taken before it started names the file and stops the run."""
 
 from __future__ import annotations
 
+import ctypes
 import os
 import shlex
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -162,3 +164,45 @@ def test_a_runtime_started_from_a_thread_that_ends_keeps_running(monkeypatch):
     monkeypatch.setattr(launch._SPAWNER, "run", lambda job: subprocess.Popen(argv))  # forks on the caller
     bypassed = start_from_a_worker()
     assert bypassed.wait(timeout=5) == -signal.SIGKILL  # what the spawner thread prevents
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="needs root to become another user")
+def test_the_corpus_is_read_only_in_an_unprivileged_user_namespace_too():
+    """A user who is not root gets its namespaces inside a user namespace, where the kernel locks the
+    flags of the mounts it inherited: the read-only remount must keep them, or it is refused. The
+    folder is writable by that user: only the mount refuses the write."""
+    corpus = Path(tempfile.mkdtemp(prefix="wireconf-userns-"))  # in /tmp: pytest's tmp_path is root's only
+    os.chmod(corpus, 0o777)
+    try:
+        _write_as_nobody(corpus)
+    finally:
+        shutil.rmtree(corpus)
+
+
+def _write_as_nobody(corpus: Path) -> None:
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: become nobody, isolate, try to write, report
+        try:
+            os.close(read)
+            os.setgid(65534)
+            os.setuid(65534)
+            ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE: its /proc/self/uid_map is its own again
+            isolated, how = netns.unshare_network(read_only=[str(corpus)])
+            try:
+                (corpus / "forged.yaml").write_text("cases: []\n")
+                wrote = "written"
+            except OSError as exc:
+                wrote = str(exc.strerror)
+            os.write(write, f"{int(isolated)}|{how}|{wrote}".encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as reply:
+        isolated, how, wrote = reply.read().decode().split("|")
+    os.waitpid(pid, 0)
+    if isolated != "1":
+        pytest.skip(f"no unprivileged user namespace here: {how}")
+    assert "in a user namespace" in how and "the corpus read-only" in how
+    assert wrote == "Read-only file system"
+    assert not (corpus / "forged.yaml").exists()
