@@ -3,16 +3,17 @@ of many repetitions, CPU time: steady on a loaded machine, where a session's wal
 
     .venv/bin/python benchmarks/guarantees.py [--repeat 7]
 
-- **the sandbox**: the forked runner's network namespace and dropped capabilities (once per runner
-  process: timed in a forked child), and the in-process guard's bookkeeping around each case (the
-  attempts since the case began, the threads it started).
+- **the sandbox**: the forked runner's network and mount namespaces (the corpus read-only) and dropped
+  capabilities (once per runner process: timed in a forked child), and the in-process guard's
+  bookkeeping around each case (the attempts since the case began, the threads it started).
 - **results read as results only**: the pytest process unpickles each message of the runner process
   with a restricted unpickler (``safe_pickle.loads_only``), against ``pickle.loads`` of the same bytes.
 - **capped, redacted reports**: the outermost report wrapper (``record_mode``) on the three reports of a
   passing case, with no key set and with one set, and on a property that quotes a 1 MB exception.
 - **the cassettes watch**: one look after a case with nothing changed (an inotify poll, the audit
   taken), and what the audit hook costs per audit event times the events of a case.
-- **the corpus guard**: the corpus hashed twice per run, per case of the corpus.
+- **the corpus guard**: the corpus hashed twice per run (before any runtime starts, at the session's
+  end) and compared by ``stat`` once (at collection), per case of the corpus.
 - **the signed parse cache**: verifying the signature, and unpickling each file's parse with the
   restricted unpickler against ``pickle.loads`` of the same bytes, per process that collects the corpus.
 - **announced cassette writes**: a ledger line per cassette written (record mode only).
@@ -81,14 +82,18 @@ def sandbox(repeat: int) -> list[tuple[str, str, float, str]]:
         import time
 
         started = time.perf_counter()
-        isolated, _ = netns.unshare_network()
+        isolated, _ = netns.unshare_network(read_only=[str(CASES)])  # as the runner: the corpus read-only
         os.write(write, json.dumps([isolated, time.perf_counter() - started]).encode())
         os._exit(0)
     os.close(write)
     isolated, seconds = json.loads(os.read(read, 1000))
     os.close(read)
     os.waitpid(pid, 0)
-    how = "network namespace + capabilities dropped" if isolated else "no namespace here (guard only)"
+    how = (
+        "network + mount namespace, corpus read-only, capabilities dropped"
+        if isolated
+        else "no namespace here (guard only)"
+    )
     return [
         ("sandbox: isolating the runner process", f"per runner process ({how})", seconds * 1e6, "run"),
         ("sandbox: the guard's bookkeeping of a case", "per case", guard, "case"),
@@ -190,12 +195,19 @@ def cassettes_watch(repeat: int) -> list[tuple[str, str, float, str]]:
 
 def corpus_guard(repeat: int) -> list[tuple[str, str, float, str]]:
     from wireconf.kinds.registry import open_corpus
-    from wireconf.pytest_plugin.corpus_guard import corpus_hashes
+    from wireconf.pytest_plugin.corpus_snapshot import restat, take
 
     cases = sum(1 for _ in open_corpus(CASES).cases())
-    run = 2 * best_us(lambda: corpus_hashes(CASES), repeat, number=3)
+    started = take(CASES)
+
+    def per_run() -> None:  # at configure, at collection (stat only), at the session's end
+        take(CASES)
+        restat(CASES, started)
+        take(CASES)
+
+    run = best_us(per_run, repeat, number=3)
     return [
-        ("corpus guard: the corpus hashed twice", f"per run ({cases} cases)", run, "run"),
+        ("corpus guard: the corpus hashed twice, stat'ed once", f"per run ({cases} cases)", run, "run"),
         ("corpus guard, spread over the corpus's cases", "per case", run / cases, "case"),
     ]
 

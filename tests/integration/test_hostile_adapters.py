@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from tests.conftest import CASES, REPO, SUITE_CASE_TIMEOUT
+from wireconf.cassettes import netns
 
 HOSTILE = "tests.fakes.hostile"
 PY_SERVE = f"{shlex.quote(sys.executable)} -m wireconf.exec_protocol.serve"
@@ -417,8 +418,7 @@ def test_a_runtimes_children_end_with_the_run(run_corpus, markers, monkeypatch, 
             os.kill(int(pid), 9)
 
 
-@pytest.mark.parametrize("runner", ["process", "thread"])
-def test_a_corpus_edited_during_the_run_fails_the_run_naming_the_file(pytester, monkeypatch, runner):
+def _edit_the_corpus(pytester, monkeypatch, runner):
     import shutil
 
     corpus = pytester.path / "cases"
@@ -430,11 +430,28 @@ def test_a_corpus_edited_during_the_run_fails_the_run_naming_the_file(pytester, 
         str(corpus), "-p", "no:cacheprovider", f"--impl={SANDBOX}:edits_the_corpus",
         f"--case-runner={runner}", f"--cassettes={REPO / 'cassettes'}", *only(WIRE),
     )  # fmt: skip
+    return result, edited
+
+
+def test_a_corpus_edited_during_the_run_fails_the_run_naming_the_file(pytester, monkeypatch):
+    """Where the runtime can write the corpus (the thread runner, in the pytest process): hashed."""
+    result, edited = _edit_the_corpus(pytester, monkeypatch, "thread")
     result.assert_outcomes(passed=1)  # the case itself passed: the run as a whole does not
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
         ["*wireconf: the corpus changed during the run*", f"  {edited} (changed)", "Restore the corpus*"]
     )
+
+
+@pytest.mark.skipif(not netns.available()[0], reason=f"no namespace here: {netns.available()[1]}")
+def test_the_corpus_is_read_only_for_an_in_process_runtime_in_the_runner_process(pytester, monkeypatch):
+    """The forked runner mounts the run's corpora read-only in its own mount namespace (issue 35)."""
+    before = (CASES / "wire" / "openai.chat" / "messages.yaml").read_bytes()
+    result, edited = _edit_the_corpus(pytester, monkeypatch, "process")
+    assert edited.read_bytes() == before
+    assert "Read-only file system" in result.stdout.str()
+    assert "passed" not in result.parseoutcomes()
+    assert "the corpus changed" not in result.stdout.str()
 
 
 def test_an_adapter_that_replaces_the_judge_cannot_change_its_verdicts_over_exec(run_corpus, markers):

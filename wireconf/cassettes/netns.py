@@ -4,8 +4,11 @@ C code) reaches anything.
 
 The harness puts every place a runtime's code runs in one: the forked case runner
 (``wireconf.pytest_plugin.runner``) unshares its namespace right after it starts, and ``exec:`` runtime
-processes are started through this file run as a script (``python -I -S netns.py -- argv...``), which
-unshares and then executes the runtime. Root (``CAP_SYS_ADMIN``) unshares the network alone; other
+processes are started through this file run as a script (``python -I -S netns.py --parent=PID
+--read-only=ROOT... -- argv...``, ``main``), which asks to die with the pytest process, unshares and
+then runs the runtime under an init of its own. Both also get a mount namespace where the run's
+corpora are read-only (``read_only_view``): a runtime cannot forge the expectations it is judged
+against. Root (``CAP_SYS_ADMIN``) unshares the network alone; other
 users unshare a user namespace with it, mapping their own ids to themselves, where the kernel allows
 unprivileged user namespaces.
 
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import select
 import signal
 import struct
 import sys
@@ -36,6 +40,11 @@ import sys
 CLONE_NEWNET = 0x40000000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWPID = 0x20000000
+CLONE_NEWNS = 0x00020000
+
+_Folders = list[str] | tuple[str, ...]
+"""Folders (``collections.abc`` and ``re`` are left unimported: the launcher starts before every
+runtime, with ``-I -S``, and their import is a tenth of its start)."""
 
 
 def _libc() -> ctypes.CDLL:
@@ -65,16 +74,18 @@ def _map_ids_to_themselves() -> None:
         out.write(f"{gid} {gid} 1")
 
 
-def unshare_network(pids: bool = False) -> tuple[bool, str]:
+def unshare_network(pids: bool = False, read_only: _Folders = ()) -> tuple[bool, str]:
     """Move this process (called while it has one thread) into a new network namespace with no way
     back: then drop the capabilities that would let it re-enter another (``drop_capabilities``). With
     ``pids``, its next child is also the first process of a new PID namespace (whose every process
-    the kernel kills when that first one ends).
+    the kernel kills when that first one ends). With ``read_only`` folders (the corpus roots of the
+    run, ``protected()``), it also gets a mount namespace of its own where each of them is mounted
+    read-only (``read_only_view``), before the capability to undo that is dropped.
 
     Returns whether it did and how (or why not)."""
     if not sys.platform.startswith("linux"):
         return False, f"network namespaces are Linux's ({sys.platform} has none)"
-    flags = CLONE_NEWNET | (CLONE_NEWPID if pids else 0)
+    flags = CLONE_NEWNET | (CLONE_NEWPID if pids else 0) | (CLONE_NEWNS if read_only else 0)
     try:
         _unshare(flags)
         how = "a network namespace of its own"
@@ -89,12 +100,106 @@ def unshare_network(pids: bool = False) -> tuple[bool, str]:
                 f"unshare(CLONE_NEWNET) was refused ({privileged_error.strerror}) and so was an "
                 f"unprivileged user namespace ({exc.strerror})"
             )
+    if read_only:
+        try:
+            read_only_view(read_only)
+            how += ", the corpus read-only"
+        except OSError as exc:  # the hashes still catch a change (corpus_guard): say why it is writable
+            how += f", the corpus writable (cannot mount {exc.filename} read-only: {exc.strerror})"
     try:
         drop_capabilities()
     except OSError as exc:  # isolated, but a privileged runtime could leave: say so, do not run it
         exc.add_note("cannot drop the capabilities after unsharing")  # the system's error, told where
         raise
     return True, how + ", no capability to leave it"
+
+
+# --- the corpus, read-only ----------------------------------------------------------------------------
+
+_PROTECTED: tuple[str, ...] = ()
+
+MS_RDONLY = 0x1
+MS_NOSUID = 0x2
+MS_NODEV = 0x4
+MS_NOEXEC = 0x8
+MS_REMOUNT = 0x20
+MS_NOATIME = 0x400
+MS_NODIRATIME = 0x800
+MS_BIND = 0x1000
+MS_REC = 0x4000
+MS_PRIVATE = 0x40000
+MS_RELATIME = 0x200000
+_KEPT_MOUNT_FLAGS = (  # statvfs's ST_* bit -> mount's MS_* bit, for the flags a remount must keep
+    (0x2, MS_NOSUID),
+    (0x4, MS_NODEV),
+    (0x8, MS_NOEXEC),
+    (0x400, MS_NOATIME),
+    (0x800, MS_NODIRATIME),
+    (0x1000, MS_RELATIME),
+)
+
+
+def protect(roots: _Folders) -> None:
+    """Make ``roots`` (the corpora the run judges against) what every sandbox this process makes from
+    now on shows read-only: the forked case runner's (``unshare_network(read_only=protected())``) and
+    the ``exec:`` launcher's (``--read-only``). Set for the run: from the command line's corpora in
+    ``pytest_configure``, then from all the collected ones, both before the first sandbox is made."""
+    global _PROTECTED
+    _PROTECTED = tuple(dict.fromkeys(os.path.abspath(root) for root in roots))
+
+
+def protected() -> tuple[str, ...]:
+    """The folders sandboxes show read-only (``protect``)."""
+    return _PROTECTED
+
+
+def _mount(libc: ctypes.CDLL, source: str | None, target: str, flags: int) -> None:
+    encoded = None if source is None else os.fsencode(source)
+    if libc.mount(encoded, os.fsencode(target), None, ctypes.c_ulong(flags), None) != 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, os.strerror(errno), target)
+
+
+def _unescaped(field: bytes) -> bytes:
+    """A mountinfo field with the kernel's octal escapes (``\\040`` for a space) undone."""
+    parts = field.split(b"\\")
+    out = bytearray(parts[0])
+    for part in parts[1:]:
+        out += bytes([int(part[:3], 8)]) + part[3:]
+    return bytes(out)
+
+
+def _mounts_under(root: str) -> list[str]:
+    """The mount points at or below ``root`` in this process's mount namespace, outermost first."""
+    found = []
+    with open("/proc/self/mountinfo", "rb") as mountinfo:
+        for line in mountinfo:
+            point = os.fsdecode(_unescaped(line.split(b" ")[4]))
+            if point == root or point.startswith(root.rstrip("/") + "/"):
+                found.append(point)
+    return sorted(set(found), key=len)
+
+
+def read_only_view(roots: _Folders) -> None:
+    """In this process's new mount namespace (``CLONE_NEWNS``, still holding ``CAP_SYS_ADMIN`` over
+    it): stop every mount propagating back to the host (``/`` made private, recursively: without it the
+    read-only mounts below would reach the host's namespace too), bind each root onto itself and
+    remount that bind, and every mount below it, read-only. The flags the kernel locks on a mount
+    seen from a user namespace (``nosuid``, ``nodev``, ``noexec``, the atime ones) are kept, or the
+    remount is refused. Everything else, the cassettes folder among it (record mode writes there), stays
+    as it was. Raises ``OSError``."""
+    libc = _libc()
+    _mount(libc, None, "/", MS_REC | MS_PRIVATE)
+    for root in roots:
+        if not os.path.isdir(root):
+            continue
+        _mount(libc, root, root, MS_BIND | MS_REC)
+        for point in _mounts_under(root):
+            kept = os.statvfs(point).f_flag
+            flags = MS_BIND | MS_REMOUNT | MS_RDONLY
+            for st_flag, ms_flag in _KEPT_MOUNT_FLAGS:
+                flags |= ms_flag if kept & st_flag else 0
+            _mount(libc, None, point, flags)
 
 
 # --- no way back: the capabilities that could re-enter a namespace are dropped --------------------------
@@ -191,20 +296,31 @@ def loopback_up() -> None:
         fcntl.ioctl(control, _SIOCSIFFLAGS, struct.pack(_IFREQ, b"lo", flags | _IFF_UP))
 
 
-def isolated_command(argv: list[str]) -> list[str]:
-    """``argv`` started through this file, in a network namespace of its own."""
-    return [sys.executable, "-I", "-S", os.path.abspath(__file__), "--", *argv]
+def launcher_command(
+    argv: list[str], parent: int, read_only: _Folders = (), isolate: bool = True
+) -> list[str]:
+    """``argv`` started through this file (``main``): ending when process ``parent`` ends (the
+    pytest process), in a network, PID and mount namespace of its own where ``read_only`` folders
+    cannot be written, or, without ``isolate``, in none (where the machine cannot make one)."""
+    options = [f"--parent={parent}", *(f"--read-only={root}" for root in read_only)]
+    if not isolate:
+        options = [f"--parent={parent}", "--no-isolation"]
+    return [sys.executable, "-I", "-S", os.path.abspath(__file__), *options, "--", *argv]
 
 
 def _probe() -> tuple[bool, str]:
-    """Whether a child process can unshare its network here (it tries, then exits)."""
+    """Whether a child process can unshare its network here, and mount a folder read-only in it (it
+    tries, on an empty folder, then exits)."""
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="wireconf-probe-")
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: try, report, leave (never return into the caller's code)
         try:
             os.close(read)
             try:
-                isolated, how = unshare_network()
+                isolated, how = unshare_network(read_only=[folder])
             except OSError as exc:
                 isolated, how = False, str(exc.strerror)
             os.write(write, f"{int(isolated)}{how}".encode())
@@ -214,6 +330,7 @@ def _probe() -> tuple[bool, str]:
     with os.fdopen(read, "rb") as reply:
         answer = reply.read().decode()
     os.waitpid(pid, 0)
+    os.rmdir(folder)
     return answer[:1] == "1", answer[1:]
 
 
@@ -253,13 +370,17 @@ def _forward_signals(pid: int) -> None:
         signal.signal(number, lambda number, _: os.kill(pid, number))
 
 
-def _init(argv: list[str], report: int) -> None:
+def _init(argv: list[str], report: int, launcher: int) -> None:
     """The first process of the PID namespace: starts COMMAND, reaps, and writes COMMAND's wait status
     to ``report`` when it ends (then this ends, and the kernel kills whatever is left in the
     namespace). It dies with the launcher (``PR_SET_PDEATHSIG``). The kernel ignores a signal an init
     has no handler for when it comes from inside its namespace, so COMMAND is not the init itself:
-    a runtime that kills itself must still end."""
+    a runtime that kills itself must still end. ``launcher`` is a pipe the launcher holds open (an
+    init's ``getppid()`` is 0: its parent is outside its namespace)."""
     _prctl(_libc(), _PR_SET_PDEATHSIG, signal.SIGKILL)
+    if select.select([launcher], [], [], 0)[0]:  # its end closed: the launcher died before the line above
+        os._exit(1)
+    os.close(launcher)
     runtime = os.fork()
     if runtime == 0:
         os.close(report)
@@ -279,11 +400,14 @@ def _run_in_pid_namespace(argv: list[str]) -> None:
     When COMMAND ends, or this launcher is killed, the kernel kills every process left in the
     namespace: a runtime's children, even daemonised ones, never outlive it."""
     read, write = os.pipe()
+    alive, keep = os.pipe()  # ``keep`` stays open in this process, for the init to see it is alive
     init = os.fork()
     if init == 0:
         os.close(read)
-        _init(argv, write)
+        os.close(keep)
+        _init(argv, write, alive)
     os.close(write)
+    os.close(alive)
     _forward_signals(init)
     _wait_for(init)
     answer = os.read(read, 4)
@@ -295,21 +419,62 @@ def _run_in_pid_namespace(argv: list[str]) -> None:
     os._exit(os.waitstatus_to_exitcode(status))
 
 
+def _die_with(parent: int | None) -> None:
+    """Be killed (SIGKILL) when the thread that started this process ends, and end now if ``parent``
+    (the pytest process) is already gone: it may have died before the signal was asked for. Linux
+    only; called again after unsharing, since a change of credentials clears the signal."""
+    if sys.platform.startswith("linux"):
+        _prctl(_libc(), _PR_SET_PDEATHSIG, signal.SIGKILL)
+    if parent is not None and os.getppid() != parent:
+        sys.stderr.write(f"wireconf: the harness (process {parent}) is gone; the runtime is not started\n")
+        sys.stderr.flush()
+        os._exit(1)
+
+
+USAGE = "usage: netns.py [--parent=PID] [--read-only=FOLDER]... [--no-isolation] -- COMMAND [ARGS...]"
+
+
+def _parse(argv: list[str]) -> tuple[int | None, list[str], bool, list[str]]:
+    """(``--parent``, the ``--read-only`` folders, ``--no-isolation``, COMMAND)."""
+    parent: int | None = None
+    read_only: list[str] = []
+    isolate = True
+    while argv and argv[0] != "--":
+        option, _, value = argv.pop(0).partition("=")
+        if option == "--parent" and value.isdigit():
+            parent = int(value)
+        elif option == "--read-only" and value:
+            read_only.append(value)
+        elif option == "--no-isolation" and not value:
+            isolate = False
+        else:
+            sys.exit(USAGE)
+    command = argv[1:]
+    if not command:
+        sys.exit(USAGE)
+    return parent, read_only, isolate, command
+
+
 def main(argv: list[str]) -> None:
-    """``python -I -S netns.py -- COMMAND...``: unshare the network (and the PIDs), drop the
-    capabilities that could undo it, then run COMMAND."""
-    if argv[:1] == ["--"]:
-        argv = argv[1:]
-    if not argv:
-        sys.exit("usage: netns.py -- COMMAND [ARGS...]")
+    """``python -I -S netns.py [--parent=PID] [--read-only=FOLDER]... -- COMMAND...``: end with PID
+    (``PR_SET_PDEATHSIG``: the runtime's whole PID namespace, daemons included, ends with this
+    process), unshare the network, the PIDs and the mounts (each FOLDER read-only), drop the
+    capabilities that could undo it, then run COMMAND. With ``--no-isolation`` (no namespace to be had
+    here) COMMAND is executed in this process, which keeps the parent-death signal: the runtime ends
+    with pytest, but what it starts in a session of its own can outlive it."""
+    parent, read_only, isolate, command = _parse(list(argv))
+    _die_with(parent)
+    if not isolate:
+        os.execvp(command[0], command)
     try:
-        isolated, how = unshare_network(pids=True)
+        isolated, how = unshare_network(pids=True, read_only=read_only)
     except OSError as exc:
         sys.exit(f"wireconf: {exc.strerror}; the runtime is not started")
+    _die_with(parent)
     if not isolated:
         sys.stderr.write(f"wireconf: the runtime keeps the network: {how}\n")
-        os.execvp(argv[0], argv)
-    _run_in_pid_namespace(argv)
+        os.execvp(command[0], command)
+    _run_in_pid_namespace(command)
 
 
 if __name__ == "__main__":

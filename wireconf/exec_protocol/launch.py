@@ -8,6 +8,16 @@ imports the harness (the registries, the session, the runner: about as long agai
 has come meanwhile. A process nobody takes (the session failed to load, another ``--impl`` won) is
 killed when the interpreter exits.
 
+Every runtime is started through the launcher (``wireconf.cassettes.netns``, run as a script), which
+ends with the pytest process (``PR_SET_PDEATHSIG``, and a check of ``--parent`` for a parent that
+died before it could ask), and, where the machine allows, puts the runtime in network, PID and mount
+namespaces of its own, the run's corpora read-only (``netns.protected()``, hashed before the runtime
+starts: ``wireconf.pytest_plugin.corpus_snapshot``). ``kill -9`` of pytest then ends the launcher, its
+namespace's init and so every process in it. The kernel sends the parent-death signal when the
+*thread* that forked the launcher ends, not the process: so the fork is always made on one thread of
+this module's that lives as long as the process (``_Spawner``), whichever thread asks for it (a restart
+may be asked for from a case's worker thread).
+
 This module imports the standard library and ``netns`` only (also the standard library only): the
 plugin imports it where a run has not loaded wireconf's harness yet.
 """
@@ -16,37 +26,96 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import os
+import queue
 import shlex
 import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from typing import TypeVar, cast
 
 from wireconf.cassettes import netns
+
+T = TypeVar("T")
+_Reply = queue.SimpleQueue[tuple[object, BaseException | None]]
 
 _EARLY: dict[tuple[tuple[str, ...], str | None], subprocess.Popen[str]] = {}
 """Processes started early, by the command line they were started with and their folder."""
 
 
 def command_argv(command: str) -> tuple[list[str], str]:
-    """The argv that starts ``command`` (in a network namespace of its own where the machine allows
-    one), and what the runtime's network is."""
+    """The argv that starts ``command`` through the launcher (ending with this process; in
+    namespaces of its own, the corpora read-only, where the machine allows them), and what the
+    runtime's sandbox is."""
     argv = shlex.split(command)
+    if not sys.platform.startswith("linux"):
+        return argv, f"runtime processes keep the network and may outlive pytest ({sys.platform})"
     isolated, how = netns.available()
     if isolated:
-        return netns.isolated_command(argv), f"runtime processes in {how}"
-    return argv, f"runtime processes keep the network: {how}"
+        return netns.launcher_command(argv, os.getpid(), netns.protected()), f"runtime processes in {how}"
+    return (
+        netns.launcher_command(argv, os.getpid(), isolate=False),
+        f"runtime processes keep the network (the corpus is only hashed; what a runtime starts in a "
+        f"session of its own may outlive pytest): {how}",
+    )
+
+
+class _Spawner:
+    """One daemon thread that makes every runtime process, for the life of the process: a launcher's
+    parent-death signal follows the thread that forked it (``PR_SET_PDEATHSIG``), so a process forked
+    from a thread that ends (a case's worker, a background restart) would be killed with it."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], object], _Reply]] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self.thread: threading.Thread | None = None
+
+    def _serve(self) -> None:
+        while True:
+            job, reply = self._jobs.get()
+            try:
+                reply.put((job(), None))
+            except BaseException as exc:  # the caller's to raise
+                reply.put((None, exc))
+
+    def run(self, job: Callable[[], T]) -> T:
+        """``job()``, run on the spawner thread (started on first use, and again in a forked child,
+        which has none); its exception re-raised here."""
+        with self._lock:
+            if self.thread is None or not self.thread.is_alive():
+                self._jobs = queue.SimpleQueue()
+                self.thread = threading.Thread(target=self._serve, name="wireconf-exec-spawner", daemon=True)
+                self.thread.start()
+        reply: _Reply = queue.SimpleQueue()
+        self._jobs.put((job, reply))
+        value, error = reply.get()
+        if error is not None:
+            raise error
+        return cast("T", value)  # what job() returned
+
+
+_SPAWNER = _Spawner()
 
 
 def popen(argv: list[str], cwd: str | None) -> subprocess.Popen[str]:
-    """The runtime's process: text lines on its stdin, stdout and stderr. Raises ``OSError``."""
-    return subprocess.Popen(
-        argv,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=cwd,
-        text=True,
-        encoding="utf-8",
-        bufsize=1,
-    )
+    """The runtime's process: text lines on its stdin, stdout and stderr; forked on the spawner thread
+    (``_Spawner``), from whichever thread this is called. Raises ``OSError``."""
+
+    def spawn() -> subprocess.Popen[str]:
+        assert threading.current_thread() is _SPAWNER.thread, "a runtime forked off the spawner thread"
+        return subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            text=True,
+            encoding="utf-8",
+            bufsize=1,
+        )
+
+    return _SPAWNER.run(spawn)
 
 
 def start_early(command: str, cwd: str | None = None) -> None:

@@ -1,6 +1,9 @@
 """A run's verdicts hold only for the corpus it started with: every file of each corpus the run
-judges against is hashed when collection ends and again when the session ends, and a file that
-changed, appeared or went away in between fails the run with an error naming it.
+judges against is hashed when the run starts (the command line's corpora, in ``pytest_configure``,
+before an ``exec:`` runtime is started: ``corpus_snapshot``; a corpus found only by collecting, when
+collection ends), compared when collection ends and again when the session ends, and a file that
+changed, appeared, went away or was rewritten in between fails the run with an error naming it. A
+change found at collection stops the run before any case runs: its cases were read from it.
 
 A corpus file that cannot be read at all (a case file or the catalogue: not UTF-8, not YAML) fails
 every run that collects from its corpus, whatever it selects, with one error naming it
@@ -20,48 +23,24 @@ as well, and the run names the files and the cases that were running.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 from collections.abc import Generator
 from pathlib import Path
 
 import pytest
 
+from wireconf.cassettes import netns
+from wireconf.pytest_plugin.corpus_snapshot import SNAPSHOTS, Snapshot, changes, restat, take
 from wireconf.pytest_plugin.items import PROP_UNKNOWN_WRITES, unreadable_items
 from wireconf.pytest_plugin.session import get_session
 
-_HASHES = pytest.StashKey[dict[Path, dict[str, str]]]()
+_HASHES = pytest.StashKey[dict[Path, Snapshot]]()
+"""Each corpus's files as the run started (``corpus_snapshot``), what the later comparisons are to."""
 _CHANGED = pytest.StashKey[list[str]]()
+_BEFORE_COLLECTED = pytest.StashKey[int]()
+"""How many of ``_CHANGED`` were found when collection ended (no case ran)."""
 _UNKNOWN = pytest.StashKey[dict[str, list[str]]]()
 """Files of a cassettes folder no known process wrote, each with the cases that were running."""
-
-
-def corpus_hashes(root: Path) -> dict[str, str]:
-    """SHA-256 of every file under ``root`` (symlinks neither followed nor hashed), by its path relative
-    to it. The folders are read with ``scandir``, whose entries say what they are without a ``stat``
-    each: the corpus is hashed twice per run."""
-    hashes: dict[str, str] = {}
-    folders = [(str(root), "")]
-    while folders:
-        folder, prefix = folders.pop()
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                name = f"{prefix}{entry.name}"
-                if entry.is_dir(follow_symlinks=False):
-                    folders.append((entry.path, f"{name}/"))
-                elif entry.is_file(follow_symlinks=False):
-                    with open(entry.path, "rb") as handle:
-                        hashes[name] = hashlib.file_digest(handle, "sha256").hexdigest()
-    return hashes
-
-
-def changes(before: dict[str, str], after: dict[str, str]) -> list[str]:
-    """``path (changed|added|removed)`` for every difference between two hashings."""
-    found = [f"{name} (changed)" for name in before if name in after and after[name] != before[name]]
-    found += [f"{name} (removed)" for name in before if name not in after]
-    found += [f"{name} (added)" for name in after if name not in before]
-    return sorted(found)
 
 
 def _roots(session: pytest.Session) -> set[Path]:
@@ -81,7 +60,30 @@ def pytest_collection_modifyitems(
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
-    session.config.stash[_HASHES] = {root: corpus_hashes(root) for root in _roots(session)}
+    """Compare each corpus the run started with (hashed in ``pytest_configure``) with what it is now,
+    and hash the others (found only by collecting). A change stops the run before its first case:
+    the cases were read from the changed files. Every sandbox made from now on shows every root
+    read-only (``netns.protect``)."""
+    started = session.config.stash.get(SNAPSHOTS, {})
+    hashed: dict[Path, Snapshot] = {}
+    found = []
+    for root in sorted(_roots(session)):
+        if root in started:
+            hashed[root] = started[root]
+            found += [f"{root / line}" for line in changes(started[root], restat(root, started[root]))]
+        else:
+            hashed[root] = take(root)
+    session.config.stash[_HASHES] = hashed
+    session.config.stash[_CHANGED] = found
+    session.config.stash[_BEFORE_COLLECTED] = len(found)
+    netns.protect([str(root) for root in hashed])
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> None:
+    """No case runs from a corpus that changed before it was collected (``pytest_collection_finish``)."""
+    if session.config.stash.get(_BEFORE_COLLECTED, 0):
+        raise session.Failed("wireconf: the corpus changed before its cases were collected")
 
 
 class _UnknownWrites:
@@ -111,8 +113,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     hashed = session.config.stash.get(_HASHES, {})
-    found = [
-        f"{root / line}" for root, before in hashed.items() for line in changes(before, corpus_hashes(root))
+    found = session.config.stash.get(_CHANGED, [])
+    found += [
+        line
+        for root, before in hashed.items()
+        for line in (f"{root / change}" for change in changes(before, take(root)))
+        if line not in found
     ]
     session.config.stash[_CHANGED] = found
     unknown = session.config.stash.get(_UNKNOWN, {})
@@ -127,10 +133,16 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
         return
     terminalreporter.write_sep("=", "wireconf: the corpus changed during the run", red=True, bold=True)
     terminalreporter.write_line(
-        f"error: {len(found)} corpus file(s) changed while the run judged against them, so its verdicts "
-        "are not results (the run fails):",
+        f"error: {len(found)} corpus file(s) changed after the run started (hashed before any runtime "
+        "ran) while the run judged against them, so its verdicts are not results (the run fails):",
         red=True,
     )
+    if config.stash.get(_BEFORE_COLLECTED, 0):
+        terminalreporter.write_line(
+            f"{config.stash[_BEFORE_COLLECTED]} of them before its cases were collected (the cases were read "
+            "from the changed files): no case was run.",
+            red=True,
+        )
     for line in found:
         terminalreporter.write_line(f"  {line}")
     terminalreporter.write_line("Restore the corpus (git status / git checkout cases/) and run again.")

@@ -2,8 +2,10 @@
 
 wireconf is installed beside a runtime's own tests, so loading it must cost that project nothing and
 change nothing in it: this module imports pytest and defines the options (``options``), no more. (In a
-run that uses wireconf with ``--impl exec:COMMAND``, it also starts the runtime's process before the
-harness is imported, ``wireconf.exec_protocol.launch``.) The
+run that uses wireconf, it also hashes the corpora of the command line, ``corpus_snapshot``, and marks
+them read-only for every sandbox, ``wireconf.cassettes.netns.protect``; then, with ``--impl
+exec:COMMAND``, it starts the runtime's process before the harness is imported,
+``wireconf.exec_protocol.launch``: the runtime never runs before the corpus is hashed.) The
 registries, the implementation under test, the session, the runner and the garbage-collector measures
 (the hooks of ``ACTIVE_PLUGINS``) come into being only in a run that uses wireconf: ``--wireconf``,
 ``--impl`` or another option only such a run reads given (``options.ASKING``), a command-line path in a
@@ -19,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from wireconf.pytest_plugin.corpus_snapshot import corpus_root, take_at_start
 from wireconf.pytest_plugin.options import add_options, asks_for_wireconf
 
 ACTIVE_PLUGINS = (
@@ -30,9 +33,6 @@ ACTIVE_PLUGINS = (
 )
 """The hooks of a run that uses wireconf, registered in this order (the session first)."""
 
-CORPUS_MARK = "rules.yaml"
-"""The file that makes a folder a corpus's root (``wireconf.corpus.rules.RULES_FILE``)."""
-
 _ACTIVE = pytest.StashKey[bool]()
 
 
@@ -42,7 +42,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
-    if asks_for_wireconf(config) or any(_in_corpus(_argument_path(config, arg)) for arg in config.args):
+    roots = list(dict.fromkeys(r for arg in config.args if (r := corpus_root(_argument_path(config, arg)))))
+    if asks_for_wireconf(config) or roots:
+        from wireconf.cassettes import netns
+
+        take_at_start(config, roots)  # before any runtime runs: nothing it writes precedes this
+        netns.protect([str(root) for root in roots])
         impl = config.getoption("wireconf_impl")
         if isinstance(impl, str) and impl.startswith("exec:"):
             from wireconf.exec_protocol.launch import start_early
@@ -85,11 +90,4 @@ def _argument_path(config: pytest.Config, arg: str) -> Path:
 
 def _in_corpus(path: Path) -> bool:
     """Whether ``path`` lies in a corpus: at or below a folder holding ``rules.yaml``."""
-    try:
-        if not path.exists():
-            return False
-        path = path.resolve()
-        folders = [path, *path.parents] if path.is_dir() else list(path.parents)
-        return any((folder / CORPUS_MARK).is_file() for folder in folders)
-    except OSError:
-        return False
+    return corpus_root(path) is not None
