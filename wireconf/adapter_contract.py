@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol, runtime_checkable
 
+from wireconf.emulator.routes import Endpoint
 from wireconf.errors import WireconfError
 from wireconf.kinds.kind import capability
 from wireconf.kinds.process import PROCESS_ASYNC
@@ -32,6 +33,7 @@ __all__ = [
     "STREAM_KINDS",
     "TOOL_REGISTRY_METHOD",
     "Adapter",
+    "Endpoint",
     "Inexpressible",
     "NoRequestSent",
     "NoResult",

@@ -65,11 +65,12 @@ def _map_ids_to_themselves() -> None:
         out.write(f"{gid} {gid} 1")
 
 
-def unshare_network(pids: bool = False) -> tuple[bool, str]:
+def unshare_network(pids: bool = False, loopback: bool = False) -> tuple[bool, str]:
     """Move this process (called while it has one thread) into a new network namespace with no way
     back: then drop the capabilities that would let it re-enter another (``drop_capabilities``). With
     ``pids``, its next child is also the first process of a new PID namespace (whose every process
-    the kernel kills when that first one ends).
+    the kernel kills when that first one ends). With ``loopback``, the namespace's loopback is brought
+    up first (``loopback_up``: it needs the capability dropped next), for the provider emulator.
 
     Returns whether it did and how (or why not)."""
     if not sys.platform.startswith("linux"):
@@ -89,6 +90,12 @@ def unshare_network(pids: bool = False) -> tuple[bool, str]:
                 f"unshare(CLONE_NEWNET) was refused ({privileged_error.strerror}) and so was an "
                 f"unprivileged user namespace ({exc.strerror})"
             )
+    if loopback:
+        try:
+            loopback_up()
+            how += ", its loopback up"
+        except OSError as exc:
+            how += f", its loopback down ({exc.strerror})"
     try:
         drop_capabilities()
     except OSError as exc:  # isolated, but a privileged runtime could leave: say so, do not run it
