@@ -101,10 +101,9 @@ class Adapter:
         *,
         endpoint: Endpoint,
     ) -> Any:
-        parts = PARTS[api]
-        return execute_with(
-            api, agent, messages, client(api, endpoint), parts.wire, parts.process, parts.stream
-        )
+        parts, sdk = PARTS[api], client(api, endpoint)
+        self.client = sdk  # alive until the next call: a stream the result reads may still need it
+        return execute_with(api, agent, messages, sdk, parts.wire, parts.process, parts.stream)
 
 
 adapter = Adapter()
