@@ -18,7 +18,7 @@ import os
 import socket
 import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from wireconf.cassettes.network_guard import GUARD
 from wireconf.emulator.routes import EmulatorError
@@ -31,7 +31,13 @@ if TYPE_CHECKING:
     from wireconf.emulator.routes import Endpoint
     from wireconf.emulator.server import Emulator
     from wireconf.emulator.site import Site
-    from wireconf.kinds.kind import AdapterMethod
+
+class Asking(Protocol):
+    """An adapter method of the contract (``wireconf.kinds.kind.AdapterMethod``), as far as a site needs
+    it: whether an adapter's method declares ``endpoint``."""
+
+    def takes_endpoint(self, adapter: AdapterObject) -> bool: ...
+
 
 _RUNNING: tuple[int, Emulator] | None = None
 """This process's emulator, with the pid of the process that started it."""
@@ -78,7 +84,7 @@ class CaseSites:
         self._marks = (len(current.strays), len(current.failures)) if current is not None else (0, 0)
         self._emulator = current
 
-    def asks(self, method: AdapterMethod) -> bool:
+    def asks(self, method: Asking) -> bool:
         """Whether the adapter's ``method`` asks for the case's endpoint (else nothing is opened, no
         emulator started, nothing built for one)."""
         return self.adapter is not None and method.takes_endpoint(self.adapter)
