@@ -16,8 +16,12 @@ and no private attribute of any client.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Iterator
+import os
+import ssl
+from collections.abc import AsyncIterator, Iterable
 from typing import Any
+
+import httpx
 
 from wireconf.adapter_contract import Endpoint
 from wireconf.providers.registry import APIS
@@ -28,36 +32,55 @@ from wireconf.reference_impl.sdk_execute import asks_for_stream, execute_with, s
 KINDS = ("wire", "process", "stream", "e2e")
 
 
+_HTTP: dict[tuple[int, str], Any] = {}
+"""One HTTP client per SDK for the process's life, as a runtime keeps one (a new one builds its TLS
+context: tens of milliseconds), shared by the SDK clients each call points at its own endpoint."""
+
+
+def _http(provider: str, make: Any) -> Any:
+    key = (os.getpid(), provider)  # never a pool inherited through a fork
+    if key not in _HTTP:
+        _HTTP[key] = make()
+    return _HTTP[key]
+
+
 def client(api: str, endpoint: Endpoint) -> Any:
     """The api's official SDK client, pointed at the endpoint (no retries: one request is one answer)."""
     provider = api.partition(".")[0]
     if provider == "openai":
         import openai
 
-        return openai.OpenAI(base_url=endpoint.api_base_url, api_key=endpoint.key, max_retries=0)
+        http = _http(provider, openai.DefaultHttpxClient)
+        return openai.OpenAI(
+            base_url=endpoint.api_base_url, api_key=endpoint.key, max_retries=0, http_client=http
+        )
     if provider == "anthropic":
         import anthropic
 
-        return anthropic.Anthropic(base_url=endpoint.origin, api_key=endpoint.key, max_retries=0)
+        http = _http(provider, anthropic.DefaultHttpxClient)
+        return anthropic.Anthropic(
+            base_url=endpoint.origin, api_key=endpoint.key, max_retries=0, http_client=http
+        )
     from google import genai
     from google.genai import types
 
-    options = types.HttpOptions(base_url=endpoint.origin, api_version=endpoint.api_version)
+    # google-genai takes an httpx (or httpx2) client as it is; unless given them it makes an async one
+    # and a TLS context for its websockets with every client (tens of milliseconds)
+    http, unused = _http(provider, httpx.Client), _http("google-async", httpx.AsyncClient)
+    tls = _http("google-tls", ssl.create_default_context)
+    options = types.HttpOptions(
+        base_url=endpoint.origin,
+        api_version=endpoint.api_version,
+        httpx_client=http,
+        httpx_async_client=unused,
+        async_client_args={"ssl": tls},
+    )
     return genai.Client(api_key=endpoint.key, http_options=options)
 
 
 def fetched(api: str, endpoint: Endpoint, stream: bool) -> Any:
     """The response (or stream) the endpoint serves, as the SDK's object: the call a user makes."""
-    sdk = client(api, endpoint)
-    answer = APIS[api].call(sdk, {}, stream)
-    return kept(answer, sdk) if stream else answer
-
-
-def kept(items: Iterable[Any], sdk: Any) -> Iterator[Any]:
-    """``items`` read while ``sdk`` is kept alive (google-genai's client closes its HTTP client when it
-    is collected, and its stream sends the request on the first ``next()``)."""
-    yield from items
-    del sdk
+    return APIS[api].call(client(api, endpoint), {}, stream)
 
 
 class Adapter:
@@ -101,9 +124,10 @@ class Adapter:
         *,
         endpoint: Endpoint,
     ) -> Any:
-        parts, sdk = PARTS[api], client(api, endpoint)
-        self.client = sdk  # alive until the next call: a stream the result reads may still need it
-        return execute_with(api, agent, messages, sdk, parts.wire, parts.process, parts.stream)
+        parts = PARTS[api]
+        return execute_with(
+            api, agent, messages, client(api, endpoint), parts.wire, parts.process, parts.stream
+        )
 
 
 adapter = Adapter()
