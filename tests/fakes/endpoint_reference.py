@@ -27,9 +27,10 @@ from wireconf.adapter_contract import Endpoint
 from wireconf.providers.registry import APIS
 from wireconf.reference_impl.adapter import FUNCTIONS, ReferenceAdapter
 from wireconf.reference_impl.apis import APIS as PARTS
+from wireconf.reference_impl.process_async import process_async
 from wireconf.reference_impl.sdk_execute import asks_for_stream, execute_with, send
 
-KINDS = ("wire", "process", "stream", "e2e")
+KINDS = ("wire", "process", "stream", "e2e", "trace")
 
 
 _HTTP: dict[tuple[int, str], Any] = {}
@@ -108,6 +109,12 @@ class Adapter:
         if isinstance(response, dict):  # response_as: mapping: no SDK call gives a dict
             return FUNCTIONS[("process", api)](agent, response)
         return FUNCTIONS[("process", api)](agent, fetched(api, endpoint, stream=False))
+
+    async def process_async(
+        self, api: str, agent: dict[str, Any], response: Any, *, endpoint: Endpoint
+    ) -> Any:
+        given = response if isinstance(response, dict) else fetched(api, endpoint, stream=False)
+        return await process_async(FUNCTIONS[("process", api)], agent, given)
 
     def process_stream(
         self, api: str, agent: dict[str, Any], events: Iterable[Any], *, endpoint: Endpoint

@@ -32,6 +32,7 @@ SELECTION = [
     "e2e/openai.chat",
     "e2e/anthropic.messages",
     "e2e/gemini.generate_content",
+    "trace",
 ]
 
 UNGATED = "incremental over HTTP is not judged yet"

@@ -45,6 +45,7 @@ from wireconf.yaml_source import to_plain
 
 if TYPE_CHECKING:
     from wireconf.emulator.routes import Endpoint
+    from wireconf.emulator.site import Site
 
 EXECUTE = AdapterMethod("execute", ("agent", "messages", "client"), http_client="client", may_stream=True)
 
@@ -109,6 +110,16 @@ def open_exchange(ctx: HarnessContext, case: LoadedCase[CaseBase], name: str) ->
     exchange.on_written = ctx.on_written
     ctx.opened.append(exchange)
     return exchange, e2e_client(case.api, exchange)
+
+
+def exchange_site(
+    ctx: HarnessContext, case: LoadedCase[CaseBase], exchange: Exchange, messages: JSON
+) -> tuple[Endpoint, Site]:
+    """A site of the case answered by its exchange: the same exchange answers the SDK client and the
+    site, one record of what was sent (the api's version read from the cassette's first request)."""
+    recorded = exchange.cassette.interactions if exchange.cassette is not None else ()
+    first = recorded[0].request.uri if recorded else None
+    return ctx.sites.open(case.api, ExchangeAnswers(exchange), messages, recorded_uri=first)
 
 
 def run_execute(
@@ -226,10 +237,7 @@ class E2eKind(Kind[E2eCase, Exchange]):
         agent, messages = to_plain(case.raw["agent"]), to_plain(case.raw.get("messages", []))
         if not ctx.sites.asks(EXECUTE):
             return lambda adapter: run_execute(ctx, case, adapter, exchange, client, agent, messages)
-        # the same exchange answers the SDK client and the site: one record of what was sent
-        recorded = exchange.cassette.interactions if exchange.cassette is not None else ()
-        first = recorded[0].request.uri if recorded else None
-        endpoint, site = ctx.sites.open(case.api, ExchangeAnswers(exchange), messages, recorded_uri=first)
+        endpoint, site = exchange_site(ctx, case, exchange, messages)
 
         def call(adapter: AdapterObject) -> Outcome[Exchange]:
             outcome = run_execute(ctx, case, adapter, exchange, client, agent, messages, endpoint)

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from wireconf.emulator.server import Emulator
     from wireconf.emulator.site import Site
 
+
 class Asking(Protocol):
     """An adapter method of the contract (``wireconf.kinds.kind.AdapterMethod``), as far as a site needs
     it: whether an adapter's method declares ``endpoint``."""
