@@ -24,6 +24,7 @@ OTHER_MEANINGS = {
     ("wireconf/pytest_plugin/runner.py", "process"): "a case runner: a forked process or a thread",
     ("wireconf/pytest_plugin/options.py", "process"): "--runner process (or thread)",
     ("wireconf/providers/provider.py", "stream"): "the group of a route's pattern that says a URL streams",
+    ("wireconf/emulator/minimal.py", "stream"): "the same group of a route's pattern, read",
 }
 """Words that are a kind's name but mean something else where they stand."""
 
