@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
 
+from wireconf.emulator.routes import Endpoint
 from wireconf.errors import WireconfError
 from wireconf.kinds.kind import capability
 from wireconf.kinds.process import PROCESS_ASYNC
@@ -33,6 +34,7 @@ __all__ = [
     "STREAM_KINDS",
     "TOOL_REGISTRY_METHOD",
     "Adapter",
+    "Endpoint",
     "Inexpressible",
     "NoRequestSent",
     "NoResult",

@@ -18,7 +18,12 @@ FILE_BLOCK = re.compile(r"```python\n# file: (\S+)[^\n]*\n(.*?)```", re.S)
 @pytest.fixture
 def example(tmp_path, monkeypatch):
     files = FILE_BLOCK.findall(GUIDE.read_text(encoding="utf-8"))
-    assert {name for name, _ in files} == {"tiny_runtime.py", "tiny_adapter.py", "prompty_chat_adapter.py"}
+    assert {name for name, _ in files} == {
+        "tiny_runtime.py",
+        "tiny_adapter.py",
+        "prompty_chat_adapter.py",
+        "base_url_adapter.py",
+    }
     for name, code in files:
         (tmp_path / name).write_text(code, encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -35,6 +40,13 @@ def test_the_guide_example_passes_what_it_declares(example, corpus, run_corpus, 
     declared = {c.id for c in corpus.cases() if (c.kind, c.api) == ("process", "openai.chat")}
     assert declared and run.with_outcome("passed") == declared
     assert run.with_outcome("unsupported") == {c.id for c in corpus.cases()} - declared
+
+
+def test_the_guide_base_url_adapter_passes_what_it_declares(example, corpus, run_corpus):
+    """The guide's shortest adapter over ``endpoint`` (async, the SDK pointed at the case's site)."""
+    run = run_corpus("--impl=base_url_adapter:Adapter", "--kind=process", "--api=openai.chat")
+    declared = {c.id for c in corpus.cases() if (c.kind, c.api) == ("process", "openai.chat")}
+    assert declared and run.with_outcome("passed") == declared
 
 
 PROMPTY_KINDS = ("process", "stream")

@@ -25,6 +25,7 @@ OTHER_MEANINGS = {
     ("wireconf/pytest_plugin/runners/forked.py", "process"): "--case-runner process",
     ("wireconf/pytest_plugin/options.py", "process"): "--runner process (or thread)",
     ("wireconf/providers/provider.py", "stream"): "the group of a route's pattern that says a URL streams",
+    ("wireconf/emulator/minimal.py", "stream"): "the same group of a route's pattern, read",
 }
 """Words that are a kind's name but mean something else where they stand."""
 

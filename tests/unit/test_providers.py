@@ -123,8 +123,14 @@ def _code_strings(path) -> list[tuple[int, str]]:
 
 
 # The places an api or a provider may be named: its records, and the real runtimes' adapters (a runtime
-# says which apis it implements).
-NAMING_APIS = ("wireconf/providers/", "wireconf/adapters/", "wireconf/reference_impl/")
+# says which apis it implements); and each api's minimal response, which its record is to point at
+# (``Api.minimal``, the emulator's: a new api adds its own there).
+NAMING_APIS = (
+    "wireconf/providers/",
+    "wireconf/adapters/",
+    "wireconf/reference_impl/",
+    "wireconf/emulator/minimal.py",
+)
 KNOWN = {("wireconf/corpus/prompty_vectors.py", "openai"): "Prompty's provider for a vector that names none"}
 
 

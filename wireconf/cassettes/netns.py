@@ -74,13 +74,17 @@ def _map_ids_to_themselves() -> None:
         out.write(f"{gid} {gid} 1")
 
 
-def unshare_network(pids: bool = False, read_only: _Folders = ()) -> tuple[bool, str]:
+def unshare_network(
+    pids: bool = False, read_only: _Folders = (), loopback: bool = False
+) -> tuple[bool, str]:
     """Move this process (called while it has one thread) into a new network namespace with no way
     back: then drop the capabilities that would let it re-enter another (``drop_capabilities``). With
     ``pids``, its next child is also the first process of a new PID namespace (whose every process
     the kernel kills when that first one ends). With ``read_only`` folders (the corpus roots of the
     run, ``protected()``), it also gets a mount namespace of its own where each of them is mounted
-    read-only (``read_only_view``), before the capability to undo that is dropped.
+    read-only (``read_only_view``), before the capability to undo that is dropped. With ``loopback``,
+    the namespace's loopback is brought up first (``loopback_up``: it needs the capability dropped
+    next), for the provider emulator.
 
     Returns whether it did and how (or why not)."""
     if not sys.platform.startswith("linux"):
@@ -106,6 +110,12 @@ def unshare_network(pids: bool = False, read_only: _Folders = ()) -> tuple[bool,
             how += ", the corpus read-only"
         except OSError as exc:  # the hashes still catch a change (corpus_guard): say why it is writable
             how += f", the corpus writable (cannot mount {exc.filename} read-only: {exc.strerror})"
+    if loopback:
+        try:
+            loopback_up()
+            how += ", its loopback up"
+        except OSError as exc:
+            how += f", its loopback down ({exc.strerror})"
     try:
         drop_capabilities()
     except OSError as exc:  # isolated, but a privileged runtime could leave: say so, do not run it

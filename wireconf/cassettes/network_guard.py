@@ -72,6 +72,9 @@ class NetworkGuard:
         self.passage: Passage | None = None
         """Set in the case runner's network namespace in record mode: the recording transport's way
         out, through the pytest process (``wireconf.cassettes.passage``)."""
+        self.admitted: frozenset[tuple[str, int]] = frozenset()
+        """Addresses every thread may reach: the provider emulator's, in this process's namespace
+        (``admit``); nothing else, and no name is resolved but their own literal host and port."""
         self._depth = 0
         self._lock = threading.Lock()
         self._local = threading.local()
@@ -83,6 +86,20 @@ class NetworkGuard:
 
     def _let_through(self) -> bool:
         return bool(getattr(self._local, "allowed", 0))
+
+    def admit(self, address: tuple[str, int]) -> None:
+        """Let every thread reach ``address`` (the provider emulator's ``127.0.0.1:<port>``): a
+        connection there, and the resolution of that literal host with that port."""
+        with self._lock:
+            self.admitted = self.admitted | {(address[0], int(address[1]))}
+
+    def _admits(self, address: Any) -> bool:
+        if not (isinstance(address, tuple) and len(address) >= 2):
+            return False
+        try:
+            return (str(address[0]), int(address[1])) in self.admitted
+        except (TypeError, ValueError):
+            return False
 
     def refuse(self, action: str, host: str, port: Any) -> NetworkBlocked:
         """Keep an attempt the harness itself refused (the recording transport's, to a host that is not
@@ -112,17 +129,17 @@ class NetworkGuard:
         real_getaddrinfo, real_connect, real_connect_ex, real_sendto, real_sendmsg = real
 
         def getaddrinfo(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
-            if guard._let_through():
+            if guard._let_through() or guard._admits((host, port)):
                 return real_getaddrinfo(host, port, *args, **kwargs)
             raise guard._block("resolve", str(host), port)
 
         def connect(sock: socket.socket, address: Any) -> Any:
-            if _is_unix(sock) or guard._let_through():
+            if _is_unix(sock) or guard._let_through() or guard._admits(address):
                 return real_connect(sock, address)
             raise guard._block("connect", *_describe(address))
 
         def connect_ex(sock: socket.socket, address: Any) -> Any:
-            if _is_unix(sock) or guard._let_through():
+            if _is_unix(sock) or guard._let_through() or guard._admits(address):
                 return real_connect_ex(sock, address)
             raise guard._block("connect", *_describe(address))
 

@@ -18,6 +18,7 @@ from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import CaseBase, CassetteRef, InlineResponse, Response
 from wireconf.errors import CaseInputError
 from wireconf.judging.outcome import Outcome
+from wireconf.kinds.sites import CaseSites
 from wireconf.report_text import machine_free, short_path
 from wireconf.sdk.origins import remember
 from wireconf.sdk.replay import SdkReplay
@@ -39,6 +40,8 @@ class HarnessContext:
     """Told each cassette an exchange writes, as soon as it is written."""
     opened: list[Any] = field(default_factory=list)
     """The exchanges opened by the case running now (cancelled when it is abandoned)."""
+    sites: CaseSites = field(default_factory=CaseSites)
+    """The case's sites on the provider emulator (``wireconf.kinds.sites``), replaced per case."""
 
 
 _HARNESS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
@@ -132,6 +135,17 @@ def recorded_response(
             f"sees it, so it cannot be the input of a {case.kind} case"
         )
     return recorded
+
+
+def recorded_uri(ctx: HarnessContext, source: Response) -> str | None:
+    """The URI of the request a cassette response answered (where an api's version is read from:
+    Gemini's), or ``None`` for an inline one."""
+    if not isinstance(source, CassetteRef):
+        return None
+    try:
+        return ctx.cassettes.interaction(source.cassette, source.interaction).request.uri
+    except CassetteError:
+        return None
 
 
 def sdk_input(

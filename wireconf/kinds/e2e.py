@@ -18,7 +18,7 @@ atomically) when the call ends, whatever its outcome.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import pytest
 from pydantic import Field
@@ -29,6 +29,7 @@ from wireconf.compare import differences, shown, strict_equal
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import Agent, CaseBase, Message
 from wireconf.differences import Difference, Line
+from wireconf.emulator.answers import ExchangeAnswers
 from wireconf.errors import CaseInputError, NotJudged
 from wireconf.judging.matchers import apply_matchers
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
@@ -36,10 +37,15 @@ from wireconf.judging.schema_check import rejections
 from wireconf.judging.verdict import judge as judge_result
 from wireconf.kinds.base import HarnessContext
 from wireconf.kinds.kind import AdapterMethod, Call, Kind, first_interaction_response, unblessable
+from wireconf.kinds.sites import raise_ungated
 from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.sdk.replay import e2e_client, warm_up
 from wireconf.untyped import JSON, AdapterObject, SDKObject
 from wireconf.yaml_source import to_plain
+
+if TYPE_CHECKING:
+    from wireconf.emulator.routes import Endpoint
+    from wireconf.emulator.site import Site
 
 EXECUTE = AdapterMethod("execute", ("agent", "messages", "client"), http_client="client", may_stream=True)
 
@@ -106,6 +112,16 @@ def open_exchange(ctx: HarnessContext, case: LoadedCase[CaseBase], name: str) ->
     return exchange, e2e_client(case.api, exchange)
 
 
+def exchange_site(
+    ctx: HarnessContext, case: LoadedCase[CaseBase], exchange: Exchange, messages: JSON
+) -> tuple[Endpoint, Site]:
+    """A site of the case answered by its exchange: the same exchange answers the SDK client and the
+    site, one record of what was sent (the api's version read from the cassette's first request)."""
+    recorded = exchange.cassette.interactions if exchange.cassette is not None else ()
+    first = recorded[0].request.uri if recorded else None
+    return ctx.sites.open(case.api, ExchangeAnswers(exchange), messages, recorded_uri=first)
+
+
 def run_execute(
     ctx: HarnessContext,
     case: LoadedCase[CaseBase],
@@ -114,12 +130,14 @@ def run_execute(
     client: SDKObject,
     agent: dict[str, Any],
     messages: list[dict[str, Any]],
+    endpoint: Endpoint | None = None,
 ) -> Outcome[Exchange]:
-    """``adapter.execute`` through ``client``, a returned iterator drained item by item; the exchange
-    is finished (recorded cassettes written) whatever happens."""
+    """``adapter.execute`` through ``client`` (and ``endpoint``, a site answered by the same exchange,
+    for an adapter that asks for it), a returned iterator drained item by item; the exchange is
+    finished (recorded cassettes written) whatever happens."""
     try:
         outcome: Outcome[Exchange] = EXECUTE.invoke(
-            adapter, case.api, agent, messages, client, probes=exchange.probes
+            adapter, case.api, agent, messages, client, probes=exchange.probes, endpoint=endpoint
         )
     finally:
         exchange.finish(case.id, _label(adapter))
@@ -217,9 +235,15 @@ class E2eKind(Kind[E2eCase, Exchange]):
     def prepare(self, ctx: HarnessContext, case: LoadedCase[E2eCase]) -> Call[Exchange]:
         exchange, client = open_exchange(ctx, case, case.model.cassette)
         agent, messages = to_plain(case.raw["agent"]), to_plain(case.raw.get("messages", []))
+        if not ctx.sites.asks(EXECUTE):
+            return lambda adapter: run_execute(ctx, case, adapter, exchange, client, agent, messages)
+        endpoint, site = exchange_site(ctx, case, exchange, messages)
 
         def call(adapter: AdapterObject) -> Outcome[Exchange]:
-            return run_execute(ctx, case, adapter, exchange, client, agent, messages)
+            outcome = run_execute(ctx, case, adapter, exchange, client, agent, messages, endpoint)
+            if case.model.incremental and site.probes:
+                raise_ungated(case.id)
+            return outcome
 
         return call
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from wireconf.cassettes.store import CassetteError, RecordedResponse
 from wireconf.corpus.case import LoadedCase
@@ -29,6 +30,7 @@ from wireconf.kinds.event_loop import run_to_completion
 from wireconf.untyped import AdapterObject, AdapterResult
 
 if TYPE_CHECKING:
+    from wireconf.emulator.routes import Endpoint
     from wireconf.stream_probe import StreamProbe
 
 ModelT = TypeVar("ModelT", bound=CaseBase)
@@ -72,22 +74,46 @@ class AdapterMethod:
     takes_api: bool = True
     collects: bool = False
 
+    def takes_endpoint(self, adapter: AdapterObject) -> bool:
+        """Whether ``adapter``'s method declares the keyword-only ``endpoint`` (``MethodShape``): its
+        case then opens a site on the emulator; no other adapter pays for one."""
+        method = getattr(adapter, self.name, None)
+        return method is not None and shape_of(method).endpoint
+
     def invoke(
-        self, adapter: AdapterObject, api: str | None, *args: Any, probes: Sequence[StreamProbe] = ()
+        self,
+        adapter: AdapterObject,
+        api: str | None,
+        *args: Any,
+        probes: Sequence[StreamProbe] = (),
+        endpoint: Endpoint | None = None,
     ) -> Outcome[Any]:
         """Call this method of ``adapter`` (by its name, with ``api`` first when it takes one) and report
         its outcome: what it raised (an outcome, with its traceback, not an error of the harness), or
         its value. An iterable result of a method that yields (an iterator of one that may stream or
         collects) is drained item by item, so that what came before an exception is kept (``yielded``),
         and the stream probe of its input (``probes``: the first, filled as the call opens it for an
-        e2e call) notes at each item how many events the SDK had read."""
+        e2e call) notes at each item how many events the SDK had read. ``endpoint`` is passed, as the
+        keyword ``endpoint``, to a method that declares it (``MethodShape``). A coroutine function is
+        awaited, an async generator function drained, on this thread's event loop."""
         arguments = (*((api,) if self.takes_api else ()), *args)
+        try:
+            function = getattr(adapter, self.name)
+        except ADAPTER_ERRORS as exc:
+            return raised(exc)
+        shape = shape_of(function)
+        keywords = {"endpoint": endpoint} if shape.endpoint else {}
         if self.awaited:
-            return self._awaited(adapter, arguments)
+            return self._awaited(function, arguments, keywords)
         items: list[AdapterResult] = []
         kept = self.yields or self.may_stream  # the items are the result as it streamed
         try:
-            value = getattr(adapter, self.name)(*arguments)
+            if shape.asynchronous == "generator":
+                run_to_completion(_drained(function(*arguments, **keywords), items, probes))
+                return Outcome(value=items, yielded=items, probe=probes[0] if probes else None)
+            value = function(*arguments, **keywords)
+            if shape.asynchronous == "coroutine":
+                value = run_to_completion(value)
             streamed = isinstance(value, Iterator) and (self.may_stream or self.collects)
             if self.yields or streamed or (self.may_stream and probes and isinstance(value, list | tuple)):
                 for item in value:
@@ -99,12 +125,14 @@ class AdapterMethod:
             return raised(exc, yielded=items if kept else [], probe=probes[0] if probes else None)
         return Outcome(value=value, yielded=items if kept else [], probe=probes[0] if probes else None)
 
-    def _awaited(self, adapter: AdapterObject, arguments: tuple[Any, ...]) -> Outcome[Any]:
+    def _awaited(
+        self, function: Callable[..., Any], arguments: tuple[Any, ...], keywords: dict[str, Any]
+    ) -> Outcome[Any]:
         """An ``async def`` method's outcome: called, then what it returned awaited to completion. What
         it returns must be awaitable; else a ``ContractError``, raised past the outcome (the adapter is
         declared wrong: its runtime did nothing to judge)."""
         try:
-            awaitable = getattr(adapter, self.name)(*arguments)
+            awaitable = function(*arguments, **keywords)
         except ADAPTER_ERRORS as exc:
             return raised(exc)
         if not inspect.isawaitable(awaitable):
@@ -122,6 +150,47 @@ class AdapterMethod:
         """``name(api, params...)``, as the adapter guide writes it."""
         params = ("api", *self.params) if self.takes_api else self.params
         return f"{'async ' if self.awaited else ''}{self.name}({', '.join(params)})"
+
+
+@dataclass(frozen=True)
+class MethodShape:
+    """What an adapter method's own signature declares: whether it takes the case's ``Endpoint`` (a
+    keyword-only parameter named ``endpoint``) and whether it is ``async def`` (``"coroutine"``) or an
+    async generator (``"generator"``). Read from the function, never from what it returns."""
+
+    endpoint: bool
+    asynchronous: Literal["", "coroutine", "generator"]
+
+
+@cache
+def _shape_of_function(function: Callable[..., Any]) -> MethodShape:
+    try:
+        parameter = inspect.signature(function).parameters.get("endpoint")
+    except (TypeError, ValueError):  # a callable without a signature (a builtin): it declares nothing
+        parameter = None
+    endpoint = parameter is not None and parameter.kind is inspect.Parameter.KEYWORD_ONLY
+    if inspect.isasyncgenfunction(function):
+        return MethodShape(endpoint, "generator")
+    return MethodShape(endpoint, "coroutine" if inspect.iscoroutinefunction(function) else "")
+
+
+def shape_of(method: Callable[..., Any]) -> MethodShape:
+    """``method``'s shape, worked out once per function (a bound method's, once per class)."""
+    function = getattr(method, "__func__", method)
+    try:
+        return _shape_of_function(function)
+    except TypeError:  # an unhashable callable: read each time
+        return _shape_of_function.__wrapped__(function)
+
+
+async def _drained(
+    generator: AsyncIterator[AdapterResult], items: list[AdapterResult], probes: Sequence[StreamProbe]
+) -> None:
+    """An async generator's items, each kept as it comes (what came before an exception stays)."""
+    async for item in generator:
+        if probes:
+            probes[0].mark_yield()
+        items.append(item)
 
 
 class Kind(ABC, Generic[ModelT, ContextT]):

@@ -15,9 +15,10 @@ from pydantic import Field
 
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import Agent, CaseBase, Response
+from wireconf.emulator.answers import RecordedAnswers
 from wireconf.errors import CaseInputError
 from wireconf.judging.outcome import Outcome
-from wireconf.kinds.base import HarnessContext, recorded_response, sdk_input
+from wireconf.kinds.base import HarnessContext, recorded_response, recorded_uri, sdk_input
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
 from wireconf.untyped import JSON, AdapterObject
 from wireconf.yaml_source import to_plain
@@ -73,11 +74,26 @@ class ProcessKind(Kind[ProcessCase, None]):
             # its own object for process_async: nothing shared
             response_for_async, _ = sdk_input(ctx, case, case.model.response, stream=False)
         agent = case.raw["agent"]
+        # for an adapter that asks for the endpoint: the recorded bytes served at a site of their own for
+        # each call (process_async's too), where the runtime's own HTTP path reads them
+        source, api, sites = case.model.response, case.api, ctx.sites
+        opened = opened_async = None
+        if sites.asks(PROCESS) or sites.asks(PROCESS_ASYNC):
+            recorded, uri = recorded_response(ctx, case, source, stream=False), recorded_uri(ctx, source)
+            if sites.asks(PROCESS):
+                opened = sites.open(api, RecordedAnswers(api, [recorded]), recorded_uri=uri)
+            if sites.asks(PROCESS_ASYNC):
+                opened_async = sites.open(api, RecordedAnswers(api, [recorded]), recorded_uri=uri)
 
         def call(adapter: AdapterObject) -> Outcome[None]:
-            outcome: Outcome[None] = PROCESS.invoke(adapter, case.api, to_plain(agent), response)
+            outcome: Outcome[None] = PROCESS.invoke(
+                adapter, api, to_plain(agent), response, endpoint=opened[0] if opened else None
+            )
             if getattr(adapter, PROCESS_ASYNC.name, None) is not None:
-                variant = PROCESS_ASYNC.invoke(adapter, case.api, to_plain(agent), response_for_async)
+                endpoint = opened_async[0] if opened_async else None
+                variant = PROCESS_ASYNC.invoke(
+                    adapter, api, to_plain(agent), response_for_async, endpoint=endpoint
+                )
                 outcome.variants.append((PROCESS_ASYNC.name, variant))
             return outcome
 

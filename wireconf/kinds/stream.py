@@ -12,10 +12,13 @@ from pydantic import Field
 
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import Agent, CaseBase, Response
+from wireconf.emulator.answers import RecordedAnswers
 from wireconf.errors import CaseInputError
-from wireconf.kinds.base import HarnessContext, sdk_input
+from wireconf.judging.outcome import Outcome
+from wireconf.kinds.base import HarnessContext, recorded_response, recorded_uri, sdk_input
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
-from wireconf.untyped import JSON
+from wireconf.kinds.sites import SiteProbes, raise_ungated
+from wireconf.untyped import JSON, AdapterObject
 from wireconf.yaml_source import to_plain
 
 PROCESS_STREAM = AdapterMethod("process_stream", ("agent", "events"), sdk=("events",), yields=True)
@@ -46,8 +49,25 @@ class StreamKind(Kind[StreamCase, None]):
     def prepare(self, ctx: HarnessContext, case: LoadedCase[StreamCase]) -> Call[None]:
         events, probe = sdk_input(ctx, case, case.model.response, stream=True)
         assert probe is not None
-        agent, method = case.raw["agent"], PROCESS_STREAM
-        return lambda adapter: method.invoke(adapter, case.api, to_plain(agent), events, probes=[probe])
+        agent, method, source = case.raw["agent"], PROCESS_STREAM, case.model.response
+        if not ctx.sites.asks(method):
+            return lambda adapter: method.invoke(adapter, case.api, to_plain(agent), events, probes=[probe])
+        recorded = recorded_response(ctx, case, source, stream=True)
+        # the hold-last-event gate (incrementality over HTTP) belongs here: the emulator's
+        # RecordedAnswers is to take the case's probe and hold its last event until a yield
+        answers = RecordedAnswers(case.api, [recorded])
+        endpoint, site = ctx.sites.open(case.api, answers, recorded_uri=recorded_uri(ctx, source))
+        probes = SiteProbes(site, probe)
+
+        def call(adapter: AdapterObject) -> Outcome[None]:
+            outcome: Outcome[None] = method.invoke(
+                adapter, case.api, to_plain(agent), events, probes=probes, endpoint=endpoint
+            )
+            if case.model.incremental and site.probes:
+                raise_ungated(case.id)
+            return outcome
+
+        return call
 
     def recorded_document(self, ctx: HarnessContext, case: LoadedCase[StreamCase], where: str) -> JSON:
         raise CaseInputError(f"{where}: only a case with a non-streaming recorded response can refer to it")

@@ -42,13 +42,14 @@ from wireconf.compare import differences, show, shown, strict_equal
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import Agent, CaseBase, ExpectedError, Message, Response, Strict
 from wireconf.differences import Difference, Line
+from wireconf.emulator.answers import RecordedAnswers
 from wireconf.errors import CaseInputError, NotJudged
 from wireconf.judging.canonical import canonical
 from wireconf.judging.matchers import apply_matchers
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
 from wireconf.judging.verdict import exception_matches
 from wireconf.kinds import e2e, process
-from wireconf.kinds.base import HarnessContext, sdk_input
+from wireconf.kinds.base import HarnessContext, recorded_response, recorded_uri, sdk_input
 from wireconf.kinds.kind import Call, Kind, capability, unblessable
 from wireconf.span_capture import GEN_AI_PREFIX, CapturedSpan, SpanCapture, TracingUnavailable
 from wireconf.untyped import AdapterObject
@@ -139,24 +140,32 @@ def _prepare(ctx: HarnessContext, case: LoadedCase[TraceCase]) -> Call[Observed]
     _check_capture()
     agent = to_plain(case.raw["agent"])
     method = model.call
+    endpoint = None  # the case's site, for an adapter whose method asks for it (``wireconf.kinds.sites``)
     if method == "execute":
         assert model.cassette is not None
         exchange, client = e2e.open_exchange(ctx, case, model.cassette)
         messages = to_plain(case.raw.get("messages") or [])
+        if ctx.sites.asks(e2e.EXECUTE):
+            endpoint = e2e.exchange_site(ctx, case, exchange, messages)[0]
     else:
         assert model.response is not None
         response, _ = sdk_input(ctx, case, model.response, stream=False)
+        asking = process.PROCESS if method == "process" else process.PROCESS_ASYNC
+        if ctx.sites.asks(asking):
+            recorded = recorded_response(ctx, case, model.response, stream=False)
+            answers = RecordedAnswers(case.api, [recorded])
+            endpoint = ctx.sites.open(case.api, answers, recorded_uri=recorded_uri(ctx, model.response))[0]
 
     def call(adapter: AdapterObject) -> Outcome[Observed]:
         exporter = SpanCapture.start()
         called: Outcome[Any]
         try:
             if method == "execute":
-                called = e2e.run_execute(ctx, case, adapter, exchange, client, agent, messages)
+                called = e2e.run_execute(ctx, case, adapter, exchange, client, agent, messages, endpoint)
             elif method == "process":
-                called = process.PROCESS.invoke(adapter, case.api, agent, response)
+                called = process.PROCESS.invoke(adapter, case.api, agent, response, endpoint=endpoint)
             else:
-                called = process.PROCESS_ASYNC.invoke(adapter, case.api, agent, response)
+                called = process.PROCESS_ASYNC.invoke(adapter, case.api, agent, response, endpoint=endpoint)
         finally:
             spans = SpanCapture.collect(exporter)
         # the result is its own kind's business; only spans (and the exchange) are judged here

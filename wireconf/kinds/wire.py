@@ -7,7 +7,7 @@ the optional ``set_tool_registry(entries)`` before the call.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
@@ -15,14 +15,19 @@ from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.data_paths import resolve_agent_paths
 from wireconf.corpus.model import Agent, CaseBase, Message, RegistryEntry
 from wireconf.differences import Line
+from wireconf.emulator.minimal import MinimalAnswers
 from wireconf.errors import ContractError
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
 from wireconf.judging.schema_check import rejections
 from wireconf.judging.verdict import judge as judge_result
-from wireconf.kinds.base import HarnessContext
+from wireconf.kinds.base import HarnessContext, raised
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
+from wireconf.providers.registry import APIS
 from wireconf.untyped import AdapterObject
 from wireconf.yaml_source import to_plain
+
+if TYPE_CHECKING:
+    from wireconf.emulator.site import Site
 
 TOOL_REGISTRY = AdapterMethod("set_tool_registry", ("entries",), takes_api=False)
 """Optional: ``set_tool_registry(entries)`` replaces the runtime's registry of custom tools (§7.1.3, kind
@@ -79,6 +84,9 @@ class WireKind(Kind[WireCase, None]):
         agent, messages = case.raw["agent"], case.raw.get("messages", [])
         registry = case.raw.get("registry")
         base, method = case.path.parent, BUILD_REQUEST
+        opened = None
+        if ctx.sites.asks(method):
+            opened = ctx.sites.open(case.api, MinimalAnswers(case.api), to_plain(messages))
 
         def call(adapter: AdapterObject) -> Outcome[None]:
             set_registry = getattr(adapter, TOOL_REGISTRY.name, None)
@@ -92,8 +100,14 @@ class WireKind(Kind[WireCase, None]):
                 if given.raised is not None:
                     return given
             outcome = method.invoke(
-                adapter, case.api, resolve_agent_paths(to_plain(agent), base), to_plain(messages)
+                adapter,
+                case.api,
+                resolve_agent_paths(to_plain(agent), base),
+                to_plain(messages),
+                endpoint=opened[0] if opened else None,
             )
+            if opened is not None:
+                return sent_request(case.api, opened[1], outcome)
             if outcome.raised is None and not isinstance(outcome.value, Mapping):
                 raise NotARequestBody(
                     f"build_request returned {type(outcome.value).__name__}, not a mapping (the request body)"
@@ -101,6 +115,31 @@ class WireKind(Kind[WireCase, None]):
             return outcome
 
         return call
+
+
+class NoRequestCaptured(Exception):
+    """A runtime given the case's endpoint returned without sending a request to its api there: the
+    runtime's outcome (judged like a raise), neither the harness's error nor a request to judge."""
+
+
+def sent_request(api: str, site: Site, outcome: Outcome[None]) -> Outcome[None]:
+    """The outcome of a ``build_request`` that took the endpoint: the JSON body of the first request it
+    sent to the case's api, read as the api record reads a sent body (Gemini's fields under their JSON
+    names), judged as a returned body is; what it raised when it sent none (or ``NoRequestCaptured``).
+    It returns nothing: a returned value is a mistake of the adapter's."""
+    if outcome.raised is None and outcome.value is not None:
+        raise NotARequestBody(
+            f"build_request takes the endpoint, so it returns nothing (the request it sent is judged); "
+            f"it returned {type(outcome.value).__name__}"
+        )
+    sent = next((request for request in site.captured if request.api == api), None)
+    if sent is None:
+        if outcome.raised is not None:
+            return outcome
+        nothing = f"the runtime returned without sending a request to the {api} endpoint"
+        return raised(NoRequestCaptured(nothing))
+    read = APIS[api].request_body or (lambda body: body)
+    return Outcome(value=read(sent.json))
 
 
 KIND = WireKind()

@@ -36,6 +36,7 @@ from wireconf.judging.recorded_values import with_recorded_values
 from wireconf.judging.verdict import judge_variants
 from wireconf.kinds.kind import Call, Kind
 from wireconf.kinds.registry import KINDS
+from wireconf.kinds.sites import CaseSites
 from wireconf.raise_site import Ownership, adapters_own
 from wireconf.secret_values import redact
 
@@ -90,21 +91,27 @@ class Prepared:
     loaded: LoadedCase[CaseBase]
     call: Call[Any]
     case: Any
+    sites: CaseSites = field(default_factory=CaseSites)
+    """The case's sites on the provider emulator, closed when its call ends (``call_case``)."""
 
 
 def prepare_case(session: CaseHost, loaded: LoadedCase[CaseBase], corpus_root: Path) -> Prepared | CaseResult:
     """The case's inputs, or the ``CaseResult`` that says why there are none (an error, a skip)."""
     ctx = session.context(corpus_root)
     ctx.opened.clear()  # the exchanges this case opens (a thread runner cancels them if it abandons it)
+    ctx.sites.close()  # an abandoned case's sites (a thread runner's timeout) answer nothing more
+    ctx.sites = sites = CaseSites(session.impl.adapter)
     kind = KINDS[loaded.kind]
     try:
         call = kind.prepare(ctx, loaded)
         case = with_recorded_values(loaded, lambda where: kind.recorded_document(ctx, loaded, where))
     except CaseInputError as exc:
+        sites.close()
         return CaseResult("error", redact(f"cannot prepare the case's input: {exc}"))
     except pytest.skip.Exception as exc:
+        sites.close()
         return CaseResult("skipped", str(exc.msg))
-    return Prepared(loaded, call, case)
+    return Prepared(loaded, call, case, sites)
 
 
 @dataclass
@@ -128,7 +135,15 @@ def call_case(session: CaseHost, prepared: Prepared) -> Called | CaseResult:
         outcome = prepared.call(session.impl.adapter)
     except (ContractError, NotJudged) as exc:
         return CaseResult("error", redact(f"error: {exc}"))
+    finally:
+        refused = prepared.sites.close()
     runtime_seconds = time.perf_counter() - started
+    if refused:  # a request outside the case: the case's error, whatever the runtime made of it
+        shown = "\n".join(f"  {line}" for line in refused)
+        return CaseResult(
+            "error",
+            redact(f"error (not a verdict on the runtime): the provider emulator refused requests:\n{shown}"),
+        )
     if _raised(outcome, BaseException) is not None:  # whose exception it is (most outcomes raised none)
         name, adapter = session.impl.name, session.impl.adapter
         fault = not_judged(outcome)

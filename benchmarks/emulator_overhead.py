@@ -1,0 +1,147 @@
+"""What a case costs through the provider emulator (an adapter that takes ``endpoint``) against today's
+path (the SDK objects the harness hands over), per kind, side by side in one run.
+
+    .venv/bin/python benchmarks/emulator_overhead.py [--repeat 5] [--kinds wire,process,stream,e2e]
+
+The same runtime, the reference, served two ways: ``ReferenceAdapter`` (today's path: a ``process``
+case gets the SDK object parsed from the recorded bytes, once per process; an ``e2e`` case an SDK client
+whose transport answers in memory; a ``wire`` case returns the body) and the thin reference-over-endpoint
+adapter of ``tests/fakes/endpoint_reference.py`` (the official SDK pointed at the case's site, a new
+client per call as most runtimes build one; ``wire`` sends the built body through the SDK and the
+captured request is judged). Each case goes through the kind's own preparation and call as the plugin
+runs them (``prepare`` opens the site, the call runs the adapter, the sites are closed: what the harness
+pays per case), judging left out (the same for both). CPU time is the process's, all threads (the
+emulator's server thread included); wall time beside it. Best of ``--repeat`` passes, the two variants
+taking turns kind by kind, after one pass that warms both up.
+
+Printed per kind: ms per case for each, the ratio, and the endpoint path's CPU spent in threads other
+than the caller's (the emulator's server threads): what is left is the client's own HTTP path (the
+SDK building and sending its request, reading and parsing the response) and the harness's site.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import sys
+import time
+from contextlib import redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from overhead import _uses_mcp  # noqa: E402  # benchmarks/ is on sys.path when this script runs
+
+from tests.fakes.endpoint_reference import Adapter as EndpointReference  # noqa: E402
+from wireconf.cassettes.store import CassetteStore  # noqa: E402
+from wireconf.kinds.base import HarnessContext  # noqa: E402
+from wireconf.kinds.registry import KINDS, open_corpus  # noqa: E402
+from wireconf.kinds.sites import CaseSites  # noqa: E402
+from wireconf.reference_impl.adapter import ReferenceAdapter  # noqa: E402
+from wireconf.sdk.replay import SdkReplay  # noqa: E402
+
+WIRE_APIS = ("openai.chat", "openai.responses", "anthropic.messages", "openai.images")
+"""wire: the apis whose SDK sends the built body unchanged (tests/integration/test_endpoint_kinds.py)."""
+
+
+def cases_of(kind: str) -> list[Any]:
+    corpus = open_corpus(REPO / "cases")
+    chosen = [c for c in corpus.cases() if c.kind == kind and not _uses_mcp(c)]
+    return [c for c in chosen if kind != "wire" or c.api in WIRE_APIS]
+
+
+def one_pass(ctx: HarnessContext, adapter: Any, cases: list[Any]) -> tuple[float, float, float]:
+    """CPU (every thread), wall, and CPU of the threads but this one (the emulator's server, on the
+    endpoint path) for ``cases`` run once on ``adapter``."""
+    own, cpu, wall = time.thread_time(), time.process_time(), time.perf_counter()
+    for case in cases:
+        ctx.sites = CaseSites(adapter)
+        ctx.opened.clear()
+        try:
+            call = KINDS[case.kind].prepare(ctx, case)
+            with contextlib.suppress(Exception):  # an expected error, an ungated incremental case
+                call(adapter)
+        finally:
+            ctx.sites.close()
+    cpu, wall, own = time.process_time() - cpu, time.perf_counter() - wall, time.thread_time() - own
+    return cpu, wall, cpu - own
+
+
+def plugin_cpu(paths: list[str], impl: str, select: str) -> tuple[float, int]:
+    """CPU seconds of one ``pytest`` run in this process (``--case-runner thread``: the cases, the
+    harness and the emulator all run here) and the number of cases it ran."""
+    counter = _Count()
+    started = time.process_time()
+    with redirect_stdout(io.StringIO()):
+        pytest.main(
+            [*paths, "-q", "-p", "no:cacheprovider", f"--impl={impl}", "--case-runner=thread", "-k", select],
+            plugins=[counter],
+        )
+    return time.process_time() - started, counter.cases
+
+
+class _Count:
+    cases = 0
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when == "setup" and dict(report.user_properties).get("wireconf_case"):
+            self.cases += 1
+
+
+def through_plugin(kinds: list[str], repeat: int) -> None:
+    """Per case through the plugin, marginal (the run minus one that selects no case, start-up and
+    collection): what the 1.2x target is about."""
+    impls = {"sdk objects": "reference", "endpoint": "tests.fakes.endpoint_reference:adapter"}
+    print("\nthrough the plugin (thread runner), marginal CPU per case, best of", repeat)
+    for kind in kinds:
+        apis = WIRE_APIS if kind == "wire" else sorted({c.api for c in cases_of(kind)})
+        paths = [str(REPO / "cases" / kind / api) for api in apis if (REPO / "cases" / kind / api).is_dir()]
+        best: dict[str, float] = {}
+        count = 0
+        for _ in range(repeat):
+            for name, impl in impls.items():
+                empty, _ = plugin_cpu(paths, impl, "wireconf_selects_no_case")
+                whole, count = plugin_cpu(paths, impl, "not mcp")
+                best[name] = min(best.get(name, float("inf")), (whole - empty) / max(count, 1))
+        a, b = best["sdk objects"], best["endpoint"]
+        print(f"{kind:8} {count:5d}  {a * 1e3:8.3f} ms  {b * 1e3:8.3f} ms  {b / a:6.2f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--kinds", default="wire,process,stream,e2e")
+    parser.add_argument("--no-plugin", action="store_true", help="the adapter calls only")
+    options = parser.parse_args()
+    ctx = HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
+    variants = {"sdk objects": ReferenceAdapter(), "endpoint": EndpointReference()}
+    print(f"per case, best of {options.repeat} (CPU of every thread; wall beside it)")
+    print(f"{'kind':8} {'cases':>5}  {'sdk objects':>20}  {'endpoint':>20}  {'ratio cpu':>9}  {'server':>9}")
+    for kind in options.kinds.split(","):
+        cases = cases_of(kind)
+        for adapter in variants.values():  # warm: SDK imports, parsed responses, the emulator started
+            one_pass(ctx, adapter, cases)
+        best: dict[str, tuple[float, float, float]] = {}
+        for _ in range(options.repeat):
+            for name, adapter in variants.items():
+                got = one_pass(ctx, adapter, cases)
+                if name not in best or got[0] < best[name][0]:
+                    best[name] = got
+        n = len(cases)
+        (cpu_a, wall_a, _), (cpu_b, wall_b, server_b) = best["sdk objects"], best["endpoint"]
+        shown = [f"{c / n * 1e3:6.3f} ms ({w / n * 1e3:6.3f})" for c, w in ((cpu_a, wall_a), (cpu_b, wall_b))]
+        print(
+            f"{kind:8} {n:5d}  {shown[0]:>20}  {shown[1]:>20}  {cpu_b / cpu_a:8.2f}x  "
+            f"{server_b / n * 1e3:5.2f} ms"
+        )
+    if not options.no_plugin:
+        through_plugin(options.kinds.split(","), options.repeat)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""Runtimes reached by their base URL (issue 34, item 2): an adapter method that declares a keyword-only
+``endpoint`` gets the case's site on the provider emulator, for every kind that has an api.
+
+The reference served over endpoints (``tests/fakes/endpoint_reference.py``: the official SDKs pointed at
+``endpoint``, the SDK objects it is handed never read) gets the reference's own verdicts; an async-only
+runtime is judged without a sync wrapper or a private attribute; what a runtime sends outside its case
+is refused, is the case's error, and reaches no network."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CASES = REPO / "cases"
+
+SELECTION = [
+    # wire: the apis whose SDK sends the built body as it is (OpenAI's SDK adds `encoding_format:
+    # base64` to an embeddings call, google-genai an empty `generationConfig`: what those SDKs send
+    # differs from the body the reference builds, and the endpoint judges what was sent)
+    "wire/openai.chat",
+    "wire/openai.responses",
+    "wire/anthropic.messages",
+    "wire/openai.images",
+    "process/openai.chat",
+    "process/anthropic.messages",
+    "process/gemini.generate_content",
+    "process/openai.embeddings",
+    "stream/openai.chat",
+    "stream/gemini.generate_content",
+    "e2e/openai.chat",
+    "e2e/anthropic.messages",
+    "e2e/gemini.generate_content",
+    "trace",
+]
+
+UNGATED = "incremental over HTTP is not judged yet"
+
+
+def _incremental(run, case: str) -> bool:
+    return UNGATED in run.longreprs.get(case, "")
+
+
+def test_the_reference_over_endpoints_gets_the_references_verdicts(run_corpus):
+    targets = [str(CASES / path) for path in SELECTION]
+    reference = run_corpus("--impl=reference", *targets[1:], target=Path(targets[0]))
+    over = run_corpus("--impl=tests.fakes.endpoint_reference:adapter", *targets[1:], target=Path(targets[0]))
+
+    assert reference.outcomes and set(over.outcomes) == set(reference.outcomes)
+    assert reference.with_outcome("passed") == set(reference.outcomes)
+    ungated = {case for case in over.with_outcome("error") if _incremental(over, case)}
+    # an incremental case read over HTTP is an error (the emulator's hold gate is to come), never a verdict
+    assert ungated and all(".stream" in c or "stream." in c or "incremental" in c for c in ungated)
+    assert over.with_outcome("passed") == set(reference.outcomes) - ungated
+
+
+def test_an_async_only_runtime_is_judged_on_process_and_e2e(run_corpus):
+    targets = [CASES / "process" / "openai.chat", CASES / "e2e" / "openai.chat"]
+    run = run_corpus("--impl=tests.fakes.endpoint_reference:async_only", str(targets[1]), target=targets[0])
+
+    passed = run.with_outcome("passed")
+    assert any(case.startswith("process.") for case in passed)
+    assert any(case.startswith("e2e.") for case in passed)
+    assert run.with_outcome("failed") == set()
+    assert {case for case in run.with_outcome("error") if not _incremental(run, case)} == set()
+
+
+@pytest.mark.parametrize("runner", ["process", "thread"])
+def test_requests_outside_the_case_are_its_errors_and_reach_no_network(run_corpus, runner):
+    """Call 1 sends its request (a verdict on it); call 2 uses call 1's URL (that case's site is closed),
+    call 3 posts to a path that is not the case's api, call 4 asks the proxy for a URL its case does not
+    name: each an error naming the request, none a verdict."""
+    run = run_corpus(
+        "--impl=tests.fakes.endpoint_strays:adapter",
+        f"--case-runner={runner}",
+        "-p",
+        "no:randomly",
+        target=CASES / "wire" / "openai.chat" / "messages.yaml",
+    )
+    first, second, third, fourth = list(run.outcomes)[:4]
+
+    assert run.outcomes[first] in ("passed", "failed")  # judged: the request it sent
+    assert {run.outcomes[case] for case in (second, third, fourth)} == {"error"}
+    assert "no open site has this token" in run.longreprs[second]
+    assert "not the openai.chat endpoint" in run.longreprs[third]
+    assert "http://example.com/secret" in run.longreprs[fourth]
+    assert "not a media URL the case names" in run.longreprs[fourth]

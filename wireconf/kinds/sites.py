@@ -1,0 +1,156 @@
+"""A case's sites on the provider emulator: opened while its inputs are prepared, for an adapter whose
+method asks for the case's ``Endpoint`` (a keyword-only ``endpoint``), closed when its call ends.
+
+One emulator per process that runs cases (``emulator``), started by the first case that needs a site,
+so that a run whose adapter never asks for an endpoint starts none: in the forked runner process (whose
+network namespace has its loopback up: the emulator is all a runtime there can reach) or in the pytest
+process for the thread and inline runners. The network guard admits exactly its address
+(``NetworkGuard.admit``). An emulator inherited through a fork is never used (its thread did not
+survive the fork, and its socket is in the parent's namespace): the child starts its own.
+
+What the sites refused while the case ran, and what reached the emulator for no open site (a closed
+site's URL: another case's) or failed in it, is the case's *error*, never a verdict (``CaseSites.close``).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from wireconf.cassettes.network_guard import GUARD
+from wireconf.emulator.routes import EmulatorError
+from wireconf.errors import CaseInputError, NotJudged
+from wireconf.stream_probe import StreamProbe
+from wireconf.untyped import JSON, AdapterObject
+
+if TYPE_CHECKING:
+    from wireconf.emulator.answers import Responder
+    from wireconf.emulator.routes import Endpoint
+    from wireconf.emulator.server import Emulator
+    from wireconf.emulator.site import Site
+
+
+class Asking(Protocol):
+    """An adapter method of the contract (``wireconf.kinds.kind.AdapterMethod``), as far as a site needs
+    it: whether an adapter's method declares ``endpoint``."""
+
+    def takes_endpoint(self, adapter: AdapterObject) -> bool: ...
+
+
+_RUNNING: tuple[int, Emulator] | None = None
+"""This process's emulator, with the pid of the process that started it."""
+_LOCK = threading.Lock()
+
+
+def emulator() -> Emulator:
+    """This process's emulator, started (and admitted by the network guard) on first use."""
+    global _RUNNING
+    with _LOCK:
+        running = _RUNNING
+        if running is not None and running[0] == os.getpid():
+            return running[1]
+        from wireconf.emulator.server import Emulator
+
+        started = Emulator().start()
+        GUARD.admit(started.address)
+        try:  # a namespace whose loopback is down reaches nothing, the emulator included
+            socket.create_connection(started.address, timeout=5).close()
+        except OSError as exc:
+            started.close()
+            raise EmulatorError(
+                f"the provider emulator at {started.url} cannot be reached from this process ({exc}): "
+                "its network namespace has no loopback up"
+            ) from exc
+        _RUNNING = (os.getpid(), started)
+        return started
+
+
+def running() -> Emulator | None:
+    """This process's emulator if it has started one (never starts it)."""
+    running = _RUNNING
+    return running[1] if running is not None and running[0] == os.getpid() else None
+
+
+class CaseSites:
+    """The sites of the case being prepared and run, and the emulator's strays and failures since it
+    began. ``adapter`` is the session's: a site is opened only for a method of it that asks."""
+
+    def __init__(self, adapter: AdapterObject = None) -> None:
+        self.adapter = adapter
+        self.sites: list[Site] = []
+        current = running()
+        self._marks = (len(current.strays), len(current.failures)) if current is not None else (0, 0)
+        self._emulator = current
+
+    def asks(self, method: Asking) -> bool:
+        """Whether the adapter's ``method`` asks for the case's endpoint (else nothing is opened, no
+        emulator started, nothing built for one)."""
+        return self.adapter is not None and method.takes_endpoint(self.adapter)
+
+    def open(
+        self, api: str, responder: Responder, messages: JSON = None, recorded_uri: str | None = None
+    ) -> tuple[Endpoint, Site]:
+        """A site of ``api``, opened now, for this case (``messages``: its input, whose media URLs the
+        site's downloads answer)."""
+        try:
+            serving = emulator()
+        except EmulatorError as exc:
+            raise CaseInputError(str(exc)) from exc
+        if self._emulator is not serving:  # started by this case: nothing before it is its
+            self._emulator, self._marks = serving, (len(serving.strays), len(serving.failures))
+        site = serving.open_site(api, responder, messages, recorded_uri)
+        self.sites.append(site)
+        return site.endpoint(), site
+
+    def close(self) -> list[str]:
+        """Close every site of the case; what the case is charged with: each request a site refused,
+        and each request that reached the emulator for no open site (another case's URL, a closed
+        one) or that the emulator failed on, since the case began."""
+        serving = self._emulator
+        problems: list[str] = []
+        for site in self.sites:
+            if serving is not None:
+                serving.close_site(site)
+            problems += [str(refused) for refused in site.refused]
+        self.sites = []
+        if serving is not None:
+            strays, failures = self._marks
+            problems += [f"{stray} (no open site of this case)" for stray in serving.strays[strays:]]
+            problems += [
+                f"the provider emulator failed (a wireconf bug): {failure}"
+                for failure in serving.failures[failures:]
+            ]
+            self._marks = (len(serving.strays), len(serving.failures))
+        return problems
+
+
+class SiteProbes(Sequence[StreamProbe]):
+    """The probe a stream case's yields are counted on: the site's, once the runtime has read the
+    stream over HTTP, else the one of the SDK object it was also given."""
+
+    def __init__(self, site: Site, given: StreamProbe) -> None:
+        self.site, self.given = site, given
+
+    def _current(self) -> StreamProbe:
+        return self.site.probes[0] if self.site.probes else self.given
+
+    def __len__(self) -> int:
+        return 1
+
+    def __getitem__(self, index: int) -> StreamProbe:  # type: ignore[override]  # one probe, by index
+        if index not in (0, -1):
+            raise IndexError(index)
+        return self._current()
+
+
+def raise_ungated(case_id: str) -> None:
+    """Refuse to judge an ``incremental`` case whose stream the runtime read over HTTP: the emulator
+    writes every event at once until it holds the last one back for a yield (the emulator's gate), so
+    the count it keeps says nothing of when the runtime read them. An error, never a verdict."""
+    raise NotJudged(
+        f"{case_id}: incremental over HTTP is not judged yet: the runtime read the stream from the "
+        "emulator, which writes every event at once (the hold-last-event gate is to come)"
+    )
