@@ -10,6 +10,7 @@ from wireconf.providers.equivalence import Equivalence
 from wireconf.providers.provider import (
     TOKEN_START,
     Api,
+    Credential,
     KeyShape,
     Provider,
     Route,
@@ -185,4 +186,12 @@ PROVIDER = Provider(
     kept_headers=frozenset({"anthropic-version", "anthropic-beta"}),
     sdk_json=api_names_json,
     tracing_scopes=frozenset({"com.anthropic.sdk.python"}),
+    # https://docs.anthropic.com/en/api/getting-started#authentication: "All requests to the Anthropic
+    # API must include an x-api-key header with your API key"; the SDK sends an ANTHROPIC_AUTH_TOKEN as
+    # a bearer token instead
+    credentials=(
+        Credential(("ANTHROPIC_API_KEY",), "x-api-key"),
+        Credential(("ANTHROPIC_AUTH_TOKEN",), "Authorization", "Bearer "),
+    ),
+    auth_headers=frozenset({"x-api-key", "authorization"}),
 )

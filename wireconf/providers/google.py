@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from wireconf.providers.contract import derived_equivalences
 from wireconf.providers.equivalence import ANY_PATH, Equivalence
-from wireconf.providers.provider import Api, KeyShape, Provider, Route
+from wireconf.providers.provider import Api, Credential, KeyShape, Provider, Route
 from wireconf.untyped import JSON, SDKObject
 
 if TYPE_CHECKING:
@@ -244,4 +244,9 @@ PROVIDER = Provider(
         KeyShape("Google OAuth access token (ya29.…)", r"ya29\.[0-9A-Za-z_-]{20,}"),
     ),
     sdk_json=sdk_json,
+    # https://ai.google.dev/api#authentication: the API key in the x-goog-api-key header (the REST
+    # reference also takes it as the key query parameter; an OAuth token goes as a bearer token)
+    credentials=(Credential(("GEMINI_API_KEY", "GOOGLE_API_KEY"), "x-goog-api-key"),),
+    auth_headers=frozenset({"x-goog-api-key", "authorization"}),
+    auth_query=frozenset({"key"}),
 )

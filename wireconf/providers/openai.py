@@ -10,6 +10,7 @@ from wireconf.providers.equivalence import Equivalence
 from wireconf.providers.provider import (
     TOKEN_START,
     Api,
+    Credential,
     KeyShape,
     Provider,
     Route,
@@ -271,4 +272,13 @@ PROVIDER = Provider(
     identifier_prefixes=("org-", "proj_"),
     kept_headers=frozenset({"openai-beta"}),
     sdk_json=api_names_json,
+    # https://platform.openai.com/docs/api-reference/authentication: "API keys should be provided via
+    # HTTP Bearer authentication", an organisation and a project in the OpenAI-Organization and
+    # OpenAI-Project headers (the pinned openapi.yaml's securitySchemes: ApiKeyAuth, http bearer)
+    credentials=(
+        Credential(("OPENAI_API_KEY",), "Authorization", "Bearer "),
+        Credential(("OPENAI_ORG_ID",), "OpenAI-Organization"),
+        Credential(("OPENAI_PROJECT_ID",), "OpenAI-Project"),
+    ),
+    auth_headers=frozenset({"authorization", "openai-organization", "openai-project"}),
 )
