@@ -46,6 +46,7 @@ class Host(Protocol):
     it keeps strays and failures, its certificate authority."""
 
     def site(self, token: str) -> Site | None: ...
+    def no_site(self, token: str) -> str: ...
     def site_of_credentials(self, header: str | None) -> Site | None: ...
     def stray(self, method: str, url: str, why: str) -> None: ...
     def failed(self, what: str) -> None: ...
@@ -191,7 +192,7 @@ class Handler(BaseHTTPRequestHandler):
         token, _, rest = self.path.lstrip("/").partition("/")
         site = emulator.site(token)
         if site is None:
-            emulator.stray(self.command, self.path, "no open site has this token")
+            emulator.stray(self.command, self.path, emulator.no_site(token))
             self.close_connection = True
             return
         path, _, query = ("/" + rest).partition("?")
