@@ -249,3 +249,38 @@ def test_a_runtimes_environment_holds_the_placeholder_and_no_credential():
     assert env["OPENAI_API_KEY"] == env["ANTHROPIC_API_KEY"] == env["GEMINI_API_KEY"] == PLACEHOLDER_KEY
     assert env["PATH"] == "/bin" and env["ANTHROPIC_BASE_URL"] == "http://127.0.0.1:9/seat"
     assert "OPENAI_BASE_URL" not in env  # the user's upstream is the proxy's to use, not the runtime's
+
+
+@pytest.mark.parametrize("api", ["openai.chat", "anthropic.messages", "gemini.generate_content"])
+def test_the_in_process_record_client_holds_only_the_placeholder(fake_provider, runtime_env, tmp_path, api):
+    """The SDK client an e2e case hands an in-process runtime in record mode: built with the
+    placeholder, its requests given the real key where they leave (``cassette_transport``), read from
+    the pytest process's environment, not from the client."""
+    from wireconf.sdk.replay import e2e_client
+
+    provider = PROVIDER_OF[api].name
+    exchange = exchange_for(api, tmp_path / "in-process.yaml", runtime_env)
+    client = e2e_client(api, exchange)
+    if provider != "google":  # google-genai keeps its key on a private attribute
+        assert client.api_key == PLACEHOLDER_KEY
+    APIS[api].call(client, {}, False)
+    assert forwarded_key(fake_provider, provider) == REAL_KEY[provider]
+    assert PLACEHOLDER_KEY not in str(fake_provider.requests[-1])
+
+
+def test_a_credential_the_provider_echoes_is_withheld_from_the_runtime():
+    """What the runtime is answered, never what is kept: the exchange keeps the answer as it came (and
+    the writer refuses it); the runtime gets every rendering of the key replaced."""
+    import base64
+
+    from wireconf.cassettes.store import RecordedResponse
+    from wireconf.emulator.recording import withheld
+
+    key = PLANTED_KEYS.openai
+    encoded = base64.b64encode(key.encode()).decode()
+    response = RecordedResponse(200, {"x-echo-key": [key]}, f'{{"text": "{key}", "b": "{encoded}"}}'.encode())
+    shown = withheld(response, {"OPENAI_API_KEY": key})
+    assert shown.headers == {"x-echo-key": ["<$OPENAI_API_KEY>"]}
+    assert key.encode() not in shown.body and encoded.encode() not in shown.body
+    assert shown.body.count(b"<$OPENAI_API_KEY>") == 2
+    assert withheld(response, {}) is response

@@ -32,8 +32,10 @@ from wireconf.cassettes.recording import allowed_origin
 from wireconf.cassettes.store import RecordedResponse
 from wireconf.emulator.answers import CapturedRequest, Refused, Reply, Unanswered, answer
 from wireconf.emulator.routes import PLACEHOLDER_KEY
+from wireconf.errors import WireconfError
 from wireconf.providers.provider import Provider
 from wireconf.providers.registry import PROVIDERS, SECRET_VARIABLES
+from wireconf.secret_values import key_values, redact, renderings
 
 if TYPE_CHECKING:
     from wireconf.cassettes.exchange import Exchange
@@ -63,6 +65,11 @@ NOT_ANSWERED = frozenset(
     {"content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"}
 )
 """Response headers of the provider's connection (its body is kept decoded, as vcrpy keeps it)."""
+
+
+class UpstreamUnreachable(WireconfError, ConnectionError):
+    """The provider could not be reached from the process that forwards (the site refuses the request:
+    the case is an error, as any network problem is)."""
 
 
 class Upstream(Protocol):
@@ -119,7 +126,7 @@ class DirectUpstream:
             with GUARD.allowed():
                 response = client.send(httpx.Request(method, url, headers=headers, content=body))
         except httpx.HTTPError as exc:
-            raise ConnectionError(f"{type(exc).__name__}: {exc}") from None
+            raise UpstreamUnreachable(f"{type(exc).__name__}: {exc}") from None
         return (
             response.status_code,
             response.reason_phrase,
@@ -197,11 +204,33 @@ class RecordingAnswers:
         except (OSError, EOFError) as exc:  # PassageRefused is a ConnectionError
             return Refused(request.method, target, f"record mode: the provider was not reached ({exc})")
         kept = [(k, v) for k, v in headers if k.lower() not in NOT_ANSWERED]
-        exchange.keep(sent, status, reason, kept, body)
-        grouped: dict[str, list[str]] = {}
-        for key, value in kept:
-            grouped.setdefault(key, []).append(value)
-        return RecordedResponse(status, grouped, body)
+        exchange.keep(sent, status, reason, kept, body)  # as answered: the writer refuses a secret in it
+        return withheld(RecordedResponse(status, _grouped(kept), body), exchange.environ)
+
+
+def _grouped(headers: list[tuple[str, str]]) -> dict[str, list[str]]:
+    grouped: dict[str, list[str]] = {}
+    for key, value in headers:
+        grouped.setdefault(key, []).append(value)
+    return grouped
+
+
+def withheld(response: RecordedResponse, environ: Mapping[str, str]) -> RecordedResponse:
+    """``response`` as the runtime gets it: every rendering of a credential of ``environ`` that the
+    provider echoed (a key in an error message, a header) replaced (``secret_values.redact``), so that
+    the runtime never holds one; the exchange keeps the answer as it came, and the writer refuses it."""
+    values = key_values(environ)
+    if not values:
+        return response
+    headers = {
+        name: [redact(value, values) for value in values_] for name, values_ in response.headers.items()
+    }
+    body = response.body
+    for name, _, rendering in renderings(values):
+        body = body.replace(rendering.encode(), f"<${name}>".encode())
+    if headers == response.headers and body == response.body:
+        return response
+    return RecordedResponse(response.status, headers, body)
 
 
 def runtime_environ(environ: Mapping[str, str], base_urls: Mapping[str, str] | None = None) -> dict[str, str]:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from wireconf.providers.contract import derived_equivalences
 from wireconf.providers.equivalence import Equivalence
 from wireconf.providers.provider import (
+    PLACEHOLDER_KEY,
     TOKEN_START,
     Api,
     Credential,
@@ -43,11 +44,13 @@ def client(transport: Any, uris: list[str] | None = None) -> anthropic.Anthropic
 
 
 def record_client(transport: Any) -> anthropic.Anthropic:
-    """The client a user with real keys gets: ``ANTHROPIC_API_KEY`` and ``ANTHROPIC_BASE_URL`` read by
-    the SDK, HTTP through ``transport``."""
+    """The client a runtime gets in record mode: ``ANTHROPIC_BASE_URL`` read by the SDK, the placeholder
+    key (``transport`` adds the real credentials where it forwards), HTTP through ``transport``."""
     import anthropic
 
-    return anthropic.Anthropic(http_client=http_module().Client(transport=transport), max_retries=0)
+    return anthropic.Anthropic(
+        api_key=PLACEHOLDER_KEY, http_client=http_module().Client(transport=transport), max_retries=0
+    )
 
 
 def messages(sdk: anthropic.Anthropic, headers: dict[str, str], stream: bool) -> SDKObject:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from wireconf.providers.contract import derived_equivalences
 from wireconf.providers.equivalence import Equivalence
 from wireconf.providers.provider import (
+    PLACEHOLDER_KEY,
     TOKEN_START,
     Api,
     Credential,
@@ -44,11 +45,14 @@ def client(transport: Any, uris: list[str] | None = None) -> openai.OpenAI:
 
 
 def record_client(transport: Any) -> openai.OpenAI:
-    """The client a user with real keys gets: key, organisation, project and base URL from the
-    environment (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``, …, read by the SDK), HTTP through ``transport``."""
+    """The client a runtime gets in record mode: base URL from ``OPENAI_BASE_URL`` (read by the SDK), the
+    placeholder key (``transport`` adds the real credentials where it forwards), HTTP through
+    ``transport``."""
     import openai
 
-    return openai.OpenAI(http_client=http_module().Client(transport=transport), max_retries=0)
+    return openai.OpenAI(
+        api_key=PLACEHOLDER_KEY, http_client=http_module().Client(transport=transport), max_retries=0
+    )
 
 
 def chat(sdk: openai.OpenAI, headers: dict[str, str], stream: bool) -> SDKObject:

@@ -22,6 +22,12 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from wireconf.providers.equivalence import Equivalence, ProviderError
 from wireconf.untyped import JSON, SDKObject
 
+PLACEHOLDER_KEY = "wireconf-emulator-placeholder"
+"""The key a runtime is given where it could otherwise read a real one: the SDKs refuse to start without
+one; a replay never sends it anywhere, and a recording's forwarding process (the one that holds the
+keys) drops it and adds the real credentials (``Provider.authorised``), so that no runtime ever holds a
+provider key."""
+
 SdkCall = Callable[[Any, dict[str, str], bool], Any]
 """``call(client, headers, stream)``: the SDK method a runtime calls for the api, on a replay client;
 ``headers`` must be sent with the request (they name the prepared response); returns the SDK's object
@@ -131,7 +137,8 @@ class Provider:
     replay_client: Callable[[Any, list[str]], Any]
     """``(transport, recorded request URIs)`` → an SDK client with a replay key and the public base URL."""
     record_client: Callable[[Any], Any]
-    """``transport`` → the SDK client a user with keys gets (key and base URL read by the SDK)."""
+    """``transport`` → the SDK client a runtime is handed in record mode: the base URL read by the SDK
+    as a user's, the key ``PLACEHOLDER_KEY`` (``transport`` adds the real credentials as it forwards)."""
     secret_variables: tuple[str, ...] = ()
     """Other credentials in the environment (admin keys, organisation ids) never to be written."""
     key_shapes: tuple[KeyShape, ...] = ()
