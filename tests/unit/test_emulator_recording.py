@@ -284,3 +284,13 @@ def test_a_credential_the_provider_echoes_is_withheld_from_the_runtime():
     assert key.encode() not in shown.body and encoded.encode() not in shown.body
     assert shown.body.count(b"<$OPENAI_API_KEY>") == 2
     assert withheld(response, {}) is response
+
+
+def test_an_e2e_site_records_only_in_record_mode(fake_provider, runtime_env, tmp_path):
+    from wireconf.emulator.recording import e2e_responder
+
+    assert isinstance(
+        e2e_responder(exchange_for("openai.chat", tmp_path / "a.yaml", runtime_env, "none")), ExchangeAnswers
+    )
+    recording = e2e_responder(exchange_for("openai.chat", tmp_path / "a.yaml", runtime_env))
+    assert isinstance(recording, RecordingAnswers) and isinstance(recording.upstream, DirectUpstream)

@@ -30,7 +30,15 @@ from urllib.parse import urlsplit, urlunsplit
 
 from wireconf.cassettes.recording import allowed_origin
 from wireconf.cassettes.store import RecordedResponse
-from wireconf.emulator.answers import CapturedRequest, Refused, Reply, Unanswered, answer
+from wireconf.emulator.answers import (
+    CapturedRequest,
+    ExchangeAnswers,
+    Refused,
+    Reply,
+    Responder,
+    Unanswered,
+    answer,
+)
 from wireconf.emulator.routes import PLACEHOLDER_KEY
 from wireconf.errors import WireconfError
 from wireconf.providers.provider import Provider
@@ -231,6 +239,14 @@ def withheld(response: RecordedResponse, environ: Mapping[str, str]) -> Recorded
     if headers == response.headers and body == response.body:
         return response
     return RecordedResponse(response.status, headers, body)
+
+
+def e2e_responder(exchange: Exchange) -> Responder:
+    """What answers an e2e case's site: its cassette (``ExchangeAnswers``) in replay; in record mode the
+    recording proxy, forwarding through this process's way out (``default_upstream``)."""
+    if not exchange.records:
+        return ExchangeAnswers(exchange)
+    return RecordingAnswers(exchange, default_upstream(exchange.environ))
 
 
 def runtime_environ(environ: Mapping[str, str], base_urls: Mapping[str, str] | None = None) -> dict[str, str]:
