@@ -99,7 +99,7 @@ def late(probe: StreamProbe) -> list[int]:
 def test_a_runtime_that_processes_as_it_reads_yields_with_the_last_event_held(
     emulator, api, name, asynchronous
 ):
-    probe, count = run(emulator, api, name, False, asynchronous, hold_last=True, stall=PATIENT)
+    probe, count = run(emulator, api, name, False, asynchronous, hold_last=True, stall=PATIENT, quiet=0.5)
     assert not probe.stalled, "the first item released the last event"
     assert probe.read_at_yield[0] == probe.total - 1
     assert late(probe) == []
@@ -118,7 +118,7 @@ def test_a_runtime_that_buffers_gets_the_last_event_only_after_the_stall_and_is_
 def test_one_early_item_does_not_excuse_a_runtime_that_then_buffers(emulator, api, name):
     """The gate writes the last event once items stop coming, not at the first one: a runtime that yields
     a marker at once and then reads the whole stream before its next item is late all the same."""
-    probe, count = run(emulator, api, name, True, False, early=True, hold_last=True, stall=PATIENT)
+    probe, count = run(emulator, api, name, True, False, early=True, hold_last=True, stall=PATIENT, quiet=0.5)
     assert not probe.stalled
     assert probe.read_at_yield[0] < probe.total and set(probe.read_at_yield[1:]) == {probe.total}
     assert late(probe) == list(range(1, count - 1)) and count > 2

@@ -61,9 +61,11 @@ HOLD_STALL = 1.0
 """How long the hold-last-event gate waits for an item before it writes the last event anyway (seconds):
 charged only to a runtime that buffers a stream (one that processes as it reads yields before it)."""
 
-HOLD_QUIET = 0.1
+HOLD_QUIET = 0.2
 """Once items come, how long none must come before the gate writes the last event (seconds): the items
-a runtime makes from the events it was sent in one burst all come before it (``StreamProbe.hold``)."""
+a runtime makes from the events it was sent in one burst all come before it (``StreamProbe.hold``).
+Paid by every gated case of a runtime that processes as it reads; long enough that a loaded machine's
+scheduling between two items of one burst is not taken for the runtime waiting for more."""
 
 
 @dataclass(frozen=True)
