@@ -20,25 +20,40 @@ the load of a shared machine falls on all alike), best of --repeat:
 Prints milliseconds per call and the ratio of each way to in-memory: CPU time (``time.process_time``:
 every thread of the process, the emulator's included), which a loaded machine does not inflate, and
 wall time, which it does (the two threads wait for each other and for the cores).
+
+Then two costs of issue 34's later parts, each against its own baseline, interleaved the same way:
+
+- the hold-last-event gate (``--gate-calls``): a stream case per case without the gate, and with it for
+  a runtime that yields an item per event as it reads (``RecordedAnswers(probe=, hold_last=True)``):
+  the gate's wall time is its quiet interval (``HOLD_QUIET``), its CPU what the waiting costs;
+- record mode (``--record-calls``), against the fake provider of the tests on 127.0.0.1: the e2e SDK
+  client with the recording transport (in-process, today's path) and the same call through the
+  emulator's recording proxy (a placeholder client, ``RecordingAnswers`` + ``DirectUpstream``); the
+  fake provider's own work is in both.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from wireconf.cassettes.exchange import Exchange
 from wireconf.cassettes.store import RecordedResponse, read_cassette
-from wireconf.emulator.answers import RecordedAnswers
+from wireconf.emulator.answers import HOLD_QUIET, RecordedAnswers
+from wireconf.emulator.recording import DirectUpstream, RecordingAnswers
 from wireconf.emulator.server import Emulator
 from wireconf.emulator.site import Site
 from wireconf.providers.registry import APIS, PROVIDER_OF
-from wireconf.sdk.replay import new_replay, warm_up
+from wireconf.sdk.replay import e2e_client, new_replay, warm_up
 from wireconf.stream_probe import StreamProbe, split_events
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
 
 SCENARIOS = (
     ("openai.chat", "openai/chat__01__opentelemetry-python-contrib__test_chat_completion_with_content_i0"),
@@ -125,10 +140,86 @@ def ways(emulator: Emulator, api: str, recorded: RecordedResponse, uri: str) -> 
     }
 
 
+def measure(table: dict[str, Callable[[], None]], repeat: int, calls: int) -> dict[str, tuple[float, float]]:
+    """``label → (CPU, wall)`` seconds per call, best of ``repeat`` rounds, the ways interleaved."""
+    for run in table.values():  # first calls: imports, pools, parsers
+        run()
+    wall = dict.fromkeys(table, float("inf"))
+    cpu = dict.fromkeys(table, float("inf"))
+    for _ in range(repeat):
+        for label, run in table.items():
+            started, started_cpu = time.perf_counter(), time.process_time()
+            for _ in range(calls):
+                run()
+            cpu[label] = min(cpu[label], (time.process_time() - started_cpu) / calls)
+            wall[label] = min(wall[label], (time.perf_counter() - started) / calls)
+    return {label: (cpu[label], wall[label]) for label in table}
+
+
+def show(title: str, found: dict[str, tuple[float, float]]) -> None:
+    base_cpu, base_wall = next(iter(found.values()))
+    print(title)
+    print(f"  {'':26} {'CPU (all threads)':>25}  {'wall':>22}")
+    for label, (cpu, wall) in found.items():
+        print(
+            f"  {label:26} {cpu * 1000:7.3f} ms/call {cpu / base_cpu:5.2f}x"
+            f"  {wall * 1000:7.3f} ms/call {wall / base_wall:5.2f}x"
+        )
+
+
+def gated(
+    emulator: Emulator, api: str, recorded: RecordedResponse, uri: str
+) -> dict[str, Callable[[], None]]:
+    """A stream case per case, without and with the gate, the runtime yielding an item per event."""
+    record, http = APIS[api], PROVIDER_OF[api].http_module()
+    shared, shared_async = http.Client(verify=False), http.AsyncClient(verify=False)
+
+    def per_case(hold: bool) -> None:
+        probe = StreamProbe(split_events(recorded.body))
+        responder = RecordedAnswers(api, [recorded], probe=probe, hold_last=hold)
+        site = emulator.open_site(api, responder, recorded_uri=uri)
+        try:
+            for _ in record.call(sdk_client(api, site, shared, shared_async), {}, True):
+                probe.mark_yield()
+        finally:
+            emulator.close_site(site)
+
+    return {"per case, no gate": lambda: per_case(False), "per case, gate": lambda: per_case(True)}
+
+
+def recording(emulator: Emulator, environ: dict[str, str], folder: Path) -> dict[str, Callable[[], None]]:
+    """openai.chat recorded from the fake provider: in-process (the recording transport under the e2e
+    client) and through the emulator's recording proxy. Nothing is written (no ``finish``)."""
+    api, record = "openai.chat", APIS["openai.chat"]
+    http = PROVIDER_OF[api].http_module()
+    shared = http.Client(verify=False)
+    upstream = DirectUpstream(environ)
+
+    def exchange() -> Exchange:
+        return Exchange("bench", folder / "bench.yaml", None, "all", api, "openai", environ)
+
+    def in_process() -> None:
+        record.call(e2e_client(api, exchange()), {}, False)
+
+    def through_emulator() -> None:
+        site = emulator.open_site(api, RecordingAnswers(exchange(), upstream))
+        try:
+            record.call(sdk_client(api, site, shared), {}, False)
+        finally:
+            emulator.close_site(site)
+
+    return {"in-process transport": in_process, "emulator recording proxy": through_emulator}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--calls", type=int, default=200)
+    parser.add_argument(
+        "--gate-calls", type=int, default=10, help="per round (each gated call waits HOLD_QUIET)"
+    )
+    parser.add_argument("--record-calls", type=int, default=50)
+    parser.add_argument("--only", choices=("replay", "gate", "record"), help="one part only")
     args = parser.parse_args()
     calls = max(5, args.calls if args.repeat > 1 else min(args.calls, 40))
     with Emulator() as emulator:
@@ -136,26 +227,33 @@ def main() -> None:
             cassette = read_cassette(REPO / "cassettes" / f"{name}.yaml", name)
             interaction = cassette.interactions[0]
             warm_up(api)
-            table = ways(emulator, api, interaction.response, interaction.request.uri)
-            for run in table.values():  # first calls: imports, pools, parsers
-                run()
-            wall = dict.fromkeys(table, float("inf"))
-            cpu = dict.fromkeys(table, float("inf"))
-            for _ in range(args.repeat):
-                for label, run in table.items():
-                    started, started_cpu = time.perf_counter(), time.process_time()
-                    for _ in range(calls):
-                        run()
-                    cpu[label] = min(cpu[label], (time.process_time() - started_cpu) / calls)
-                    wall[label] = min(wall[label], (time.perf_counter() - started) / calls)
-            kind = "stream" if interaction.response.is_event_stream else "json"
-            print(f"{api} ({kind}, {name.split('/')[-1][:48]}):")
-            print(f"  {'':26} {'CPU (all threads)':>25}  {'wall':>22}")
-            for label in table:
-                print(
-                    f"  {label:26} {cpu[label] * 1000:7.3f} ms/call {cpu[label] / cpu['in-memory']:5.2f}x"
-                    f"  {wall[label] * 1000:7.3f} ms/call {wall[label] / wall['in-memory']:5.2f}x"
-                )
+            response, uri = interaction.response, interaction.request.uri
+            kind = "stream" if response.is_event_stream else "json"
+            title = f"{api} ({kind}, {name.split('/')[-1][:48]}):"
+            if args.only in (None, "replay"):
+                show(title, measure(ways(emulator, api, response, uri), args.repeat, calls))
+            if args.only in (None, "gate") and response.is_event_stream:
+                found = measure(gated(emulator, api, response, uri), args.repeat, args.gate_calls)
+                show(f"{title} the hold-last-event gate (HOLD_QUIET {HOLD_QUIET * 1000:.0f} ms)", found)
+        if args.only in (None, "record"):
+            import tempfile
+
+            from tests.fake_provider import PLANTED_KEYS, FakeProvider
+
+            fake = FakeProvider(PLANTED_KEYS).start()
+            environ = {**os.environ, **fake.environ()}
+            saved = dict(os.environ)
+            os.environ.update(environ)  # the in-process client reads the base URL as a user's SDK does
+            try:
+                with tempfile.TemporaryDirectory() as folder:
+                    found = measure(
+                        recording(emulator, environ, Path(folder)), args.repeat, args.record_calls
+                    )
+                show("openai.chat recorded from the fake provider on 127.0.0.1:", found)
+            finally:
+                os.environ.clear()
+                os.environ.update(saved)
+                fake.stop()
 
 
 if __name__ == "__main__":

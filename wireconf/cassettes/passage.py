@@ -9,6 +9,11 @@ it reads there: messages are JSON (never pickles), and a request leaves only for
 (``wireconf.cassettes.recording.allowed_origins``: the providers' hosts and the base URLs the user set);
 anything else is answered with a refusal and never sent.
 
+A request that names its provider (``Passage.forward(..., provider=)``: the emulator's recording proxy,
+``wireconf.emulator.recording``) comes from a runtime that holds only a placeholder: the pytest process
+drops every credential it carries and adds the provider's real ones (``Provider.authorised``), and
+sends it only to that provider's own origins. The keys stay in the pytest process.
+
 Framing: a 4-byte big-endian length, then a JSON object; bodies travel base64-encoded.
 """
 
@@ -77,15 +82,23 @@ class Passage:
         self._lock = threading.Lock()
 
     def forward(
-        self, method: str, url: str, headers: list[tuple[str, str]], body: bytes
+        self,
+        method: str,
+        url: str,
+        headers: list[tuple[str, str]],
+        body: bytes,
+        provider: str | None = None,
     ) -> tuple[int, str, list[tuple[str, str]], bytes]:
-        """``(status, reason, headers, body)`` of the provider's answer; raises ``PassageRefused``."""
+        """``(status, reason, headers, body)`` of the provider's answer; raises ``PassageRefused``.
+        ``provider``: the pytest process puts that provider's credentials in place of the request's."""
         request = {
             "method": method,
             "url": url,
             "headers": [list(pair) for pair in headers],
             "body": base64.b64encode(body).decode("ascii"),
         }
+        if provider is not None:
+            request["provider"] = provider
         with self._lock:
             try:
                 _send(self._sock, request)
@@ -106,12 +119,28 @@ def _origins(environ: Mapping[str, str]) -> frozenset[tuple[str, str, int]]:
     return frozenset(origin for name in PROVIDERS for origin in allowed_origins(name, environ))
 
 
-def _answer(client: Any, http: Any, request: dict[str, Any], origins: frozenset[Any]) -> dict[str, Any]:
+def _answer(
+    client: Any,
+    http: Any,
+    request: dict[str, Any],
+    origins: frozenset[Any],
+    environ: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
     url = str(request.get("url"))
     if origin_of(url) not in origins:
         return {"refused": f"wireconf record mode: {url} is not a provider's origin; nothing was sent"}
     try:
         headers = [(str(k), str(v)) for k, v in request.get("headers") or []]
+        named = request.get("provider")
+        if named is not None:
+            provider = PROVIDERS.get(str(named))
+            if (
+                provider is None
+                or environ is None
+                or origin_of(url) not in allowed_origins(provider.name, environ)
+            ):
+                return {"refused": f"wireconf record mode: {url} is not {named}'s origin; nothing was sent"}
+            url, headers = provider.authorised(url, headers, environ)
         outgoing = http.Request(
             str(request.get("method")),
             url,
@@ -129,10 +158,17 @@ def _answer(client: Any, http: Any, request: dict[str, Any], origins: frozenset[
     }
 
 
-def serve(sock: socket.socket, origins: frozenset[Any], client: Any, http: Any) -> None:
+def serve(
+    sock: socket.socket,
+    origins: frozenset[Any],
+    client: Any,
+    http: Any,
+    environ: Mapping[str, str] | None = None,
+) -> None:
     """The pytest process's end, on a thread of its own until the runner's end closes: ``client`` an
     ``httpx.Client`` of module ``http``, both made before the thread starts (a fork must never copy a
-    half-done import or a lock held by a thread it does not copy)."""
+    half-done import or a lock held by a thread it does not copy); ``environ``: where the credentials
+    of a request that names its provider are read."""
     with sock, client:
         while True:
             try:
@@ -140,7 +176,7 @@ def serve(sock: socket.socket, origins: frozenset[Any], client: Any, http: Any) 
             except (OSError, EOFError, ValueError):
                 return
             try:
-                _send(sock, _answer(client, http, request, origins))
+                _send(sock, _answer(client, http, request, origins, environ))
             except OSError:
                 return
 
@@ -151,7 +187,7 @@ def open_passage(environ: Mapping[str, str]) -> tuple[socket.socket, socket.sock
 
     client = httpx.Client(trust_env=True, timeout=httpx.Timeout(600.0, connect=30.0))
     ours, theirs = socket.socketpair()
-    arguments = (ours, _origins(environ), client, httpx)
+    arguments = (ours, _origins(environ), client, httpx, environ)
     threading.Thread(target=serve, args=arguments, daemon=True, name="wireconf-passage").start()
     return theirs, ours
 

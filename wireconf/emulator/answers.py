@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 from wireconf.cassettes.matching import json_body
 from wireconf.cassettes.scrub import scrub_uri
 from wireconf.cassettes.store import RecordedResponse
+from wireconf.emulator.routes import EmulatorError
 from wireconf.stream_probe import StreamProbe, split_events
 from wireconf.untyped import JSON
 
@@ -56,13 +57,27 @@ class CapturedRequest:
         return f"{self.method} {scrub_uri(self.url)}"
 
 
+HOLD_STALL = 1.0
+"""How long the hold-last-event gate waits for an item before it writes the last event anyway (seconds):
+charged only to a runtime that buffers a stream (one that processes as it reads yields before it)."""
+
+HOLD_QUIET = 0.2
+"""Once items come, how long none must come before the gate writes the last event (seconds): the items
+a runtime makes from the events it was sent in one burst all come before it (``StreamProbe.hold``).
+Paid by every gated case of a runtime that processes as it reads; long enough that a loaded machine's
+scheduling between two items of one burst is not taken for the runtime waiting for more."""
+
+
 @dataclass(frozen=True)
 class Answer:
     """A response to write: an event stream (``probe`` set) one recorded event per chunk, counted as
-    each is written; any other body whole."""
+    each is written; any other body whole. ``hold``: the stream's last event and its end wait for the
+    runtime's items (the hold-last-event gate)."""
 
     response: RecordedResponse
     probe: StreamProbe | None = None
+    hold: tuple[float, float] | None = None
+    """``(stall, quiet)`` of the hold-last-event gate (``StreamProbe.hold``); ``None``: no hold."""
 
 
 @dataclass(frozen=True)
@@ -107,13 +122,39 @@ API_METHOD = "POST"
 class RecordedAnswers:
     """Recorded responses answering the site's api, in order, each one request (``repeat``: the last one
     answers every request after it, for a runtime that must be answered whatever it sends, as a
-    ``wire`` run is)."""
+    ``wire`` run is).
 
-    def __init__(self, api: str, responses: Iterable[RecordedResponse], repeat: bool = False) -> None:
+    ``probe``: the case's own probe (the one its verdict reads) counts the first response's events as
+    they are written, and the adapter's yields mark it. ``hold_last`` (an ``incremental`` stream case):
+    that response's last event and the end of its body are held until items were yielded (and then
+    paused for ``quiet`` seconds), or for ``stall`` seconds: over HTTP the harness cannot know what a
+    runtime has read, only what it was sent, so it sends all but the last event and sees whether items
+    come (``StreamProbe.hold``)."""
+
+    def __init__(
+        self,
+        api: str,
+        responses: Iterable[RecordedResponse],
+        repeat: bool = False,
+        *,
+        probe: StreamProbe | None = None,
+        hold_last: bool = False,
+        stall: float = HOLD_STALL,
+        quiet: float = HOLD_QUIET,
+    ) -> None:
         self.api = api
         self._left = deque(responses)
         self._repeat = repeat
+        self._probe = probe
+        self._hold = (stall, quiet) if hold_last else None
         self._lock = threading.Lock()
+        if probe is not None:
+            first = self._left[0] if self._left else None
+            if first is None or not first.is_event_stream or split_events(first.body) != probe.events:
+                raise EmulatorError(
+                    "the case's stream probe counts other events than its recorded response's: "
+                    "a probe is given with the event stream it counts"
+                )
 
     def respond(self, request: CapturedRequest) -> Reply:
         if request.api != self.api or request.method != API_METHOD:
@@ -127,7 +168,10 @@ class RecordedAnswers:
                     "answers one: a second call, or a retry)",
                 )
             response = self._left[0] if self._repeat and len(self._left) == 1 else self._left.popleft()
-        return answer(response)
+            probe, self._probe = self._probe, None
+        if probe is None:
+            return answer(response)
+        return Answer(response, probe, self._hold)
 
 
 class ExchangeAnswers:

@@ -28,6 +28,7 @@ import socket
 import ssl
 import sys
 import threading
+from collections.abc import Iterable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Protocol
@@ -45,6 +46,7 @@ class Host(Protocol):
     it keeps strays and failures, its certificate authority."""
 
     def site(self, token: str) -> Site | None: ...
+    def no_site(self, token: str) -> str: ...
     def site_of_credentials(self, header: str | None) -> Site | None: ...
     def stray(self, method: str, url: str, why: str) -> None: ...
     def failed(self, what: str) -> None: ...
@@ -190,7 +192,7 @@ class Handler(BaseHTTPRequestHandler):
         token, _, rest = self.path.lstrip("/").partition("/")
         site = emulator.site(token)
         if site is None:
-            emulator.stray(self.command, self.path, "no open site has this token")
+            emulator.stray(self.command, self.path, emulator.no_site(token))
             self.close_connection = True
             return
         path, _, query = ("/" + rest).partition("?")
@@ -245,8 +247,13 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         # one chunk per recorded event (the HTTP framing a reader's chunks follow), all of them in one
         # write: the server's thread and a runtime's in one process hand the GIL over once, not per event
-        chunks = b"".join(b"%x\r\n%s\r\n" % (len(event), event) for event in probe.chunks())
-        self.wfile.write(chunks + b"0\r\n\r\n")
+        events = probe.chunks()
+        if reply.hold is not None and probe.total > 1:
+            # the gate: all but the last event now, the rest once the runtime yielded (or the stall)
+            self.wfile.write(_chunked(next(events) for _ in range(probe.total - 1)))
+            self.wfile.flush()
+            probe.hold(*reply.hold)
+        self.wfile.write(_chunked(events) + b"0\r\n\r\n")
 
     def _write_download(self, found: Download) -> None:
         self.send_response_only(found.status)
@@ -266,6 +273,10 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", "0")
         self.send_header("Connection", "close")
         self.end_headers()
+
+
+def _chunked(events: Iterable[bytes]) -> bytes:
+    return b"".join(b"%x\r\n%s\r\n" % (len(event), event) for event in events)
 
 
 def token_of_credentials(header: str | None) -> str | None:

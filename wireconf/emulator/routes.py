@@ -18,9 +18,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from wireconf.errors import WireconfError
+from wireconf.providers import provider as provider_records
 from wireconf.providers.registry import APIS, PROVIDER_OF
 
-PLACEHOLDER_KEY = "wireconf-emulator-placeholder"
+PLACEHOLDER_KEY = provider_records.PLACEHOLDER_KEY
 """The key a runtime is given: the SDKs refuse to start without one; the emulator never reads it, and
 a recording proxy puts the real one in its place, so that no runtime ever holds a provider key."""
 

@@ -20,6 +20,7 @@ from wireconf.cassettes.downloads import Downloads
 from wireconf.emulator.answers import Refused, Responder
 from wireconf.emulator.handler import HostServer, token_of_credentials
 from wireconf.emulator.routes import EmulatorError, public_endpoint
+from wireconf.emulator.seat import Seat
 from wireconf.emulator.site import Site
 from wireconf.emulator.tls import Authority
 from wireconf.untyped import JSON
@@ -35,6 +36,7 @@ class Emulator:
         self.address = (str(bound_host), int(bound_port))
         self.url = f"http://{self.address[0]}:{self.address[1]}"
         self._sites: dict[str, Site] = {}
+        self._seats: dict[str, Seat] = {}
         self._lock = threading.Lock()
         self._authority: Authority | None = None
         self._thread: threading.Thread | None = None
@@ -91,6 +93,7 @@ class Emulator:
                         connection.shutdown(socket.SHUT_RDWR)
         with self._lock:
             self._sites.clear()
+            self._seats.clear()
             authority, self._authority = self._authority, None
         if authority is not None:
             authority.close()
@@ -149,9 +152,36 @@ class Emulator:
         finally:
             self.close_site(site)
 
-    def site(self, token: str) -> Site | None:
+    def open_seat(self) -> Seat:
+        """A seat for one runtime process (``seat``): its URL answers for the site it is given."""
+        if self._thread is None:
+            raise EmulatorError("the emulator is not serving: start it before opening a seat")
+        seat = Seat(self.url)
         with self._lock:
-            return self._sites.get(token)
+            self._seats[seat.token] = seat
+        return seat
+
+    def close_seat(self, seat: Seat) -> None:
+        """The seat answers nothing from now on."""
+        with self._lock:
+            self._seats.pop(seat.token, None)
+
+    def site(self, token: str) -> Site | None:
+        """The open site of ``token``, or the current site of the seat of ``token``."""
+        with self._lock:
+            site = self._sites.get(token)
+            seat = self._seats.get(token) if site is None else None
+        return seat.current if seat is not None else site
+
+    def no_site(self, token: str) -> str:
+        """Why ``token`` names no site (what a stray to it is kept with)."""
+        with self._lock:
+            seated = token in self._seats
+        return (
+            "a request to a runtime's seat while none of its calls is current"
+            if seated
+            else ("no open site has this token")
+        )
 
     def site_of_credentials(self, header: str | None) -> Site | None:
         token = token_of_credentials(header)

@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING, Any
 from wireconf.providers.contract import derived_equivalences
 from wireconf.providers.equivalence import Equivalence
 from wireconf.providers.provider import (
+    PLACEHOLDER_KEY,
     TOKEN_START,
     Api,
+    Credential,
     KeyShape,
     Provider,
     Route,
@@ -42,11 +44,13 @@ def client(transport: Any, uris: list[str] | None = None) -> anthropic.Anthropic
 
 
 def record_client(transport: Any) -> anthropic.Anthropic:
-    """The client a user with real keys gets: ``ANTHROPIC_API_KEY`` and ``ANTHROPIC_BASE_URL`` read by
-    the SDK, HTTP through ``transport``."""
+    """The client a runtime gets in record mode: ``ANTHROPIC_BASE_URL`` read by the SDK, the placeholder
+    key (``transport`` adds the real credentials where it forwards), HTTP through ``transport``."""
     import anthropic
 
-    return anthropic.Anthropic(http_client=http_module().Client(transport=transport), max_retries=0)
+    return anthropic.Anthropic(
+        api_key=PLACEHOLDER_KEY, http_client=http_module().Client(transport=transport), max_retries=0
+    )
 
 
 def messages(sdk: anthropic.Anthropic, headers: dict[str, str], stream: bool) -> SDKObject:
@@ -185,4 +189,12 @@ PROVIDER = Provider(
     kept_headers=frozenset({"anthropic-version", "anthropic-beta"}),
     sdk_json=api_names_json,
     tracing_scopes=frozenset({"com.anthropic.sdk.python"}),
+    # https://docs.anthropic.com/en/api/getting-started#authentication: "All requests to the Anthropic
+    # API must include an x-api-key header with your API key"; the SDK sends an ANTHROPIC_AUTH_TOKEN as
+    # a bearer token instead
+    credentials=(
+        Credential(("ANTHROPIC_API_KEY",), "x-api-key"),
+        Credential(("ANTHROPIC_AUTH_TOKEN",), "Authorization", "Bearer "),
+    ),
+    auth_headers=frozenset({"x-api-key", "authorization"}),
 )

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from wireconf.providers.contract import derived_equivalences
 from wireconf.providers.equivalence import ANY_PATH, Equivalence
-from wireconf.providers.provider import Api, KeyShape, Provider, Route
+from wireconf.providers.provider import PLACEHOLDER_KEY, Api, Credential, KeyShape, Provider, Route
 from wireconf.untyped import JSON, SDKObject
 
 if TYPE_CHECKING:
@@ -75,8 +75,9 @@ def client(transport: Any, uris: list[str] | None = None) -> genai.Client:
 
 
 def record_client(transport: Any) -> genai.Client:
-    """The client a user with real keys gets: key from ``GEMINI_API_KEY`` / ``GOOGLE_API_KEY`` and base
-    URL from ``GOOGLE_GEMINI_BASE_URL`` (read by the SDK), HTTP through ``transport``."""
+    """The client a runtime gets in record mode: base URL from ``GOOGLE_GEMINI_BASE_URL`` (read by the
+    SDK), the placeholder key (``transport`` adds the real credentials where it forwards), HTTP through
+    ``transport``."""
     from google import genai
     from google.genai import types
 
@@ -85,7 +86,7 @@ def record_client(transport: Any) -> genai.Client:
         httpx_client=http.Client(transport=transport),
         httpx_async_client=http.AsyncClient(transport=transport),
     )
-    return genai.Client(vertexai=False, http_options=options)
+    return genai.Client(api_key=PLACEHOLDER_KEY, vertexai=False, http_options=options)
 
 
 def sdk_json(value: SDKObject) -> JSON:
@@ -244,4 +245,9 @@ PROVIDER = Provider(
         KeyShape("Google OAuth access token (ya29.…)", r"ya29\.[0-9A-Za-z_-]{20,}"),
     ),
     sdk_json=sdk_json,
+    # https://ai.google.dev/api#authentication: the API key in the x-goog-api-key header (the REST
+    # reference also takes it as the key query parameter; an OAuth token goes as a bearer token)
+    credentials=(Credential(("GEMINI_API_KEY", "GOOGLE_API_KEY"), "x-goog-api-key"),),
+    auth_headers=frozenset({"x-goog-api-key", "authorization"}),
+    auth_query=frozenset({"key"}),
 )

@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING, Any
 from wireconf.providers.contract import derived_equivalences
 from wireconf.providers.equivalence import Equivalence
 from wireconf.providers.provider import (
+    PLACEHOLDER_KEY,
     TOKEN_START,
     Api,
+    Credential,
     KeyShape,
     Provider,
     Route,
@@ -43,11 +45,14 @@ def client(transport: Any, uris: list[str] | None = None) -> openai.OpenAI:
 
 
 def record_client(transport: Any) -> openai.OpenAI:
-    """The client a user with real keys gets: key, organisation, project and base URL from the
-    environment (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``, …, read by the SDK), HTTP through ``transport``."""
+    """The client a runtime gets in record mode: base URL from ``OPENAI_BASE_URL`` (read by the SDK), the
+    placeholder key (``transport`` adds the real credentials where it forwards), HTTP through
+    ``transport``."""
     import openai
 
-    return openai.OpenAI(http_client=http_module().Client(transport=transport), max_retries=0)
+    return openai.OpenAI(
+        api_key=PLACEHOLDER_KEY, http_client=http_module().Client(transport=transport), max_retries=0
+    )
 
 
 def chat(sdk: openai.OpenAI, headers: dict[str, str], stream: bool) -> SDKObject:
@@ -271,4 +276,13 @@ PROVIDER = Provider(
     identifier_prefixes=("org-", "proj_"),
     kept_headers=frozenset({"openai-beta"}),
     sdk_json=api_names_json,
+    # https://platform.openai.com/docs/api-reference/authentication: "API keys should be provided via
+    # HTTP Bearer authentication", an organisation and a project in the OpenAI-Organization and
+    # OpenAI-Project headers (the pinned openapi.yaml's securitySchemes: ApiKeyAuth, http bearer)
+    credentials=(
+        Credential(("OPENAI_API_KEY",), "Authorization", "Bearer "),
+        Credential(("OPENAI_ORG_ID",), "OpenAI-Organization"),
+        Credential(("OPENAI_PROJECT_ID",), "OpenAI-Project"),
+    ),
+    auth_headers=frozenset({"authorization", "openai-organization", "openai-project"}),
 )

@@ -17,10 +17,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from wireconf.providers.equivalence import Equivalence, ProviderError
 from wireconf.untyped import JSON, SDKObject
+
+PLACEHOLDER_KEY = "wireconf-emulator-placeholder"
+"""The key a runtime is given where it could otherwise read a real one: the SDKs refuse to start without
+one; a replay never sends it anywhere, and a recording's forwarding process (the one that holds the
+keys) drops it and adds the real credentials (``Provider.authorised``), so that no runtime ever holds a
+provider key."""
 
 SdkCall = Callable[[Any, dict[str, str], bool], Any]
 """``call(client, headers, stream)``: the SDK method a runtime calls for the api, on a replay client;
@@ -100,6 +106,17 @@ class KeyShape:
 
 
 @dataclass(frozen=True)
+class Credential:
+    """How a provider's API reference says one credential is sent: the request header ``header`` with
+    ``prefix`` then the value of the first of ``variables`` set (a recording proxy adds it to a
+    runtime's request in place of the placeholder the runtime holds: ``wireconf.emulator.recording``)."""
+
+    variables: tuple[str, ...]
+    header: str
+    prefix: str = ""
+
+
+@dataclass(frozen=True)
 class Provider:
     """A provider: its APIs, its official SDK's clients, its keys and what its traffic looks like."""
 
@@ -120,7 +137,8 @@ class Provider:
     replay_client: Callable[[Any, list[str]], Any]
     """``(transport, recorded request URIs)`` → an SDK client with a replay key and the public base URL."""
     record_client: Callable[[Any], Any]
-    """``transport`` → the SDK client a user with keys gets (key and base URL read by the SDK)."""
+    """``transport`` → the SDK client a runtime is handed in record mode: the base URL read by the SDK
+    as a user's, the key ``PLACEHOLDER_KEY`` (``transport`` adds the real credentials as it forwards)."""
     secret_variables: tuple[str, ...] = ()
     """Other credentials in the environment (admin keys, organisation ids) never to be written."""
     key_shapes: tuple[KeyShape, ...] = ()
@@ -132,6 +150,13 @@ class Provider:
     """An SDK object → the provider's own JSON (``None``: pydantic's ``model_dump`` by alias)."""
     tracing_scopes: frozenset[str] = field(default_factory=frozenset)
     """Instrumentation scopes of the SDK's own spans (never the runtime's: shown, not judged)."""
+    credentials: tuple[Credential, ...] = ()
+    """How each credential is sent, from the provider's API reference (the key first)."""
+    auth_headers: frozenset[str] = frozenset()
+    """Request headers (lower case) that carry a credential in any form the provider accepts: a
+    recording proxy drops them from what a runtime sent (its placeholder) before it adds the real ones."""
+    auth_query: frozenset[str] = frozenset()
+    """Query parameters that carry a key (Gemini's ``key=``), dropped likewise."""
     version_path: str = ""
     """What the SDK client's ``base_url`` lacks up to the API version (``/v1`` where the SDK adds it to
     each call's path): the exec bridge hands a runtime ``api_base_url``, the form most other SDKs take."""
@@ -142,6 +167,26 @@ class Provider:
             if environ.get(name, "").strip():
                 return environ[name]
         return None
+
+    def authorised(
+        self, url: str, headers: list[tuple[str, str]], environ: Mapping[str, str]
+    ) -> tuple[str, list[tuple[str, str]]]:
+        """``url`` and ``headers`` of a runtime's request (with the placeholder it holds) with every
+        credential it carried dropped and the credentials of ``environ`` added as the provider's API
+        reference says they are sent: what a recording proxy forwards."""
+        dropped = self.auth_headers | {c.header.lower() for c in self.credentials}
+        kept = [(k, v) for k, v in headers if k.lower() not in dropped]
+        for credential in self.credentials:
+            value = next((environ[n] for n in credential.variables if environ.get(n, "").strip()), None)
+            if value is not None:
+                kept.append((credential.header, credential.prefix + value))
+        parts = urlsplit(url)
+        if self.auth_query and parts.query:
+            query = [
+                (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in self.auth_query
+            ]
+            url = urlunsplit(parts._replace(query=urlencode(query)))
+        return url, kept
 
 
 # --- helpers the provider modules share ---------------------------------------------------------------

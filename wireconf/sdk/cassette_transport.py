@@ -2,11 +2,13 @@
 
 Every request the runtime sends through the client is captured as sent (method, URL, body bytes) and
 answered by the case's ``Exchange``: from the cassette in replay, from the real provider in record
-mode (then read in full and kept for the cassette, as vcrpy does). In record mode a request reaches
-only the provider's origin (``wireconf.cassettes.recording.allowed_origin``): anywhere else it is a
-network attempt, refused before it leaves, and nothing of it is kept. Event streams are served one
-event per chunk through a ``StreamProbe``, so that an e2e case can check incremental processing like
-a stream case does. The transport serves both the sync and the async client of an SDK.
+mode (then read in full and kept for the cassette, as vcrpy does; the client holds a placeholder key,
+and the real credentials are added where the request leaves: ``Provider.authorised``). In record
+mode a request reaches only the provider's origin (``wireconf.cassettes.recording.allowed_origin``):
+anywhere else it is a network attempt, refused before it leaves, and nothing of it is kept. Event
+streams are served one event per chunk through a ``StreamProbe``, so that an e2e case can check
+incremental processing like a stream case does. The transport serves both the sync and the async
+client of an SDK.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from wireconf.cassettes.network_guard import GUARD
 from wireconf.cassettes.recording import allowed_origin, origin_of
 from wireconf.errors import WireconfError
+from wireconf.providers.registry import PROVIDERS
 from wireconf.stream_probe import StreamProbe, split_events
 
 if TYPE_CHECKING:
@@ -59,16 +62,23 @@ def cassette_transport(http: ModuleType, exchange: Exchange) -> Any:
             return http.Response(status, headers=headers, content=body)
 
         def _forward(self, request: Any, body: bytes) -> tuple[int, str, list[tuple[str, str]], bytes]:
+            """Sent with the provider's real credentials in place of the placeholder the runtime's
+            client holds, added by the process that holds the keys."""
+            sent = list(request.headers.multi_items())
             if GUARD.passage is not None:  # the case runner's namespace: the pytest process sends it
                 status, reason, headers, content = GUARD.passage.forward(
-                    request.method, str(request.url), list(request.headers.multi_items()), body
+                    request.method, str(request.url), sent, body, provider=exchange.provider
                 )
                 kept = [(k, v) for k, v in headers if k.lower() not in _DROPPED_RESPONSE_HEADERS]
                 return status, reason, kept, content
             if self._upstream is None:
                 self._upstream = http.Client(trust_env=True, timeout=http.Timeout(600.0, connect=30.0))
+            url, headers = PROVIDERS[exchange.provider].authorised(str(request.url), sent, exchange.environ)
+            headers = [(k, v) for k, v in headers if k.lower() not in ("host", "content-length")]
             with GUARD.allowed():
-                response = self._upstream.send(request)
+                response = self._upstream.send(
+                    http.Request(request.method, url, headers=headers, content=body)
+                )
             headers = [
                 (k, v)
                 for k, v in response.headers.multi_items()

@@ -1,0 +1,151 @@
+"""The hold-last-event gate (``RecordedAnswers(probe=, hold_last=)``): over HTTP the harness cannot know
+what a runtime has read, only what the emulator wrote, so for an ``incremental`` stream case it writes
+events 1..n-1, then holds event n and the end of the body until an item was yielded (or a stall passes).
+A runtime that processes as it reads yields with n-1 events written; one that buffers gets event n only
+after the stall, and its items are late by the verdict's rule (``judging/verdict.py::_incremental``:
+an item yielded once all ``total`` events were read). Read through the official SDKs' streaming
+iterators, sync and async."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import threading
+from typing import Any
+
+import pytest
+
+from tests.unit.test_emulator import ANTHROPIC_STREAM, CHAT_STREAM, GEMINI_STREAM, interaction, sdk_client
+from wireconf.emulator.answers import RecordedAnswers
+from wireconf.emulator.routes import EmulatorError
+from wireconf.emulator.server import Emulator
+from wireconf.providers.registry import APIS
+from wireconf.stream_probe import StreamProbe, split_events
+
+STREAMS = [
+    ("openai.chat", CHAT_STREAM),
+    ("anthropic.messages", ANTHROPIC_STREAM),
+    ("gemini.generate_content", GEMINI_STREAM),
+]
+
+PATIENT = 60.0
+"""A stall no runtime that processes as it reads comes near (the test does not time it: it reads
+``stalled``, which says whether the gate let go for an item or for the clock)."""
+
+
+@pytest.fixture(scope="module")
+def emulator():
+    with Emulator() as running:
+        yield running
+
+
+def run(
+    emulator: Emulator,
+    api: str,
+    name: str,
+    buffered: bool,
+    asynchronous: bool,
+    early: bool = False,
+    **gate: Any,
+):
+    """The api's SDK stream read through a site; the harness's part as ``AdapterMethod.invoke`` plays it:
+    ``mark_yield`` on the case's probe for each item the runtime yields. ``buffered``: the runtime reads
+    the whole stream before it yields anything (``early``: but one item, as soon as it starts)."""
+    recorded = interaction(name).response
+    probe = StreamProbe(split_events(recorded.body))
+    responder = RecordedAnswers(api, [recorded], probe=probe, **gate)
+    with emulator.serving(api, responder) as site:
+        client = sdk_client(site.endpoint(), asynchronous)
+        call = APIS[api].call
+        if asynchronous:
+
+            async def drain() -> int:
+                stream = call(client, {}, True)
+                if inspect.isawaitable(stream):
+                    stream = await stream
+                if buffered:
+                    items = [event async for event in stream]
+                    for _ in items:
+                        probe.mark_yield()
+                    return len(items)
+                count = 0
+                async for _ in stream:
+                    probe.mark_yield()
+                    count += 1
+                return count
+
+            count = asyncio.run(drain())
+        else:
+            stream = call(client, {}, True)
+            count = 0
+            if early:
+                probe.mark_yield()
+                count += 1
+            items = list(stream) if buffered else stream
+            for _ in items:
+                probe.mark_yield()
+                count += 1
+        assert site.probes == [probe] and not site.refused
+    return probe, count
+
+
+def late(probe: StreamProbe) -> list[int]:
+    """The verdict's rule: the items yielded only once every event had been read (the last excused)."""
+    return [i for i, read in enumerate(probe.read_at_yield[:-1]) if read >= probe.total]
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
+@pytest.mark.parametrize(("api", "name"), STREAMS, ids=[api for api, _ in STREAMS])
+def test_a_runtime_that_processes_as_it_reads_yields_with_the_last_event_held(
+    emulator, api, name, asynchronous
+):
+    probe, count = run(emulator, api, name, False, asynchronous, hold_last=True, stall=PATIENT, quiet=0.5)
+    assert not probe.stalled, "the first item released the last event"
+    assert probe.read_at_yield[0] == probe.total - 1
+    assert late(probe) == []
+    assert probe.read == probe.total and count == len(probe.read_at_yield) > 1
+
+
+@pytest.mark.parametrize(("api", "name"), STREAMS, ids=[api for api, _ in STREAMS])
+def test_a_runtime_that_buffers_gets_the_last_event_only_after_the_stall_and_is_late(emulator, api, name):
+    probe, count = run(emulator, api, name, True, False, hold_last=True, stall=0.2)
+    assert probe.stalled, "no item could come before the last event"
+    assert set(probe.read_at_yield) == {probe.total}
+    assert late(probe) == list(range(count - 1)) and count > 1
+
+
+@pytest.mark.parametrize(("api", "name"), STREAMS, ids=[api for api, _ in STREAMS])
+def test_one_early_item_does_not_excuse_a_runtime_that_then_buffers(emulator, api, name):
+    """The gate writes the last event once items stop coming, not at the first one: a runtime that yields
+    a marker at once and then reads the whole stream before its next item is late all the same."""
+    probe, count = run(emulator, api, name, True, False, early=True, hold_last=True, stall=PATIENT, quiet=0.5)
+    assert not probe.stalled
+    assert probe.read_at_yield[0] < probe.total and set(probe.read_at_yield[1:]) == {probe.total}
+    assert late(probe) == list(range(1, count - 1)) and count > 2
+
+
+@pytest.mark.parametrize(("api", "name"), STREAMS, ids=[api for api, _ in STREAMS])
+def test_without_the_gate_the_stream_is_written_whole_and_nothing_is_held(emulator, api, name):
+    """What the gate changes: without it every event is written before the runtime could yield, so the
+    written count cannot tell a runtime that processes as it reads from one that buffers."""
+    probe, _ = run(emulator, api, name, False, False)
+    assert not probe.stalled
+    assert set(probe.read_at_yield) == {probe.total}
+
+
+def test_the_probe_must_count_the_recorded_events():
+    recorded = interaction(CHAT_STREAM).response
+    with pytest.raises(EmulatorError, match="probe"):
+        RecordedAnswers("openai.chat", [recorded], probe=StreamProbe([b"data: other\n\n"]))
+
+
+def test_a_yield_from_another_thread_releases_a_held_writer():
+    """The gate's two sides: the emulator's connection thread waits, the case's thread yields."""
+    probe = StreamProbe([b"a\n\n", b"b\n\n"])
+    released = []
+    writer = threading.Thread(target=lambda: released.append(probe.hold(PATIENT, 0.05)))
+    writer.start()
+    probe.mark_yield()
+    writer.join()
+    assert released == [True] and not probe.stalled
+    assert StreamProbe([b"a\n\n"]).hold(0.01, 0.01) is False

@@ -1,0 +1,71 @@
+"""A seat (``Emulator.open_seat``): one URL for a runtime configured once, answering for whichever call
+is current; a request between calls is a stray, answered by nothing."""
+
+from __future__ import annotations
+
+import openai
+import pytest
+
+from tests.unit.test_emulator import CHAT, CHAT_OTHER, interaction
+from wireconf.emulator.answers import RecordedAnswers
+from wireconf.emulator.routes import PLACEHOLDER_KEY, EmulatorError
+from wireconf.emulator.server import Emulator
+
+
+@pytest.fixture(scope="module")
+def emulator():
+    with Emulator() as running:
+        yield running
+
+
+def test_a_runtime_configured_once_is_answered_for_each_current_call(emulator):
+    seat = emulator.open_seat()
+    client = openai.OpenAI(base_url=f"{seat.origin}/v1", api_key=PLACEHOLDER_KEY, max_retries=0)
+    answers = []
+    sites = []
+    for name in (CHAT, CHAT_OTHER):
+        recorded = interaction(name).response
+        with emulator.serving("openai.chat", RecordedAnswers("openai.chat", [recorded])) as site:
+            with seat.seated(site):
+                answers.append(client.chat.completions.create(model="m", messages=[]).model_dump(mode="json"))
+            sites.append(site)
+    first, second = (interaction(name).response.body for name in (CHAT, CHAT_OTHER))
+    assert [a["id"] for a in answers] == [
+        openai.types.chat.ChatCompletion.model_validate_json(b).id for b in (first, second)
+    ]
+    assert answers[0] != answers[1]
+    assert [len(site.captured) for site in sites] == [1, 1] and not any(site.refused for site in sites)
+    assert sites[0].captured[0].url == "https://api.openai.com/v1/chat/completions"
+    emulator.close_seat(seat)
+
+
+def test_a_request_while_no_call_is_current_is_a_stray(emulator):
+    seat = emulator.open_seat()
+    client = openai.OpenAI(base_url=f"{seat.origin}/v1", api_key=PLACEHOLDER_KEY, max_retries=0)
+    before = len(emulator.strays)
+    with pytest.raises(openai.APIConnectionError):
+        client.chat.completions.create(model="m", messages=[])
+    assert [s.why for s in emulator.strays[before:]] == [
+        "a request to a runtime's seat while none of its calls is current"
+    ]
+    emulator.close_seat(seat)
+    with pytest.raises(openai.APIConnectionError):
+        client.chat.completions.create(model="m", messages=[])
+    assert emulator.strays[-1].why == "no open site has this token"
+
+
+def test_a_call_left_current_cannot_be_taken_for_the_next(emulator):
+    seat = emulator.open_seat()
+    recorded = interaction(CHAT).response
+    with (
+        emulator.serving("openai.chat", RecordedAnswers("openai.chat", [recorded])) as first,
+        emulator.serving("openai.chat", RecordedAnswers("openai.chat", [recorded])) as second,
+    ):
+        seat.take(first)
+        with pytest.raises(EmulatorError, match="one call at a time"):
+            seat.take(second)
+        seat.release(second)  # not the current one: nothing changes
+        assert seat.current is first
+        seat.release(first)
+        assert seat.current is None
+    emulator.close_seat(seat)
