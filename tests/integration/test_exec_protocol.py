@@ -198,7 +198,7 @@ def test_the_python_helper_says_hello_before_loading_and_warm_when_loaded(monkey
     monkeypatch.setenv("WIRECONF_EXEC_TRANSCRIPT", str(transcript))
     adapter = ExecAdapter(f"{PY_SERVE} reference")
     try:
-        assert adapter._hello["warming"] is True
+        assert adapter.hello["warming"] is True
         adapter.ready()
         body = adapter.build_request(
             "openai.chat",
