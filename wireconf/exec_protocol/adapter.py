@@ -63,6 +63,8 @@ class ExecAdapter:
         self._capabilities = frozenset(str(c) for c in hello["capabilities"])
         self._recorded_inputs = hello.get("inputs") == "recorded"
         self._pipeline = hello.get("pipeline") is True
+        self._windowed = self._pipeline and int(hello["protocol"]) >= 4
+        """Protocol 4: a stream's last event and ``end`` wait for the runtime's ``ack``."""
         self._categories = hello.get("categories") is True
         self.sends_ahead = hello.get("ahead") is True
         """Protocol 3's ``ahead``: the harness may write the next cases' calls while this one runs."""
@@ -122,7 +124,7 @@ class ExecAdapter:
                     args[name] = value
                     if name in method.sdk:
                         sdk.append(name)
-            inputs = (self._recorded_inputs, self._pipeline)
+            inputs = (self._recorded_inputs, self._pipeline, self._windowed)
             build = functools.partial(build_call, kind.name, api, method.name, args, sdk, stream, *inputs)
             if self._ahead.capturing is not None:  # sent ahead: built now, answered when its case runs
                 self._ahead.capturing.append(build()[0])

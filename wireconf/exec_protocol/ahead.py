@@ -121,6 +121,8 @@ class Ahead:
         """Write ``entry``'s messages under a new id; a write that fails stops the process (its
         conversation may hold half a line): the calls go again to the next one."""
         entry.id, entry.routes = self.next_id(), None
+        for message in entry.held:
+            message["id"] = entry.id
         try:
             for message in entry.messages:
                 message["id"] = entry.id
@@ -137,6 +139,8 @@ class Ahead:
         """Write a call now (built now, or sent to a process since stopped), under a new id."""
         entry.id, entry.routes = self.next_id(), process.routes
         process.routes.highest = entry.id
+        for message in entry.held:
+            message["id"] = entry.id
         for message in entry.messages:
             message["id"] = entry.id
             self.supervisor.answer(process, message)

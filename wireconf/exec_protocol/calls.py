@@ -27,9 +27,11 @@ def build_call(
     stream: tuple[str, Iterable[object]] | None,
     recorded_inputs: bool,
     pipeline: bool,
+    windowed: bool = False,
 ) -> tuple[Sent, Iterator[Any] | None]:
     """A call's messages (with id 0 until written): the call and, under ``pipeline``, its stream's
-    events in batches; else the events, pulled with ``next`` as the call runs."""
+    events in batches (protocol 4, ``windowed``: all but the last in one message, the last and the
+    ``end`` held until the runtime's ``ack``); else the events, pulled with ``next`` as the call runs."""
     sdk_json = sdk_json_of(api)
     downloads = Downloads(args.get("messages"))
     events: Iterator[Any] | None = iter(stream[1]) if stream is not None else None
@@ -48,7 +50,11 @@ def build_call(
     }
     entry = Sent(method, [message], downloads, probe)
     if pipeline and events is not None:  # protocol 3: the events go without being asked
-        entry.messages.extend({"id": 0, **batch} for batch in batches(events, sdk_json, probe, entry.marks))
+        sent = list(batches(events, sdk_json, probe, entry.marks))
+        if windowed:
+            sent, entry.held, entry.window = window(sent)
+        entry.messages.extend({"id": 0, **batch} for batch in sent)
+        entry.held = [{"id": 0, **batch} for batch in entry.held]
         events = None  # the runtime asks for none of them
     return entry, events
 
@@ -129,6 +135,18 @@ def batches(
     if batch:
         yield {"type": "events", "events": batch}
     yield end
+
+
+def window(sent: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
+    """Protocol 4: a stream's ``batches`` as the messages sent with the call (its events but the last,
+    in one ``events`` message), those held until the runtime's ``ack`` (the last event and the ``end``),
+    and how many events go before it."""
+    events = [event for batch in sent[:-1] for event in batch["events"]]
+    end = sent[-1]
+    if not events:
+        return [], [end], 0
+    first = [{"type": "events", "events": events[:-1]}] if len(events) > 1 else []
+    return first, [{"type": "events", "events": events[-1:]}, end], len(events) - 1
 
 
 def probe_of(stream: object) -> StreamProbe | None:

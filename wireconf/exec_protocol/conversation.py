@@ -47,6 +47,8 @@ def converse(
             ahead.write(process, entry)
         process.routes.ahead.pop(entry.id, None)
         call_id, probe, marks = entry.id, entry.probe, entry.marks
+        held = list(entry.held)  # protocol 4: sent on the runtime's `ack`
+        released = entry.window if held else len(marks) - 1  # how far the harness let the stream go
         while True:
             reply = ahead.reply(process, call_id)
             kind_of = reply["type"]
@@ -64,7 +66,9 @@ def converse(
                 raise remote_exception(error)
             if kind_of == "yield":
                 read = reply.get("read")
-                if probe is not None and marks and isinstance(read, int):  # protocol 3: its SDK's
+                if probe is not None and marks and entry.held:  # protocol 4: what the harness released
+                    probe.read = marks[released]
+                elif probe is not None and marks and isinstance(read, int):  # protocol 3: its SDK's
                     probe.read = marks[max(0, min(read, len(marks) - 1))]  # reading, as if it pulled
                 if failed is None:  # after the stream failed, the runtime's SDK would have raised
                     yield reply.get("item")
@@ -83,6 +87,11 @@ def converse(
                         written = event_json(event, sdk_json_of(api))
                     answer = {"type": "event", "id": call_id, **written}
                 supervisor.answer(process, answer)
+            elif kind_of == "ack" and entry.held:  # protocol 4: it read all it was sent
+                released = len(marks) - 1
+                for message in held:
+                    supervisor.answer(process, message)
+                held = []
             elif kind_of == "http":
                 head, chunks = http_answer(reply.get("request") or {}, entry.downloads, http)
                 if chunks is not None:  # its body is pulled with `next`

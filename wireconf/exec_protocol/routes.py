@@ -26,6 +26,10 @@ class Sent:
     probe: StreamProbe | None
     marks: list[int] = field(default_factory=list)
     """Where the harness's probe stood after each event (``calls.batches``)."""
+    held: list[dict[str, Any]] = field(default_factory=list)
+    """Protocol 4: the stream's last event and its ``end``, sent when the runtime says ``ack``."""
+    window: int = 0
+    """Protocol 4: how many of the stream's events go before the ``ack`` (all but the last)."""
     id: int = 0
     routes: Routes | None = None
     """The routes of the process it was written to (its answer comes from there), or ``None``."""

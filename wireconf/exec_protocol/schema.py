@@ -29,6 +29,7 @@ _MESSAGES = (
     "hello",
     "call",
     "next",
+    "ack",
     "event",
     "events",
     "end",
@@ -207,6 +208,13 @@ def generate() -> dict[str, Any]:
         "next": _message(
             "runtime → harness: send the next event of the streamed argument",
             "next",
+            {"id": call_id},
+            ("id",),
+        ),
+        "ack": _message(
+            "runtime → harness (protocol 4, `pipeline`): it has read every event of the call's stream it was "
+            "sent; the harness sends the rest (the stream's last event and its `end`), held until then",
+            "ack",
             {"id": call_id},
             ("id",),
         ),

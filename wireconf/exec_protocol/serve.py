@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import atexit
+import collections
 import contextlib
 import gc
 import json
@@ -85,6 +86,10 @@ class Server:
         self._replay: SdkReplay | None = None
         self._last_call = 0
         self._streams: dict[int, Any] = {}
+        self._later: collections.deque[dict[str, Any]] = collections.deque()
+        """Protocol 4: messages of later calls read while a call waited for the rest of its stream."""
+        self._acked: set[int] = set()
+        """Protocol 4: the calls whose held events were asked for (``ack``)."""
         self._pending: dict[int, list[Any]] = {}
         """Each streamed call's events, as the SDK reads them (their ``read`` goes with each yield)."""
 
@@ -93,6 +98,11 @@ class Server:
         self.stdout.flush()
 
     def receive(self) -> dict[str, Any] | None:
+        if self._later:
+            return self._later.popleft()
+        return self._read_line()
+
+    def _read_line(self) -> dict[str, Any] | None:
         line = self.stdin.readline()
         while line and not line.strip():
             line = self.stdin.readline()
@@ -185,6 +195,7 @@ class Server:
             self.send({"type": "error", "id": call_id, "error": self._error(exc)})
         finally:
             self._streams.pop(call_id, None)
+            self._acked.discard(call_id)
 
     def _error(self, exc: Exception) -> dict[str, Any]:
         """The error message's ``error``: the adapter's ``Inexpressible`` says so (the case is then
@@ -272,8 +283,13 @@ class Server:
         return message["event"]
 
     def _unasked(self, call_id: int) -> Any:
+        """The next event the harness sent unasked; protocol 4: once all it sent are read, ``ack`` asks
+        for the rest (the harness holds the last event and the ``end`` until then)."""
         pending = self._pending.setdefault(call_id, [])
         while not pending:
+            if self.protocol >= 4 and call_id not in self._acked:
+                self._acked.add(call_id)
+                self.send({"type": "ack", "id": call_id})
             message = self._message_of(call_id)
             if message["type"] == "end":
                 self._pending.pop(call_id, None)
@@ -286,12 +302,21 @@ class Server:
         return pending.pop()
 
     def _message_of(self, call_id: int) -> dict[str, Any]:
-        message = self.receive()
-        if message is None:
-            raise SystemExit(0)  # the harness is gone
-        if message.get("id") != call_id:
-            raise ProtocolError(f"expected a message of call {call_id}, got {message}")
-        return message
+        """The next message of call ``call_id``. Protocol 4: the rest of its stream comes after its
+        ``ack``, behind the calls the harness sent ahead meanwhile; those wait for their turn."""
+        for i, message in enumerate(self._later):
+            if message.get("id") == call_id:
+                del self._later[i]
+                return message
+        while True:
+            read = self._read_line()
+            if read is None:
+                raise SystemExit(0)  # the harness is gone
+            if read.get("id") == call_id:
+                return read
+            if self.protocol < 4 or not isinstance(read.get("id"), int) or read["id"] < call_id:
+                raise ProtocolError(f"expected a message of call {call_id}, got {read}")
+            self._later.append(read)
 
 
 def _sdk_json(api: str | None) -> Callable[[Any], Any] | None:
