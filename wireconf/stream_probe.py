@@ -33,6 +33,9 @@ class StreamProbe:
     events: list[bytes]
     read: int = 0
     read_at_yield: list[int] = field(default_factory=list)
+    unjudged: str | None = None
+    """Why what was read at each yield cannot be known (a runtime that counts its own reading): an
+    ``incremental`` case is then an error, never a verdict on the runtime's word."""
 
     @property
     def total(self) -> int:

@@ -39,3 +39,14 @@ def test_a_claimed_read_does_not_make_a_buffered_stream_incremental(run_corpus, 
     messages = [json.loads(line)["message"] for line in transcript.read_text(encoding="utf-8").splitlines()]
     assert any(m["type"] == "ack" for m in messages)
     assert all(m.get("read") == 1 for m in messages if m["type"] == "yield")  # it did claim
+
+
+def test_a_protocol_3_pipeline_runtime_is_not_judged_on_its_claimed_reading(run_corpus, transcript):
+    """Protocol 3 sends a stream unasked: nothing the harness released bounds the runtime's ``read``,
+    so its ``incremental`` cases are errors that say so, never passes (nor failures) on its word."""
+    inproc = run_corpus("--impl=tests.fakes.buffers_stream:adapter", "-k", INCREMENTAL)
+    run = run_corpus(f"--impl=exec:{FORGES} 3", "-k", INCREMENTAL)
+    assert not _not_incremental(run)
+    assert set(run.with_outcome("error")) >= _not_incremental(inproc), run.longreprs
+    assert all("speak protocol 4" in run.longreprs[case] for case in _not_incremental(inproc))
+    assert run.with_outcome("passed") <= inproc.with_outcome("passed")

@@ -20,6 +20,12 @@ from wireconf.exec_protocol.supervisor import Supervisor
 
 _LOG = logging.getLogger(__name__)
 
+UNJUDGED_READING = (
+    "the runtime speaks protocol 3 with `pipeline`: it is sent a stream's events unasked and reports its "
+    "own reading (`read`), which the harness cannot check, so incrementality is not judged on its word; "
+    "speak protocol 4 (a stream's last event waits for `ack`) to have it judged"
+)
+
 STREAMED = object()
 """What a call returns when the runtime's result was a stream, whose items were its yields."""
 
@@ -68,8 +74,10 @@ def converse(
                 read = reply.get("read")
                 if probe is not None and marks and entry.held:  # protocol 4: what the harness released
                     probe.read = marks[released]
-                elif probe is not None and marks and isinstance(read, int):  # protocol 3: its SDK's
-                    probe.read = marks[max(0, min(read, len(marks) - 1))]  # reading, as if it pulled
+                elif probe is not None and marks:  # protocol 3: the runtime's own count, unchecked
+                    probe.unjudged = UNJUDGED_READING
+                    if isinstance(read, int):
+                        probe.read = marks[max(0, min(read, len(marks) - 1))]
                 if failed is None:  # after the stream failed, the runtime's SDK would have raised
                     yield reply.get("item")
             elif kind_of == "next" and events is not None:
