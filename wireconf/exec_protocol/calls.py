@@ -138,15 +138,14 @@ def batches(
 
 
 def window(sent: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
-    """Protocol 4: a stream's ``batches`` as the messages sent with the call (its events but the last,
-    in one ``events`` message), those held until the runtime's ``ack`` (the last event and the ``end``),
-    and how many events go before it."""
+    """Protocol 4: a stream's ``batches`` as the one ``events`` message sent with the call (its events
+    but the last; empty for a stream of one), those held until the runtime's ``ack`` (the last event
+    and the ``end``), and how many events go before it. The runtime acks once it has read that
+    message's events: one message, so that it cannot ack while more of them are on their way."""
     events = [event for batch in sent[:-1] for event in batch["events"]]
     end = sent[-1]
-    if not events:
-        return [], [end], 0
-    first = [{"type": "events", "events": events[:-1]}] if len(events) > 1 else []
-    return first, [{"type": "events", "events": events[-1:]}, end], len(events) - 1
+    last = [{"type": "events", "events": events[-1:]}] if events else []
+    return [{"type": "events", "events": events[:-1]}], [*last, end], max(0, len(events) - 1)
 
 
 def probe_of(stream: object) -> StreamProbe | None:

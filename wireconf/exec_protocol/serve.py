@@ -88,6 +88,8 @@ class Server:
         self._streams: dict[int, Any] = {}
         self._later: collections.deque[dict[str, Any]] = collections.deque()
         """Protocol 4: messages of later calls read while a call waited for the rest of its stream."""
+        self._windows: set[int] = set()
+        """Protocol 4: the calls whose window (their first ``events``) came."""
         self._acked: set[int] = set()
         """Protocol 4: the calls whose held events were asked for (``ack``)."""
         self._pending: dict[int, list[Any]] = {}
@@ -196,6 +198,7 @@ class Server:
         finally:
             self._streams.pop(call_id, None)
             self._acked.discard(call_id)
+            self._windows.discard(call_id)
 
     def _error(self, exc: Exception) -> dict[str, Any]:
         """The error message's ``error``: the adapter's ``Inexpressible`` says so (the case is then
@@ -283,12 +286,12 @@ class Server:
         return message["event"]
 
     def _unasked(self, call_id: int) -> Any:
-        """The next event the harness sent unasked; protocol 4: once all it sent are read, ``ack`` asks
-        for the rest (the harness holds the last event and the ``end`` until then)."""
+        """The next event the harness sent unasked; protocol 4: once the window (the call's first
+        ``events``) is read, ``ack`` asks for the rest (the last event and the ``end``, held till then)."""
         pending = self._pending.setdefault(call_id, [])
         while not pending:
-            if self.protocol >= 4 and call_id not in self._acked:
-                self._acked.add(call_id)
+            if self.protocol >= 4 and call_id in self._windows and call_id not in self._acked:
+                self._acked.add(call_id)  # it read the whole window: the harness sends the rest
                 self.send({"type": "ack", "id": call_id})
             message = self._message_of(call_id)
             if message["type"] == "end":
@@ -299,6 +302,7 @@ class Server:
             if message["type"] != "events":
                 raise ProtocolError(f"expected events for call {call_id}, got {message}")
             pending.extend(reversed([item["event"] for item in message["events"]]))
+            self._windows.add(call_id)
         return pending.pop()
 
     def _message_of(self, call_id: int) -> dict[str, Any]:
@@ -314,6 +318,8 @@ class Server:
                 raise SystemExit(0)  # the harness is gone
             if read.get("id") == call_id:
                 return read
+            if read["type"] in ("events", "end") and isinstance(read.get("id"), int) and read["id"] < call_id:
+                continue  # the rest of a stream an earlier call did not read to its end
             if self.protocol < 4 or not isinstance(read.get("id"), int) or read["id"] < call_id:
                 raise ProtocolError(f"expected a message of call {call_id}, got {read}")
             self._later.append(read)

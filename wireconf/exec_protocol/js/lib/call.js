@@ -35,6 +35,7 @@ export class Call {
     /** Protocol 4: ask for the held rest of the stream (`ack`) once all that was sent is read. */
     this.acks = this.pipeline && (hello.protocol ?? 0) >= 4;
     this.acked = false;
+    this.windowed = false;
     this.pulled = false;
     /** How many events of the streamed argument the runtime has read (each `yield` says it, protocol 3). */
     this.read = 0;
@@ -76,8 +77,8 @@ export class Call {
   async unasked() {
     this.pulled = true;
     while (this.pending.length === 0) {
-      if (this.acks && !this.acked) {
-        this.acked = true; // its queue is empty and no `end` came: the harness sends the rest
+      if (this.acks && this.windowed && !this.acked) {
+        this.acked = true; // it read the window and no `end` came: the harness sends the rest
         this.channel.send({ type: "ack", id: this.id });
       }
       const reply = await this.reply();
@@ -87,6 +88,7 @@ export class Call {
       }
       if (reply.type !== "events") throw new ProtocolError(`expected events for call ${this.id}, got ${snippet(reply)}`);
       this.pending.push(...reply.events);
+      this.windowed = true; // protocol 4: the first `events` is the window, all but the last event
     }
     const item = this.pending.shift();
     return typeof item.chunk === "string" ? bytesOf(item.chunk, item.encoding) : item.event;
