@@ -45,6 +45,9 @@ class StreamProbe:
     released: threading.Event = field(default_factory=threading.Event, compare=False, repr=False)
     stalled: bool = False
     """The gate wrote the last event because no item came in its stall interval, not because one did."""
+    unjudged: str | None = None
+    """Why what was read at each yield cannot be known (a runtime that counts its own reading): an
+    ``incremental`` case is then an error, never a verdict on the runtime's word."""
 
     @property
     def total(self) -> int:

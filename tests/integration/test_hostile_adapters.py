@@ -215,17 +215,16 @@ def test_the_harnesss_own_work_over_its_budget_is_stopped_and_said_to_be_the_har
     assert said in text and re.search(r"did not finish within 1 s", text), text
 
 
-def test_an_exec_runtime_that_hangs_on_restart_costs_its_time_limit(run_corpus, markers):
+def test_an_exec_runtime_whose_restart_hangs_once_is_tried_again_and_the_next_case_runs(run_corpus, markers):
+    """A restart is the runtime's start-up, never the next case's doing: one that hangs is stopped after
+    its bound (from the first start, not --case-timeout) and tried once more."""
     run = run_corpus(
         f"--impl=exec:{PY_SERVE} tests.fakes.exec_hostile:adapter",
         "--case-timeout=2",
         *only(WIRE, WIRE_2, WIRE_3),
     )
-    assert run.outcomes == {WIRE: "error", WIRE_2: "error", WIRE_3: "passed"}
+    assert run.outcomes == {WIRE: "error", WIRE_2: "passed", WIRE_3: "passed"}, run.longreprs
     assert "exited with status 3 while handling this case" in run.longreprs[WIRE]
-    assert re.search(
-        r"did not say hello within [\d.]+ s of its restart \(--case-timeout 2 s", run.longreprs[WIRE_2]
-    )
 
 
 def test_an_exec_runtime_that_never_restarts_errors_the_rest_at_once(run_corpus, markers, monkeypatch):
@@ -236,7 +235,7 @@ def test_an_exec_runtime_that_never_restarts_errors_the_rest_at_once(run_corpus,
         *only(WIRE, WIRE_2, WIRE_3, WIRE_4),
     )
     assert run.with_outcome("error") == {WIRE, WIRE_2, WIRE_3, WIRE_4}
-    assert "did not say hello within" in run.longreprs[WIRE_2]
+    assert re.search(r"did not say hello within [\d.]+ s of its restart", run.longreprs[WIRE_2])
     assert "gave up restarting it" in run.longreprs[WIRE_3]
     assert "gave up restarting it" in run.longreprs[WIRE_4] and "did not say hello" in run.longreprs[WIRE_4]
 

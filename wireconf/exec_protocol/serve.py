@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import atexit
+import collections
 import contextlib
 import gc
 import json
@@ -85,6 +86,12 @@ class Server:
         self._replay: SdkReplay | None = None
         self._last_call = 0
         self._streams: dict[int, Any] = {}
+        self._later: collections.deque[dict[str, Any]] = collections.deque()
+        """Protocol 4: messages of later calls read while a call waited for the rest of its stream."""
+        self._windows: set[int] = set()
+        """Protocol 4: the calls whose window (their first ``events``) came."""
+        self._acked: set[int] = set()
+        """Protocol 4: the calls whose held events were asked for (``ack``)."""
         self._pending: dict[int, list[Any]] = {}
         """Each streamed call's events, as the SDK reads them (their ``read`` goes with each yield)."""
 
@@ -93,6 +100,11 @@ class Server:
         self.stdout.flush()
 
     def receive(self) -> dict[str, Any] | None:
+        if self._later:
+            return self._later.popleft()
+        return self._read_line()
+
+    def _read_line(self) -> dict[str, Any] | None:
         line = self.stdin.readline()
         while line and not line.strip():
             line = self.stdin.readline()
@@ -185,6 +197,8 @@ class Server:
             self.send({"type": "error", "id": call_id, "error": self._error(exc)})
         finally:
             self._streams.pop(call_id, None)
+            self._acked.discard(call_id)
+            self._windows.discard(call_id)
 
     def _error(self, exc: Exception) -> dict[str, Any]:
         """The error message's ``error``: the adapter's ``Inexpressible`` says so (the case is then
@@ -272,8 +286,13 @@ class Server:
         return message["event"]
 
     def _unasked(self, call_id: int) -> Any:
+        """The next event the harness sent unasked; protocol 4: once the window (the call's first
+        ``events``) is read, ``ack`` asks for the rest (the last event and the ``end``, held till then)."""
         pending = self._pending.setdefault(call_id, [])
         while not pending:
+            if self.protocol >= 4 and call_id in self._windows and call_id not in self._acked:
+                self._acked.add(call_id)  # it read the whole window: the harness sends the rest
+                self.send({"type": "ack", "id": call_id})
             message = self._message_of(call_id)
             if message["type"] == "end":
                 self._pending.pop(call_id, None)
@@ -283,15 +302,27 @@ class Server:
             if message["type"] != "events":
                 raise ProtocolError(f"expected events for call {call_id}, got {message}")
             pending.extend(reversed([item["event"] for item in message["events"]]))
+            self._windows.add(call_id)
         return pending.pop()
 
     def _message_of(self, call_id: int) -> dict[str, Any]:
-        message = self.receive()
-        if message is None:
-            raise SystemExit(0)  # the harness is gone
-        if message.get("id") != call_id:
-            raise ProtocolError(f"expected a message of call {call_id}, got {message}")
-        return message
+        """The next message of call ``call_id``. Protocol 4: the rest of its stream comes after its
+        ``ack``, behind the calls the harness sent ahead meanwhile; those wait for their turn."""
+        for i, message in enumerate(self._later):
+            if message.get("id") == call_id:
+                del self._later[i]
+                return message
+        while True:
+            read = self._read_line()
+            if read is None:
+                raise SystemExit(0)  # the harness is gone
+            if read.get("id") == call_id:
+                return read
+            if read["type"] in ("events", "end") and isinstance(read.get("id"), int) and read["id"] < call_id:
+                continue  # the rest of a stream an earlier call did not read to its end
+            if self.protocol < 4 or not isinstance(read.get("id"), int) or read["id"] < call_id:
+                raise ProtocolError(f"expected a message of call {call_id}, got {read}")
+            self._later.append(read)
 
 
 def _sdk_json(api: str | None) -> Callable[[Any], Any] | None:

@@ -16,6 +16,7 @@ from wireconf.compare import differences, show, shown, strict_equal
 from wireconf.corpus.model import CaseBase, ExpectedError
 from wireconf.differences import Difference, Line, Subject
 from wireconf.error_categories import categories_of, shown_name
+from wireconf.errors import NotJudged
 from wireconf.judging.canonical import tool_calls_as_expected
 from wireconf.judging.listed import listed_only
 from wireconf.judging.matchers import apply_matchers
@@ -125,6 +126,8 @@ def _incremental(outcome: CanonicalOutcome[Any]) -> list[Line]:
     probe = outcome.probe
     if probe is None or outcome.raised is not None:
         return []
+    if probe.unjudged is not None:
+        raise NotJudged(probe.unjudged)
     text_reads = [
         (i, read)
         for i, (item, read) in enumerate(zip(outcome.yielded, probe.read_at_yield, strict=False))

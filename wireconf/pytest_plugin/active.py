@@ -23,6 +23,7 @@ from wireconf.pytest_plugin.session import (
     get_session,
     resolved_folder,
 )
+from wireconf.pytest_plugin.summary import late_faults_section
 
 
 class _Tallying:
@@ -140,12 +141,25 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     return lines
 
 
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """An ``exec:`` runtime's late faults (``summary.late_faults_section``) fail the run."""
+    wireconf = session.config.stash.get(SESSION_KEY, None)
+    late = getattr(wireconf.impl.adapter, "late_faults", None) if wireconf is not None else None
+    if late and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 def pytest_terminal_summary(
     terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
 ) -> None:
     if hasattr(config, "workerinput"):
         return
     session = get_session(config)
+    late = late_faults_section(list(getattr(session.impl.adapter, "late_faults", None) or ()))
+    if late:
+        terminalreporter.write_sep("=", "wireconf: the runtime's late faults", red=True, bold=True)
+        for line in late:
+            terminalreporter.write_line(line, red=True)
     lines = session.tally.render(session.impl_label)
     if not lines:
         return

@@ -244,3 +244,16 @@ class Tally:
         if unsupported:
             lines.append(f"pytest says skipped for the {unsupported} unsupported case(s)")
         return lines
+
+
+def late_faults_section(faults: list[str]) -> list[str]:
+    """The session error for messages an ``exec:`` runtime sent about calls of cases already reported
+    (``ExecAdapter.late_faults``): each names its case; the run fails, since the runtime's conversation
+    was not the one its verdicts were given on, though no case could be charged for it any more."""
+    if not faults:
+        return []
+    return [
+        f"error: the runtime sent {len(faults)} message(s) about calls of cases already reported "
+        "(the run fails; each is that case's fault, not the case running when it came):",
+        *(f"  {fault}" for fault in faults),
+    ]

@@ -12,7 +12,7 @@ export type Capability = `${Kind}:${Api}` | `concept:${Concept}`;
 /** runtime → harness, first line: who the runtime is and the capabilities it declares (trace cannot cross a process: the runtime's spans stay in its own process, where the harness's OpenTelemetry exporter cannot see them; e2e from protocol 2: the SDK client stays in the harness; from protocol 2 the runtime's own SDK sends its requests through it with `http` messages) */
 export interface HelloMessage {
   type: "hello";
-  protocol: 1 | 2 | 3;
+  protocol: 1 | 2 | 3 | 4;
   /** protocol 2: how SDK arguments cross. `json` (the default, and version 1's only way): an SDK object as the provider's JSON, a stream event as the provider's JSON. `recorded`: an SDK object as the recorded HTTP response it was parsed from (`recorded`); a streamed argument's head (`recordedHead`) is in `args` under its name, and each `event` carries the next event's bytes as `chunk`, so that the runtime's own SDK parses them */
   inputs?: "json" | "recorded";
   name: string;
@@ -46,6 +46,12 @@ export interface CallMessage {
 /** runtime → harness: send the next event of the streamed argument */
 export interface NextMessage {
   type: "next";
+  id: Id;
+}
+
+/** runtime → harness (protocol 4, `pipeline`): it has read every event of the call's first `events` message (all of the stream but its last event); the harness then sends the rest (the last event and the `end`), held until this ack, so that what the runtime had read at each `yield` is what the harness had released */
+export interface AckMessage {
+  type: "ack";
   id: Id;
 }
 
@@ -166,4 +172,4 @@ export interface WarmMessage {
 export type HarnessMessage = CallMessage | EventMessage | EventsMessage | EndMessage | ResponseMessage | StopMessage;
 
 /** Every message the runtime sends */
-export type RuntimeMessage = HelloMessage | NextMessage | YieldMessage | ResultMessage | HttpMessage | ErrorMessage | WarmMessage;
+export type RuntimeMessage = HelloMessage | NextMessage | AckMessage | YieldMessage | ResultMessage | HttpMessage | ErrorMessage | WarmMessage;

@@ -16,8 +16,9 @@ export class Call {
   /**
    * @param {import("./channel.js").Channel} channel
    * @param {object} message the `call` message
-   * @param {{inputs: string, pipeline?: boolean}} hello what the runtime said (how SDK arguments cross,
-   *   and whether a streamed argument's events come unasked: protocol 3's `pipeline`)
+   * @param {{inputs: string, pipeline?: boolean, protocol?: number}} hello what the runtime said (how SDK
+   *   arguments cross, whether a streamed argument's events come unasked: protocol 3's `pipeline`, and
+   *   its protocol: from 4, the harness holds a stream's last event and `end` until `ack`)
    */
   constructor(channel, message, hello) {
     this.channel = channel;
@@ -31,6 +32,10 @@ export class Call {
     this.stream = message.stream ?? null;
     this.recordedInputs = hello.inputs === "recorded";
     this.pipeline = hello.pipeline === true;
+    /** Protocol 4: ask for the held rest of the stream (`ack`) once all that was sent is read. */
+    this.acks = this.pipeline && (hello.protocol ?? 0) >= 4;
+    this.acked = false;
+    this.windowed = false;
     this.pulled = false;
     /** How many events of the streamed argument the runtime has read (each `yield` says it, protocol 3). */
     this.read = 0;
@@ -72,6 +77,10 @@ export class Call {
   async unasked() {
     this.pulled = true;
     while (this.pending.length === 0) {
+      if (this.acks && this.windowed && !this.acked) {
+        this.acked = true; // it read the window and no `end` came: the harness sends the rest
+        this.channel.send({ type: "ack", id: this.id });
+      }
       const reply = await this.reply();
       if (reply.type === "end") {
         if (reply.error) throw streamError(reply.error);
@@ -79,6 +88,7 @@ export class Call {
       }
       if (reply.type !== "events") throw new ProtocolError(`expected events for call ${this.id}, got ${snippet(reply)}`);
       this.pending.push(...reply.events);
+      this.windowed = true; // protocol 4: the first `events` is the window, all but the last event
     }
     const item = this.pending.shift();
     return typeof item.chunk === "string" ? bytesOf(item.chunk, item.encoding) : item.event;

@@ -60,7 +60,7 @@ export async function serve({
   for (;;) {
     const message = await io.nextCall();
     if (message === null || message.type === "stop") break;
-    const call = new Call(io, message, { inputs: said.inputs ?? "json", pipeline: said.pipeline === true });
+    const call = new Call(io, message, { inputs: said.inputs ?? "json", pipeline: said.pipeline === true, protocol: said.protocol });
     try {
       io.send(await answer(io, call, methods[message.method], represent));
     } catch (error) {

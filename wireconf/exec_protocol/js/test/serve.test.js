@@ -169,7 +169,7 @@ test("with a category table the hello says categories, and each error carries it
 test("pipeline (protocol 3): events come unasked in batches, each yield says how many were read", async () => {
   const h = fakeHarness();
   const served = serve({
-    hello: { ...HELLO, pipeline: true },
+    hello: { ...HELLO, protocol: 3, pipeline: true },
     handlers: {
       async *process_stream(c) {
         for await (const event of c.events()) if (event.n % 2 === 0) yield event.n;
@@ -191,10 +191,36 @@ test("pipeline (protocol 3): events come unasked in batches, each yield says how
   await served;
 });
 
+test("windows (protocol 4): once the first events are read, ack asks for the held last event and end", async () => {
+  const h = fakeHarness();
+  const served = serve({
+    hello: { ...HELLO, protocol: 4, pipeline: true },
+    handlers: {
+      async *process_stream(c) {
+        for await (const event of c.events()) yield event.n;
+      },
+    },
+    channel: h.channel,
+    exit: false,
+  });
+  assert.equal((await h.next()).protocol, 4);
+  h.push(call(1, "process_stream", {}, { kind: "stream", stream: "events" }));
+  h.push({ type: "events", id: 1, events: [{ event: { n: 1 } }, { event: { n: 2 } }] });
+  assert.deepEqual(await h.next(), { type: "yield", id: 1, item: 1, read: 1 });
+  assert.deepEqual(await h.next(), { type: "yield", id: 1, item: 2, read: 2 });
+  assert.deepEqual(await h.next(), { type: "ack", id: 1 }); // its queue is empty and no end came
+  h.push({ type: "events", id: 1, events: [{ event: { n: 3 } }] });
+  h.push({ type: "end", id: 1 });
+  assert.deepEqual(await h.next(), { type: "yield", id: 1, item: 3, read: 3 });
+  assert.deepEqual(await h.next(), { type: "result", id: 1, value: null });
+  h.end();
+  await served;
+});
+
 test("ahead (protocol 3): calls sent with their events before the first is answered are answered in order", async () => {
   const h = fakeHarness();
   const served = serve({
-    hello: { ...HELLO, pipeline: true, ahead: true },
+    hello: { ...HELLO, protocol: 3, pipeline: true, ahead: true },
     handlers: {
       async *process_stream(c) {
         for await (const event of c.events()) yield event.n * c.id;
@@ -249,7 +275,7 @@ test("categoryOf: an unknown category is refused, a function may pass an error o
 test("pipeline: an end with an error rejects where the runtime reads on, and the rest is skipped", async () => {
   const h = fakeHarness();
   const served = serve({
-    hello: { ...HELLO, pipeline: true },
+    hello: { ...HELLO, protocol: 3, pipeline: true },
     handlers: { process_stream: async (c) => [await c.pull(), await c.pull()], process: (c) => c.id },
     channel: h.channel,
     exit: false,

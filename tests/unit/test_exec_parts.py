@@ -1,0 +1,66 @@
+"""The exec client's parts, each alone: ``ExecAdapter`` has the members of the inline runner's seam
+(``OutOfProcess``, plan §8.2) with their signatures; protocol 4's window; a restart's bound."""
+
+from __future__ import annotations
+
+import inspect
+from contextlib import AbstractContextManager
+from typing import Any
+
+from wireconf.exec_protocol.adapter import ExecAdapter
+from wireconf.exec_protocol.calls import window
+from wireconf.exec_protocol.supervisor import RESTART_FLOOR, restart_bound
+
+SEAM = {
+    "ready": ["timeout"],
+    "time_limit": ["seconds"],
+    "send_ahead": ["case", "call"],
+    "has_sent_ahead": ["case"],
+    "keep_ahead": ["cases"],
+    "claimed": ["case"],
+    "flush": [],
+    "close": [],
+}
+"""``OutOfProcess``'s methods and their parameters (besides ``self``)."""
+
+
+def test_the_adapter_has_every_member_of_the_out_of_process_seam():
+    hints = inspect.get_annotations(ExecAdapter.__init__, eval_str=True)
+    assert hints  # the constructor is typed; the attributes it sets are checked below by their source
+    source = inspect.getsource(ExecAdapter.__init__)
+    assert "self.network" in source and "self.sends_ahead" in source
+    for name, params in SEAM.items():
+        method = getattr(ExecAdapter, name)
+        signature = inspect.signature(method)
+        assert list(signature.parameters)[1:] == params, name
+    limit = inspect.get_annotations(ExecAdapter.time_limit, eval_str=True)["return"]
+    claimed = inspect.get_annotations(ExecAdapter.claimed, eval_str=True)["return"]
+    assert limit == claimed == AbstractContextManager[None]
+
+
+def _events(n: int) -> list[dict[str, Any]]:
+    return [{"event": {"n": i}} for i in range(n)]
+
+
+def test_a_window_holds_the_last_event_and_the_end():
+    end = {"type": "end"}
+    sent, held, released = window(
+        [{"type": "events", "events": _events(3)}, {"type": "events", "events": _events(2)}, end]
+    )
+    assert sent == [{"type": "events", "events": [*_events(3), *_events(1)]}]
+    assert held == [{"type": "events", "events": [{"event": {"n": 1}}]}, end] and released == 4
+    # a stream of one event: an empty window, so that the runtime still has one to ack
+    assert window([{"type": "events", "events": _events(1)}, end]) == (
+        [{"type": "events", "events": []}],
+        [{"type": "events", "events": _events(1)}, end],
+        0,
+    )
+    assert window([end]) == ([{"type": "events", "events": []}], [end], 0)
+
+
+def test_a_restart_is_bounded_by_the_first_start_scaled_by_the_load_never_below_the_floor():
+    assert restart_bound(0.5, 1.0, 1.0) == RESTART_FLOOR
+    assert restart_bound(5.0, 1.0, 1.0) == 15.0
+    assert restart_bound(5.0, 1.0, 2.0) == 30.0  # twice as busy: twice as long
+    assert restart_bound(5.0, 2.0, 1.0) == 15.0  # less busy: never shorter than the first start's
+    assert restart_bound(5.0, 0.0, 3.0) == 15.0  # no load figure then: not scaled
