@@ -53,10 +53,15 @@ def readings(records: list[CaseRecord]) -> dict[str, dict[str, Reading]]:
             if rule not in broken:
                 continue
             reading.broken.add(record.id)
-            for difference in record.differences or []:
-                if rule in (difference.get("rules") or []):
-                    line = str(difference.get("text") or difference.get("signature") or "").splitlines()
-                    reading.differences[line[0] if line else "?"] += 1
+            lines = [
+                str(d.get("text") or d.get("signature") or "")
+                for d in record.differences or []
+                if rule in (d.get("rules") or [])
+            ]
+            if record.differences is None:  # a report older than attributions: the diff's first line
+                lines = [line.strip() for line in (record.diff or "").splitlines() if line.strip()][1:2]
+            for line in lines or ["(no difference recorded)"]:
+                reading.differences[line.splitlines()[0] if line else "?"] += 1
             explanation = explanation_of(record, [rule])
             if explanation:
                 reading.explanations[explanation] += 1
