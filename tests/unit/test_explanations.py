@@ -106,6 +106,21 @@ def test_a_page_row_never_shows_the_explanation_of_another_rule_of_its_case(cata
             True,
         ),
         (f"{IDS}, `f`", True),
+        (
+            "`@ai-sdk/openai` `M.doStream` (through `ai` `streamText`'s fullStream) gives these items: $[1]: "
+            'expected "title", got "t"',
+            True,
+        ),
+        (
+            "`@ai-sdk/google` `M.doGenerate` (through `ai` `generateText`) gives this result: expected the "
+            'adapter to raise ValueError, but it returned a result: ""',
+            True,
+        ),
+        (
+            "`VertexGeminiConfig` always sends `generationConfig`, `{}` when no option is set.: "
+            "$.generationConfig: unexpected key (got {})",
+            False,
+        ),
         (ID_LOST, False),
         (EXTRA + ": $.safetySettings: unexpected key (got [])", False),
     ],

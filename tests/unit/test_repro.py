@@ -133,9 +133,12 @@ def test_a_proto_spelling_is_read_as_the_json_name_where_the_api_reads_both(tmp_
     assert _script(tmp_path, body, found=[system], aliases=False).returncode == 1
 
 
-def test_a_runtime_that_raises_before_sending_fails_and_one_that_does_nothing_is_not_judged(tmp_path):
-    done = _script(tmp_path, {}, sends='raise ValueError("refused")')
+def test_a_raise_fails_where_the_verdict_saw_one_and_is_not_judged_where_it_saw_a_request(tmp_path):
+    raised = Check(RULE, "sends a request", "$", "raised", {"contents": []})
+    done = _script(tmp_path, {}, sends='raise ValueError("refused")', found=[raised])
     assert done.returncode == 1 and "it raised builtins.ValueError: refused" in done.stdout
+    done = _script(tmp_path, {}, sends='raise ValueError("no network")')  # e.g. a media download offline
+    assert done.returncode == 2 and done.stdout.startswith("not reproduced: the runtime sent no request")
     assert _script(tmp_path, {}, sends="pass").returncode == 2
 
 

@@ -51,12 +51,28 @@ EXPLANATIONS = "explanations"
 _CODE = re.compile(r"`[^`]*`")
 
 
+_VERDICT_WORDING = re.compile(r"(expected the adapter to|expected a result, but).*", re.S)
+"""The harness's words for a raise or a return where the other was expected, to the end of the text."""
+_DIFF_WORDS = frozenset(
+    word
+    for line in (
+        "the a an and but it its this these that is are to of in gives give through result results",
+        "item items expected got raised raise returned missing unexpected key keys value type request",
+        "body sends sent builds adapter error category",
+    )
+    for word in line.split()
+)
+"""Words the harness's diff and an update's first reason use: they say what differs, never why."""
+
+
 def repeats_the_diff(explanation: str) -> bool:
-    """Whether ``explanation`` says nothing but the difference: once the difference lines it quotes, the
-    rule ids and the code it names (a function, a key) are left out, fewer than five words remain."""
-    rest = QUOTED.sub(" ", explanation)
+    """Whether ``explanation`` says nothing but the difference: once the harness's wording of the
+    difference (the lines it quotes, "expected the adapter to raise ..."), the rule ids, the code it names
+    (a function, a key) and the diff's own words are left out, fewer than four words remain."""
+    rest = _VERDICT_WORDING.sub(" ", QUOTED.sub(" ", explanation))
     rest = RULE_ID.sub(" ", _CODE.sub(" ", rest))
-    return len(re.findall(r"[A-Za-z]{2,}", rest)) < 5
+    words = [w for w in re.findall(r"[A-Za-z]{2,}", rest) if w.lower() not in _DIFF_WORDS]
+    return len(words) < 4
 
 
 def explanation_of(record: CaseRecord, rules: Sequence[str]) -> str | None:

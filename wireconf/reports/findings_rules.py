@@ -21,6 +21,8 @@ from wireconf.reports.jsonl import CaseRecord
 from wireconf.reports.markdown import text
 
 QUESTION_MINIMUM = 3
+EXAMPLE_LENGTH = 160
+"""A difference quoting a whole request body is cut: the place and the start of the values say it."""
 JUDGED = ("passed", "failed")
 
 
@@ -35,7 +37,9 @@ class Reading:
 
     @property
     def example(self) -> str:
+        """The most frequent difference (cut at ``EXAMPLE_LENGTH``), and how many others there are."""
         line, _ = self.differences.most_common(1)[0]
+        line = line if len(line) <= EXAMPLE_LENGTH else line[: EXAMPLE_LENGTH - 1] + "…"
         more = len(self.differences) - 1
         return line + (f" (+{more} other difference(s))" if more else "")
 

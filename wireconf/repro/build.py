@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from wireconf.cassettes.downloads import named_media
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.data_paths import resolve_agent_paths
 from wireconf.corpus.rules import Catalogue
@@ -158,7 +159,13 @@ def reproduction(
 
 
 def reproducible(corpus: Corpus) -> Callable[[CaseRecord], bool]:
-    """Whether ``wireconf repro`` makes a script for a failing case of ``corpus``: its runtime has a
-    template and its kind builds a request (the findings page links those root causes to the command)."""
-    wire = {case.id for case in corpus.cases() if case.kind == WIRE.name}
-    return lambda record: record.impl in TEMPLATES and record.id in wire
+    """Whether ``wireconf repro`` makes a script for a failing case of ``corpus`` that shows its finding:
+    its runtime has a template, its kind builds a request, and its input names no media URL (a runtime
+    downloads one before it sends: the harness answers it, the script, offline, cannot). The findings page
+    links those root causes to the command."""
+    offline = {
+        case.id
+        for case in corpus.cases()
+        if case.kind == WIRE.name and not named_media(to_plain(case.raw.get("messages", [])))
+    }
+    return lambda record: record.impl in TEMPLATES and record.id in offline

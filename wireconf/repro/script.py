@@ -3,10 +3,12 @@
 The frame is standard library only: a ``ThreadingHTTPServer`` on 127.0.0.1 that keeps every request body
 and answers each with the script's inlined response, the runtime's ``call(base_url)`` run against it, and
 the checks: at each differing path of the verdict, the value the rule expects against the one the runtime
-sent. A check holds once the two are equal; the script exits 1 while any does not, 0 once all hold, and 2
-when the runtime sent no request and raised nothing (nothing to judge). A Gemini body may spell a field
-by its proto name (``system_instruction``), which the API reads alike: ``aliases`` looks a key up under
-both spellings, as the harness compares them (``wireconf.providers.google.canonical_body``).
+sent. A check holds once the two are equal; the script exits 1 while any does not (or while the runtime
+raises where the verdict says it raised instead of sending), 0 once all hold, and 2 when it cannot judge:
+no request and nothing raised, or a raise where the verdict judged a request (not reproduced here). A
+Gemini body may spell a field by its proto name (``system_instruction``), which the API reads alike:
+``aliases`` looks a key up under both spellings, as the harness compares them
+(``wireconf.providers.google.canonical_body``).
 """
 
 from __future__ import annotations
@@ -154,6 +156,11 @@ def main():
     if not SENT:
         if raised is None:
             print("the runtime sent no request and raised nothing: nothing to judge")
+            return 2
+        if not any(check["change"] == "raised" for check in CHECKS):
+            name = f"{{type(raised).__module__}}.{{type(raised).__name__}}"
+            print(f"not reproduced: the runtime sent no request here (it raised {{name}}: {{raised}}),")
+            print("where wireconf's verdict judged the request it sent")
             return 2
         name = f"{{type(raised).__module__}}.{{type(raised).__name__}}"
         print(f"the runtime sent no request: it raised {{name}}: {{raised}}")
