@@ -197,3 +197,20 @@ def test_the_rules_view_gives_the_spec_sentence_the_reading_and_each_runtimes_di
     assert "- b 1.0 (1 of 1 case(s))" in question and "Why: not yet explained." in question
     assert "Judged on it and never breaking it: d 1.0." in question
     assert f"| `{IDS}` | 3 of 4 | a 1.0: `$.contents[1]" in text
+
+
+def test_an_old_reason_explains_the_place_it_names_among_its_rules_places():
+    typed = "`_construct_responses_api_input` writes every message as `{type: message}`; the rule sends none."
+    found = [
+        _difference("$.input[0].type", KEYS, "unexpected-key"),
+        _difference("$.stream", KEYS, "unexpected-key"),
+    ]
+    record = _record("c1", f"{KEYS}: {typed}", found)
+    assert explanation_of(record, [KEYS], "$.input[*].type") == typed
+    assert explanation_of(record, [KEYS], "$.stream") is None  # another difference of the same rule
+    record.extra[EXPLANATIONS] = {f"{KEYS} $.stream": "`_get_request_payload` always sends the stream flag."}
+    assert (
+        explanation_of(record, [KEYS], "$.stream") == "`_get_request_payload` always sends the stream flag."
+    )
+    one = _record("c2", f"{KEYS}: {typed}", found[1:])
+    assert explanation_of(one, [KEYS], "$.stream") == typed  # the rule's only place: the reason is about it

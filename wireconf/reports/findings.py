@@ -75,18 +75,44 @@ def repeats_the_diff(explanation: str) -> bool:
     return len(words) < 4
 
 
-def explanation_of(record: CaseRecord, rules: Sequence[str]) -> str | None:
-    """Why ``record``'s runtime breaks ``rules``: the baseline's explanation of that case and rule, else its
-    reason when the reason leads with one of them (an old baseline's one reason per case, kept for the rule
-    it was written for); ``None`` when there is none or it only repeats the diff (not yet explained)."""
+def explanation_of(record: CaseRecord, rules: Sequence[str], place: str | None = None) -> str | None:
+    """Why ``record``'s runtime breaks ``rules`` (at ``place``, a generic path, when given): the
+    baseline's explanation of that case, rule and place (``<rule> <place>``) or rule, else its reason when
+    the reason leads with one of those rules and is about that place (an old baseline's one reason per
+    case, kept for the difference it was written against: ``_about``); ``None`` when there is none or it
+    only repeats the diff (not yet explained)."""
     own: dict[str, str] = record.extra.get(EXPLANATIONS) or {}
     for rule in rules:
-        if rule in own:
-            return own[rule]
+        for key in (f"{rule} {place}", rule) if place else (rule,):
+            if key in own:
+                return own[key]
     rule, explanation = _filed_by_reason(record)
     if explanation is None or rule not in rules or repeats_the_diff(explanation):
         return None
-    return explanation
+    return explanation if place is None or _about(explanation, record, rule, place) else None
+
+
+def _last_key(place: str) -> str:
+    """The key a generic path ends with (``$.input[*].type`` → ``type``), ``""`` at an array item."""
+    match = re.search(r"\.([^.\[]+)$", place)
+    return match.group(1) if match else ""
+
+
+def _about(explanation: str, record: CaseRecord, rule: str, place: str) -> bool:
+    """Whether a case's one reason is about the difference of ``rule`` at ``place``: it is when the rule
+    differs at that place only; among several places, when it names the key there (as a word), or, naming
+    none of their keys, when the place is the rule's first (the one the reason was first written for)."""
+    places = list(
+        dict.fromkeys(
+            generic_path(str(d.get("path", "")))
+            for d in record.differences or []
+            if rule in (d.get("rules") or [])
+        )
+    )
+    if len(places) <= 1 or place not in places:
+        return True
+    named = [p for p in places if _last_key(p) and re.search(rf"\b{re.escape(_last_key(p))}\b", explanation)]
+    return place in named if named else place == places[0]
 
 
 def filed_under(record: CaseRecord) -> tuple[str, str | None]:
@@ -241,9 +267,10 @@ def repro_command(cause: Cause, records: dict[str, CaseRecord], reproducible: Re
 
 
 def cause_explanation(cause: Cause, records: dict[str, CaseRecord]) -> str | None:
-    """The explanation most of ``cause``'s cases give for its rules (``explanation_of``); ``None``: not yet
-    explained."""
-    found = Counter(explanation_of(records[c], cause.rules) for c in cause.cases)
+    """The explanation most of ``cause``'s cases give for its rules at its place (``explanation_of``);
+    ``None``: not yet explained."""
+    place = cause.signature.split(" ", 1)[-1].rsplit(": ", 1)[0]
+    found = Counter(explanation_of(records[c], cause.rules, place) for c in cause.cases)
     found.pop(None, None)
     return found.most_common(1)[0][0] if found else None
 
