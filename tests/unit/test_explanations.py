@@ -28,9 +28,7 @@ from wireconf.reports.reason_check import true_explanations
 IDS = "7.9.1/tool-call-ids-sent"
 KEYS = "7.9.7/no-other-keys"
 ID_LOST = "`_parse_chat_history` writes each tool call as `FunctionCall(name, args)`, leaving its id out."
-EXTRA = (
-    "`_prepare_params` always sends candidateCount and the class's default temperature the agent never set."
-)
+EXTRA = "`_prepare_request` always adds an empty safetySettings list, a key the agent never set."
 
 
 @pytest.fixture(scope="module")
@@ -212,5 +210,21 @@ def test_an_old_reason_explains_the_place_it_names_among_its_rules_places():
     assert (
         explanation_of(record, [KEYS], "$.stream") == "`_get_request_payload` always sends the stream flag."
     )
-    one = _record("c2", f"{KEYS}: {typed}", found[1:])
-    assert explanation_of(one, [KEYS], "$.stream") == typed  # the rule's only place: the reason is about it
+    assert explanation_of(record, [KEYS], "$") == typed  # no key to name: the result, a raise
+
+
+def test_an_old_reason_naming_no_key_of_the_difference_does_not_explain_it():
+    found = [_difference("$.contents[0].parts[0].inlineData.mimeType", IDS)]
+    assert (
+        explanation_of(
+            _record("c1", f"{IDS}: {EXTRA}", found), [IDS], "$.contents[*].parts[*].inlineData.mimeType"
+        )
+        is None
+    )
+    why = "`_convert_to_parts` writes the media type under its proto name `mime_type`, read alike."
+    assert (
+        explanation_of(
+            _record("c1", f"{IDS}: {why}", found), [IDS], "$.contents[*].parts[*].inlineData.mimeType"
+        )
+        == why
+    )

@@ -78,9 +78,9 @@ def repeats_the_diff(explanation: str) -> bool:
 def explanation_of(record: CaseRecord, rules: Sequence[str], place: str | None = None) -> str | None:
     """Why ``record``'s runtime breaks ``rules`` (at ``place``, a generic path, when given): the
     baseline's explanation of that case, rule and place (``<rule> <place>``) or rule, else its reason when
-    the reason leads with one of those rules and is about that place (an old baseline's one reason per
-    case, kept for the difference it was written against: ``_about``); ``None`` when there is none or it
-    only repeats the diff (not yet explained)."""
+    the reason leads with one of those rules and names the key that differs (an old baseline's one reason
+    per case, kept for the difference it was written against: ``_about``); ``None`` when there is none or
+    it only repeats the diff (not yet explained)."""
     own: dict[str, str] = record.extra.get(EXPLANATIONS) or {}
     for rule in rules:
         for key in (f"{rule} {place}", rule) if place else (rule,):
@@ -89,30 +89,23 @@ def explanation_of(record: CaseRecord, rules: Sequence[str], place: str | None =
     rule, explanation = _filed_by_reason(record)
     if explanation is None or rule not in rules or repeats_the_diff(explanation):
         return None
-    return explanation if place is None or _about(explanation, record, rule, place) else None
+    return explanation if place is None or _about(explanation, place) else None
 
 
-def _last_key(place: str) -> str:
-    """The key a generic path ends with (``$.input[*].type`` → ``type``), ``""`` at an array item."""
-    match = re.search(r"\.([^.\[]+)$", place)
-    return match.group(1) if match else ""
+def _keys(place: str) -> list[str]:
+    """The last two keys of a generic path (``$.contents[*].parts[*].inlineData.mimeType`` → ``mimeType``,
+    ``inlineData``), each also in its other spelling (``mime_type``)."""
+    names = re.findall(r"\.([^.\[]+)", place)[-2:]
+    spelled = [re.sub(r"(?<!^)([A-Z])", lambda m: "_" + m.group(1).lower(), n) for n in names]
+    spelled += [re.sub(r"_([a-z])", lambda m: m.group(1).upper(), n) for n in names]
+    return list(dict.fromkeys([*names, *spelled]))
 
 
-def _about(explanation: str, record: CaseRecord, rule: str, place: str) -> bool:
-    """Whether a case's one reason is about the difference of ``rule`` at ``place``: it is when the rule
-    differs at that place only; among several places, when it names the key there (as a word), or, naming
-    none of their keys, when the place is the rule's first (the one the reason was first written for)."""
-    places = list(
-        dict.fromkeys(
-            generic_path(str(d.get("path", "")))
-            for d in record.differences or []
-            if rule in (d.get("rules") or [])
-        )
-    )
-    if len(places) <= 1 or place not in places:
-        return True
-    named = [p for p in places if _last_key(p) and re.search(rf"\b{re.escape(_last_key(p))}\b", explanation)]
-    return place in named if named else place == places[0]
+def _about(explanation: str, place: str) -> bool:
+    """Whether a case's one reason is about the difference at ``place``: it names the key there (or the
+    one holding it), as a word; a place with no key (the result, an item of it) is any reason's."""
+    keys = _keys(place)
+    return not keys or any(re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", explanation, re.I) for k in keys)
 
 
 def filed_under(record: CaseRecord) -> tuple[str, str | None]:
