@@ -17,8 +17,9 @@ from typing import Any
 
 from wireconf.adapters import langchain_inputs, openai_inputs
 from wireconf.adapters.langchain import MODELS as LANGCHAIN_MODELS
-from wireconf.adapters.litellm import PREFIX as LITELLM_PREFIX
-from wireconf.adapters.own_clients import DEFAULT_MODEL, PLACEHOLDER_KEY
+from wireconf.adapters.langchain import SDK_API_VERSION, model_arguments
+from wireconf.adapters.litellm import JSON_NAMES_APIS, completion_arguments
+from wireconf.adapters.own_clients import PLACEHOLDER_KEY
 from wireconf.adapters.prompty_adapter import API_PROVIDER as PROMPTY_PROVIDER
 from wireconf.adapters.prompty_adapter.inputs import agent_data, message_data
 from wireconf.repro.script import Call, literal
@@ -37,26 +38,10 @@ def pinned(*distributions: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _model_id(api: str, agent: dict[str, Any]) -> str:
-    return str((agent.get("model") or {}).get("id") or DEFAULT_MODEL[api])
-
-
 def litellm(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Call:
     """``litellm.completion(**arguments, api_base=base_url)``: the adapter's arguments
     (``wireconf.adapters.litellm``), the OpenAI-format input LiteLLM's users write."""
-    arguments: dict[str, Any] = {
-        "model": f"{LITELLM_PREFIX[api]}/{_model_id(api, agent)}",
-        "messages": [openai_inputs.message(m) for m in messages],
-        "api_key": PLACEHOLDER_KEY,
-        "num_retries": 0,
-        **openai_inputs.options(agent),
-    }
-    tools = openai_inputs.function_tools(agent)
-    if tools:
-        arguments["tools"] = tools
-    response_format = openai_inputs.response_format(agent)
-    if response_format:
-        arguments["response_format"] = response_format
+    arguments = completion_arguments(api, agent, [openai_inputs.message(m) for m in messages])
     prelude = f"import litellm\n\nlitellm.suppress_debug_info = True\n\nARGUMENTS = {literal(arguments)}"
     return Call(pinned("litellm"), prelude, "litellm.completion(**ARGUMENTS, api_base=base_url)")
 
@@ -67,17 +52,10 @@ def langchain(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -
     (``wireconf.adapters.langchain_inputs``), kept as LangChain's own serialisation (``dumpd``)."""
     from langchain_core.load import dumpd
 
-    module, cls, distribution, family = LANGCHAIN_MODELS[api]
-    arguments: dict[str, Any] = {
-        "model": _model_id(api, agent),
-        "api_key": PLACEHOLDER_KEY,
-        "max_retries": 0,
-        **langchain_inputs.constructor_options(family, agent),
-    }
-    if api == "openai.responses":
-        arguments["use_responses_api"] = True
-    if api == "gemini.generate_content":
-        arguments["api_version"] = "v1beta"  # the Gemini SDK's own; langchain-google-genai's is v1
+    module, cls, distribution, _ = LANGCHAIN_MODELS[api]
+    arguments = model_arguments(api, agent)
+    if api in SDK_API_VERSION:
+        arguments["api_version"] = SDK_API_VERSION[api]
     written = json.loads(json.dumps(dumpd([langchain_inputs.message(m) for m in messages])))
     lines = [f"model = {cls}(**ARGUMENTS, base_url=base_url)"]
     tools = openai_inputs.function_tools(agent)
@@ -125,5 +103,5 @@ def prompty(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> 
 TEMPLATES: dict[str, Template] = {"litellm": litellm, "langchain": langchain, "prompty": prompty}
 """The runtimes a reproduction can call, by the adapter's name."""
 
-ALIASED_APIS = ("gemini.generate_content",)
-"""Apis whose bodies may spell a field by its proto name, which the provider reads alike."""
+ALIASED_APIS = JSON_NAMES_APIS
+"""Apis whose bodies may spell a field by its proto name (LiteLLM's), which the provider reads alike."""
