@@ -4,6 +4,7 @@ Python subprocess, standard library only) against a call that sends a request of
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -150,3 +151,4 @@ def test_a_generated_script_imports_only_the_runtime(corpus):
     imports = {line.split()[1] for line in text.splitlines() if line.startswith(("import ", "from "))}
     assert imports == {"json", "re", "sys", "threading", "http.server", "litellm"}
     assert "api_base=base_url" in text and json.dumps("call_9") in text.replace("'", '"')
+    assert re.search(r"Needs only: pip install litellm==\S+ google-genai==\S+\n", text)  # the api's SDK too

@@ -22,6 +22,7 @@ from wireconf.adapters.litellm import JSON_NAMES_APIS, completion_arguments
 from wireconf.adapters.own_clients import PLACEHOLDER_KEY
 from wireconf.adapters.prompty_adapter import API_PROVIDER as PROMPTY_PROVIDER
 from wireconf.adapters.prompty_adapter.inputs import agent_data, message_data
+from wireconf.providers.registry import PROVIDER_OF
 from wireconf.repro.script import Call, literal
 
 Template = Callable[[str, dict[str, Any], list[dict[str, Any]]], Call]
@@ -38,12 +39,18 @@ def pinned(*distributions: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _sdk(api: str) -> str:
+    """The distribution of the api's provider SDK (the first its provider record names), which the
+    runtime calls and may not depend on (prompty's are extras)."""
+    return PROVIDER_OF[api].distributions[0]
+
+
 def litellm(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Call:
     """``litellm.completion(**arguments, api_base=base_url)``: the adapter's arguments
     (``wireconf.adapters.litellm``), the OpenAI-format input LiteLLM's users write."""
     arguments = completion_arguments(api, agent, [openai_inputs.message(m) for m in messages])
     prelude = f"import litellm\n\nlitellm.suppress_debug_info = True\n\nARGUMENTS = {literal(arguments)}"
-    return Call(pinned("litellm"), prelude, "litellm.completion(**ARGUMENTS, api_base=base_url)")
+    return Call(pinned("litellm", _sdk(api)), prelude, "litellm.completion(**ARGUMENTS, api_base=base_url)")
 
 
 def langchain(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Call:
@@ -76,7 +83,7 @@ def langchain(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -
         'warnings.filterwarnings("ignore", message="The function `load` is in beta")\n\n'
         f"ARGUMENTS = {literal(arguments)}{extra}\n\nMESSAGES = {literal(written)}"
     )
-    return Call(pinned("langchain-core", distribution), prelude, "\n".join(lines))
+    return Call(pinned("langchain-core", distribution, _sdk(api)), prelude, "\n".join(lines))
 
 
 def prompty(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Call:
@@ -97,7 +104,7 @@ def prompty(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> 
             f'get_executor("{provider}").execute(agent, [Message.load(m) for m in MESSAGES])',
         ]
     )
-    return Call(pinned("prompty"), prelude, body)
+    return Call(pinned("prompty", _sdk(api)), prelude, body)
 
 
 TEMPLATES: dict[str, Template] = {"litellm": litellm, "langchain": langchain, "prompty": prompty}
