@@ -101,3 +101,45 @@ def test_the_page_renders_in_chromium_without_a_console_error(records, catalogue
     assert "<script>alert" not in dom and "<img src" not in dom  # nothing a runtime sent became markup
     assert len(re.findall(r'<details class="case">', dom)) == 2
     assert re.search(r'<table id="matrix">.*<b class="n-passed">1</b>/2', dom, re.S)
+
+
+def _rule_breakers():
+    """Three runtimes of four break RULE: a question for the spec's authors."""
+    bad = "$.max_tokens: unexpected key (got 5)"
+    case = "wire.openai.chat.option-temperature"
+    out = [
+        _record(name, "1.0", case, "failed", f"the request differs:\n  {bad}")
+        for name in ("one", "two", HOSTILE)
+    ]
+    difference = {"subject": "request", "path": "$.max_tokens", "change": "unexpected-key", "text": bad}
+    for record in out:
+        record.differences = [
+            {**difference, "signature": "request $.max_tokens: unexpected-key", "rules": [RULE]}
+        ]
+    return [*out, _record("four", "1.0", case, "passed")]
+
+
+def test_a_rule_most_runtimes_break_is_a_question_for_the_spec_authors(catalogue):
+    page = _page(_rule_breakers(), catalogue)
+    question = re.search(r'<section class="question" id="[^"]*">(.*?)</section>', page, re.S).group(1)
+    assert f"<code>{RULE}</code>: broken by\n3 of the 4 runtimes judged on it" in question
+    assert catalogue.rules[RULE].statement.replace("'", "&#39;") in question
+    assert question.count('<code class="difference">$.max_tokens: unexpected key (got 5)</code>') == 3
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; (1 of 1)" in question
+    by_rule = re.search(r'<table id="by-rule">(.*?)</table>', page, re.S).group(1)
+    assert by_rule.count("unexpected key (got 5)") == 3
+
+
+@pytest.mark.skipif(
+    CHROMIUM is None, reason="chromium is not installed (apt-get install chromium; .ci/run does)"
+)
+def test_the_questions_render_in_chromium(catalogue, tmp_path):
+    page = tmp_path / "findings.html"
+    page.write_text(_page(_rule_breakers(), catalogue), encoding="utf-8")
+    done = _chromium(tmp_path, page.as_uri(), "--enable-logging=stderr", "--v=0", "--dump-dom")
+    console = [line for line in done.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
+    assert console == []
+    dom = done.stdout
+    assert "<script>alert" not in dom
+    assert len(re.findall(r'<section class="question"', dom)) == 1
+    assert re.search(r"<h2>Questions for the spec's authors</h2>", dom)

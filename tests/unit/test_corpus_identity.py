@@ -122,7 +122,8 @@ def test_a_baseline_round_trips_and_knows_each_case_s_history(tmp_path):
         ("waivers: {}", "`waivers` must be a list of {path, change, reason, cases}"),
         (
             "waiver: []",
-            "unknown key(s) waiver (known: impl, version, corpus, expected_failures, waivers, passed)",
+            "unknown key(s) waiver (known: impl, version, corpus, expected_failures, explanations, waivers, "
+            "passed)",
         ),
     ],
 )

@@ -69,7 +69,10 @@ def cycles(package: str) -> list[list[str]]:
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("entry points", frozenset({"wireconf", "cli", "commands"})),
     ("the pytest layer", frozenset({"pytest_plugin", "bless", "strength"})),
-    ("runtimes", frozenset({"adapter_contract", "impl_loader", "python_impl", "exec_protocol", "adapters"})),
+    (
+        "runtimes",
+        frozenset({"adapter_contract", "impl_loader", "python_impl", "exec_protocol", "adapters", "repro"}),
+    ),
     ("cases", frozenset({"kinds", "corpus", "judging", "reports"})),
     (
         "recordings",

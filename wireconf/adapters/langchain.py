@@ -158,17 +158,7 @@ class LangChainAdapter:
         return caps | ({concept("message-metadata")} if caps else set())
 
     def _model(self, api: str, agent: dict[str, Any], endpoint: dict[str, str] | None = None) -> Any:
-        family = MODELS[api][3]
-        arguments: dict[str, Any] = {
-            "model": (agent.get("model") or {}).get("id") or DEFAULT_MODEL[api],
-            "api_key": PLACEHOLDER_KEY,
-            "max_retries": 0,
-            **langchain_inputs.constructor_options(family, agent),
-            **(endpoint or {}),
-        }
-        if api == "openai.responses":
-            arguments["use_responses_api"] = True
-        return self._classes[api](**arguments)
+        return self._classes[api](**model_arguments(api, agent), **(endpoint or {}))
 
     def _runnable(
         self, api: str, agent: dict[str, Any], structured: bool, endpoint: dict[str, str] | None = None
@@ -238,6 +228,26 @@ class LangChainAdapter:
         return run(
             api, agent, _Call(written, forwarding(client), Downloads(messages), _endpoint(api, client))
         )
+
+
+def model_arguments(api: str, agent: dict[str, Any]) -> dict[str, Any]:
+    """The chat model's constructor arguments for ``agent`` (its endpoint aside): what the adapter and a
+    reproduction (``wireconf.repro.templates``) construct."""
+    arguments: dict[str, Any] = {
+        "model": (agent.get("model") or {}).get("id") or DEFAULT_MODEL[api],
+        "api_key": PLACEHOLDER_KEY,
+        "max_retries": 0,
+        **langchain_inputs.constructor_options(MODELS[api][3], agent),
+    }
+    if api == "openai.responses":
+        arguments["use_responses_api"] = True
+    return arguments
+
+
+SDK_API_VERSION = {"gemini.generate_content": "v1beta"}
+"""The api version of the provider SDK's own endpoint, where the chat model takes one (``api_version``):
+langchain-google-genai's default is ``v1``; a user pointing it at a base URL of the Gemini SDK's form
+gives the SDK's ``v1beta``, as ``_endpoint`` does from the harness's client."""
 
 
 def _endpoint(api: str, client: Any) -> dict[str, str]:

@@ -54,6 +54,9 @@ LiteLLM's Responses API bridge (``litellm.completion_extras.responses_api_bridge
 tools and ``response_format`` into Responses input, and builds the ``ModelResponse`` from the Responses
 result."""
 
+JSON_NAMES_APIS = ("gemini.generate_content",)
+"""Apis whose body LiteLLM writes with some fields under their proto names (``json_names``)."""
+
 PROCESS_MESSAGES = [{"role": "user", "content": "Hi"}]
 """A ``process`` case has no messages; the call needs some (in the OpenAI form LiteLLM takes)."""
 
@@ -153,21 +156,7 @@ class LiteLLMAdapter:
         return caps | {concept("message-metadata")}
 
     def _arguments(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any]:
-        model = (agent.get("model") or {}).get("id") or DEFAULT_MODEL[api]
-        arguments: dict[str, Any] = {
-            "model": f"{PREFIX[api]}/{model}",
-            "messages": messages,
-            "api_key": PLACEHOLDER_KEY,
-            "num_retries": 0,
-            **openai_inputs.options(agent),
-        }
-        tools = openai_inputs.function_tools(agent)
-        if tools:
-            arguments["tools"] = tools
-        response_format = openai_inputs.response_format(agent)
-        if response_format:
-            arguments["response_format"] = response_format
-        return arguments
+        return completion_arguments(api, agent, messages)
 
     def _completion(
         self, reply: Answer | Reply, arguments: dict[str, Any], downloads: Downloads | None = None
@@ -194,7 +183,7 @@ class LiteLLMAdapter:
         arguments = self._arguments(api, agent, [openai_inputs.message(m) for m in messages])
         _, sent = self._completion(REFUSED, arguments, Downloads(messages))
         body = sent.body()
-        if api == "gemini.generate_content" and isinstance(body, dict):
+        if api in JSON_NAMES_APIS and isinstance(body, dict):
             body.pop("model", None)  # Gemini's model is in the URL
             return json_names(body)
         return body
@@ -253,6 +242,26 @@ class LiteLLMAdapter:
             return self._stream(arguments, forwarding(client), downloads)
         result, _ = self._completion(forwarding(client), arguments, downloads)
         return self._result(result, agent)
+
+
+def completion_arguments(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """``completion``'s keyword arguments for ``agent`` and ``messages`` (OpenAI-format): what the adapter
+    and a reproduction (``wireconf.repro.templates``) call."""
+    model = (agent.get("model") or {}).get("id") or DEFAULT_MODEL[api]
+    arguments: dict[str, Any] = {
+        "model": f"{PREFIX[api]}/{model}",
+        "messages": messages,
+        "api_key": PLACEHOLDER_KEY,
+        "num_retries": 0,
+        **openai_inputs.options(agent),
+    }
+    tools = openai_inputs.function_tools(agent)
+    if tools:
+        arguments["tools"] = tools
+    response_format = openai_inputs.response_format(agent)
+    if response_format:
+        arguments["response_format"] = response_format
+    return arguments
 
 
 def _replying(reply: Answer | Reply) -> Reply:

@@ -88,8 +88,11 @@ def _requested(text: str) -> Runtime:
     return Runtime(path_part(text) or "runtime", text)
 
 
-def _run(runtime: Runtime, cases: Path, baseline: Path, report: Path) -> str | None:
-    """Run the corpus against ``runtime``; ``None`` when it ran, else why it could not."""
+def _run(
+    runtime: Runtime, cases: Path, baseline: Path | None, report: Path, select: str | None = None
+) -> str | None:
+    """Run the corpus (or one case file of it, ``select``: a case id) against ``runtime``, refreshing
+    ``baseline`` when given; ``None`` when it ran, else why it could not."""
     impl = runtime.impl
     python = runtime.python or sys.executable
     if not Path(python).is_file():
@@ -101,8 +104,8 @@ def _run(runtime: Runtime, cases: Path, baseline: Path, report: Path) -> str | N
         str(cases),
         f"--impl={impl}",
         f"--report={report}",
-        f"--baseline={baseline}",
-        "--update-baseline",
+        *([f"--baseline={baseline}", "--update-baseline"] if baseline is not None else []),
+        *(["-k", select] if select else []),
         "-p",
         "no:cacheprovider",
         "-q",
@@ -119,9 +122,11 @@ def _run(runtime: Runtime, cases: Path, baseline: Path, report: Path) -> str | N
 def run(args: argparse.Namespace) -> int:
     from wireconf.corpus.installed import corpus_folder
     from wireconf.reports.baseline import load_baseline
-    from wireconf.reports.findings import NotRun, render_findings
+    from wireconf.reports.findings import EXPLANATIONS, NotRun, render_findings
+    from wireconf.reports.findings_rules import render_rules_view
     from wireconf.reports.jsonl import read_records
     from wireconf.reports.provider_schema import expected_rejections, render_rejections
+    from wireconf.repro.build import reproducible
 
     cases = corpus_folder(args.corpus)
     corpus = open_corpus(cases)
@@ -137,11 +142,12 @@ def run(args: argparse.Namespace) -> int:
                 not_run.append(NotRun(impl, problem))
                 continue
             found = read_records([report])
-            reasons = load_baseline(baseline, missing_ok=True).expected
+            written = load_baseline(baseline, missing_ok=True)
             # the file's reason (a person's, or the update's), not the run's: the update has just
             # rewritten every kept reason no longer true of its failure (wireconf.reports.reason_check)
             for record in found:
-                record.reason = reasons.get(record.id, record.reason)
+                record.reason = written.expected.get(record.id, record.reason)
+                record.extra[EXPLANATIONS] = written.explanations.get(record.id, {})
             records += found
             failing = sum(1 for r in found if r.status in ("failed", "error"))
             print(f"{impl}: {len(found)} cases, {failing} failing; baseline {baseline}", file=sys.stderr)
@@ -153,8 +159,13 @@ def run(args: argparse.Namespace) -> int:
         not_run,
         command,
         size,
-        [*_side_by_side(records, corpus), *render_rejections(expected_rejections(corpus))],
+        [
+            *render_rules_view(records, corpus.catalogue),
+            *_side_by_side(records, corpus),
+            *render_rejections(expected_rejections(corpus)),
+        ],
         corpus.catalogue.version,
+        reproducible(corpus),
     )
     from wireconf.cassettes.atomic import write_atomic
 

@@ -57,7 +57,7 @@ from wireconf.reports.baseline import (
 )
 from wireconf.reports.gate import GatedCase, decide
 from wireconf.reports.jsonl import CaseRecord
-from wireconf.reports.reason_check import true_reason
+from wireconf.reports.reason_check import true_explanations, true_reason
 
 PROP_DIFF = "wireconf_diff"
 PROP_REASON = "wireconf_reason"
@@ -361,6 +361,9 @@ class _Controller:
                     record.message,
                     record.differences,
                 )
+                if record.id in baseline.explanations:  # each kept only while true of its rule's difference
+                    explained = baseline.explanations[record.id]
+                    baseline.explanations[record.id] = true_explanations(explained, record.differences or [])
         baseline.passed = passed
         if corpora:
             baseline.corpus = CorpusIdentity(*corpora.most_common(1)[0][0])

@@ -6,6 +6,8 @@
     corpus: {version: 1.0.0, hash: 'sha256:23061dd2539a5585'}
     expected_failures:
       wire.openai.chat.option-max-output-tokens: 'sends the deprecated max_tokens (7.1.5)'
+    explanations:
+      wire.openai.chat.option-max-output-tokens: {7.1.5/max-completion-tokens: 'maps the option by name'}
     waivers:
       - {subject: request, path: $.stream, change: unexpected-key, reason: '...', cases: [...]}
     passed:
@@ -19,7 +21,9 @@ runtime passed to their fingerprint (``wireconf.corpus.identity``), so that the 
 judged: added to the corpus since, changed since, or unsupported then). ``corpus`` says which corpus the
 file was written against. Files written before ``passed`` existed hold only ``impl``, ``version`` and
 ``expected_failures``; they still gate, but cannot tell new from regression (``unlisted``).
-``waivers`` set aside one difference (a path and a kind of difference) in the cases they list, the rest
+``explanations`` say, per case and per rule it breaks, why the runtime breaks it (``--update-baseline``
+keeps them while the case fails; the findings page shows them beside each root cause). ``waivers`` set
+aside one difference (a path and a kind of difference) in the cases they list, the rest
 of each case still judged (``wireconf.judging.waivers``).
 
 The sections are read by ``SECTIONS``, one function each. An unknown top-level key is an error, so a
@@ -76,6 +80,11 @@ class Baseline:
     passed: dict[str, str] | None = None  # None: a file from before passes were recorded
     corpus: CorpusIdentity | None = None
     waivers: list[Waiver] = field(default_factory=list)
+    explanations: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Per failing case, per rule it breaks: why the runtime breaks it (a person's text, written against
+    the difference of that rule). The case's ``expected_failures`` reason is the gate's; the findings page
+    shows these beside each root cause, so a case breaking two rules never shows one rule's explanation
+    beside the other (``wireconf.reports.findings``)."""
 
     def reason(self, case_id: str) -> str | None:
         return self.expected.get(case_id)
@@ -103,6 +112,9 @@ class Baseline:
         if self.corpus is not None:
             data["corpus"] = {"version": self.corpus.version, "hash": self.corpus.hash}
         data["expected_failures"] = dict(sorted(self.expected.items()))
+        kept = {case: dict(sorted(rules.items())) for case, rules in self.explanations.items() if rules}
+        if any(case in self.expected for case in kept):  # a case that passes now needs none
+            data["explanations"] = {case: kept[case] for case in sorted(kept) if case in self.expected}
         if self.waivers:
             data["waivers"] = [w.to_data() for w in self.waivers]
         if self.passed is not None:
@@ -155,6 +167,22 @@ def _read_expected(baseline: Baseline, value: YAML) -> None:
     baseline.expected = dict(entries)
 
 
+def _read_explanations(baseline: Baseline, value: YAML) -> None:
+    entries = value or {}
+    shaped = isinstance(entries, dict) and all(
+        isinstance(case, str)
+        and isinstance(rules, dict)
+        and all(isinstance(r, str) and isinstance(t, str) and t.strip() for r, t in rules.items())
+        for case, rules in entries.items()
+    )
+    if not shaped:
+        raise BaselineError(
+            f"--baseline {baseline.path}: `explanations` must map case ids to a mapping of rule ids to "
+            "explanations (non-empty strings)"
+        )
+    baseline.explanations = {case: dict(rules) for case, rules in entries.items()}
+
+
 def _read_waivers(baseline: Baseline, value: YAML) -> None:
     try:
         baseline.waivers = parse_waivers(value, baseline.path)
@@ -178,6 +206,7 @@ SECTIONS: dict[str, Callable[[Baseline, Any], None]] = {
     "version": _read_version,
     "corpus": _read_corpus,
     "expected_failures": _read_expected,
+    "explanations": _read_explanations,
     "waivers": _read_waivers,
     "passed": _read_passed,
 }

@@ -4,7 +4,9 @@ Bowtie's report for JSON Schema: the real runtimes side by side on the same corp
 It shows the versions judged and the corpus version, the runtimes by (kind, api) matrix with each
 runtime's spec-profile and full-profile figures, each runtime's failures filed by the rule they break
 (the same filing as the Markdown page, ``wireconf.reports.findings.filed_under``) with the baseline's
-explanation and the diff, and a per-rule view: which runtimes break rule X, with how many cases.
+explanation and the diff, and a per-rule view: which runtimes break rule X, with how many cases and
+which difference, and the rules most runtimes break as questions for the spec's authors
+(``wireconf.reports.findings_rules``).
 
 Rendered with jinja2 and autoescape on: every string a runtime supplies (its name, its version, the
 values in its diffs, a baseline's reason) is escaped; only the page's own CSS
@@ -24,6 +26,7 @@ import jinja2
 from wireconf.corpus.rules import Catalogue, Rule
 from wireconf.report_text import machine_paths_removed
 from wireconf.reports.findings import MAX_DIFF_LINES, filed_under
+from wireconf.reports.findings_rules import Reading, is_question, readings
 from wireconf.reports.html import CSS, anchor
 from wireconf.reports.jsonl import CaseRecord
 from wireconf.reports.matrix import COLUMNS, build_matrix
@@ -45,7 +48,9 @@ class RuleView:
     tier: str
     statement: str
     anchor: str
-    runtimes: list[tuple[str, int, str]] = field(default_factory=list)
+    runtimes: list[tuple[str, int, str, str]] = field(default_factory=list)
+    """Each runtime that breaks it: its name, how many cases, the anchor of its section, its most
+    frequent difference under the rule."""
 
 
 def _diff(record: CaseRecord) -> str:
@@ -73,6 +78,7 @@ def render_compliance(
     runtimes: list[dict[str, Any]] = []
     rules: dict[str, RuleView] = {}
     impls = Counter(rt.impl for rt in matrix.runtimes)
+    by_rule = readings(records)
     for rt in matrix.runtimes:
         name = rt.impl if impls[rt.impl] == 1 else rt.label  # luthien at two commits: name both
 
@@ -103,7 +109,9 @@ def render_compliance(
                     anchor("rule", rule_id),
                 ),
             )
-            view.runtimes.append((name, len(cases), target))
+            reading = by_rule.get(rule_id, {}).get(rt.label)
+            example = reading.example if reading is not None and reading.differences else ""
+            view.runtimes.append((name, len(cases), target, example))
         runtimes.append(
             {
                 "impl": name,
@@ -145,5 +153,47 @@ def render_compliance(
         not_run=not_run,
         rows=rows,
         rules=sorted(rules.values(), key=lambda v: (-len(v.runtimes), v.id)),
+        questions=_questions(
+            by_rule,
+            catalogue,
+            {rt.label: rt.impl if impls[rt.impl] == 1 else rt.label for rt in matrix.runtimes},
+        ),
     )
     return machine_paths_removed(page)  # the machines' folders out, as on the findings page
+
+
+def _questions(
+    by_rule: dict[str, dict[str, Reading]], catalogue: Catalogue, names: dict[str, str]
+) -> list[dict[str, Any]]:
+    """The rules most runtimes break (``is_question``), most runtimes first: the spec's sentence, the
+    project's reading and each runtime's."""
+    out = []
+    for rule_id, by in by_rule.items():
+        if not is_question(by):
+            continue
+        rule: Rule | None = catalogue.rules.get(rule_id)
+        readings_of = [
+            {
+                "name": names.get(label, label),
+                "broken": len(reading.broken),
+                "judged": len(reading.judged),
+                "example": reading.example,
+                "why": reading.explanations.most_common(1)[0][0] if reading.explanations else None,
+            }
+            for label, reading in sorted(by.items())
+            if reading.broken
+        ]
+        out.append(
+            {
+                "id": rule_id,
+                "anchor": anchor("question", rule_id),
+                "judged": len(by),
+                "section": "" if rule is None else str(rule.source.section),
+                "quote": None if rule is None or not rule.quote else rule.quote.strip(),
+                "statement": "" if rule is None else str(rule.statement),
+                "tier": _tier(rule_id, catalogue),
+                "decision": None if rule is None or rule.tier == "spec" else rule.decision,
+                "readings": readings_of,
+            }
+        )
+    return sorted(out, key=lambda q: (-len(q["readings"]), q["id"]))

@@ -18,16 +18,18 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from wireconf.corpus.rules import Catalogue, Rule
+from wireconf.differences import generic_path
 from wireconf.report_text import machine_paths_removed
 from wireconf.reports.baseline import default_reason
 from wireconf.reports.causes import NO_RULE, PROVIDER_REJECTS, UNRULED_NOTE, Cause, group_causes
 from wireconf.reports.jsonl import CaseRecord
 from wireconf.reports.markdown import text
 from wireconf.reports.matrix import COLUMNS, RuntimeSummary, build_matrix
+from wireconf.reports.reason_check import QUOTED, RULE_ID
 
 MAX_DIFF_LINES = 30
 NOT_JUDGED = "not judged (error)"
@@ -42,7 +44,79 @@ class NotRun:
 _LEADING_RULE = re.compile(r"^\s*([0-9a-z][0-9a-z.]*/[a-z0-9][a-z0-9-]*)\s*[:,]\s*")
 
 
+EXPLANATIONS = "explanations"
+"""The key of ``CaseRecord.extra`` holding the baseline's explanations of the case, rule → text
+(``Baseline.explanations``), set by ``wireconf findings`` when it reads the baseline."""
+
+_CODE = re.compile(r"`[^`]*`")
+
+
+_VERDICT_WORDING = re.compile(r"(expected the adapter to|expected a result, but).*", re.S)
+"""The harness's words for a raise or a return where the other was expected, to the end of the text."""
+_DIFF_WORDS = frozenset(
+    word
+    for line in (
+        "the a an and but it its this these that is are to of in gives give through result results",
+        "item items expected got raised raise returned missing unexpected key keys value type request",
+        "body sends sent builds adapter error category",
+    )
+    for word in line.split()
+)
+"""Words the harness's diff and an update's first reason use: they say what differs, never why."""
+
+
+def repeats_the_diff(explanation: str) -> bool:
+    """Whether ``explanation`` says nothing but the difference: once the harness's wording of the
+    difference (the lines it quotes, "expected the adapter to raise ..."), the rule ids, the code it names
+    (a function, a key) and the diff's own words are left out, fewer than four words remain."""
+    rest = _VERDICT_WORDING.sub(" ", QUOTED.sub(" ", explanation))
+    rest = RULE_ID.sub(" ", _CODE.sub(" ", rest))
+    words = [w for w in re.findall(r"[A-Za-z]{2,}", rest) if w.lower() not in _DIFF_WORDS]
+    return len(words) < 4
+
+
+def explanation_of(record: CaseRecord, rules: Sequence[str], place: str | None = None) -> str | None:
+    """Why ``record``'s runtime breaks ``rules`` (at ``place``, a generic path, when given): the
+    baseline's explanation of that case, rule and place (``<rule> <place>``) or rule, else its reason when
+    the reason leads with one of those rules and names the key that differs (an old baseline's one reason
+    per case, kept for the difference it was written against: ``_about``); ``None`` when there is none or
+    it only repeats the diff (not yet explained)."""
+    own: dict[str, str] = record.extra.get(EXPLANATIONS) or {}
+    for rule in rules:
+        for key in (f"{rule} {place}", rule) if place else (rule,):
+            if key in own:
+                return own[key]
+    rule, explanation = _filed_by_reason(record)
+    if explanation is None or rule not in rules or repeats_the_diff(explanation):
+        return None
+    return explanation if place is None or _about(explanation, place) else None
+
+
+def _keys(place: str) -> list[str]:
+    """The last two keys of a generic path (``$.contents[*].parts[*].inlineData.mimeType`` → ``mimeType``,
+    ``inlineData``), each also in its other spelling (``mime_type``)."""
+    names = re.findall(r"\.([^.\[]+)", place)[-2:]
+    spelled = [re.sub(r"(?<!^)([A-Z])", lambda m: "_" + m.group(1).lower(), n) for n in names]
+    spelled += [re.sub(r"_([a-z])", lambda m: m.group(1).upper(), n) for n in names]
+    return list(dict.fromkeys([*names, *spelled]))
+
+
+def _about(explanation: str, place: str) -> bool:
+    """Whether a case's one reason is about the difference at ``place``: it names the key there (or the
+    one holding it), as a word; a place with no key (the result, an item of it) is any reason's."""
+    keys = _keys(place)
+    return not keys or any(re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", explanation, re.I) for k in keys)
+
+
 def filed_under(record: CaseRecord) -> tuple[str, str | None]:
+    """The rule a failing case is filed under, and its explanation (the baseline's for that rule, else
+    that of its reason, if any)."""
+    rule, explanation = _filed_by_reason(record)
+    own: dict[str, str] = record.extra.get(EXPLANATIONS) or {}
+    return rule, own.get(rule, explanation)
+
+
+def _filed_by_reason(record: CaseRecord) -> tuple[str, str | None]:
     """The rule a failing case is filed under, and the explanation of its baseline reason (if any)."""
     broken = record.broken
     rejected = any(d.get("basis") == "provider-schema" for d in record.differences or [])
@@ -60,6 +134,7 @@ def filed_under(record: CaseRecord) -> tuple[str, str | None]:
 
 
 UNREVIEWED = "(not reviewed yet: the baseline's reason is the harness's first diff line)"
+NOT_EXPLAINED = "not yet explained"
 
 
 @dataclass
@@ -159,21 +234,59 @@ def _difference_causes(rt: RuntimeSummary) -> list[Cause]:
     return group_causes((r.id, r.differences or []) for r in rt.failures if r.status == "failed")
 
 
-def _difference_table(rt: RuntimeSummary, causes: list[Cause]) -> list[str]:
+Reproducible = Callable[[CaseRecord], bool]
+"""Whether ``wireconf repro`` makes a script for a failing case (its runtime has a template, its kind
+builds a request): decided by the caller, which knows the runtimes."""
+
+
+def repro_command(cause: Cause, records: dict[str, CaseRecord], reproducible: Reproducible | None) -> str:
+    """The ``wireconf repro`` command line reproducing ``cause`` (its first reproducible case, the
+    differences at its place), or ``""``."""
+    if reproducible is None or cause.rejected:
+        return ""
+    for case_id in cause.cases:
+        record = records[case_id]
+        if not reproducible(record):
+            continue
+        for difference in record.differences or []:
+            if (
+                str(difference.get("signature", "")) == cause.signature
+                and difference.get("subject") == "request"
+            ):
+                rule = f" --rule {cause.rules[0]}" if cause.rules else ""
+                path = generic_path(str(difference.get("path", "$")))
+                return f"`wireconf repro --runtime {record.impl} {case_id}{rule} --path '{path}'`"
+    return ""
+
+
+def cause_explanation(cause: Cause, records: dict[str, CaseRecord]) -> str | None:
+    """The explanation most of ``cause``'s cases give for its rules at its place (``explanation_of``);
+    ``None``: not yet explained."""
+    place = cause.signature.split(" ", 1)[-1].rsplit(": ", 1)[0]
+    found = Counter(explanation_of(records[c], cause.rules, place) for c in cause.cases)
+    found.pop(None, None)
+    return found.most_common(1)[0][0] if found else None
+
+
+def _difference_table(
+    rt: RuntimeSummary, causes: list[Cause], reproducible: Reproducible | None
+) -> list[str]:
     """Failures grouped by the rule broken and the difference, each with the explanation most of its
-    cases' baseline reasons give."""
+    cases' baseline reasons give, and the command that reproduces it without wireconf."""
     by_id = {r.id: r for r in rt.failures}
     if not causes:
         return []
-    out = ["| cases | rules broken | tier | difference | explanation |", "|---:|---|---|---|---|"]
+    out = [
+        "| cases | rules broken | tier | difference | explanation | reproduce |",
+        "|---:|---|---|---|---|---|",
+    ]
     for cause in causes:
-        reasons = Counter(filed_under(by_id[c])[1] for c in cause.cases)
-        explanation, _ = reasons.most_common(1)[0]
+        explanation = cause_explanation(cause, by_id)
         rules = cause.rules_text(code=True)
-        text = _cell(explanation or UNREVIEWED)
-        out.append(
-            f"| {len(cause.cases)} | {rules} | {cause.tier_text} | `{_cell(cause.example)}` | {text} |"
-        )
+        text = _cell(explanation or NOT_EXPLAINED)
+        command = _cell(repro_command(cause, by_id, reproducible))
+        example = f"`{_cell(cause.example)}`"
+        out.append(f"| {len(cause.cases)} | {rules} | {cause.tier_text} | {example} | {text} | {command} |")
     return out
 
 
@@ -239,7 +352,11 @@ def _counts_line(
 
 
 def _runtime_section(
-    rt: RuntimeSummary, groups: dict[str, list[CaseRecord]], causes: list[RootCause], catalogue: Catalogue
+    rt: RuntimeSummary,
+    groups: dict[str, list[CaseRecord]],
+    causes: list[RootCause],
+    catalogue: Catalogue,
+    reproducible: Reproducible | None = None,
 ) -> list[str]:
     out = ["", f"## {text(rt.label)}", ""]
     by_difference = _difference_causes(rt)
@@ -253,7 +370,7 @@ def _runtime_section(
     ]
     if not causes:
         return out
-    table = _difference_table(rt, by_difference)
+    table = _difference_table(rt, by_difference, reproducible)
     if table:
         out += ["", "### Root causes by difference", "", *table]
     out += ["", "### Root causes", "", *_cause_table(causes, catalogue), "", "### Deviations by rule"]
@@ -285,6 +402,7 @@ def render_findings(
     corpus_size: int,
     appendix: Sequence[str] = (),
     corpus_version: str | None = None,
+    reproducible: Reproducible | None = None,
 ) -> str:
     """The page; ``appendix`` (Markdown lines) closes it (the side-by-side comparisons)."""
     matrix = build_matrix(records)
@@ -327,6 +445,6 @@ def render_findings(
         out += [f"- {text(rt.label)}" for rt in idle]
     for rt in matrix.runtimes:
         if rt.judged:
-            out += _runtime_section(rt, *by_runtime[rt.label], catalogue)
+            out += _runtime_section(rt, *by_runtime[rt.label], catalogue, reproducible)
     # no folder of the machines that ran the runtimes or wrote the page: it reads the same from anywhere
     return machine_paths_removed("\n".join([*out, *appendix]) + "\n")

@@ -106,3 +106,26 @@ def true_reason(
     if reason and stale_reason(reason, differences or []) is None:
         return reason
     return default_reason(rules, diff, message, differences)
+
+
+def stale_explanation(explanation: str, rule: str, differences: Iterable[Mapping[str, Any]]) -> str | None:
+    """Why a baseline's explanation of ``rule`` (``Baseline.explanations``) is not true of a failure with
+    these attributed ``differences``, or ``None`` when it holds: the failure still breaks ``rule``, and
+    every difference the explanation quotes is among that rule's differences."""
+    mine = [str(d.get("text") or "") for d in differences if rule in (d.get("rules") or [])]
+    if not mine:
+        return f"the failure no longer breaks {rule}"
+    missing = [quote for quote in quoted_differences(explanation) if not any(quote in t for t in mine)]
+    return f"quotes {'; '.join(missing)}, which the failure no longer shows under {rule}" if missing else None
+
+
+def true_explanations(explanations: Mapping[str, str], differences: list[dict[str, Any]]) -> dict[str, str]:
+    """The explanations of a failing case to keep: those still true of its failure (``stale_explanation``).
+    A failure without differences (a stale waiver) gives nothing to check against: all are kept."""
+    if not differences:
+        return dict(explanations)
+    return {
+        rule: text
+        for rule, text in explanations.items()
+        if stale_explanation(text, rule, differences) is None
+    }

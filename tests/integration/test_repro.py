@@ -1,0 +1,124 @@
+"""``wireconf repro`` (issue 36, item 1): the scripts it writes run without wireconf, fail as the finding
+says, and pass against a copy of the runtime patched where the fix is one line.
+
+"Without wireconf": each script runs with ``python -I`` in a fresh virtual environment (``python -m venv
+--without-pip``, a second) whose only path entry is the project's site-packages folder, added by a
+``.pth`` line: its own ``.pth`` files, among them wireconf's editable finder, are not processed, so
+``import wireconf`` fails there (asserted), while the runtime and its SDKs import as installed. A venv
+with each runtime pip-installed from the cache costs 40 s to a few minutes per runtime (measured: 43 s for
+langchain-google-genai alone), too much for CI; the scripts' requirements line says what it would
+install."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+CASES = (
+    # runtime, case, the rule and the place the finding names
+    (
+        "langchain",
+        "wire.gemini.generate_content.tool-call-fields-and-nested-args",
+        "7.9.1/tool-call-ids-sent",
+    ),
+    ("litellm", "wire.anthropic.messages.recorded-tool-round-trip", "7.5/tool-result-message"),
+    ("prompty", "wire.anthropic.messages.recorded-tool-round-trip", "7.5/tool-result-message"),
+)
+
+FIX = (
+    "langchain_google_genai/chat_models.py",
+    '                    function_call = FunctionCall(\n                        name=tool_call["name"],\n',
+    '                    function_call = FunctionCall(\n                        id=tool_call["id"],\n'
+    '                        name=tool_call["name"],\n',
+)
+"""The one-line fix of LangChain's finding (``_parse_chat_history`` writes each tool call without its id):
+the id passed to ``FunctionCall``, in a copy of langchain-google-genai."""
+
+
+def _bare_environment(root: Path, first: Path | None = None) -> Path:
+    """A venv without pip whose path is the project's site-packages (after ``first``, when given): its
+    Python."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root)], check=True)
+    python = root / "bin" / "python"
+    inner = subprocess.run(
+        [str(python), "-I", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    entries = [str(first)] if first else []
+    Path(inner, "runtime.pth").write_text("\n".join([*entries, sysconfig.get_paths()["purelib"]]) + "\n")
+    return python
+
+
+def _script(tmp: Path, runtime: str, case: str, rule: str, path: str | None = None) -> Path:
+    from wireconf.cli import main
+
+    out = tmp / f"{runtime}-{case}.py"
+    args = [
+        "repro",
+        "--runtime",
+        runtime,
+        case,
+        "--rule",
+        rule,
+        "-o",
+        str(out),
+        "--cases",
+        str(REPO / "cases"),
+    ]
+    args += ["--path", path] if path else []
+    assert main([*args, "--baselines", str(REPO / "conformance")]) == 0
+    return out
+
+
+def _run(python: Path, script: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(python), "-I", str(script)], capture_output=True, text=True, cwd=script.parent, timeout=120
+    )
+
+
+@pytest.fixture(scope="module")
+def bare(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    python = _bare_environment(tmp_path_factory.mktemp("bare") / "venv")
+    probe = subprocess.run([str(python), "-I", "-c", "import wireconf"], capture_output=True, text=True)
+    assert probe.returncode == 1 and "No module named 'wireconf'" in probe.stderr, probe
+    return python
+
+
+@pytest.mark.parametrize(("runtime", "case", "rule"), CASES, ids=[c[0] for c in CASES])
+def test_a_reproduction_fails_as_its_finding_says_without_wireconf(tmp_path, bare, runtime, case, rule):
+    script = _script(tmp_path, runtime, case, rule)
+    text = script.read_text(encoding="utf-8")
+    assert not re.search(r"^\s*(import|from) wireconf", text, re.MULTILINE), "the script imports wireconf"
+    done = _run(bare, script)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{rule}: " in done.stdout and "expected: " in done.stdout and "actual:   " in done.stdout, (
+        done.stdout
+    )
+
+
+def test_a_reproduction_passes_against_the_runtime_patched_where_the_fix_is_one_line(tmp_path, bare):
+    import langchain_google_genai
+
+    runtime, case, rule = CASES[0]
+    script = _script(tmp_path, runtime, case, rule, "$.contents[*].parts[*].functionCall.id")
+    assert _run(bare, script).returncode == 1  # the finding, unpatched
+    patched = tmp_path / "patched"
+    shutil.copytree(Path(langchain_google_genai.__file__).parent, patched / "langchain_google_genai")
+    source = patched / FIX[0]
+    text = source.read_text(encoding="utf-8")
+    assert text.count(FIX[1]) == 1, "the line to fix moved: update FIX for this release"
+    source.write_text(text.replace(FIX[1], FIX[2]), encoding="utf-8")
+    python = _bare_environment(tmp_path / "venv", first=patched)
+    done = _run(python, script)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "all 1 difference(s) fixed" in done.stdout, done.stdout

@@ -1,0 +1,154 @@
+"""``wireconf.repro``: the checks read from a case and a verdict, and the script's frame run for real (a
+Python subprocess, standard library only) against a call that sends a request of the test's making."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import CASES
+from wireconf.kinds.registry import open_corpus
+from wireconf.repro.build import ReproError, Selection, checks, reproduction, value_at
+from wireconf.repro.script import Answer, Call, Check, render
+
+CASE = "wire.gemini.generate_content.tool-call-fields-and-nested-args"
+RULE = "7.9.1/tool-call-ids-sent"
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return open_corpus(CASES)
+
+
+def _case(corpus, case_id):
+    return next(c for c in corpus.cases() if c.id == case_id)
+
+
+def _difference(path, change, rules, subject="request"):
+    return {"subject": subject, "path": path, "change": change, "rules": rules, "text": f"{path}: {change}"}
+
+
+def test_value_at_reads_keys_and_items_and_says_when_there_is_none():
+    document = {"a": [{"b": 1}, {"c": None}]}
+    assert value_at(document, "$.a[0].b") == (True, 1)
+    assert value_at(document, "$.a[1].c") == (True, None)
+    assert value_at(document, "$.a[2]") == (False, None)
+    assert value_at(document, "$.a[0].c") == (False, None)
+    assert value_at(document, "$") == (True, document)
+
+
+def test_a_selection_keeps_the_differences_of_one_rule_at_one_generic_place():
+    call = _difference("$.contents[1].parts[0].functionCall.id", "missing-key", [RULE])
+    result = _difference("$.contents[2].parts[0].functionResponse.id", "missing-key", [RULE])
+    other = _difference("$.generationConfig", "unexpected-key", ["7.9.7/no-other-keys"])
+    by_place = Selection(path="$.contents[*].parts[*].functionCall.id")
+    assert [d for d in (call, result, other) if by_place.keeps(d)] == [call]
+    assert [d for d in (call, result, other) if Selection(rule=RULE).keeps(d)] == [call, result]
+    assert all(Selection().keeps(d) for d in (call, result, other))
+
+
+def test_checks_take_the_expected_value_from_the_case_and_nothing_for_an_unexpected_key(corpus):
+    case = _case(corpus, CASE)
+    found = checks(
+        case,
+        [
+            _difference("$.contents[1].parts[0].functionCall.id", "missing-key", [RULE]),
+            _difference("$.generationConfig", "unexpected-key", ["7.9.7/no-other-keys"]),
+            _difference("$", "returned", [RULE], subject="result"),  # not a request: no check
+        ],
+        corpus.catalogue,
+        Selection(),
+    )
+    assert [(c.rule, c.path, c.expected, c.present) for c in found] == [
+        (RULE, "$.contents[1].parts[0].functionCall.id", "call_9", True),
+        ("7.9.7/no-other-keys", "$.generationConfig", None, False),
+    ]
+    assert found[0].sentence == corpus.catalogue.rules[RULE].statement
+
+
+def test_no_script_for_a_runtime_without_a_template_or_a_verdict_without_a_request_difference(corpus):
+    case = _case(corpus, CASE)
+    args = (corpus.catalogue, Selection(), "wireconf repro", "here")
+    with pytest.raises(ReproError, match="no reproduction template"):
+        reproduction("nobody", "1", case, [_difference("$.x", "value", [RULE])], *args)
+    with pytest.raises(ReproError, match="no difference of the request"):
+        reproduction("litellm", "1", case, [_difference("$", "returned", [RULE], "result")], *args)
+
+
+SENDS = """import urllib.request
+request = urllib.request.Request(base_url + "/v1/x", data=json.dumps(BODY).encode(), method="POST")
+try:
+    urllib.request.urlopen(request)
+except urllib.error.HTTPError:
+    pass"""
+
+
+ID = Check(RULE, "ids are sent", "$.contents[0].id", "missing-key", "call_9")
+EXTRA = Check("7.9.7/no-other-keys", "nothing else", "$.extra", "unexpected-key", None, present=False)
+
+
+def _script(tmp_path, body, sends=SENDS, found=(ID, EXTRA), aliases=True):
+    call = Call(("nothing",), f"import urllib.error\n\nBODY = {body!r}", sends)
+    text = render(
+        title="t",
+        command="wireconf repro",
+        case_id=CASE,
+        location="here",
+        call=call,
+        answer=Answer(400, "application/json", '{"error": {}}'),
+        checks=list(found),
+        aliases=aliases,
+    )
+    path = tmp_path / "repro.py"
+    path.write_text(text, encoding="utf-8")
+    return subprocess.run([sys.executable, "-I", str(path)], capture_output=True, text=True, timeout=60)
+
+
+def test_the_script_shows_the_rule_expected_and_actual_and_exits_1_while_they_differ(tmp_path):
+    done = _script(tmp_path, {"contents": [{"name": "f"}], "extra": 1})
+    assert done.returncode == 1, done.stderr
+    assert f"{RULE}: ids are sent" in done.stdout
+    assert 'expected: "call_9"\n  actual:   nothing' in done.stdout
+    assert "expected: nothing\n  actual:   1" in done.stdout
+    assert "2 of 2 difference(s) still show" in done.stdout
+
+
+def test_the_script_exits_0_once_the_runtime_sends_what_the_rules_expect(tmp_path):
+    done = _script(tmp_path, {"contents": [{"id": "call_9", "name": "f"}]})
+    assert (done.returncode, done.stdout.strip()) == (
+        0,
+        "all 2 difference(s) fixed: the request has what the rule expects",
+    )
+
+
+def test_a_proto_spelling_is_read_as_the_json_name_where_the_api_reads_both(tmp_path):
+    system = Check(
+        "7.9.2/system-instruction", "s", "$.systemInstruction.parts[0].text", "missing-key", "Be brief"
+    )
+    body = {"system_instruction": {"parts": [{"text": "Be brief"}]}}
+    assert _script(tmp_path, body, found=[system]).returncode == 0
+    assert _script(tmp_path, body, found=[system], aliases=False).returncode == 1
+
+
+def test_a_raise_fails_where_the_verdict_saw_one_and_is_not_judged_where_it_saw_a_request(tmp_path):
+    raised = Check(RULE, "sends a request", "$", "raised", {"contents": []})
+    done = _script(tmp_path, {}, sends='raise ValueError("refused")', found=[raised])
+    assert done.returncode == 1 and "it raised builtins.ValueError: refused" in done.stdout
+    done = _script(tmp_path, {}, sends='raise ValueError("no network")')  # e.g. a media download offline
+    assert done.returncode == 2 and done.stdout.startswith("not reproduced: the runtime sent no request")
+    assert _script(tmp_path, {}, sends="pass").returncode == 2
+
+
+def test_a_generated_script_imports_only_the_runtime(corpus):
+    pytest.importorskip("litellm")
+    case = _case(corpus, CASE)
+    differences = [_difference("$.contents[1].parts[0].functionCall.id", "missing-key", [RULE])]
+    text = reproduction("litellm", "1", case, differences, corpus.catalogue, Selection(), "c", "here")
+    imports = {line.split()[1] for line in text.splitlines() if line.startswith(("import ", "from "))}
+    assert imports == {"json", "re", "sys", "threading", "http.server", "litellm"}
+    assert "api_base=base_url" in text and json.dumps("call_9") in text.replace("'", '"')
+    assert re.search(r"Needs only: pip install litellm==\S+ google-genai==\S+\n", text)  # the api's SDK too

@@ -1,0 +1,114 @@
+"""How each runtime is called in a reproduction: one template per adapter, fed by the adapter's own input
+conversion (the case's agent and messages written as the runtime's users write them), so the script makes
+the call the harness made, its client pointed by base URL at the script's local server.
+
+A template takes the api, the case's agent and messages (as the wire kind hands them to the adapter) and
+gives a ``script.Call``: the pinned packages, the module-level data (plain literals, or LangChain's own
+serialisation of its message objects) and the body of ``call(base_url)``. Only the runtime and its SDKs
+are imported by the script, never wireconf.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+from collections.abc import Callable
+from typing import Any
+
+from wireconf.adapters import langchain_inputs, openai_inputs
+from wireconf.adapters.langchain import MODELS as LANGCHAIN_MODELS
+from wireconf.adapters.langchain import SDK_API_VERSION, model_arguments
+from wireconf.adapters.litellm import JSON_NAMES_APIS, completion_arguments
+from wireconf.adapters.own_clients import PLACEHOLDER_KEY
+from wireconf.adapters.prompty_adapter import API_PROVIDER as PROMPTY_PROVIDER
+from wireconf.adapters.prompty_adapter.inputs import agent_data, message_data
+from wireconf.providers.registry import PROVIDER_OF
+from wireconf.repro.script import Call, literal
+
+Template = Callable[[str, dict[str, Any], list[dict[str, Any]]], Call]
+
+
+def pinned(*distributions: str) -> tuple[str, ...]:
+    """``name==version`` of each distribution as installed here (the release the verdict judged)."""
+    out = []
+    for name in distributions:
+        try:
+            out.append(f"{name}=={importlib.metadata.version(name)}")
+        except importlib.metadata.PackageNotFoundError:
+            out.append(name)
+    return tuple(out)
+
+
+def _sdk(api: str) -> str:
+    """The distribution of the api's provider SDK (the first its provider record names), which the
+    runtime calls and may not depend on (prompty's are extras)."""
+    return PROVIDER_OF[api].distributions[0]
+
+
+def litellm(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Call:
+    """``litellm.completion(**arguments, api_base=base_url)``: the adapter's arguments
+    (``wireconf.adapters.litellm``), the OpenAI-format input LiteLLM's users write."""
+    arguments = completion_arguments(api, agent, [openai_inputs.message(m) for m in messages])
+    prelude = f"import litellm\n\nlitellm.suppress_debug_info = True\n\nARGUMENTS = {literal(arguments)}"
+    return Call(pinned("litellm", _sdk(api)), prelude, "litellm.completion(**ARGUMENTS, api_base=base_url)")
+
+
+def langchain(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Call:
+    """The chat model (``ChatOpenAI`` / ``ChatAnthropic`` / ``ChatGoogleGenerativeAI``) with the agent's
+    options, tools bound (or its structured output), ``invoke``d with the adapter's message objects
+    (``wireconf.adapters.langchain_inputs``), kept as LangChain's own serialisation (``dumpd``)."""
+    from langchain_core.load import dumpd
+
+    module, cls, distribution, _ = LANGCHAIN_MODELS[api]
+    arguments = model_arguments(api, agent)
+    if api in SDK_API_VERSION:
+        arguments["api_version"] = SDK_API_VERSION[api]
+    written = json.loads(json.dumps(dumpd([langchain_inputs.message(m) for m in messages])))
+    lines = [f"model = {cls}(**ARGUMENTS, base_url=base_url)"]
+    tools = openai_inputs.function_tools(agent)
+    extra = ""
+    if agent.get("outputs"):
+        schema = {"title": "structured_output", **openai_inputs.json_schema(agent["outputs"])}
+        extra = f"\n\nSCHEMA = {literal(schema)}"
+        lines.append("model = model.with_structured_output(SCHEMA)")
+    elif tools:
+        strict = any(t["function"].get("strict") for t in tools)
+        extra = f"\n\nTOOLS = {literal(tools)}"
+        lines.append(
+            "model = model.bind_tools(TOOLS, strict=True)" if strict else "model = model.bind_tools(TOOLS)"
+        )
+    lines.append("model.invoke(load(MESSAGES, allowed_objects='messages'))")
+    prelude = (
+        f"import warnings\n\nfrom langchain_core.load import load\nfrom {module} import {cls}\n\n"
+        'warnings.filterwarnings("ignore", message="The function `load` is in beta")\n\n'
+        f"ARGUMENTS = {literal(arguments)}{extra}\n\nMESSAGES = {literal(written)}"
+    )
+    return Call(pinned("langchain-core", distribution, _sdk(api)), prelude, "\n".join(lines))
+
+
+def prompty(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Call:
+    """prompty's executor for the agent's provider, ``execute(agent, messages)``, with the agent and
+    messages loaded by prompty's own loaders (``wireconf.adapters.prompty_adapter.inputs``) and a ``key``
+    connection whose endpoint is the local server (what prompty's users write in a .prompty file)."""
+    data = agent_data(agent)
+    provider = (data.get("model") or {}).get("provider")
+    provider = PROMPTY_PROVIDER[api] if provider in (None, "", "*") else provider
+    prelude = (
+        "from prompty import Agent, Message\nfrom prompty.core.discovery import get_executor\n\n"
+        f"AGENT = {literal(data)}\n\nMESSAGES = {literal([message_data(m) for m in messages])}"
+    )
+    body = "\n".join(
+        [
+            f'connection = {{"kind": "key", "endpoint": base_url, "apiKey": "{PLACEHOLDER_KEY}"}}',
+            'agent = Agent.load({**AGENT, "model": {**AGENT["model"], "connection": connection}})',
+            f'get_executor("{provider}").execute(agent, [Message.load(m) for m in MESSAGES])',
+        ]
+    )
+    return Call(pinned("prompty", _sdk(api)), prelude, body)
+
+
+TEMPLATES: dict[str, Template] = {"litellm": litellm, "langchain": langchain, "prompty": prompty}
+"""The runtimes a reproduction can call, by the adapter's name."""
+
+ALIASED_APIS = JSON_NAMES_APIS
+"""Apis whose bodies may spell a field by its proto name (LiteLLM's), which the provider reads alike."""
