@@ -212,10 +212,10 @@ def generate() -> dict[str, Any]:
             ("id",),
         ),
         "ack": _message(
-            "runtime → harness (protocol 4, `pipeline`): it has read every event of the call's first `events` "
-            "message (all of the stream but its last event); the harness then sends the rest (the last "
-            "event and the `end`), held until this ack, so that what the runtime had read at each `yield` is "
-            "what the harness had released",
+            "runtime → harness (protocol 4, `pipeline`): it has read every event of the call's first "
+            "`events` message (all of the stream but its last event); the harness then sends the rest "
+            "(the last event and the `end`), held until this ack, so that what the runtime had read at "
+            "each `yield` is what the harness had released",
             "ack",
             {"id": call_id},
             ("id",),
