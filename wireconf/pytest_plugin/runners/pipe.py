@@ -61,7 +61,7 @@ class Results:
             (size,) = struct.unpack_from("!Q", self._buffer, 4)
             start = 12
         elif size < 0:
-            raise ValueError(f"a message of size {size}")
+            raise StrayMessage(f"a message of size {size} came out of the runner's pipe")
         return (start, start + size) if len(self._buffer) >= start + size else None
 
     def ready(self, seconds: float | None) -> bool:
@@ -77,7 +77,7 @@ class Results:
         while (frame := self._frame()) is None:
             chunk = os.read(self._fd, self.CHUNK)
             if not chunk:
-                raise EOFError("the runner process closed its end of the pipe")
+                raise EOFError  # the runner process closed its end of the pipe
             self._buffer += chunk
         start, end = frame
         data = bytes(self._buffer[start:end])

@@ -16,7 +16,6 @@ from wireconf.pytest_plugin.case_host import is_runnable
 from wireconf.untyped import YAML
 
 if TYPE_CHECKING:
-    from wireconf.cassettes.store import Cassette
     from wireconf.pytest_plugin.case_host import CaseHost, RunnableCase
 
 
@@ -59,13 +58,6 @@ def warm_up(session: CaseHost, item: RunnableCase) -> None:
             gc.enable()
 
 
-_WARMED: dict[tuple[str, int, int], tuple[YAML, Cassette | None]] = {}
-"""The responses this process had the SDK parse ahead (``warm_sdk_input``), by api, case response and
-cassette, each kept with its key so that its id stays its own: a case file or a cassette parsed again
-(it changed) is another object, another key."""
-_WARMED_KEPT = 65536
-
-
 def _warm(session: CaseHost, selected: list[RunnableCase], shared: bool) -> None:
     from wireconf.cassettes.store import CassetteError
     from wireconf.kinds.base import warm_sdk_input
@@ -78,26 +70,16 @@ def _warm(session: CaseHost, selected: list[RunnableCase], shared: bool) -> None
     warm_imports(selected)
     if session.records or shared:  # recording changes cassettes: each case reads them fresh
         return
-    if len(_WARMED) > _WARMED_KEPT:
-        _WARMED.clear()
     for item in selected:
         ctx = session.context(item.corpus_root)
         model = item.loaded.model
         source = _field(model, "response")
         name = _field(source, "cassette") or _field(model, "cassette")
-        cassette: Cassette | None = None
         if isinstance(name, str):
             with contextlib.suppress(CassetteError, OSError):
-                cassette = ctx.cassettes.load(name)
-                cassette.problem()
-        if source is None or item.loaded.api not in APIS:
-            continue
-        # the same response (the same parsed case, the same parsed cassette) warmed by an earlier
-        # session of this process (pytester runs, the mutants of `wireconf strength`) is not warmed again
-        key = (item.loaded.api, id(source), id(cassette))
-        if key not in _WARMED:
+                ctx.cassettes.load(name).problem()
+        if source is not None and item.loaded.api in APIS:  # a case without a response has none to parse
             warm_sdk_input(ctx, item.loaded)
-            _WARMED[key] = (source, cassette)
 
 
 def _field(model: object, name: str) -> YAML:
