@@ -1,13 +1,29 @@
 """Out-of-process runtimes (``--impl exec:COMMAND``): a JSON-lines protocol on stdin/stdout.
 
-``client.py`` is the harness's side (an adapter object that forwards each call to the process),
-``http_bridge.py`` the e2e case's SDK client for a runtime in another process (protocol 2),
-``serve.py`` the runtime's side for Python adapters, ``messages.py`` the message helpers shared by
-both, ``schema.json`` the JSON Schema of every message (``wireconf exec-schema`` prints it).
+``records/`` holds one pydantic record per message, the single source of the protocol: ``schema.json``
+(``schema.py``), the JavaScript client's types and validator (``js_client.py``) and the check of every
+message the harness reads (``messages.decode``). ``client.py`` is the harness's side (an adapter object
+that forwards each call to the process), ``http_bridge.py`` the e2e case's SDK client for a runtime in
+another process (protocols 2-3), ``serve.py`` the runtime's side for Python adapters, ``messages.py``
+reading and writing lines, shared by both. docs/exec-protocol.md teaches the protocol to an implementer.
+
+**Support policy** (``SUPPORT_POLICY``, also in docs/exec-protocol.md; ``tests/unit/test_exec_policy.py``
+holds ``PROTOCOL_VERSIONS`` to it):
+
+- the harness accepts the current protocol and the two before it; an older one stays accepted while it
+  is listed in ``RETIRING`` (it is warned about, and leaves in the release its entry names);
+- a protocol leaves the accepted set only in a minor release whose changelog says so, one release after
+  it was first listed in ``RETIRING``;
+- a field never changes meaning within a protocol; a new field (optional, with a default that keeps
+  today's behaviour) or a new message is a new protocol version, and its record says which (``since``).
 """
 
 PROTOCOL_VERSION = 3
 """The newest version the harness speaks; a runtime's hello names the one it speaks."""
+KEPT_BEFORE = 2
+"""How many versions before the current one the harness accepts, whatever they are."""
+RETIRING: dict[int, str] = {}
+"""Versions older than that still accepted, each with the release it leaves in (warned about)."""
 PROTOCOL_VERSIONS = (1, 2, 3)
 """1: SDK objects and stream events cross as the provider's JSON. 2 adds the hello's ``inputs``
 (``recorded`` asks for the recorded HTTP responses instead, for runtimes whose own SDK parses them)
@@ -15,3 +31,11 @@ and e2e calls, whose HTTP the runtime sends through the harness (``http`` / ``re
 hello's ``pipeline``: the harness sends a call's stream events in ``events`` batches without waiting
 for ``next`` (its ``end`` carries the recorded stream's own ``error``), and the runtime's ``yield`` says
 how many events its SDK had read (``read``), so that the two processes work at once."""
+
+SUPPORT_POLICY = (
+    f"Support policy: the harness accepts the current protocol ({PROTOCOL_VERSION}) and the "
+    f"{KEPT_BEFORE} before it; an older one stays accepted while it is retiring (warned about, and gone "
+    "in the release named for it); a protocol leaves only in a minor release whose changelog says so, "
+    "one release after it was first said to be retiring; a field never changes meaning within a protocol, "
+    "and a new field or message is a new protocol version."
+)

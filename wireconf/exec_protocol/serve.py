@@ -37,7 +37,9 @@ from wireconf.exec_protocol.messages import (
     error_payload,
     remote_exception,
     to_json,
+    writing,
 )
+from wireconf.exec_protocol.records import Hello
 from wireconf.kinds.registry import KINDS, METHODS
 from wireconf.kinds.registry import OPTIONAL_METHODS as REGISTRY_OPTIONAL_METHODS
 from wireconf.raise_site import Ownership, adapters_own
@@ -89,6 +91,7 @@ class Server:
         """Each streamed call's events, as the SDK reads them (their ``read`` goes with each yield)."""
 
     def send(self, message: dict[str, Any]) -> None:
+        writing(message, "runtime")
         self.stdout.write(encode(message) + "\n")
         self.stdout.flush()
 
@@ -96,7 +99,7 @@ class Server:
         line = self.stdin.readline()
         while line and not line.strip():
             line = self.stdin.readline()
-        return decode(line) if line else None
+        return decode(line, "harness") if line else None
 
     def warm_up(self, caps: list[str]) -> None:
         """Create the SDK clients the declared capabilities need, and complete the SDK models their
@@ -123,20 +126,19 @@ class Server:
         caps = sorted(str(c) for c in self.adapter.capabilities() if not str(c).startswith(NOT_SERVABLE))
         # hello first, then the SDKs' imports (seconds): the harness goes on with its own start-up
         # meanwhile, and waits for `warm` before the first case's time limit starts
-        self.send(
-            {
-                "type": "hello",
-                "protocol": self.protocol,
-                "name": str(self.adapter.name),
-                "version": str(self.adapter.version),
-                "capabilities": caps,
-                "optional": [m for m in OPTIONAL_METHODS if callable(getattr(self.adapter, m, None))],
-                "warming": True,
-                "categories": True,
-                # protocol 3: the next calls may come while this one runs; they wait on stdin, in order
-                **({"pipeline": True, "ahead": True} if self.pipeline else {}),
-            }
+        hello = Hello(
+            protocol=self.protocol,
+            name=str(self.adapter.name),
+            version=str(self.adapter.version),
+            capabilities=caps,
+            optional=[m for m in OPTIONAL_METHODS if callable(getattr(self.adapter, m, None))],
+            warming=True,
+            categories=True,
+            # protocol 3: the next calls may come while this one runs; they wait on stdin, in order
+            pipeline=self.pipeline,
+            ahead=self.pipeline,
         )
+        self.send({"type": "hello", **hello.model_dump(exclude_defaults=True)})
         self.warm_up(caps)
         # what the warm-up imported (the SDKs' modules and models, some 300,000 objects) lives as long as
         # the process: out of the collector's sight, it is neither walked by the collections the calls
