@@ -163,10 +163,12 @@ def constants() -> str:
     bridged = {m.name: m.http_client for m in methods if m.http_client is not None}
     return (
         _HEADER
-        + "\n/** The newest protocol version this client speaks (the hello's default). */\n"
+        + "\n/** The newest protocol version the harness speaks. */\n"
         + f"export const PROTOCOL_VERSION = {PROTOCOL_VERSION};\n"
         + "/** Every version the harness this client was made with speaks. */\n"
         + f"export const PROTOCOL_VERSIONS = Object.freeze({json.dumps(list(PROTOCOL_VERSIONS))});\n"
+        + "/** What a hello may say besides its name, version, capabilities and protocol (the records'). */\n"
+        + f"export const HELLO_FLAGS = Object.freeze({json.dumps(_hello_flags())});\n"
         + "/** Methods whose items are yielded one by one (their result is null). */\n"
         + f"export const YIELDING_METHODS = Object.freeze({json.dumps(yielding)});\n"
         + "/** Methods whose result may be a stream: its items are yielded, then `streamed: true`. */\n"
@@ -205,6 +207,13 @@ def validation(schema: dict[str, Any]) -> str:
         + "\n/** The exec protocol's schema, its validation keywords only (the records' `schema.json`). */\n"
         + f"export const SCHEMA = Object.freeze({json.dumps(rules, ensure_ascii=False, sort_keys=False)});\n"
     )
+
+
+def _hello_flags() -> list[str]:
+    from wireconf.exec_protocol.records import Hello
+
+    said = ("type", "protocol", "name", "version", "capabilities")
+    return [name for name in Hello.model_fields if name not in said]
 
 
 def generated(schema: dict[str, Any]) -> dict[Path, str]:

@@ -158,7 +158,13 @@ def _type(node: dict[str, Any]) -> str:
 
 def markdown(schema: dict[str, Any]) -> str:
     """Every message and object of ``schema`` as a table of its fields (docs/exec-protocol.md)."""
-    out = [BEGIN, ""]
+    out = [BEGIN, "", "#### Hello flags, by the version that added each", ""]
+    out += ["| flag | since | meaning |", "|---|---|---|"]
+    for field, spec in schema["$defs"]["hello"]["properties"].items():
+        if "since" in spec:
+            text = str(spec.get("description", "")).replace("|", "\\|")
+            out.append(f"| `{field}` | {spec['since']} | {text} |")
+    out.append("")
     for name, node in schema["$defs"].items():
         if "properties" not in node:
             continue

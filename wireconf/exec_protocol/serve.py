@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from wireconf.adapter_contract import CONCEPT, Inexpressible, RuntimeOutcome
-from wireconf.exec_protocol import PROTOCOL_VERSION, PROTOCOL_VERSIONS
+from wireconf.exec_protocol import PROTOCOL_VERSIONS
 from wireconf.exec_protocol.messages import (
     ProtocolError,
     decode,
@@ -47,6 +47,10 @@ from wireconf.untyped import JSON, AdapterObject, AdapterResult, SDKObject
 
 if TYPE_CHECKING:
     from wireconf.sdk.replay import SdkReplay
+
+SPOKEN = 3
+"""The newest protocol this helper speaks: 4 asks a runtime to `ack` a stream's events (the harness's
+windows), which it does not send yet."""
 
 ARGUMENTS: dict[str, tuple[str, ...]] = {name: method.params for name, (_, method) in METHODS.items()}
 """Each method of the contract → its arguments after ``api``, by name (the kinds' records)."""
@@ -76,7 +80,7 @@ class Server:
     """Reads calls on ``stdin``, runs them on ``adapter``, writes the replies on ``stdout``."""
 
     def __init__(
-        self, adapter: AdapterObject, stdin: IO[str], stdout: IO[str], protocol: int = PROTOCOL_VERSION
+        self, adapter: AdapterObject, stdin: IO[str], stdout: IO[str], protocol: int = SPOKEN
     ) -> None:
         self.adapter = adapter
         self.stdin = stdin
@@ -327,8 +331,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--protocol",
         type=int,
-        choices=PROTOCOL_VERSIONS[1:],
-        default=PROTOCOL_VERSION,
+        choices=[v for v in PROTOCOL_VERSIONS if 2 <= v <= SPOKEN],
+        default=SPOKEN,
         help="the protocol version to speak (2: no pipeline, a stream's events pulled one by one)",
     )
     args = parser.parse_args(argv)

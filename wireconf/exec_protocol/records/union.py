@@ -13,9 +13,9 @@ from wireconf.exec_protocol.records.bridge import Http, Response
 from wireconf.exec_protocol.records.call import Call
 from wireconf.exec_protocol.records.control import Stop, Warm
 from wireconf.exec_protocol.records.hello import Hello
-from wireconf.exec_protocol.records.stream import End, Event, Events, Next
+from wireconf.exec_protocol.records.stream import Ack, End, Event, Events, Next
 
-RUNTIME_RECORDS: tuple[type[Record], ...] = (Hello, Warm, Next, Yield, Result, Error, Http)
+RUNTIME_RECORDS: tuple[type[Record], ...] = (Hello, Warm, Next, Ack, Yield, Result, Error, Http)
 """What a runtime sends."""
 HARNESS_RECORDS: tuple[type[Record], ...] = (Call, Event, Events, End, Response, Stop)
 """What the harness sends."""
