@@ -47,6 +47,24 @@ def test_a_message_is_read_only_from_the_side_that_sends_it():
 
 HELLO = {"type": "hello", "protocol": 3, "name": "x", "version": "1", "capabilities": ["wire:openai.chat"]}
 ERROR = {"type": "error", "id": 1, "error": {"type": "E", "message": "m"}}
+CALL = {"type": "call", "id": 1, "kind": "process", "api": "openai.chat", "method": "process", "args": {}}
+ENDPOINT = {
+    "api": "openai.chat",
+    "origin": "http://127.0.0.1:4000/t0k3n",
+    "api_base_url": "http://127.0.0.1:4000/t0k3n/v1",
+    "api_version": "v1",
+    "key": "wireconf-placeholder",
+    "proxy": "http://wireconf:t0k3n@127.0.0.1:4000",
+    "ca_file": None,
+    "download": "http://127.0.0.1:4000/t0k3n/.well-known/wireconf/download",
+}
+
+
+def test_a_call_carries_its_endpoint_from_protocol_4():
+    """The endpoint of plan section 6.1 (the emulator's ``Endpoint``), null ``ca_file`` included."""
+    check({**CALL, "endpoint": ENDPOINT}, "harness")
+    assert VALIDATOR.is_valid({**CALL, "endpoint": ENDPOINT})
+
 
 INVALID = [
     # (sender, message, the field named, the value shown)
@@ -79,6 +97,14 @@ INVALID = [
         None,
     ),
     ("harness", {"type": "stop", "now": True}, "now", "True"),
+    ("harness", {**CALL, "endpoint": {**ENDPOINT, "origin": None}}, "endpoint.origin", "None"),
+    (
+        "harness",
+        {**CALL, "endpoint": {k: v for k, v in ENDPOINT.items() if k != "key"}},
+        "endpoint.key",
+        None,
+    ),
+    ("harness", {**CALL, "endpoint": {**ENDPOINT, "api": "openai.chatt"}}, "endpoint.api", "'openai.chatt'"),
 ]
 
 
@@ -118,6 +144,9 @@ HELLO_RULES = [
     (2, {"capabilities": ["e2e:openai.chat"]}, None),
     (3, {"capabilities": ["trace:openai.chat"]}, "trace capabilities cannot be served over exec"),
     (1, {"capabilities": ["concept:mcp-tools", "stream:gemini.generate_content"]}, None),
+    (3, {"endpoints": True}, "`endpoints` is true or false, from protocol 4"),
+    (4, {"endpoints": True}, None),
+    (4, {"endpoints": "yes"}, "endpoints"),
 ]
 
 

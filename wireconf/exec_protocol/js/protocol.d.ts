@@ -28,6 +28,8 @@ export interface HelloMessage {
   pipeline?: boolean;
   /** protocol 3, opt-in, with `pipeline`: the harness may send the calls of the next cases (each with its events) before the runtime has answered the current one, so that the runtime works on them while the harness judges and reports; the runtime reads and answers them one at a time, in the order sent, each call's replies (`events`, `end`, `response`) kept for that call. A call sent ahead whose case does not run after all is still answered; the harness drops the answer. Its time limit starts when the harness starts waiting for its answer. Without it the harness sends a call only once the one before it is answered */
   ahead?: boolean;
+  /** protocol 4, opt-in: the runtime uses the base URLs the call carries (`call.endpoint`): its own SDK, or any HTTP client, calls the case's endpoint and reads the recorded bytes there, and what it sent is what the harness judges; the harness then sends no recorded inputs and answers no `http` */
+  endpoints?: boolean;
 }
 
 /** runtime → harness, protocol 2, only after a hello that says `warming`: loading is done; calls are served from now on. */
@@ -46,6 +48,8 @@ export interface CallMessage {
   args: Record<string, unknown>;
   sdk?: Array<string>;
   stream?: string | null;
+  /** protocol 4, after a hello that says `endpoints`: where the case's api answers */
+  endpoint?: Endpoint;
 }
 
 /** runtime → harness: send the next event of the streamed argument. */
@@ -135,6 +139,26 @@ export interface BatchedEvent {
   event?: unknown;
   chunk?: string;
   encoding?: "base64";
+}
+
+/** protocol 4, to a runtime whose hello says `endpoints`: where the case's api answers, in the forms a runtime is pointed at it. The runtime uses the base URLs the call carries: its own SDK (or any HTTP client) calls them and reads the case's recorded bytes; what it sent is what the harness judges. */
+export interface Endpoint {
+  /** the api this endpoint serves */
+  api: "openai.chat" | "openai.embeddings" | "openai.images" | "openai.responses" | "anthropic.messages" | "gemini.generate_content";
+  /** scheme, host and port, where the provider's origin stands (Anthropic's SDK, google-genai's `base_url` with `api_version` beside it) */
+  origin: string;
+  /** the origin and the path up to and including the API version (`.../v1`: OpenAI's SDK, the Vercel AI SDK's providers, most others) */
+  api_base_url: string;
+  /** the API version alone (`v1`, `v1beta`), for SDKs that take it apart */
+  api_version: string;
+  /** a placeholder API key: give it to the SDK (the real key never reaches the runtime) */
+  key: string;
+  /** a forward proxy (its credentials name the case) that answers the media downloads the case's input names */
+  proxy: string;
+  /** the certificate authority of the proxy's https answers (`SSL_CERT_FILE`, `NODE_EXTRA_CA_CERTS`); null when the case names no media over https */
+  ca_file: string | null;
+  /** the same downloads for a downloader given a `fetch`: `<download>?url=<URL>` */
+  download: string;
 }
 
 /** An exception, as an `error` message (and a failing stream's `end`) carries it. */

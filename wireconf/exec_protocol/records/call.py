@@ -1,4 +1,4 @@
-"""``call``: one adapter call (one case)."""
+"""``call``: one adapter call (one case), and the endpoint it carries from protocol 4."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from wireconf.exec_protocol.records.base import CallId, Null, Record, UniqueNames
-from wireconf.exec_protocol.records.names import BRIDGED, ApiOrNull, KindName, MethodName
+from wireconf.exec_protocol.records.base import CallId, Null, Record, UniqueNames, since
+from wireconf.exec_protocol.records.names import BRIDGED, ApiName, ApiOrNull, KindName, MethodName
 
 _BRIDGE_NOTE = " ".join(
     f"{method.name} (protocol 2): `args` holds `{method.http_client}`, the harness's SDK client described: "
@@ -20,6 +20,39 @@ _BRIDGE_NOTE = " ".join(
     "a stream, and an event stream's answer is a `response` without `body`, pulled with `next`."
     for method in BRIDGED
 )
+
+
+class Endpoint(Record):
+    """protocol 4, to a runtime whose hello says `endpoints`: where the case's api answers, in the forms a
+    runtime is pointed at it. The runtime uses the base URLs the call carries: its own SDK (or any HTTP
+    client) calls them and reads the case's recorded bytes; what it sent is what the harness judges."""
+
+    api: ApiName = Field(description="the api this endpoint serves")
+    origin: str = Field(
+        description="scheme, host and port, where the provider's origin stands (Anthropic's SDK, "
+        "google-genai's `base_url` with `api_version` beside it)"
+    )
+    api_base_url: str = Field(
+        description="the origin and the path up to and including the API version (`.../v1`: OpenAI's "
+        "SDK, the Vercel AI SDK's providers, most others)"
+    )
+    api_version: str = Field(
+        description="the API version alone (`v1`, `v1beta`), for SDKs that take it apart"
+    )
+    key: str = Field(
+        description="a placeholder API key: give it to the SDK (the real key never reaches the runtime)"
+    )
+    proxy: str = Field(
+        description="a forward proxy (its credentials name the case) that answers the media downloads the "
+        "case's input names"
+    )
+    ca_file: str | Null = Field(
+        description="the certificate authority of the proxy's https answers (`SSL_CERT_FILE`, "
+        "`NODE_EXTRA_CA_CERTS`); null when the case names no media over https"
+    )
+    download: str = Field(
+        description="the same downloads for a downloader given a `fetch`: `<download>?url=<URL>`"
+    )
 
 
 class Call(Record):
@@ -45,3 +78,9 @@ class Call(Record):
     args: dict[str, Any]
     sdk: UniqueNames | None = None
     stream: str | Null = None
+    endpoint: Endpoint | None = Field(
+        None,
+        json_schema_extra=since(
+            4, "protocol 4, after a hello that says `endpoints`: where the case's api answers"
+        ),
+    )

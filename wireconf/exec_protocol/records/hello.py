@@ -155,6 +155,17 @@ class Hello(Record, json_schema_extra=_version_rules):
         ),
     )
 
+    endpoints: bool = Field(
+        False,
+        json_schema_extra=since(
+            4,
+            "protocol 4, opt-in: the runtime uses the base URLs the call carries (`call.endpoint`): its own "
+            "SDK, or any HTTP client, calls the case's endpoint and reads the recorded bytes there, and what "
+            "it sent is what the harness judges; the harness then sends no recorded inputs and answers no "
+            "`http`",
+        ),
+    )
+
     @model_validator(mode="after")
     def _by_version(self) -> Hello:
         for name, field in type(self).model_fields.items():

@@ -5,7 +5,7 @@ export const PROTOCOL_VERSION = 4;
 /** Every version the harness this client was made with speaks. */
 export const PROTOCOL_VERSIONS = Object.freeze([1, 2, 3, 4]);
 /** What a hello may say besides its name, version, capabilities and protocol (the records'). */
-export const HELLO_FLAGS = Object.freeze(["optional", "inputs", "warming", "categories", "pipeline", "ahead"]);
+export const HELLO_FLAGS = Object.freeze(["optional", "inputs", "warming", "categories", "pipeline", "ahead", "endpoints"]);
 /** Methods whose items are yielded one by one (their result is null). */
 export const YIELDING_METHODS = Object.freeze(["process_stream"]);
 /** Methods whose result may be a stream: its items are yielded, then `streamed: true`. */
