@@ -85,6 +85,7 @@ INVALID = [
     ("runtime", {**ERROR, "error": {**ERROR["error"], "category": "bad"}}, "error.category", "'bad'"),
     ("runtime", {**ERROR, "error": {**ERROR["error"], "status": 700}}, "error.status", "700"),
     ("runtime", {**ERROR, "error": {**ERROR["error"], "status": None}}, "error.status", "None"),
+    ("runtime", {**ERROR, "error": {**ERROR["error"], "mro": None}}, "error.mro", "None"),
     ("runtime", {**ERROR, "error": {**ERROR["error"], "origin": "harness"}}, "error.origin", "'harness'"),
     ("runtime", {"type": "http", "id": 1, "request": {"method": "GET", "url": ""}}, "request.url", "''"),
     ("harness", {"type": "events", "id": 1, "events": [{"nothing": 1}]}, "events.0", None),

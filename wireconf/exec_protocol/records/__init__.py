@@ -26,7 +26,6 @@ from wireconf.exec_protocol.records.union import (
     RuntimeMessage,
     Sender,
     problems,
-    record_of,
 )
 
 __all__ = [
@@ -58,5 +57,4 @@ __all__ = [
     "Warm",
     "Yield",
     "problems",
-    "record_of",
 ]

@@ -51,8 +51,8 @@ class Record(BaseModel):
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
-        cls._not_null = frozenset(
-            name for name, field in cls.model_fields.items() if _absent_only(field.annotation)
+        cls._not_null = frozenset(  # as the JSON names them (`mro`, not `classes`)
+            field.alias or name for name, field in cls.model_fields.items() if _absent_only(field.annotation)
         )
 
     @model_validator(mode="before")

@@ -39,14 +39,6 @@ ADAPTERS: dict[Sender, TypeAdapter[Any]] = {
 EVERY = TypeAdapter(Message)
 
 
-def record_of(kind: str) -> type[Record] | None:
-    """The record of messages of ``type`` ``kind``."""
-    for record in RUNTIME_RECORDS + HARNESS_RECORDS:
-        if record.model_fields["type"].default == kind:
-            return record
-    return None
-
-
 def problems(exc: ValidationError, message: Any) -> str:
     """What is wrong with ``message``, naming its type, each field and the value found there."""
     kind = message.get("type") if isinstance(message, dict) else None
