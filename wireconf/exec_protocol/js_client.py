@@ -1,5 +1,6 @@
 """The JavaScript/TypeScript client of the exec protocol (``js/``, the npm package ``@wireconf/exec``):
-its generated files, and the tarball ``wireconf exec-client --path`` prints.
+its generated files, and the tarball ``wireconf exec-client --pack DIR`` writes into a project (``--path``:
+the same tarball in the cache).
 
 Three files of the package are generated here, from the same records as ``schema.json``, so that a
 runtime in JavaScript never disagrees with the harness: ``protocol.d.ts`` (a TypeScript type for every
