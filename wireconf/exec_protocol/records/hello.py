@@ -113,7 +113,7 @@ class Hello(Record, json_schema_extra=_version_rules):
         ),
     )
     warming: bool = Field(
-        False,
+        default=False,
         json_schema_extra=since(
             2,
             "protocol 2: the runtime goes on loading (its SDKs, say) after this hello and says `warm` when "
@@ -122,7 +122,7 @@ class Hello(Record, json_schema_extra=_version_rules):
         ),
     )
     categories: bool = Field(
-        False,
+        default=False,
         json_schema_extra=since(
             2,
             "protocol 2: this runtime's errors may carry `category` (and `status`), what the error means in "
@@ -130,7 +130,7 @@ class Hello(Record, json_schema_extra=_version_rules):
         ),
     )
     pipeline: bool = Field(
-        False,
+        default=False,
         json_schema_extra=since(
             3,
             "protocol 3, opt-in: the harness sends the events of a call's streamed argument right after the "
@@ -142,7 +142,7 @@ class Hello(Record, json_schema_extra=_version_rules):
         ),
     )
     ahead: bool = Field(
-        False,
+        default=False,
         json_schema_extra=since(
             3,
             "protocol 3, opt-in, with `pipeline`: the harness may send the calls of the next cases (each "
@@ -156,7 +156,7 @@ class Hello(Record, json_schema_extra=_version_rules):
     )
 
     endpoints: bool = Field(
-        False,
+        default=False,
         json_schema_extra=since(
             4,
             "protocol 4, opt-in: the runtime uses the base URLs the call carries (`call.endpoint`): its own "
