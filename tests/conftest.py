@@ -21,6 +21,7 @@ from wireconf.reports.baseline import load_baseline
 from wireconf.reports.reason_check import stale_reason
 
 REPO = Path(__file__).resolve().parent.parent
+os.environ.setdefault("WIRECONF_EXEC_VALIDATE", "1")  # every exec message either side writes, checked
 CASES = REPO / "cases"
 
 for _module in ACTIVE_PLUGINS:

@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from tests.conftest import CASES, REPO
+from wireconf.exec_protocol import PROTOCOL_VERSIONS
 from wireconf.exec_protocol.messages import remote_exception, schema
 
 NODE = shutil.which("node")
@@ -94,7 +95,7 @@ def test_the_schema_rejects_malformed_messages():
     good = {"type": "hello", "protocol": 1, "name": "x", "version": "1", "capabilities": ["wire:openai.chat"]}
     assert validator.is_valid(good)
     assert not validator.is_valid({**good, "capabilities": ["wire:openai.chatt"]})
-    assert not validator.is_valid({**good, "protocol": 5})
+    assert not validator.is_valid({**good, "protocol": max(PROTOCOL_VERSIONS) + 1})
     assert validator.is_valid({**good, "protocol": 3, "pipeline": True})
     assert not validator.is_valid({**good, "protocol": 2, "pipeline": True})  # the pipeline is protocol 3
     assert not validator.is_valid({"type": "events", "id": 1, "events": [{"nothing": 1}]})

@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from wireconf.errors import NotJudged
-from wireconf.exec_protocol.messages import recorded_json
+from wireconf.exec_protocol.records.bridge import recorded_json
 
 DROPPED_REQUEST_HEADERS = frozenset({"content-length", "host", "connection", "transfer-encoding"})
 """Set by the HTTP client for the bytes it really sends, never copied from the runtime's request."""

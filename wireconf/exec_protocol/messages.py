@@ -1,21 +1,25 @@
-"""What both sides of the exec protocol share: reading and writing lines, SDK objects as JSON, and
-exceptions as messages and back. Standard library only (with ``wireconf.errors``, itself standard library
-only), so that the runtime side can use it too.
+"""What both sides of the exec protocol share: reading and writing lines (each read checked against
+its record, ``records/``), SDK objects as JSON, and exceptions as messages and back.
 """
 
 from __future__ import annotations
 
-import base64
 import builtins
 import json
+import os
 import traceback
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from pydantic import ValidationError
+
 from wireconf.error_categories import categorised, reported
 from wireconf.errors import ContractError, NotJudged
+from wireconf.exec_protocol.records import ADAPTERS, EVERY, Sender, problems
+from wireconf.exec_protocol.records.bridge import recorded_json as recorded_json  # the client's, as before
+from wireconf.exec_protocol.records.bridge import text_or_base64
 from wireconf.report_text import short_path
 from wireconf.untyped import JSON, AdapterResult
 
@@ -29,9 +33,21 @@ def schema() -> dict[str, Any]:
     return schema
 
 
+VALIDATE = "WIRECONF_EXEC_VALIDATE"
+"""Set to 1 (the test suite does), every message either side writes is checked against its record
+before it is written (``writing``), as the other side will check it."""
+
+
 def encode(message: Mapping[str, Any]) -> str:
     """One line of the protocol (no newline): compact JSON, non-ASCII kept, never NaN."""
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def writing(message: Mapping[str, Any], sender: Sender) -> None:
+    """Under ``WIRECONF_EXEC_VALIDATE=1``: ``message``, about to be written by ``sender``, fits its
+    record (a ``ProtocolError`` naming the field if not: the writer's own bug, found where it is made)."""
+    if os.environ.get(VALIDATE) == "1":
+        check(message, sender)
 
 
 class ProtocolError(NotJudged):
@@ -44,14 +60,36 @@ class ProtocolError(NotJudged):
     )
 
 
-def decode(line: str) -> dict[str, Any]:
+RECORD_HINT = (
+    "every message is as its record says: wireconf exec-schema prints them all (a capability is "
+    "<kind>:<api> or concept:<name>: wireconf exec-schema lists them: $defs.capability), "
+    "docs/exec-protocol.md teaches them"
+)
+
+
+def decode(line: str, sender: Sender = "runtime") -> dict[str, Any]:
+    """One line ``sender`` wrote, as the message it is, checked against its record (``records/``): a
+    ``ProtocolError`` naming the message's type, each field wrong and the value found there."""
     try:
         message = json.loads(line)
     except json.JSONDecodeError as exc:
         raise ProtocolError(f"not a JSON line: {line[:200]!r} ({exc})") from None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise ProtocolError(f"not a protocol message (a JSON object with a `type`): {line[:200]!r}")
+    check(message, sender)
     return message
+
+
+def check(message: Mapping[str, Any], sender: Sender | None) -> None:
+    """``message`` fits its record (one ``sender`` sends, or either side's when None), else a
+    ``ProtocolError``."""
+    try:
+        (EVERY if sender is None else ADAPTERS[sender]).validate_python(message)
+    except ValidationError as exc:
+        who = (
+            f"the {sender}'s" if sender else "a"
+        )  # the runtime's `hello` message: ...; a `call` message: ...
+        raise ProtocolError(f"{who} {problems(exc, message)}", hint=RECORD_HINT) from None
 
 
 def to_json(value: AdapterResult, sdk_json: Callable[[Any], Any] | None = None) -> JSON:
@@ -74,26 +112,9 @@ def to_json(value: AdapterResult, sdk_json: Callable[[Any], Any] | None = None) 
     raise ContractError(f"{type(value).__module__}.{type(value).__qualname__} cannot be sent as JSON")
 
 
-def _text_or_base64(data: bytes, key: str) -> dict[str, str]:
-    """``{key: text}`` for UTF-8 bytes (every recorded JSON and SSE body), else base64 with
-    ``encoding: base64``: the bytes cross unchanged either way."""
-    try:
-        return {key: data.decode("utf-8")}
-    except UnicodeDecodeError:
-        return {key: base64.b64encode(data).decode("ascii"), "encoding": "base64"}
-
-
-def recorded_json(status: int, headers: Mapping[str, list[str]], body: bytes | None) -> dict[str, Any]:
-    """A recorded HTTP response as protocol data (``inputs: recorded``): its status, its headers (name →
-    values, as recorded) and its body; ``body=None`` gives the head of a stream, whose body is pulled
-    event by event (``chunk``)."""
-    head: dict[str, Any] = {"status": status, "headers": {k: list(v) for k, v in headers.items()}}
-    return head if body is None else {**head, **_text_or_base64(body, "body")}
-
-
 def chunk_json(chunk: bytes) -> dict[str, str]:
     """The fields of an ``event`` message that carries the next bytes of a recorded stream."""
-    return _text_or_base64(chunk, "chunk")
+    return text_or_base64(chunk, "chunk")
 
 
 def error_payload(

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from wireconf.adapter_contract import CONCEPT, Inexpressible, RuntimeOutcome
-from wireconf.exec_protocol import PROTOCOL_VERSION, PROTOCOL_VERSIONS
+from wireconf.exec_protocol import PROTOCOL_VERSIONS
 from wireconf.exec_protocol.messages import (
     ProtocolError,
     decode,
@@ -38,7 +38,9 @@ from wireconf.exec_protocol.messages import (
     error_payload,
     remote_exception,
     to_json,
+    writing,
 )
+from wireconf.exec_protocol.records import Hello
 from wireconf.kinds.registry import KINDS, METHODS
 from wireconf.kinds.registry import OPTIONAL_METHODS as REGISTRY_OPTIONAL_METHODS
 from wireconf.raise_site import Ownership, adapters_own
@@ -46,6 +48,9 @@ from wireconf.untyped import JSON, AdapterObject, AdapterResult, SDKObject
 
 if TYPE_CHECKING:
     from wireconf.sdk.replay import SdkReplay
+
+SPOKEN = 4
+"""The newest protocol this helper speaks: 4, whose windows it acknowledges (`ack`) once read."""
 
 ARGUMENTS: dict[str, tuple[str, ...]] = {name: method.params for name, (_, method) in METHODS.items()}
 """Each method of the contract → its arguments after ``api``, by name (the kinds' records)."""
@@ -75,7 +80,7 @@ class Server:
     """Reads calls on ``stdin``, runs them on ``adapter``, writes the replies on ``stdout``."""
 
     def __init__(
-        self, adapter: AdapterObject, stdin: IO[str], stdout: IO[str], protocol: int = PROTOCOL_VERSION
+        self, adapter: AdapterObject, stdin: IO[str], stdout: IO[str], protocol: int = SPOKEN
     ) -> None:
         self.adapter = adapter
         self.stdin = stdin
@@ -96,6 +101,7 @@ class Server:
         """Each streamed call's events, as the SDK reads them (their ``read`` goes with each yield)."""
 
     def send(self, message: dict[str, Any]) -> None:
+        writing(message, "runtime")
         self.stdout.write(encode(message) + "\n")
         self.stdout.flush()
 
@@ -108,7 +114,7 @@ class Server:
         line = self.stdin.readline()
         while line and not line.strip():
             line = self.stdin.readline()
-        return decode(line) if line else None
+        return decode(line, "harness") if line else None
 
     def warm_up(self, caps: list[str]) -> None:
         """Create the SDK clients the declared capabilities need, and complete the SDK models their
@@ -135,20 +141,19 @@ class Server:
         caps = sorted(str(c) for c in self.adapter.capabilities() if not str(c).startswith(NOT_SERVABLE))
         # hello first, then the SDKs' imports (seconds): the harness goes on with its own start-up
         # meanwhile, and waits for `warm` before the first case's time limit starts
-        self.send(
-            {
-                "type": "hello",
-                "protocol": self.protocol,
-                "name": str(self.adapter.name),
-                "version": str(self.adapter.version),
-                "capabilities": caps,
-                "optional": [m for m in OPTIONAL_METHODS if callable(getattr(self.adapter, m, None))],
-                "warming": True,
-                "categories": True,
-                # protocol 3: the next calls may come while this one runs; they wait on stdin, in order
-                **({"pipeline": True, "ahead": True} if self.pipeline else {}),
-            }
+        hello = Hello(
+            protocol=self.protocol,
+            name=str(self.adapter.name),
+            version=str(self.adapter.version),
+            capabilities=caps,
+            optional=[m for m in OPTIONAL_METHODS if callable(getattr(self.adapter, m, None))],
+            warming=True,
+            categories=True,
+            # protocol 3: the next calls may come while this one runs; they wait on stdin, in order
+            pipeline=self.pipeline,
+            ahead=self.pipeline,
         )
+        self.send({"type": "hello", **hello.model_dump(exclude_defaults=True)})
         self.warm_up(caps)
         # what the warm-up imported (the SDKs' modules and models, some 300,000 objects) lives as long as
         # the process: out of the collector's sight, it is neither walked by the collections the calls
@@ -356,8 +361,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--protocol",
         type=int,
-        choices=PROTOCOL_VERSIONS[1:],
-        default=PROTOCOL_VERSION,
+        choices=[v for v in PROTOCOL_VERSIONS if 2 <= v <= SPOKEN],
+        default=SPOKEN,
         help="the protocol version to speak (2: no pipeline, a stream's events pulled one by one)",
     )
     args = parser.parse_args(argv)

@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 
 from wireconf.case_abort import CaseTimeout, RunnerEnded
 from wireconf.exec_protocol.hello import check_hello
-from wireconf.exec_protocol.messages import ProtocolError, decode, encode
+from wireconf.exec_protocol.messages import ProtocolError, decode, encode, writing
 from wireconf.exec_protocol.process import ExecError, Process, Silent
 
 HELLO_TIMEOUT = 60.0
@@ -275,6 +275,7 @@ class Supervisor:
                 out.write(json.dumps({"from": side, "message": message}, ensure_ascii=False) + "\n")
 
     def send(self, process: Process, message: dict[str, Any], deadline: float | None = None) -> None:
+        writing(message, "harness")  # under WIRECONF_EXEC_VALIDATE=1: the record's check, before it goes
         self.log("harness", message)
         process.send(encode(message), deadline if deadline is not None else self.deadline)
 

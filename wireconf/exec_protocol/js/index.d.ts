@@ -1,6 +1,6 @@
 // The API of @wireconf/exec. The protocol's messages are typed in protocol.d.ts (generated from the
 // exec schema by wireconf: `wireconf exec-schema --write`).
-import type { Api, Capability, CallMessage, ErrorMessage, Recorded, RecordedHead, RuntimeMessage, HarnessMessage } from "./protocol.js";
+import type { Api, Capability, CallMessage, HelloMessage, ErrorMessage, Recorded, RecordedHead, RuntimeMessage, HarnessMessage } from "./protocol.js";
 
 /** What an error means in the spec's terms (`expect_error: {category: ...}`). */
 export type ErrorCategory = NonNullable<ErrorMessage["error"]["category"]>;
@@ -17,23 +17,13 @@ export type CategoryEntry = [Function, ErrorCategory | ((error: any) => ErrorCat
 export type * from "./protocol.js";
 
 /** What the runtime says in its hello. */
-export interface Hello {
-  name: string;
-  version: string;
-  capabilities: Capability[];
-  /** Defaults to PROTOCOL_VERSION. */
-  protocol?: number;
-  /** `recorded`: SDK arguments arrive as the recorded HTTP responses, for the runtime's own SDK to parse. */
-  inputs?: "json" | "recorded";
-  /** The optional methods of the adapter contract the runtime has. */
-  optional?: Array<"set_tool_registry" | "process_async">;
-  /** Protocol 3: a streamed argument's events come unasked, in batches (no `next` round trip per event);
-   * each `yield` then says how many were read, which the client counts. */
-  pipeline?: boolean;
-  /** Protocol 3, with `pipeline`: the harness may send the next cases' calls while one runs; they wait
-   * their turn (the client answers calls one at a time, in order, and sorts replies by call). */
-  ahead?: boolean;
-}
+/**
+ * What `serve` says in its hello: the runtime's name, version and capabilities, and any flag of the
+ * protocol's `hello` (typed from the records: `inputs`, `optional`, `pipeline`, `ahead`, …; `warming`
+ * and `categories` follow from `load` and `errors.categories`). `protocol` defaults to 3.
+ */
+export type Hello = Pick<HelloMessage, "name" | "version" | "capabilities"> &
+  Partial<Omit<HelloMessage, "type" | "name" | "version" | "capabilities">>;
 
 /** The e2e call's SDK client, described (`execute`'s `client` argument). */
 export interface ClientDescription {

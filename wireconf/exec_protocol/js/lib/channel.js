@@ -6,6 +6,7 @@
 // anything else the process prints (console.log from the runtime) is sent to stderr, where the harness
 // keeps it for crash reports.
 import readline from "node:readline";
+import { harnessMessageProblem } from "./validate.js";
 
 /** One queue of messages, read with `next()` (a promise; null once the input is closed). */
 class Queue {
@@ -41,10 +42,11 @@ export class ProtocolError extends Error {
 /** Both directions of the protocol over a pair of streams (the process's stdin and stdout by default). */
 export class Channel {
   /**
-   * @param {{input?: NodeJS.ReadableStream, write?: (text: string) => void}} [options]
+   * @param {{input?: NodeJS.ReadableStream, write?: (text: string) => void, onInvalid?: (problem: string) => void}} [options]
    */
-  constructor({ input, write } = {}) {
+  constructor({ input, write, onInvalid } = {}) {
     this.write = write ?? captureStdout();
+    this.onInvalid = onInvalid ?? null;
     this.calls = new Queue();
     this.replies = new Map();
     this.lastDone = 0;
@@ -67,9 +69,22 @@ export class Channel {
       process.stderr.write(`wireconf-exec: not a JSON line from the harness: ${line.slice(0, 200)}\n`);
       return;
     }
+    const problem = harnessMessageProblem(message);
+    if (problem !== null) return this.refuse(problem);
     if (CALL_TYPES.has(message.type)) this.calls.put(message);
     else if (!(message.id <= this.lastDone)) this.queueOf(message.id).put(message); // else: the rest of a
     // `pipeline` stream its call did not read to its end (protocol 3), dropped
+  }
+
+  /**
+   * A message of the harness that does not fit the schema this client was made with (a harness of
+   * another protocol version): said on stderr, which the harness shows in the case's error, and the
+   * process ends rather than answer what it cannot read (`onInvalid` replaces that, for tests).
+   */
+  refuse(problem) {
+    if (this.onInvalid) return this.onInvalid(problem);
+    process.stderr.write(`wireconf-exec: ${problem}\n`);
+    process.exit(70); // EX_SOFTWARE
   }
 
   queueOf(id) {

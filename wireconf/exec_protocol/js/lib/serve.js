@@ -3,7 +3,10 @@ import { Call } from "./call.js";
 import { Channel, ProtocolError } from "./channel.js";
 import { asData, isStream } from "./data.js";
 import { callerFolder, errorPayload, machinePlaces } from "./errors.js";
-import { PROTOCOL_VERSION, STREAMING_METHODS, YIELDING_METHODS } from "./protocol.js";
+import { HELLO_FLAGS, STREAMING_METHODS, YIELDING_METHODS } from "./protocol.js";
+
+/** The newest protocol this client speaks (a hello's default): 4, whose windows `Call` acknowledges. */
+const SPOKEN = 4;
 
 const isIterable = (value) =>
   value !== null && typeof value === "object" && (Symbol.asyncIterator in value || Symbol.iterator in value);
@@ -38,18 +41,20 @@ export async function serve({
     // the adapter's own places first, then its folder and the working directory: no machine path left
     places: { ...errors.places, ...machinePlaces(adapter) },
   };
+  const { name, version, capabilities, protocol, ...flags } = hello;
+  for (const flag of Object.keys(flags)) {
+    if (!HELLO_FLAGS.includes(flag)) throw new TypeError(`a hello has no \`${flag}\` (it may say ${HELLO_FLAGS.join(", ")})`);
+  }
   const said = {
     type: "hello",
-    protocol: hello.protocol ?? PROTOCOL_VERSION,
-    name: hello.name,
-    version: hello.version,
-    capabilities: [...hello.capabilities],
-    ...(hello.inputs ? { inputs: hello.inputs } : {}),
-    ...(hello.optional ? { optional: [...hello.optional] } : {}),
+    protocol: protocol ?? SPOKEN,
+    name,
+    version,
+    capabilities: [...capabilities],
+    // every flag the records define, as given (false and absent: the default, left out)
+    ...Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined && value !== false)),
     ...(load ? { warming: true } : {}),
     ...(errors.categories ? { categories: true } : {}),
-    ...(hello.pipeline ? { pipeline: true } : {}),
-    ...(hello.ahead ? { ahead: true } : {}),
   };
   io.send(said);
   let methods = { ...handlers };

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { CategorisedError, Inexpressible, PROTOCOL_VERSION, ValueError, adapterRaised, categoryOf, errorPayload, serve } from "../index.js";
+import { CategorisedError, Inexpressible, ValueError, adapterRaised, categoryOf, errorPayload, serve } from "../index.js";
 import { fakeHarness } from "./helpers.js";
 
 const HELLO = { name: "t", version: "1", capabilities: ["process:openai.chat"] };
@@ -10,7 +10,7 @@ const call = (id, method, args = {}, extra = {}) => ({ type: "call", id, kind: "
 test("hello first, one result per call, and serve resolves on stop", async () => {
   const h = fakeHarness();
   const served = serve({ hello: HELLO, handlers: { process: (c) => ({ got: c.args.response.text, api: c.api, skip: undefined }) }, channel: h.channel, exit: false });
-  assert.deepEqual(await h.next(), { type: "hello", protocol: PROTOCOL_VERSION, name: "t", version: "1", capabilities: ["process:openai.chat"] });
+  assert.deepEqual(await h.next(), { type: "hello", protocol: 3 /* the newest this client speaks in full: 4 asks for ack */, name: "t", version: "1", capabilities: ["process:openai.chat"] });
   h.push(call(1, "process", { response: { text: "hi" } }));
   assert.deepEqual(await h.next(), { type: "result", id: 1, value: { got: "hi", api: "openai.chat" } });
   h.push({ type: "stop" });
@@ -371,4 +371,22 @@ test("a served error's stack names no folder of this machine: the adapter's and 
   assert.equal(error.traceback.includes("file://"), false);
   h.end();
   await served;
+});
+
+test("a hello says every flag of the records it is given, and refuses one they lack", async () => {
+  const h = fakeHarness();
+  const served = serve({
+    hello: { name: "t", version: "1", capabilities: [], pipeline: true, ahead: true, inputs: "json" },
+    handlers: {},
+    channel: h.channel,
+    exit: false,
+  });
+  const hello = await h.next();
+  assert.deepEqual(hello, { type: "hello", protocol: 3, name: "t", version: "1", capabilities: [], pipeline: true, ahead: true, inputs: "json" });
+  h.push({ type: "stop" });
+  await served;
+  await assert.rejects(
+    serve({ hello: { name: "t", version: "1", capabilities: [], colour: "red" }, channel: fakeHarness().channel, exit: false }),
+    /a hello has no `colour`/,
+  );
 });
