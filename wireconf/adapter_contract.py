@@ -254,10 +254,14 @@ class OutOfProcess(Protocol):
     adapter) writes, for the runtime to start on; ``has_sent_ahead(case)``, ``keep_ahead(cases)`` (give
     up the calls of cases no longer next), ``flush()`` (write what was captured), ``claimed(case)``: the
     block in which ``case``'s own run reads the answers written ahead for it. ``close()``: stop the
-    runtime."""
+    runtime. ``late_faults``: what the runtime sent for a call whose case was already reported (each
+    naming that case): the run fails on them, never the case that happened to be running."""
 
     network: str
     sends_ahead: bool
+
+    @property
+    def late_faults(self) -> list[str]: ...
 
     def ready(self, timeout: float | None) -> None: ...
 

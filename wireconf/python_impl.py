@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
 
-from wireconf.adapter_contract import METHOD_FOR_KIND, parse_capability
+from wireconf.adapter_contract import METHOD_FOR_KIND, out_of_process, parse_capability
 from wireconf.errors import WireconfError
 
 ENTRY_POINT_GROUP = "wireconf.adapters"
@@ -156,7 +156,7 @@ def check_adapter(adapter: Any, spec: str, origin: str) -> LoadedImpl:
                 hint="a capability is <kind>:<api> or concept:<name> ("
                 + (
                     "wireconf exec-schema lists them: $defs.capability"
-                    if getattr(adapter, "out_of_process", False)
+                    if out_of_process(adapter) is not None
                     else "wireconf schema lists them"
                 )
                 + ")",

@@ -3,7 +3,7 @@ exists, so that no way out of the process (a subprocess such as curl, the raw ``
 C code) reaches anything.
 
 The harness puts every place a runtime's code runs in one: the forked case runner
-(``wireconf.pytest_plugin.runner``) unshares its namespace right after it starts, and ``exec:`` runtime
+(``wireconf.pytest_plugin.runners``) unshares its namespace right after it starts, and ``exec:`` runtime
 processes are started through this file run as a script (``python -I -S netns.py --parent=PID
 --read-only=ROOT... -- argv...``, ``main``), which asks to die with the pytest process, unshares and
 then runs the runtime under an init of its own. Both also get a mount namespace where the run's
@@ -74,9 +74,7 @@ def _map_ids_to_themselves() -> None:
         out.write(f"{gid} {gid} 1")
 
 
-def unshare_network(
-    pids: bool = False, read_only: _Folders = (), loopback: bool = False
-) -> tuple[bool, str]:
+def unshare_network(pids: bool = False, read_only: _Folders = (), loopback: bool = False) -> tuple[bool, str]:
     """Move this process (called while it has one thread) into a new network namespace with no way
     back: then drop the capabilities that would let it re-enter another (``drop_capabilities``). With
     ``pids``, its next child is also the first process of a new PID namespace (whose every process

@@ -29,7 +29,7 @@ from wireconf.compare import differences, shown, strict_equal
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import Agent, CaseBase, Message
 from wireconf.differences import Difference, Line
-from wireconf.emulator.answers import ExchangeAnswers
+from wireconf.emulator.recording import e2e_responder
 from wireconf.errors import CaseInputError, NotJudged
 from wireconf.judging.matchers import apply_matchers
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
@@ -119,7 +119,7 @@ def exchange_site(
     site, one record of what was sent (the api's version read from the cassette's first request)."""
     recorded = exchange.cassette.interactions if exchange.cassette is not None else ()
     first = recorded[0].request.uri if recorded else None
-    return ctx.sites.open(case.api, ExchangeAnswers(exchange), messages, recorded_uri=first)
+    return ctx.sites.open(case.api, e2e_responder(exchange), messages, recorded_uri=first)
 
 
 def run_execute(

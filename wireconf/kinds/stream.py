@@ -17,7 +17,7 @@ from wireconf.errors import CaseInputError
 from wireconf.judging.outcome import Outcome
 from wireconf.kinds.base import HarnessContext, recorded_response, recorded_uri, sdk_input
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
-from wireconf.kinds.sites import SiteProbes, raise_ungated
+from wireconf.kinds.sites import SiteProbes
 from wireconf.untyped import JSON, AdapterObject
 from wireconf.yaml_source import to_plain
 
@@ -53,19 +53,14 @@ class StreamKind(Kind[StreamCase, None]):
         if not ctx.sites.asks(method):
             return lambda adapter: method.invoke(adapter, case.api, to_plain(agent), events, probes=[probe])
         recorded = recorded_response(ctx, case, source, stream=True)
-        # the hold-last-event gate (incrementality over HTTP) belongs here: the emulator's
-        # RecordedAnswers is to take the case's probe and hold its last event until a yield
-        answers = RecordedAnswers(case.api, [recorded])
+        # the case's own probe counts what the emulator wrote; an incremental case's last event is
+        # held until the runtime has yielded (the emulator's gate), so a buffering runtime is late
+        answers = RecordedAnswers(case.api, [recorded], probe=probe, hold_last=bool(case.model.incremental))
         endpoint, site = ctx.sites.open(case.api, answers, recorded_uri=recorded_uri(ctx, source))
         probes = SiteProbes(site, probe)
 
         def call(adapter: AdapterObject) -> Outcome[None]:
-            outcome: Outcome[None] = method.invoke(
-                adapter, case.api, to_plain(agent), events, probes=probes, endpoint=endpoint
-            )
-            if case.model.incremental and site.probes:
-                raise_ungated(case.id)
-            return outcome
+            return method.invoke(adapter, case.api, to_plain(agent), events, probes=probes, endpoint=endpoint)
 
         return call
 

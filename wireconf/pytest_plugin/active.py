@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from wireconf import __version__
+from wireconf.adapter_contract import out_of_process
 from wireconf.corpus.loader import is_case_file
 from wireconf.corpus.rules import RULES_FILE
 from wireconf.pytest_plugin.installed_run import deselect_outside, plan_installed_run
@@ -144,8 +145,8 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """An ``exec:`` runtime's late faults (``summary.late_faults_section``) fail the run."""
     wireconf = session.config.stash.get(SESSION_KEY, None)
-    late = getattr(wireconf.impl.adapter, "late_faults", None) if wireconf is not None else None
-    if late and session.exitstatus == pytest.ExitCode.OK:
+    remote = out_of_process(wireconf.impl.adapter) if wireconf is not None else None
+    if remote is not None and remote.late_faults and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
@@ -155,7 +156,8 @@ def pytest_terminal_summary(
     if hasattr(config, "workerinput"):
         return
     session = get_session(config)
-    late = late_faults_section(list(getattr(session.impl.adapter, "late_faults", None) or ()))
+    remote = out_of_process(session.impl.adapter)
+    late = late_faults_section(remote.late_faults if remote is not None else [])
     if late:
         terminalreporter.write_sep("=", "wireconf: the runtime's late faults", red=True, bold=True)
         for line in late:

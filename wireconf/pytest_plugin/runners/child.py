@@ -39,7 +39,8 @@ def _isolate(passage: socket.socket | None) -> str:
     """Give this (new, one-threaded) process no network and no capability to get it back; in record
     mode, ``passage`` is its end of the way out through the pytest process. Describes what it got."""
     isolated, how = netns.unshare_network(
-        read_only=netns.protected(), loopback=True  # the corpora read-only; the emulator listens there
+        read_only=netns.protected(),
+        loopback=True,  # the corpora read-only; the emulator listens there
     )
     if not isolated:
         return f"{GUARD_ONLY}; no namespace: {how}"
