@@ -66,6 +66,7 @@ class _Runtime:
 
     network = "a namespace of its own"
     sends_ahead = True
+    late_faults: list[str] = []
 
     def ready(self, timeout: float | None) -> None: ...
 
