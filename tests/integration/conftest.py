@@ -3,6 +3,8 @@ any nested pytest run (the unit tests need neither, and start without them)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from wireconf.providers.registry import API_NAMES
@@ -30,3 +32,13 @@ def _litellm_imported_once() -> None:
     import litellm.litellm_core_utils.llm_response_utils.convert_dict_to_response
     import litellm.llms.anthropic.chat.handler
     import litellm.llms.vertex_ai.gemini.vertex_and_google_ai_studio_gemini  # noqa: F401
+
+
+@pytest.fixture
+def transcript(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """An ``exec:`` runtime's conversation, kept (``WIRECONF_EXEC_TRANSCRIPT``) for the test to read; the
+    runtime can import ``tests.fakes.*``."""
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parents[2]))
+    path = tmp_path / "transcript.jsonl"
+    monkeypatch.setenv("WIRECONF_EXEC_TRANSCRIPT", str(path))
+    return path

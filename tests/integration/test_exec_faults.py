@@ -18,14 +18,6 @@ CASES = "wire.openai.chat and messages"
 GUILTY = 2  # tests/fakes/exec_ahead_faults.py
 
 
-@pytest.fixture
-def transcript(monkeypatch, tmp_path):
-    monkeypatch.setenv("PYTHONPATH", str(REPO))  # the runtime imports tests.fakes.*
-    path = tmp_path / "transcript.jsonl"
-    monkeypatch.setenv("WIRECONF_EXEC_TRANSCRIPT", str(path))
-    return path
-
-
 def _calls(path: Path) -> list[int]:
     entries = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     return [e["message"]["id"] for e in entries if e["from"] == "harness" and e["message"]["type"] == "call"]

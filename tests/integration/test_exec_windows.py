@@ -6,22 +6,10 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from pathlib import Path
 
-import pytest
-
-REPO = Path(__file__).resolve().parents[2]
 FORGES = f"{shlex.quote(sys.executable)} -m tests.fakes.forges_read"
 INCREMENTAL = "stream.openai.chat"
 """The Chat stream cases, those that say ``incremental: true`` among them."""
-
-
-@pytest.fixture
-def transcript(monkeypatch, tmp_path):
-    monkeypatch.setenv("PYTHONPATH", str(REPO))  # the runtime imports tests.fakes.*
-    path = tmp_path / "transcript.jsonl"
-    monkeypatch.setenv("WIRECONF_EXEC_TRANSCRIPT", str(path))
-    return path
 
 
 def _not_incremental(run) -> set[str]:

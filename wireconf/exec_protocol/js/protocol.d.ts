@@ -60,11 +60,11 @@ export interface NextMessage {
 
 /** harness → runtime: one stream event, as the provider's JSON (`event`), or with `inputs: recorded` as the recorded bytes of one server-sent event, its blank line included (`chunk`: UTF-8 text, or base64 with `encoding`). */
 export interface EventMessage {
-  type: "event";
-  id: Id;
   event?: unknown;
   chunk?: string;
   encoding?: "base64";
+  type: "event";
+  id: Id;
 }
 
 /** harness → runtime, protocol 3 after a hello that says `pipeline`: the next events of the call's streamed argument, in order, sent without a `next` (each as an `event` message's `event`, or `chunk` and `encoding` with `inputs: recorded`); the runtime hands them to its SDK as it reads on, and an `end` follows the last batch. */

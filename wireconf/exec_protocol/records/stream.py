@@ -28,25 +28,6 @@ class Next(Record):
     id: CallId
 
 
-class Event(Record, json_schema_extra=_ONE_OF):
-    """harness → runtime: one stream event, as the provider's JSON (`event`), or with `inputs:
-    recorded` as the recorded bytes of one server-sent event, its blank line included (`chunk`: UTF-8
-    text, or base64 with `encoding`)."""
-
-    type: Literal["event"] = "event"
-    id: CallId
-    event: JSON = None
-    chunk: str | None = None
-    encoding: Literal["base64"] | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _exactly_one(cls, data: Any) -> Any:
-        if _not_one_of_event_and_chunk(data):
-            raise ValueError(_ONE)
-        return data
-
-
 class BatchedEvent(Record, json_schema_extra=_ONE_OF):
     """One event of an `events` batch: as an `event` message's `event`, or `chunk` and `encoding` with
     `inputs: recorded`."""
@@ -61,6 +42,15 @@ class BatchedEvent(Record, json_schema_extra=_ONE_OF):
         if _not_one_of_event_and_chunk(data):
             raise ValueError(_ONE)
         return data
+
+
+class Event(BatchedEvent):
+    """harness → runtime: one stream event, as the provider's JSON (`event`), or with `inputs:
+    recorded` as the recorded bytes of one server-sent event, its blank line included (`chunk`: UTF-8
+    text, or base64 with `encoding`)."""
+
+    type: Literal["event"] = "event"
+    id: CallId
 
 
 class Events(Record):
