@@ -20,8 +20,9 @@ from wireconf.impl_loader import load_impl
 from wireconf.kinds.wire import NoRequestCaptured
 from wireconf.python_impl import ImplError
 
-CONTROL_FLOW = {"RequestCaptured"}
-"""Exceptions used to leave a call early, never shown to anyone (prompty's capture of its SDK call)."""
+CONTROL_FLOW = {"RequestCaptured", "Silent"}
+"""Exceptions used to leave a call early, never shown to anyone (prompty's capture of its SDK call; an
+exec runtime's pipe that did not answer in time, which the supervisor turns into the case's timeout)."""
 
 
 def harness_exceptions() -> list[type[BaseException]]:

@@ -10,7 +10,7 @@ const call = (id, method, args = {}, extra = {}) => ({ type: "call", id, kind: "
 test("hello first, one result per call, and serve resolves on stop", async () => {
   const h = fakeHarness();
   const served = serve({ hello: HELLO, handlers: { process: (c) => ({ got: c.args.response.text, api: c.api, skip: undefined }) }, channel: h.channel, exit: false });
-  assert.deepEqual(await h.next(), { type: "hello", protocol: 3 /* the newest this client speaks in full: 4 asks for ack */, name: "t", version: "1", capabilities: ["process:openai.chat"] });
+  assert.deepEqual(await h.next(), { type: "hello", protocol: 4 /* the newest this client speaks: its Call acks a window */, name: "t", version: "1", capabilities: ["process:openai.chat"] });
   h.push(call(1, "process", { response: { text: "hi" } }));
   assert.deepEqual(await h.next(), { type: "result", id: 1, value: { got: "hi", api: "openai.chat" } });
   h.push({ type: "stop" });
@@ -382,7 +382,7 @@ test("a hello says every flag of the records it is given, and refuses one they l
     exit: false,
   });
   const hello = await h.next();
-  assert.deepEqual(hello, { type: "hello", protocol: 3, name: "t", version: "1", capabilities: [], pipeline: true, ahead: true, inputs: "json" });
+  assert.deepEqual(hello, { type: "hello", protocol: 4, name: "t", version: "1", capabilities: [], pipeline: true, ahead: true, inputs: "json" });
   h.push({ type: "stop" });
   await served;
   await assert.rejects(
