@@ -14,9 +14,10 @@ import sys
 
 from tests.fake_provider import PLANTED_KEYS
 from wireconf.cassettes.exchange import Exchange
-from wireconf.emulator.recording import DirectUpstream, RecordingAnswers, runtime_environ
+from wireconf.emulator.recording import DirectUpstream, RecordingAnswers
 from wireconf.emulator.routes import PLACEHOLDER_KEY
 from wireconf.emulator.server import Emulator
+from wireconf.providers.runtime_environ import runtime_environ
 
 RUNTIME = """
 import json, sys

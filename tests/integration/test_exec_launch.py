@@ -15,6 +15,7 @@ import pytest
 from tests.conftest import REPO
 from wireconf.exec_protocol import launch
 from wireconf.exec_protocol.client import ExecAdapter, ExecError
+from wireconf.providers.runtime_environ import runtime_environ
 
 SERVE = f"{shlex.quote(sys.executable)} -m wireconf.exec_protocol.serve"
 MARK = "WIRECONF_TEST_EXIT_MARK"  # tests.fakes.exit_handler.MARK (imported, its handler would register here)
@@ -23,16 +24,17 @@ MARK = "WIRECONF_TEST_EXIT_MARK"  # tests.fakes.exit_handler.MARK (imported, its
 def test_the_adapter_takes_the_process_started_early_and_reads_its_hello(monkeypatch):
     monkeypatch.chdir(REPO)
     command = f"{SERVE} reference"
-    launch.start_early(command)
+    env = runtime_environ(os.environ)  # the environment the adapter starts its runtime with
+    launch.start_early(command, env)
     argv, _ = launch.command_argv(command)
-    started = launch.take(argv, None)
+    started = launch.take(argv, None, env)
     assert started is not None and started.poll() is None
-    assert launch.take(argv, None) is None  # taken once
+    assert launch.take(argv, None, env) is None  # taken once
 
-    launch.start_early(command)
+    launch.start_early(command, env)
     adapter = ExecAdapter(command)
     try:
-        assert launch.take(argv, None) is None  # the adapter took it
+        assert launch.take(argv, None, env) is None  # the adapter took it
         assert adapter.name == "reference" and "wire:openai.chat" in adapter.capabilities()
         assert adapter.restarts == 0
     finally:
@@ -41,10 +43,44 @@ def test_the_adapter_takes_the_process_started_early_and_reads_its_hello(monkeyp
         started.wait()
 
 
+def test_a_process_started_early_with_another_environment_is_not_taken(monkeypatch):
+    """One started with this process's own environment (a provider key in it) is never the one an
+    adapter uses: the adapter starts its runtime with ``runtime_environ`` of it."""
+    monkeypatch.chdir(REPO)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-PLANTEDnotForTheRuntime000000000000")
+    command = f"{SERVE} reference"
+    argv, _ = launch.command_argv(command)
+    launch.start_early(command, dict(os.environ))
+    adapter, left = ExecAdapter(command), None
+    try:
+        left = launch.take(argv, None, dict(os.environ))
+        assert left is not None and left.poll() is None  # not taken: the adapter started its own
+        assert adapter.name == "reference"
+    finally:
+        adapter.close()
+        if left is not None:
+            left.kill()
+            left.wait()
+
+
+def test_the_plugin_starts_the_runtime_early_with_the_environment_the_adapter_takes(monkeypatch):
+    """``pytest_configure``'s early start gives the runtime ``runtime_environ`` of pytest's environment,
+    as ``Process`` does: so the adapter takes it, and it holds no key."""
+    from wireconf.pytest_plugin import plugin
+
+    planted = "sk-PLANTEDearlyStartKey000000000000000000"
+    monkeypatch.setenv("OPENAI_API_KEY", planted)
+    started: list[tuple[str, dict[str, str]]] = []
+    monkeypatch.setattr(launch, "start_early", lambda command, env: started.append((command, dict(env))))
+    plugin._start_early("node runtime.js")
+    assert started == [("node runtime.js", runtime_environ(os.environ))]
+    assert planted not in str(started)
+
+
 def test_a_process_started_early_that_nobody_takes_is_stopped_at_exit(tmp_path):
     script = (
         "import sys; from wireconf.exec_protocol import launch; "
-        "launch.start_early(f'{sys.executable} -c \"import time; time.sleep(60)\"'); "
+        "launch.start_early(f'{sys.executable} -c \"import time; time.sleep(60)\"', {}); "
         "print(next(iter(launch._EARLY.values())).pid)"
     )
     done = subprocess.run(
@@ -62,20 +98,22 @@ def test_a_process_started_early_that_nobody_takes_is_stopped_at_exit(tmp_path):
 def test_a_process_that_ended_before_its_adapter_came_is_not_taken():
     """The adapter starts another one and reads why from it, rather than taking a process that is gone."""
     command = f"{shlex.quote(sys.executable)} -c pass"
-    launch.start_early(command)
+    env = runtime_environ(os.environ)
+    launch.start_early(command, env)
     argv, _ = launch.command_argv(command)
-    started = launch._EARLY[(tuple(argv), None)]
+    started = launch._EARLY[launch._started(argv, None, env)]
     started.wait(timeout=30)
-    assert launch.take(argv, None) is None
+    assert launch.take(argv, None, env) is None
     assert started.stdout is not None and started.stdout.closed
 
 
 def test_a_command_that_cannot_start_is_explained_by_the_adapter_not_the_early_start(tmp_path):
     command = str(tmp_path / "no-such-runtime")
-    launch.start_early(command)  # best effort: nothing raised here
+    env = runtime_environ(os.environ)
+    launch.start_early(command, env)  # best effort: nothing raised here
     with pytest.raises(ExecError, match="no such program"):
         ExecAdapter(command)
-    leftover = launch.take(launch.command_argv(command)[0], None)
+    leftover = launch.take(launch.command_argv(command)[0], None, env)
     if leftover is not None:  # the network-namespace wrapper, failing to start it
         assert leftover.wait(timeout=30) != 0
 

@@ -149,7 +149,9 @@ def test_a_runtime_started_from_a_thread_that_ends_keeps_running(monkeypatch):
 
     def start_from_a_worker() -> subprocess.Popen[str]:
         started: list[subprocess.Popen[str]] = []
-        worker = threading.Thread(target=lambda: (started.append(launch.popen(argv, None)), time.sleep(1)))
+        worker = threading.Thread(
+            target=lambda: (started.append(launch.popen(argv, None, os.environ)), time.sleep(1))
+        )
         worker.start()
         worker.join()
         time.sleep(0.5)  # the kernel signals at once when the forking thread ends

@@ -25,12 +25,12 @@ from wireconf.emulator.recording import (
     PassageUpstream,
     RecordingAnswers,
     Upstream,
-    runtime_environ,
     upstream_url,
 )
 from wireconf.emulator.routes import PLACEHOLDER_KEY
 from wireconf.emulator.server import Emulator
 from wireconf.providers.registry import APIS, PROVIDER_OF, PROVIDERS, SECRET_VARIABLES
+from wireconf.providers.runtime_environ import runtime_environ
 
 CALLS = [
     ("openai.chat", False),

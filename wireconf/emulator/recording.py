@@ -16,9 +16,9 @@ sent (``Provider.authorised``). That process is the one that holds the keys:
 
 Either sends only to the provider's origins (``wireconf.cassettes.recording.allowed_origins``: its
 hosts over HTTPS, or the base URL the user set in its SDK's variable, where the request is re-based).
-``runtime_environ`` is the environment an ``exec:`` runtime is started with in record mode: no
-credential, the placeholder under each key variable, the SDKs' base-URL variables pointing at the
-emulator when a seat is given.
+A runtime process holds no key to begin with: it is started with
+``wireconf.providers.runtime_environ.runtime_environ`` (no credential, the placeholder under each key
+variable, the SDKs' base-URL variables pointing at the emulator when a seat is given).
 """
 
 from __future__ import annotations
@@ -39,10 +39,9 @@ from wireconf.emulator.answers import (
     Unanswered,
     answer,
 )
-from wireconf.emulator.routes import PLACEHOLDER_KEY
 from wireconf.errors import WireconfError
 from wireconf.providers.provider import Provider
-from wireconf.providers.registry import PROVIDERS, SECRET_VARIABLES
+from wireconf.providers.registry import PROVIDERS
 from wireconf.secret_values import key_values, redact, renderings
 
 if TYPE_CHECKING:
@@ -213,14 +212,15 @@ class RecordingAnswers:
             return Refused(request.method, target, f"record mode: the provider was not reached ({exc})")
         kept = [(k, v) for k, v in headers if k.lower() not in NOT_ANSWERED]
         exchange.keep(sent, status, reason, kept, body)  # as answered: the writer refuses a secret in it
-        return withheld(RecordedResponse(status, _grouped(kept), body), exchange.environ)
+        return withheld(RecordedResponse(status, grouped(kept), body), exchange.environ)
 
 
-def _grouped(headers: list[tuple[str, str]]) -> dict[str, list[str]]:
-    grouped: dict[str, list[str]] = {}
+def grouped(headers: list[tuple[str, str]]) -> dict[str, list[str]]:
+    """``[(name, value), …]`` → ``{name: [value, …]}``, in order (a ``RecordedResponse``'s headers)."""
+    by_name: dict[str, list[str]] = {}
     for key, value in headers:
-        grouped.setdefault(key, []).append(value)
-    return grouped
+        by_name.setdefault(key, []).append(value)
+    return by_name
 
 
 def withheld(response: RecordedResponse, environ: Mapping[str, str]) -> RecordedResponse:
@@ -247,21 +247,3 @@ def e2e_responder(exchange: Exchange) -> Responder:
     if not exchange.records:
         return ExchangeAnswers(exchange)
     return RecordingAnswers(exchange, default_upstream(exchange.environ))
-
-
-def runtime_environ(environ: Mapping[str, str], base_urls: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment a runtime process is started with when the emulator records for it: ``environ``
-    without any provider credential (``SECRET_VARIABLES``), the placeholder under each provider's first key
-    variable (a runtime that insists on reading ``OPENAI_API_KEY`` finds one), and ``base_urls``
-    (provider name → the URL its SDK's base-URL variable should hold: a seat's) set."""
-    kept = {k: v for k, v in environ.items() if k not in SECRET_VARIABLES}
-    for provider in PROVIDERS.values():
-        kept[provider.key_variables[0]] = PLACEHOLDER_KEY
-        chosen = (base_urls or {}).get(provider.name)
-        if chosen is not None:
-            kept[provider.base_url_variable] = chosen
-        else:
-            kept.pop(
-                provider.base_url_variable, None
-            )  # the user's upstream is the proxy's, not the runtime's
-    return kept

@@ -7,7 +7,7 @@ starts (``Seat.current``: in-process, the case's preparation; ``exec:``, when th
 waiting for that call) and clears it when the call ends. A request that comes while no call is current
 is a stray, kept on the emulator (``Emulator.strays``). Weaker than a per-case URL (a request a runtime
 leaves running past its call is taken for the next call's), so calls carry their own sites and the
-seat is the fallback for runtimes configured once (``wireconf.emulator.recording.runtime_environ``'s
+seat is the fallback for runtimes configured once (``wireconf.providers.runtime_environ``'s
 base URLs).
 """
 

@@ -18,6 +18,12 @@ namespace's init and so every process in it. The kernel sends the parent-death s
 this module's that lives as long as the process (``_Spawner``), whichever thread asks for it (a restart
 may be asked for from a case's worker thread).
 
+Every runtime is started with the environment its caller gives, never this process's own: the
+harness gives ``wireconf.providers.runtime_environ`` of it (no provider key, the placeholder), so that
+a runtime holds no credential in record mode either (the bridge's transport adds it where the request
+leaves). A process started early is taken only by an adapter that would start it with the same
+command line, folder and environment.
+
 This module imports the standard library and ``netns`` only (also the standard library only): the
 plugin imports it where a run has not loaded wireconf's harness yet.
 """
@@ -32,7 +38,7 @@ import shlex
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TypeVar, cast
 
 from wireconf.cassettes import netns
@@ -40,8 +46,14 @@ from wireconf.cassettes import netns
 T = TypeVar("T")
 _Reply = queue.SimpleQueue[tuple[object, BaseException | None]]
 
-_EARLY: dict[tuple[tuple[str, ...], str | None], subprocess.Popen[str]] = {}
-"""Processes started early, by the command line they were started with and their folder."""
+_Started = tuple[tuple[str, ...], str | None, tuple[tuple[str, str], ...]]
+
+_EARLY: dict[_Started, subprocess.Popen[str]] = {}
+"""Processes started early, by the command line they were started with, their folder and environment."""
+
+
+def _started(argv: list[str], cwd: str | None, env: Mapping[str, str]) -> _Started:
+    return tuple(argv), cwd, tuple(sorted(env.items()))
 
 
 def command_argv(command: str) -> tuple[list[str], str]:
@@ -98,9 +110,11 @@ class _Spawner:
 _SPAWNER = _Spawner()
 
 
-def popen(argv: list[str], cwd: str | None) -> subprocess.Popen[str]:
-    """The runtime's process: text lines on its stdin, stdout and stderr; forked on the spawner thread
-    (``_Spawner``), from whichever thread this is called. Raises ``OSError``."""
+def popen(argv: list[str], cwd: str | None, env: Mapping[str, str]) -> subprocess.Popen[str]:
+    """The runtime's process, with the environment ``env`` only: text lines on its stdin, stdout and
+    stderr; forked on the spawner thread (``_Spawner``), from whichever thread this is called. Raises
+    ``OSError``."""
+    environment = dict(env)
 
     def spawn() -> subprocess.Popen[str]:
         assert threading.current_thread() is _SPAWNER.thread, "a runtime forked off the spawner thread"
@@ -110,6 +124,7 @@ def popen(argv: list[str], cwd: str | None) -> subprocess.Popen[str]:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=cwd,
+            env=environment,
             text=True,
             encoding="utf-8",
             bufsize=1,
@@ -118,29 +133,30 @@ def popen(argv: list[str], cwd: str | None) -> subprocess.Popen[str]:
     return _SPAWNER.run(spawn)
 
 
-def start_early(command: str, cwd: str | None = None) -> None:
-    """Start ``command``'s process now, for the ``ExecAdapter`` built later to take. Best effort: a
-    command that cannot start is left to the adapter, which says why."""
+def start_early(command: str, env: Mapping[str, str], cwd: str | None = None) -> None:
+    """Start ``command``'s process now with the environment ``env``, for the ``ExecAdapter`` built later
+    to take. Best effort: a command that cannot start is left to the adapter, which says why."""
     if not command.strip():
         return
     try:
         started, _ = command_argv(command)
     except ValueError:  # not a command line (an unclosed quote): the adapter says so
         return
-    key = (tuple(started), cwd)
+    key = _started(started, cwd, env)
     if key in _EARLY:
         return
     try:
-        _EARLY[key] = popen(started, cwd)
+        _EARLY[key] = popen(started, cwd, env)
     except OSError:
         return
     atexit.unregister(_stop_untaken)  # once, however many sessions start a runtime early
     atexit.register(_stop_untaken)
 
 
-def take(argv: list[str], cwd: str | None) -> subprocess.Popen[str] | None:
-    """The process started early for ``argv`` in ``cwd``, if there is one still running."""
-    process = _EARLY.pop((tuple(argv), cwd), None)
+def take(argv: list[str], cwd: str | None, env: Mapping[str, str]) -> subprocess.Popen[str] | None:
+    """The process started early for ``argv`` in ``cwd`` with the environment ``env``, if there is one
+    still running (one started with another environment is left to ``_stop_untaken``)."""
+    process = _EARLY.pop(_started(argv, cwd, env), None)
     if process is not None and process.poll() is not None:
         for pipe in (process.stdin, process.stdout, process.stderr):
             if pipe is not None:

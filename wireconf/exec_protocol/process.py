@@ -17,6 +17,7 @@ import time
 from wireconf.errors import WireconfError
 from wireconf.exec_protocol import launch
 from wireconf.exec_protocol.routes import Routes
+from wireconf.providers.runtime_environ import runtime_environ
 from wireconf.report_text import cut_note
 
 STDERR_LINES = 40
@@ -36,8 +37,9 @@ class Process:
     """One running runtime process: its pipes, a reader thread for stdout and the tail of stderr."""
 
     def __init__(self, argv: list[str], cwd: str | None) -> None:
+        env = runtime_environ(os.environ)  # no provider key: the bridge's transport adds it
         try:
-            self.popen = launch.take(argv, cwd) or launch.popen(argv, cwd)
+            self.popen = launch.take(argv, cwd, env) or launch.popen(argv, cwd, env)
         except OSError as exc:
             raise ExecError(f"cannot start {shlex.join(argv)}: {exc}", hint=START_HINT) from exc
         assert self.popen.stdin is not None

@@ -17,6 +17,7 @@ pytest collects. An installed extension that is broken (a
 from __future__ import annotations
 
 import importlib
+import os
 from pathlib import Path
 
 import pytest
@@ -50,10 +51,24 @@ def pytest_configure(config: pytest.Config) -> None:
         netns.protect([str(root) for root in roots])
         impl = config.getoption("wireconf_impl")
         if isinstance(impl, str) and impl.startswith("exec:"):
-            from wireconf.exec_protocol.launch import start_early
-
-            start_early(impl.removeprefix("exec:"))  # it says hello while the harness is imported
+            _start_early(impl.removeprefix("exec:"))
         activate(config)
+
+
+def _start_early(command: str) -> None:
+    """Start the ``exec:`` runtime now, so that it says hello while the harness is imported: with the
+    environment the adapter would start it with (no provider key), which needs the providers' registry
+    only. A registry that cannot load (a broken extension) is left to the harness, which says why."""
+    from wireconf.errors import WireconfError
+    from wireconf.exec_protocol.launch import start_early
+
+    try:
+        from wireconf.providers.runtime_environ import runtime_environ
+
+        env = runtime_environ(os.environ)
+    except WireconfError:
+        return
+    start_early(command, env)
 
 
 def activate(config: pytest.Config) -> None:

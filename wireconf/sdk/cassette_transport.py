@@ -3,7 +3,10 @@
 Every request the runtime sends through the client is captured as sent (method, URL, body bytes) and
 answered by the case's ``Exchange``: from the cassette in replay, from the real provider in record
 mode (then read in full and kept for the cassette, as vcrpy does; the client holds a placeholder key,
-and the real credentials are added where the request leaves: ``Provider.authorised``). In record
+and the real credentials are added where the request leaves: ``Provider.authorised``; a credential
+the provider echoes is withheld from what the runtime is answered, as the emulator's recording proxy
+withholds it: ``wireconf.emulator.recording.withheld``, so that an ``exec:`` runtime, answered through
+this transport by the bridge, never holds one). In record
 mode a request reaches only the provider's origin (``wireconf.cassettes.recording.allowed_origin``):
 anywhere else it is a network attempt, refused before it leaves, and nothing of it is kept. Event
 streams are served one event per chunk through a ``StreamProbe``, so that an e2e case can check
@@ -20,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from wireconf.cassettes.network_guard import GUARD
 from wireconf.cassettes.recording import allowed_origin, origin_of
+from wireconf.cassettes.store import RecordedResponse
+from wireconf.emulator.recording import grouped, withheld
 from wireconf.errors import WireconfError
 from wireconf.providers.registry import PROVIDERS
 from wireconf.stream_probe import StreamProbe, split_events
@@ -98,11 +103,13 @@ def cassette_transport(http: ModuleType, exchange: Exchange) -> Any:
                 _, host, port = origin_of(str(request.url)) or ("", request.url.host, request.url.port)
                 raise GUARD.refuse("connect", host, port)
             status, reason, headers, content = self._forward(request, body)
-            exchange.keep(sent, status, reason, headers, content)
+            exchange.keep(sent, status, reason, headers, content)  # as answered: the writer refuses a key
+            shown = withheld(RecordedResponse(status, grouped(headers), content), exchange.environ)
+            headers = [(k, v) for k, values in shown.headers.items() for v in values]
             stream = any(
                 k.lower() == "content-type" and v.startswith("text/event-stream") for k, v in headers
             )
-            return self._respond(status, headers, content, stream)
+            return self._respond(status, headers, shown.body, stream)
 
         def handle_request(self, request: Any) -> Any:
             return self._answer(request, request.read())
