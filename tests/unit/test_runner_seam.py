@@ -66,7 +66,10 @@ class _Runtime:
 
     network = "a namespace of its own"
     sends_ahead = True
-    late_faults: list[str] = []
+
+    @property
+    def late_faults(self) -> list[str]:
+        return []
 
     def ready(self, timeout: float | None) -> None: ...
 
