@@ -79,8 +79,8 @@ def _corpus_options(group: pytest.OptionGroup) -> None:
         default=DEFAULT_CASE_TIMEOUT,
         metavar="SECONDS",
         help="time limit per case for everything the runtime's code can make hang (the adapter call, "
-        "canonicalising and judging its result; an exec: restart may take twice the runtime's first "
-        "start if that is longer); the harness's preparation of the inputs has a budget of its own; 0 "
+        "canonicalising and judging its result; an exec: restart is bounded by the runtime's measured "
+        "first start instead); the harness's preparation of the inputs has a budget of its own; 0 "
         f"disables it (default: {DEFAULT_CASE_TIMEOUT:g})",
     )
     group.addoption(
