@@ -5,9 +5,9 @@ in-process.
 
 **Whole runs** (``--whole-runs N``, best of N, the variants taking turns round by round):
 ``pytest cases --kind K -k "not mcp"`` per kind (wire, process, stream) as commands, start-up
-included, in-process and with the reference served by the Python exec helper, in protocol 3 (its
-default: a stream's events sent in batches, ``pipeline``, and the next cases' calls written while it
-works on one, ``ahead``) and in protocol 2 (``--protocol 2``: every event pulled with ``next``, one
+included, in-process and with the reference served by the Python exec helper, in its default
+protocol (4: a stream's events sent in batches, ``pipeline``, the last one once the runtime acks the
+window, and the next cases' calls written while it works on one, ``ahead``) and in protocol 2 (``--protocol 2``: every event pulled with ``next``, one
 call at a time), each as a ratio to the in-process run; ``--before CHECKOUT`` adds the same commands
 run in another checkout (this venv, that checkout's code first on the path), e.g. the main branch,
 for a before/after in one run.
@@ -197,7 +197,7 @@ def compare_whole_runs(repeat: int, before: Path | None) -> None:
     variants += [
         ("in-process", REPO, None),
         ("exec: protocol 2", REPO, f"{helper} --protocol 2 reference"),
-        ("exec: protocol 3", REPO, f"{helper} reference"),
+        ("exec: protocol 4", REPO, f"{helper} reference"),
     ]
     warm = float("inf")
     for _ in range(repeat):  # what every exec run pays once, before its first case: the runtime's start
