@@ -17,6 +17,12 @@ taking turns kind by kind, after one pass that warms both up.
 Printed per kind: ms per case for each, the ratio, and the endpoint path's CPU spent in threads other
 than the caller's (the emulator's server threads): what is left is the client's own HTTP path (the
 SDK building and sending its request, reading and parsing the response) and the harness's site.
+
+Then the adapters moved onto the endpoint (``process`` and ``stream`` of LangChain and LiteLLM, where
+their chat model / ``completion`` is pointed at the case's site), each against its previous path kept
+here as a subclass: the same runtime call with its HTTP transport answered in memory by the response
+re-serialised from the SDK object (``http_answer.answering`` / ``recorded_answer``), on the cases
+each declares, the same way (``--moved none`` to skip, ``--moved langchain`` for one).
 """
 
 from __future__ import annotations
@@ -112,33 +118,86 @@ def through_plugin(kinds: list[str], repeat: int) -> None:
         print(f"{kind:8} {count:5d}  {a * 1e3:8.3f} ms  {b * 1e3:8.3f} ms  {b / a:6.2f}x")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--kinds", default="wire,process,stream,e2e")
-    parser.add_argument("--no-plugin", action="store_true", help="the adapter calls only")
-    options = parser.parse_args()
-    ctx = HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
-    variants = {"sdk objects": ReferenceAdapter(), "endpoint": EndpointReference()}
-    print(f"per case, best of {options.repeat} (CPU of every thread; wall beside it)")
-    print(f"{'kind':8} {'cases':>5}  {'sdk objects':>20}  {'endpoint':>20}  {'ratio cpu':>9}  {'server':>9}")
-    for kind in options.kinds.split(","):
-        cases = cases_of(kind)
+def _moved() -> dict[str, tuple[Any, Any]]:
+    """Per moved adapter: (its previous path, the adapter as shipped: over the endpoint)."""
+    from wireconf.adapters import langchain, litellm, own_clients
+    from wireconf.adapters.litellm_objects import import_litellm
+
+    import_litellm().suppress_debug_info = True  # its "Give Feedback" banner on every raise
+    from wireconf.adapters.http_answer import recorded_answer
+    from wireconf.cassettes.downloads import Downloads
+
+    class LangChainBefore(langchain.LangChainAdapter):
+        def process(self, api: str, agent: dict[str, Any], response: object) -> Any:  # type: ignore[override]
+            written = [langchain.langchain_inputs.message(m) for m in own_clients.PROCESS_MESSAGES]
+            reply = recorded_answer(response, stream=False)
+            return self._invoke(api, agent, langchain._Call(written, reply, Downloads()))
+
+        def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Any:  # type: ignore[override]
+            written = [langchain.langchain_inputs.message(m) for m in own_clients.PROCESS_MESSAGES]
+            reply = recorded_answer(events, stream=True)
+            return self._stream(api, agent, langchain._Call(written, reply, Downloads()))
+
+    class LiteLLMBefore(litellm.LiteLLMAdapter):
+        def process(self, api: str, agent: dict[str, Any], response: object) -> Any:  # type: ignore[override]
+            arguments = self._arguments(api, agent, litellm.PROCESS_MESSAGES)
+            result, _ = self._completion(recorded_answer(response, stream=False), arguments)
+            return self._result(result, agent)
+
+        def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Any:  # type: ignore[override]
+            arguments = self._arguments(api, agent, litellm.PROCESS_MESSAGES)
+            return self._stream(arguments, recorded_answer(events, stream=True))
+
+    return {
+        "langchain": (LangChainBefore(), langchain.LangChainAdapter()),
+        "litellm": (LiteLLMBefore(), litellm.LiteLLMAdapter()),
+    }
+
+
+def compare(ctx: HarnessContext, label: str, variants: dict[str, Any], kinds: list[str], repeat: int) -> None:
+    """Each kind's cases (those the first variant declares) on both variants, best of ``repeat``."""
+    names = list(variants)
+    print(f"\n{label}: per case, best of {repeat} (CPU of every thread; wall beside it)")
+    print(f"{'kind':8} {'cases':>5}  {names[0]:>20}  {names[1]:>20}  {'ratio cpu':>9}  {'server':>9}")
+    for kind in kinds:
+        declared = next(iter(variants.values())).capabilities()
+        cases = [c for c in cases_of(kind) if f"{kind}:{c.api}" in declared]
+        if not cases:
+            continue
         for adapter in variants.values():  # warm: SDK imports, parsed responses, the emulator started
             one_pass(ctx, adapter, cases)
         best: dict[str, tuple[float, float, float]] = {}
-        for _ in range(options.repeat):
+        for _ in range(repeat):
             for name, adapter in variants.items():
                 got = one_pass(ctx, adapter, cases)
                 if name not in best or got[0] < best[name][0]:
                     best[name] = got
         n = len(cases)
-        (cpu_a, wall_a, _), (cpu_b, wall_b, server_b) = best["sdk objects"], best["endpoint"]
+        (cpu_a, wall_a, _), (cpu_b, wall_b, server_b) = best[names[0]], best[names[1]]
         shown = [f"{c / n * 1e3:6.3f} ms ({w / n * 1e3:6.3f})" for c, w in ((cpu_a, wall_a), (cpu_b, wall_b))]
         print(
             f"{kind:8} {n:5d}  {shown[0]:>20}  {shown[1]:>20}  {cpu_b / cpu_a:8.2f}x  "
             f"{server_b / n * 1e3:5.2f} ms"
         )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--kinds", default="wire,process,stream,e2e")
+    parser.add_argument("--no-plugin", action="store_true", help="the adapter calls only")
+    parser.add_argument("--moved", default="langchain,litellm", help="moved adapters to compare, or none")
+    options = parser.parse_args()
+    ctx = HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
+    kinds = options.kinds.split(",")
+    reference = {"sdk objects": ReferenceAdapter(), "endpoint": EndpointReference()}
+    compare(ctx, "the reference", reference, kinds, options.repeat)
+    moved = _moved() if options.moved != "none" else {}
+    for name in options.moved.split(","):
+        if name in moved and not moved[name][1].unavailable:
+            before, after = moved[name]
+            moved_kinds = [k for k in kinds if k in ("process", "stream")]
+            compare(ctx, name, {"before": before, "endpoint": after}, moved_kinds, options.repeat)
     if not options.no_plugin:
         through_plugin(options.kinds.split(","), options.repeat)
 

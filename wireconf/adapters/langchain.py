@@ -129,6 +129,9 @@ def _versions() -> tuple[str, str | None]:
 
 class LangChainAdapter:
     name = "langchain"
+    endpoint_seated = True
+    """One base URL for the process's life (``wireconf.kinds.sites``): each chat model caches its httpx
+    client per ``base_url`` (``_get_default_httpx_client``), as it does with one provider."""
     adapter_modules = (
         "wireconf.adapters.langchain",
         "wireconf.adapters.langchain_inputs",

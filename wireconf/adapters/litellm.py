@@ -126,6 +126,9 @@ def _declare_category(exc: BaseException, answer: Answer | None, sent: Sent) -> 
 
 class LiteLLMAdapter:
     name = "litellm"
+    endpoint_seated = True
+    """One base URL for the process's life (``wireconf.kinds.sites``): LiteLLM caches its OpenAI clients
+    per ``api_base``, as it does with one provider."""
     adapter_modules = (
         "wireconf.adapters.litellm",
         "wireconf.adapters.litellm_ids",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from wireconf.cassettes.downloads import DEFAULT_PORTS, Downloads
@@ -19,6 +20,9 @@ from wireconf.emulator.answers import CapturedRequest, Refused, Reply, Responder
 from wireconf.emulator.routes import DOWNLOAD_PATH, PLACEHOLDER_KEY, Endpoint, PublicEndpoint
 from wireconf.providers.registry import APIS
 from wireconf.stream_probe import StreamProbe
+
+if TYPE_CHECKING:
+    from wireconf.emulator.seat import Seat
 
 PROXY_USER = "wireconf"
 """The user name of a site's proxy credentials (the password is its token)."""
@@ -56,18 +60,20 @@ class Site:
         """The event streams written to the runtime, each counted as its events were written."""
         self._lock = threading.Lock()
 
-    def endpoint(self) -> Endpoint:
-        """The site's api, in the forms a runtime is pointed at it."""
+    def endpoint(self, seat: Seat | None = None) -> Endpoint:
+        """The site's api, in the forms a runtime is pointed at it (at ``seat``'s URL: the seat answers
+        for this site while it holds it)."""
         version = self.public.prefix.rstrip("/").rpartition("/")[2]
+        origin, proxy = (self.origin, self.proxy) if seat is None else (seat.origin, seat.proxy)
         return Endpoint(
             self.api,
-            self.origin,
-            self.origin + self.public.prefix,
+            origin,
+            origin + self.public.prefix,
             version,
             PLACEHOLDER_KEY,
-            self.proxy,
+            proxy,
             self.ca_file,
-            self.origin + DOWNLOAD_PATH,
+            origin + DOWNLOAD_PATH,
         )
 
     # -- the server's side ---------------------------------------------------------------------------
