@@ -18,8 +18,8 @@ Printed per kind: ms per case for each, the ratio, and the endpoint path's CPU s
 than the caller's (the emulator's server threads): what is left is the client's own HTTP path (the
 SDK building and sending its request, reading and parsing the response) and the harness's site.
 
-Then the adapters moved onto the endpoint (``process`` and ``stream`` of LangChain and LiteLLM, where
-their chat model / ``completion`` is pointed at the case's site), each against its previous path kept
+Then the adapters moved onto the endpoint (LangChain's ``process`` and ``stream``, LiteLLM's ``process``,
+where the chat model / ``completion`` is pointed at the case's site), each against its previous path kept
 here as a subclass: the same runtime call with its HTTP transport answered in memory by the response
 re-serialised from the SDK object (``http_answer.answering`` / ``recorded_answer``), on the cases
 each declares, the same way (``--moved none`` to skip, ``--moved langchain`` for one).
@@ -44,6 +44,12 @@ sys.path.insert(0, str(REPO))
 from overhead import _uses_mcp  # noqa: E402  # benchmarks/ is on sys.path when this script runs
 
 from tests.fakes.endpoint_reference import Adapter as EndpointReference  # noqa: E402
+from wireconf.adapters import langchain, litellm  # noqa: E402
+from wireconf.adapters.http_answer import recorded_answer  # noqa: E402
+from wireconf.adapters.langchain import LangChainAdapter  # noqa: E402
+from wireconf.adapters.litellm import LiteLLMAdapter  # noqa: E402
+from wireconf.adapters.own_clients import PROCESS_MESSAGES  # noqa: E402
+from wireconf.cassettes.downloads import Downloads  # noqa: E402
 from wireconf.cassettes.store import CassetteStore  # noqa: E402
 from wireconf.kinds.base import HarnessContext  # noqa: E402
 from wireconf.kinds.registry import KINDS, open_corpus  # noqa: E402
@@ -99,11 +105,14 @@ class _Count:
             self.cases += 1
 
 
-def through_plugin(kinds: list[str], repeat: int) -> None:
+def through_plugin(
+    kinds: list[str], repeat: int, impls: dict[str, str], label: str = "the reference"
+) -> None:
     """Per case through the plugin, marginal (the run minus one that selects no case, start-up and
     collection): what the 1.2x target is about."""
-    impls = {"sdk objects": "reference", "endpoint": "tests.fakes.endpoint_reference:adapter"}
-    print("\nthrough the plugin (thread runner), marginal CPU per case, best of", repeat)
+    names = list(impls)
+    print(f"\n{label} through the plugin (thread runner), marginal CPU per case, best of {repeat}")
+    print(f"{'kind':8} {'cases':>5}  {names[0]:>11}  {names[1]:>11}  {'ratio':>6}")
     for kind in kinds:
         apis = WIRE_APIS if kind == "wire" else sorted({c.api for c in cases_of(kind)})
         paths = [str(REPO / "cases" / kind / api) for api in apis if (REPO / "cases" / kind / api).is_dir()]
@@ -114,44 +123,35 @@ def through_plugin(kinds: list[str], repeat: int) -> None:
                 empty, _ = plugin_cpu(paths, impl, "wireconf_selects_no_case")
                 whole, count = plugin_cpu(paths, impl, "not mcp")
                 best[name] = min(best.get(name, float("inf")), (whole - empty) / max(count, 1))
-        a, b = best["sdk objects"], best["endpoint"]
+        a, b = best[names[0]], best[names[1]]
         print(f"{kind:8} {count:5d}  {a * 1e3:8.3f} ms  {b * 1e3:8.3f} ms  {b / a:6.2f}x")
 
 
-def _moved() -> dict[str, tuple[Any, Any]]:
-    """Per moved adapter: (its previous path, the adapter as shipped: over the endpoint)."""
-    from wireconf.adapters import langchain, litellm, own_clients
-    from wireconf.adapters.litellm_objects import import_litellm
+class LangChainBefore(LangChainAdapter):
+    """LangChain's adapter on its previous path: the transport answered with the re-serialised response."""
 
-    import_litellm().suppress_debug_info = True  # its "Give Feedback" banner on every raise
-    from wireconf.adapters.http_answer import recorded_answer
-    from wireconf.cassettes.downloads import Downloads
+    def process(self, api: str, agent: dict[str, Any], response: object) -> Any:  # type: ignore[override]
+        written = [langchain.langchain_inputs.message(m) for m in PROCESS_MESSAGES]
+        reply = recorded_answer(response, stream=False)
+        return self._invoke(api, agent, langchain._Call(written, reply, Downloads()))
 
-    class LangChainBefore(langchain.LangChainAdapter):
-        def process(self, api: str, agent: dict[str, Any], response: object) -> Any:  # type: ignore[override]
-            written = [langchain.langchain_inputs.message(m) for m in own_clients.PROCESS_MESSAGES]
-            reply = recorded_answer(response, stream=False)
-            return self._invoke(api, agent, langchain._Call(written, reply, Downloads()))
+    def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Any:  # type: ignore[override]
+        written = [langchain.langchain_inputs.message(m) for m in PROCESS_MESSAGES]
+        reply = recorded_answer(events, stream=True)
+        return self._stream(api, agent, langchain._Call(written, reply, Downloads()))
 
-        def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Any:  # type: ignore[override]
-            written = [langchain.langchain_inputs.message(m) for m in own_clients.PROCESS_MESSAGES]
-            reply = recorded_answer(events, stream=True)
-            return self._stream(api, agent, langchain._Call(written, reply, Downloads()))
 
-    class LiteLLMBefore(litellm.LiteLLMAdapter):
-        def process(self, api: str, agent: dict[str, Any], response: object) -> Any:  # type: ignore[override]
-            arguments = self._arguments(api, agent, litellm.PROCESS_MESSAGES)
-            result, _ = self._completion(recorded_answer(response, stream=False), arguments)
-            return self._result(result, agent)
+class LiteLLMBefore(LiteLLMAdapter):
+    """LiteLLM's adapter on its previous path: the transport answered with the re-serialised response."""
 
-        def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Any:  # type: ignore[override]
-            arguments = self._arguments(api, agent, litellm.PROCESS_MESSAGES)
-            return self._stream(arguments, recorded_answer(events, stream=True))
+    def process(self, api: str, agent: dict[str, Any], response: object) -> Any:  # type: ignore[override]
+        arguments = self._arguments(api, agent, litellm.PROCESS_MESSAGES)
+        result, _ = self._completion(recorded_answer(response, stream=False), arguments)
+        return self._result(result, agent)
 
-    return {
-        "langchain": (LangChainBefore(), langchain.LangChainAdapter()),
-        "litellm": (LiteLLMBefore(), litellm.LiteLLMAdapter()),
-    }
+
+MOVED = {"langchain": ("LangChainBefore", ("process", "stream")), "litellm": ("LiteLLMBefore", ("process",))}
+"""Per moved adapter (its ``--impl``): the class of its previous path here, and the kinds it moved."""
 
 
 def compare(ctx: HarnessContext, label: str, variants: dict[str, Any], kinds: list[str], repeat: int) -> None:
@@ -182,6 +182,10 @@ def compare(ctx: HarnessContext, label: str, variants: dict[str, Any], kinds: li
 
 
 def main() -> None:
+    if LiteLLMAdapter().unavailable is None:
+        from wireconf.adapters.litellm_objects import import_litellm
+
+        import_litellm().suppress_debug_info = True  # its "Give Feedback" banner on every raise
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--kinds", default="wire,process,stream,e2e")
@@ -192,14 +196,20 @@ def main() -> None:
     kinds = options.kinds.split(",")
     reference = {"sdk objects": ReferenceAdapter(), "endpoint": EndpointReference()}
     compare(ctx, "the reference", reference, kinds, options.repeat)
-    moved = _moved() if options.moved != "none" else {}
-    for name in options.moved.split(","):
-        if name in moved and not moved[name][1].unavailable:
-            before, after = moved[name]
-            moved_kinds = [k for k in kinds if k in ("process", "stream")]
+    moved = [name for name in options.moved.split(",") if name in MOVED]
+    for name in moved:
+        after = LangChainAdapter() if name == "langchain" else LiteLLMAdapter()
+        if not after.unavailable:
+            before = globals()[MOVED[name][0]]()
+            moved_kinds = [k for k in kinds if k in MOVED[name][1]]
             compare(ctx, name, {"before": before, "endpoint": after}, moved_kinds, options.repeat)
     if not options.no_plugin:
-        through_plugin(options.kinds.split(","), options.repeat)
+        reference = {"sdk objects": "reference", "endpoint": "tests.fakes.endpoint_reference:adapter"}
+        through_plugin(kinds, options.repeat, reference)
+        for name in moved:
+            cls, moved_kinds = MOVED[name]
+            impls = {"before": f"emulator_overhead:{cls}", "endpoint": name}
+            through_plugin([k for k in kinds if k in moved_kinds], options.repeat, impls, name)
 
 
 if __name__ == "__main__":

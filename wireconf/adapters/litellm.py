@@ -6,8 +6,9 @@ and Gemini wire and back into a ``ModelResponse``.
   the corpus's inputs written as OpenAI-format input (``openai_inputs``); the body is the one LiteLLM
   sends through its HTTP transport (``http_answer``), answered with an error once captured (a Gemini
   body with its fields under their JSON names, as the e2e kind reads one: ``json_names``).
-- ``process`` / ``stream``: the same call with ``api_base`` the case's endpoint (a site of the harness's
-  emulator serving the recorded bytes), over LiteLLM's real HTTP path, so LiteLLM's own parsing
+- ``process`` / ``stream``: the same call; ``process`` with ``api_base`` the case's endpoint (a site of
+  the harness's emulator serving the recorded bytes), over LiteLLM's real HTTP path; ``stream`` with its
+  transport answering the recorded response (``process_stream`` says why); LiteLLM's own parsing
   (``AnthropicConfig.transform_response``, Gemini's ``ModelResponseIterator`` ...) builds the
   ``ModelResponse`` / ``CustomStreamWrapper``; the result is read as its users read it:
   ``choices[0].message.content`` / ``tool_calls``, a stream's ``delta.content`` and, once it ends,
@@ -37,7 +38,16 @@ from typing import Any
 from wireconf.adapter_contract import Endpoint, NoResult, capability, concept, served_kinds
 from wireconf.adapters import openai_inputs
 from wireconf.adapters._optional import optional_module
-from wireconf.adapters.http_answer import REFUSED, Answer, Reply, Sent, answering, forwarding, observing
+from wireconf.adapters.http_answer import (
+    REFUSED,
+    Answer,
+    Reply,
+    Sent,
+    answering,
+    forwarding,
+    observing,
+    recorded_answer,
+)
 from wireconf.adapters.own_clients import DEFAULT_MODEL, PLACEHOLDER_KEY
 from wireconf.adapters.results import ToolCall, text_result
 from wireconf.cassettes.downloads import Downloads
@@ -235,11 +245,15 @@ class LiteLLMAdapter:
         for call in calls or []:
             yield ToolCall(call.id, call.function.name, call.function.arguments)
 
-    def process_stream(
-        self, api: str, agent: dict[str, Any], events: Any, *, endpoint: Endpoint
-    ) -> Iterator[Any]:
-        arguments = {**self._arguments(api, agent, PROCESS_MESSAGES), "api_base": api_base(api, endpoint)}
-        return self._stream(arguments, None)
+    def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Iterator[Any]:
+        """The transport answered in memory, not the endpoint: LiteLLM stops reading a stream at its
+        terminal event (``SyncResponsesAPIStreamingIterator`` sets ``finished`` and raises
+        ``StopIteration``) and leaves the HTTP response open in its shared httpx pool; the suspended
+        body generator, in a reference cycle, is finalised by a later garbage collection, which may run
+        inside httpcore's (non-reentrant) pool lock during the next request, which then never returns.
+        Over a real connection a case would hang or not as the collector runs; in memory it never does."""
+        arguments = self._arguments(api, agent, PROCESS_MESSAGES)
+        return self._stream(arguments, recorded_answer(events, stream=True))
 
     def execute(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
         """``completion(...)`` as in ``wire``, with ``stream=True`` when the agent asks for a stream (its
