@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import secrets
 import threading
-from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from wireconf.cassettes.downloads import DEFAULT_PORTS, Downloads
@@ -20,9 +19,6 @@ from wireconf.emulator.answers import CapturedRequest, Refused, Reply, Responder
 from wireconf.emulator.routes import DOWNLOAD_PATH, PLACEHOLDER_KEY, Endpoint, PublicEndpoint
 from wireconf.providers.registry import APIS
 from wireconf.stream_probe import StreamProbe
-
-if TYPE_CHECKING:
-    from wireconf.emulator.seat import Seat
 
 PROXY_USER = "wireconf"
 """The user name of a site's proxy credentials (the password is its token)."""
@@ -60,11 +56,11 @@ class Site:
         """The event streams written to the runtime, each counted as its events were written."""
         self._lock = threading.Lock()
 
-    def endpoint(self, seat: Seat | None = None) -> Endpoint:
-        """The site's api, in the forms a runtime is pointed at it (at ``seat``'s URL: the seat answers
-        for this site while it holds it)."""
+    def endpoint(self, seated: tuple[str, str] | None = None) -> Endpoint:
+        """The site's api, in the forms a runtime is pointed at it (``seated``: the origin and proxy of a
+        seat, which answers for this site while it holds it)."""
         version = self.public.prefix.rstrip("/").rpartition("/")[2]
-        origin, proxy = (self.origin, self.proxy) if seat is None else (seat.origin, seat.proxy)
+        origin, proxy = seated or (self.origin, self.proxy)
         return Endpoint(
             self.api,
             origin,

@@ -133,7 +133,7 @@ class CaseSites:
             if seat.current is None:  # else: an abandoned case's, released when it closes
                 seat.take(site)
                 self._seated = (seat, site)
-                return site.endpoint(seat), site
+                return site.endpoint((seat.origin, seat.proxy)), site
         return site.endpoint(), site
 
     def close(self) -> list[str]:
