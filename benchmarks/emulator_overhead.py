@@ -17,6 +17,12 @@ taking turns kind by kind, after one pass that warms both up.
 Printed per kind: ms per case for each, the ratio, and the endpoint path's CPU spent in threads other
 than the caller's (the emulator's server threads): what is left is the client's own HTTP path (the
 SDK building and sending its request, reading and parsing the response) and the harness's site.
+
+Then the adapters moved onto the endpoint (LangChain's ``process`` and ``stream``, LiteLLM's ``process``,
+where the chat model / ``completion`` is pointed at the case's site), each against its previous path kept
+here as a subclass: the same runtime call with its HTTP transport answered in memory by the response
+re-serialised from the SDK object (``http_answer.answering`` / ``recorded_answer``), on the cases
+each declares, the same way (``--moved none`` to skip, ``--moved langchain`` for one).
 """
 
 from __future__ import annotations
@@ -38,6 +44,12 @@ sys.path.insert(0, str(REPO))
 from overhead import _uses_mcp  # noqa: E402  # benchmarks/ is on sys.path when this script runs
 
 from tests.fakes.endpoint_reference import Adapter as EndpointReference  # noqa: E402
+from wireconf.adapters import langchain, litellm  # noqa: E402
+from wireconf.adapters.http_answer import recorded_answer  # noqa: E402
+from wireconf.adapters.langchain import LangChainAdapter  # noqa: E402
+from wireconf.adapters.litellm import LiteLLMAdapter  # noqa: E402
+from wireconf.adapters.own_clients import PROCESS_MESSAGES  # noqa: E402
+from wireconf.cassettes.downloads import Downloads  # noqa: E402
 from wireconf.cassettes.store import CassetteStore  # noqa: E402
 from wireconf.kinds.base import HarnessContext  # noqa: E402
 from wireconf.kinds.registry import KINDS, open_corpus  # noqa: E402
@@ -93,11 +105,14 @@ class _Count:
             self.cases += 1
 
 
-def through_plugin(kinds: list[str], repeat: int) -> None:
+def through_plugin(
+    kinds: list[str], repeat: int, impls: dict[str, str], label: str = "the reference"
+) -> None:
     """Per case through the plugin, marginal (the run minus one that selects no case, start-up and
     collection): what the 1.2x target is about."""
-    impls = {"sdk objects": "reference", "endpoint": "tests.fakes.endpoint_reference:adapter"}
-    print("\nthrough the plugin (thread runner), marginal CPU per case, best of", repeat)
+    names = list(impls)
+    print(f"\n{label} through the plugin (thread runner), marginal CPU per case, best of {repeat}")
+    print(f"{'kind':8} {'cases':>5}  {names[0]:>11}  {names[1]:>11}  {'ratio':>6}")
     for kind in kinds:
         apis = WIRE_APIS if kind == "wire" else sorted({c.api for c in cases_of(kind)})
         paths = [str(REPO / "cases" / kind / api) for api in apis if (REPO / "cases" / kind / api).is_dir()]
@@ -108,39 +123,93 @@ def through_plugin(kinds: list[str], repeat: int) -> None:
                 empty, _ = plugin_cpu(paths, impl, "wireconf_selects_no_case")
                 whole, count = plugin_cpu(paths, impl, "not mcp")
                 best[name] = min(best.get(name, float("inf")), (whole - empty) / max(count, 1))
-        a, b = best["sdk objects"], best["endpoint"]
+        a, b = best[names[0]], best[names[1]]
         print(f"{kind:8} {count:5d}  {a * 1e3:8.3f} ms  {b * 1e3:8.3f} ms  {b / a:6.2f}x")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--kinds", default="wire,process,stream,e2e")
-    parser.add_argument("--no-plugin", action="store_true", help="the adapter calls only")
-    options = parser.parse_args()
-    ctx = HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
-    variants = {"sdk objects": ReferenceAdapter(), "endpoint": EndpointReference()}
-    print(f"per case, best of {options.repeat} (CPU of every thread; wall beside it)")
-    print(f"{'kind':8} {'cases':>5}  {'sdk objects':>20}  {'endpoint':>20}  {'ratio cpu':>9}  {'server':>9}")
-    for kind in options.kinds.split(","):
-        cases = cases_of(kind)
+class LangChainBefore(LangChainAdapter):
+    """LangChain's adapter on its previous path: the transport answered with the re-serialised response."""
+
+    def process(self, api: str, agent: dict[str, Any], response: object) -> Any:  # type: ignore[override]
+        written = [langchain.langchain_inputs.message(m) for m in PROCESS_MESSAGES]
+        reply = recorded_answer(response, stream=False)
+        return self._invoke(api, agent, langchain._Call(written, reply, Downloads()))
+
+    def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Any:  # type: ignore[override]
+        written = [langchain.langchain_inputs.message(m) for m in PROCESS_MESSAGES]
+        reply = recorded_answer(events, stream=True)
+        return self._stream(api, agent, langchain._Call(written, reply, Downloads()))
+
+
+class LiteLLMBefore(LiteLLMAdapter):
+    """LiteLLM's adapter on its previous path: the transport answered with the re-serialised response."""
+
+    def process(self, api: str, agent: dict[str, Any], response: object) -> Any:  # type: ignore[override]
+        arguments = self._arguments(api, agent, litellm.PROCESS_MESSAGES)
+        result, _ = self._completion(recorded_answer(response, stream=False), arguments)
+        return self._result(result, agent)
+
+
+MOVED = {"langchain": ("LangChainBefore", ("process", "stream")), "litellm": ("LiteLLMBefore", ("process",))}
+"""Per moved adapter (its ``--impl``): the class of its previous path here, and the kinds it moved."""
+
+
+def compare(ctx: HarnessContext, label: str, variants: dict[str, Any], kinds: list[str], repeat: int) -> None:
+    """Each kind's cases (those the first variant declares) on both variants, best of ``repeat``."""
+    names = list(variants)
+    print(f"\n{label}: per case, best of {repeat} (CPU of every thread; wall beside it)")
+    print(f"{'kind':8} {'cases':>5}  {names[0]:>20}  {names[1]:>20}  {'ratio cpu':>9}  {'server':>9}")
+    for kind in kinds:
+        declared = next(iter(variants.values())).capabilities()
+        cases = [c for c in cases_of(kind) if f"{kind}:{c.api}" in declared]
+        if not cases:
+            continue
         for adapter in variants.values():  # warm: SDK imports, parsed responses, the emulator started
             one_pass(ctx, adapter, cases)
         best: dict[str, tuple[float, float, float]] = {}
-        for _ in range(options.repeat):
+        for _ in range(repeat):
             for name, adapter in variants.items():
                 got = one_pass(ctx, adapter, cases)
                 if name not in best or got[0] < best[name][0]:
                     best[name] = got
         n = len(cases)
-        (cpu_a, wall_a, _), (cpu_b, wall_b, server_b) = best["sdk objects"], best["endpoint"]
+        (cpu_a, wall_a, _), (cpu_b, wall_b, server_b) = best[names[0]], best[names[1]]
         shown = [f"{c / n * 1e3:6.3f} ms ({w / n * 1e3:6.3f})" for c, w in ((cpu_a, wall_a), (cpu_b, wall_b))]
         print(
             f"{kind:8} {n:5d}  {shown[0]:>20}  {shown[1]:>20}  {cpu_b / cpu_a:8.2f}x  "
             f"{server_b / n * 1e3:5.2f} ms"
         )
+
+
+def main() -> None:
+    if LiteLLMAdapter().unavailable is None:
+        from wireconf.adapters.litellm_objects import import_litellm
+
+        import_litellm().suppress_debug_info = True  # its "Give Feedback" banner on every raise
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--kinds", default="wire,process,stream,e2e")
+    parser.add_argument("--no-plugin", action="store_true", help="the adapter calls only")
+    parser.add_argument("--moved", default="langchain,litellm", help="moved adapters to compare, or none")
+    options = parser.parse_args()
+    ctx = HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
+    kinds = options.kinds.split(",")
+    reference = {"sdk objects": ReferenceAdapter(), "endpoint": EndpointReference()}
+    compare(ctx, "the reference", reference, kinds, options.repeat)
+    moved = [name for name in options.moved.split(",") if name in MOVED]
+    for name in moved:
+        after = LangChainAdapter() if name == "langchain" else LiteLLMAdapter()
+        if not after.unavailable:
+            before = globals()[MOVED[name][0]]()
+            moved_kinds = [k for k in kinds if k in MOVED[name][1]]
+            compare(ctx, name, {"before": before, "endpoint": after}, moved_kinds, options.repeat)
     if not options.no_plugin:
-        through_plugin(options.kinds.split(","), options.repeat)
+        reference = {"sdk objects": "reference", "endpoint": "tests.fakes.endpoint_reference:adapter"}
+        through_plugin(kinds, options.repeat, reference)
+        for name in moved:
+            cls, moved_kinds = MOVED[name]
+            impls = {"before": f"emulator_overhead:{cls}", "endpoint": name}
+            through_plugin([k for k in kinds if k in moved_kinds], options.repeat, impls, name)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,8 @@ ARGUMENTS = {
     "speed_probe.py": ["--kinds", "stream"],  # its side-by-side driver (speed.py --before) builds venvs
     # the in-process run: the exec run's hangs and restarts are tests/integration/test_hostile_adapters.py's
     "hostile_timeouts.py": ["--only", "in-process"],
-    "emulator_overhead.py": ["--kinds", "process"],  # one kind stands for the four
+    # one kind stands for the four, one moved adapter for both
+    "emulator_overhead.py": ["--kinds", "process", "--moved", "litellm"],
     "exec_overhead.py": ["--whole-runs", "1"],  # one round of its 9 whole runs (the default takes 3)
 }
 

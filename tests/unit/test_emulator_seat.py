@@ -69,3 +69,53 @@ def test_a_call_left_current_cannot_be_taken_for_the_next(emulator):
         seat.release(first)
         assert seat.current is None
     emulator.close_seat(seat)
+
+
+class _Seated:
+    """An adapter whose runtime keeps its HTTP client per base URL (``endpoint_seated``)."""
+
+    endpoint_seated = True
+
+
+def test_a_seated_adapters_cases_share_one_url_each_answered_by_its_own_site():
+    from wireconf.kinds.sites import CaseSites, running
+
+    client = None
+    answers, sites = [], []
+    for name in (CHAT, CHAT_OTHER):
+        case = CaseSites(_Seated())
+        recorded = interaction(name).response
+        endpoint, site = case.open("openai.chat", RecordedAnswers("openai.chat", [recorded]))
+        # a second site of the same case (process_async's) has its own URL
+        other, _ = case.open("openai.chat", RecordedAnswers("openai.chat", [recorded]))
+        assert other.origin != endpoint.origin and site.origin != endpoint.origin
+        if client is None:  # built once, as the runtime keeps it for its one base URL
+            client = openai.OpenAI(base_url=endpoint.api_base_url, api_key=endpoint.key, max_retries=0)
+        assert str(client.base_url).rstrip("/") == endpoint.api_base_url
+        answers.append(client.chat.completions.create(model="m", messages=[]).id)
+        sites.append(site)
+        assert case.close() == []
+    assert answers == [
+        openai.types.chat.ChatCompletion.model_validate_json(interaction(n).response.body).id
+        for n in (CHAT, CHAT_OTHER)
+    ]
+    assert [len(site.captured) for site in sites] == [1, 1]
+    # between cases the seat answers for none: a request then is the next case's error, never an answer
+    with pytest.raises(openai.APIConnectionError):
+        client.chat.completions.create(model="m", messages=[])
+    strays = running().strays  # type: ignore[union-attr]
+    assert strays[-1].why == "a request to a runtime's seat while none of its calls is current"
+
+
+def test_an_unseated_adapters_cases_each_have_their_own_url():
+    from wireconf.kinds.sites import CaseSites
+
+    recorded = interaction(CHAT).response
+    origins = []
+    for _ in range(2):
+        case = CaseSites(object())
+        endpoint, site = case.open("openai.chat", RecordedAnswers("openai.chat", [recorded]))
+        assert endpoint.origin == site.origin
+        origins.append(endpoint.origin)
+        case.close()
+    assert origins[0] != origins[1]

@@ -65,6 +65,37 @@ def test_litellm_errors_are_declared_from_what_the_transport_saw(exc, answer, se
         assert found.status == answer.status
 
 
+def _answered(*statuses: int) -> Sent:
+    return Sent([SimpleNamespace(method="POST") for _ in statuses], list(statuses))
+
+
+@pytest.mark.parametrize(
+    ("exc", "sent", "expected", "status"),
+    [
+        # over the case's endpoint (no answer of the adapter's): the status the endpoint sent back
+        (_raised(InternalServerError), _answered(200), {"provider-error"}, None),
+        (_raised(InternalServerError), _answered(503), {"provider-http-error"}, 503),
+        (_raised(APIConnectionError, KeyError("usageMetadata")), _answered(200), set(), None),
+        # nothing sent to the endpoint: LiteLLM refused the input
+        (_raised(BadRequestError), _answered(), {"invalid-input"}, None),
+    ],
+)
+def test_litellm_errors_over_an_endpoint_are_declared_from_the_status_it_answered(
+    exc, sent, expected, status
+):
+    _declare_category(exc, None, sent)
+    found = categories_of(exc)
+    assert found.declared and found.categories == expected
+    if status is not None:
+        assert found.status == status
+
+
+def test_a_forwarded_exchange_leaves_the_status_to_the_exception():
+    exc = _raised(InternalServerError)
+    _declare_category(exc, None, _sent("POST"))
+    assert not categories_of(exc).declared
+
+
 def test_other_exceptions_are_left_to_the_default_mapping():
     exc = ValueError("the adapter's own")
     _declare_category(exc, REFUSED, _sent())

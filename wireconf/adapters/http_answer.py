@@ -50,9 +50,10 @@ Reply = Callable[[Any], Answer]
 
 @dataclass
 class Sent:
-    """The requests the runtime sent, in order."""
+    """The requests the runtime sent, in order (and, where they went out, the statuses that came back)."""
 
     requests: list[Any] = field(default_factory=list)
+    statuses: list[int] = field(default_factory=list)
 
     @property
     def calls(self) -> list[Any]:
@@ -175,6 +176,39 @@ def answering(reply: Reply, downloads: Downloads | None = None) -> Iterator[Sent
                 await request.aread()
                 sent.requests.append(request)
                 return _async_response(http, _answer(reply, downloads, request))
+
+            stack.enter_context(mock.patch.object(http.HTTPTransport, "handle_request", handle))
+            stack.enter_context(
+                mock.patch.object(http.AsyncHTTPTransport, "handle_async_request", handle_async)
+            )
+        yield sent
+
+
+@contextlib.contextmanager
+def observing() -> Iterator[Sent]:
+    """Every request sent through the default transports of ``httpx`` and ``httpx2`` goes out as it
+    would (a runtime pointed at an endpoint), kept with the status of its response: what a runtime's
+    exception means may depend on whether it sent anything and what came back (LiteLLM's)."""
+    sent = Sent()
+    with contextlib.ExitStack() as stack:
+        for name in HTTP_MODULES:
+            try:
+                http = importlib.import_module(name)
+            except ImportError:
+                continue
+            real, real_async = http.HTTPTransport.handle_request, http.AsyncHTTPTransport.handle_async_request
+
+            def handle(transport: Any, request: Any, real: Any = real) -> Any:
+                sent.requests.append(request)
+                response = real(transport, request)
+                sent.statuses.append(response.status_code)
+                return response
+
+            async def handle_async(transport: Any, request: Any, real: Any = real_async) -> Any:
+                sent.requests.append(request)
+                response = await real(transport, request)
+                sent.statuses.append(response.status_code)
+                return response
 
             stack.enter_context(mock.patch.object(http.HTTPTransport, "handle_request", handle))
             stack.enter_context(

@@ -5,15 +5,17 @@ langchain-anthropic's ``ChatAnthropic`` and langchain-google-genai's ``ChatGoogl
 The runtime gets what its users write (``langchain_inputs``): message objects, the options as the chat
 model's constructor arguments, tools through ``bind_tools`` (OpenAI function dicts, which LangChain
 converts per provider), ``outputs`` through ``with_structured_output(<JSON Schema>)`` with each model's
-default method. The chat model builds its official SDK client itself; the adapter answers that client's
-HTTP transport (``http_answer``):
+default method. The chat model builds its official SDK client itself; ``wire`` and ``e2e`` answer
+that client's HTTP transport (``http_answer``):
 
 - ``wire``: ``invoke(messages)``; the body is what the SDK sends, answered with an error once captured.
-- ``process`` / ``stream``: ``invoke`` / ``stream`` answered with the recorded response, so the SDK's
-  and LangChain's own parsing build the ``AIMessage`` / ``AIMessageChunk`` s; the result is read as
-  LangChain users read it: ``message.text``, ``message.tool_calls`` (arguments LangChain parsed,
-  written back as compact JSON), the structured output's dict; a stream's ``chunk.text`` and, once it
-  ends, the tool calls of the chunks added up (``chunk + chunk``).
+- ``process`` / ``stream``: the chat model pointed at the case's endpoint (``base_url``, the placeholder
+  key: a site of the harness's emulator serving the recorded bytes), ``invoke`` / ``stream`` over its
+  real HTTP path, so the SDK's and LangChain's own parsing build the ``AIMessage`` /
+  ``AIMessageChunk`` s from the bytes as recorded; the result is read as LangChain users read it:
+  ``message.text``, ``message.tool_calls`` (arguments LangChain parsed, written back as compact JSON),
+  the structured output's dict; a stream's ``chunk.text`` and, once it ends, the tool calls of the
+  chunks added up (``chunk + chunk``).
 
 LangChain has no tool kinds other than functions, no bindings and no ``apiType`` dispatch (the class is
 the provider): only ``concept:message-metadata`` (tool calls and tool call ids are message fields) is
@@ -37,9 +39,9 @@ from dataclasses import dataclass
 from typing import Any
 from unittest import mock
 
-from wireconf.adapter_contract import capability, concept, served_kinds
+from wireconf.adapter_contract import Endpoint, capability, concept, served_kinds
 from wireconf.adapters import langchain_inputs, openai_inputs
-from wireconf.adapters.http_answer import REFUSED, Answer, Reply, answering, forwarding, recorded_answer
+from wireconf.adapters.http_answer import REFUSED, Answer, Reply, answering, forwarding
 from wireconf.adapters.own_clients import DEFAULT_MODEL, PLACEHOLDER_KEY, PROCESS_MESSAGES, without_stream
 from wireconf.adapters.results import ToolCall, arguments_text, text_result
 from wireconf.cassettes.downloads import Downloads
@@ -77,10 +79,11 @@ class _SeededUuid:
 
 
 @contextlib.contextmanager
-def _served(reply: Answer | Reply, downloads: Downloads | None = None) -> Iterator[Any]:
+def _served(reply: Answer | Reply | None, downloads: Downloads | None = None) -> Iterator[Any]:
     """The HTTP transport answering with ``reply`` (one answer to every call, or a function of the
-    request), Gemini's missing call ids seeded; a media URL of the input the chat model downloads
-    (``ImageBytesLoader``) answered from ``downloads``."""
+    request; ``None``: the real transport, for a chat model pointed at an endpoint), Gemini's missing
+    call ids seeded; a media URL of the input the chat model downloads (``ImageBytesLoader``) answered
+    from ``downloads``."""
     if isinstance(reply, Answer):
         reply = _always(reply)
     with contextlib.ExitStack() as stack:
@@ -90,7 +93,7 @@ def _served(reply: Answer | Reply, downloads: Downloads | None = None) -> Iterat
             module = None
         if getattr(module, "uuid", None) is uuid:
             stack.enter_context(mock.patch.object(module, "uuid", _SeededUuid()))
-        yield stack.enter_context(answering(reply, downloads))
+        yield None if reply is None else stack.enter_context(answering(reply, downloads))
 
 
 def _always(answer: Answer) -> Reply:
@@ -100,11 +103,11 @@ def _always(answer: Answer) -> Reply:
 @dataclass(frozen=True)
 class _Call:
     """What one call of the chat model gets: the messages as LangChain objects, the answer of its HTTP
-    transport (one answer, or a function of the request), the media downloads its input names, and
-    the endpoint to point the chat model at (``e2e``; None: its own default)."""
+    transport (one answer, or a function of the request; ``None``: its real transport), the media
+    downloads its input names, and the endpoint to point the chat model at (None: its own default)."""
 
     written: list[Any]
-    reply: Answer | Reply
+    reply: Answer | Reply | None
     downloads: Downloads
     endpoint: dict[str, str] | None = None
 
@@ -126,6 +129,9 @@ def _versions() -> tuple[str, str | None]:
 
 class LangChainAdapter:
     name = "langchain"
+    endpoint_seated = True
+    """One base URL for the process's life (``wireconf.kinds.sites``): each chat model caches its httpx
+    client per ``base_url`` (``_get_default_httpx_client``), as it does with one provider."""
     adapter_modules = (
         "wireconf.adapters.langchain",
         "wireconf.adapters.langchain_inputs",
@@ -210,13 +216,15 @@ class LangChainAdapter:
         for tool_call in getattr(whole, "tool_calls", None) or []:
             yield ToolCall(tool_call["id"], tool_call["name"], arguments_text(tool_call["args"]))
 
-    def process(self, api: str, agent: dict[str, Any], response: object) -> Any:
+    def process(self, api: str, agent: dict[str, Any], response: object, *, endpoint: Endpoint) -> Any:
         written = [langchain_inputs.message(m) for m in PROCESS_MESSAGES]
-        return self._invoke(api, agent, _Call(written, recorded_answer(response, stream=False), Downloads()))
+        return self._invoke(api, agent, _Call(written, None, Downloads(), pointed_at(api, endpoint)))
 
-    def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Iterator[Any]:
+    def process_stream(
+        self, api: str, agent: dict[str, Any], events: Any, *, endpoint: Endpoint
+    ) -> Iterator[Any]:
         written = [langchain_inputs.message(m) for m in PROCESS_MESSAGES]
-        return self._stream(api, agent, _Call(written, recorded_answer(events, stream=True), Downloads()))
+        return self._stream(api, agent, _Call(written, None, Downloads(), pointed_at(api, endpoint)))
 
     def execute(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
         """``invoke`` (``stream`` when the agent asks for a stream), each request the chat model's own
@@ -248,6 +256,17 @@ SDK_API_VERSION = {"gemini.generate_content": "v1beta"}
 """The api version of the provider SDK's own endpoint, where the chat model takes one (``api_version``):
 langchain-google-genai's default is ``v1``; a user pointing it at a base URL of the Gemini SDK's form
 gives the SDK's ``v1beta``, as ``_endpoint`` does from the harness's client."""
+
+
+def pointed_at(api: str, endpoint: Endpoint) -> dict[str, str]:
+    """The chat model's constructor arguments for the case's ``endpoint``, as a user points LangChain
+    at a base URL: ``base_url`` (the api's base URL for ``ChatOpenAI``, the origin for the others, whose
+    SDKs add the version) and Gemini's ``api_version`` (``SDK_API_VERSION``)."""
+    if api.startswith("openai."):
+        return {"base_url": endpoint.api_base_url}
+    if api != "gemini.generate_content":
+        return {"base_url": endpoint.origin}
+    return {"base_url": endpoint.origin, "api_version": endpoint.api_version}
 
 
 def _endpoint(api: str, client: Any) -> dict[str, str]:

@@ -6,8 +6,9 @@ and Gemini wire and back into a ``ModelResponse``.
   the corpus's inputs written as OpenAI-format input (``openai_inputs``); the body is the one LiteLLM
   sends through its HTTP transport (``http_answer``), answered with an error once captured (a Gemini
   body with its fields under their JSON names, as the e2e kind reads one: ``json_names``).
-- ``process`` / ``stream``: the same call, its transport answering with the recorded response (bytes
-  as recorded, a stream's events as the SDK would read them), so LiteLLM's own parsing
+- ``process`` / ``stream``: the same call; ``process`` with ``api_base`` the case's endpoint (a site of
+  the harness's emulator serving the recorded bytes), over LiteLLM's real HTTP path; ``stream`` with its
+  transport answering the recorded response (``process_stream`` says why); LiteLLM's own parsing
   (``AnthropicConfig.transform_response``, Gemini's ``ModelResponseIterator`` ...) builds the
   ``ModelResponse`` / ``CustomStreamWrapper``; the result is read as its users read it:
   ``choices[0].message.content`` / ``tool_calls``, a stream's ``delta.content`` and, once it ends,
@@ -30,13 +31,23 @@ fields, so ``concept:message-metadata`` is.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from wireconf.adapter_contract import NoResult, capability, concept, served_kinds
+from wireconf.adapter_contract import Endpoint, NoResult, capability, concept, served_kinds
 from wireconf.adapters import openai_inputs
 from wireconf.adapters._optional import optional_module
-from wireconf.adapters.http_answer import REFUSED, Answer, Reply, Sent, answering, forwarding, recorded_answer
+from wireconf.adapters.http_answer import (
+    REFUSED,
+    Answer,
+    Reply,
+    Sent,
+    answering,
+    forwarding,
+    observing,
+    recorded_answer,
+)
 from wireconf.adapters.own_clients import DEFAULT_MODEL, PLACEHOLDER_KEY
 from wireconf.adapters.results import ToolCall, text_result
 from wireconf.cassettes.downloads import Downloads
@@ -105,24 +116,29 @@ def _declare_category(exc: BaseException, answer: Answer | None, sent: Sent) -> 
     harness's capture answer (a download on the way), none of the spec's errors; APIConnectionError,
     LiteLLM's wrapper of whatever failed (a KeyError in its parsing), none either; any other, raised
     from the recorded response, is the error that response reports (its status below 400) or the
-    provider's HTTP error with the recorded status. In ``e2e`` (``answer`` None: each request forwarded
-    to the harness's client) only the first two hold; the rest is read from the exception's own status."""
+    provider's HTTP error with the recorded status (``answer``'s, else the one the endpoint answered:
+    ``sent.statuses``). In ``e2e`` (``answer`` None, no status: each request forwarded to the
+    harness's client) only the first two hold; the rest is read from the exception's own status."""
     if not type(exc).__module__.startswith("litellm"):
         return
+    status = answer.status if answer is not None else (sent.statuses[-1] if sent.statuses else None)
     if answer is REFUSED or (answer is None and not sent.requests):
         categorised(exc, None if sent.requests or _crashed(exc) else "invalid-input")
     elif any(cls.__name__ == "APIConnectionError" for cls in type(exc).__mro__):
         categorised(exc, None)
-    elif answer is None:
+    elif status is None:
         return  # forwarded: the exception's own status says which HTTP error it is
-    elif answer.status < 400:
+    elif status < 400:
         categorised(exc, "provider-error")
     else:
-        categorised(exc, "provider-http-error", answer.status)
+        categorised(exc, "provider-http-error", status)
 
 
 class LiteLLMAdapter:
     name = "litellm"
+    endpoint_seated = True
+    """One base URL for the process's life (``wireconf.kinds.sites``): LiteLLM caches its OpenAI clients
+    per ``api_base``, as it does with one provider."""
     adapter_modules = (
         "wireconf.adapters.litellm",
         "wireconf.adapters.litellm_ids",
@@ -159,15 +175,16 @@ class LiteLLMAdapter:
         return completion_arguments(api, agent, messages)
 
     def _completion(
-        self, reply: Answer | Reply, arguments: dict[str, Any], downloads: Downloads | None = None
+        self, reply: Answer | Reply | None, arguments: dict[str, Any], downloads: Downloads | None = None
     ) -> Any:
         """``completion(**arguments)`` answered by ``reply`` (one answer to every call, or a function of
-        the request); a media URL of the input that LiteLLM downloads to inline it is answered from
-        ``downloads`` (``wireconf.cassettes.downloads``)."""
+        the request; ``None``: over the real transport, to the ``api_base`` of ``arguments``); a media
+        URL of the input that LiteLLM downloads to inline it is answered from ``downloads``
+        (``wireconf.cassettes.downloads``)."""
         from wireconf.adapters.litellm_ids import seeded_ids
 
         answer = reply if isinstance(reply, Answer) else None
-        with seeded_ids(), answering(_replying(reply), downloads) as sent:
+        with seeded_ids(), _transport(reply, downloads) as sent:
             try:
                 result = self._litellm.completion(**arguments)
                 if isinstance(result, self._litellm.CustomStreamWrapper):  # sends when first read
@@ -198,20 +215,20 @@ class LiteLLMAdapter:
             return [ToolCall(c.id, c.function.name, c.function.arguments) for c in message.tool_calls]
         return text_result(message.content, agent)
 
-    def process(self, api: str, agent: dict[str, Any], response: object) -> Any:
-        arguments = self._arguments(api, agent, PROCESS_MESSAGES)
-        result, _ = self._completion(recorded_answer(response, stream=False), arguments)
+    def process(self, api: str, agent: dict[str, Any], response: object, *, endpoint: Endpoint) -> Any:
+        arguments = {**self._arguments(api, agent, PROCESS_MESSAGES), "api_base": api_base(api, endpoint)}
+        result, _ = self._completion(None, arguments)
         return self._result(result, agent)
 
     def _stream(
-        self, arguments: dict[str, Any], reply: Answer | Reply, downloads: Downloads | None = None
+        self, arguments: dict[str, Any], reply: Answer | Reply | None, downloads: Downloads | None = None
     ) -> Iterator[Any]:
         """``completion(stream=True)``'s chunks: each ``delta.content`` as it comes, and once the stream
         ends the tool calls of ``litellm.stream_chunk_builder(chunks)``."""
         from wireconf.adapters.litellm_ids import seeded_ids
 
         answer = reply if isinstance(reply, Answer) else None
-        with seeded_ids(), answering(_replying(reply), downloads) as sent:
+        with seeded_ids(), _transport(reply, downloads) as sent:
             chunks = []
             try:
                 for chunk in self._litellm.completion(**{**arguments, "stream": True}):
@@ -229,6 +246,12 @@ class LiteLLMAdapter:
             yield ToolCall(call.id, call.function.name, call.function.arguments)
 
     def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Iterator[Any]:
+        """The transport answered in memory, not the endpoint: LiteLLM stops reading a stream at its
+        terminal event (``SyncResponsesAPIStreamingIterator`` sets ``finished`` and raises
+        ``StopIteration``) and leaves the HTTP response open in its shared httpx pool; the suspended
+        body generator, in a reference cycle, is finalised by a later garbage collection, which may run
+        inside httpcore's (non-reentrant) pool lock during the next request, which then never returns.
+        Over a real connection a case would hang or not as the collector runs; in memory it never does."""
         arguments = self._arguments(api, agent, PROCESS_MESSAGES)
         return self._stream(arguments, recorded_answer(events, stream=True))
 
@@ -264,7 +287,18 @@ def completion_arguments(api: str, agent: dict[str, Any], messages: list[dict[st
     return arguments
 
 
-def _replying(reply: Answer | Reply) -> Reply:
-    if isinstance(reply, Answer):
-        return lambda _request: reply
-    return reply
+def api_base(api: str, endpoint: Endpoint) -> str:
+    """``completion``'s ``api_base`` for the case's ``endpoint``, as a LiteLLM user points it at one:
+    the api's base URL (``…/v1``; Gemini's ``…/v1beta``, under which LiteLLM adds
+    ``/models/<id>:<method>``), Anthropic's origin (LiteLLM adds ``/v1/messages``)."""
+    return endpoint.origin if api == "anthropic.messages" else endpoint.api_base_url
+
+
+def _transport(
+    reply: Answer | Reply | None, downloads: Downloads | None
+) -> contextlib.AbstractContextManager[Sent]:
+    """The HTTP transports answering ``reply`` (``answering``), or, for ``None``, sending for real and
+    kept (``observing``: what LiteLLM's exceptions mean depends on what it sent and got)."""
+    if reply is None:
+        return observing()
+    return answering(reply if not isinstance(reply, Answer) else lambda _request: reply, downloads)

@@ -56,18 +56,20 @@ class Site:
         """The event streams written to the runtime, each counted as its events were written."""
         self._lock = threading.Lock()
 
-    def endpoint(self) -> Endpoint:
-        """The site's api, in the forms a runtime is pointed at it."""
+    def endpoint(self, seated: tuple[str, str] | None = None) -> Endpoint:
+        """The site's api, in the forms a runtime is pointed at it (``seated``: the origin and proxy of a
+        seat, which answers for this site while it holds it)."""
         version = self.public.prefix.rstrip("/").rpartition("/")[2]
+        origin, proxy = seated or (self.origin, self.proxy)
         return Endpoint(
             self.api,
-            self.origin,
-            self.origin + self.public.prefix,
+            origin,
+            origin + self.public.prefix,
             version,
             PLACEHOLDER_KEY,
-            self.proxy,
+            proxy,
             self.ca_file,
-            self.origin + DOWNLOAD_PATH,
+            origin + DOWNLOAD_PATH,
         )
 
     # -- the server's side ---------------------------------------------------------------------------

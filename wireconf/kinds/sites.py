@@ -8,6 +8,14 @@ process for the thread and inline runners. The network guard admits exactly its 
 (``NetworkGuard.admit``). An emulator inherited through a fork is never used (its thread did not
 survive the fork, and its socket is in the parent's namespace): the child starts its own.
 
+An adapter whose runtime keeps its HTTP clients per base URL (LangChain's chat models, LiteLLM's
+OpenAI clients: built once per URL in production, where the URL is one) declares ``endpoint_seated =
+True``: its endpoints are then the URL of one seat for the process's life (``wireconf.emulator.seat``),
+which stands for the case's site while the case runs (taken when the site opens, released when it
+closes; a second site of the same case has its own URL), so that the runtime's clients and their
+connections are reused across cases as they are with one provider, not built anew for each case's
+URL (a TLS context each: most of such a case's cost).
+
 What the sites refused while the case ran, and what reached the emulator for no open site (a closed
 site's URL: another case's) or failed in it, is the case's *error*, never a verdict (``CaseSites.close``).
 """
@@ -29,6 +37,7 @@ from wireconf.untyped import JSON, AdapterObject
 if TYPE_CHECKING:
     from wireconf.emulator.answers import Responder
     from wireconf.emulator.routes import Endpoint
+    from wireconf.emulator.seat import Seat
     from wireconf.emulator.server import Emulator
     from wireconf.emulator.site import Site
 
@@ -43,6 +52,20 @@ class Asking(Protocol):
 _RUNNING: tuple[int, Emulator] | None = None
 """This process's emulator, with the pid of the process that started it."""
 _LOCK = threading.Lock()
+_SEAT: tuple[Emulator, Seat] | None = None
+"""The seat of this process's emulator for a seated adapter's endpoints (``CaseSites``)."""
+
+SEATED = "endpoint_seated"
+"""The adapter attribute that asks for seated endpoints (one URL for the process's life)."""
+
+
+def seat_of(serving: Emulator) -> Seat:
+    """The seat of ``serving`` (this process's emulator), opened on first use."""
+    global _SEAT
+    with _LOCK:
+        if _SEAT is None or _SEAT[0] is not serving:
+            _SEAT = (serving, serving.open_seat())
+        return _SEAT[1]
 
 
 def emulator() -> Emulator:
@@ -81,6 +104,8 @@ class CaseSites:
     def __init__(self, adapter: AdapterObject = None) -> None:
         self.adapter = adapter
         self.sites: list[Site] = []
+        self._seated: tuple[Seat, Site] | None = None
+        self._seats = getattr(adapter, SEATED, False) is True
         current = running()
         self._marks = (len(current.strays), len(current.failures)) if current is not None else (0, 0)
         self._emulator = current
@@ -103,6 +128,12 @@ class CaseSites:
             self._emulator, self._marks = serving, (len(serving.strays), len(serving.failures))
         site = serving.open_site(api, responder, messages, recorded_uri)
         self.sites.append(site)
+        if self._seats and self._seated is None:
+            seat = seat_of(serving)
+            if seat.current is None:  # else: an abandoned case's, released when it closes
+                seat.take(site)
+                self._seated = (seat, site)
+                return site.endpoint((seat.origin, seat.proxy)), site
         return site.endpoint(), site
 
     def close(self) -> list[str]:
@@ -111,6 +142,10 @@ class CaseSites:
         one) or that the emulator failed on, since the case began."""
         serving = self._emulator
         problems: list[str] = []
+        if self._seated is not None:
+            seat, seated = self._seated
+            seat.release(seated)
+            self._seated = None
         for site in self.sites:
             if serving is not None:
                 serving.close_site(site)
