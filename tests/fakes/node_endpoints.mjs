@@ -1,0 +1,109 @@
+// A runtime in Node on @wireconf/exec that says `endpoints` (protocol 4): it reaches the provider only
+// through the base URL each call carries (`call.endpoint.api_base_url`), with plain `fetch`, as a
+// runtime pointed at a base URL does in production. OpenAI Chat Completions: it builds a request
+// (wire), parses a response (process) and reads a stream of events as they come (stream).
+//
+// With WIRECONF_FAKE_STRAYS=1 it reaches past its cases instead (tests/integration/test_exec_endpoints.py):
+// call 2 posts to call 1's URL (another case's, closed since), call 3 to a path that is not its api,
+// call 4 downloads a URL its case does not name, call 5 tries a host of the internet directly.
+import { serve } from "../../wireconf/exec_protocol/js/index.js";
+
+const STRAYS = process.env.WIRECONF_FAKE_STRAYS === "1";
+let calls = 0;
+let previous = null;
+
+/** The spec's messages as Chat Completions messages (text only: enough for the test). */
+function chatMessages(messages = []) {
+  return messages.map((message) => ({
+    role: message.role,
+    content: (message.content ?? []).map((part) => part.value ?? "").join(""),
+  }));
+}
+
+async function post(call, body, base = call.endpoint.api_base_url, path = "/chat/completions") {
+  return fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${call.endpoint.key}` },
+    body: JSON.stringify(body),
+  });
+}
+
+async function buildRequest(call) {
+  const { agent, messages } = call.args;
+  const body = { model: agent.model.id, messages: chatMessages(messages) };
+  calls += 1;
+  const base = STRAYS && calls === 2 && previous ? previous : call.endpoint.api_base_url;
+  previous = call.endpoint.api_base_url;
+  if (STRAYS && calls === 3) await post(call, {}, base, "/files");
+  if (STRAYS && calls === 4) await call.downloadFetch()("http://example.com/secret");
+  if (STRAYS && calls === 5) {
+    const reached = await fetch("http://93.184.215.14/", { signal: AbortSignal.timeout(3000) }).then(
+      () => true,
+      () => false,
+    );
+    if (reached) throw new Error("reached the internet");
+  }
+  const response = await post(call, body, base);
+  await response.arrayBuffer();
+  return null; // the request it sent is judged
+}
+
+/** The spec's result of a completion: its tool calls, else its text. */
+function resultOf(completion) {
+  const message = completion.choices[0].message;
+  if (message.tool_calls?.length) {
+    return message.tool_calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
+  }
+  return message.content;
+}
+
+async function processResponse(call) {
+  const response = await post(call, { model: call.args.agent.model.id, messages: [] });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return resultOf(await response.json());
+}
+
+/** Each server-sent event's data, as the body's bytes arrive (never the whole body first). */
+async function* sseData(response) {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for await (const bytes of response.body) {
+    buffer += decoder.decode(bytes, { stream: true });
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const event = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = event.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
+      if (data) yield data;
+    }
+  }
+}
+
+async function* processStream(call) {
+  const response = await post(call, { model: call.args.agent.model.id, messages: [], stream: true });
+  const calls = new Map();
+  for await (const data of sseData(response)) {
+    if (data === "[DONE]") break;
+    const chunk = JSON.parse(data);
+    const delta = chunk.choices?.[0]?.delta ?? {};
+    if (delta.content) yield delta.content;
+    for (const part of delta.tool_calls ?? []) {
+      const kept = calls.get(part.index) ?? { id: "", name: "", arguments: "" };
+      kept.id ||= part.id ?? "";
+      kept.name += part.function?.name ?? "";
+      kept.arguments += part.function?.arguments ?? "";
+      calls.set(part.index, kept);
+    }
+  }
+  yield* calls.values();
+}
+
+await serve({
+  hello: {
+    name: "node-endpoints",
+    version: "0.1.0",
+    endpoints: true,
+    capabilities: ["wire:openai.chat", "process:openai.chat", "stream:openai.chat"],
+  },
+  handlers: { build_request: buildRequest, process: processResponse, process_stream: processStream },
+});
