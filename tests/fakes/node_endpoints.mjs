@@ -6,9 +6,28 @@
 // With WIRECONF_FAKE_STRAYS=1 it reaches past its cases instead (tests/integration/test_exec_endpoints.py):
 // call 2 posts to call 1's URL (another case's, closed since), call 3 to a path that is not its api,
 // call 4 downloads a URL its case does not name, call 5 tries a host of the internet directly.
+// WIRECONF_FAKE_BUFFER=1: a stream's body is read whole before anything is yielded (not incremental).
+// WIRECONF_FAKE_BRIDGE=1: process sends its request through the harness (`http`), which a runtime that
+// says `endpoints` may not. WIRECONF_FAKE_CRASH_AT=N (with WIRECONF_FAKE_CRASH_FILE): the N-th call
+// kills this process, once; the restarted one serves on.
+import fs from "node:fs";
+
 import { serve } from "../../wireconf/exec_protocol/js/index.js";
 
 const STRAYS = process.env.WIRECONF_FAKE_STRAYS === "1";
+const BUFFER = process.env.WIRECONF_FAKE_BUFFER === "1";
+const BRIDGE = process.env.WIRECONF_FAKE_BRIDGE === "1";
+const CRASH_AT = Number(process.env.WIRECONF_FAKE_CRASH_AT ?? 0);
+const CRASH_FILE = process.env.WIRECONF_FAKE_CRASH_FILE;
+let handled = 0;
+
+function maybeCrash() {
+  handled += 1;
+  if (CRASH_AT && handled === CRASH_AT && !fs.existsSync(CRASH_FILE)) {
+    fs.writeFileSync(CRASH_FILE, "crashed");
+    process.kill(process.pid, "SIGKILL");
+  }
+}
 let calls = 0;
 let previous = null;
 
@@ -58,7 +77,11 @@ function resultOf(completion) {
 }
 
 async function processResponse(call) {
-  const response = await post(call, { model: call.args.agent.model.id, messages: [] });
+  maybeCrash();
+  const body = { model: call.args.agent.model.id, messages: [] };
+  const response = BRIDGE
+    ? await call.bridgeFetch()(`${call.endpoint.api_base_url}/chat/completions`, { method: "POST", body: JSON.stringify(body) })
+    : await post(call, body);
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   return resultOf(await response.json());
 }
@@ -67,7 +90,8 @@ async function processResponse(call) {
 async function* sseData(response) {
   const decoder = new TextDecoder();
   let buffer = "";
-  for await (const bytes of response.body) {
+  const body = BUFFER ? [new Uint8Array(await response.arrayBuffer())] : response.body;
+  for await (const bytes of body) {
     buffer += decoder.decode(bytes, { stream: true });
     let end;
     while ((end = buffer.indexOf("\n\n")) >= 0) {
