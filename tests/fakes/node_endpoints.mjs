@@ -9,7 +9,9 @@
 // WIRECONF_FAKE_BUFFER=1: a stream's body is read whole before anything is yielded (not incremental).
 // WIRECONF_FAKE_BRIDGE=1: process sends its request through the harness (`http`), which a runtime that
 // says `endpoints` may not. WIRECONF_FAKE_CRASH_AT=N (with WIRECONF_FAKE_CRASH_FILE): the N-th call
-// kills this process, once; the restarted one serves on.
+// kills this process, once; the restarted one serves on. WIRECONF_FAKE_JSON=1: the same runtime on the
+// JSON path instead (no `endpoints`: the response and the stream's events as the provider's JSON, the
+// request body returned), for benchmarks/exec_endpoints.py to compare the two side by side.
 import fs from "node:fs";
 
 import { serve } from "../../wireconf/exec_protocol/js/index.js";
@@ -17,6 +19,7 @@ import { serve } from "../../wireconf/exec_protocol/js/index.js";
 const STRAYS = process.env.WIRECONF_FAKE_STRAYS === "1";
 const BUFFER = process.env.WIRECONF_FAKE_BUFFER === "1";
 const BRIDGE = process.env.WIRECONF_FAKE_BRIDGE === "1";
+const JSON_PATH = process.env.WIRECONF_FAKE_JSON === "1";
 const CRASH_AT = Number(process.env.WIRECONF_FAKE_CRASH_AT ?? 0);
 const CRASH_FILE = process.env.WIRECONF_FAKE_CRASH_FILE;
 let handled = 0;
@@ -50,6 +53,7 @@ async function post(call, body, base = call.endpoint.api_base_url, path = "/chat
 async function buildRequest(call) {
   const { agent, messages } = call.args;
   const body = { model: agent.model.id, messages: chatMessages(messages) };
+  if (JSON_PATH) return body;
   calls += 1;
   const base = STRAYS && calls === 2 && previous ? previous : call.endpoint.api_base_url;
   previous = call.endpoint.api_base_url;
@@ -78,6 +82,7 @@ function resultOf(completion) {
 
 async function processResponse(call) {
   maybeCrash();
+  if (JSON_PATH) return resultOf(call.args.response);
   const body = { model: call.args.agent.model.id, messages: [] };
   const response = BRIDGE
     ? await call.bridgeFetch()(`${call.endpoint.api_base_url}/chat/completions`, { method: "POST", body: JSON.stringify(body) })
@@ -103,12 +108,22 @@ async function* sseData(response) {
   }
 }
 
-async function* processStream(call) {
+/** The stream's chunks: read over HTTP at the endpoint, or (JSON path) the events the harness sends. */
+async function* chunks(call) {
+  if (JSON_PATH) {
+    yield* call.events();
+    return;
+  }
   const response = await post(call, { model: call.args.agent.model.id, messages: [], stream: true });
-  const calls = new Map();
   for await (const data of sseData(response)) {
-    if (data === "[DONE]") break;
-    const chunk = JSON.parse(data);
+    if (data === "[DONE]") return;
+    yield JSON.parse(data);
+  }
+}
+
+async function* processStream(call) {
+  const calls = new Map();
+  for await (const chunk of chunks(call)) {
     const delta = chunk.choices?.[0]?.delta ?? {};
     if (delta.content) yield delta.content;
     for (const part of delta.tool_calls ?? []) {
@@ -126,7 +141,8 @@ await serve({
   hello: {
     name: "node-endpoints",
     version: "0.1.0",
-    endpoints: true,
+    endpoints: !JSON_PATH,
+    pipeline: JSON_PATH,
     capabilities: ["wire:openai.chat", "process:openai.chat", "stream:openai.chat"],
   },
   handlers: { build_request: buildRequest, process: processResponse, process_stream: processStream },

@@ -39,7 +39,9 @@ def test_a_node_runtime_over_base_urls_is_judged_on_wire_process_and_stream(node
     transcript = tmp_path / "transcript.jsonl"
     monkeypatch.setenv("WIRECONF_EXEC_TRANSCRIPT", str(transcript))
     run = node(
-        CASES / "wire" / "openai.chat" / "messages.yaml", CASES / "process" / "openai.chat", CASES / "stream" / "openai.chat"
+        CASES / "wire" / "openai.chat" / "messages.yaml",
+        CASES / "process" / "openai.chat",
+        CASES / "stream" / "openai.chat",
     )
 
     assert run.with_outcome("error") == set(), {c: run.longreprs[c][-400:] for c in run.with_outcome("error")}
@@ -48,7 +50,10 @@ def test_a_node_runtime_over_base_urls_is_judged_on_wire_process_and_stream(node
     # judged on the request as sent: a verdict on its body, not an error
     assert run.outcomes["wire.openai.chat.single-text-part-is-string"] == "passed"
     assert run.outcomes["wire.openai.chat.two-text-parts-are-an-array"] == "failed"
-    assert '$.messages[0].content: expected array' in run.longreprs["wire.openai.chat.two-text-parts-are-an-array"]
+    assert (
+        "$.messages[0].content: expected array"
+        in run.longreprs["wire.openai.chat.two-text-parts-are-an-array"]
+    )
     # the runtime reads the stream as it arrives: the gate lets it yield before the last event
     assert {run.outcomes[case] for case in INCREMENTAL} == {"passed"}
     messages = [json.loads(line) for line in transcript.read_text().splitlines()]
