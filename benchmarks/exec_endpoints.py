@@ -2,7 +2,7 @@
 client calls the case's site on the provider emulator) against today's JSON path (the response and the
 stream's events as the provider's JSON in protocol messages, ``pipeline``), per kind, side by side.
 
-    .venv/bin/python benchmarks/exec_endpoints.py [--repeat 3]
+    .venv/bin/python benchmarks/exec_endpoints.py [--repeat 3] [--kinds wire,process,stream]
 
 One runtime both ways: ``tests/fakes/node_endpoints.mjs`` (Node.js on ``@wireconf/exec``, plain
 ``fetch``), whose mapping is the same on both paths (``WIRECONF_FAKE_JSON=1`` selects the JSON one), so
@@ -75,7 +75,9 @@ def _best(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="rounds (best of)")
+    parser.add_argument("--kinds", default=",".join(KINDS), help=f"comma-separated, of {', '.join(KINDS)}")
     args = parser.parse_args()
+    kinds = [kind for kind in KINDS if kind in args.kinds.split(",")]
     if shutil.which("node") is None:
         raise SystemExit("node (Node.js) is not on PATH")
     best: dict[tuple[str, str], tuple[float, float, int]] = {}
@@ -83,7 +85,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         for round_ in range(args.repeat):
             order = list(PATHS) if round_ % 2 == 0 else list(reversed(PATHS))
-            for kind in KINDS:
+            for kind in kinds:
                 for path in order:
                     measured = one_run(kind, path, Path(folder) / f"{kind}-{path}.jsonl")
                     best[(kind, path)] = _best(best.get((kind, path)), measured)
@@ -98,7 +100,7 @@ def main() -> None:
         f"{'kind':8} {'cases':>5} {'JSON path':>12} {'endpoint':>12} {'ratio':>6}   "
         f"{'CPU JSON':>12} {'CPU endpoint':>12} {'ratio':>6}"
     )
-    for kind in KINDS:
+    for kind in kinds:
         json_case, json_cpu, cases = best[(kind, "json")]
         end_case, end_cpu, _ = best[(kind, "endpoint")]
         json_each, end_each = (json_cpu - startup["json"]) / cases, (end_cpu - startup["endpoint"]) / cases

@@ -31,6 +31,7 @@ ARGUMENTS = {
     # the in-process run: the exec run's hangs and restarts are tests/integration/test_hostile_adapters.py's
     "hostile_timeouts.py": ["--only", "in-process"],
     "emulator_overhead.py": ["--kinds", "process"],  # one kind stands for the four
+    "exec_endpoints.py": ["--kinds", "stream"],  # one kind stands for the three
 }
 
 
