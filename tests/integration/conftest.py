@@ -19,6 +19,18 @@ def _sdks_imported_once() -> None:
     for api in API_NAMES:
         warm_up(api)
     _litellm_imported_once()
+    _authority_imported_once()
+
+
+def _authority_imported_once() -> None:
+    """The ``cryptography`` modules of the emulator's certificate authority (``emulator/tls.py``, made by
+    the first case that names media over https): imported first inside a nested run, they would be purged
+    after it and imported again, and the classes of two imports are not each other's (``curve must be an
+    EllipticCurve instance`` in the next test that makes an authority)."""
+    from cryptography import x509  # noqa: F401
+    from cryptography.hazmat.primitives import hashes, serialization  # noqa: F401
+    from cryptography.hazmat.primitives.asymmetric import ec  # noqa: F401
+    from cryptography.x509.oid import NameOID  # noqa: F401
 
 
 def _litellm_imported_once() -> None:

@@ -120,12 +120,12 @@ def test_e2e_requests_reach_each_provider_on_the_base_url_its_ai_sdk_provider_ta
     )
 
 
-def test_a_media_url_the_ai_sdk_downloads_gets_the_harness_fixture_over_the_protocol(
+def test_a_media_url_the_ai_sdk_downloads_gets_the_harness_fixture_at_the_endpoint(
     install, run_corpus, monkeypatch, tmp_path
 ):
-    """The AI SDK's ``download()`` of a file URL the case names goes to the harness (``http`` during a
-    ``build_request`` call) and gets the fixture PDF, which the AI SDK then inlines (a verdict, not an
-    error); the harness answered with the bytes of ``wireconf.cassettes.downloads``."""
+    """The AI SDK's ``download()`` of a file URL the case names goes to the case's endpoint (its download
+    path, ``call.downloadFetch()``) and gets the fixture PDF, which the AI SDK then inlines in the request
+    it sends there (a verdict, not an error); nothing crosses the protocol as ``http``."""
     import base64
 
     from wireconf.cassettes.downloads import fixture
@@ -133,14 +133,15 @@ def test_a_media_url_the_ai_sdk_downloads_gets_the_harness_fixture_over_the_prot
     transcript = tmp_path / "transcript.jsonl"
     monkeypatch.setenv("WIRECONF_EXEC_TRANSCRIPT", str(transcript))
     case = "wire.openai.chat.file-part"
-    run = run_corpus("--impl=ai-sdk", "--kind=wire", "-k", case)
+    report = tmp_path / "report.jsonl"
+    run = run_corpus("--impl=ai-sdk", "--kind=wire", "-k", case, f"--report={report}")
     assert run.outcomes == {case: "failed"}, run.longreprs
     assert "file_data" in run.longreprs[case] and "7.1.2/file-part" in run.longreprs[case]
-    messages = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
-    sent = [m["message"] for m in messages]
-    downloads = [m for m in sent if m["type"] == "http"]
-    assert [d["request"]["url"] for d in downloads] == ["https://example.com/q3-report.pdf"]
-    answer = next(m for m in sent if m["type"] == "response")
-    assert answer["headers"]["content-type"] == ["application/pdf"]
-    body = answer["body"].encode() if "encoding" not in answer else base64.b64decode(answer["body"])
-    assert body == fixture("application/pdf")
+    sent = [json.loads(line)["message"] for line in transcript.read_text(encoding="utf-8").splitlines()]
+    assert not [m for m in sent if m["type"] in ("http", "response")]
+    [call] = [m for m in sent if m["type"] == "call"]
+    assert call["endpoint"]["download"].startswith("http://127.0.0.1:")
+    # the PDF the request carries is the fixture's bytes, as the AI SDK inlined them (the report shows
+    # the start of a long value)
+    inlined = f"data:application/pdf;base64,{base64.b64encode(fixture('application/pdf')).decode()[:150]}"
+    assert inlined in report.read_text(encoding="utf-8")

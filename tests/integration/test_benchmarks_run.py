@@ -33,6 +33,7 @@ ARGUMENTS = {
     # one kind stands for the four, one moved adapter for both
     "emulator_overhead.py": ["--kinds", "process", "--moved", "litellm"],
     "exec_overhead.py": ["--whole-runs", "1"],  # one round of its 9 whole runs (the default takes 3)
+    "exec_endpoints.py": ["--kinds", "stream"],  # one kind stands for the three
 }
 
 

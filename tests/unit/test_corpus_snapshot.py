@@ -70,8 +70,8 @@ def test_the_corpus_root_is_the_nearest_folder_with_rules_yaml(corpus, tmp_path)
 
 def test_the_launcher_reads_its_options_and_refuses_others(monkeypatch):
     parsed = netns._parse(["--parent=12", "--read-only=/a", "--read-only=/b", "--", "node", "x.js"])
-    assert parsed == (12, ["/a", "/b"], True, ["node", "x.js"])
-    assert netns._parse(["--no-isolation", "--", "rt"]) == (None, [], False, ["rt"])
+    assert parsed == (12, ["/a", "/b"], True, None, ["node", "x.js"])
+    assert netns._parse(["--no-isolation", "--", "rt"]) == (None, [], False, None, ["rt"])
     for wrong in (["--parent=x", "--", "rt"], ["--bogus", "--", "rt"], ["--parent=1", "--"]):
         with pytest.raises(SystemExit, match="usage"):
             netns._parse(wrong)

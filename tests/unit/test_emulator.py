@@ -160,6 +160,10 @@ def test_the_official_sdks_read_the_recorded_bytes_as_in_memory_replay_does(
         got = through_emulator(site.endpoint(), response.is_event_stream, asynchronous)
     finally:
         emulator.close_site(site)
+    if response.header("content-type") is None:  # served with the type its provider sends
+        kind = "text/event-stream" if response.is_event_stream else "application/json"
+        headers = {**response.headers, "content-type": [kind]}
+        response = RecordedResponse(response.status, headers, response.body)
     assert got == in_memory(api, response)
     [request] = site.captured
     assert request.method == "POST" and request.api == api
@@ -184,6 +188,18 @@ def test_plain_http_gets_the_recorded_status_headers_and_body(emulator):
     ]
     assert kept and [(k, v) for k, v in answered.headers.multi_items() if k != "content-length"] == kept
     assert answered.headers["content-length"] == str(len(recorded.body))
+
+
+def test_a_recording_kept_without_its_headers_is_served_with_its_providers_content_type(emulator):
+    """openai-node reads a body by its type (text without one): a recording kept without headers gets
+    the type its provider sends, as the JavaScript client's recorded responses do (``lib/recorded.js``)."""
+    bare = [RecordedResponse(200, {}, b'{"id": "x"}'), RecordedResponse(200, {}, b"data: {}\n\n")]
+    site = emulator.open_site("openai.chat", RecordedAnswers("openai.chat", bare))
+    with httpx.Client() as client:
+        url = site.endpoint().api_base_url + "/chat/completions"
+        types = [client.post(url, json={"model": "x"}).headers.get("content-type") for _ in bare]
+    emulator.close_site(site)
+    assert types == ["application/json", "text/event-stream"]
 
 
 @pytest.mark.parametrize("name", [CHAT_STREAM, ANTHROPIC_STREAM, GEMINI_STREAM])

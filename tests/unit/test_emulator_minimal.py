@@ -38,6 +38,19 @@ def test_every_api_has_a_minimal_response_and_every_stream_a_minimal_stream():
     }
 
 
+def test_an_api_without_a_stream_answers_a_request_for_one_with_its_json():
+    """A runtime that asks an embeddings endpoint for a stream (a deviation the wire case judges) gets
+    the api's minimal JSON, so the request it sent is judged, not an error of the emulator."""
+    request = _request(
+        "openai.embeddings", "/v1/embeddings", body={"model": "m", "input": "x", "stream": True}
+    )
+    assert asks_for_stream(request)
+    assert not APIS["openai.embeddings"].streams
+    answered = minimal("openai.embeddings", True)
+    assert answered.status == 200 and not answered.is_event_stream
+    assert json.loads(answered.body) == MINIMAL["openai.embeddings"][0]
+
+
 @pytest.mark.parametrize(("api", "stream"), FORMS)
 def test_the_official_sdk_reads_the_minimal_response(emulator, api, stream):
     with emulator.serving(api, MinimalAnswers(api)) as site:

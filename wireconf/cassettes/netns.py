@@ -36,6 +36,10 @@ import select
 import signal
 import struct
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import socket
 
 CLONE_NEWNET = 0x40000000
 CLONE_NEWUSER = 0x10000000
@@ -316,6 +320,77 @@ def launcher_command(
     return [sys.executable, "-I", "-S", os.path.abspath(__file__), *options, "--", *argv]
 
 
+def isolating(argv: list[str]) -> bool:
+    """Whether ``argv`` is a ``launcher_command`` that puts its runtime in namespaces of its own."""
+    if argv[3:4] != [os.path.abspath(__file__)] or "--" not in argv:
+        return False
+    return "--no-isolation" not in argv[: argv.index("--")]
+
+
+def with_hand_over(argv: list[str], port: int, channel: int) -> list[str]:
+    """A ``launcher_command`` that also makes the provider emulator's listener in the runtime's
+    namespace: its loopback brought up, a socket listening at ``127.0.0.1:port`` (the port of the
+    harness's emulator in its own namespace) sent over the Unix socket ``channel`` (an inherited
+    descriptor) before the runtime starts. A command without isolation is returned as it is: its
+    runtime reaches the harness's emulator on the host's loopback."""
+    if "--no-isolation" in argv or "--" not in argv:
+        return argv
+    split = argv.index("--")
+    return [*argv[:split], f"--emulator-port={port}", f"--hand-over={channel}", *argv[split:]]
+
+
+_RESERVED: socket.socket | None = None
+"""The socket reserved for this process's provider emulator, until the emulator takes it."""
+_PORT: tuple[int, int] | None = None
+"""The pid of the process that reserved it and its port: the port the harness's emulator listens at,
+in its namespace and in each runtime's (``with_hand_over``), for that process's life."""
+
+
+def _reserve() -> int:
+    global _RESERVED, _PORT
+    if _PORT is None or _PORT[0] != os.getpid():
+        import socket as sockets
+
+        _RESERVED = sockets.create_server(("127.0.0.1", 0))
+        _PORT = (os.getpid(), int(_RESERVED.getsockname()[1]))
+    return _PORT[1]
+
+
+def emulator_port() -> int:
+    """The port of this process's provider emulator on 127.0.0.1, reserved (a socket listening there,
+    ``emulator_socket``) on first use: a runtime started before the emulator is listened for at it."""
+    return _reserve()
+
+
+def emulator_socket() -> socket.socket:
+    """The listening socket of this process's provider emulator (at ``emulator_port``), for it to adopt
+    once: whichever comes first, the emulator or a runtime's namespace, the port is the same. A forked
+    child reserves its own (its parent's socket is in the parent's namespace)."""
+    global _RESERVED
+    _reserve()
+    reserved, _RESERVED = _RESERVED, None
+    if reserved is None:  # taken already (an emulator closed and started again): a new port
+        global _PORT
+        _PORT = None
+        return emulator_socket()
+    return reserved
+
+
+def hand_over_listener(port: int, channel: int) -> None:
+    """Listen at ``127.0.0.1:port`` in this (new) namespace and send the socket over ``channel``
+    (``socket.send_fds``), then close both here: the harness serves it (``Emulator.serve_listener``).
+    Called after ``loopback_up``; binding needs no capability. What fails is said on stderr and the
+    channel closed unsent: the harness then charges every case that asks for an endpoint (an error)."""
+    import socket
+
+    with socket.socket(fileno=channel) as handed:
+        try:
+            with socket.create_server(("127.0.0.1", port)) as listener:
+                socket.send_fds(handed, [b"listening"], [listener.fileno()])
+        except OSError as exc:
+            sys.stderr.write(f"wireconf: no provider emulator in the runtime's namespace: {exc}\n")
+
+
 def _probe() -> tuple[bool, str]:
     """Whether a child process can unshare its network here, and mount a folder read-only in it (it
     tries, on an empty folder, then exits)."""
@@ -439,18 +514,22 @@ def _die_with(parent: int | None) -> None:
         os._exit(1)
 
 
-USAGE = "usage: netns.py [--parent=PID] [--read-only=FOLDER]... [--no-isolation] -- COMMAND [ARGS...]"
+USAGE = (
+    "usage: netns.py [--parent=PID] [--read-only=FOLDER]... [--no-isolation] "
+    "[--emulator-port=PORT --hand-over=FD] -- COMMAND [ARGS...]"
+)
 
 
-def _parse(argv: list[str]) -> tuple[int | None, list[str], bool, list[str]]:
-    """(``--parent``, the ``--read-only`` folders, ``--no-isolation``, COMMAND)."""
-    parent: int | None = None
+def _parse(argv: list[str]) -> tuple[int | None, list[str], bool, tuple[int, int] | None, list[str]]:
+    """(``--parent``, the ``--read-only`` folders, ``--no-isolation``, ``(--emulator-port,
+    --hand-over)``, COMMAND)."""
     read_only: list[str] = []
     isolate = True
+    numbers: dict[str, int] = {}
     while argv and argv[0] != "--":
         option, _, value = argv.pop(0).partition("=")
-        if option == "--parent" and value.isdigit():
-            parent = int(value)
+        if option in ("--parent", "--emulator-port", "--hand-over") and value.isdigit():
+            numbers[option] = int(value)
         elif option == "--read-only" and value:
             read_only.append(value)
         elif option == "--no-isolation" and not value:
@@ -458,30 +537,42 @@ def _parse(argv: list[str]) -> tuple[int | None, list[str], bool, list[str]]:
         else:
             sys.exit(USAGE)
     command = argv[1:]
-    if not command:
+    port, channel = numbers.get("--emulator-port"), numbers.get("--hand-over")
+    if not command or (port is None) != (channel is None):
         sys.exit(USAGE)
-    return parent, read_only, isolate, command
+    hand_over = (port, channel) if port is not None and channel is not None else None
+    return numbers.get("--parent"), read_only, isolate, hand_over, command
 
 
 def main(argv: list[str]) -> None:
     """``python -I -S netns.py [--parent=PID] [--read-only=FOLDER]... -- COMMAND...``: end with PID
     (``PR_SET_PDEATHSIG``: the runtime's whole PID namespace, daemons included, ends with this
     process), unshare the network, the PIDs and the mounts (each FOLDER read-only), drop the
-    capabilities that could undo it, then run COMMAND. With ``--no-isolation`` (no namespace to be had
+    capabilities that could undo it, then run COMMAND. With ``--emulator-port=PORT --hand-over=FD``
+    the namespace's loopback comes up and a listener at 127.0.0.1:PORT goes to the harness over FD
+    (``hand_over_listener``) before COMMAND starts. With ``--no-isolation`` (no namespace to be had
     here) COMMAND is executed in this process, which keeps the parent-death signal: the runtime ends
     with pytest, but what it starts in a session of its own can outlive it."""
-    parent, read_only, isolate, command = _parse(list(argv))
+    parent, read_only, isolate, hand_over, command = _parse(list(argv))
     _die_with(parent)
     if not isolate:
         os.execvp(command[0], command)
     try:
-        isolated, how = unshare_network(pids=True, read_only=read_only)
+        isolated, how = unshare_network(pids=True, read_only=read_only, loopback=hand_over is not None)
     except OSError as exc:
         sys.exit(f"wireconf: {exc.strerror}; the runtime is not started")
     _die_with(parent)
     if not isolated:
+        if hand_over is not None:  # never sent: the harness's emulator is on the loopback it shares
+            os.close(hand_over[1])
         sys.stderr.write(f"wireconf: the runtime keeps the network: {how}\n")
         os.execvp(command[0], command)
+    if hand_over is not None:
+        if how.endswith(", its loopback up, no capability to leave it"):
+            hand_over_listener(*hand_over)
+        else:  # nothing could reach a listener there: the harness hears it from the closed channel
+            sys.stderr.write(f"wireconf: no provider emulator in the runtime's namespace: {how}\n")
+            os.close(hand_over[1])
     _run_in_pid_namespace(command)
 
 

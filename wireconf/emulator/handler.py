@@ -235,6 +235,11 @@ class Handler(BaseHTTPRequestHandler):
             if name.lower() not in FRAMING_HEADERS:
                 for value in values:
                     self.send_header(name, value)
+        if response.header("content-type") is None and response.body:  # (lane execurl's hunk)
+            # a recording kept without its headers gets the type its provider sends (an SDK that reads
+            # the body by its type, openai-node's, would take JSON without one for text)
+            sent_type = "text/event-stream" if response.is_event_stream else "application/json"
+            self.send_header("Content-Type", sent_type)
         probe = reply.probe
         if probe is None:
             self._finish(response.body)

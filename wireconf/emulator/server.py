@@ -30,8 +30,11 @@ class Emulator:
     """The server, its sites and what reached it for no site. One per process is enough: sites are
     cheap, and a case's site is closed when the case ends."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
-        self._server = HostServer(self, (host, port))
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, listener: socket.socket | None = None) -> None:
+        """``listener``: a socket already listening (at ``host``:``port`` or elsewhere), adopted instead of
+        binding one: the one reserved before the ``exec:`` runtimes started (``netns.emulator_socket``),
+        whose port their namespaces listen at."""
+        self._server = HostServer(self, (host, port), listener)
         bound_host, bound_port = self._server.server_address[:2]
         self.address = (str(bound_host), int(bound_port))
         self.url = f"http://{self.address[0]}:{self.address[1]}"

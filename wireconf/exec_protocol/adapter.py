@@ -13,6 +13,7 @@ seam): ``network``, ``sends_ahead``, ``ready``, ``time_limit``, ``send_ahead``, 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import itertools
 import os
@@ -21,6 +22,8 @@ import shutil
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from typing import Any
 
+from wireconf.emulator.routes import Endpoint
+from wireconf.errors import NotJudged
 from wireconf.exec_protocol import launch
 from wireconf.exec_protocol.ahead import Ahead
 from wireconf.exec_protocol.calls import build_call, is_sdk_object, written_by_harness
@@ -30,6 +33,7 @@ from wireconf.exec_protocol.messages import ProtocolError
 from wireconf.exec_protocol.process import START_HINT, ExecError
 from wireconf.exec_protocol.routes import Sent
 from wireconf.exec_protocol.supervisor import Supervisor
+from wireconf.kinds import sites
 from wireconf.kinds.kind import AdapterMethod, Kind
 from wireconf.kinds.registry import KINDS
 from wireconf.providers.registry import PROVIDER_OF
@@ -66,8 +70,15 @@ class ExecAdapter:
         self._windowed = self._pipeline and int(hello["protocol"]) >= 4
         """Protocol 4: a stream's last event and ``end`` wait for the runtime's ``ack``."""
         self._categories = hello.get("categories") is True
-        self.sends_ahead = hello.get("ahead") is True
+        self._endpoints = hello.get("endpoints") is True
+        """Protocol 4's ``endpoints``: a call with an api carries the case's ``Endpoint`` (its methods
+        declare ``endpoint``, so the kinds open a site for each case), not its SDK inputs."""
+        # A runtime over endpoints gets no call ahead (yet): a case's site is opened while it is
+        # prepared, and the hold-last-event gate is released by the yields the harness reads.
+        self.sends_ahead = hello.get("ahead") is True and not self._endpoints
         """Protocol 3's ``ahead``: the harness may write the next cases' calls while this one runs."""
+        if self._endpoints:
+            launch.serve_listeners(lambda listener: sites.emulator().serve_listener(listener))
         self._ahead = Ahead(self._supervisor, self.sends_ahead)
         # the methods of the contract, generated from the kinds; the optional ones exist on this proxy
         # only when the runtime has them, as in-process
@@ -104,7 +115,7 @@ class ExecAdapter:
         ``stream``); an SDK client described, the runtime's HTTP sent through it (``HttpBridge``,
         protocol 2); the items of a method that yields streamed back as they come."""
 
-        def call(*arguments: Any) -> Any:
+        def call(*arguments: Any, endpoint: Endpoint | None = None) -> Any:
             api = arguments[0] if method.takes_api else None
             values = arguments[1:] if method.takes_api else arguments
             args: dict[str, Any] = {}
@@ -112,6 +123,10 @@ class ExecAdapter:
             stream: tuple[str, Iterable[object]] | None = None
             bridge: HttpBridge | None = None
             for name, value in zip(method.params, values, strict=True):
+                if endpoint is not None and (
+                    name == method.http_client or _given_as_sdk(method, name, value)
+                ):
+                    continue  # the runtime reads (and sends) them over HTTP at its endpoint
                 if name == method.http_client:
                     provider = PROVIDER_OF.get(api) if api else None
                     bridge = HttpBridge(value, provider.version_path if provider else "")
@@ -124,8 +139,10 @@ class ExecAdapter:
                     args[name] = value
                     if name in method.sdk:
                         sdk.append(name)
-            inputs = (self._recorded_inputs, self._pipeline, self._windowed)
+            inputs = (self._recorded_inputs and endpoint is None, self._pipeline, self._windowed)
             build = functools.partial(build_call, kind.name, api, method.name, args, sdk, stream, *inputs)
+            if endpoint is not None:
+                build = functools.partial(_with_endpoint, build, endpoint, self._supervisor)
             if self._ahead.capturing is not None:  # sent ahead: built now, answered when its case runs
                 self._ahead.capturing.append(build()[0])
                 return iter(()) if method.yields else None
@@ -143,15 +160,26 @@ class ExecAdapter:
                 f"{method.name} is not a streaming method, but the runtime sent an item: {first!r}"
             )
 
-        if not method.awaited:
-            return call
+        # only a runtime that says `endpoints` declares `endpoint`: for no other do the kinds open a site.
+        # Not e2e's `execute` yet: an e2e stream read over HTTP has no hold-last-event gate, so its
+        # incremental cases would be errors; its HTTP keeps going through the harness (`http`).
+        endpoints = self._endpoints and method.takes_api and method.http_client is None
 
-        async def awaited(*arguments: Any) -> Any:
-            """The runtime awaits its own method; this side waits for the answer (the harness runs it
-            on its own event loop in the case's worker thread)."""
+        def plain(*arguments: Any) -> Any:
             return call(*arguments)
 
-        return awaited
+        if not method.awaited:
+            return call if endpoints else plain
+
+        async def awaited(*arguments: Any, endpoint: Endpoint | None = None) -> Any:
+            """The runtime awaits its own method; this side waits for the answer (the harness runs it
+            on its own event loop in the case's worker thread)."""
+            return call(*arguments, endpoint=endpoint)
+
+        async def awaited_plain(*arguments: Any) -> Any:
+            return call(*arguments)
+
+        return awaited if endpoints else awaited_plain
 
     def _exchange(
         self,
@@ -198,3 +226,30 @@ class ExecAdapter:
 
     def close(self) -> None:
         self._supervisor.close()
+
+
+def _given_as_sdk(method: AdapterMethod, name: str, value: Any) -> bool:
+    """An SDK argument the harness parsed (a response, a stream of events): not plain data
+    (``response_as: mapping``, sent as it is)."""
+    return name in method.sdk and not isinstance(value, Mapping)
+
+
+HAND_OVER_WAIT = 10.0
+"""Seconds a call waits for the runtime's launcher to hand its namespace's listener over (it does so
+before the runtime starts, so it has come by the runtime's hello)."""
+
+
+def _with_endpoint(
+    build: Callable[[], tuple[Sent, Iterator[Any] | None]], endpoint: Endpoint, supervisor: Supervisor
+) -> tuple[Sent, Iterator[Any] | None]:
+    """A call built with ``endpoint`` in it (protocol 4, ``endpoints``); ``NotJudged`` when the runtime's
+    process cannot reach the emulator (its namespace got no listener): its requests would fail for a
+    reason of the harness's, never the runtime's."""
+    process = supervisor.process
+    if process is not None:
+        why = launch.hand_over(process.popen).reaches_emulator(HAND_OVER_WAIT)
+        if why:
+            raise NotJudged(f"the runtime's process cannot reach the provider emulator: {why}")
+    entry, events = build()
+    entry.messages[0]["endpoint"] = dataclasses.asdict(endpoint)
+    return entry, events

@@ -100,6 +100,12 @@ def converse(
                 for message in held:
                     supervisor.answer(process, message)
                 held = []
+            elif kind_of == "http" and "endpoint" in entry.messages[0]:  # (lane execurl's hunk)
+                supervisor.drop(process)
+                raise ProtocolError(
+                    f"an `http` message during {method}, whose call carries `endpoint`: a runtime that says "
+                    "`endpoints` sends its HTTP to the endpoint's URLs, never through the harness"
+                )
             elif kind_of == "http":
                 head, chunks = http_answer(reply.get("request") or {}, entry.downloads, http)
                 if chunks is not None:  # its body is pulled with `next`

@@ -35,6 +35,7 @@ import contextlib
 import os
 import queue
 import shlex
+import socket
 import subprocess
 import sys
 import threading
@@ -112,9 +113,13 @@ _SPAWNER = _Spawner()
 
 def popen(argv: list[str], cwd: str | None, env: Mapping[str, str]) -> subprocess.Popen[str]:
     """The runtime's process, with the environment ``env`` only: text lines on its stdin, stdout and
-    stderr; forked on the spawner thread (``_Spawner``), from whichever thread this is called. Raises
-    ``OSError``."""
+    stderr; forked on the spawner thread (``_Spawner``), from whichever thread this is called. A
+    runtime in a namespace of its own gets the provider emulator's listener made there and handed
+    over (``HandOver``). Raises ``OSError``."""
     environment = dict(env)
+    ours, theirs = socket.socketpair() if netns.isolating(argv) else (None, None)
+    if theirs is not None:
+        argv = netns.with_hand_over(argv, netns.emulator_port(), theirs.fileno())
 
     def spawn() -> subprocess.Popen[str]:
         assert threading.current_thread() is _SPAWNER.thread, "a runtime forked off the spawner thread"
@@ -128,9 +133,87 @@ def popen(argv: list[str], cwd: str | None, env: Mapping[str, str]) -> subproces
             text=True,
             encoding="utf-8",
             bufsize=1,
+            pass_fds=(theirs.fileno(),) if theirs is not None else (),
         )
 
-    return _SPAWNER.run(spawn)
+    try:
+        started = _SPAWNER.run(spawn)
+    finally:
+        if theirs is not None:
+            theirs.close()
+    _HAND_OVERS[started.pid] = HandOver(ours)
+    return started
+
+
+class HandOver:
+    """The provider emulator's listener in one runtime's namespace, received on a thread of its own
+    (the launcher sends it before the runtime starts) and given to whoever serves the emulator
+    (``serve_listeners``). Without a namespace there is nothing to hand over: the runtime shares the
+    host's loopback, where the emulator listens."""
+
+    def __init__(self, channel: socket.socket | None) -> None:
+        self.listener: socket.socket | None = None
+        self.why = "" if channel is None else "the launcher has not handed it over yet"
+        self.done = threading.Event()
+        if channel is None:
+            self.done.set()
+        else:
+            threading.Thread(
+                target=self._receive, args=(channel,), daemon=True, name="wireconf-hand-over"
+            ).start()
+
+    def _receive(self, channel: socket.socket) -> None:
+        with channel:
+            try:
+                _, fds, _, _ = socket.recv_fds(channel, 64, 1)
+            except OSError as exc:
+                fds, self.why = [], f"its launcher's channel failed: {exc}"
+        if fds:
+            self.listener, self.why = socket.socket(fileno=fds[0]), ""
+            _deliver(self.listener)
+        elif not self.why.startswith("its launcher"):
+            self.why = "its launcher made none (its namespace's loopback could not come up: see its stderr)"
+        self.done.set()
+
+    def reaches_emulator(self, timeout: float) -> str:
+        """Why the runtime cannot reach the provider emulator (``""``: it can), waiting up to
+        ``timeout`` seconds for the hand-over."""
+        self.done.wait(timeout)
+        return self.why
+
+
+_HAND_OVERS: dict[int, HandOver] = {}
+"""Each runtime process's hand-over, by its pid."""
+_SERVE: list[Callable[[socket.socket], None]] = []
+_WAITING: list[socket.socket] = []
+_HANDED = threading.Lock()
+
+
+def _deliver(listener: socket.socket) -> None:
+    with _HANDED:
+        if not _SERVE:
+            _WAITING.append(listener)
+            return
+        serve = _SERVE[0]
+    serve(listener)
+
+
+def serve_listeners(serve: Callable[[socket.socket], None]) -> None:
+    """Give every listener handed over (those come already, and those to come: a restarted runtime's)
+    to ``serve`` (the emulator's ``serve_listener``), once; a second call changes nothing."""
+    with _HANDED:
+        if _SERVE:
+            return
+        _SERVE.append(serve)
+        waiting = list(_WAITING)
+        _WAITING.clear()
+    for listener in waiting:
+        serve(listener)
+
+
+def hand_over(process: subprocess.Popen[str]) -> HandOver:
+    """``process``'s hand-over (one with nothing to hand over for a process not started here)."""
+    return _HAND_OVERS.get(process.pid) or HandOver(None)
 
 
 def start_early(command: str, env: Mapping[str, str], cwd: str | None = None) -> None:

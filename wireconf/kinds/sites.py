@@ -28,6 +28,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from wireconf.cassettes import netns
 from wireconf.cassettes.network_guard import GUARD
 from wireconf.emulator.routes import EmulatorError
 from wireconf.errors import CaseInputError, NotJudged
@@ -77,7 +78,7 @@ def emulator() -> Emulator:
             return running[1]
         from wireconf.emulator.server import Emulator
 
-        started = Emulator().start()
+        started = Emulator(listener=netns.emulator_socket()).start()  # the port exec: runtimes listen at
         GUARD.admit(started.address)
         try:  # a namespace whose loopback is down reaches nothing, the emulator included
             socket.create_connection(started.address, timeout=5).close()

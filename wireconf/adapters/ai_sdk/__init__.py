@@ -6,9 +6,10 @@ Install it once with ``wireconf ai-sdk build`` (from the npm registry, into the 
 ``WIRECONF_AI_SDK`` to an install folder; without Node.js or an install every case is skipped with the
 reason. The runtime gets what its users write: ``generateText`` / ``streamText`` with ``messages`` in
 its ModelMessage format, function tools through ``tool()`` and ``jsonSchema()``, providers created with
-``createOpenAI({fetch})`` (and ``createAnthropic``, ``createGoogleGenerativeAI``) whose ``fetch`` answers
-with the case's recorded response, or sends through the harness in e2e (``inputs.mjs`` maps the
-spec's agent and messages, ``server.mjs`` says what runs per kind).
+``createOpenAI({baseURL, apiKey})`` (and ``createAnthropic``, ``createGoogleGenerativeAI``) at the case's
+endpoint on the harness's provider emulator (exec protocol 4's ``endpoints``), which serves the recorded
+response and keeps the request sent; in e2e a ``fetch`` that sends through the harness (``inputs.mjs``
+maps the spec's agent and messages, ``server.mjs`` says what runs per kind).
 
 Declared: wire, process, stream and e2e for OpenAI Chat Completions and Responses, Anthropic Messages
 and Gemini generateContent. Not declared: embeddings and images (``embed`` / ``generateImage`` take no

@@ -3,19 +3,22 @@
 // alone (the guide's worked example for a JavaScript runtime, docs/adapters.md). `--impl ai-sdk` runs
 // it from the build `wireconf ai-sdk build` installed (wireconf/adapters/ai_sdk/__init__.py).
 //
-// What it runs, per kind, as an AI SDK user writes it:
-// - wire: `generateText({model, messages, ...settings})` with a provider whose `fetch` keeps the
-//   request body and stops there: the body the AI SDK's provider built is the request.
-// - process: `generateText` with a provider whose `fetch` answers with the recorded response
-//   (`call.recordedFetch()`); the AI SDK parses it; the result is its `text`, its `toolCalls`, or its
-//   `output` (structured output).
-// - stream: `streamText`, the recorded stream pulled as the AI SDK reads it; its `fullStream`'s text
+// Its hello says `endpoints`: every call carries the case's endpoint on the harness's provider
+// emulator, and the providers are created on its base URL as an AI SDK user points them at a gateway
+// (`createOpenAI({baseURL, apiKey})`): the AI SDK's own HTTP path runs, on Node's own fetch. Per kind:
+// - wire: `generateText({model, messages, ...settings})`; the request it sent is what is judged (the
+//   endpoint answers with a minimal valid response).
+// - process: `generateText`; the endpoint answers with the recorded response; the result is its
+//   `text`, its `toolCalls`, or its `output` (structured output).
+// - stream: `streamText`, the recorded stream served as the AI SDK reads it; its `fullStream`'s text
 //   deltas are yielded as they come, its tool calls at the end, an `error` part thrown.
 // - e2e: `generateText` (or `streamText`, when the agent asks for a stream) with a provider created
-//   on the harness's base URL whose `fetch` is the e2e bridge (`call.bridgeFetch()`).
+//   on the harness's base URL whose `fetch` is the e2e bridge (`call.bridgeFetch()`): an e2e call
+//   carries no endpoint yet (the emulator does not gate an e2e stream's last event).
 // In every kind, a media URL the AI SDK downloads to inline it (`download()`, for a URL the model does
-// not take as it is) is fetched through the harness (`call.bridgeFetch()`), which answers a URL the
-// case's input names with fixture bytes of its media type and refuses any other as a network attempt.
+// not take as it is) is fetched through the endpoint's download path (`call.downloadFetch()`; e2e: the
+// bridge), which answers a URL the case's input names with fixture bytes of its media type and refuses
+// any other.
 import {
   AISDKError,
   APICallError,
@@ -42,12 +45,11 @@ const MODELS = {
   "anthropic.messages": { options: "anthropic", model: (settings, id) => createAnthropic(settings).messages(id) },
   "gemini.generate_content": { options: "google", model: (settings, id) => createGoogleGenerativeAI(settings).chat(id) },
 };
-const KEYS = { openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY", gemini: "GEMINI_API_KEY" };
-const REPLAY_KEY = "wireconf-replay";
 
 // A process or stream call carries no messages (the response is judged, not the request): the AI SDK
 // refuses an empty prompt, so it gets one; the recording answers whatever request it sends.
 const REPLAY_PROMPT = [{ role: "user", content: "wireconf replay" }];
+const KEYS = { openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY", gemini: "GEMINI_API_KEY" };
 
 /**
  * The AI SDK's default download function (`createDefaultDownloadFunction` and `download` in `ai`: a URL
@@ -72,24 +74,26 @@ function downloadThrough(fetch) {
   return (requested) => Promise.all(requested.map(one));
 }
 
-/** What a user writes: generateText's (or streamText's) arguments, on a provider with this `fetch`. */
-function request(call, fetch, baseURL = undefined) {
+/** Where the provider answers: the case's endpoint, or (e2e) the harness's client through its bridge. */
+function provider(call) {
+  if (call.endpoint) return { apiKey: call.endpoint.key, baseURL: call.endpoint.api_base_url, download: call.downloadFetch() };
+  const fetch = call.bridgeFetch();
+  return { apiKey: process.env[KEYS[call.provider]] || "wireconf-replay", baseURL: call.client.api_base_url, fetch, download: fetch };
+}
+
+/** What a user writes: generateText's (or streamText's) arguments, on a provider at the endpoint. */
+function request(call) {
   const { agent } = call.args;
   const api = MODELS[call.api];
   let next = 0; // the ids the provider makes up (Gemini's tool calls) numbered per call, not random, so
   // that a diff reads the same on every run (the verdict is the same: they are not the spec's ids)
   const generateId = () => `ai-sdk-generated-${next++}`;
-  const settings = {
-    apiKey: process.env[KEYS[call.provider]] || REPLAY_KEY,
-    fetch,
-    generateId,
-    ...(baseURL ? { baseURL } : {}),
-  };
+  const { download, ...settings } = provider(call);
   return {
-    model: api.model(settings, agent.model.id),
+    model: api.model({ ...settings, generateId }, agent.model.id),
     messages: "messages" in call.args ? messagesOf(call.args.messages) : REPLAY_PROMPT,
     maxRetries: 0, // a recording answers once
-    experimental_download: downloadThrough(call.bridgeFetch()),
+    experimental_download: downloadThrough(download),
     ...settingsOf(agent, api.options),
   };
 }
@@ -104,28 +108,13 @@ function resultOf(agent, result) {
 
 const toolCall = (call) => ({ id: call.toolCallId, name: call.toolName, arguments: JSON.stringify(call.input) });
 
-class RequestCaptured extends Error {}
-
 async function buildRequest(call) {
-  let body;
-  const capture = async (_url, init) => {
-    body = JSON.parse(init.body);
-    throw new RequestCaptured("captured");
-  };
-  try {
-    await generateText(request(call, capture));
-  } catch (error) {
-    if (body !== undefined) return body;
-    throw error;
-  }
-  throw new Error("generateText returned without sending a request");
+  await generateText(request(call));
+  return null; // the request it sent is judged
 }
 
 async function processResponse(call) {
-  // a `response_as: mapping` case hands over the decoded JSON body as plain data: the AI SDK reads
-  // only HTTP responses, so it gets that body as one (status 200, JSON)
-  const fetch = call.isSdk("response") ? call.recordedFetch("response") : async () => Response.json(call.args.response);
-  return resultOf(call.args.agent, await generateText(request(call, fetch)));
+  return resultOf(call.args.agent, await generateText(request(call)));
 }
 
 /** streamText's fullStream as the spec's items: text deltas as they come, tool calls at the end. */
@@ -160,14 +149,11 @@ const CATEGORIES = [
   [APICallError, (error) => (error.statusCode >= 400 ? { category: "provider-http-error", status: error.statusCode } : null)],
 ];
 
-function processStream(call) {
-  return items(streamText(request(call, call.recordedFetch(call.stream))));
-}
+const processStream = (call) => items(streamText(request(call)));
 
 async function execute(call) {
-  const args = request(call, call.bridgeFetch(), call.client.api_base_url);
-  if (wantsStream(call.args.agent)) return items(streamText(args));
-  return resultOf(call.args.agent, await generateText(args));
+  if (wantsStream(call.args.agent)) return items(streamText(request(call)));
+  return resultOf(call.args.agent, await generateText(request(call)));
 }
 
 const APIS = Object.keys(MODELS);
@@ -177,7 +163,7 @@ await serve({
   hello: {
     name: "ai-sdk",
     version,
-    inputs: "recorded",
+    endpoints: true,
     capabilities: ["wire", "process", "stream", "e2e"].flatMap((kind) => APIS.map((api) => `${kind}:${api}`)),
   },
   handlers: { build_request: buildRequest, process: processResponse, process_stream: processStream, execute },

@@ -8,15 +8,15 @@ case is skipped with the reason. The server runs the runtime's own code, making 
 Python ``prompty`` adapter makes where the runtimes share concepts:
 
 - inputs become its own ``Agent`` (``Agent.load``) and ``Message`` (its constructor) objects;
-- ``wire``: the provider's executor runs for real with a capturing client as the agent's reference
-  connection; the params it passes to the SDK method, as the SDK serialises them, are the body;
+- ``wire``: the provider's executor runs for real with a real SDK client at the case's endpoint (the
+  harness's provider emulator) as the agent's reference connection; the request its SDK sent is judged;
 - ``process`` / ``stream``: the provider's processor on what the executor hands it: the openai /
-  @anthropic-ai/sdk objects (the versions its lockfile pins) parsed from the recorded bytes by those
-  SDKs, a stream wrapped in ``PromptyStream`` (images: unwrapped, as its executor returns it). The
-  bytes cross with exec protocol 2's ``inputs: recorded``;
+  @anthropic-ai/sdk objects (the versions its lockfile pins) read by those SDKs at the case's endpoint,
+  which serves the recorded bytes, a stream wrapped in ``PromptyStream`` (images: unwrapped, as its
+  executor returns it). Its hello says ``endpoints`` (exec protocol 4);
 - ``e2e``: the executor then the processor, with a real SDK client as the reference connection whose
-  HTTP goes through the harness to the case's cassette (protocol 2's ``http`` messages); not for
-  embeddings (``server.mjs`` says why).
+  HTTP goes through the harness to the case's cassette (the ``http`` messages: an e2e call carries no
+  endpoint yet); not for embeddings (``server.mjs`` says why).
 
 Not declared: ``trace`` (the spans stay in Node.js), ``process_async`` (the TypeScript runtime has
 one, asynchronous, ``process``), Gemini (no provider). A JavaScript ``Error`` (the base class itself)

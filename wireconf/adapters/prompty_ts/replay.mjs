@@ -1,22 +1,21 @@
-// Recorded bytes → the objects Prompty's TypeScript executors hand its processors.
+// The SDK objects Prompty's TypeScript executors hand its processors, read over HTTP.
 //
 // Each call gets a real SDK client (openai / @anthropic-ai/sdk, the versions the runtime's lockfile
-// pins) whose `fetch` answers with the recorded status, headers and body; then the SDK method the
-// executor calls parses them, exactly as it would parse a live response. A stream's body is pulled
-// from the harness one event at a time as the SDK reads it, so incremental processing stays visible.
-// (The recorded-response `fetch` and the e2e bridge are @wireconf/exec's: `call.recordedFetch()`,
-// `call.bridgeFetch()`.)
-const REPLAY_KEY = "wireconf-replay";
+// pins) at the case's endpoint (the harness's provider emulator, which answers with the recorded status,
+// headers and body; a stream's events as the SDK reads them); then the SDK method the executor calls
+// parses them, exactly as it would parse a live response. An e2e client's `fetch` is the harness's
+// bridge (`call.bridgeFetch()`).
 const MODEL = "wireconf-replay";
 
 /** The SDK calls, per api, as Prompty's executors make them (openai/src/executor.ts,
  * anthropic/src/executor.ts), with the fields the SDK needs to build a request. */
 export function replayer(sdks, core) {
-  // e2e clients take the harness client's base URL, and the key a user's would (the environment's)
+  // at the endpoint: its base URL in the form each SDK takes and its placeholder key; e2e: the harness
+  // client's base URL and the key a user's would (the environment's), through the bridge
   const clients = {
-    openai: (fetch, baseURL = "https://api.openai.com/v1", apiKey = REPLAY_KEY) =>
+    openai: ({ endpoint, fetch, baseURL = endpoint?.api_base_url, apiKey }) =>
       new sdks.OpenAI({ apiKey, baseURL, maxRetries: 0, fetch }),
-    anthropic: (fetch, baseURL = "https://api.anthropic.com", apiKey = REPLAY_KEY) =>
+    anthropic: ({ endpoint, fetch, baseURL = endpoint?.origin, apiKey }) =>
       new sdks.Anthropic({ apiKey, baseURL, maxRetries: 0, fetch }),
   };
   const KEYS = { openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY" };
@@ -46,18 +45,19 @@ export function replayer(sdks, core) {
   return {
     responseApis: Object.keys(responses),
     streamApis: Object.keys(streams),
-    /** The SDK's response object, parsed from what `fetch` answers (the call's recorded response). */
-    response(api, fetch) {
-      return responses[api](clients[provider(api)](fetch));
+    /** The SDK's response object, read by `client` (at the case's endpoint). */
+    response(api, client) {
+      return responses[api](client);
     },
-    /** The stream the executor hands the processor, its body pulled as the SDK reads it. */
-    stream(api, fetch) {
-      return streams[api](clients[provider(api)](fetch));
+    /** The stream the executor hands the processor, read by `client` as the SDK reads it. */
+    stream(api, client) {
+      return streams[api](client);
     },
-    /** An SDK client for an e2e call: its HTTP goes through `fetch` to `baseURL`. */
-    client(api, fetch, baseURL) {
+    /** An SDK client at `endpoint` (its key), or (e2e) sending through `fetch` to `baseURL`. */
+    client(api, { endpoint, fetch, baseURL }) {
       const name = provider(api);
-      return clients[name](fetch, baseURL, process.env[KEYS[name]] || REPLAY_KEY);
+      const apiKey = endpoint?.key ?? (process.env[KEYS[name]] || "wireconf-replay");
+      return clients[name]({ endpoint, fetch, baseURL, apiKey });
     },
   };
 }

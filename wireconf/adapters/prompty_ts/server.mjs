@@ -1,28 +1,25 @@
 // Prompty's TypeScript runtime (@prompty/core, @prompty/openai, @prompty/anthropic, @prompty/foundry)
-// served over wireconf's exec protocol, version 2 (`inputs: recorded`, e2e through `http` messages).
+// served over wireconf's exec protocol, version 4, whose hello says `endpoints`: each call carries the
+// case's endpoint on the harness's provider emulator, and the runtime's SDK clients are pointed at it.
 //
 //   node --experimental-import-meta-resolve server.mjs <built runtime/typescript folder>
 //
 // (`--impl prompty-ts` starts it: wireconf/adapters/prompty_ts/__init__.py.) What it runs, per kind:
-// - wire: the provider's executor, `execute(agent, messages)`, for real, with a capturing client
-//   registered as the agent's reference connection; the params it passes to the SDK method are the
-//   request body.
+// - wire: the provider's executor, `execute(agent, messages)`, for real, with a real SDK client at the
+//   endpoint as the agent's reference connection; the request the SDK sent there is judged.
 // - process: the provider's processor, `processor.process(agent, response)`, as the pipeline's
-//   `process()` step calls it, on the SDK's own response object, parsed from the recorded bytes.
+//   `process()` step calls it, on the SDK's own response object, read from the endpoint's recorded bytes.
 // - stream: the same, on the stream the executor would hand over (a PromptyStream around the SDK
-//   stream; images: the SDK's return value unwrapped), its bytes pulled from the harness as read.
+//   stream; images: the SDK's return value unwrapped), read from the endpoint as the SDK reads it.
 // - e2e: the executor then the processor, as run() calls them, with a real SDK client as the agent's
-//   reference connection; its fetch sends each request to the harness (protocol 2 `http`), which
-//   answers from the case's cassette through the case's own SDK client.
+//   reference connection; its fetch sends each request to the harness (`http`: an e2e call carries no
+//   endpoint yet), which answers from the case's cassette through the case's own SDK client.
 // The SDKs are those the runtime resolves (its lockfile's versions), found from its own packages.
-// The protocol itself (framing, hello, pulls, recorded-response fetch, the e2e bridge, error reporting)
-// is @wireconf/exec's (wireconf/exec_protocol/js), the package a JavaScript runtime installs from
-// `wireconf exec-client --path`; this file is the mapping alone.
+// The protocol itself is @wireconf/exec's (wireconf/exec_protocol/js); this file is the mapping alone.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 import { isStream, serve } from "../../exec_protocol/js/index.js";
-import { asRequestBody, capturingClient, RequestCaptured } from "./capture.mjs";
 import { loadAgent, loadMessage, providerOf } from "./inputs.mjs";
 import { replayer } from "./replay.mjs";
 import { errorOptions, represent } from "./results.mjs";
@@ -56,36 +53,30 @@ const PLACES = {
   [new URL("../../exec_protocol/js/", import.meta.url).href]: "wireconf/exec_protocol/js/",
 };
 
-const CAPTURE = "wireconf-capture";
-core.registerConnection(CAPTURE, capturingClient());
+const AT = "wireconf-endpoint";
 
-async function buildRequest(api, agent, messages) {
-  const loaded = loadAgent(core, agent, CAPTURE);
-  const executor = core.getExecutor(providerOf(api, loaded));
-  try {
-    await executor.execute(
-      loaded,
-      messages.map((m) => loadMessage(core, m)),
-    );
-  } catch (error) {
-    if (error instanceof RequestCaptured) return asRequestBody(error.params);
-    throw error;
-  }
-  throw new Error("Prompty's executor returned without calling its SDK client");
+async function buildRequest(call) {
+  // the agent's reference connection: a real SDK client at the case's endpoint
+  core.registerConnection(AT, replay.client(call.api, { endpoint: call.endpoint }));
+  const loaded = loadAgent(core, call.args.agent, AT);
+  await core.getExecutor(providerOf(call.api, loaded)).execute(
+    loaded,
+    call.args.messages.map((m) => loadMessage(core, m)),
+  );
+  return null; // the request its SDK sent is judged
 }
 
 async function processResponse(call) {
   const loaded = loadAgent(core, call.args.agent);
-  // an argument the harness does not list in `sdk` is plain data (response_as: mapping): the JSON body
-  const response = call.isSdk("response")
-    ? await replay.response(call.api, call.recordedFetch("response"))
-    : call.args.response;
+  // a `response_as: mapping` case's response is plain data in `args` (the decoded JSON body)
+  const client = replay.client(call.api, { endpoint: call.endpoint });
+  const response = "response" in call.args ? call.args.response : await replay.response(call.api, client);
   return core.getProcessor(providerOf(call.api, loaded)).process(loaded, response);
 }
 
 async function processStream(call) {
   const loaded = loadAgent(core, call.args.agent);
-  const stream = await replay.stream(call.api, call.recordedFetch(call.stream));
+  const stream = await replay.stream(call.api, replay.client(call.api, { endpoint: call.endpoint }));
   const result = await core.getProcessor(providerOf(call.api, loaded)).process(loaded, stream);
   return isStream(result) ? result : [result]; // not a stream of items: the one item
 }
@@ -97,7 +88,7 @@ const E2E = "wireconf-e2e";
  * stream result is streamed back item by item. */
 async function execute(call) {
   const { agent, messages, client } = call.args;
-  core.registerConnection(E2E, replay.client(call.api, call.bridgeFetch(), client.base_url));
+  core.registerConnection(E2E, replay.client(call.api, { fetch: call.bridgeFetch(), baseURL: client.base_url }));
   const loaded = loadAgent(core, agent, E2E);
   const provider = providerOf(call.api, loaded);
   const response = await core.getExecutor(provider).execute(
@@ -115,7 +106,7 @@ function setToolRegistry() {
 }
 
 const METHODS = {
-  build_request: (call) => buildRequest(call.api, call.args.agent, call.args.messages),
+  build_request: buildRequest,
   process: processResponse,
   process_stream: processStream,
   set_tool_registry: setToolRegistry,
@@ -150,8 +141,7 @@ const capabilities = [
 
 await serve({
   hello: {
-    protocol: 2,
-    inputs: "recorded",
+    endpoints: true,
     name: "prompty-ts",
     version: core.PKG_VERSION,
     capabilities,

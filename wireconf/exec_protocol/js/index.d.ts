@@ -1,6 +1,6 @@
 // The API of @wireconf/exec. The protocol's messages are typed in protocol.d.ts (generated from the
 // exec schema by wireconf: `wireconf exec-schema --write`).
-import type { Api, Capability, CallMessage, HelloMessage, ErrorMessage, Recorded, RecordedHead, RuntimeMessage, HarnessMessage } from "./protocol.js";
+import type { Api, Capability, CallMessage, Endpoint, HelloMessage, ErrorMessage, Recorded, RecordedHead, RuntimeMessage, HarnessMessage } from "./protocol.js";
 
 /** What an error means in the spec's terms (`expect_error: {category: ...}`). */
 export type ErrorCategory = NonNullable<ErrorMessage["error"]["category"]>;
@@ -56,6 +56,8 @@ export declare class Call {
   readonly provider: string | null;
   /** The e2e call's client description, else null. */
   readonly client: ClientDescription | null;
+  /** Protocol 4, after a hello that says `endpoints`: where the case's api answers, else null. */
+  readonly endpoint: Endpoint | null;
   /** Whether argument `name` is an SDK argument rather than plain data (`response_as: mapping`). */
   isSdk(name: string): boolean;
   /** The next event of the streamed argument (bytes with `inputs: recorded`, else the provider's JSON), null at its end. */
@@ -69,6 +71,8 @@ export declare class Call {
   /** The harness as a fetch: a download of a media URL the call's messages name gets fixture bytes (any
    * call); in an e2e call, any other request is answered from the case's cassette (the e2e bridge). */
   bridgeFetch(): Fetch;
+  /** A fetch for the media downloads the case's input names, through `endpoint.download` (protocol 4). */
+  downloadFetch(): Fetch;
 }
 
 export type Handler = (call: Call) => unknown | Promise<unknown>;

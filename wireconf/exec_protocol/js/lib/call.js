@@ -30,6 +30,9 @@ export class Call {
     this.args = message.args ?? {};
     this.sdk = message.sdk ?? [];
     this.stream = message.stream ?? null;
+    /** Protocol 4, after a hello that says `endpoints`: where the case's api answers (its base URLs,
+     * a placeholder key, the media downloads), else null. */
+    this.endpoint = message.endpoint ?? null;
     this.recordedInputs = hello.inputs === "recorded";
     this.pipeline = hello.pipeline === true;
     /** Protocol 4: ask for the held rest of the stream (`ack`) once all that was sent is read. */
@@ -154,6 +157,24 @@ export class Call {
   /** The e2e call's SDK client description (`execute`'s `client`): base URLs to build an SDK client on. */
   get client() {
     return this.args.client ?? null;
+  }
+
+  /**
+   * A `fetch` for media downloads through the call's endpoint (protocol 4, `endpoints`): a GET or HEAD of
+   * a URL the case's input names is answered by the emulator's download path (`endpoint.download`) with
+   * the fixture bytes of its media type; any other URL is refused there, as a network attempt (the case
+   * is an error). Give it to what the runtime downloads media with; no proxy support is needed.
+   */
+  downloadFetch() {
+    if (this.endpoint === null) {
+      throw new ProtocolError(`call ${this.id} (${this.method}) carries no endpoint (a hello that says \`endpoints\` gets one)`);
+    }
+    const download = this.endpoint.download;
+    return async (input, init = {}) => {
+      const url = input instanceof Request ? input.url : String(input);
+      const method = init.method ?? (input instanceof Request ? input.method : "GET");
+      return fetch(`${download}?url=${encodeURIComponent(url)}`, { method, signal: init.signal });
+    };
   }
 
   /**
