@@ -154,6 +154,7 @@ def sdk_input(
     """The official SDK's object for the response ``source`` names (a stream comes with its probe)."""
     recorded = recorded_response(ctx, case, source, stream)
     built = _PREBUILT.pop(_prebuilt_key(case, recorded), None) if stream else None
+    probe: StreamProbe | None
     if built is not None and built[0] is recorded:
         _, sdk_object, probe = built
     else:
