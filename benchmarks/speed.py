@@ -11,7 +11,7 @@ the whole corpus, a scaled corpus (one process and ``-n 2``), the Python exec he
   Each is the median over the rounds of a round's difference (two sessions run back to back, under the
   same load). Beside the times, counters that load does not move: the full collections during the
   floor, the objects frozen, the loggers the process holds (pytest walks them for every phase of every
-  item), the minor page faults per case of the pytest process and of the runner process.
+  item), the minor page faults per case of the runner process (its copies of the pytest process's pages).
   A session's end does not wait for the kernel to tear its runner process down (a thread reaps it, as
   in every session): that is out of the wall time, and in the CPU time (the script waits for it).
 - **corpus**: the README's ``pytest cases`` as a command (start-up included).
@@ -158,7 +158,8 @@ def _state_figures(rounds: Sequence[dict[str, Any]]) -> dict[str, float]:
         "floor_collections": per("floor", "floor_empty", "full_collections", items) * 1000,
         "frozen": float(states[-1]["floor"]["frozen"]),
         "loggers": float(states[-1]["floor"]["loggers"]),
-        "faults": per("run", "empty", "faults", cases),
+        # the runner process's alone: the empty session forks none, and the pytest process's own faults
+        # follow what its earlier sessions left mapped more than its cases
         "runner_faults": per("run", "empty", "runner_faults", cases),
     }
 
@@ -179,11 +180,11 @@ def case_cost(repeat: int, work: Path, case_kinds: Sequence[str] = SCALED_KINDS)
         f"  CPU per case: {figures['pytest_cpu'] * 1000:.3f} ms in the pytest process, "
         f"{figures['runner_cpu'] * 1000:.3f} ms in the case-runner process (they overlap on two cores)"
     )
-    if "faults" in figures:
+    if "runner_faults" in figures:
         print(
             f"  what they rest on: {figures['floor_collections']:.1f} full collections per 1000 floor items, "
-            f"{figures['frozen']:.0f} objects frozen, {figures['loggers']:.0f} loggers; minor page faults "
-            f"per case: {figures['faults']:.1f} (pytest process), {figures['runner_faults']:.1f} (runner)"
+            f"{figures['frozen']:.0f} objects frozen, {figures['loggers']:.0f} loggers; "
+            f"{figures['runner_faults']:.1f} minor page faults per case in the runner process"
         )
     if probe.kinds:
         print(
@@ -497,7 +498,6 @@ ROWS = (
     ("full collections per 1000 floor items", "floor_collections", "n"),
     ("objects frozen out of the collector's sight", "frozen", "n"),
     ("loggers in the process (pytest walks them per phase)", "loggers", "n"),
-    ("minor page faults per case: the pytest process", "faults", "n"),
     ("minor page faults per case: the runner process", "runner_faults", "n"),
     ("CPU per case: the pytest process", "pytest_cpu", "ms"),
     ("CPU per case: the runner process", "runner_cpu", "ms"),
