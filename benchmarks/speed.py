@@ -6,8 +6,12 @@ the whole corpus, a scaled corpus (one process and ``-n 2``), the Python exec he
 
 - **case cost**: ``pytest cases`` in-process on the wire, process and stream cases (MCP cases left out:
   each starts a server process, see benchmarks/mcp_startup.py), minus the same session with every case
-  deselected, per case. pytest's floor is measured the same way in the same process: a file of 1000
+  deselected, per case. pytest's floor is measured the same way in the same process: a file of 2000
   parametrized no-op tests, without the wireconf plugin, minus the same session with all deselected.
+  Each is the median over the rounds of a round's difference (two sessions run back to back, under the
+  same load). Beside the times, counters that load does not move: the full collections during the
+  floor, the objects frozen, the loggers the process holds (pytest walks them for every phase of every
+  item), the minor page faults per case of the runner process (its copies of the pytest process's pages).
   A session's end does not wait for the kernel to tear its runner process down (a thread reaps it, as
   in every session): that is out of the wall time, and in the CPU time (the script waits for it).
 - **corpus**: the README's ``pytest cases`` as a command (start-up included).
@@ -38,7 +42,8 @@ checkout's ratio to each. Wall times follow the machine's load; the CPU times pe
 move less, and ratios within one run are what to compare across runs. The harness's own share is the
 marginal cost less pytest's floor and the reference's own calls (``process_async`` included, made on
 every ``process`` case), by wall time and by CPU time (the bare calls timed on the CPU clock too): on
-a loaded machine read the CPU row.
+a loaded machine read the CPU row. Where every side runs the same pytest its floor is the same work,
+and the share is given against their common floor (the median of the sides') too.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ import re
 import resource
 import shlex
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -101,13 +107,17 @@ def command(argv: list[str], cwd: Path, check: bool = True) -> tuple[Timing, str
 
 
 def per_case(rounds: Sequence[dict[str, Any]]) -> dict[str, float]:
-    """The case cost of ``speed_probe`` rounds, in seconds: each session's best (least wall time, least
-    CPU) of the rounds, the run minus the same run with every item deselected, per case or item."""
+    """The case cost of ``speed_probe`` rounds, in seconds: per round, the run less the same run with
+    every item deselected (measured just before or after it, under the same load), per case or item;
+    the median of the rounds. A difference of each session's best over the rounds is thrown off by one
+    lucky empty session (too low a floor or cost for every round) and by load that weighs on one side's
+    sessions; the per-round difference pairs sessions that ran under the same load, and the median
+    leaves out one disturbed round of three."""
 
     def cost(run: str, empty: str, count: str) -> tuple[float, float]:
         n = max(rounds[0][count], 1)
-        wall = (min(r[run][0] for r in rounds) - min(r[empty][0] for r in rounds)) / n
-        cpu = (min(r[run][1] for r in rounds) - min(r[empty][1] for r in rounds)) / n
+        wall = statistics.median((r[run][0] - r[empty][0]) / n for r in rounds)
+        cpu = statistics.median((r[run][1] - r[empty][1]) / n for r in rounds)
         return wall, cpu
 
     case_wall, case_cpu = cost("run", "empty", "cases")
@@ -115,7 +125,7 @@ def per_case(rounds: Sequence[dict[str, Any]]) -> dict[str, float]:
     bare = min(r["bare"][0] for r in rounds) / max(rounds[0]["bare"][1], 1)
     bare_cpu = min(r.get("bare_cpu", r["bare"])[0] for r in rounds) / max(rounds[0]["bare"][1], 1)
     runner_cpu = min(r.get("runner_cpu", 0.0) for r in rounds) / max(rounds[0]["cases"], 1)
-    return {
+    figures = {
         "cases": rounds[0]["cases"],
         "items": rounds[0]["items"],
         "case_wall": case_wall,
@@ -128,6 +138,29 @@ def per_case(rounds: Sequence[dict[str, Any]]) -> dict[str, float]:
         "own_cpu": case_cpu - floor_cpu - bare_cpu,
         "runner_cpu": runner_cpu,
         "pytest_cpu": case_cpu - runner_cpu,
+    }
+    return figures | _state_figures(rounds)
+
+
+def _state_figures(rounds: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """What the figures rest on, from the probe's counters (``speed_probe._state``; none from an older
+    probe): deterministic, so a floor or a cost that differs between sides says here why, or that it is
+    the machine's load."""
+    states = [r["state"] for r in rounds if "state" in r]
+    if not states:
+        return {}
+    cases, items = max(rounds[0]["cases"], 1), max(rounds[0]["items"], 1)
+
+    def per(session: str, empty: str, key: str, n: int) -> float:
+        return statistics.median((s[session][key] - s[empty][key]) / n for s in states)
+
+    return {
+        "floor_collections": per("floor", "floor_empty", "full_collections", items) * 1000,
+        "frozen": float(states[-1]["floor"]["frozen"]),
+        "loggers": float(states[-1]["floor"]["loggers"]),
+        # the runner process's alone: the empty session forks none, and the pytest process's own faults
+        # follow what its earlier sessions left mapped more than its cases
+        "runner_faults": per("run", "empty", "runner_faults", cases),
     }
 
 
@@ -147,6 +180,12 @@ def case_cost(repeat: int, work: Path, case_kinds: Sequence[str] = SCALED_KINDS)
         f"  CPU per case: {figures['pytest_cpu'] * 1000:.3f} ms in the pytest process, "
         f"{figures['runner_cpu'] * 1000:.3f} ms in the case-runner process (they overlap on two cores)"
     )
+    if "runner_faults" in figures:
+        print(
+            f"  what they rest on: {figures['floor_collections']:.1f} full collections per 1000 floor items, "
+            f"{figures['frozen']:.0f} objects frozen, {figures['loggers']:.0f} loggers; "
+            f"{figures['runner_faults']:.1f} minor page faults per case in the runner process"
+        )
     if probe.kinds:
         print(
             f"  of the marginal cost: pytest's floor {figures['floor_wall'] * 1000:.3f} ms, the "
@@ -404,6 +443,7 @@ def side_by_side(refs: Sequence[str], repeat: int, cache: Path, kinds: Sequence[
             for side in order:
                 rounds[side].append(by_side[side].round())
         figures = {side: per_case(rounds[side]) for side in sides}
+        _common_floor(figures, {side: {r.get("pytest") for r in rounds[side]} for side in sides})
     finally:
         for probe in probes:
             probe.close()
@@ -425,6 +465,21 @@ def side_by_side(refs: Sequence[str], repeat: int, cache: Path, kinds: Sequence[
     _print_side_by_side(sides, figures, kinds)
 
 
+def _common_floor(figures: dict[Side, dict[str, float]], versions: dict[Side, set[object]]) -> None:
+    """Where every side runs the same pytest, its floor is the same work: the median of the sides' floors
+    stands for all of them, and each side's share is also given against it, so that a floor one side
+    happened to measure high (or low) does not make its share look small (or large)."""
+    seen = {v for side_versions in versions.values() for v in side_versions}
+    if len(seen) != 1 or None in seen:
+        return
+    common_wall = statistics.median(f["floor_wall"] for f in figures.values())
+    common_cpu = statistics.median(f["floor_cpu"] for f in figures.values())
+    for f in figures.values():
+        f["common_floor_wall"], f["common_floor_cpu"] = common_wall, common_cpu
+        f["own_common"] = f["case_wall"] - common_wall - f["bare"]
+        f["own_common_cpu"] = f["case_cpu"] - common_cpu - f["bare_cpu"]
+
+
 ROWS = (
     ("marginal cost per case (wall)", "case_wall", "ms"),
     ("marginal cost per case (CPU)", "case_cpu", "ms"),
@@ -436,6 +491,14 @@ ROWS = (
     ("the reference's own calls (CPU)", "bare_cpu", "ms"),
     ("the harness's own share (wall)", "own", "ms"),
     ("the harness's own share (CPU)", "own_cpu", "ms"),
+    ("pytest's floor common to the sides (wall)", "common_floor_wall", "ms"),
+    ("pytest's floor common to the sides (CPU)", "common_floor_cpu", "ms"),
+    ("the harness's own share, common floor (wall)", "own_common", "ms"),
+    ("the harness's own share, common floor (CPU)", "own_common_cpu", "ms"),
+    ("full collections per 1000 floor items", "floor_collections", "n"),
+    ("objects frozen out of the collector's sight", "frozen", "n"),
+    ("loggers in the process (pytest walks them per phase)", "loggers", "n"),
+    ("minor page faults per case: the runner process", "runner_faults", "n"),
     ("CPU per case: the pytest process", "pytest_cpu", "ms"),
     ("CPU per case: the runner process", "runner_cpu", "ms"),
     ("`pytest cases -q` (wall)", "corpus_wall", "s"),
@@ -443,7 +506,11 @@ ROWS = (
 )
 
 
-def _shown(value: float, unit: str) -> str:
+def _shown(value: float | None, unit: str) -> str:
+    if value is None:
+        return "n/a"
+    if unit == "n":
+        return f"{value:.1f}" if abs(value) < 100 else f"{value:.0f}"
     if unit == "ms":
         return f"{value * 1000:.3f} ms"
     return f"{value:.2f} {unit}" if unit == "s" else f"{value:.2f}x"
@@ -460,10 +527,12 @@ def _print_side_by_side(
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for label, key, unit in ROWS:
-        values = [_shown(figures[side][key], unit) for side in sides]
+        if all(key not in figures[side] for side in sides):
+            continue
+        values = [_shown(figures[side].get(key), unit) for side in sides]
         ratios = []
         for other in others:
-            mine, theirs = figures[this][key], figures[other][key]
+            mine, theirs = figures[this].get(key, 0.0), figures[other].get(key, 0.0)
             ratios.append(f"{mine / theirs:.2f}" if theirs > 0 and mine > 0 else "n/a")
         print("| " + " | ".join([label, *values, *ratios]) + " |")
 

@@ -11,7 +11,7 @@ sides see the same load.
 
 A round: ``pytest <checkout>/cases`` in-process on the wire, process and stream cases (MCP cases left
 out: each starts a server process), the same session with every case deselected, the same two on
-pytest's floor (a file of 1000 parametrized no-op tests, without the wireconf plugin, under the
+pytest's floor (a file of 2000 parametrized no-op tests, without the wireconf plugin, under the
 checkout's own pytest configuration), and one pass of
 the reference's own calls made bare on prepared inputs (the checkout's ``benchmarks/overhead.py``; its
 ``process`` cases twice where the reference has ``process_async``, which the plugin awaits beside
@@ -27,9 +27,11 @@ it runs unchanged in a checkout of an older commit.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import io
 import json
+import logging
 import os
 import resource
 import sys
@@ -41,13 +43,36 @@ from pathlib import Path
 
 import pytest
 
-TRIVIAL_ITEMS = 1000
+TRIVIAL_ITEMS = 2000
+"""pytest's floor's items: enough that one disturbed session moves the floor per item little."""
 NO_ITEM = "no-item-has-this-name"
 
 
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
+
+
+_MOVED = ("full_collections", "faults", "runner_faults")
+"""The counters of ``_state`` a session is given as its own (the difference over it)."""
+
+
+def _state() -> dict[str, int]:
+    """What a session's figures rest on, beside the clock, each deterministic under load: the full
+    collections the garbage collector ran (each walks every object not frozen: a heap left unfrozen by
+    an earlier session makes pytest's floor cost more per item), the objects frozen out of its sight,
+    the loggers the process holds (pytest attaches its capture handlers per phase of every item by
+    walking all of them: more SDK modules imported, a higher floor), and the minor page faults of this
+    process and of its reaped children (the runner process's copy-on-write copies of the pytest
+    process's pages)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {
+        "full_collections": gc.get_stats()[2]["collections"],
+        "frozen": gc.get_freeze_count(),
+        "loggers": len(logging.Logger.manager.loggerDict),
+        "faults": own.ru_minflt,
+        "runner_faults": children.ru_minflt,
+    }
 
 
 def _wait_reaped() -> Callable[[], None]:
@@ -120,17 +145,21 @@ class Probe:
         bare pass (one call per case) leaves out, so it is timed apart and added (``round``)."""
         self.session(self.plugin_args)  # the first session imports the SDKs and parses the corpus once
 
-    def session(self, args: list[str]) -> tuple[float, float, int, float]:
-        """One in-process session: wall and CPU seconds (its runner process included), call phases, and
-        the CPU seconds of its child processes alone (the runner process)."""
+    def session(self, args: list[str]) -> tuple[float, float, int, float, dict[str, int]]:
+        """One in-process session: wall and CPU seconds (its runner process included), call phases, the
+        CPU seconds of its child processes alone (the runner process), and what the figures rest on
+        (``_state``)."""
         counter = _CountCalls()
+        state = _state()
         own, children, started = time.process_time(), _children_cpu(), time.perf_counter()
         with redirect_stdout(io.StringIO()):
             pytest.main(args, plugins=[counter])
         wall = time.perf_counter() - started
         self.wait_reaped()
         children = _children_cpu() - children
-        return wall, time.process_time() - own + children, counter.calls, children
+        after = _state()
+        moved = {key: after[key] - state[key] for key in _MOVED}
+        return wall, time.process_time() - own + children, counter.calls, children, state | moved
 
     def _bare(self, kinds: Sequence[str], cpu: bool = False) -> tuple[float, int]:
         """The checkout's bare pass over ``kinds`` (its process cases a second time where the reference
@@ -157,6 +186,7 @@ class Probe:
         bare_seconds, bare_cases = self._bare(self.kinds) if self.kinds else (0.0, 0)
         bare_cpu = self._bare(self.kinds, cpu=True)[0] if self.kinds else 0.0
         return {
+            "pytest": pytest.__version__,
             "cases": run[2],
             "items": floor[2],
             "run": run[:2],
@@ -166,6 +196,7 @@ class Probe:
             "floor_empty": floor_empty[:2],
             "bare": [bare_seconds, bare_cases],
             "bare_cpu": [bare_cpu, bare_cases],
+            "state": {"run": run[4], "empty": empty[4], "floor": floor[4], "floor_empty": floor_empty[4]},
         }
 
 

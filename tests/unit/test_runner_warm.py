@@ -41,7 +41,7 @@ def warmed(monkeypatch):
     """The cases each warm-up had the SDK parse, by node id."""
     calls: list[list[str]] = []
 
-    def count(ctx, case):
+    def count(ctx, case, stream_input=False):
         calls[-1].append(case.id)
 
     monkeypatch.setattr(base, "warm_sdk_input", count)

@@ -153,21 +153,58 @@ def sdk_input(
 ) -> tuple[SDKObject, StreamProbe | None]:
     """The official SDK's object for the response ``source`` names (a stream comes with its probe)."""
     recorded = recorded_response(ctx, case, source, stream)
-    probe = StreamProbe(split_events(recorded.body)) if stream else None
-    try:
-        if probe is not None:
-            sdk_object = ctx.replay.stream_object(case.api, recorded, probe)
-        else:
-            sdk_object = ctx.replay.response_object(case.api, recorded)
-    except Exception as exc:
-        raise CaseInputError(f"the SDK could not parse the recorded response: {exc!r}") from exc
+    built = _PREBUILT.pop(_prebuilt_key(case, recorded), None) if stream else None
+    probe: StreamProbe | None
+    if built is not None and built[0] is recorded:
+        _, sdk_object, probe = built
+    else:
+        probe = StreamProbe(split_events(recorded.body)) if stream else None
+        try:
+            if probe is not None:
+                sdk_object = ctx.replay.stream_object(case.api, recorded, probe)
+            else:
+                sdk_object = ctx.replay.response_object(case.api, recorded)
+        except Exception as exc:
+            raise CaseInputError(f"the SDK could not parse the recorded response: {exc!r}") from exc
     remember(sdk_object, recorded, probe)  # for runtimes whose own SDK parses the bytes (exec:)
     return sdk_object, probe
 
 
-def warm_sdk_input(ctx: HarnessContext, case: LoadedCase[CaseBase]) -> None:
+_PREBUILT: dict[tuple[str, str, int], tuple[RecordedResponse, SDKObject, StreamProbe]] = {}
+"""An SDK stream object (and its probe) built ahead for a case, unread, by case and recorded response:
+``sdk_input`` takes it (once) instead of making the SDK's streaming call for the case. A stream is read
+once, so each is a case's own; built in the pytest process before the runner process is forked
+(``warm_sdk_input``), every fork (a runner started after a kill, a later session's) takes its own
+unread copy, while the pytest process's stays unread. The recorded response is kept with it, so that
+its id names no other. The SDK's streaming call is its request path
+(the request built, sent through the replay transport, the response wrapped): about 0.5 ms in a
+warm loop, 1 ms in a case, a stream case's largest harness cost."""
+_PREBUILT_KEPT = 4096
+
+
+def _prebuilt_key(case: LoadedCase[CaseBase], recorded: RecordedResponse) -> tuple[str, str, int]:
+    """A case's stream input: its id, its api and the very recorded response (the cassette store keeps
+    one object per interaction; a recorded response parsed anew is another input)."""
+    return (case.id, case.api, id(recorded))
+
+
+def _prebuild(ctx: HarnessContext, case: LoadedCase[CaseBase], recorded: RecordedResponse) -> None:
+    key = _prebuilt_key(case, recorded)
+    kept = _PREBUILT.get(key)
+    if kept is not None and kept[0] is recorded:
+        return
+    probe = StreamProbe(split_events(recorded.body))
+    sdk_object = ctx.replay.stream_object(case.api, recorded, probe)
+    if len(_PREBUILT) >= _PREBUILT_KEPT:
+        _PREBUILT.pop(next(iter(_PREBUILT)))
+    _PREBUILT[key] = (recorded, sdk_object, probe)
+
+
+def warm_sdk_input(ctx: HarnessContext, case: LoadedCase[CaseBase], stream_input: bool = False) -> None:
     """Have the SDK parse the recorded response a case's ``response`` names, once per process, before
-    any case runs (``SdkReplay.warm``): best effort, since the case itself reports any problem."""
+    any case runs (``SdkReplay.warm``): best effort, since the case itself reports any problem. With
+    ``stream_input`` (a kind whose input is the SDK's stream), the case's unread stream is built too
+    (``_PREBUILT``)."""
     source = getattr(case.model, "response", None)
     if not isinstance(source, CassetteRef | InlineResponse):
         return
@@ -175,5 +212,7 @@ def warm_sdk_input(ctx: HarnessContext, case: LoadedCase[CaseBase]) -> None:
         recorded, _ = _recorded(ctx, case, source)
         if recorded.problem is None and 200 <= recorded.status < 300:
             ctx.replay.warm(case.api, recorded)
+            if stream_input and recorded.is_event_stream:
+                _prebuild(ctx, case, recorded)
     except Exception:  # the case's own preparation says what is wrong with its input
         return

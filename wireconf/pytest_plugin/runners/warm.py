@@ -61,6 +61,7 @@ def warm_up(session: CaseHost, item: RunnableCase) -> None:
 def _warm(session: CaseHost, selected: list[RunnableCase], shared: bool) -> None:
     from wireconf.cassettes.store import CassetteError
     from wireconf.kinds.base import warm_sdk_input
+    from wireconf.kinds.registry import KINDS
     from wireconf.providers.registry import APIS, PROVIDER_OF
     from wireconf.sdk.replay import warm_up as warm_sdk
 
@@ -79,7 +80,8 @@ def _warm(session: CaseHost, selected: list[RunnableCase], shared: bool) -> None
             with contextlib.suppress(CassetteError, OSError):
                 ctx.cassettes.load(name).problem()
         if source is not None and item.loaded.api in APIS:  # a case without a response has none to parse
-            warm_sdk_input(ctx, item.loaded)
+            kind = KINDS.get(item.loaded.kind)
+            warm_sdk_input(ctx, item.loaded, stream_input=kind is not None and kind.streams_only)
 
 
 def _field(model: object, name: str) -> YAML:
