@@ -1,0 +1,67 @@
+"""The shipped runtimes run from environments of their own (``wireconf.envs``, conformance/runtimes.yaml's
+``packages``): made with the ecosystem's tools into the cache folder, reused by the next run, and running
+the runtime through its adapter in-process there. NVIDIA NeMo Agent toolkit's ATIF extractors (nat) are
+installed in no other environment: the project's dev extra no longer pins them."""
+
+from __future__ import annotations
+
+import subprocess
+import tomllib
+
+import pytest
+
+from tests.conftest import REPO
+from tests.runtime_envs import run_in_env, runtime_env
+from wireconf.commands.findings import RUNTIMES_FILE, listed_runtimes
+from wireconf.envs.build import make
+from wireconf.envs.spec import PYTHON, package_name
+
+pytestmark = pytest.mark.third_party
+
+STILL_IN_DEV = {"prompty", "litellm", "langchain-openai", "langchain-anthropic", "langchain-google-genai"}
+"""Runtimes' packages the dev extra still pins: their tests import them in the project's own process
+(tests/integration/test_langchain_litellm.py, test_prompty_adapter.py, test_seed_runtimes.py' luthien,
+the repro tests); each leaves this set when its tests run it from its environment."""
+
+
+def _dev_extra() -> set[str]:
+    with (REPO / "pyproject.toml").open("rb") as handle:
+        project = tomllib.load(handle)["project"]
+    return {package_name(p).lower() for p in project["optional-dependencies"]["dev"]}
+
+
+def test_the_dev_extra_pins_no_runtime_package_that_has_an_environment_of_its_own():
+    runtimes = listed_runtimes(REPO / "conformance" / RUNTIMES_FILE)
+    packages = {
+        package_name(p).lower()
+        for r in runtimes
+        if r.spec is not None and r.spec.ecosystem == PYTHON
+        for p in r.spec.packages
+    }
+    assert "nvidia-nat-atif" in packages
+    assert packages & _dev_extra() <= STILL_IN_DEV
+
+
+def test_nat_runs_the_extract_cases_from_its_environment(tmp_path):
+    env = runtime_env("nat")
+    pinned = subprocess.run(
+        [str(env.python), "-c", "import importlib.metadata as m; print(m.version('nvidia-nat-atif'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert f"nvidia-nat-atif=={pinned}" in env.spec.packages
+    records = run_in_env(env, tmp_path / "nat.jsonl", "--impl=nat", "-k", "extract")
+    statuses = {record["id"]: record["status"] for record in records}
+    assert statuses and set(statuses.values()) <= {"passed", "failed"}
+    assert statuses["extract.openai.chat.real-one-tool-call-content-null"] == "passed"
+    failed = [record for record in records if record["status"] == "failed"]
+    assert failed, "nat's extractors differ from the expectation somewhere (conformance/nat.yaml)"
+    for record in failed:  # every difference is declared by a rule (tests/conftest.py: assert_all_ruled)
+        assert record["differences"] and all(d.get("rules") for d in record["differences"]), record["id"]
+
+
+def test_an_environment_is_reused_from_the_cache_and_remade_when_unfinished():
+    env = runtime_env("nat")
+    again = make(env.spec)
+    assert again.reused and again.folder == env.folder
