@@ -28,6 +28,8 @@ from wireconf.envs.spec import NPM, EnvSpec, package_name
 from wireconf.errors import WireconfError
 
 MARK = ".wireconf-env"
+EDITABLE_LOCK = ".editable.lock"
+"""Held while the checkout is installed editable (it writes its egg-info); .ci/run takes it too."""
 CHECKOUT = Path(__file__).resolve().parents[2]
 """The source checkout the environments install wireconf from (editable)."""
 
@@ -128,12 +130,12 @@ def _make_python(spec: EnvSpec, folder: Path, log: Path, checkout: Path) -> None
     if uv is not None:
         _run([uv, "venv", "--quiet", "--python", _base_python(), str(folder)], log)
         _run([uv, "pip", "install", "--quiet", "--python", python, *requirements], log)
-        with _locked(envs_root(folder.parent.parent) / ".editable.lock"):
+        with _locked(folder.parent / EDITABLE_LOCK):
             _run([uv, "pip", "install", "--quiet", "--python", python, "--no-deps", "-e", str(checkout)], log)
         return
     _run([_base_python(), "-m", "venv", str(folder)], log)
     _run([python, "-m", "pip", "install", "--quiet", *requirements], log)
-    with _locked(envs_root(folder.parent.parent) / ".editable.lock"):
+    with _locked(folder.parent / EDITABLE_LOCK):
         _run([python, "-m", "pip", "install", "--quiet", "--no-deps", "-e", str(checkout)], log)
 
 

@@ -68,9 +68,9 @@ class EnvSpec:
 
     @property
     def folder_name(self) -> str:
-        """The environment's folder name before its key: the runtime's (a release whose pin is the
-        runtime's own pin then shares its environment)."""
-        return re.sub(r"[^A-Za-z0-9._-]+", "_", self.name)
+        """The environment's folder name before its key: its ecosystem only, so that runtimes (and
+        releases) with the same requirements share one environment (the folder's log names them)."""
+        return self.ecosystem
 
     def with_release(self, package: str, version: str) -> EnvSpec:
         """This environment with ``package`` at ``version`` in place of its pin (added when not pinned)."""
