@@ -70,3 +70,55 @@ def run_in_env(env: Env, report: Path, *args: str, env_vars: dict[str, str] | No
     )
     records = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [record for record in records if record.get("kind")]
+
+
+def _dev_extra() -> set[str]:
+    import tomllib
+
+    from wireconf.envs.spec import package_name
+
+    with (REPO / "pyproject.toml").open("rb") as handle:
+        project = tomllib.load(handle)["project"]
+    return {package_name(p).lower() for p in project["optional-dependencies"]["dev"]}
+
+
+def moved_out(name: str) -> bool:
+    """Whether the runtime runs only from its own environment: runtimes.yaml gives it Python packages
+    and the dev extra pins none of them."""
+    from wireconf.envs.spec import PYTHON, package_name
+
+    runtime = {r.name: r for r in listed_runtimes(REPO / "conformance" / RUNTIMES_FILE)}[name]
+    if runtime.spec is None or runtime.spec.ecosystem != PYTHON:
+        return False
+    return not {package_name(p).lower() for p in runtime.spec.packages} & _dev_extra()
+
+
+IN_ENV = "WIRECONF_IN_RUNTIME_ENV"
+"""Set (to the runtime's name) when tests/integration/test_runtime_envs.py runs a runtime's in-process
+tests with its environment's Python."""
+
+
+def in_process(name: str, module: str) -> pytest.MarkDecorator:
+    """For a test that imports the runtime in the test's own process: run where ``module`` imports (the
+    runtime's environment, where tests/integration/test_runtime_envs.py runs it), skipped elsewhere with
+    where it runs instead."""
+    import importlib.util
+
+    here = importlib.util.find_spec(module) is not None
+    where = (
+        f"{name} runs in its own environment: tests/integration/test_runtime_envs.py runs this test there"
+        if moved_out(name)
+        else f"{module} is not installed (pip install -e '.[{name}]')"
+    )
+    return pytest.mark.skipif(not here, reason=where)
+
+
+def site_packages(env: Env) -> Path:
+    """The environment's site-packages folder (its runtime and SDKs, as installed there)."""
+    done = subprocess.run(
+        [str(env.python), "-I", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return Path(done.stdout.strip())

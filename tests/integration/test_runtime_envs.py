@@ -5,23 +5,35 @@ installed in no other environment: the project's dev extra no longer pins them."
 
 from __future__ import annotations
 
+import os
 import subprocess
 import tomllib
 
 import pytest
 
 from tests.conftest import REPO
-from tests.runtime_envs import run_in_env, runtime_env
+from tests.runtime_envs import IN_ENV, moved_out, run_in_env, runtime_env
 from wireconf.commands.findings import RUNTIMES_FILE, listed_runtimes
 from wireconf.envs.build import make
 from wireconf.envs.spec import PYTHON, package_name
 
 pytestmark = pytest.mark.third_party
 
-STILL_IN_DEV = {"prompty", "litellm", "langchain-openai", "langchain-anthropic", "langchain-google-genai"}
+STILL_IN_DEV = {"litellm", "langchain-openai", "langchain-anthropic", "langchain-google-genai"}
 """Runtimes' packages the dev extra still pins: their tests import them in the project's own process
-(tests/integration/test_langchain_litellm.py, test_prompty_adapter.py, test_seed_runtimes.py' luthien,
-the repro tests); each leaves this set when its tests run it from its environment."""
+(tests/integration/test_langchain_litellm.py, test_seed_runtimes.py's luthien, the repro tests, the
+unit tests of their adapters); each leaves this set when its tests run it from its environment."""
+
+IN_PROCESS_TESTS = {
+    "prompty": [
+        "tests/integration/test_prompty_adapter.py::test_prompty_declares_what_it_really_does",
+        "tests/integration/test_prompty_adapter.py::test_prompty_runs_the_whole_corpus_without_errors",
+        "tests/integration/test_prompty_adapter.py::test_the_committed_baseline_matches_a_fresh_run",
+        "tests/integration/test_adapter_guide.py::test_the_worked_prompty_example_gives_the_project_adapters_verdicts",
+    ],
+}
+"""The tests that import a moved runtime in their own process (``tests.runtime_envs.in_process``): run
+with its environment's Python, where it is installed."""
 
 
 def _dev_extra() -> set[str]:
@@ -38,7 +50,7 @@ def test_the_dev_extra_pins_no_runtime_package_that_has_an_environment_of_its_ow
         if r.spec is not None and r.spec.ecosystem == PYTHON
         for p in r.spec.packages
     }
-    assert "nvidia-nat-atif" in packages
+    assert {"nvidia-nat-atif", "prompty"} <= packages
     assert packages & _dev_extra() <= STILL_IN_DEV
 
 
@@ -65,3 +77,22 @@ def test_an_environment_is_reused_from_the_cache_and_remade_when_unfinished():
     env = runtime_env("nat")
     again = make(env.spec)
     assert again.reused and again.folder == env.folder
+
+
+@pytest.mark.parametrize("name", sorted(IN_PROCESS_TESTS))
+def test_a_moved_runtime_s_in_process_tests_pass_in_its_environment(name):
+    """They are skipped in the project's environment (the runtime is not installed there) and run here,
+    every one of them, with the environment's Python."""
+    assert moved_out(name), f"{name} is still in the dev extra: its tests run in the project's environment"
+    env = runtime_env(name)
+    done = subprocess.run(
+        [str(env.python), "-m", "pytest", *IN_PROCESS_TESTS[name], "-p", "no:cacheprovider", "-q", "-rs"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, IN_ENV: name},
+    )
+    summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-2000:]
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
+    assert f"{len(IN_PROCESS_TESTS[name])} passed" in summary and "skipped" not in summary, summary

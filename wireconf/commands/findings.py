@@ -105,7 +105,16 @@ def _run(
     apis: tuple[str, ...] = (),
 ) -> str | None:
     """Run the corpus (or one case file of it, ``select``: a case id; or the cases of ``apis``) against
-    ``runtime``, refreshing ``baseline`` when given; ``None`` when it ran, else why it could not."""
+    ``runtime``, refreshing ``baseline`` when given; ``None`` when it ran, else why it could not. A
+    runtime with Python packages of its own and no Python chosen runs in its environment (made now, or
+    reused: ``wireconf.envs``), as ``wireconf repro`` runs one case."""
+    if runtime.spec is not None and not runtime.python and runtime.spec.ecosystem != NPM:
+        from wireconf.envs.build import EnvBuildError, make
+
+        try:
+            runtime = replace(runtime, python=str(make(runtime.spec).python))
+        except EnvBuildError as error:
+            return f"its environment could not be made: {error.message.splitlines()[0]}"
     impl = runtime.impl
     python = runtime.python or sys.executable
     if not Path(python).is_file():
