@@ -1,4 +1,4 @@
-"""The findings page's history across releases (``wireconf findings --releases N``): for each package a
+"""The history across releases (``wireconf findings --releases N``): for each package a
 runtime's ``releases`` names, the counts of each release judged, and per root cause (the rule broken and
 the difference, as *Root causes by difference* groups them: ``wireconf.reports.causes``) the first
 release judged that has it and the release that fixed it.
@@ -87,7 +87,7 @@ def render_release_history(runs: list[ReleaseRun]) -> list[str]:
     for run in runs:
         series.setdefault((run.runtime, run.package), []).append(run)
     lines = [
-        "## History across releases",
+        "## Counts per release",
         "",
         "Each package below was judged at its newest releases, each in an environment of its own with the "
         "runtime's other pins (`wireconf findings --releases N`), on the cases of the APIs it serves. A "
