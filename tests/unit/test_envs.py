@@ -79,6 +79,7 @@ def test_runtimes_yaml_declares_the_environments_and_series_the_issue_asks_for()
         ({"impl": "x", "packages": "x==1"}, "list of requirements"),
         ({"impl": "x", "packages": ["x==1"], "ecosystem": "cargo"}, "ecosystem 'cargo'"),
         ({"impl": "x", "packages": ["x==1"], "releases": [{"api": ["openai.chat"]}]}, "needs a package"),
+        ({"impl": "x", "packages": ["x==1"], "releases": {"package": "x"}}, "releases must be a list"),
     ],
 )
 def test_a_bad_environment_entry_is_an_error_naming_the_runtime_and_file(entry, message):

@@ -94,8 +94,11 @@ def parse_env(name: str, entry: dict[str, object], where: str) -> tuple[EnvSpec 
         )
     if not isinstance(packages, list) or not all(isinstance(p, str) and p for p in packages):
         raise EnvSpecError(f"runtime {name!r}: packages must be a list of requirements", path=where)
+    releases = entry.get("releases") or []
+    if not isinstance(releases, list):
+        raise EnvSpecError(f"runtime {name!r}: releases must be a list", path=where)
     series = []
-    for item in entry.get("releases") or []:  # type: ignore[attr-defined]
+    for item in releases:
         if not isinstance(item, dict) or not isinstance(item.get("package"), str):
             raise EnvSpecError(f"runtime {name!r}: each of releases needs a package", path=where)
         apis = item.get("api") or []
