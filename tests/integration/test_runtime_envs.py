@@ -14,7 +14,7 @@ import pytest
 from tests.conftest import REPO
 from tests.runtime_envs import IN_ENV, moved_out, run_in_env, runtime_env
 from wireconf.commands.findings import RUNTIMES_FILE, listed_runtimes
-from wireconf.envs.build import make
+from wireconf.envs.build import MARK, make
 from wireconf.envs.spec import PYTHON, package_name
 
 pytestmark = pytest.mark.third_party
@@ -73,10 +73,14 @@ def test_nat_runs_the_extract_cases_from_its_environment(tmp_path):
         assert record["differences"] and all(d.get("rules") for d in record["differences"]), record["id"]
 
 
-def test_an_environment_is_reused_from_the_cache_and_remade_when_unfinished():
+def test_an_environment_is_reused_from_the_cache_and_made_again_when_unfinished():
     env = runtime_env("nat")
     again = make(env.spec)
     assert again.reused and again.folder == env.folder
+    (env.folder / MARK).unlink()  # as a build that died half-way leaves it
+    remade = runtime_env("nat")
+    assert not remade.reused and remade.folder == env.folder and (env.folder / MARK).is_file()
+    assert remade.python.is_file()
 
 
 @pytest.mark.parametrize("name", sorted(IN_PROCESS_TESTS))
