@@ -13,7 +13,7 @@ from tests.conftest import REPO
 from wireconf.commands.findings import RUNTIMES_FILE, Job, _jobs, listed_runtimes
 from wireconf.envs.matrix import ShardError, parse_shard, run_parallel, shard
 from wireconf.envs.releases import newest
-from wireconf.envs.spec import NPM, PYTHON, EnvSpec, EnvSpecError, package_name, parse_env
+from wireconf.envs.spec import NPM, PYTHON, EnvSpec, EnvSpecError, Series, package_name, parse_env
 from wireconf.reports.findings_releases import ReleaseRun, render_release_history, series_history
 from wireconf.reports.jsonl import CaseRecord
 
@@ -188,3 +188,21 @@ def test_a_cause_s_first_release_and_the_release_that_fixed_it():
     assert f"| 7.1.5/max-completion-tokens: `{old}` | 1.9.0 | 1.10.0 | 1 | 0 | error | 0 |" in page
     assert "1 root cause(s) are in every release judged" in page  # `stays`, not listed row by row
     assert render_release_history([]) == []
+
+
+def test_releases_listed_once_are_used_when_the_registry_cannot_be_reached(tmp_path, monkeypatch):
+    from wireconf.envs import releases
+
+    series = Series("pkg")
+    monkeypatch.setattr(releases, "_listed", lambda package, ecosystem: ["1.0", "1.1", "2.0rc1"])
+    assert releases.last_releases(series, PYTHON, 4, cache=tmp_path) == ["1.0", "1.1"]
+
+    def offline(package: str, ecosystem: str) -> list[str]:
+        raise releases.ReleasesError(f"pip index versions {package} failed: no network")
+
+    monkeypatch.setattr(releases, "_listed", offline)
+    assert releases.last_releases(series, PYTHON, 1, cache=tmp_path) == ["1.1"]  # as kept
+    with pytest.raises(releases.ReleasesError, match="no network"):
+        releases.last_releases(Series("other"), PYTHON, 1, cache=tmp_path)
+    with pytest.raises(releases.ReleasesError):  # kept per ecosystem: npm's pkg is another package
+        releases.last_releases(series, NPM, 1, cache=tmp_path)
