@@ -206,3 +206,20 @@ def test_releases_listed_once_are_used_when_the_registry_cannot_be_reached(tmp_p
         releases.last_releases(Series("other"), PYTHON, 1, cache=tmp_path)
     with pytest.raises(releases.ReleasesError):  # kept per ecosystem: npm's pkg is another package
         releases.last_releases(series, NPM, 1, cache=tmp_path)
+
+
+def test_a_new_entry_point_of_the_checkout_makes_a_new_environment(tmp_path):
+    """The editable install records the checkout's entry points (its adapters, the plugin) when it is
+    made: an environment made before an adapter was added would not find it."""
+    from wireconf.envs.build import folder_of
+
+    project = '[project]\nname = "wireconf"\ndependencies = ["pytest>=8"]\n'
+    (tmp_path / "pyproject.toml").write_text(project)
+    spec = EnvSpec("r", PYTHON, ("a==1",))
+    before = folder_of(spec, tmp_path / "cache", tmp_path)
+    assert before == folder_of(spec, tmp_path / "cache", tmp_path)
+    (tmp_path / "pyproject.toml").write_text(
+        project + '[project.entry-points."wireconf.adapters"]\nnew = "m:A"\n'
+    )
+    assert folder_of(spec, tmp_path / "cache", tmp_path) != before
+    assert before.parent == tmp_path / "cache" / "envs"

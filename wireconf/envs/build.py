@@ -14,6 +14,7 @@ its ``egg-info``) by another, so that ``--jobs`` builds run side by side safely.
 from __future__ import annotations
 
 import fcntl
+import json
 import shutil
 import subprocess
 import sys
@@ -62,8 +63,17 @@ def project_requirements(checkout: Path = CHECKOUT) -> list[str]:
         return list(tomllib.load(handle)["project"]["dependencies"])
 
 
+def _project_table(checkout: Path) -> str:
+    """The checkout's ``[project]`` table as one text: its requirements, and its entry points (the
+    adapters and the pytest plugin), which an editable install records when it is made."""
+    with (checkout / "pyproject.toml").open("rb") as handle:
+        return json.dumps(tomllib.load(handle)["project"], sort_keys=True)
+
+
 def folder_of(spec: EnvSpec, cache: Path | None = None, checkout: Path = CHECKOUT) -> Path:
-    extra = [*project_requirements(checkout), str(checkout)] if spec.ecosystem != NPM else []
+    """Where ``spec``'s environment is kept: a Python one's key covers the checkout it installs editable
+    and that checkout's ``[project]`` (a new adapter's entry point makes a new environment)."""
+    extra = [_project_table(checkout), str(checkout)] if spec.ecosystem != NPM else []
     return envs_root(cache) / f"{spec.folder_name}-{spec.key(*extra)}"
 
 
@@ -140,8 +150,6 @@ def _make_python(spec: EnvSpec, folder: Path, log: Path, checkout: Path) -> None
 
 
 def _make_npm(spec: EnvSpec, folder: Path, log: Path) -> None:
-    import json
-
     from wireconf.adapters.ai_sdk.build import _unpack_client as unpack_client
 
     if shutil.which("npm") is None:
