@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from tests.conftest import REPO
+from tests.runtime_envs import in_process
 
 GUIDE = REPO / "docs" / "adapters.md"
 FILE_BLOCK = re.compile(r"```python\n# file: (\S+)[^\n]*\n(.*?)```", re.S)
@@ -52,10 +53,10 @@ def test_the_guide_base_url_adapter_passes_what_it_declares(example, corpus, run
 PROMPTY_KINDS = ("process", "stream")
 
 
+@in_process("prompty", "prompty")
 def test_the_worked_prompty_example_gives_the_project_adapters_verdicts(example, corpus, run_corpus):
     """The guide's adapter for a real runtime (prompty's processing step) judges exactly what it
     declares, and agrees case by case with the project's own prompty adapter."""
-    pytest.importorskip("prompty")
     declared = {c.id for c in corpus.cases() if c.api == "openai.chat" and c.kind in PROMPTY_KINDS}
     selection = ["--api=openai.chat", *(f"--kind={k}" for k in PROMPTY_KINDS)]
     example_run = run_corpus("--impl=prompty_chat_adapter:Adapter", *selection)

@@ -89,6 +89,7 @@ CI_INSTALLS = {
     ".venv-llamaindex/bin/python -m pip install --quiet --no-deps -e .": ".venv-llamaindex",
     "wireconf prompty-ts build": "wireconf prompty-ts build",
     "wireconf ai-sdk build": "wireconf ai-sdk build",
+    "wireconf findings --make-envs": "wireconf findings --make-envs",
     "pip install --quiet --upgrade pip": "Set up a fresh machine (Python 3.11 with pip)",
     "pip install --quiet -e '.[dev]'": "pip install -e '.[dev]'",
 }

@@ -3,7 +3,6 @@ diff, or is skipped with a reason, never an error; its committed baseline matche
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import sys
 
@@ -11,6 +10,7 @@ import pytest
 import yaml
 
 from tests.conftest import REPO, assert_all_ruled, assert_reasons_true
+from tests.runtime_envs import in_process
 from wireconf.adapter_contract import RequestNotSendable
 from wireconf.adapters.prompty_adapter.capture import as_request_body
 from wireconf.adapters.prompty_adapter.inputs import agent_data, message_data
@@ -67,10 +67,7 @@ def test_without_prompty_installed_every_case_is_skipped_with_the_reason(corpus,
     assert "pip install -e '.[prompty]'" in reason
 
 
-needs_prompty = pytest.mark.skipif(
-    importlib.util.find_spec("prompty") is None,
-    reason="prompty is not installed (pip install -e '.[prompty]')",
-)
+needs_prompty = in_process("prompty", "prompty")
 
 
 @needs_prompty
@@ -143,7 +140,6 @@ def test_findings_command_rebuilds_the_page(agentflow_python, llamaindex_python,
     the cases that pass and the corpus's version: bookkeeping for the gate, see docs/ci.md). agentflow is
     served from .venv-agentflow and LlamaIndex runs in .venv-llamaindex (the tests are skipped where
     either is missing, failed where .ci/run made them)."""
-    pytest.importorskip("prompty")
     from tests.prompty_ts_build import built_runtime
     from wireconf.adapters.prompty_ts.locate import RUNTIME_ENV
     from wireconf.cli import main

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
+from tests.runtime_envs import moved_out, runtime_env, site_packages
 
 CASES = (
     # runtime, case, the rule and the place the finding names
@@ -99,6 +100,8 @@ def test_a_reproduction_fails_as_its_finding_says_without_wireconf(tmp_path, bar
     script = _script(tmp_path, runtime, case, rule)
     text = script.read_text(encoding="utf-8")
     assert not re.search(r"^\s*(import|from) wireconf", text, re.MULTILINE), "the script imports wireconf"
+    if moved_out(runtime):  # installed in its own environment only: its site-packages first
+        bare = _bare_environment(tmp_path / "venv", first=site_packages(runtime_env(runtime)))
     done = _run(bare, script)
     assert done.returncode == 1, done.stdout + done.stderr
     assert f"{rule}: " in done.stdout and "expected: " in done.stdout and "actual:   " in done.stdout, (

@@ -11,7 +11,6 @@ import sys
 
 import pytest
 
-from tests.conftest import assert_all_ruled
 from wireconf.adapters.agentflow import AgentflowAdapter, message_as_data
 from wireconf.adapters.litellm_objects import UNNAMED_MODEL
 from wireconf.adapters.luthien_source import SRC_VARIABLE
@@ -173,16 +172,6 @@ def test_nat_adapter_routes_events_to_the_registries():
     }
     assert adapter.extract("openai.chat", None, event) == {"tool_result": "r"}
     assert calls == ["anthropic", "gemini", ("resolve", None), ("tool", {"a": 1})]
-
-
-def test_nat_runs_the_extract_cases_when_installed(run_corpus):
-    pytest.importorskip("nat.atof.extractors")
-    run = run_corpus("--impl=nat", "-k", "extract")
-    assert run.outcomes and set(run.outcomes.values()) <= {"passed", "failed"}
-    assert_all_ruled(run, "nat")
-    assert "extract.openai.chat.real-one-tool-call-content-null" in run.with_outcome("passed")
-    for case in run.with_outcome("failed"):
-        assert "differs from the expectation" in run.longreprs[case]
 
 
 def test_litellm_draws_seeded_ids_inside_the_context_and_random_ones_elsewhere():

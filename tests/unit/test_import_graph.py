@@ -71,7 +71,9 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("the pytest layer", frozenset({"pytest_plugin", "bless", "strength"})),
     (
         "runtimes",
-        frozenset({"adapter_contract", "impl_loader", "python_impl", "exec_protocol", "adapters", "repro"}),
+        frozenset(
+            {"adapter_contract", "impl_loader", "python_impl", "exec_protocol", "adapters", "repro", "envs"}
+        ),
     ),
     ("cases", frozenset({"kinds", "corpus", "judging", "reports"})),
     (
