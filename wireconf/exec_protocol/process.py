@@ -22,6 +22,8 @@ from wireconf.providers.runtime_environ import runtime_environ
 from wireconf.report_text import cut_note
 
 STDERR_LINES = 40
+STOP_WAIT = 5.0
+"""Seconds ``kill`` waits for a write of held lines in progress before it closes the stdin anyway."""
 STDERR_LINE_CHARS = 2000
 START_HINT = "install the program or give its path; COMMAND runs from the folder pytest runs in"
 
@@ -55,6 +57,8 @@ class Process:
         self.routes = Routes()
         self._writing = threading.Lock()
         """Held by a line's write: the reader thread writes held lines between two, never inside one."""
+        self._closed = False
+        """Its stdin was closed (``kill``): nothing is written any more."""
         threading.Thread(target=self._read_stdout, daemon=True, name="wireconf-exec-out").start()
         threading.Thread(target=self._read_stderr, daemon=True, name="wireconf-exec-err").start()
 
@@ -100,7 +104,7 @@ class Process:
             return
         try:
             lines = self.routes.held.pop(call_id, None)
-            if not lines:
+            if not lines or self._closed:
                 return
             data = "".join(line + "\n" for line in lines).encode("utf-8")
             if blocking:
@@ -192,6 +196,14 @@ class Process:
         if self.popen.poll() is None:
             self.popen.kill()
         self.popen.wait()
-        if self.popen.stdin is not None:
-            with contextlib.suppress(OSError):
-                self.popen.stdin.close()
+        # never while the reader thread writes held lines (``release``), nor after: a closed stdin's
+        # descriptor may be another file's by then
+        locked = self._writing.acquire(timeout=STOP_WAIT)
+        try:
+            self._closed = True
+            if self.popen.stdin is not None:
+                with contextlib.suppress(OSError):
+                    self.popen.stdin.close()
+        finally:
+            if locked:
+                self._writing.release()
