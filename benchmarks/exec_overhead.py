@@ -7,10 +7,13 @@ in-process.
 ``pytest cases --kind K -k "not mcp"`` per kind (wire, process, stream) as commands, start-up
 included, in-process and with the reference served by the Python exec helper, in its default
 protocol (4: a stream's events sent in batches, ``pipeline``, the last one once the runtime acks the
-window, and the next cases' calls written while it works on one, ``ahead``) and in protocol 2 (``--protocol 2``: every event pulled with ``next``, one
-call at a time), each as a ratio to the in-process run; ``--before CHECKOUT`` adds the same commands
-run in another checkout (this venv, that checkout's code first on the path), e.g. the main branch,
-for a before/after in one run.
+window, and the next cases' calls written while it works on one, ``ahead``) and in protocol 2
+(``--protocol 2``: every event pulled with ``next``, one call at a time), each as a ratio to the
+in-process run; ``--before CHECKOUT`` adds the same commands run in another checkout (this venv, that
+checkout's code first on the path), e.g. the main branch, for a before/after in one run. Beside each
+wall time, the CPU time the run took (user and system, pytest and every process it waited for: the
+runtime, a runner process) and its ratio: on a shared machine the wall times move with the load, the
+CPU times much less, so a change in the work done shows there first.
 
 The adapter calls of every case are made directly (inputs prepared beforehand, as the plugin prepares
 them outside the time limit; streams consumed inside the timed part), once on the reference adapter
@@ -175,17 +178,23 @@ def compare(label: str, command: str, kinds: tuple[str, ...], repeat: int) -> No
 WHOLE_KINDS = ("wire", "process", "stream")
 
 
-def whole_run(checkout: Path, kind: str, impl: str | None) -> tuple[float, str]:
-    """The wall time of ``pytest cases --kind KIND -k "not mcp"`` run once in ``checkout`` (this venv's
-    Python with that checkout's code first on its path), and the run's last line (its outcome counts:
-    a run that did not pass is not a figure)."""
+def whole_run(checkout: Path, kind: str, impl: str | None) -> tuple[float, float, str]:
+    """The wall time and the CPU time (``os.wait4``: pytest and the processes it waited for) of
+    ``pytest cases --kind KIND -k "not mcp"`` run once in ``checkout`` (this venv's Python with that
+    checkout's code first on its path), and the run's last line (its outcome counts: a run that did not
+    pass is not a figure)."""
     python = sys.executable
     command = [python, "-m", "pytest", "cases", "-q", "-n", "0", "-p", "no:cacheprovider"]
     command += ["--kind", kind, "-k", "not mcp", *([f"--impl=exec:{python} -m {impl}"] if impl else [])]
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     started = time.perf_counter()
-    done = subprocess.run(command, cwd=checkout, env=env, capture_output=True, text=True, check=False)
-    return time.perf_counter() - started, (done.stdout.strip().splitlines() or [""])[-1]
+    run = subprocess.Popen(command, cwd=checkout, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert run.stdout is not None
+    out = run.stdout.read().decode("utf-8", "replace")
+    _, _, usage = os.wait4(run.pid, 0)
+    run.returncode = 0  # reaped here: Popen must not wait for it again
+    cpu = usage.ru_utime + usage.ru_stime
+    return time.perf_counter() - started, cpu, (out.strip().splitlines() or [""])[-1]
 
 
 def compare_whole_runs(repeat: int, before: Path | None) -> None:
@@ -211,16 +220,21 @@ def compare_whole_runs(repeat: int, before: Path | None) -> None:
         # the variants take turns, once each per round: a machine that slows down or speeds up over the
         # rounds (a shared host) weighs on all of them alike; each keeps its best round
         times: dict[str, tuple[float, str]] = {}
+        cpus: dict[str, float] = {}
         for _ in range(repeat):
             for label, checkout, impl in variants:
-                seconds, last = whole_run(checkout, kind, impl)
+                seconds, cpu, last = whole_run(checkout, kind, impl)
+                cpus[label] = min(cpu, cpus.get(label, cpu))
                 if label not in times or seconds < times[label][0]:
                     times[label] = (seconds, last)
         for label, (seconds, last) in times.items():
-            base = times["before in-process" if label.startswith("before") else "in-process"][0]
+            base = "before in-process" if label.startswith("before") else "in-process"
             found = re.match(r"(\d+) passed", last)
             per_case = f"{seconds / int(found[1]) * 1000:6.1f} ms per case" if found else ""
-            print(f"  {kind:8} {label:18} {seconds:6.2f} s  {seconds / base:4.2f}x  {per_case}  ({last})")
+            print(
+                f"  {kind:8} {label:18} {seconds:6.2f} s  {seconds / times[base][0]:4.2f}x  {per_case}  "
+                f"cpu {cpus[label]:5.2f} s {cpus[label] / cpus[base]:4.2f}x  ({last})"
+            )
 
 
 def main() -> None:

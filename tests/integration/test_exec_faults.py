@@ -55,3 +55,25 @@ def test_a_message_naming_a_reported_case_fails_the_run_naming_it(pytester, tran
     result.stdout.fnmatch_lines(
         ["*the runtime's late faults*", "*wire.openai.chat.single-text-part-is-string*for call 2 after*"]
     )
+
+
+def test_a_late_fault_on_an_xdist_worker_fails_the_run_naming_its_case(pytester, transcript):
+    """Under xdist each worker talks to a runtime of its own, and only the controller reports and sets
+    the run's status: a late fault a worker found travels to it (with the worker's output), so that
+    the run fails naming the case there too. Each worker's runtime sends one (its call 2 is a case's)."""
+    result = pytester.runpytest_subprocess(
+        str(REPO / "cases"),
+        "-p",
+        "no:randomly",
+        "-p",
+        "no:cacheprovider",
+        "-n",
+        "2",
+        f"--impl=exec:{FAULTS} late",
+        "-k",
+        CASES,
+    )
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("passed", 0) >= 4 and not outcomes.get("error") and not outcomes.get("failed")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*the runtime's late faults*", "*wire.openai.chat.*for call 2 after*"])

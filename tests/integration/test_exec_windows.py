@@ -38,3 +38,32 @@ def test_a_protocol_3_pipeline_runtime_is_not_judged_on_its_claimed_reading(run_
     assert set(run.with_outcome("error")) >= _not_incremental(inproc), run.longreprs
     assert all("speak protocol 4" in run.longreprs[case] for case in _not_incremental(inproc))
     assert run.with_outcome("passed") <= inproc.with_outcome("passed")
+
+
+ACKS = """
+import json, sys
+sys.stdin.readline()  # the harness has registered what it holds
+print(json.dumps({"type": "ack", "id": 1}), flush=True)
+print(sys.stdin.readline().strip(), flush=True)  # what came after its ack, echoed
+"""
+
+
+def test_the_rest_of_a_window_goes_as_the_ack_comes_not_in_the_case_s_turn(tmp_path):
+    """A runtime that acks a call sent ahead gets the held events at once, from the thread that reads
+    its stdout, while the harness is still on an earlier case (it reads the ack in its turn and
+    counts what it had released then): here the harness reads nothing before the runtime's echo."""
+    from wireconf.exec_protocol.messages import encode
+    from wireconf.exec_protocol.process import Process
+
+    script = tmp_path / "acks.py"
+    script.write_text(ACKS, encoding="utf-8")
+    end = encode({"type": "end", "id": 1})
+    process = Process([sys.executable, str(script)], None)
+    try:
+        process.routes.held[1] = [end]
+        process.send(encode({"type": "stop"}))
+        assert json.loads(process.receive(timeout=60) or "")["type"] == "ack"
+        assert (process.receive(timeout=60) or "").strip() == end
+        assert not process.routes.held  # written once: the harness's own release finds nothing left
+    finally:
+        process.kill()

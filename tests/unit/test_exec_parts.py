@@ -3,13 +3,17 @@
 
 from __future__ import annotations
 
+import collections
 import inspect
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import Any, cast
 
+from wireconf.cassettes.downloads import Downloads
 from wireconf.exec_protocol.adapter import ExecAdapter
+from wireconf.exec_protocol.ahead import Ahead
 from wireconf.exec_protocol.calls import window
-from wireconf.exec_protocol.supervisor import RESTART_FLOOR, restart_bound
+from wireconf.exec_protocol.routes import Routes, Sent
+from wireconf.exec_protocol.supervisor import RESTART_FLOOR, Supervisor, restart_bound
 
 SEAM = {
     "ready": ["timeout"],
@@ -64,3 +68,21 @@ def test_a_restart_is_bounded_by_the_first_start_scaled_by_the_load_never_below_
     assert restart_bound(5.0, 1.0, 2.0) == 30.0  # twice as busy: twice as long
     assert restart_bound(5.0, 2.0, 1.0) == 15.0  # less busy: never shorter than the first start's
     assert restart_bound(5.0, 0.0, 3.0) == 15.0  # no load figure then: not scaled
+
+
+def test_a_call_given_up_after_its_answer_came_waits_for_nothing():
+    """A case skipped after its call went ahead, whose answer was read while an earlier call was: the
+    call is answered (of its case, for a fault naming it later), not a call whose answer is awaited
+    (the end of the case before it would wait for that answer until its time limit)."""
+    routes = Routes()
+    ahead = Ahead(cast(Supervisor, None), enabled=True)  # giving up a call writes nothing here
+    answered, pending = (Sent("process", [], Downloads(), None, id=n, routes=routes) for n in (3, 4))
+    for entry in (answered, pending):
+        entry.case = "skipped"
+        routes.ahead[entry.id] = entry
+    routes.buffered[3] = collections.deque([{"type": "result", "id": 3, "value": None}])
+    routes.buffered[4] = collections.deque([{"type": "yield", "id": 4, "item": "a"}])
+    ahead._sent["skipped"] = [answered, pending]
+    ahead.keep_ahead([])
+    assert routes.answered == {3: "skipped"}
+    assert list(routes.orphans) == [4] and not routes.ahead and not routes.buffered

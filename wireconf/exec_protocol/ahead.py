@@ -123,6 +123,8 @@ class Ahead:
         entry.id, entry.routes = self.next_id(), None
         for message in entry.held:
             message["id"] = entry.id
+        if entry.held:
+            self.supervisor.hold(process, entry.id, entry.held)
         try:
             for message in entry.messages:
                 message["id"] = entry.id
@@ -141,15 +143,28 @@ class Ahead:
         process.routes.highest = entry.id
         for message in entry.held:
             message["id"] = entry.id
+        if entry.held:
+            self.supervisor.hold(process, entry.id, entry.held)
         for message in entry.messages:
             message["id"] = entry.id
             self.supervisor.answer(process, message)
 
     def _orphan(self, entry: Sent) -> None:
+        """Give up a call sent ahead: what comes for it is dropped as it comes, until its answer; when
+        its answer came already (read while an earlier call was), it is an answered call of its case."""
         routes = entry.routes
-        if routes is not None and routes.ahead.pop(entry.id, None) is not None:
-            routes.orphans[entry.id] = entry.downloads
-            routes.buffered.pop(entry.id, None)
+        if routes is None or routes.ahead.pop(entry.id, None) is None:
+            return
+        early = routes.buffered.pop(entry.id, None) or ()
+        if any(message["type"] in ("result", "error") for message in early):
+            routes.answered[entry.id] = entry.case
+            routes.held.pop(entry.id, None)
+            return
+        routes.orphans[entry.id] = entry
+        if any(message["type"] == "ack" for message in early) and self.supervisor.process is not None:
+            process = self.supervisor.process  # it waits for the rest of its stream: given now
+            if process.routes is routes:
+                self.supervisor.release(process, entry.id, entry.held)
 
     def claim(self, method: str) -> Sent | None:
         """The call sent ahead that this call of the running case is (the next one of its method)."""
@@ -194,17 +209,22 @@ class Ahead:
         if not isinstance(other, int) or isinstance(other, bool):
             raise ProtocolError(f"a message without a call id: {line.strip()[:200]}")
         entry = routes.ahead.get(other)
-        downloads = entry.downloads if entry is not None else routes.orphans.get(other)
-        if downloads is not None:
+        orphan = routes.orphans.get(other) if entry is None else None
+        known = entry or orphan
+        if known is not None:
             if reply["type"] == "http":  # a media download: answered now, the runtime waits for it
-                head, _ = http_answer(reply.get("request") or {}, downloads, None)
+                head, _ = http_answer(reply.get("request") or {}, known.downloads, None)
                 self.supervisor.answer(process, {"type": "response", "id": other, **head})
             elif entry is not None:
                 routes.buffered.setdefault(other, collections.deque()).append(reply)
             elif reply["type"] == "next":  # a call given up reads no more of its stream
                 self.supervisor.answer(process, {"type": "end", "id": other})
-            elif reply["type"] in ("result", "error"):
+            elif reply["type"] == "ack" and orphan is not None:  # nor is it judged: the rest goes
+                self.supervisor.release(process, other, orphan.held)
+            elif reply["type"] in ("result", "error") and orphan is not None:
                 del routes.orphans[other]
+                routes.held.pop(other, None)
+                routes.answered[other] = orphan.case
             return
         if other in routes.answered and routes.answered[other] not in (None, self.case):
             case = routes.answered[other]

@@ -61,6 +61,7 @@ def converse(
             if kind_of in ("result", "error"):
                 finished = True
                 process.routes.answered[call_id] = entry.case if entry.case is not None else ahead.case
+                process.routes.held.pop(call_id, None)  # a stream not read to its end: never sent
                 if failed is not None:  # the stream's own error, as the runtime's SDK would have raised it
                     raise failed
             if kind_of == "result":
@@ -97,8 +98,7 @@ def converse(
                 supervisor.answer(process, answer)
             elif kind_of == "ack" and entry.held:  # protocol 4: it read all it was sent
                 released = len(marks) - 1
-                for message in held:
-                    supervisor.answer(process, message)
+                supervisor.release(process, call_id, held)  # (the reader thread may have sent them)
                 held = []
             elif kind_of == "http" and "endpoint" in entry.messages[0]:  # (lane execurl's hunk)
                 supervisor.drop(process)

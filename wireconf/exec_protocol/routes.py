@@ -45,9 +45,12 @@ class Routes:
     """Calls sent before their case ran, not answered yet."""
     buffered: dict[int, collections.deque[dict[str, Any]]] = field(default_factory=dict)
     """What the runtime sent for a call sent ahead while the harness waited for an earlier one."""
-    orphans: dict[int, Downloads] = field(default_factory=dict)
+    orphans: dict[int, Sent] = field(default_factory=dict)
     """Calls sent ahead whose case did not claim them: their answers are read and dropped, their media
-    downloads still answered, so that the conversation stays in step."""
+    downloads and ``ack`` still answered, so that the conversation stays in step."""
+    held: dict[int, list[str]] = field(default_factory=dict)
+    """Protocol 4: the lines (a stream's last event and ``end``) written when the runtime acks the
+    call of that id (``Process.release``, from whichever thread reads the ``ack`` first)."""
     answered: dict[int, str | None] = field(default_factory=dict)
     """Calls the runtime answered, with the case that made them (``None``: not known)."""
     highest: int = 0

@@ -279,6 +279,26 @@ class Supervisor:
         self.log("harness", message)
         process.send(encode(message), deadline if deadline is not None else self.deadline)
 
+    def hold(self, process: Process, call_id: int, messages: list[dict[str, Any]]) -> None:
+        """Protocol 4: ``messages`` (a stream's last event and ``end``) go once the runtime acks call
+        ``call_id``; registered before the call is written, so that no ``ack`` can come first."""
+        for message in messages:
+            writing(message, "harness")
+        process.routes.held[call_id] = [encode(message) for message in messages]
+
+    def release(self, process: Process, call_id: int, messages: list[dict[str, Any]]) -> None:
+        """Protocol 4: the runtime's ``ack`` of call ``call_id``, read in its turn: its held ``messages``
+        are written now, unless the reader thread wrote them as the ``ack`` came (``Process.release``);
+        either way they went after it, and are logged here, in the conversation's order."""
+        try:
+            process.release(call_id, self.deadline)
+        except (OSError, ValueError):
+            raise self.crashed(process) from None
+        except Silent:
+            raise self.timed_out(process) from None
+        for message in messages:
+            self.log("harness", message)
+
     def answer(self, process: Process, message: dict[str, Any]) -> None:
         """Send a call, or a message in the middle of one: a runtime gone is a crash, one not reading in
         time a timeout."""

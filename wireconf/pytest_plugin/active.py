@@ -24,7 +24,12 @@ from wireconf.pytest_plugin.session import (
     get_session,
     resolved_folder,
 )
-from wireconf.pytest_plugin.summary import late_faults_section
+from wireconf.pytest_plugin.summary import (
+    late_faults,
+    late_faults_section,
+    receive_late_faults,
+    send_late_faults,
+)
 
 
 class _Tallying:
@@ -143,11 +148,22 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """An ``exec:`` runtime's late faults (``summary.late_faults_section``) fail the run."""
+    """An ``exec:`` runtime's late faults (``summary.late_faults_section``) fail the run; an xdist
+    worker's go to the controller (``summary.send_late_faults``)."""
     wireconf = session.config.stash.get(SESSION_KEY, None)
     remote = out_of_process(wireconf.impl.adapter) if wireconf is not None else None
-    if remote is not None and remote.late_faults and session.exitstatus == pytest.ExitCode.OK:
+    own = remote.late_faults if remote is not None else []
+    send_late_faults(session.config, own)
+    if late_faults(session.config, own) and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: object, error: object) -> None:
+    """xdist, on the controller: a worker's runtime's late faults, sent with the worker's output."""
+    config = getattr(node, "config", None)
+    if isinstance(config, pytest.Config):
+        receive_late_faults(config, getattr(node, "workeroutput", None))
 
 
 def pytest_terminal_summary(
@@ -157,7 +173,7 @@ def pytest_terminal_summary(
         return
     session = get_session(config)
     remote = out_of_process(session.impl.adapter)
-    late = late_faults_section(remote.late_faults if remote is not None else [])
+    late = late_faults_section(late_faults(config, remote.late_faults if remote is not None else []))
     if late:
         terminalreporter.write_sep("=", "wireconf: the runtime's late faults", red=True, bold=True)
         for line in late:

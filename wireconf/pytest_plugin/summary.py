@@ -257,3 +257,32 @@ def late_faults_section(faults: list[str]) -> list[str]:
         "(the run fails; each is that case's fault, not the case running when it came):",
         *(f"  {fault}" for fault in faults),
     ]
+
+
+LATE_FAULTS_OUTPUT = "wireconf_late_faults"
+"""The key under which an xdist worker sends its runtime's late faults to the controller, in the
+output xdist carries when the worker's session ends (``config.workeroutput``)."""
+_RECEIVED = pytest.StashKey[list[str]]()
+"""On an xdist controller: the late faults its workers sent."""
+
+
+def send_late_faults(config: pytest.Config, own: list[str]) -> None:
+    """On an xdist worker: its runtime's late faults go to the controller, which alone reports and
+    sets the run's status (a worker's own status is not the run's)."""
+    output = getattr(config, "workeroutput", None)
+    if isinstance(output, dict) and own:
+        output[LATE_FAULTS_OUTPUT] = list(own)
+
+
+def receive_late_faults(config: pytest.Config, workeroutput: object) -> None:
+    """On an xdist controller, as a worker goes down: the late faults it sent (none from a worker that
+    crashed: it sent no output)."""
+    sent = workeroutput.get(LATE_FAULTS_OUTPUT) if isinstance(workeroutput, dict) else None
+    if isinstance(sent, list):
+        config.stash.setdefault(_RECEIVED, []).extend(str(fault) for fault in sent)
+
+
+def late_faults(config: pytest.Config, own: list[str]) -> list[str]:
+    """The run's late faults: those of this process's runtime, and on an xdist controller those its
+    workers' runtimes sent."""
+    return [*own, *config.stash.get(_RECEIVED, [])]
