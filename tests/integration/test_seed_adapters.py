@@ -57,6 +57,7 @@ def test_a_folder_without_the_package_says_so(tmp_path, monkeypatch):
     assert impl.unavailable.startswith(f"{SRC_VARIABLE}={tmp_path} has no luthien_proxy package")
 
 
+@LITELLM
 def test_a_checkout_with_the_class_declares_every_blocks_api_and_leaves_no_module_behind(
     tmp_path, monkeypatch
 ):
