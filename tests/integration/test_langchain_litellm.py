@@ -1,6 +1,7 @@
-"""LangChain's chat models and LiteLLM's ``completion`` through the corpus, for real (the ``langchain`` and
-``litellm`` extras, in the dev extra), each against its committed baseline with no error; and fakes that
-refuse what the real runtimes refuse, checked against the real runtimes."""
+"""LangChain's chat models and LiteLLM's ``completion`` through the corpus, for real (installed only in
+their own environments, where tests/integration/test_runtime_envs.py runs these tests), each against its
+committed baseline with no error; and fakes that refuse what the real runtimes refuse, checked against
+the real runtimes."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 import yaml
 
 from tests.conftest import REPO, assert_all_ruled, assert_reasons_true
+from tests.runtime_envs import in_process
 from wireconf.adapter_contract import NoRequestSent
 from wireconf.adapters import langchain_inputs, openai_inputs
 from wireconf.adapters.http_answer import REFUSED, Answer, answering, forwarding
@@ -22,13 +24,10 @@ RUNTIMES = {r.name: r for r in listed_runtimes(REPO / "conformance" / "runtimes.
 KINDS = ("wire", "process", "stream", "e2e")
 
 needs = {
-    "langchain": pytest.mark.skipif(
-        importlib.util.find_spec("langchain_openai") is None, reason="pip install -e '.[langchain]'"
-    ),
-    "litellm": pytest.mark.skipif(
-        importlib.util.find_spec("litellm") is None, reason="pip install -e '.[litellm]'"
-    ),
+    "langchain": in_process("langchain", "langchain_openai"),
+    "litellm": in_process("litellm", "litellm"),
 }
+"""Each runs in its runtime's environment (tests/integration/test_runtime_envs.py), skipped elsewhere."""
 
 
 def test_both_runtimes_are_listed_with_their_entry_points():
@@ -41,8 +40,9 @@ def test_both_runtimes_are_listed_with_their_entry_points():
 def test_each_runtime_runs_its_kinds_against_its_committed_baseline(name, corpus, run_corpus):
     """Every case of the declared kinds gets a verdict (no error), failures are listed in the baseline
     with a reason that names a function of the runtime, and the gate holds (a regression fails it)."""
-    if importlib.util.find_spec({"langchain": "langchain_openai", "litellm": "litellm"}[name]) is None:
-        pytest.skip(f"pip install -e '.[{name}]'")
+    module = {"langchain": "langchain_openai", "litellm": "litellm"}[name]
+    if importlib.util.find_spec(module) is None:  # run in its environment by test_runtime_envs.py
+        pytest.skip(in_process(name, module).kwargs["reason"])
     baseline = REPO / "conformance" / f"{name}.yaml"
     run = run_corpus(f"--impl={name}", f"--baseline={baseline}")
     assert run.with_outcome("error") == set(), {c: run.longreprs[c][:300] for c in run.with_outcome("error")}
@@ -53,8 +53,8 @@ def test_each_runtime_runs_its_kinds_against_its_committed_baseline(name, corpus
     assert run.ret == 0, "a failure the baseline does not list, or a listed case that passes"
     reasons = yaml.safe_load(baseline.read_text(encoding="utf-8"))["expected_failures"]
     assert reasons and set(reasons) == run.with_outcome("failed")
-    module = "`langchain" if name == "langchain" else "`litellm"
-    unnamed = [c for c, reason in reasons.items() if module not in reason]
+    named = "`langchain" if name == "langchain" else "`litellm"
+    unnamed = [c for c, reason in reasons.items() if named not in reason]
     assert unnamed == [], "every reason names the runtime's function responsible"
 
 

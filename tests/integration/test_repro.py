@@ -44,9 +44,9 @@ FIX = (
 the id passed to ``FunctionCall``, in a copy of langchain-google-genai."""
 
 
-def _bare_environment(root: Path, first: Path | None = None) -> Path:
-    """A venv without pip whose path is the project's site-packages (after ``first``, when given): its
-    Python."""
+def _bare_environment(root: Path, *first: Path) -> Path:
+    """A venv without pip whose path is the project's site-packages (after the folders ``first``, when
+    given): its Python."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root)], check=True)
     python = root / "bin" / "python"
     inner = subprocess.run(
@@ -55,7 +55,7 @@ def _bare_environment(root: Path, first: Path | None = None) -> Path:
         text=True,
         check=True,
     ).stdout.strip()
-    entries = [str(first)] if first else []
+    entries = [str(folder) for folder in first]
     Path(inner, "runtime.pth").write_text("\n".join([*entries, sysconfig.get_paths()["purelib"]]) + "\n")
     return python
 
@@ -77,7 +77,13 @@ def _script(tmp: Path, runtime: str, case: str, rule: str, path: str | None = No
         str(REPO / "cases"),
     ]
     args += ["--path", path] if path else []
-    assert main([*args, "--baselines", str(REPO / "conformance")]) == 0
+    args += ["--baselines", str(REPO / "conformance")]
+    if moved_out(runtime):  # its template reads the runtime (LangChain's dumpd): written in its environment
+        command = [str(runtime_env(runtime).python.parent / "wireconf"), *args]
+        done = subprocess.run(command, capture_output=True, text=True, cwd=REPO, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+    else:
+        assert main(args) == 0
     return out
 
 
@@ -101,7 +107,7 @@ def test_a_reproduction_fails_as_its_finding_says_without_wireconf(tmp_path, bar
     text = script.read_text(encoding="utf-8")
     assert not re.search(r"^\s*(import|from) wireconf", text, re.MULTILINE), "the script imports wireconf"
     if moved_out(runtime):  # installed in its own environment only: its site-packages first
-        bare = _bare_environment(tmp_path / "venv", first=site_packages(runtime_env(runtime)))
+        bare = _bare_environment(tmp_path / "venv", site_packages(runtime_env(runtime)))
     done = _run(bare, script)
     assert done.returncode == 1, done.stdout + done.stderr
     assert f"{rule}: " in done.stdout and "expected: " in done.stdout and "actual:   " in done.stdout, (
@@ -110,18 +116,18 @@ def test_a_reproduction_fails_as_its_finding_says_without_wireconf(tmp_path, bar
 
 
 def test_a_reproduction_passes_against_the_runtime_patched_where_the_fix_is_one_line(tmp_path, bare):
-    import langchain_google_genai
-
     runtime, case, rule = CASES[0]
+    installed = site_packages(runtime_env(runtime))  # langchain-google-genai, as its environment has it
+    bare = _bare_environment(tmp_path / "unpatched", installed)
     script = _script(tmp_path, runtime, case, rule, "$.contents[*].parts[*].functionCall.id")
     assert _run(bare, script).returncode == 1  # the finding, unpatched
     patched = tmp_path / "patched"
-    shutil.copytree(Path(langchain_google_genai.__file__).parent, patched / "langchain_google_genai")
+    shutil.copytree(installed / "langchain_google_genai", patched / "langchain_google_genai")
     source = patched / FIX[0]
     text = source.read_text(encoding="utf-8")
     assert text.count(FIX[1]) == 1, "the line to fix moved: update FIX for this release"
     source.write_text(text.replace(FIX[1], FIX[2]), encoding="utf-8")
-    python = _bare_environment(tmp_path / "venv", first=patched)
+    python = _bare_environment(tmp_path / "venv", patched, installed)
     done = _run(python, script)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "all 1 difference(s) fixed" in done.stdout, done.stdout

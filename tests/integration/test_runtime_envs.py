@@ -1,7 +1,8 @@
 """The shipped runtimes run from environments of their own (``wireconf.envs``, conformance/runtimes.yaml's
 ``packages``): made with the ecosystem's tools into the cache folder, reused by the next run, and running
-the runtime through its adapter in-process there. NVIDIA NeMo Agent toolkit's ATIF extractors (nat) are
-installed in no other environment: the project's dev extra no longer pins them."""
+the runtime through its adapter in-process there. NVIDIA NeMo Agent toolkit's ATIF extractors (nat),
+prompty, LiteLLM (and luthien's processor on it) and LangChain's chat models are installed in no other
+environment: the project's dev extra pins none of them."""
 
 from __future__ import annotations
 
@@ -19,17 +20,34 @@ from wireconf.envs.spec import PYTHON, package_name
 
 pytestmark = pytest.mark.third_party
 
-STILL_IN_DEV = {"litellm", "langchain-openai", "langchain-anthropic", "langchain-google-genai"}
-"""Runtimes' packages the dev extra still pins: their tests import them in the project's own process
-(tests/integration/test_langchain_litellm.py, test_seed_runtimes.py's luthien, the repro tests, the
-unit tests of their adapters); each leaves this set when its tests run it from its environment."""
-
 IN_PROCESS_TESTS = {
     "prompty": [
         "tests/integration/test_prompty_adapter.py::test_prompty_declares_what_it_really_does",
         "tests/integration/test_prompty_adapter.py::test_prompty_runs_the_whole_corpus_without_errors",
         "tests/integration/test_prompty_adapter.py::test_the_committed_baseline_matches_a_fresh_run",
         "tests/integration/test_adapter_guide.py::test_the_worked_prompty_example_gives_the_project_adapters_verdicts",
+    ],
+    "langchain": [
+        "tests/integration/test_langchain_litellm.py::test_each_runtime_runs_its_kinds_against_its_committed_baseline[langchain]",
+        "tests/integration/test_langchain_litellm.py::test_langchain_messages_are_langchains_own_objects",
+        "tests/integration/test_langchain_litellm.py::test_the_langchain_fake_refuses_what_chatopenai_refuses",
+    ],
+    # luthien's processor runs on LiteLLM: both commits share its environment (the same pins)
+    "litellm": [
+        "tests/integration/test_langchain_litellm.py::test_each_runtime_runs_its_kinds_against_its_committed_baseline[litellm]",
+        "tests/integration/test_langchain_litellm.py::test_the_litellm_fake_refuses_what_litellm_refuses",
+        "tests/integration/test_seed_adapters.py::test_a_checkout_with_the_class_declares_every_blocks_api_and_leaves_no_module_behind",
+        "tests/integration/test_seed_adapters.py::test_luthien_fake_from_the_document_breaks_exactly_the_project_decisions",
+        "tests/integration/test_seed_adapters.py::test_agentflow_fake_passes_responses_and_fails_empty_partials",
+        "tests/integration/test_seed_adapters.py::test_the_fakes_refuse_the_sdk_objects_a_wrong_translation_would_hand_them",
+        "tests/integration/test_seed_adapters.py::test_litellm_draws_seeded_ids_inside_the_context_and_random_ones_elsewhere",
+        "tests/integration/test_seed_adapters.py::test_two_runs_through_litellm_give_identical_verdicts_and_diffs",
+        "tests/integration/test_seed_adapters.py::test_litellm_reads_the_recorded_lines_with_the_model_the_stream_names[blocks.gemini.generate_content.real-single-function-call-gemini-2.0-flash]",
+        "tests/integration/test_seed_adapters.py::test_litellm_reads_the_recorded_lines_with_the_model_the_stream_names[blocks.anthropic.messages.real-max-tokens-text-claude-sonnet-4-20250514]",
+        "tests/integration/test_seed_adapters.py::test_litellm_reads_the_recorded_lines_with_the_model_the_stream_names[blocks.gemini.generate_content.thought-parts-make-no-block-gemini-2.5-flash]",
+        "tests/integration/test_seed_runtimes.py::test_luthien_at_each_commit_runs_every_blocks_case_against_its_baseline[luthien-967f2d8f]",
+        "tests/integration/test_seed_runtimes.py::test_luthien_at_each_commit_runs_every_blocks_case_against_its_baseline[luthien-97480124]",
+        "tests/unit/test_repro.py::test_a_generated_script_imports_only_the_runtime",
     ],
 }
 """The tests that import a moved runtime in their own process (``tests.runtime_envs.in_process``): run
@@ -50,8 +68,9 @@ def test_the_dev_extra_pins_no_runtime_package_that_has_an_environment_of_its_ow
         if r.spec is not None and r.spec.ecosystem == PYTHON
         for p in r.spec.packages
     }
-    assert {"nvidia-nat-atif", "prompty"} <= packages
-    assert packages & _dev_extra() <= STILL_IN_DEV
+    moved = {"nvidia-nat-atif", "prompty", "litellm", "langchain-openai", "langchain-anthropic"}
+    assert moved | {"langchain-google-genai"} <= packages
+    assert packages & _dev_extra() == set()
 
 
 def test_nat_runs_the_extract_cases_from_its_environment(tmp_path):

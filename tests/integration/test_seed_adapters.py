@@ -11,11 +11,16 @@ import sys
 
 import pytest
 
+from tests.runtime_envs import in_process
 from wireconf.adapters.agentflow import AgentflowAdapter, message_as_data
 from wireconf.adapters.litellm_objects import UNNAMED_MODEL
 from wireconf.adapters.luthien_source import SRC_VARIABLE
 from wireconf.adapters.nat import NatAdapter
 from wireconf.impl_loader import load_impl
+
+LITELLM = in_process("litellm", "litellm")
+"""The tests that import LiteLLM (the fakes take its objects): run in its environment by
+tests/integration/test_runtime_envs.py, skipped elsewhere."""
 
 
 def test_missing_runtime_loads_but_declares_nothing_and_says_why(monkeypatch):
@@ -52,6 +57,7 @@ def test_a_folder_without_the_package_says_so(tmp_path, monkeypatch):
     assert impl.unavailable.startswith(f"{SRC_VARIABLE}={tmp_path} has no luthien_proxy package")
 
 
+@LITELLM
 def test_a_checkout_with_the_class_declares_every_blocks_api_and_leaves_no_module_behind(
     tmp_path, monkeypatch
 ):
@@ -82,6 +88,7 @@ def test_unavailable_runtime_skips_every_case_with_its_reason(run_corpus, monkey
     assert "luthien is unavailable here" in run.longreprs["blocks.openai.chat.real-two-parallel-tool-calls"]
 
 
+@LITELLM
 def test_luthien_fake_from_the_document_breaks_exactly_the_project_decisions(run_corpus):
     run = run_corpus("--impl=tests.fakes.luthien_streaming:adapter", "-k", "blocks and openai")
     # The document's own rules hold where its assumptions hold (LiteLLM's chunks of those streams) ...
@@ -97,6 +104,7 @@ def test_luthien_fake_from_the_document_breaks_exactly_the_project_decisions(run
     assert run.with_outcome("error") == set()
 
 
+@LITELLM
 def test_agentflow_fake_passes_responses_and_fails_empty_partials(run_corpus):
     run = run_corpus("--impl=tests.fakes.agentflow_llm:adapter", "-k", "convert")
     assert "convert.openai.chat.real-tool-call-content-null" in run.with_outcome("passed")
@@ -106,6 +114,7 @@ def test_agentflow_fake_passes_responses_and_fails_empty_partials(run_corpus):
     assert run.with_outcome("error") == set()
 
 
+@LITELLM
 def test_the_fakes_refuse_the_sdk_objects_a_wrong_translation_would_hand_them(run_corpus):
     """An adapter that skips LiteLLM's conversion gets no pass out of the fakes, as out of the real code."""
     luthien = run_corpus("--impl=tests.fakes.skips_litellm:luthien", "-k", "blocks and openai")
@@ -174,6 +183,7 @@ def test_nat_adapter_routes_events_to_the_registries():
     assert calls == ["anthropic", "gemini", ("resolve", None), ("tool", {"a": 1})]
 
 
+@LITELLM
 def test_litellm_draws_seeded_ids_inside_the_context_and_random_ones_elsewhere():
     """LiteLLM's uuids (Gemini calls' ``call_<uuid>``) come from a generator seeded anew for each call:
     the same sequence every time, distinct draws, LiteLLM's own UUID type; another thread is not served
@@ -203,6 +213,7 @@ def test_litellm_draws_seeded_ids_inside_the_context_and_random_ones_elsewhere()
     assert str(backend.uuid4()) not in runs[0]
 
 
+@LITELLM
 def test_two_runs_through_litellm_give_identical_verdicts_and_diffs(run_corpus):
     """Gemini calls arrive without ids and LiteLLM draws them; the diffs that show them are the same on
     every run, so docs/findings.md rebuilds byte for byte."""
@@ -233,6 +244,7 @@ def _lines_litellm_reads(wrapper) -> list[str]:
     return asyncio.run(read())
 
 
+@LITELLM
 @pytest.mark.parametrize(
     ("case_id", "model"),
     [

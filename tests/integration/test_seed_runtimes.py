@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CASES, REPO, assert_all_ruled, assert_reasons_true
+from tests.runtime_envs import in_process
 from wireconf.adapters.luthien_source import SRC_VARIABLE
 from wireconf.commands.findings import listed_runtimes
 from wireconf.kinds.registry import open_corpus
@@ -46,6 +47,7 @@ def test_both_luthien_commits_are_listed():
     assert LUTHIEN == ["luthien-967f2d8f", "luthien-97480124"]
 
 
+@in_process("litellm", "litellm")  # luthien's processor runs on LiteLLM, in LiteLLM's environment
 @pytest.mark.parametrize("name", LUTHIEN)
 def test_luthien_at_each_commit_runs_every_blocks_case_against_its_baseline(name, run_corpus, monkeypatch):
     src = Path(RUNTIMES[name].env[SRC_VARIABLE])

@@ -152,3 +152,15 @@ def test_a_generated_script_imports_only_the_runtime(corpus):
     assert imports == {"json", "re", "sys", "threading", "http.server", "litellm"}
     assert "api_base=base_url" in text and json.dumps("call_9") in text.replace("'", '"')
     assert re.search(r"Needs only: pip install litellm==\S+ google-genai==\S+\n", text)  # the api's SDK too
+
+
+def test_a_runtime_not_installed_here_is_an_error_naming_its_environment(corpus, monkeypatch):
+    """LangChain's template writes LangChain's own message objects: without it (the project's
+    environment) the error says where to run the command, instead of a traceback."""
+    monkeypatch.setitem(sys.modules, "langchain_core", None)  # as where it is not installed
+    monkeypatch.setitem(sys.modules, "langchain_core.load", None)
+    case = _case(corpus, CASE)
+    differences = [_difference("$.contents[1].parts[0].functionCall.id", "missing-key", [RULE])]
+    needs = r"langchain is not installed here .*--runtime langchain --make-envs"
+    with pytest.raises(ReproError, match=needs):
+        reproduction("langchain", "1", case, differences, corpus.catalogue, Selection(), "c", "here")

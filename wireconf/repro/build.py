@@ -146,12 +146,20 @@ def reproduction(
         )
     agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
     messages = to_plain(case.raw.get("messages", []))
+    try:  # a template writes the runtime's own objects (LangChain's dumpd): it runs where that is installed
+        call = template(case.api, agent, messages)
+    except ModuleNotFoundError as error:
+        raise ReproError(
+            f"{runtime} is not installed here ({error.name}): run wireconf repro with the Python of its"
+            f" environment (`wireconf findings --runtime {runtime} --make-envs` names it)",
+            case=case.id,
+        ) from error
     return render(
         title=f"{runtime} {version}: {found[0].rule} ({case.id})",
         command=command,
         case_id=case.id,
         location=location,
-        call=template(case.api, agent, messages),
+        call=call,
         answer=ANSWER,
         checks=found,
         aliases=case.api in ALIASED_APIS,
