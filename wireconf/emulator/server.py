@@ -49,6 +49,8 @@ class Emulator:
         self.failures: list[str] = []
         """What went wrong in the emulator itself outside any site's reply (a wireconf bug): the harness
         makes the cases it ran during errors."""
+        self.charged: tuple[int, int] = (0, 0)
+        """How many strays and failures the cases closed so far were charged with (``CaseSites``)."""
 
     # -- life ----------------------------------------------------------------------------------------
 
