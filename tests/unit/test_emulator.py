@@ -480,3 +480,25 @@ def test_a_site_is_opened_only_on_a_running_emulator():
         stopped.close()
     with pytest.raises(EmulatorError, match=r"no provider record declares the api 'nobody\.chat'"):
         public_endpoint("nobody.chat")
+
+
+def test_a_listener_stopped_is_served_no_more_and_the_others_are():
+    """``serve_listener`` returns how to stop serving that listener (its runtime's namespace died): its
+    thread ends and its socket is closed, while the emulator's own listener answers on."""
+    import threading
+
+    with Emulator() as emulator:
+        before = {t for t in threading.enumerate() if t.name == "wireconf-emulator"}
+        # the emulator's own socket, duplicated: a listener at its address, as one handed over is
+        listener = socket.socket(fileno=socket.dup(emulator._server.socket.fileno()))
+        stop = emulator.serve_listener(listener)
+        added = {t for t in threading.enumerate() if t.name == "wireconf-emulator"} - before
+        assert len(added) == 1
+        stop()
+        [thread] = added
+        assert not thread.is_alive() and listener.fileno() == -1
+        stop()  # a second time: nothing more
+        with socket.create_connection(emulator.address, timeout=5) as client:
+            client.sendall(b"GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n")
+            client.recv(1)  # answered (closed) by the emulator's own listener, not hung
+        assert [stray.why for stray in emulator.strays] == ["no open site has this token"]

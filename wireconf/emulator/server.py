@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import TracebackType
 from urllib.parse import urlsplit
 
@@ -65,11 +65,12 @@ class Emulator:
             self._thread.start()
         return self
 
-    def serve_listener(self, listener: socket.socket) -> None:
+    def serve_listener(self, listener: socket.socket) -> Callable[[], None]:
         """Serve the connections of ``listener`` too: a socket listening on 127.0.0.1 at this emulator's
         port in another network namespace (a forked runner's, an ``exec:`` runtime's), made there and
         handed over (``socket.send_fds``), so that every site's URL means the same there as here and
-        the emulator is all that namespace can reach. The sites are the same."""
+        the emulator is all that namespace can reach. The sites are the same. Returns how to stop
+        serving it (its namespace is dead: a thread and a socket less)."""
         host, port = listener.getsockname()[:2]
         if (host, port) != self.address:
             raise EmulatorError(
@@ -81,21 +82,27 @@ class Emulator:
             target=server.serve_forever, kwargs={"poll_interval": 0.5}, daemon=True, name="wireconf-emulator"
         )
         thread.start()
-        self._listeners.append((server, thread))
+        served = (server, thread)
+        with self._lock:
+            self._listeners.append(served)
+
+        def stop() -> None:
+            with self._lock:
+                if served not in self._listeners:
+                    return  # the emulator was closed (every listener with it)
+                self._listeners.remove(served)
+            _stop(server, thread)
+
+        return stop
 
     def close(self) -> None:
         """Stop serving; every connection still open is shut down (their threads end with them)."""
-        servers = [(self._server, self._thread), *self._listeners]
-        self._thread, self._listeners = None, []
+        with self._lock:
+            servers = [(self._server, self._thread), *self._listeners]
+            self._listeners = []
+        self._thread = None
         for server, thread in servers:
-            if thread is not None:
-                server.shutdown()
-                thread.join()
-            server.server_close()
-            with server.connections_lock:
-                for connection in list(server.connections):
-                    with contextlib.suppress(OSError):
-                        connection.shutdown(socket.SHUT_RDWR)
+            _stop(server, thread)
         with self._lock:
             self._sites.clear()
             self._seats.clear()
@@ -199,3 +206,15 @@ class Emulator:
     def stray(self, method: str, url: str, why: str) -> None:
         with self._lock:
             self.strays.append(Refused(method, url, why, threading.current_thread().name))
+
+
+def _stop(server: HostServer, thread: threading.Thread | None) -> None:
+    """Stop ``server``'s loop, close its socket and shut down its connections (their threads end)."""
+    if thread is not None:
+        server.shutdown()
+        thread.join()
+    server.server_close()
+    with server.connections_lock:
+        for connection in list(server.connections):
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
