@@ -502,3 +502,16 @@ def test_a_listener_stopped_is_served_no_more_and_the_others_are():
             client.sendall(b"GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n")
             client.recv(1)  # answered (closed) by the emulator's own listener, not hung
         assert [stray.why for stray in emulator.strays] == ["no open site has this token"]
+
+
+def test_while_the_emulator_serves_a_request_waits_for_the_gil_at_most_its_switch_interval():
+    """A runtime in another process waits on each answer while this process's main thread computes: the
+    interpreter's switch interval (5 ms by default) bounds how long the answering thread waits."""
+    import sys
+
+    from wireconf.emulator.server import SWITCH_INTERVAL
+
+    before = sys.getswitchinterval()
+    with Emulator():
+        assert sys.getswitchinterval() == min(before, SWITCH_INTERVAL) < 0.005
+    assert sys.getswitchinterval() == before

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from types import TracebackType
@@ -24,6 +25,10 @@ from wireconf.emulator.seat import Seat
 from wireconf.emulator.site import Site
 from wireconf.emulator.tls import Authority
 from wireconf.untyped import JSON
+
+SWITCH_INTERVAL = 0.0005
+"""The interpreter's thread switch interval while an emulator serves (seconds): how long a request that
+came in waits at most for the thread that computes to let its own thread run."""
 
 
 class Emulator:
@@ -43,6 +48,7 @@ class Emulator:
         self._lock = threading.Lock()
         self._authority: Authority | None = None
         self._thread: threading.Thread | None = None
+        self._switch = sys.getswitchinterval()
         self._listeners: list[tuple[HostServer, threading.Thread]] = []
         self.strays: list[Refused] = []
         """Requests no open site can be told for (an unknown or closed token, no proxy credentials)."""
@@ -56,6 +62,11 @@ class Emulator:
 
     def start(self) -> Emulator:
         if self._thread is None:
+            # a request is answered on a thread of this process while its main thread computes (the
+            # harness judging, an in-process runtime): it takes the GIL only after the switch interval,
+            # 5 ms by default, paid per request by a runtime in another process waiting on the answer
+            self._switch = sys.getswitchinterval()
+            sys.setswitchinterval(min(self._switch, SWITCH_INTERVAL))
             self._thread = threading.Thread(
                 target=self._server.serve_forever,
                 kwargs={"poll_interval": 0.5},
@@ -100,6 +111,8 @@ class Emulator:
         with self._lock:
             servers = [(self._server, self._thread), *self._listeners]
             self._listeners = []
+        if self._thread is not None:
+            sys.setswitchinterval(self._switch)
         self._thread = None
         for server, thread in servers:
             _stop(server, thread)
