@@ -2,7 +2,7 @@
 client calls the case's site on the provider emulator) against today's JSON path (the response and the
 stream's events as the provider's JSON in protocol messages, ``pipeline``), per kind, side by side.
 
-    .venv/bin/python benchmarks/exec_endpoints.py [--repeat 3] [--kinds wire,process,stream]
+    .venv/bin/python benchmarks/exec_endpoints.py [--repeat 3] [--kinds wire,process,stream] [--ahead]
 
 One runtime both ways: ``tests/fakes/node_endpoints.mjs`` (Node.js on ``@wireconf/exec``, plain
 ``fetch``), whose mapping is the same on both paths (``WIRECONF_FAKE_JSON=1`` selects the JSON one), so
@@ -12,7 +12,9 @@ cases/<kind>/openai.chat`` once per path, the paths taking turns; a case's cost 
 the run's report (the adapter call, the site opened and closed, the judging: start-up excluded), the
 median over the run's cases (the first carries the run's warm-up), best of ``--repeat`` rounds. Beside
 it, the CPU per case: the CPU of the run (pytest and the runtime) less that of a run whose every case
-is deselected (the start-up alone), over its cases. The issue's target is 1.2x.
+is deselected (the start-up alone), over its cases. The issue's target is 1.2x. ``--ahead``: the runtime
+says ``ahead`` on both paths (``WIRECONF_FAKE_AHEAD=1``): the next cases' calls are written while one runs
+(over endpoints: not a stream's, whose gate waits for the items the harness reads).
 """
 
 from __future__ import annotations
@@ -76,7 +78,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="rounds (best of)")
     parser.add_argument("--kinds", default=",".join(KINDS), help=f"comma-separated, of {', '.join(KINDS)}")
+    parser.add_argument("--ahead", action="store_true", help="the runtime says `ahead` on both paths")
     args = parser.parse_args()
+    if args.ahead:
+        for env in PATHS.values():
+            env["WIRECONF_FAKE_AHEAD"] = "1"
     kinds = [kind for kind in KINDS if kind in args.kinds.split(",")]
     if shutil.which("node") is None:
         raise SystemExit("node (Node.js) is not on PATH")

@@ -12,6 +12,7 @@
 // kills this process, once; the restarted one serves on. WIRECONF_FAKE_JSON=1: the same runtime on the
 // JSON path instead (no `endpoints`: the response and the stream's events as the provider's JSON, the
 // request body returned), for benchmarks/exec_endpoints.py to compare the two side by side.
+// WIRECONF_FAKE_AHEAD=1: the hello says `ahead` (and `pipeline`): the next cases' calls come early.
 import fs from "node:fs";
 
 import { serve } from "../../wireconf/exec_protocol/js/index.js";
@@ -20,6 +21,7 @@ const STRAYS = process.env.WIRECONF_FAKE_STRAYS === "1";
 const BUFFER = process.env.WIRECONF_FAKE_BUFFER === "1";
 const BRIDGE = process.env.WIRECONF_FAKE_BRIDGE === "1";
 const JSON_PATH = process.env.WIRECONF_FAKE_JSON === "1";
+const AHEAD = process.env.WIRECONF_FAKE_AHEAD === "1";
 const CRASH_AT = Number(process.env.WIRECONF_FAKE_CRASH_AT ?? 0);
 const CRASH_FILE = process.env.WIRECONF_FAKE_CRASH_FILE;
 let handled = 0;
@@ -142,7 +144,8 @@ await serve({
     name: "node-endpoints",
     version: "0.1.0",
     endpoints: !JSON_PATH,
-    pipeline: JSON_PATH,
+    pipeline: JSON_PATH || AHEAD,
+    ahead: AHEAD,
     capabilities: ["wire:openai.chat", "process:openai.chat", "stream:openai.chat"],
   },
   handlers: { build_request: buildRequest, process: processResponse, process_stream: processStream },

@@ -123,3 +123,34 @@ def test_without_a_namespace_the_runtime_reaches_the_emulator_on_the_host_loopba
 
     assert run.with_outcome("error") == set()
     assert {run.outcomes[case] for case in INCREMENTAL} == {"passed"}
+
+
+def test_calls_go_ahead_over_endpoints_with_the_verdicts_of_one_at_a_time(node, tmp_path, monkeypatch):
+    """A runtime over endpoints that says ``ahead`` gets the next cases' calls while one runs, each over
+    its own site, open from its preparation to the end of its call (the next case's preparation closes
+    it no more): the verdicts are those of the same runtime one call at a time. A stream's call is not
+    sent ahead (its gate waits for the items the harness reads), and the gate still judges it."""
+    targets = (CASES / "process" / "openai.chat", CASES / "stream" / "openai.chat" / "real-traffic.yaml")
+    one_at_a_time = node(*targets)
+    transcript = tmp_path / "transcript.jsonl"
+    monkeypatch.setenv("WIRECONF_EXEC_TRANSCRIPT", str(transcript))
+    monkeypatch.setenv("WIRECONF_FAKE_AHEAD", "1")
+    ahead = node(*targets)
+
+    assert ahead.with_outcome("error") == set(), {
+        c: ahead.longreprs[c][-400:] for c in ahead.with_outcome("error")
+    }
+    assert ahead.outcomes == one_at_a_time.outcomes
+    assert {ahead.outcomes[case] for case in INCREMENTAL} == {"passed"}
+    written = [json.loads(line)["message"] for line in transcript.read_text().splitlines()]
+    # a call written while the one before it is unanswered: sent ahead
+    pending, overlapped = 0, 0
+    for message in written:
+        if message["type"] == "call":
+            overlapped += pending > 0
+            pending += 1
+        elif message["type"] in ("result", "error"):
+            pending -= 1
+    assert overlapped > 0
+    calls = [m for m in written if m["type"] == "call"]
+    assert len({call["endpoint"]["api_base_url"] for call in calls}) == len(calls)  # one site per case

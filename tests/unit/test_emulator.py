@@ -480,3 +480,38 @@ def test_a_site_is_opened_only_on_a_running_emulator():
         stopped.close()
     with pytest.raises(EmulatorError, match=r"no provider record declares the api 'nobody\.chat'"):
         public_endpoint("nobody.chat")
+
+
+def test_a_listener_stopped_is_served_no_more_and_the_others_are():
+    """``serve_listener`` returns how to stop serving that listener (its runtime's namespace died): its
+    thread ends and its socket is closed, while the emulator's own listener answers on."""
+    import threading
+
+    with Emulator() as emulator:
+        before = {t for t in threading.enumerate() if t.name == "wireconf-emulator"}
+        # the emulator's own socket, duplicated: a listener at its address, as one handed over is
+        listener = socket.socket(fileno=socket.dup(emulator._server.socket.fileno()))
+        stop = emulator.serve_listener(listener)
+        added = {t for t in threading.enumerate() if t.name == "wireconf-emulator"} - before
+        assert len(added) == 1
+        stop()
+        [thread] = added
+        assert not thread.is_alive() and listener.fileno() == -1
+        stop()  # a second time: nothing more
+        with socket.create_connection(emulator.address, timeout=5) as client:
+            client.sendall(b"GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n")
+            client.recv(1)  # answered (closed) by the emulator's own listener, not hung
+        assert [stray.why for stray in emulator.strays] == ["no open site has this token"]
+
+
+def test_while_the_emulator_serves_a_request_waits_for_the_gil_at_most_its_switch_interval():
+    """A runtime in another process waits on each answer while this process's main thread computes: the
+    interpreter's switch interval (5 ms by default) bounds how long the answering thread waits."""
+    import sys
+
+    from wireconf.emulator.server import SWITCH_INTERVAL
+
+    before = sys.getswitchinterval()
+    with Emulator():
+        assert sys.getswitchinterval() == min(before, SWITCH_INTERVAL) < 0.005
+    assert sys.getswitchinterval() == before

@@ -3,6 +3,8 @@ is current; a request between calls is a stray, answered by nothing."""
 
 from __future__ import annotations
 
+import socket
+
 import openai
 import pytest
 
@@ -119,3 +121,22 @@ def test_an_unseated_adapters_cases_each_have_their_own_url():
         origins.append(endpoint.origin)
         case.close()
     assert origins[0] != origins[1]
+
+
+def test_a_stray_is_charged_to_the_first_case_to_close_not_to_those_prepared_ahead_too():
+    """With calls sent ahead, the next cases' sites are opened before a case runs: a request for no
+    open site while it runs is its error, once, not also each later case's."""
+    from wireconf.kinds.sites import CaseSites, emulator
+
+    recorded = interaction(CHAT).response
+    running, ahead = CaseSites(object()), CaseSites(object())
+    for case in (running, ahead):
+        case.open("openai.chat", RecordedAnswers("openai.chat", [recorded]))
+    with socket.create_connection(emulator().address, timeout=5) as client:
+        client.sendall(
+            b"POST /no-such-token/v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"
+        )
+        assert client.recv(1) == b""  # refused: the connection closed
+    [charged] = running.close()
+    assert "no open site has this token" in charged
+    assert ahead.close() == []

@@ -41,3 +41,36 @@ def test_the_emulator_adopts_the_port_runtimes_were_started_with(monkeypatch):
     with netns.emulator_socket() as adopted:
         assert adopted.getsockname() == ("127.0.0.1", port)
         assert netns.emulator_port() == port  # and the runtimes started after it
+
+
+def test_a_dead_runtimes_listener_is_served_no_more(monkeypatch):
+    """A runtime's listener is served from its hand-over until the runtime exits (a restart hands a new
+    one over): then its emulator side is stopped and the socket closed, not kept for a dead namespace."""
+    import socket
+    import subprocess
+    import sys
+    import threading
+
+    from wireconf.exec_protocol import launch
+
+    for name, fresh in (("_SERVE", []), ("_WAITING", []), ("_SERVED", {}), ("_HAND_OVERS", {})):
+        monkeypatch.setattr(launch, name, fresh)
+    stopped = threading.Event()
+    served: list[socket.socket] = []
+
+    def serve(listener: socket.socket):
+        served.append(listener)
+        return stopped.set
+
+    launch.serve_listeners(serve)
+    runtime = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    ours, theirs = socket.socketpair()
+    with socket.create_server(("127.0.0.1", 0)) as listening, theirs:
+        hand_over = launch.HandOver(ours, runtime.pid)
+        socket.send_fds(theirs, [b"listening"], [listening.fileno()])
+        assert hand_over.reaches_emulator(10) == ""
+    assert served == [hand_over.listener]
+    assert not stopped.wait(0.3)  # served while the runtime lives
+    runtime.communicate(b"")  # it exits
+    assert stopped.wait(10)
+    assert hand_over.listener.fileno() == -1 and runtime.pid not in launch._HAND_OVERS

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import TracebackType
 from urllib.parse import urlsplit
 
@@ -24,6 +25,10 @@ from wireconf.emulator.seat import Seat
 from wireconf.emulator.site import Site
 from wireconf.emulator.tls import Authority
 from wireconf.untyped import JSON
+
+SWITCH_INTERVAL = 0.0005
+"""The interpreter's thread switch interval while an emulator serves (seconds): how long a request that
+came in waits at most for the thread that computes to let its own thread run."""
 
 
 class Emulator:
@@ -43,17 +48,25 @@ class Emulator:
         self._lock = threading.Lock()
         self._authority: Authority | None = None
         self._thread: threading.Thread | None = None
+        self._switch = sys.getswitchinterval()
         self._listeners: list[tuple[HostServer, threading.Thread]] = []
         self.strays: list[Refused] = []
         """Requests no open site can be told for (an unknown or closed token, no proxy credentials)."""
         self.failures: list[str] = []
         """What went wrong in the emulator itself outside any site's reply (a wireconf bug): the harness
         makes the cases it ran during errors."""
+        self.charged: tuple[int, int] = (0, 0)
+        """How many strays and failures the cases closed so far were charged with (``CaseSites``)."""
 
     # -- life ----------------------------------------------------------------------------------------
 
     def start(self) -> Emulator:
         if self._thread is None:
+            # a request is answered on a thread of this process while its main thread computes (the
+            # harness judging, an in-process runtime): it takes the GIL only after the switch interval,
+            # 5 ms by default, paid per request by a runtime in another process waiting on the answer
+            self._switch = sys.getswitchinterval()
+            sys.setswitchinterval(min(self._switch, SWITCH_INTERVAL))
             self._thread = threading.Thread(
                 target=self._server.serve_forever,
                 kwargs={"poll_interval": 0.5},
@@ -63,11 +76,12 @@ class Emulator:
             self._thread.start()
         return self
 
-    def serve_listener(self, listener: socket.socket) -> None:
+    def serve_listener(self, listener: socket.socket) -> Callable[[], None]:
         """Serve the connections of ``listener`` too: a socket listening on 127.0.0.1 at this emulator's
         port in another network namespace (a forked runner's, an ``exec:`` runtime's), made there and
         handed over (``socket.send_fds``), so that every site's URL means the same there as here and
-        the emulator is all that namespace can reach. The sites are the same."""
+        the emulator is all that namespace can reach. The sites are the same. Returns how to stop
+        serving it (its namespace is dead: a thread and a socket less)."""
         host, port = listener.getsockname()[:2]
         if (host, port) != self.address:
             raise EmulatorError(
@@ -79,21 +93,29 @@ class Emulator:
             target=server.serve_forever, kwargs={"poll_interval": 0.5}, daemon=True, name="wireconf-emulator"
         )
         thread.start()
-        self._listeners.append((server, thread))
+        served = (server, thread)
+        with self._lock:
+            self._listeners.append(served)
+
+        def stop() -> None:
+            with self._lock:
+                if served not in self._listeners:
+                    return  # the emulator was closed (every listener with it)
+                self._listeners.remove(served)
+            _stop(server, thread)
+
+        return stop
 
     def close(self) -> None:
         """Stop serving; every connection still open is shut down (their threads end with them)."""
-        servers = [(self._server, self._thread), *self._listeners]
-        self._thread, self._listeners = None, []
+        with self._lock:
+            servers = [(self._server, self._thread), *self._listeners]
+            self._listeners = []
+        if self._thread is not None:
+            sys.setswitchinterval(self._switch)
+        self._thread = None
         for server, thread in servers:
-            if thread is not None:
-                server.shutdown()
-                thread.join()
-            server.server_close()
-            with server.connections_lock:
-                for connection in list(server.connections):
-                    with contextlib.suppress(OSError):
-                        connection.shutdown(socket.SHUT_RDWR)
+            _stop(server, thread)
         with self._lock:
             self._sites.clear()
             self._seats.clear()
@@ -197,3 +219,15 @@ class Emulator:
     def stray(self, method: str, url: str, why: str) -> None:
         with self._lock:
             self.strays.append(Refused(method, url, why, threading.current_thread().name))
+
+
+def _stop(server: HostServer, thread: threading.Thread | None) -> None:
+    """Stop ``server``'s loop, close its socket and shut down its connections (their threads end)."""
+    if thread is not None:
+        server.shutdown()
+        thread.join()
+    server.server_close()
+    with server.connections_lock:
+        for connection in list(server.connections):
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)

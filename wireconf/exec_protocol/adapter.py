@@ -73,9 +73,9 @@ class ExecAdapter:
         self._endpoints = hello.get("endpoints") is True
         """Protocol 4's ``endpoints``: a call with an api carries the case's ``Endpoint`` (its methods
         declare ``endpoint``, so the kinds open a site for each case), not its SDK inputs."""
-        # A runtime over endpoints gets no call ahead (yet): a case's site is opened while it is
-        # prepared, and the hold-last-event gate is released by the yields the harness reads.
-        self.sends_ahead = hello.get("ahead") is True and not self._endpoints
+        # Over endpoints too: each case's site is opened when it is prepared, and stays its own until
+        # its call ends (``case_run``); but not a call whose items are streamed back (``_bind``).
+        self.sends_ahead = hello.get("ahead") is True
         """Protocol 3's ``ahead``: the harness may write the next cases' calls while this one runs."""
         if self._endpoints:
             launch.serve_listeners(lambda listener: sites.emulator().serve_listener(listener))
@@ -144,7 +144,10 @@ class ExecAdapter:
             if endpoint is not None:
                 build = functools.partial(_with_endpoint, build, endpoint, self._supervisor)
             if self._ahead.capturing is not None:  # sent ahead: built now, answered when its case runs
-                self._ahead.capturing.append(build()[0])
+                # not a stream read over HTTP: the hold-last-event gate on its site is released by the
+                # items the harness reads, and those of a call sent ahead wait until its case runs
+                if endpoint is None or not (method.yields or method.may_stream):
+                    self._ahead.capturing.append(build()[0])
                 return iter(()) if method.yields else None
             exchange = self._exchange(method.name, api, build, bridge)
             if method.yields:

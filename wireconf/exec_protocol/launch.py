@@ -34,6 +34,7 @@ import atexit
 import contextlib
 import os
 import queue
+import select
 import shlex
 import socket
 import subprocess
@@ -141,7 +142,7 @@ def popen(argv: list[str], cwd: str | None, env: Mapping[str, str]) -> subproces
     finally:
         if theirs is not None:
             theirs.close()
-    _HAND_OVERS[started.pid] = HandOver(ours)
+    _HAND_OVERS[started.pid] = HandOver(ours, started.pid)
     return started
 
 
@@ -151,8 +152,9 @@ class HandOver:
     (``serve_listeners``). Without a namespace there is nothing to hand over: the runtime shares the
     host's loopback, where the emulator listens."""
 
-    def __init__(self, channel: socket.socket | None) -> None:
+    def __init__(self, channel: socket.socket | None, pid: int | None = None) -> None:
         self.listener: socket.socket | None = None
+        self.pid = pid
         self.why = "" if channel is None else "the launcher has not handed it over yet"
         self.done = threading.Event()
         if channel is None:
@@ -174,6 +176,10 @@ class HandOver:
         elif not self.why.startswith("its launcher"):
             self.why = "its launcher made none (its namespace's loopback could not come up: see its stderr)"
         self.done.set()
+        if self.listener is not None and self.pid is not None:
+            _exited(self.pid)  # the runtime is gone (a restart starts another): nothing can reach it now
+            _retire(self.listener)
+            _HAND_OVERS.pop(self.pid, None)
 
     def reaches_emulator(self, timeout: float) -> str:
         """Why the runtime cannot reach the provider emulator (``""``: it can), waiting up to
@@ -183,9 +189,11 @@ class HandOver:
 
 
 _HAND_OVERS: dict[int, HandOver] = {}
-"""Each runtime process's hand-over, by its pid."""
-_SERVE: list[Callable[[socket.socket], None]] = []
+"""Each runtime process's hand-over, by its pid (while it lives)."""
+_SERVE: list[Callable[[socket.socket], Callable[[], None]]] = []
 _WAITING: list[socket.socket] = []
+_SERVED: dict[socket.socket, Callable[[], None]] = {}
+"""How to stop serving each listener given to ``serve``."""
 _HANDED = threading.Lock()
 
 
@@ -195,12 +203,42 @@ def _deliver(listener: socket.socket) -> None:
             _WAITING.append(listener)
             return
         serve = _SERVE[0]
-    serve(listener)
+    stop = serve(listener)
+    with _HANDED:
+        _SERVED[listener] = stop
 
 
-def serve_listeners(serve: Callable[[socket.socket], None]) -> None:
+def _retire(listener: socket.socket) -> None:
+    """Stop serving ``listener`` (its runtime's namespace is dead), or drop it if it waits still."""
+    with _HANDED:
+        stop = _SERVED.pop(listener, None)
+        if listener in _WAITING:
+            _WAITING.remove(listener)
+    if stop is not None:
+        stop()
+    listener.close()
+
+
+def _exited(pid: int) -> None:
+    """Wait until process ``pid`` (a child of this process) has exited, without reaping it (its
+    ``Popen`` does): a pidfd turns readable then. Where there is none (an old kernel), forever."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return
+    except OSError:
+        threading.Event().wait()
+        return
+    try:
+        select.select([pidfd], [], [])
+    finally:
+        os.close(pidfd)
+
+
+def serve_listeners(serve: Callable[[socket.socket], Callable[[], None]]) -> None:
     """Give every listener handed over (those come already, and those to come: a restarted runtime's)
-    to ``serve`` (the emulator's ``serve_listener``), once; a second call changes nothing."""
+    to ``serve`` (the emulator's ``serve_listener``, which returns how to stop serving it: done once
+    its runtime has exited), once; a second call changes nothing."""
     with _HANDED:
         if _SERVE:
             return
@@ -208,7 +246,9 @@ def serve_listeners(serve: Callable[[socket.socket], None]) -> None:
         waiting = list(_WAITING)
         _WAITING.clear()
     for listener in waiting:
-        serve(listener)
+        stop = serve(listener)
+        with _HANDED:
+            _SERVED[listener] = stop
 
 
 def hand_over(process: subprocess.Popen[str]) -> HandOver:

@@ -153,13 +153,17 @@ class CaseSites:
             problems += [str(refused) for refused in site.refused]
         self.sites = []
         if serving is not None:
-            strays, failures = self._marks
+            # from where the last case to close stopped: with calls sent ahead, the next cases' sites
+            # were opened before this case ran, and a stray is charged to one case, the first to close
+            strays, failures = (
+                max(mark, charged) for mark, charged in zip(self._marks, serving.charged, strict=True)
+            )
             problems += [f"{stray} (no open site of this case)" for stray in serving.strays[strays:]]
             problems += [
                 f"the provider emulator failed (a wireconf bug): {failure}"
                 for failure in serving.failures[failures:]
             ]
-            self._marks = (len(serving.strays), len(serving.failures))
+            self._marks = serving.charged = (len(serving.strays), len(serving.failures))
         return problems
 
 

@@ -84,6 +84,12 @@ JUDGE_LIMIT = 60.0
 expectation builds the provider's request type: seconds), apart from ``--case-timeout`` too."""
 
 
+_CALLING: set[CaseSites] = set()
+"""The sites of the cases whose adapter call is running (``call_case``): one, or one abandoned too. A
+case's sites are its own from its preparation to the end of its call, so that the inline runner can
+prepare the next cases (their calls sent ahead, over their sites) while one runs."""
+
+
 @dataclass
 class Prepared:
     """A case ready to run: its inputs built, the adapter not called yet."""
@@ -99,7 +105,8 @@ def prepare_case(session: CaseHost, loaded: LoadedCase[CaseBase], corpus_root: P
     """The case's inputs, or the ``CaseResult`` that says why there are none (an error, a skip)."""
     ctx = session.context(corpus_root)
     ctx.opened.clear()  # the exchanges this case opens (a thread runner cancels them if it abandons it)
-    ctx.sites.close()  # an abandoned case's sites (a thread runner's timeout) answer nothing more
+    for abandoned in list(_CALLING):  # a call still running (a thread runner's timeout) is abandoned:
+        abandoned.close()  # its sites answer nothing more (those of cases prepared ahead stay open)
     ctx.sites = sites = CaseSites(session.impl.adapter)
     kind = KINDS[loaded.kind]
     try:
@@ -131,11 +138,13 @@ def call_case(session: CaseHost, prepared: Prepared) -> Called | CaseResult:
     loaded, case = prepared.loaded, prepared.case
     kind = KINDS[loaded.kind]
     started = time.perf_counter()
+    _CALLING.add(prepared.sites)
     try:
         outcome = prepared.call(session.impl.adapter)
     except (ContractError, NotJudged) as exc:
         return CaseResult("error", redact(f"error: {exc}"))
     finally:
+        _CALLING.discard(prepared.sites)
         refused = prepared.sites.close()
     runtime_seconds = time.perf_counter() - started
     if refused:  # a request outside the case: the case's error, whatever the runtime made of it
