@@ -119,8 +119,14 @@ class Adapter:
     def process_stream(
         self, api: str, agent: dict[str, Any], events: Iterable[Any], *, endpoint: Endpoint
     ) -> Iterable[Any]:
-        items: Iterable[Any] = FUNCTIONS[("stream", api)](agent, fetched(api, endpoint, stream=True))
-        return items
+        stream = fetched(api, endpoint, stream=True)
+        try:
+            yield from FUNCTIONS[("stream", api)](agent, stream)
+        finally:  # a processor that raises mid-stream leaves the response open in the shared pool,
+            # whose finaliser a later collection may run inside httpcore's pool lock: closed here
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()
 
     def execute(
         self,

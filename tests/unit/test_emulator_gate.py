@@ -9,17 +9,21 @@ iterators, sync and async."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import inspect
 import threading
 from typing import Any
 
 import pytest
 
+from tests.conftest import REPO
 from tests.unit.test_emulator import ANTHROPIC_STREAM, CHAT_STREAM, GEMINI_STREAM, interaction, sdk_client
-from wireconf.emulator.answers import RecordedAnswers
+from wireconf.cassettes.exchange import Exchange
+from wireconf.cassettes.store import read_cassette
+from wireconf.emulator.answers import ExchangeAnswers, RecordedAnswers
 from wireconf.emulator.routes import EmulatorError
 from wireconf.emulator.server import Emulator
-from wireconf.providers.registry import APIS
+from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.stream_probe import StreamProbe, split_events
 
 STREAMS = [
@@ -149,3 +153,76 @@ def test_a_yield_from_another_thread_releases_a_held_writer():
     writer.join()
     assert released == [True] and not probe.stalled
     assert StreamProbe([b"a\n\n"]).hold(0.01, 0.01) is False
+
+
+# -- an e2e case's exchange (``ExchangeAnswers(hold_last=)``) ------------------------------------------
+
+
+def exchange_of(name: str, api: str, turns: int = 1) -> Exchange:
+    """A replaying exchange over recording ``name`` (``turns``: its interaction repeated, a runtime that
+    streams that many times in one call)."""
+    path = REPO / "cassettes" / f"{name}.yaml"
+    cassette = read_cassette(path, name)
+    cassette = dataclasses.replace(cassette, interactions=cassette.interactions[:1] * turns)
+    return Exchange(name, path, cassette, "none", api, PROVIDER_OF[api].name, {})
+
+
+def streamed(client: Any, api: str) -> Any:
+    """The SDK's streaming call a runtime makes, on the recorded route (Gemini's names the model)."""
+    if api == "gemini.generate_content":
+        return client.models.generate_content_stream(model="gemini-2.0-flash", contents="x")
+    return APIS[api].call(client, {}, True)
+
+
+def run_e2e(
+    emulator: Emulator, api: str, name: str, buffered: bool, turns: int = 1, **gate: Any
+) -> tuple[list[StreamProbe], list[StreamProbe]]:
+    """A runtime's ``execute`` over the site: ``turns`` streaming calls, each item yielded as
+    ``AdapterMethod.invoke`` marks it (on the exchange's first probe, the one the verdict reads); the
+    probes the site wrote and those the exchange keeps."""
+    exchange = exchange_of(name, api, turns)
+    assert exchange.cassette is not None
+    uri = exchange.cassette.interactions[0].request.uri  # the api version the site serves (Gemini's)
+    site = emulator.open_site(api, ExchangeAnswers(exchange, **gate), recorded_uri=uri)
+    try:
+        client = sdk_client(site.endpoint(), asynchronous=False)
+        for _ in range(turns):
+            stream = streamed(client, api)
+            for _ in list(stream) if buffered else stream:
+                exchange.probes[0].mark_yield()
+    finally:
+        emulator.close_site(site)
+    refused = list(site.refused)
+    assert refused == [] and exchange.unmatched == [] and len(exchange.sent) == turns
+    return list(site.probes), exchange.probes
+
+
+@pytest.mark.parametrize(("api", "name"), STREAMS, ids=[api for api, _ in STREAMS])
+def test_an_e2e_runtime_that_processes_as_it_reads_yields_with_the_last_event_held(emulator, api, name):
+    written, kept = run_e2e(emulator, api, name, False, hold_last=True, stall=PATIENT, quiet=0.5)
+    [probe] = kept
+    assert written == [probe], "the probe the site wrote is the exchange's, which the verdict reads"
+    assert not probe.stalled and probe.read_at_yield[0] == probe.total - 1
+    assert late(probe) == [] and probe.read == probe.total
+
+
+@pytest.mark.parametrize(("api", "name"), STREAMS, ids=[api for api, _ in STREAMS])
+def test_an_e2e_runtime_that_buffers_is_late(emulator, api, name):
+    _, [probe] = run_e2e(emulator, api, name, True, hold_last=True, stall=0.2)
+    assert probe.stalled and set(probe.read_at_yield) == {probe.total}
+    assert late(probe) == list(range(len(probe.read_at_yield) - 1)) and len(probe.read_at_yield) > 1
+
+
+def test_an_e2e_exchange_without_the_gate_writes_its_stream_whole(emulator):
+    _, [probe] = run_e2e(emulator, "openai.chat", CHAT_STREAM, False)
+    assert not probe.stalled and set(probe.read_at_yield) == {probe.total}
+
+
+def test_only_the_e2e_exchanges_first_stream_is_held(emulator):
+    """The yields mark the first stream's probe (the one the verdict reads): a second turn's stream is
+    written whole, never held for yields that could not release it (it would stall every time)."""
+    _, [first, second] = run_e2e(
+        emulator, "openai.chat", CHAT_STREAM, False, turns=2, hold_last=True, stall=PATIENT, quiet=0.5
+    )
+    assert not first.stalled and first.read_at_yield[0] == first.total - 1
+    assert not second.stalled and second.read == second.total and not second.released.is_set()

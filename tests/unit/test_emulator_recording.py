@@ -294,3 +294,28 @@ def test_an_e2e_site_records_only_in_record_mode(fake_provider, runtime_env, tmp
     )
     recording = e2e_responder(exchange_for("openai.chat", tmp_path / "a.yaml", runtime_env))
     assert isinstance(recording, RecordingAnswers) and isinstance(recording.upstream, DirectUpstream)
+
+
+@pytest.mark.parametrize("buffered", [False, True], ids=["as-it-reads", "buffered"])
+def test_an_incremental_recording_gates_the_stream_it_forwards(
+    emulator, fake_provider, runtime_env, tmp_path, buffered
+):
+    """Record mode judges ``incremental`` as replay does: the provider's stream, once forwarded, is
+    written to the runtime with its last event held for the yields (``e2e_responder(hold_last=True)``)."""
+    from wireconf.emulator.recording import e2e_responder
+
+    exchange = exchange_for("openai.chat", tmp_path / "recorded.yaml", runtime_env)
+    responder = e2e_responder(exchange, hold_last=True)
+    assert isinstance(responder, RecordingAnswers)
+    responder.upstream = DirectUpstream(runtime_env)
+    responder.hold = (60.0 if not buffered else 0.2, 0.5)
+    with emulator.serving("openai.chat", responder) as site:
+        client = sdk_client(site.endpoint(), asynchronous=False)
+        stream = APIS["openai.chat"].call(client, {}, True)
+        for _ in list(stream) if buffered else stream:
+            exchange.probes[0].mark_yield()
+        assert site.refused == []
+    [probe] = exchange.probes
+    assert probe.total > 2 and probe.stalled is buffered
+    first = probe.read_at_yield[0]
+    assert first == (probe.total if buffered else probe.total - 1)

@@ -125,6 +125,16 @@ def _requests_answered(stack: contextlib.ExitStack, downloads: Downloads, sent: 
     stack.enter_context(mock.patch.object(adapters.HTTPAdapter, "send", send))
 
 
+@contextlib.contextmanager
+def requests_answered(downloads: Downloads) -> Iterator[Sent]:
+    """``requests`` alone answered from ``downloads``: a runtime pointed at an endpoint sends its
+    provider calls there for real, and its media loader's downloads (``requests``) get the fixtures."""
+    sent = Sent()
+    with contextlib.ExitStack() as stack:
+        _requests_answered(stack, downloads, sent)
+        yield sent
+
+
 class _Inside(threading.local):
     depth = 0
 

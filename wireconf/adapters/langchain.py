@@ -21,10 +21,10 @@ LangChain has no tool kinds other than functions, no bindings and no ``apiType``
 the provider): only ``concept:message-metadata`` (tool calls and tool call ids are message fields) is
 declared.
 
-- ``e2e``: ``invoke`` (``stream`` when the agent asks for a stream) with each request the chat model's
-  own SDK client sends forwarded, byte for byte, through the SDK client the harness hands over
-  (``http_answer.forwarding``): the case's recorded exchange answers every call, in order, and judges
-  the requests sent and the result.
+- ``e2e``: ``invoke`` (``stream`` when the agent asks for a stream) on the chat model pointed at the
+  case's endpoint, as in ``process``: the case's recorded exchange answers every request its SDK client
+  sends there, in order, and judges the requests sent and the result (an ``incremental`` case's stream
+  held back by the emulator's gate until the chat model yields).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from unittest import mock
 
 from wireconf.adapter_contract import Endpoint, capability, concept, served_kinds
 from wireconf.adapters import langchain_inputs, openai_inputs
-from wireconf.adapters.http_answer import REFUSED, Answer, Reply, answering, forwarding
+from wireconf.adapters.http_answer import REFUSED, Answer, Reply, answering, requests_answered
 from wireconf.adapters.own_clients import DEFAULT_MODEL, PLACEHOLDER_KEY, PROCESS_MESSAGES, without_stream
 from wireconf.adapters.results import ToolCall, arguments_text, text_result
 from wireconf.cassettes.downloads import Downloads
@@ -82,8 +82,8 @@ class _SeededUuid:
 def _served(reply: Answer | Reply | None, downloads: Downloads | None = None) -> Iterator[Any]:
     """The HTTP transport answering with ``reply`` (one answer to every call, or a function of the
     request; ``None``: the real transport, for a chat model pointed at an endpoint), Gemini's missing
-    call ids seeded; a media URL of the input the chat model downloads (``ImageBytesLoader``) answered
-    from ``downloads``."""
+    call ids seeded; a media URL of the input the chat model downloads (``ImageBytesLoader``, through
+    ``requests``) answered from ``downloads``."""
     if isinstance(reply, Answer):
         reply = _always(reply)
     with contextlib.ExitStack() as stack:
@@ -93,7 +93,12 @@ def _served(reply: Answer | Reply | None, downloads: Downloads | None = None) ->
             module = None
         if getattr(module, "uuid", None) is uuid:
             stack.enter_context(mock.patch.object(module, "uuid", _SeededUuid()))
-        yield None if reply is None else stack.enter_context(answering(reply, downloads))
+        if reply is None:  # the chat model at an endpoint: only its media loader's downloads answered
+            if downloads is not None and downloads.named:
+                stack.enter_context(requests_answered(downloads))
+            yield None
+        else:
+            yield stack.enter_context(answering(reply, downloads))
 
 
 def _always(answer: Answer) -> Reply:
@@ -226,16 +231,22 @@ class LangChainAdapter:
         written = [langchain_inputs.message(m) for m in PROCESS_MESSAGES]
         return self._stream(api, agent, _Call(written, None, Downloads(), pointed_at(api, endpoint)))
 
-    def execute(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
-        """``invoke`` (``stream`` when the agent asks for a stream), each request the chat model's own
-        SDK client sends forwarded through the harness's ``client`` (``forwarding``): the case's
-        recorded exchange answers it."""
+    def execute(
+        self,
+        api: str,
+        agent: dict[str, Any],
+        messages: list[dict[str, Any]],
+        client: Any,
+        *,
+        endpoint: Endpoint,
+    ) -> Any:
+        """``invoke`` (``stream`` when the agent asks for a stream) on the chat model pointed at the
+        case's ``endpoint``, as in ``process``: the case's recorded exchange answers each request its SDK
+        client sends there (``client``, the harness's in-process client, is not used)."""
         written = [langchain_inputs.message(m) for m in messages]
         streamed, agent = without_stream(agent)
         run = self._stream if streamed else self._invoke
-        return run(
-            api, agent, _Call(written, forwarding(client), Downloads(messages), _endpoint(api, client))
-        )
+        return run(api, agent, _Call(written, None, Downloads(messages), pointed_at(api, endpoint)))
 
 
 def model_arguments(api: str, agent: dict[str, Any]) -> dict[str, Any]:
@@ -255,7 +266,7 @@ def model_arguments(api: str, agent: dict[str, Any]) -> dict[str, Any]:
 SDK_API_VERSION = {"gemini.generate_content": "v1beta"}
 """The api version of the provider SDK's own endpoint, where the chat model takes one (``api_version``):
 langchain-google-genai's default is ``v1``; a user pointing it at a base URL of the Gemini SDK's form
-gives the SDK's ``v1beta``, as ``_endpoint`` does from the harness's client."""
+gives the SDK's ``v1beta`` (a reproduction does: ``wireconf.repro.templates``)."""
 
 
 def pointed_at(api: str, endpoint: Endpoint) -> dict[str, str]:
@@ -267,21 +278,6 @@ def pointed_at(api: str, endpoint: Endpoint) -> dict[str, str]:
     if api != "gemini.generate_content":
         return {"base_url": endpoint.origin}
     return {"base_url": endpoint.origin, "api_version": endpoint.api_version}
-
-
-def _endpoint(api: str, client: Any) -> dict[str, str]:
-    """The chat model's constructor arguments for the endpoint of the harness's ``client``, as a user
-    points LangChain at an endpoint: ``base_url`` (and Gemini's ``api_version``, which
-    langchain-google-genai otherwise sets to ``v1``, where the Gemini SDK's default is the client's)."""
-    from wireconf.exec_protocol.http_bridge import HttpBridge
-    from wireconf.providers.registry import PROVIDER_OF
-
-    described = HttpBridge(client, PROVIDER_OF[api].version_path).description
-    if api != "gemini.generate_content":
-        return {"base_url": described["base_url"]}
-    base = described["base_url"]
-    version = described["api_base_url"].removeprefix(base.rstrip("/")).strip("/")
-    return {"base_url": base, "api_version": version}
 
 
 def _load(api: str) -> Any:

@@ -7,7 +7,8 @@ recorded interaction matches, as the in-process transport raises) or ``Refused``
 answers it: a network attempt, which makes the case an error). Two responders cover the kinds:
 ``RecordedAnswers`` (a case's recorded responses for its api's endpoint, each answering one request,
 or a fixed answer to every request) and ``ExchangeAnswers`` (an e2e case's cassette, through the same
-``Exchange`` the in-process transport and the e2e verdict use).
+``Exchange`` the in-process transport and the e2e verdict use). Either holds an ``incremental`` case's
+stream back for the runtime's yields (the hold-last-event gate, ``StreamProbe.hold``).
 """
 
 from __future__ import annotations
@@ -177,10 +178,21 @@ class RecordedAnswers:
 class ExchangeAnswers:
     """An e2e case's cassette: each request goes to the case's ``Exchange`` (what the in-process
     transport and the e2e verdict use), which names the recorded interaction that answers it or keeps
-    why none does. Replay only: a recording goes through the recording proxy, which adds the key."""
+    why none does. Replay only: a recording goes through the recording proxy, which adds the key.
 
-    def __init__(self, exchange: Exchange) -> None:
+    ``hold_last`` (an ``incremental`` e2e case): the exchange's first event stream is gated as a stream
+    case's is (``RecordedAnswers``), see ``exchange_answer``."""
+
+    def __init__(
+        self,
+        exchange: Exchange,
+        *,
+        hold_last: bool = False,
+        stall: float = HOLD_STALL,
+        quiet: float = HOLD_QUIET,
+    ) -> None:
         self.exchange = exchange
+        self.hold = (stall, quiet) if hold_last else None
         self._lock = threading.Lock()
 
     def respond(self, request: CapturedRequest) -> Reply:
@@ -197,7 +209,20 @@ class ExchangeAnswers:
             recorded = exchange.replay(sent)
             if recorded is None:
                 return Unanswered(exchange.unmatched_message(sent))
-            reply = answer(recorded)
-            if reply.probe is not None:
-                exchange.probes.append(reply.probe)
+            return exchange_answer(exchange, recorded, self.hold)
+
+
+def exchange_answer(
+    exchange: Exchange, response: RecordedResponse, hold: tuple[float, float] | None
+) -> Answer:
+    """``response`` as an e2e case's site writes it: an event stream's probe kept with the exchange's
+    (``Exchange.probes``, as the in-process transport keeps its own). ``hold``: the exchange's first
+    event stream is gated; it is the one the yields mark (``AdapterMethod.invoke``: ``probes[0]``) and
+    the verdict reads, so a later one (a second turn) is written whole: holding it would wait for
+    yields that release nothing and judge nothing."""
+    reply = answer(response)
+    if reply.probe is None:
         return reply
+    first = not exchange.probes
+    exchange.probes.append(reply.probe)
+    return Answer(response, reply.probe, hold if first else None)

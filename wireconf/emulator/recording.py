@@ -31,13 +31,15 @@ from urllib.parse import urlsplit, urlunsplit
 from wireconf.cassettes.recording import allowed_origin
 from wireconf.cassettes.store import RecordedResponse
 from wireconf.emulator.answers import (
+    HOLD_QUIET,
+    HOLD_STALL,
     CapturedRequest,
     ExchangeAnswers,
     Refused,
     Reply,
     Responder,
     Unanswered,
-    answer,
+    exchange_answer,
 )
 from wireconf.errors import WireconfError
 from wireconf.providers.provider import Provider
@@ -169,11 +171,15 @@ def default_upstream(environ: Mapping[str, str]) -> Upstream:
 
 
 class RecordingAnswers:
-    """An e2e case's cassette, recording what it does not answer (see the module)."""
+    """An e2e case's cassette, recording what it does not answer (see the module); ``hold``: an
+    ``incremental`` case's first event stream is gated, as ``ExchangeAnswers`` gates it."""
 
-    def __init__(self, exchange: Exchange, upstream: Upstream) -> None:
+    def __init__(
+        self, exchange: Exchange, upstream: Upstream, hold: tuple[float, float] | None = None
+    ) -> None:
         self.exchange = exchange
         self.upstream = upstream
+        self.hold = hold
         self.provider = PROVIDERS[exchange.provider]
         self._lock = threading.Lock()
 
@@ -194,10 +200,7 @@ class RecordingAnswers:
                 if isinstance(recorded_now, Refused):
                     return recorded_now
                 recorded = recorded_now
-            reply = answer(recorded)
-            if reply.probe is not None:
-                exchange.probes.append(reply.probe)
-        return reply
+            return exchange_answer(exchange, recorded, self.hold)
 
     def _record(self, request: CapturedRequest, sent: Any) -> RecordedResponse | Refused:
         exchange, provider = self.exchange, self.provider
@@ -241,9 +244,11 @@ def withheld(response: RecordedResponse, environ: Mapping[str, str]) -> Recorded
     return RecordedResponse(response.status, headers, body)
 
 
-def e2e_responder(exchange: Exchange) -> Responder:
+def e2e_responder(exchange: Exchange, hold_last: bool = False) -> Responder:
     """What answers an e2e case's site: its cassette (``ExchangeAnswers``) in replay; in record mode the
-    recording proxy, forwarding through this process's way out (``default_upstream``)."""
+    recording proxy, forwarding through this process's way out (``default_upstream``). ``hold_last``
+    (an ``incremental`` case): either gates the first event stream (``exchange_answer``)."""
     if not exchange.records:
-        return ExchangeAnswers(exchange)
-    return RecordingAnswers(exchange, default_upstream(exchange.environ))
+        return ExchangeAnswers(exchange, hold_last=hold_last)
+    hold = (HOLD_STALL, HOLD_QUIET) if hold_last else None
+    return RecordingAnswers(exchange, default_upstream(exchange.environ), hold)

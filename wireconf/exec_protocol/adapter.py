@@ -163,10 +163,10 @@ class ExecAdapter:
                 f"{method.name} is not a streaming method, but the runtime sent an item: {first!r}"
             )
 
-        # only a runtime that says `endpoints` declares `endpoint`: for no other do the kinds open a site.
-        # Not e2e's `execute` yet: an e2e stream read over HTTP has no hold-last-event gate, so its
-        # incremental cases would be errors; its HTTP keeps going through the harness (`http`).
-        endpoints = self._endpoints and method.takes_api and method.http_client is None
+        # only a runtime that says `endpoints` declares `endpoint`: for no other do the kinds open a site
+        # (e2e's `execute` too: its site answers from the case's cassette, an incremental case's stream
+        # held back by the emulator's gate; the runtime gets no client and sends no `http`)
+        endpoints = self._endpoints and method.takes_api
 
         def plain(*arguments: Any) -> Any:
             return call(*arguments)

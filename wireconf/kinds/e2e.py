@@ -8,7 +8,8 @@ exactly and with a diff: the JSON body of the request the runtime really sent (`
 a list when it sends several; Gemini's fields read under their JSON names, the api record's ``request_body``)
 and its result (``expect`` or ``expect_error``). A result that is an
 iterator (a streaming runtime's generator) is drained item by item, as a ``stream`` case does, so
-``incremental: true`` works here too (a list returned for a streamed response counts as buffered).
+``incremental: true`` works here too (a list returned for a streamed response counts as buffered),
+over an endpoint as well: the emulator holds the first event stream's last event for the yields.
 
 A request that matches no recorded interaction fails the case with the nearest recorded request and
 the body diff; a missing cassette is an error that says so. In record mode (``--record-mode``) the
@@ -37,7 +38,6 @@ from wireconf.judging.schema_check import rejections
 from wireconf.judging.verdict import judge as judge_result
 from wireconf.kinds.base import HarnessContext
 from wireconf.kinds.kind import AdapterMethod, Call, Kind, first_interaction_response, unblessable
-from wireconf.kinds.sites import raise_ungated
 from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.sdk.replay import e2e_client, warm_up
 from wireconf.untyped import JSON, AdapterObject, SDKObject
@@ -116,10 +116,14 @@ def exchange_site(
     ctx: HarnessContext, case: LoadedCase[CaseBase], exchange: Exchange, messages: JSON
 ) -> tuple[Endpoint, Site]:
     """A site of the case answered by its exchange: the same exchange answers the SDK client and the
-    site, one record of what was sent (the api's version read from the cassette's first request)."""
+    site, one record of what was sent (the api's version read from the cassette's first request). An
+    ``incremental`` case's first event stream is held back for the runtime's yields (the emulator's
+    hold-last-event gate, as a ``stream`` case's): over HTTP the harness knows only what it wrote."""
     recorded = exchange.cassette.interactions if exchange.cassette is not None else ()
     first = recorded[0].request.uri if recorded else None
-    return ctx.sites.open(case.api, e2e_responder(exchange), messages, recorded_uri=first)
+    incremental = getattr(case.model, "incremental", False) is True
+    responder = e2e_responder(exchange, hold_last=incremental)
+    return ctx.sites.open(case.api, responder, messages, recorded_uri=first)
 
 
 def run_execute(
@@ -237,15 +241,8 @@ class E2eKind(Kind[E2eCase, Exchange]):
         agent, messages = to_plain(case.raw["agent"]), to_plain(case.raw.get("messages", []))
         if not ctx.sites.asks(EXECUTE):
             return lambda adapter: run_execute(ctx, case, adapter, exchange, client, agent, messages)
-        endpoint, site = exchange_site(ctx, case, exchange, messages)
-
-        def call(adapter: AdapterObject) -> Outcome[Exchange]:
-            outcome = run_execute(ctx, case, adapter, exchange, client, agent, messages, endpoint)
-            if case.model.incremental and site.probes:
-                raise_ungated(case.id)
-            return outcome
-
-        return call
+        endpoint, _ = exchange_site(ctx, case, exchange, messages)
+        return lambda adapter: run_execute(ctx, case, adapter, exchange, client, agent, messages, endpoint)
 
     def judge(self, case: E2eCase, outcome: CanonicalOutcome[Exchange], noun: str) -> list[Line]:
         return judge(case, outcome, noun)

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Protocol
 from wireconf.cassettes import netns
 from wireconf.cassettes.network_guard import GUARD
 from wireconf.emulator.routes import EmulatorError
-from wireconf.errors import CaseInputError, NotJudged
+from wireconf.errors import CaseInputError
 from wireconf.stream_probe import StreamProbe
 from wireconf.untyped import JSON, AdapterObject
 
@@ -184,13 +184,3 @@ class SiteProbes(Sequence[StreamProbe]):
         if index not in (0, -1):
             raise IndexError(index)
         return self._current()
-
-
-def raise_ungated(case_id: str) -> None:
-    """Refuse to judge an ``incremental`` case whose stream the runtime read over HTTP: the emulator
-    writes every event at once until it holds the last one back for a yield (the emulator's gate), so
-    the count it keeps says nothing of when the runtime read them. An error, never a verdict."""
-    raise NotJudged(
-        f"{case_id}: incremental over HTTP is not judged yet: the runtime read the stream from the "
-        "emulator, which writes every event at once (the hold-last-event gate is to come)"
-    )

@@ -8,8 +8,8 @@ reason. The runtime gets what its users write: ``generateText`` / ``streamText``
 its ModelMessage format, function tools through ``tool()`` and ``jsonSchema()``, providers created with
 ``createOpenAI({baseURL, apiKey})`` (and ``createAnthropic``, ``createGoogleGenerativeAI``) at the case's
 endpoint on the harness's provider emulator (exec protocol 4's ``endpoints``), which serves the recorded
-response and keeps the request sent; in e2e a ``fetch`` that sends through the harness (``inputs.mjs``
-maps the spec's agent and messages, ``server.mjs`` says what runs per kind).
+response (e2e: the case's cassette) and keeps the request sent (``inputs.mjs`` maps the spec's agent and
+messages, ``server.mjs`` says what runs per kind).
 
 Declared: wire, process, stream and e2e for OpenAI Chat Completions and Responses, Anthropic Messages
 and Gemini generateContent. Not declared: embeddings and images (``embed`` / ``generateImage`` take no

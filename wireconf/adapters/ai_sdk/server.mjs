@@ -12,13 +12,11 @@
 //   `text`, its `toolCalls`, or its `output` (structured output).
 // - stream: `streamText`, the recorded stream served as the AI SDK reads it; its `fullStream`'s text
 //   deltas are yielded as they come, its tool calls at the end, an `error` part thrown.
-// - e2e: `generateText` (or `streamText`, when the agent asks for a stream) with a provider created
-//   on the harness's base URL whose `fetch` is the e2e bridge (`call.bridgeFetch()`): an e2e call
-//   carries no endpoint yet (the emulator does not gate an e2e stream's last event).
+// - e2e: `generateText` (or `streamText`, when the agent asks for a stream); the endpoint answers from
+//   the case's cassette (an incremental case's stream held back until the AI SDK yields).
 // In every kind, a media URL the AI SDK downloads to inline it (`download()`, for a URL the model does
-// not take as it is) is fetched through the endpoint's download path (`call.downloadFetch()`; e2e: the
-// bridge), which answers a URL the case's input names with fixture bytes of its media type and refuses
-// any other.
+// not take as it is) is fetched through the endpoint's download path (`call.downloadFetch()`), which
+// answers a URL the case's input names with fixture bytes of its media type and refuses any other.
 import {
   AISDKError,
   APICallError,
@@ -49,7 +47,6 @@ const MODELS = {
 // A process or stream call carries no messages (the response is judged, not the request): the AI SDK
 // refuses an empty prompt, so it gets one; the recording answers whatever request it sends.
 const REPLAY_PROMPT = [{ role: "user", content: "wireconf replay" }];
-const KEYS = { openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY", gemini: "GEMINI_API_KEY" };
 
 /**
  * The AI SDK's default download function (`createDefaultDownloadFunction` and `download` in `ai`: a URL
@@ -74,13 +71,6 @@ function downloadThrough(fetch) {
   return (requested) => Promise.all(requested.map(one));
 }
 
-/** Where the provider answers: the case's endpoint, or (e2e) the harness's client through its bridge. */
-function provider(call) {
-  if (call.endpoint) return { apiKey: call.endpoint.key, baseURL: call.endpoint.api_base_url, download: call.downloadFetch() };
-  const fetch = call.bridgeFetch();
-  return { apiKey: process.env[KEYS[call.provider]] || "wireconf-replay", baseURL: call.client.api_base_url, fetch, download: fetch };
-}
-
 /** What a user writes: generateText's (or streamText's) arguments, on a provider at the endpoint. */
 function request(call) {
   const { agent } = call.args;
@@ -88,12 +78,12 @@ function request(call) {
   let next = 0; // the ids the provider makes up (Gemini's tool calls) numbered per call, not random, so
   // that a diff reads the same on every run (the verdict is the same: they are not the spec's ids)
   const generateId = () => `ai-sdk-generated-${next++}`;
-  const { download, ...settings } = provider(call);
+  const { key: apiKey, api_base_url: baseURL } = call.endpoint;
   return {
-    model: api.model({ ...settings, generateId }, agent.model.id),
+    model: api.model({ apiKey, baseURL, generateId }, agent.model.id),
     messages: "messages" in call.args ? messagesOf(call.args.messages) : REPLAY_PROMPT,
     maxRetries: 0, // a recording answers once
-    experimental_download: downloadThrough(download),
+    experimental_download: downloadThrough(call.downloadFetch()),
     ...settingsOf(agent, api.options),
   };
 }

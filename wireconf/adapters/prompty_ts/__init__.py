@@ -14,9 +14,8 @@ Python ``prompty`` adapter makes where the runtimes share concepts:
   @anthropic-ai/sdk objects (the versions its lockfile pins) read by those SDKs at the case's endpoint,
   which serves the recorded bytes, a stream wrapped in ``PromptyStream`` (images: unwrapped, as its
   executor returns it). Its hello says ``endpoints`` (exec protocol 4);
-- ``e2e``: the executor then the processor, with a real SDK client as the reference connection whose
-  HTTP goes through the harness to the case's cassette (the ``http`` messages: an e2e call carries no
-  endpoint yet); not for embeddings (``server.mjs`` says why).
+- ``e2e``: the executor then the processor, with a real SDK client at the case's endpoint as the
+  reference connection, answered from the case's cassette; not for embeddings (``server.mjs`` says why).
 
 Not declared: ``trace`` (the spans stay in Node.js), ``process_async`` (the TypeScript runtime has
 one, asynchronous, ``process``), Gemini (no provider). A JavaScript ``Error`` (the base class itself)

@@ -3,22 +3,17 @@
 // Each call gets a real SDK client (openai / @anthropic-ai/sdk, the versions the runtime's lockfile
 // pins) at the case's endpoint (the harness's provider emulator, which answers with the recorded status,
 // headers and body; a stream's events as the SDK reads them); then the SDK method the executor calls
-// parses them, exactly as it would parse a live response. An e2e client's `fetch` is the harness's
-// bridge (`call.bridgeFetch()`).
+// parses them, exactly as it would parse a live response (e2e: the case's cassette answers).
 const MODEL = "wireconf-replay";
 
 /** The SDK calls, per api, as Prompty's executors make them (openai/src/executor.ts,
  * anthropic/src/executor.ts), with the fields the SDK needs to build a request. */
 export function replayer(sdks, core) {
-  // at the endpoint: its base URL in the form each SDK takes and its placeholder key; e2e: the harness
-  // client's base URL and the key a user's would (the environment's), through the bridge
+  // at the endpoint: its base URL in the form each SDK takes and its placeholder key
   const clients = {
-    openai: ({ endpoint, fetch, baseURL = endpoint?.api_base_url, apiKey }) =>
-      new sdks.OpenAI({ apiKey, baseURL, maxRetries: 0, fetch }),
-    anthropic: ({ endpoint, fetch, baseURL = endpoint?.origin, apiKey }) =>
-      new sdks.Anthropic({ apiKey, baseURL, maxRetries: 0, fetch }),
+    openai: (endpoint) => new sdks.OpenAI({ apiKey: endpoint.key, baseURL: endpoint.api_base_url, maxRetries: 0 }),
+    anthropic: (endpoint) => new sdks.Anthropic({ apiKey: endpoint.key, baseURL: endpoint.origin, maxRetries: 0 }),
   };
-  const KEYS = { openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY" };
   // `${clientName}Executor`, the name each executor gives the PromptyStream it returns
   const wrap = (client, stream) => new core.PromptyStream(`${client.constructor.name}Executor`, stream);
 
@@ -53,11 +48,9 @@ export function replayer(sdks, core) {
     stream(api, client) {
       return streams[api](client);
     },
-    /** An SDK client at `endpoint` (its key), or (e2e) sending through `fetch` to `baseURL`. */
-    client(api, { endpoint, fetch, baseURL }) {
-      const name = provider(api);
-      const apiKey = endpoint?.key ?? (process.env[KEYS[name]] || "wireconf-replay");
-      return clients[name]({ endpoint, fetch, baseURL, apiKey });
+    /** An SDK client at `endpoint` (its key). */
+    client(api, { endpoint }) {
+      return clients[provider(api)](endpoint);
     },
   };
 }

@@ -11,9 +11,8 @@
 //   `process()` step calls it, on the SDK's own response object, read from the endpoint's recorded bytes.
 // - stream: the same, on the stream the executor would hand over (a PromptyStream around the SDK
 //   stream; images: the SDK's return value unwrapped), read from the endpoint as the SDK reads it.
-// - e2e: the executor then the processor, as run() calls them, with a real SDK client as the agent's
-//   reference connection; its fetch sends each request to the harness (`http`: an e2e call carries no
-//   endpoint yet), which answers from the case's cassette through the case's own SDK client.
+// - e2e: the executor then the processor, as run() calls them, with a real SDK client at the endpoint
+//   as the agent's reference connection; the endpoint answers from the case's cassette.
 // The SDKs are those the runtime resolves (its lockfile's versions), found from its own packages.
 // The protocol itself is @wireconf/exec's (wireconf/exec_protocol/js); this file is the mapping alone.
 import path from "node:path";
@@ -84,11 +83,11 @@ async function processStream(call) {
 const E2E = "wireconf-e2e";
 
 /** What the pipeline's run() does after rendering: the executor, then the processor, with an SDK
- * client whose HTTP goes through the harness (to the case's cassette) as the reference connection. A
- * stream result is streamed back item by item. */
+ * client at the endpoint (answered from the case's cassette) as the reference connection. A stream
+ * result is streamed back item by item. */
 async function execute(call) {
-  const { agent, messages, client } = call.args;
-  core.registerConnection(E2E, replay.client(call.api, { fetch: call.bridgeFetch(), baseURL: client.base_url }));
+  const { agent, messages } = call.args;
+  core.registerConnection(E2E, replay.client(call.api, { endpoint: call.endpoint }));
   const loaded = loadAgent(core, agent, E2E);
   const provider = providerOf(call.api, loaded);
   const response = await core.getExecutor(provider).execute(
