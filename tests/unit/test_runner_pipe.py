@@ -127,8 +127,14 @@ def test_a_result_crosses_in_its_fields_order():
     """``result_of`` unpacks the fields in ``CaseResult``'s order: a field added to the class without
     the pipe knowing it fails here, not as a result read into the wrong fields."""
     assert tuple(f.name for f in dataclasses.fields(CaseResult)) == pipe_module._RESULT_FIELDS
-    full = CaseResult("error", "m", ["l"], ["a"], ["r"], "w", ["c"], ["u"], "o", "e", [{"msg": "x"}], 0.5)
-    assert check_message(("done", 1, result_data(full)), 1) == full
+    assert tuple(f.name for f in dataclasses.fields(Difference)) == pipe_module._DIFFERENCE_FIELDS
+    difference = Difference("request", "$.n", "value", "1 != 2", "int", "process_async", "  ", 1, [2])
+    full = CaseResult(
+        "error", "m", ["l", difference], ["a"], ["r"], "w", ["c"], ["u"], "o", "e", [{"msg": "x"}], 0.5
+    )
+    read = check_message(("done", 1, result_data(full)), 1)
+    assert isinstance(read, CaseResult) and read == full
+    assert (read.lines[1].expected, read.lines[1].actual) == (1, [2])  # not compared by ==
 
 
 def test_a_negative_size_is_refused_and_a_closed_pipe_is_the_end(pipe):
