@@ -26,7 +26,6 @@ _RESULT_FIELDS = (
 _DIFFERENCE_FIELDS = ("subject", "path", "change", "text", "shape", "variant", "indent", "expected", "actual")
 """``Difference``'s fields in their order (``_difference_data``, ``Difference(*fields)``; a test holds it
 to the class)."""
-_VARIANT = _DIFFERENCE_FIELDS.index("variant")  # the one text of a difference that may be None
 _STATUSES: dict[str, Status] = {
     "judged": "judged",
     "error": "error",
@@ -70,13 +69,14 @@ def _refuse(what: str) -> StrayMessage:
 
 
 def _line_of(data: JSON) -> Line:
-    if isinstance(data, str):
+    if type(data) is str:
         return data
-    if not isinstance(data, tuple) or len(data) != len(_DIFFERENCE_FIELDS):
+    if type(data) is not tuple or len(data) != len(_DIFFERENCE_FIELDS):
         raise _refuse("line is neither text nor a difference")
-    # its texts come first (subject .. indent), its two values (expected, actual) last: plain data
-    texts = (value for at, value in enumerate(data[:7]) if at != _VARIANT or value is not None)
-    if not all(isinstance(value, str) for value in texts):
+    subject, path, change, text, shape, variant, indent, _, _ = data  # its values last: plain data
+    if {type(subject), type(path), type(change), type(text), type(shape), type(indent)} != {str} or (
+        variant is not None and type(variant) is not str
+    ):
         raise _refuse("difference holds something other than text")
     return Difference(*data)
 
