@@ -14,7 +14,7 @@ import warnings
 from collections import deque
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, Pipe
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from wireconf.cassettes.passage import close_quietly, open_passage
 from wireconf.pytest_plugin.case_run import JUDGE_LIMIT, PREPARE_LIMIT, CaseResult
@@ -213,8 +213,7 @@ class ForkedRunner(CaseRunner):
                         raise self._timed_out(timeout, state, begun, at or begun, tuple(recorded))
                     continue  # the deadline, or the mark, is looked at again
                 try:
-                    message = results.receive()
-                    check_message(message, sent.number)
+                    message = check_message(results.receive(), sent.number)
                 except (pickle.UnpicklingError, ValueError, TypeError) as exc:
                     self._stop()
                     raise RunnerEnded(
@@ -230,13 +229,12 @@ class ForkedRunner(CaseRunner):
                         "crash in C code); the next case runs in a fresh runner process",
                         tuple(recorded),
                     ) from None
-                if message[0] == "recorded":
-                    recorded.append(message[1])
-                elif message[0] == "done":
-                    _, _, result = message
+                if isinstance(message, str):  # a cassette recorded
+                    recorded.append(message)
+                else:
                     self._sent.popleft()
-                    result.recorded = recorded
-                    return cast(CaseResult, result)
+                    message.recorded = recorded
+                    return message
         except KeyboardInterrupt:
             self._stop()
             raise

@@ -8,33 +8,123 @@ import pickle
 import select
 import struct
 from multiprocessing.connection import Connection
+from typing import Literal
 
-from wireconf.differences import Difference
+from wireconf.differences import Difference, Line
 from wireconf.errors import WireconfError
 from wireconf.pytest_plugin.case_run import CaseResult
 from wireconf.safe_pickle import loads_only
 from wireconf.untyped import JSON
 
-FROM_THE_RUNNER = {
-    ("wireconf.pytest_plugin.case_run", "CaseResult"): CaseResult,
-    ("wireconf.differences", "Difference"): Difference,
+Status = Literal["judged", "error", "skipped", "unsupported"]
+
+_RESULT_FIELDS = (
+    *("status", "message", "lines", "attempts", "recorded", "watched", "changed", "unknown"),
+    *("stdout", "stderr", "logs", "runtime_seconds"),
+)
+"""``CaseResult``'s fields in their order (``result_of`` unpacks them so; a test holds it to the class)."""
+_DIFFERENCE_FIELDS = ("subject", "path", "change", "text", "shape", "variant", "indent", "expected", "actual")
+"""``Difference``'s fields in their order (``_difference_data``, ``Difference(*fields)``; a test holds it
+to the class)."""
+_STATUSES: dict[str, Status] = {
+    "judged": "judged",
+    "error": "error",
+    "skipped": "skipped",
+    "unsupported": "unsupported",
 }
-"""The only classes the pytest process builds from what the runner process sends (besides plain data)."""
+"""A result's statuses, each as its own type (what a status read from the pipe is checked against)."""
+
+
+def _difference_data(line: Line) -> JSON:
+    if isinstance(line, str):
+        return line
+    d = line
+    return (d.subject, d.path, d.change, d.text, d.shape, d.variant, d.indent, d.expected, d.actual)
+
+
+def result_data(result: CaseResult) -> tuple[JSON, ...]:
+    """``result`` as plain data (its fields in order, a ``Difference`` as the tuple of its own): what
+    the pytest process reads back with no class built from the pipe (``result_of``), cheaper to pickle
+    and to read than the dataclasses (a class looked up by name, its state set)."""
+    r = result
+    lines = [_difference_data(line) for line in r.lines]
+    return (
+        r.status,
+        r.message,
+        lines,
+        r.attempts,
+        r.recorded,
+        r.watched,
+        r.changed,
+        r.unknown,
+        r.stdout,
+        r.stderr,
+        r.logs,
+        r.runtime_seconds,
+    )
+
+
+def _refuse(what: str) -> StrayMessage:
+    return StrayMessage(f"a case's result whose {what}")
+
+
+def _line_of(data: JSON) -> Line:
+    if type(data) is str:
+        return data
+    if type(data) is not tuple or len(data) != len(_DIFFERENCE_FIELDS):
+        raise _refuse("line is neither text nor a difference")
+    subject, path, change, text, shape, variant, indent, _, _ = data  # its values last: plain data
+    if {type(subject), type(path), type(change), type(text), type(shape), type(indent)} != {str} or (
+        variant is not None and type(variant) is not str
+    ):
+        raise _refuse("difference holds something other than text")
+    return Difference(*data)
+
+
+def result_of(data: JSON) -> CaseResult:
+    """The ``CaseResult`` that ``result_data`` made ``data`` of, every field checked for its type (a
+    runtime shares the runner process and can write to the pipe); raises ``StrayMessage`` otherwise.
+    Checked by a few sets of types for the whole result, not field by field: it is read for every
+    case, in the process every case waits on."""
+    if type(data) is not tuple or len(data) != len(_RESULT_FIELDS):
+        raise _refuse("shape is not a result's")
+    status, message, lines, attempts, recorded, watched, changed, unknown, out, err, logs, seconds = data
+    known = _STATUSES.get(status) if type(status) is str else None
+    if known is None or type(seconds) not in (float, int):
+        raise _refuse("status or runtime is not one")
+    if {type(message), type(watched), type(out), type(err)} != {str}:
+        raise _refuse("texts are not all text")
+    if {type(lines), type(attempts), type(recorded), type(changed), type(unknown), type(logs)} != {list}:
+        raise _refuse("lists are not all lists")
+    texts = (*attempts, *recorded, *changed, *unknown)
+    if texts and {type(text) for text in texts} != {str}:
+        raise _refuse("lists of texts hold something else")
+    if logs and {type(record) for record in logs} != {dict}:
+        raise _refuse("logs are not log records")
+    if lines:
+        lines = [_line_of(line) for line in lines]
+    return CaseResult(
+        known, message, lines, attempts, recorded, watched, changed, unknown, out, err, logs, seconds
+    )
 
 
 def send(conn: Connection, message: object) -> None:
     """What the runner process sends (``("done", number, result)`` and the like), framed as
-    ``Connection.send`` frames it, pickled by ``pickle.dumps``: ``Connection.send``'s pickler copies
-    copyreg's dispatch table for every message, half the cost of pickling a small result. Raises as
-    ``pickle.dumps`` does before anything is written."""
+    ``Connection.send`` frames it, pickled by ``pickle.dumps`` as plain data (a result as
+    ``result_data``): ``Connection.send``'s pickler copies copyreg's dispatch table for every message,
+    half the cost of pickling a small result. Raises as ``pickle.dumps`` does before anything is
+    written."""
+    if isinstance(message, tuple) and len(message) == 3 and isinstance(message[2], CaseResult):
+        message = (*message[:2], result_data(message[2]))
     conn.send_bytes(pickle.dumps(message, pickle.HIGHEST_PROTOCOL))
 
 
 class Results:
     """The runner process's messages on the pytest process's end of the pipe, framed as
-    ``multiprocessing.connection.Connection.send`` frames them, read as plain data, ``CaseResult``s and
-    ``Difference``s only: a runtime shares that process and can write to the pipe, and the pytest
-    process must never run what it wrote (``Connection.recv`` would unpickle anything).
+    ``multiprocessing.connection.Connection.send`` frames them, read as plain data only (no class is
+    built: a result comes as ``result_data`` and ``check_message`` makes it one): a runtime shares that
+    process and can write to the pipe, and the pytest process must never run what it wrote
+    (``Connection.recv`` would unpickle anything).
 
     Read in as few reads as it takes: while the runner works ahead, several results wait in the pipe
     and one read takes them all, where ``Connection.recv_bytes`` makes two reads per message and
@@ -73,7 +163,7 @@ class Results:
     def receive(self) -> JSON:
         """The next message, waiting for the rest of it. Raises ``EOFError`` when the runner's end is
         closed, ``OSError`` as a read does, and ``pickle.UnpicklingError`` / ``ValueError`` for
-        anything but a message of the allowed classes."""
+        anything but plain data."""
         while (frame := self._frame()) is None:
             chunk = os.read(self._fd, self.CHUNK)
             if not chunk:
@@ -82,7 +172,7 @@ class Results:
         start, end = frame
         data = bytes(self._buffer[start:end])
         del self._buffer[:end]
-        return loads_only(data, FROM_THE_RUNNER)
+        return loads_only(data, {})
 
 
 class StrayMessage(WireconfError, ValueError):
@@ -93,15 +183,16 @@ class RunnerStartError(WireconfError):
     """The case-runner process could not be started (it did not answer, or ended at once)."""
 
 
-def check_message(message: JSON, number: int) -> None:
-    """Raises ``StrayMessage`` (a ``ValueError``) unless ``message`` is ``("recorded", path)`` or
-    ``("done", number, result)``."""
+def check_message(message: JSON, number: int) -> str | CaseResult:
+    """What ``message`` says: the path of ``("recorded", path)``, or the ``CaseResult`` of
+    ``("done", number, result)`` (``result_of``). Raises ``StrayMessage`` (a ``ValueError``) for
+    anything else."""
     recording = isinstance(message, tuple) and len(message) == 2 and message[0] == "recorded"
     if recording and isinstance(message[1], str):
-        return
+        return str(message[1])
     done = isinstance(message, tuple) and len(message) == 3 and message[0] == "done"
-    if done and message[1] == number and isinstance(message[2], CaseResult):
-        return
+    if done and message[1] == number:
+        return result_of(message[2])
     raise StrayMessage(
         f"a message of {type(message).__name__} that is neither a recording nor case {number}'s"
     )
