@@ -28,7 +28,7 @@ from wireconf.kinds.registry import open_corpus
 from wireconf.providers import openai
 from wireconf.reference_impl.adapter import ReferenceAdapter
 from wireconf.sdk.replay import SdkReplay, warm_up
-from wireconf.yaml_source import to_plain
+from wireconf.core.yaml_source import to_plain
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"

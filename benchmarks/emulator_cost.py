@@ -50,7 +50,7 @@ from wireconf.emulator.server import Emulator
 from wireconf.emulator.site import Site
 from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.sdk.replay import e2e_client, new_replay, warm_up
-from wireconf.stream_probe import StreamProbe, split_events
+from wireconf.core.stream_probe import StreamProbe, split_events
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))

@@ -50,7 +50,7 @@ from wireconf.kinds.base import HarnessContext, sdk_input
 from wireconf.kinds.registry import open_corpus
 from wireconf.reference_impl.adapter import ReferenceAdapter
 from wireconf.sdk.replay import SdkReplay
-from wireconf.yaml_source import to_plain
+from wireconf.core.yaml_source import to_plain
 
 REPO = Path(__file__).resolve().parent.parent
 SERVE = f"{sys.executable} -m wireconf.exec_protocol.serve reference"

@@ -101,10 +101,10 @@ def sandbox(repeat: int) -> list[tuple[str, str, float, str]]:
 
 
 def restricted_results(repeat: int) -> list[tuple[str, str, float, str]]:
-    from wireconf.differences import Difference
+    from wireconf.core.differences import Difference
     from wireconf.pytest_plugin.case_run import CaseResult
     from wireconf.pytest_plugin.runners import pipe
-    from wireconf.safe_pickle import loads_only
+    from wireconf.core.safe_pickle import loads_only
 
     passed = CaseResult("judged", watched=str(REPO / "cassettes"))
     failed = CaseResult(

@@ -33,7 +33,7 @@ from wireconf.kinds.registry import open_corpus
 from wireconf.reference_impl.adapter import FUNCTIONS
 from wireconf.reference_impl.tool_kinds.registry import set_registry
 from wireconf.sdk.replay import SdkReplay
-from wireconf.yaml_source import to_plain
+from wireconf.core.yaml_source import to_plain
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"

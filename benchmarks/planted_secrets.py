@@ -20,7 +20,7 @@ Then every file written under the cassettes folder, the terminal output, the --r
 file (with captured output and logs), the HTML page (matrix, by-rule and by-cause views) and the
 Markdown summary rendered from the JSONL, the findings page and the baseline `wireconf findings` wrote
 are searched for every rendering of every key (as is, base64, hex, percent-encoded, JSON-escaped:
-wireconf/secret_values.py). Prints N, the places, the hits in each output (all must be 0), how many
+wireconf/providers/secret_values.py). Prints N, the places, the hits in each output (all must be 0), how many
 differences, waived differences and root causes the reports hold (each must be more than 0, or the
 search proves nothing about them) and how long the recording run took.
 """
@@ -43,7 +43,7 @@ sys.path.insert(0, str(REPO))
 
 from tests.fake_provider import PLACES, PLANTED_KEYS, FakeProvider  # noqa: E402
 from tests.integration.test_record_replay import RULES  # noqa: E402  (the e2e corpus's one-rule catalogue)
-from wireconf.secret_values import encoded_forms  # noqa: E402
+from wireconf.providers.secret_values import encoded_forms  # noqa: E402
 
 RUNTIME_PLACES = ("authorization header", "api_key body field", "key= query", "subscription-key= query",
                   "echoed response header", "printed", "logged", "exception message")  # fmt: skip

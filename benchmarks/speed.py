@@ -212,7 +212,7 @@ def make_scaled_corpus(dest: Path, copies: int) -> int:
     """The corpus under ``dest/cases`` plus ``copies`` copies of its wire, process and stream folders,
     each case id suffixed with its copy number; ``dest/cassettes`` is the project's. Returns the number
     of cases."""
-    from wireconf.yaml_source import load_yaml_file
+    from wireconf.core.yaml_source import load_yaml_file
 
     shutil.copytree(CASES, dest / "cases")
     (dest / "cassettes").symlink_to(REPO / "cassettes", target_is_directory=True)

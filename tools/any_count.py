@@ -5,7 +5,7 @@
 Reads every annotation (parameters, returns, annotated assignments) with ``ast`` and sorts those that
 name ``Any`` into:
 
-- ``boundary alias``: a name from ``wireconf/untyped.py`` (``JSON``, ``YAML``, ``AdapterResult``, …):
+- ``boundary alias``: a name from ``wireconf/core/untyped.py`` (``JSON``, ``YAML``, ``AdapterResult``, …):
   data that really is untyped, said where it is read;
 - ``JSON object``: ``dict[str, Any]`` and the containers of it (``list[dict[str, Any]]``,
   ``Mapping[str, Any]``, optional or not): a JSON object by the package's convention;

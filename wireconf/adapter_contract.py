@@ -13,7 +13,7 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
 
 from wireconf.emulator.routes import Endpoint
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 from wireconf.kinds.kind import capability
 from wireconf.kinds.process import PROCESS_ASYNC
 from wireconf.kinds.registry import KIND_NAMES, stream_without_stream
@@ -21,7 +21,7 @@ from wireconf.kinds.registry import KINDS as _KIND_OBJECTS
 from wireconf.kinds.registry import METHOD_FOR_KIND as _METHOD_FOR_KIND
 from wireconf.kinds.wire import TOOL_REGISTRY
 from wireconf.providers.registry import API_NAMES
-from wireconf.untyped import AdapterObject, AdapterResult
+from wireconf.core.untyped import AdapterObject, AdapterResult
 
 __all__ = [
     "ALL_CONCEPTS",
@@ -143,7 +143,7 @@ class RuntimeOutcome(Exception):
     runtime does there; when that is not a request to judge (it sent none, or one no SDK could send),
     the adapter raises one of these in the runtime's place. The case judges it like any exception of
     the runtime: against ``expect_error`` it is *uncategorised* (it derives from none of the classes
-    ``wireconf.error_categories`` maps, so it never stands for ``invalid-input`` or another of the
+    ``wireconf.core.error_categories`` maps, so it never stands for ``invalid-input`` or another of the
     spec's errors), and elsewhere the verdict names its class and message. It is neither a user's error
     nor the harness's: never a ``WireconfError``, which would turn a verdict into an error."""
 
@@ -203,7 +203,7 @@ class Adapter(Protocol):
     Optional attributes: ``adapter_modules`` (the modules of the adapter's own code, by default the
     module of its class) and ``runtime_packages`` (the runtime's packages): an exception raised by the
     adapter's own code is an error naming the adapter, never a verdict on the runtime
-    (``wireconf.raise_site``).
+    (``wireconf.core.raise_site``).
 
     Inputs use the spec's canonical vocabulary (plain dicts, camelCase keys). Results are plain data
     (str, numbers, bool, None, lists, mappings) or objects exposing the spec's fields, such as a

@@ -9,7 +9,7 @@ import pkgutil
 import sys
 
 from wireconf import __version__, commands
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -2,7 +2,7 @@
 writes one: the adapter maps the case's input and calls the runtime. Its own code has a bug (a case with
 a system message: it reads a key no message has), and the runtime has one of its own (a case with a
 developer message: it raises). The first is the adapter's, an error naming it; the second is the
-runtime's, judged (``wireconf.raise_site``). Every other case goes through the reference."""
+runtime's, judged (``wireconf.core.raise_site``). Every other case goes through the reference."""
 
 from tests.fakes import adapter_bug_runtime
 from wireconf.reference_impl.adapter import ReferenceAdapter

@@ -16,7 +16,7 @@ class FakeAdapter(ReferenceAdapter):
     version = "0.0.1"
     adapter_modules = ()
     """A fake is a runtime of its own, not an adapter around one: what it raises is the runtime's outcome
-    (``wireconf.raise_site``), judged like any runtime's."""
+    (``wireconf.core.raise_site``), judged like any runtime's."""
     traced = False
     """A fake's changed method emits no span: fakes leave ``trace`` out unless they are about tracing."""
 

@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from wireconf.exec_protocol.serve import Server
-from wireconf.python_impl import load_python
+from wireconf.runtimes.python_impl import load_python
 
 GUILTY = 2
 

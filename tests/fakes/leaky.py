@@ -18,7 +18,7 @@ LOG = logging.getLogger("leaky-runtime")
 
 class Adapter:
     name = "leaky"
-    adapter_modules = ()  # a fake runtime: what it raises is the runtime's outcome (wireconf.raise_site)
+    adapter_modules = ()  # a fake runtime: what it raises is the runtime's outcome (wireconf.core.raise_site)
     version = "0.0.1"
 
     def capabilities(self) -> set[str]:

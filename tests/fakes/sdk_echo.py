@@ -24,7 +24,7 @@ def _stream(agent: dict[str, Any]) -> bool:
 
 class Adapter:
     name = "sdk-echo"
-    adapter_modules = ()  # a fake runtime: what it raises is the runtime's outcome (wireconf.raise_site)
+    adapter_modules = ()  # a fake runtime: what it raises is the runtime's outcome (wireconf.core.raise_site)
     version = "0.0.1"
 
     def capabilities(self) -> set[str]:

@@ -68,7 +68,7 @@ def _bomb(value: str, copies: int) -> str:
 
 
 def test_a_string_aliased_into_megabytes_is_refused_by_its_size(monkeypatch):
-    from wireconf import yaml_source
+    from wireconf.core import yaml_source
 
     monkeypatch.setattr(yaml_source, "MAX_ALIAS_CHARS", 1_000_000)  # small, to prove the bound cheaply
     text = _bomb("x" * 100_000, 30)  # 30 nodes, 3 MB once expanded
@@ -78,7 +78,7 @@ def test_a_string_aliased_into_megabytes_is_refused_by_its_size(monkeypatch):
 
 
 def test_a_diff_line_serialises_only_what_it_shows():
-    from wireconf.compare import render_diff
+    from wireconf.cassettes.compare import render_diff
 
     text = "y" * 100_000
     expected, actual = {"a": [text] * 100}, {"a": [text] * 100, "b": [text] * 100}  # 10 MB of JSON each

@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 from tests.conftest import CASES, REPO
-from wireconf.bless import BlessError, bless
+from wireconf.maintenance.bless import BlessError, bless
 from wireconf.cli import main as wireconf
 
 NEW_CASE = """\
@@ -79,7 +79,7 @@ def test_an_exception_becomes_a_readable_expect_error(corpus):
     path.write_text(text.replace(old, "    expect: null\n"))
     bless(corpus, ["process.openai.embeddings.empty-data-raises"])
     lines = changed_lines(text, path.read_text())
-    # a ValueError stands for several categories (wireconf.error_categories): bless writes its class,
+    # a ValueError stands for several categories (wireconf.core.error_categories): bless writes its class,
     # and the author names the category the rule means
     assert lines == [
         '-    expect_error: {category: empty-response, match: "^Empty embedding response$"}',

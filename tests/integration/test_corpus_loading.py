@@ -160,7 +160,7 @@ def test_files_read_the_same_without_libyaml(path):
     """libyaml accepts a few things the pure-Python parser rejects; the corpus must load on both."""
     import yaml
 
-    from wireconf.yaml_source import load_yaml, to_plain
+    from wireconf.core.yaml_source import load_yaml, to_plain
 
     text = path.read_text()
     assert yaml.load(text, Loader=yaml.SafeLoader) == to_plain(load_yaml(text))
@@ -176,7 +176,7 @@ def _bomb(levels: int) -> str:
 
 
 def test_an_alias_that_contains_itself_is_refused_with_its_line():
-    from wireconf.yaml_source import YamlRefused, load_yaml
+    from wireconf.core.yaml_source import YamlRefused, load_yaml
 
     with pytest.raises(YamlRefused, match="refers to the node that contains it") as info:
         load_yaml("a: 1\nb: &loop\n  - x\n  - *loop\n")

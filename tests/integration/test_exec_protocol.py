@@ -233,7 +233,7 @@ HELLO_WARMING = json.dumps(
     ],
 )
 def test_a_runtime_that_does_not_finish_warming_is_an_error_before_any_call(tmp_path, after_hello, expected):
-    from wireconf.case_abort import RunnerEnded
+    from wireconf.core.case_abort import RunnerEnded
     from wireconf.exec_protocol.client import ExecAdapter
 
     path = tmp_path / "runtime.py"

@@ -9,7 +9,7 @@ import sys
 from types import SimpleNamespace
 
 from wireconf.adapter_contract import OutOfProcess, out_of_process
-from wireconf.impl_loader import load_impl
+from wireconf.pytest_plugin.impl_loader import load_impl
 from wireconf.pytest_plugin.runners import InlineRunner, make_runner
 
 PY_SERVE = f"{shlex.quote(sys.executable)} -m wireconf.exec_protocol.serve reference"

@@ -314,14 +314,14 @@ def test_a_toy_provider_and_a_toy_kind_run_everywhere(extension, tmp_path):
 
 
 def test_an_installed_extension_of_the_wrong_class_is_refused_naming_its_entry_point(monkeypatch):
-    """Kinds and providers load installed extensions the same way (wireconf.extensions.installed)."""
+    """Kinds and providers load installed extensions the same way (wireconf.core.extensions.installed)."""
     from importlib.metadata import EntryPoint
 
-    import wireconf.extensions as extensions
-    from wireconf.errors import ExtensionError
+    import wireconf.core.extensions as extensions
+    from wireconf.core.errors import ExtensionError
     from wireconf.kinds.kind import Kind
 
-    wrong = EntryPoint("toy", "wireconf.extensions:HINT", "wireconf.kinds")  # a str, not a Kind
+    wrong = EntryPoint("toy", "wireconf.core.extensions:HINT", "wireconf.kinds")  # a str, not a Kind
     broken = EntryPoint("gone", "no.such.module:KIND", "wireconf.kinds")
     for entry, says in ((wrong, "is str, not a wireconf.kinds.kind.Kind"), (broken, "failed to load")):
         monkeypatch.setattr(extensions, "entry_points", lambda group, entry=entry: [entry])

@@ -57,7 +57,7 @@ def test_an_input_the_harness_cannot_hand_to_a_runtime_is_an_error_that_says_so(
     through) is the harness's limit, not the runtime's deviation: ``NotJudged``, which ``finish_case``
     makes an error of the case (every official SDK's client is bridged, Gemini's included:
     tests/integration/test_exec_client.py)."""
-    from wireconf.errors import NotJudged
+    from wireconf.core.errors import NotJudged
     from wireconf.exec_protocol.http_bridge import HttpBridge
 
     with pytest.raises(NotJudged, match="cannot be handed to a runtime in another process") as raised:
@@ -82,8 +82,8 @@ def test_a_harness_bug_is_an_error_naming_it(run_corpus, monkeypatch):
 
 def test_a_stream_capability_of_an_api_without_streams_is_refused_where_it_is_declared():
     from wireconf.adapter_contract import parse_capability
-    from wireconf.errors import WireconfError
-    from wireconf.python_impl import check_adapter
+    from wireconf.core.errors import WireconfError
+    from wireconf.runtimes.python_impl import check_adapter
 
     assert parse_capability("stream:openai.chat") == ("stream", "openai.chat")
     with pytest.raises(ValueError, match=r"openai\.embeddings has no streaming call") as raised:

@@ -16,7 +16,7 @@ from tests.integration.test_bad_corpus_files import CASES, _cassette
 from tests.integration.test_broken_cassettes import RULES
 from tests.integration.test_exec_protocol import PY_SERVE
 from wireconf.exec_protocol.client import STDERR_LINE_CHARS
-from wireconf.report_text import MAX_CHARS
+from wireconf.core.report_text import MAX_CHARS
 from wireconf.reports.jsonl import CaseRecord, ReportError, read_records
 from wireconf.reports.junit import render_junit
 from wireconf.reports.markdown import render_markdown

@@ -16,7 +16,7 @@ from wireconf.adapters.agentflow import AgentflowAdapter, message_as_data
 from wireconf.adapters.litellm_objects import UNNAMED_MODEL
 from wireconf.adapters.luthien_source import SRC_VARIABLE
 from wireconf.adapters.nat import NatAdapter
-from wireconf.impl_loader import load_impl
+from wireconf.pytest_plugin.impl_loader import load_impl
 
 LITELLM = in_process("litellm", "litellm")
 """The tests that import LiteLLM (the fakes take its objects): run in its environment by

@@ -6,7 +6,7 @@ import pytest
 
 from tests.conftest import CASES
 from wireconf.cli import main
-from wireconf.strength import strength
+from wireconf.maintenance.strength import strength
 
 CASE = """\
 cases:
@@ -181,7 +181,7 @@ def test_a_later_mutant_is_judged_on_its_own_differences(tmp_path):
 @pytest.mark.parametrize("path", ["wireconf/cli.py", "../etc/passwd"])
 def test_mutants_edit_only_the_reference(tmp_path, path):
     from wireconf.corpus.rules import Edit
-    from wireconf.strength import apply_edits
+    from wireconf.maintenance.strength import apply_edits
 
     (tmp_path / "reference_impl").mkdir()
     with pytest.raises(ValueError, match="a mutant edits files of wireconf/reference_impl/ only"):
@@ -191,7 +191,7 @@ def test_mutants_edit_only_the_reference(tmp_path, path):
 PROBE = """\
 import importlib, json, sys
 from wireconf.corpus.rules import Edit
-from wireconf.strength import _CopyFinder, _PackageCopy
+from wireconf.maintenance.strength import _CopyFinder, _PackageCopy
 
 copy = _PackageCopy(__import__("pathlib").Path(sys.argv[2]), __import__("pathlib").Path(sys.argv[1]))
 sys.meta_path.insert(0, _CopyFinder(copy.root))
@@ -261,7 +261,7 @@ GRAPH_PROBE = """\
 import importlib, json, sys
 from pathlib import Path
 from wireconf.corpus.rules import Edit
-from wireconf.strength import _CopyFinder, _ImportGraph, _PackageCopy
+from wireconf.maintenance.strength import _CopyFinder, _ImportGraph, _PackageCopy
 
 copy = _PackageCopy(Path(sys.argv[2]), Path(sys.argv[1]))
 sys.meta_path.insert(0, _CopyFinder(copy.root))

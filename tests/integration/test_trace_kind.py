@@ -11,7 +11,7 @@ from opentelemetry.trace import NoOpTracerProvider
 
 from tests.conftest import CASES, small_corpus
 from wireconf.adapter_contract import APIS
-from wireconf.span_capture import SDK_SCOPES, TracingUnavailable, attach, snapshot
+from wireconf.sdk.span_capture import SDK_SCOPES, TracingUnavailable, attach, snapshot
 
 RULES = """\
 rules:
@@ -233,7 +233,7 @@ def test_an_unknown_call_or_a_non_gen_ai_attribute_is_a_corpus_problem_with_its_
 
 
 def test_bless_refuses_a_trace_case_rather_than_writing_a_null_expectation():
-    from wireconf.bless import BlessError, bless
+    from wireconf.maintenance.bless import BlessError, bless
 
     with pytest.raises(
         BlessError, match=r"trace.openai.chat.process-span: not blessed, trace cases are written"

@@ -13,9 +13,9 @@ import pytest
 
 from tests.conftest import CASES, REPO
 from tests.fakes import raises_at_refusal, spec_literal
-from wireconf.compare import differences
+from wireconf.cassettes.compare import differences
 from wireconf.corpus.rules import load_catalogue
-from wireconf.differences import Difference
+from wireconf.core.differences import Difference
 from wireconf.judging.attribution import attribute_one
 from wireconf.judging.canonical import canonical
 from wireconf.reports.baseline import BaselineError, load_baseline

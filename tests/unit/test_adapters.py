@@ -8,9 +8,9 @@ import types
 
 import pytest
 
-from wireconf.impl_loader import load_impl
+from wireconf.pytest_plugin.impl_loader import load_impl
 from wireconf.pytest_plugin.timeout import CaseTimeout, TimedRunner
-from wireconf.python_impl import ImplError, check_adapter
+from wireconf.runtimes.python_impl import ImplError, check_adapter
 
 
 def test_entry_point_reference():

@@ -15,7 +15,7 @@ from tests.conftest import REPO
 from wireconf.cassettes import format as cassette_format
 from wireconf.cassettes.importer import import_real_traffic, real_traffic_cassette
 from wireconf.cassettes.store import CassetteError, CassetteStore, read_cassette
-from wireconf.stream_probe import split_events
+from wireconf.core.stream_probe import split_events
 
 CASSETTES = REPO / "cassettes"
 REAL_TRAFFIC = Path(os.environ.get("WIRECONF_REAL_TRAFFIC", REPO.parent / "shared" / "real-traffic"))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from wireconf.compare import render_diff, strict_equal
+from wireconf.cassettes.compare import render_diff, strict_equal
 from wireconf.judging.canonical import NotData, canonical, tool_calls_as_expected
 
 

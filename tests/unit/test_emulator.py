@@ -28,7 +28,7 @@ from wireconf.emulator.routes import DOWNLOAD_PATH, PLACEHOLDER_KEY, Endpoint, p
 from wireconf.emulator.server import Emulator
 from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.sdk.replay import SdkReplay
-from wireconf.stream_probe import StreamProbe, split_events
+from wireconf.core.stream_probe import StreamProbe, split_events
 
 CHAT = "openai/chat__01__opentelemetry-python-contrib__test_chat_completion_with_content_i0"
 CHAT_OTHER = "openai/chat__05__opentelemetry-python-contrib__test_chat_completion_multiple_choices_i0"

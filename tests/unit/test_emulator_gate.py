@@ -24,7 +24,7 @@ from wireconf.emulator.answers import ExchangeAnswers, RecordedAnswers
 from wireconf.emulator.routes import EmulatorError
 from wireconf.emulator.server import Emulator
 from wireconf.providers.registry import APIS, PROVIDER_OF
-from wireconf.stream_probe import StreamProbe, split_events
+from wireconf.core.stream_probe import StreamProbe, split_events
 
 STREAMS = [
     ("openai.chat", CHAT_STREAM),

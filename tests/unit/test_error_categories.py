@@ -11,7 +11,7 @@ from google.genai import errors as genai_errors
 from pydantic import ValidationError
 
 from wireconf.corpus.model import ExpectedError
-from wireconf.error_categories import (
+from wireconf.core.error_categories import (
     CATEGORIES,
     categories_of,
     categorised,

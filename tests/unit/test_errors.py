@@ -1,5 +1,5 @@
 """One error hierarchy: every error the harness raises says where it applies and what to do, and is a
-``WireconfError`` (wireconf/errors.py)."""
+``WireconfError`` (wireconf/core/errors.py)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ import pytest
 import wireconf
 from tests.conftest import REPO
 from wireconf.adapter_contract import Inexpressible, RuntimeOutcome
-from wireconf.case_abort import CaseAborted
+from wireconf.core.case_abort import CaseAborted
 from wireconf.cassettes.importer import CassetteImportError, source_of
-from wireconf.errors import Verdict, WireconfError
-from wireconf.impl_loader import load_impl
+from wireconf.core.errors import Verdict, WireconfError
+from wireconf.pytest_plugin.impl_loader import load_impl
 from wireconf.kinds.wire import NoRequestCaptured
-from wireconf.python_impl import ImplError
+from wireconf.runtimes.python_impl import ImplError
 
 CONTROL_FLOW = {"RequestCaptured", "Silent"}
 """Exceptions used to leave a call early, never shown to anyone (prompty's capture of its SDK call; an
@@ -148,8 +148,8 @@ def test_a_file_that_is_no_cassette_is_named_with_the_formats_taken(tmp_path):
 
 
 GUIDED = (
-    "wireconf/impl_loader.py",
-    "wireconf/python_impl.py",
+    "wireconf/pytest_plugin/impl_loader.py",
+    "wireconf/runtimes/python_impl.py",
     "wireconf/cassettes/importer.py",
     "wireconf/cassettes/vcr_import.py",
 )

@@ -15,7 +15,7 @@ from openai.types.chat import ChatCompletion
 from tests.conftest import REPO
 from wireconf.cassettes.exchange import Exchange
 from wireconf.cassettes.store import CassetteStore
-from wireconf.errors import NotJudged
+from wireconf.core.errors import NotJudged
 from wireconf.exec_protocol.client import ExecAdapter
 from wireconf.kinds.base import HarnessContext, recorded_response, sdk_input
 from wireconf.sdk.replay import SdkReplay, e2e_client

@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import CASES
 from wireconf.adapters.litellm import json_names
-from wireconf.compare import differences
+from wireconf.cassettes.compare import differences
 from wireconf.corpus.rules import Catalogue, load_catalogue
 from wireconf.judging.attribution import DECLARED, attribute
 

@@ -16,7 +16,7 @@ import pytest
 from google.genai import types
 
 from wireconf.corpus.loader import Corpus
-from wireconf.yaml_source import to_plain
+from wireconf.core.yaml_source import to_plain
 
 REQUEST_FIELDS: dict[str, Any] = {
     "contents": types.Content,

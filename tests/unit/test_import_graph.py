@@ -1,6 +1,6 @@
 """Dependencies flow one way: no import cycle inside the harness (``wireconf`` less its reference) nor
 inside the reference (``wireconf.reference_impl``), and the reference imports nothing from the harness.
-At package level (``wireconf.corpus``, ``wireconf.errors``, …) the harness is layered as
+At package level (``wireconf.corpus``, ``wireconf.core.errors``, …) the harness is layered as
 docs/architecture.md draws it (``LAYERS``): no package imports one of a layer above its own, and the
 packages' graph has no cycle, inside a layer either.
 
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
-from wireconf.import_graph import imports_of, module_name
+from wireconf.core.import_graph import imports_of, module_name
 
 HARNESS = "wireconf"
 REFERENCE = "wireconf.reference_impl"
@@ -68,40 +68,11 @@ def cycles(package: str) -> list[list[str]]:
 
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("entry points", frozenset({"wireconf", "cli", "commands"})),
-    ("the pytest layer", frozenset({"pytest_plugin", "bless", "strength"})),
-    (
-        "runtimes",
-        frozenset(
-            {"adapter_contract", "impl_loader", "python_impl", "exec_protocol", "adapters", "repro", "envs"}
-        ),
-    ),
+    ("the pytest layer", frozenset({"pytest_plugin", "maintenance"})),
+    ("runtimes", frozenset({"adapter_contract", "runtimes", "exec_protocol", "adapters", "repro", "envs"})),
     ("cases", frozenset({"kinds", "corpus", "judging", "reports"})),
-    (
-        "recordings",
-        frozenset({"sdk", "cassettes", "providers", "emulator", "compare", "secret_values", "span_capture"}),
-    ),
-    (
-        "leaves",
-        frozenset(
-            {
-                "errors",
-                "extensions",
-                "yaml_source",
-                "differences",
-                "alignment",
-                "conditions",
-                "stream_probe",
-                "report_text",
-                "cache_dir",
-                "case_abort",
-                "safe_pickle",
-                "import_graph",
-                "error_categories",
-                "raise_site",
-                "untyped",
-            }
-        ),
-    ),
+    ("recordings", frozenset({"sdk", "cassettes", "providers", "emulator"})),
+    ("leaves", frozenset({"core"})),
     ("the reference", frozenset({"reference_impl"})),
 )
 """Top to bottom, as docs/architecture.md's Dependencies lists them: a package (a folder or a top-level
@@ -109,7 +80,7 @@ module of ``wireconf``) imports only packages of its own layer or below."""
 
 
 def package_of(module: str) -> str:
-    """``wireconf.corpus.loader`` → ``corpus``; ``wireconf.errors`` → ``errors``; ``wireconf`` itself."""
+    """``wireconf.corpus.loader`` → ``corpus``; ``wireconf.core.errors`` → ``errors``; ``wireconf`` itself."""
     return module.split(".")[1] if "." in module else module
 
 
@@ -190,7 +161,7 @@ def test_the_layering_check_finds_an_upward_import_and_a_cycle(tmp_path):
     (package / "corpus" / "model.py").write_text("def f():\n    from wireconf.judging.verdict import v\n")
     (package / "judging" / "verdict.py").write_text("from wireconf.corpus.model import f\nv = f\n")
     edges = package_graph(tmp_path)
-    assert upward_imports(edges) == ["wireconf.errors -> wireconf.corpus.model (leaves imports cases)"]
+    assert upward_imports(edges) == ["wireconf.core.errors -> wireconf.corpus.model (leaves imports cases)"]
     assert package_cycles(edges) == [["corpus", "judging"]]
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from wireconf.adapters.http_answer import REFUSED, Answer, Sent
 from wireconf.adapters.litellm import _declare_category
-from wireconf.error_categories import categories_of
+from wireconf.core.error_categories import categories_of
 
 
 def _litellm_class(name: str) -> type[Exception]:

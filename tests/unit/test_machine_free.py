@@ -1,6 +1,6 @@
 """What a runtime's text says of this machine's install locations reads the same on every machine."""
 
-from wireconf.report_text import machine_free
+from wireconf.core.report_text import machine_free
 
 
 def test_install_locations_are_written_from_the_package_folder_on():
@@ -24,13 +24,13 @@ def test_a_frames_file_is_never_an_absolute_path_of_this_machine():
     import os
     import sys
 
-    from wireconf.report_text import short_path
+    from wireconf.core.report_text import short_path
 
     assert (
         short_path(json.__file__)
         == f"python{sys.version_info.major}.{sys.version_info.minor}/json/__init__.py"
     )
-    assert short_path(os.path.abspath("wireconf/errors.py")) == "wireconf/errors.py"  # the checkout's
+    assert short_path(os.path.abspath("wireconf/core/errors.py")) == "wireconf/core/errors.py"  # the checkout's
     assert short_path("/srv/elsewhere/app/main.py") == "…/app/main.py"
     assert short_path("<frozen runpy>") == "<frozen runpy>"
 

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from tests.conftest import CASES
-from wireconf.compare import differences
+from wireconf.cassettes.compare import differences
 from wireconf.corpus.rules import Catalogue, load_catalogue
-from wireconf.differences import Difference
+from wireconf.core.differences import Difference
 from wireconf.judging.attribution import DECLARED, attribute_one
 
 USER = {"role": "user", "content": [{"kind": "text", "value": "Hi"}]}

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from tests.conftest import CASES
-from wireconf.compare import differences
+from wireconf.cassettes.compare import differences
 from wireconf.corpus.loader import Corpus
-from wireconf.differences import Difference
+from wireconf.core.differences import Difference
 from wireconf.judging.attribution import DECLARED, Attribution, attribute, attribute_one
 from wireconf.kinds.registry import KINDS, open_corpus
-from wireconf.yaml_source import to_plain
+from wireconf.core.yaml_source import to_plain
 
 GEMINI = "gemini.generate_content"
 

@@ -1,4 +1,4 @@
-"""Whose code raised an adapter call's exception (``wireconf.raise_site``): the adapter's own code is a
+"""Whose code raised an adapter call's exception (``wireconf.core.raise_site``): the adapter's own code is a
 bug of the adapter, an error naming it; the runtime's is judged as the runtime's outcome (issue 32)."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import httpx
 import pytest
 
 from wireconf.adapter_contract import NoRequestSent, RuntimeOutcome
-from wireconf.error_categories import categorised
-from wireconf.raise_site import Ownership, adapter_raised
+from wireconf.core.error_categories import categorised
+from wireconf.core.raise_site import Ownership, adapter_raised
 
 HERE = __name__  # this module stands for the adapter's own code
 

@@ -23,8 +23,8 @@ import pytest
 
 from tests.conftest import REPO
 from wireconf.adapter_contract import NoRequestSent, RequestNotSendable, RuntimeOutcome, ToolCalled
-from wireconf.error_categories import categories_of
-from wireconf.errors import WireconfError
+from wireconf.core.error_categories import categories_of
+from wireconf.core.errors import WireconfError
 
 BUILTIN_EXCEPTIONS = frozenset(
     name

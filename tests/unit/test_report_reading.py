@@ -8,7 +8,7 @@ import json
 import pytest
 
 from wireconf.cli import main
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 from wireconf.reports.jsonl import MAX_DEPTH, CaseRecord, ReportError, read_records
 
 RECORD = CaseRecord(impl="x", version="1", id="process.openai.chat.x", kind="process", api="openai.chat",

@@ -12,7 +12,7 @@ from multiprocessing.connection import Pipe
 
 import pytest
 
-from wireconf.differences import Difference
+from wireconf.core.differences import Difference
 from wireconf.pytest_plugin.case_run import CaseResult
 from wireconf.pytest_plugin.runners import pipe as pipe_module
 from wireconf.pytest_plugin.runners.pipe import Results, StrayMessage, check_message, result_data, send

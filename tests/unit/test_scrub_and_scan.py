@@ -376,7 +376,7 @@ def test_a_key_with_an_escaped_slash_is_found(tmp_path):
 
 @pytest.mark.parametrize("padding", [" ", "\n", "\t ", " \r\n"])
 def test_a_key_variable_with_whitespace_is_found_and_redacted_as_sent(tmp_path, padding):
-    from wireconf.secret_values import key_values, redact
+    from wireconf.providers.secret_values import key_values, redact
 
     environ = {"ANTHROPIC_AUTH_TOKEN": padding + PLAIN_KEY + padding}
     with pytest.raises(SecretInCassette, match=r"\$ANTHROPIC_AUTH_TOKEN"):

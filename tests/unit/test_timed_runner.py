@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from wireconf.case_abort import CaseTimeout
+from wireconf.core.case_abort import CaseTimeout
 from wireconf.pytest_plugin.timeout import TimedRunner
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from wireconf.differences import Difference
+from wireconf.core.differences import Difference
 from wireconf.kinds.trace import REQUEST_OPTIONS, TABLE, _span_lines, conventions_beyond_the_table
-from wireconf.span_capture import CapturedSpan
+from wireconf.sdk.span_capture import CapturedSpan
 
 EXPECTED = {
     "gen_ai.operation.name": "chat",

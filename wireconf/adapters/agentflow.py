@@ -25,7 +25,7 @@ from typing import Any
 
 from wireconf.adapter_contract import capability, served_kinds
 from wireconf.adapters._optional import optional_module
-from wireconf.untyped import JSON
+from wireconf.core.untyped import JSON
 
 MODULE = "agentflow.adapters.llm.litellm_converter"
 ENTRY = "LiteLLMConverter"
@@ -111,7 +111,7 @@ class AgentflowAdapter:
         "wireconf.adapters.litellm_ids",
     )
     """This adapter's own code, which builds LiteLLM's objects from the case's JSON
-    (``wireconf.raise_site``)."""
+    (``wireconf.core.raise_site``)."""
 
     def __init__(self, converter: Any = None, version: str = "test") -> None:
         """``converter``: a LiteLLMConverter class to judge instead of the installed one (tests' fakes)."""

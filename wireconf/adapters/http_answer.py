@@ -31,7 +31,7 @@ from unittest import mock
 
 from wireconf.adapter_contract import NoRequestSent
 from wireconf.cassettes.downloads import Downloads
-from wireconf.untyped import JSON, SDKObject
+from wireconf.core.untyped import JSON, SDKObject
 
 HTTP_MODULES = ("httpx", "httpx2")
 

@@ -21,7 +21,7 @@ and Gemini wire and back into a ``ModelResponse``.
 Errors: LiteLLM's exceptions are OpenAI's status errors (``litellm.BadRequestError`` is an
 ``openai.BadRequestError``) even when no request was sent; one raised in a ``wire`` run before any HTTP
 exchange (not even a download) is declared ``invalid-input``; the others by what the transport saw
-(``_declare_category``, ``wireconf.error_categories``).
+(``_declare_category``, ``wireconf.core.error_categories``).
 
 LiteLLM's random ids come from a seeded generator (``litellm_ids``). It has no tool kinds other than
 OpenAI functions, no bindings and no ``apiType`` dispatch (the provider is in the model name): those
@@ -51,7 +51,7 @@ from wireconf.adapters.http_answer import (
 from wireconf.adapters.own_clients import DEFAULT_MODEL, PLACEHOLDER_KEY
 from wireconf.adapters.results import ToolCall, text_result
 from wireconf.cassettes.downloads import Downloads
-from wireconf.error_categories import categorised
+from wireconf.core.error_categories import categorised
 
 PREFIX = {
     "openai.chat": "openai",
@@ -109,7 +109,7 @@ def _crashed(exc: BaseException) -> bool:
 
 def _declare_category(exc: BaseException, answer: Answer | None, sent: Sent) -> None:
     """What one of LiteLLM's own exceptions (``litellm.exceptions``, all OpenAI status errors with a
-    status of LiteLLM's making) means in the spec's terms (``wireconf.error_categories``), from what the
+    status of LiteLLM's making) means in the spec's terms (``wireconf.core.error_categories``), from what the
     transport saw: raised before any HTTP exchange, LiteLLM refused the input (its transformations raise
     BadRequestError, UnsupportedParamsError or, around a bare Exception, APIConnectionError), unless it
     wraps a crash of LiteLLM's own code (``_crashed``: a KeyError, none of the spec's errors); after the
@@ -146,7 +146,7 @@ class LiteLLMAdapter:
         "wireconf.adapters.http_answer",
         "wireconf.adapters.results",
     )
-    """This adapter's own code (``wireconf.raise_site``): an exception it raises is its bug, no verdict."""
+    """This adapter's own code (``wireconf.core.raise_site``): an exception it raises is its bug, no verdict."""
     runtime_packages: tuple[str, ...] = ("litellm",)
     """LiteLLM; the SDKs, httpx and pydantic under it raise for whoever called them."""
 

@@ -40,7 +40,7 @@ import uuid
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
-from wireconf.errors import ContractError
+from wireconf.core.errors import ContractError
 
 LITELLM_OFFLINE = "LITELLM_LOCAL_MODEL_COST_MAP"
 """Set before litellm is imported, so that it reads its bundled model cost map instead of fetching it."""

@@ -22,7 +22,7 @@ from typing import Any
 
 from wireconf.adapter_contract import capability, served_kinds
 from wireconf.adapters.luthien_source import find_processor
-from wireconf.untyped import JSON, SDKObject
+from wireconf.core.untyped import JSON, SDKObject
 
 APIS = ("openai.chat", "anthropic.messages", "gemini.generate_content")
 
@@ -67,7 +67,7 @@ def snapshot(state: Any) -> dict[str, Any]:
 class LuthienAdapter:
     name = "luthien"
     adapter_modules = ("wireconf.adapters.luthien", "wireconf.adapters.luthien_source")
-    """This adapter's own code (``wireconf.raise_site``): an exception it raises is its bug, no verdict."""
+    """This adapter's own code (``wireconf.core.raise_site``): an exception it raises is its bug, no verdict."""
 
     def __init__(self, processor: Any = None, version: str = "test") -> None:
         """``processor``: a StreamProcessor class to judge instead of the checkout's (tests' fakes)."""

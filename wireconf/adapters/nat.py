@@ -14,13 +14,13 @@ from typing import Any
 from wireconf.adapter_contract import capability, served_kinds
 from wireconf.adapters._optional import optional_module
 from wireconf.reference_impl.payload_extractors.routing import API_SCHEMAS, route
-from wireconf.untyped import JSON
+from wireconf.core.untyped import JSON
 
 
 class NatAdapter:
     name = "nat"
     adapter_modules = ("wireconf.adapters.nat", "wireconf.reference_impl.payload_extractors.routing")
-    """This adapter's own code, the reference's routing included (``wireconf.raise_site``)."""
+    """This adapter's own code, the reference's routing included (``wireconf.core.raise_site``)."""
 
     def __init__(self, module: ModuleType | None = None) -> None:
         if module is None:

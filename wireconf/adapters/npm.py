@@ -9,7 +9,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 
 
 def run_npm(args: list[str], cwd: Path, log: Path, error: type[WireconfError]) -> None:

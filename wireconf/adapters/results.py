@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from wireconf.untyped import AdapterResult
+from wireconf.core.untyped import AdapterResult
 
 
 @dataclass(frozen=True)

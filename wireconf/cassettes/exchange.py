@@ -35,10 +35,10 @@ from wireconf.cassettes.matching import (
 from wireconf.cassettes.scrub import scrub_uri
 from wireconf.cassettes.store import Cassette, CassetteMeta, RecordedResponse
 from wireconf.cassettes.writer import CassetteUnreadable, SecretInCassette, update_cassette
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 from wireconf.providers.registry import PROVIDERS
-from wireconf.stream_probe import StreamProbe
-from wireconf.untyped import JSON
+from wireconf.core.stream_probe import StreamProbe
+from wireconf.core.untyped import JSON
 
 RECORDED_NOW = -1
 

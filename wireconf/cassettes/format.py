@@ -31,8 +31,8 @@ from wireconf.cassettes.sse_form import (
     encode_sse,
     looks_like_sse,
 )
-from wireconf.untyped import YAML
-from wireconf.yaml_source import load_yaml
+from wireconf.core.untyped import YAML
+from wireconf.core.yaml_source import load_yaml
 
 FORMAT_VERSION = 1
 _Dumper: type = getattr(yaml, "CSafeDumper", yaml.SafeDumper)

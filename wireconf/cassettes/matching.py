@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit
 
 from wireconf.cassettes.scrub import QUERY_PARAMS
-from wireconf.compare import render_diff
-from wireconf.untyped import JSON
+from wireconf.cassettes.compare import render_diff
+from wireconf.core.untyped import JSON
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 
 if TYPE_CHECKING:
     from wireconf.cassettes.passage import Passage

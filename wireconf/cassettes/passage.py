@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from wireconf.cassettes.recording import allowed_origins, origin_of
-from wireconf.errors import NotJudged, WireconfError
+from wireconf.core.errors import NotJudged, WireconfError
 from wireconf.providers.registry import PROVIDERS
 
 _LENGTH = struct.Struct(">I")

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 from wireconf.providers.registry import PROVIDERS
 
 MODES = ("none", "once", "new_episodes", "all")

@@ -37,7 +37,7 @@ from typing import Any
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
 from wireconf.providers.registry import IDENTIFIER_PREFIXES, KEPT_HEADERS
-from wireconf.untyped import JSON
+from wireconf.core.untyped import JSON
 
 SCRUBBED = "<scrubbed>"
 

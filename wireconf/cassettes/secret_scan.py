@@ -6,7 +6,7 @@ scan is the backstop for everywhere else, and it reads what is written, not one 
 - the final serialized text, for secret-shaped strings (the key shapes of every provider record,
   ``wireconf.providers``; bearer tokens, JWTs, cloud and VCS tokens, private keys) and for the values of
   every provider's key and credential variables in the environment, in every rendering
-  ``wireconf.secret_values`` knows (as is, base64, URL-safe base64, hex, percent-encoded, JSON-escaped);
+  ``wireconf.providers.secret_values`` knows (as is, base64, URL-safe base64, hex, percent-encoded, JSON-escaped);
 - each body as bytes, whatever the YAML shows of it: a body that is not UTF-8 (written as
   ``base64:``), one cut in the middle of a character, UTF-16 text;
 - each body with its JSON escapes decoded (``\\u0073k-…``, ``\\/``), and every string value of its JSON
@@ -32,8 +32,8 @@ from typing import Any
 from urllib.parse import unquote_plus
 
 from wireconf.providers.registry import KEY_SHAPES
-from wireconf.secret_values import KEY_VARIABLES, MIN_VALUE_LENGTH, key_values, renderings
-from wireconf.untyped import JSON
+from wireconf.providers.secret_values import KEY_VARIABLES, MIN_VALUE_LENGTH, key_values, renderings
+from wireconf.core.untyped import JSON
 
 __all__ = ["KEY_VARIABLES", "MIN_VALUE_LENGTH", "Finding", "key_values", "scan", "scan_interactions"]
 

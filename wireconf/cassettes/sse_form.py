@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 
 
 class CassetteFormatError(WireconfError, ValueError):

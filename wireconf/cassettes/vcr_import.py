@@ -21,11 +21,11 @@ from urllib.parse import urlsplit
 import yaml
 
 from wireconf.cassettes.format import as_bytes, decode_body
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 from wireconf.providers.provider import stream_requested
 from wireconf.providers.registry import PROVIDERS
-from wireconf.untyped import YAML
-from wireconf.yaml_source import YamlRefused, load_plain_yaml
+from wireconf.core.untyped import YAML
+from wireconf.core.yaml_source import YamlRefused, load_plain_yaml
 
 
 class NotACassette(WireconfError):

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wireconf.cache_dir import cache_root
+from wireconf.core.cache_dir import cache_root
 
 _IN_MODIFY, _IN_MOVED_FROM, _IN_MOVED_TO = 0x2, 0x40, 0x80
 _IN_CREATE, _IN_DELETE, _IN_ISDIR = 0x100, 0x200, 0x40000000

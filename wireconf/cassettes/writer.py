@@ -19,8 +19,8 @@ from wireconf.cassettes.scrub import scrub_interaction
 from wireconf.cassettes.secret_scan import Finding, key_values, scan, scan_interactions
 from wireconf.cassettes.store import CassetteError
 from wireconf.cassettes.watch import announce
-from wireconf.errors import WireconfError
-from wireconf.yaml_source import YamlSyntaxError
+from wireconf.core.errors import WireconfError
+from wireconf.core.yaml_source import YamlSyntaxError
 
 
 class SecretInCassette(WireconfError):

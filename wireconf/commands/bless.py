@@ -10,7 +10,7 @@ from wireconf.commands import Subparsers
 
 
 def run(args: argparse.Namespace) -> int:
-    from wireconf.bless import BlessError, bless
+    from wireconf.maintenance.bless import BlessError, bless
     from wireconf.corpus.installed import corpus_folder
 
     try:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from wireconf.commands import Subparsers
 from wireconf.judging.profile import PROFILES
-from wireconf.report_text import path_part
+from wireconf.core.report_text import path_part
 
 ENV_PREFIX = "WIRECONF_"
 DEFAULT_OUT = "wireconf-out"

@@ -21,7 +21,7 @@ from wireconf.cassettes.atomic import write_atomic
 from wireconf.commands import Subparsers, add_corpus_argument
 from wireconf.envs.spec import NPM, EnvSpec, Series, parse_env
 from wireconf.kinds.registry import open_corpus
-from wireconf.report_text import path_part
+from wireconf.core.report_text import path_part
 
 COMMAND = "wireconf findings"
 RUNTIMES_FILE = "runtimes.yaml"
@@ -78,7 +78,7 @@ def listed_runtimes(path: Path) -> list[Runtime]:
 
 
 def _runtimes(requested: list[str], baselines: Path) -> list[Runtime]:
-    from wireconf.python_impl import available_entry_points
+    from wireconf.runtimes.python_impl import available_entry_points
 
     if requested:
         return [_requested(text) for text in requested]

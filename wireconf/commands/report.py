@@ -39,7 +39,7 @@ def catalogue_for_reports(corpus: str | None) -> Catalogue | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from wireconf.report_text import path_part
+    from wireconf.core.report_text import path_part
     from wireconf.reports.badge import render_badge
     from wireconf.reports.html import render_html
     from wireconf.reports.jsonl import ReportError, read_records

@@ -11,7 +11,7 @@ from wireconf.pytest_plugin.timeout import timeout_seconds
 
 def run(args: argparse.Namespace) -> int:
     from wireconf.corpus.installed import corpus_folder
-    from wireconf.strength import MutantResult, strength
+    from wireconf.maintenance.strength import MutantResult, strength
 
     def progress(result: MutantResult) -> None:
         if args.verbose or result.status != "killed":

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
-from wireconf.untyped import JSON, YAML
+from wireconf.core.untyped import JSON, YAML
 
 if TYPE_CHECKING:
     from wireconf.corpus.loader import Corpus

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from wireconf.corpus.model import CaseBase
-from wireconf.yaml_source import LineDict, line_of
+from wireconf.core.yaml_source import LineDict, line_of
 
 ModelT = TypeVar("ModelT", bound=CaseBase, covariant=True)
 

@@ -15,8 +15,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from wireconf.conditions import ConditionError, parse_condition
-from wireconf.yaml_source import YamlSyntaxError, line_of, load_yaml_file
+from wireconf.core.conditions import ConditionError, parse_condition
+from wireconf.core.yaml_source import YamlSyntaxError, line_of, load_yaml_file
 
 
 def not_input(text: str, fields: frozenset[str]) -> str | None:

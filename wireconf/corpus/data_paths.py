@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from wireconf.untyped import YAML
+from wireconf.core.untyped import YAML
 
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import wireconf
 from wireconf.corpus.rules import RULES_FILE
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 
 PACKAGED = Path(wireconf.__file__).resolve().parent / "_corpus"
 """The corpus inside an installed wheel."""

@@ -20,7 +20,7 @@ from wireconf.corpus.conditions import condition_problems, equivalence_problems
 from wireconf.corpus.loader import Corpus
 from wireconf.corpus.rules import uncovered
 from wireconf.providers.registry import API_NAMES, equivalences_of
-from wireconf.untyped import YAML
+from wireconf.core.untyped import YAML
 
 
 def _cassette_references(value: YAML, loc: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], Any]]:

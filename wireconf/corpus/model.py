@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from wireconf.error_categories import CATEGORIES
-from wireconf.error_categories import check as check_category
+from wireconf.core.error_categories import CATEGORIES
+from wireconf.core.error_categories import check as check_category
 from wireconf.providers.registry import API_NAMES
-from wireconf.untyped import JSON
+from wireconf.core.untyped import JSON
 
 if TYPE_CHECKING:
     Api = str  # the names are known only at run time (the provider registry): a str to the checker
@@ -186,7 +186,7 @@ Response = CassetteRef | InlineResponse
 
 
 class ExpectedError(Strict):
-    """The adapter must raise: an error of ``category`` (``wireconf.error_categories``: the spec's concept,
+    """The adapter must raise: an error of ``category`` (``wireconf.core.error_categories``: the spec's concept,
     in any language; ``status`` for ``provider-http-error``), or, the older form, an exception whose class
     (or a base class) is named ``type``. Give exactly one of ``category`` or ``type``.
 

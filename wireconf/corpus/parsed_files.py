@@ -3,7 +3,7 @@ corpus (about 0.4 ms per case with libyaml, line tracking and the alias check), 
 process parses the same files again (each xdist worker, each ``wireconf`` command, each run of the
 project's tests).
 
-One pickle per corpus root in the cache folder (``wireconf.cache_dir``) maps each case file to the
+One pickle per corpus root in the cache folder (``wireconf.core.cache_dir``) maps each case file to the
 SHA-256 of its bytes and the pickled result of ``load_yaml`` on them; a file whose bytes differ (or
 that failed to parse) is parsed again. The whole cache is for one version of the parser (this
 package's ``yaml_source`` module, PyYAML and Python): any other is ignored and rewritten. Unpickling
@@ -42,11 +42,11 @@ from typing import TypeVar, cast
 
 import yaml
 
-from wireconf import yaml_source
-from wireconf.cache_dir import cache_root
-from wireconf.safe_pickle import loads_only
-from wireconf.untyped import YAML
-from wireconf.yaml_source import YamlUnreadable, load_yaml, unicode_problem
+from wireconf.core import yaml_source
+from wireconf.core.cache_dir import cache_root
+from wireconf.core.safe_pickle import loads_only
+from wireconf.core.untyped import YAML
+from wireconf.core.yaml_source import YamlUnreadable, load_yaml, unicode_problem
 
 T = TypeVar("T")
 
@@ -63,7 +63,7 @@ def _parser_version() -> str:
 
 
 _SAFE = {
-    ("wireconf.yaml_source", "LineDict"): yaml_source.LineDict,
+    ("wireconf.core.yaml_source", "LineDict"): yaml_source.LineDict,
     ("builtins", "set"): set,
     ("builtins", "frozenset"): frozenset,
     ("builtins", "bytearray"): bytearray,

@@ -32,9 +32,9 @@ from typing import Any
 
 import yaml
 
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 from wireconf.providers.registry import PROVIDERS
-from wireconf.yaml_source import YamlSyntaxError, load_yaml_file
+from wireconf.core.yaml_source import YamlSyntaxError, load_yaml_file
 
 REPOSITORY = "microsoft/prompty"
 UPSTREAM_PATH = "schema/tsp-output/.typra-generated/vectors.json"

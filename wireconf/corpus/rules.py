@@ -31,9 +31,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from wireconf.conditions import Condition, parse_condition
-from wireconf.untyped import YAML
-from wireconf.yaml_source import YamlSyntaxError, line_of, load_yaml_file, unicode_problem
+from wireconf.core.conditions import Condition, parse_condition
+from wireconf.core.untyped import YAML
+from wireconf.core.yaml_source import YamlSyntaxError, line_of, load_yaml_file, unicode_problem
 
 RULES_FILE = "rules.yaml"
 
@@ -99,7 +99,7 @@ class Governs(BaseModel):
 
     ``path`` is a path as diffs print it (``$.messages[0].content``) where ``[*]`` stands for any array
     index, ``.*`` for any one key and ``**`` for anything further (``$.tools**``: the key and everything
-    under it). ``change`` lists the kinds of difference (``wireconf.differences.CHANGES``; all
+    under it). ``change`` lists the kinds of difference (``wireconf.core.differences.CHANGES``; all
     when absent), ``shape`` the types of a type change (``string → array``: a string was expected),
     ``empty`` whether the value of a key one side lacks is empty. ``apis`` and ``kinds`` narrow it to
     the cases of those apis and kinds, ``when`` to the cases whose input sets up what it is about.
@@ -137,7 +137,7 @@ class Governs(BaseModel):
     )
     when: list[str] | None = Field(
         default=None,
-        description="Conditions on the case's input that must all hold (wireconf.conditions): "
+        description="Conditions on the case's input that must all hold (wireconf.core.conditions): "
         "`agent.model.options.maxOutputTokens` present, `!path` absent, `path=value` equal",
     )
     empty: bool | None = Field(
@@ -155,7 +155,7 @@ class Governs(BaseModel):
     @field_validator("change")
     @classmethod
     def _known_changes(cls, value: list[str] | None) -> list[str] | None:
-        from wireconf.differences import CHANGES
+        from wireconf.core.differences import CHANGES
 
         unknown = [c for c in value or [] if c not in CHANGES]
         if unknown:

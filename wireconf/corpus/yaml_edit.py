@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 
 _Loader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

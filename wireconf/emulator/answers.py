@@ -23,8 +23,8 @@ from wireconf.cassettes.matching import json_body
 from wireconf.cassettes.scrub import scrub_uri
 from wireconf.cassettes.store import RecordedResponse
 from wireconf.emulator.routes import EmulatorError
-from wireconf.stream_probe import StreamProbe, split_events
-from wireconf.untyped import JSON
+from wireconf.core.stream_probe import StreamProbe, split_events
+from wireconf.core.untyped import JSON
 
 if TYPE_CHECKING:
     from wireconf.cassettes.exchange import Exchange

@@ -27,7 +27,7 @@ from wireconf.cassettes.store import RecordedResponse
 from wireconf.emulator.answers import API_METHOD, CapturedRequest, Refused, Reply, answer
 from wireconf.emulator.routes import EmulatorError
 from wireconf.providers.registry import APIS
-from wireconf.untyped import JSON
+from wireconf.core.untyped import JSON
 
 MODEL = "wireconf-minimal"
 

@@ -41,10 +41,10 @@ from wireconf.emulator.answers import (
     Unanswered,
     exchange_answer,
 )
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 from wireconf.providers.provider import Provider
 from wireconf.providers.registry import PROVIDERS
-from wireconf.secret_values import key_values, redact, renderings
+from wireconf.providers.secret_values import key_values, redact, renderings
 
 if TYPE_CHECKING:
     from wireconf.cassettes.exchange import Exchange

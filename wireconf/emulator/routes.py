@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
 
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 from wireconf.providers import provider as provider_records
 from wireconf.providers.registry import APIS, PROVIDER_OF
 

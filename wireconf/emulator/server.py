@@ -24,7 +24,7 @@ from wireconf.emulator.routes import EmulatorError, public_endpoint
 from wireconf.emulator.seat import Seat
 from wireconf.emulator.site import Site
 from wireconf.emulator.tls import Authority
-from wireconf.untyped import JSON
+from wireconf.core.untyped import JSON
 
 SWITCH_INTERVAL = 0.0005
 """The interpreter's thread switch interval while an emulator serves (seconds): how long a request that

@@ -24,9 +24,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from wireconf.cache_dir import cache_root
+from wireconf.core.cache_dir import cache_root
 from wireconf.envs.spec import NPM, EnvSpec, package_name
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 
 MARK = ".wireconf-env"
 EDITABLE_LOCK = ".editable.lock"

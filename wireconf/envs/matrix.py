@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import TextIO, TypeVar
 
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 
 T = TypeVar("T")
 R = TypeVar("R")

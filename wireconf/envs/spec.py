@@ -9,7 +9,7 @@ import re
 import sys
 from dataclasses import dataclass, replace
 
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 
 PYTHON = "python"
 NPM = "npm"

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from wireconf.case_abort import CaseAborted
+from wireconf.core.case_abort import CaseAborted
 from wireconf.exec_protocol.calls import http_answer
 from wireconf.exec_protocol.messages import ProtocolError, decode, encode
 from wireconf.exec_protocol.process import Process, Silent

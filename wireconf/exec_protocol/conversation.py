@@ -9,7 +9,7 @@ from collections.abc import Generator, Iterator
 from typing import Any
 
 from wireconf.adapter_contract import Inexpressible
-from wireconf.error_categories import CATEGORIES
+from wireconf.core.error_categories import CATEGORIES
 from wireconf.exec_protocol.ahead import Ahead
 from wireconf.exec_protocol.calls import event_json, http_answer, sdk_json_of, written_by_harness
 from wireconf.exec_protocol.http_bridge import HttpBridge
@@ -137,7 +137,7 @@ def _restarted(supervisor: Supervisor, process: Process, stray: list[str]) -> Pr
 
 def error_of(reply: dict[str, Any], categories: bool) -> dict[str, Any]:
     """An error message's ``error``, its ``category`` checked: only after a hello that says
-    ``categories``, one of ``wireconf.error_categories.CATEGORIES`` or null, ``status`` an HTTP status."""
+    ``categories``, one of ``wireconf.core.error_categories.CATEGORIES`` or null, ``status`` an HTTP status."""
     error = reply.get("error") or {}
     if "category" not in error and "status" not in error:
         return error

@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
 
-from wireconf.errors import NotJudged
+from wireconf.core.errors import NotJudged
 from wireconf.exec_protocol.records.bridge import recorded_json
 
 DROPPED_REQUEST_HEADERS = frozenset({"content-length", "host", "connection", "transfer-encoding"})

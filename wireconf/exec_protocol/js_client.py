@@ -27,11 +27,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from wireconf.cache_dir import cache_root
-from wireconf.error_categories import CATEGORIES
+from wireconf.core.cache_dir import cache_root
+from wireconf.core.error_categories import CATEGORIES
 from wireconf.exec_protocol import PROTOCOL_VERSION, PROTOCOL_VERSIONS
 from wireconf.kinds.registry import KINDS, OPTIONAL_METHODS
-from wireconf.untyped import JSON
+from wireconf.core.untyped import JSON
 
 PACKAGE = Path(__file__).with_name("js")
 DECLARATIONS = PACKAGE / "protocol.d.ts"

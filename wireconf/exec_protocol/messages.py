@@ -15,13 +15,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from wireconf.error_categories import categorised, reported
-from wireconf.errors import ContractError, NotJudged
+from wireconf.core.error_categories import categorised, reported
+from wireconf.core.errors import ContractError, NotJudged
 from wireconf.exec_protocol.records import ADAPTERS, EVERY, Sender, problems
 from wireconf.exec_protocol.records.bridge import recorded_json as recorded_json  # the client's, as before
 from wireconf.exec_protocol.records.bridge import text_or_base64
-from wireconf.report_text import short_path
-from wireconf.untyped import JSON, AdapterResult
+from wireconf.core.report_text import short_path
+from wireconf.core.untyped import JSON, AdapterResult
 
 SCHEMA_FILE = "schema.json"
 
@@ -184,11 +184,11 @@ def remote_exception(error: Mapping[str, Any]) -> Exception:
     """The exception an error message describes: same class names (``builtins.ValueError`` is
     ``ValueError``; a bare ``ValueError`` is the runtime's class of that name on it), same message, the
     runtime's traceback as ``wireconf_traceback``, and whose code raised it (``origin``: ``adapter`` when
-    the runtime's side says its adapter's own code did, ``wireconf.raise_site``) as ``wireconf_origin``
+    the runtime's side says its adapter's own code did, ``wireconf.core.raise_site``) as ``wireconf_origin``
     and ``wireconf_raised_at``. An error that carries
     ``category`` (a runtime whose hello says ``categories``) is declared to mean it (``null``: none of the
     spec's errors, so its class names are not read as Python's); without it, its class names are mapped
-    as a Python exception's are (``wireconf.error_categories``)."""
+    as a Python exception's are (``wireconf.core.error_categories``)."""
     mro = tuple(str(n) for n in (error.get("mro") or [error.get("type") or "Exception"]))
     exc = _remote_class(mro)(str(error.get("message", "")))
     # attributes of wireconf's own on an exception of any class (the runtime's, by name)

@@ -15,11 +15,11 @@ import sys
 import threading
 import time
 
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 from wireconf.exec_protocol import launch
 from wireconf.exec_protocol.routes import Routes
 from wireconf.providers.runtime_environ import runtime_environ
-from wireconf.report_text import cut_note
+from wireconf.core.report_text import cut_note
 
 STDERR_LINES = 40
 STOP_WAIT = 5.0

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wireconf.cassettes.downloads import Downloads
-from wireconf.stream_probe import StreamProbe
+from wireconf.core.stream_probe import StreamProbe
 
 
 @dataclass

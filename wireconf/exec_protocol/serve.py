@@ -43,8 +43,8 @@ from wireconf.exec_protocol.messages import (
 from wireconf.exec_protocol.records import Hello
 from wireconf.kinds.registry import KINDS, METHODS
 from wireconf.kinds.registry import OPTIONAL_METHODS as REGISTRY_OPTIONAL_METHODS
-from wireconf.raise_site import Ownership, adapters_own
-from wireconf.untyped import JSON, AdapterObject, AdapterResult, SDKObject
+from wireconf.core.raise_site import Ownership, adapters_own
+from wireconf.core.untyped import JSON, AdapterObject, AdapterResult, SDKObject
 
 if TYPE_CHECKING:
     from wireconf.sdk.replay import SdkReplay
@@ -208,7 +208,7 @@ class Server:
     def _error(self, exc: Exception) -> dict[str, Any]:
         """The error message's ``error``: the adapter's ``Inexpressible`` says so (the case is then
         unsupported), and an exception of the adapter's own code says ``origin: adapter`` and where
-        (``wireconf.raise_site``: the case is then an error naming the adapter, no verdict)."""
+        (``wireconf.core.raise_site``: the case is then an error naming the adapter, no verdict)."""
         payload = error_payload(exc, categories=True)
         if isinstance(exc, Inexpressible):
             return {**payload, "inexpressible": True}
@@ -249,7 +249,7 @@ class Server:
     def _sdk_stream(self, api: str, call_id: int) -> SDKObject:
         from wireconf.cassettes.store import RecordedResponse
         from wireconf.providers.registry import APIS
-        from wireconf.stream_probe import StreamProbe
+        from wireconf.core.stream_probe import StreamProbe
 
         sse = APIS[api].sse
         assert sse is not None, f"{api} has no event stream"
@@ -366,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
         help="the protocol version to speak (2: no pipeline, a stream's events pulled one by one)",
     )
     args = parser.parse_args(argv)
-    from wireconf.python_impl import ImplError, load_python
+    from wireconf.runtimes.python_impl import ImplError, load_python
 
     try:
         adapter = load_python(args.impl).adapter

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator
 from typing import Any, NoReturn
 
-from wireconf.case_abort import CaseTimeout, RunnerEnded
+from wireconf.core.case_abort import CaseTimeout, RunnerEnded
 from wireconf.exec_protocol.hello import check_hello
 from wireconf.exec_protocol.messages import ProtocolError, decode, encode, writing
 from wireconf.exec_protocol.process import ExecError, Process, Silent

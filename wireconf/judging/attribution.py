@@ -18,7 +18,7 @@ shape of what a runtime sent:
    object's keys (``7.9.7/no-other-keys``), whatever option rule the case cites or sets up: an option
    rule governs its own key's path.
 2. **By content, by the value that holds it.** The diff is at the finest path where the two sides
-   differ (``wireconf.compare``). A key or item missing whose expected value is an object or array,
+   differ (``wireconf.cassettes.compare``). A key or item missing whose expected value is an object or array,
    that no declaration governs as a whole, is charged by what it holds: each of its keys and items
    missing in turn, at their own paths (``generationConfig`` missing with ``temperature`` in it breaks
    ``7.9.5/temperature``). A difference no declaration governs at its own path is a difference of the
@@ -69,8 +69,8 @@ from functools import cached_property
 from typing import Any
 
 from wireconf.corpus.rules import TIERS, Catalogue, Governs, Tier
-from wireconf.differences import Difference
-from wireconf.untyped import JSON
+from wireconf.core.differences import Difference
+from wireconf.core.untyped import JSON
 
 DECLARED = "declared"
 UNRULED = "unruled"
@@ -304,7 +304,7 @@ members only)."""
 
 
 def _child(path: str, key: str) -> str:
-    """The path of ``key`` under ``path``, written as diffs write it (``wireconf.compare.format_path``)."""
+    """The path of ``key`` under ``path``, written as diffs write it (``wireconf.cassettes.compare.format_path``)."""
     return f"{path}.{key}" if key.isidentifier() else f"{path}[{key!r}]"
 
 

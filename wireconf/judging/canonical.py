@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from wireconf.errors import WireconfError
-from wireconf.untyped import JSON, AdapterResult
+from wireconf.core.errors import WireconfError
+from wireconf.core.untyped import JSON, AdapterResult
 
 TOOL_CALL_FIELDS = ("id", "name", "arguments")
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from wireconf.corpus.rules import Catalogue, Tier
-from wireconf.differences import Difference, Line, differences_in
+from wireconf.core.differences import Difference, Line, differences_in
 from wireconf.judging.attribution import (
     PROVIDER_SCHEMA,
     Attribution,

@@ -10,7 +10,7 @@ it is, exactly.
 from __future__ import annotations
 
 from wireconf.judging.matchers import is_matcher
-from wireconf.untyped import JSON
+from wireconf.core.untyped import JSON
 
 
 def listed_only(expected: JSON, actual: JSON) -> JSON:

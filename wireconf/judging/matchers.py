@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from wireconf import untyped
+from wireconf.core import untyped
 
 JSON = "$json"
 PATTERN = "$pattern"
@@ -69,7 +69,7 @@ def _apply_id(name: str, actual: untyped.JSON, ids: dict[str, str]) -> tuple[unt
 def _apply_one(
     expected: dict[str, Any], actual: untyped.JSON, ids: dict[str, str]
 ) -> tuple[untyped.JSON, untyped.JSON]:
-    from wireconf.compare import strict_equal
+    from wireconf.cassettes.compare import strict_equal
 
     ((kind, wanted),) = expected.items()
     if kind == ID:

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from wireconf.judging.canonical import NotData, canonical
-from wireconf.stream_probe import StreamProbe
-from wireconf.untyped import AdapterResult
+from wireconf.core.stream_probe import StreamProbe
+from wireconf.core.untyped import AdapterResult
 
 ContextT = TypeVar("ContextT")
 

@@ -18,9 +18,9 @@ from collections.abc import Callable
 from wireconf.cassettes.store import RecordedResponse
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import CaseBase
-from wireconf.errors import CaseInputError
-from wireconf.untyped import JSON
-from wireconf.yaml_source import to_plain
+from wireconf.core.errors import CaseInputError
+from wireconf.core.untyped import JSON
+from wireconf.core.yaml_source import to_plain
 
 RECORDED = "$recorded"
 

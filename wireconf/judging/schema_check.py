@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from wireconf.compare import strict_equal
-from wireconf.differences import Difference
+from wireconf.cassettes.compare import strict_equal
+from wireconf.core.differences import Difference
 from wireconf.providers.contract import Problem, problems
-from wireconf.untyped import JSON
+from wireconf.core.untyped import JSON
 
 __all__ = ["Problem", "difference", "problems", "rejections"]
 

@@ -12,18 +12,18 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from wireconf.compare import differences, show, shown, strict_equal
+from wireconf.cassettes.compare import differences, show, shown, strict_equal
 from wireconf.corpus.model import CaseBase, ExpectedError
-from wireconf.differences import Difference, Line, Subject
-from wireconf.error_categories import categories_of, shown_name
-from wireconf.errors import NotJudged
+from wireconf.core.differences import Difference, Line, Subject
+from wireconf.core.error_categories import categories_of, shown_name
+from wireconf.core.errors import NotJudged
 from wireconf.judging.canonical import tool_calls_as_expected
 from wireconf.judging.listed import listed_only
 from wireconf.judging.matchers import apply_matchers
 from wireconf.judging.outcome import CanonicalOutcome
-from wireconf.report_text import machine_free
-from wireconf.untyped import JSON
-from wireconf.yaml_source import to_plain
+from wireconf.core.report_text import machine_free
+from wireconf.core.untyped import JSON
+from wireconf.core.yaml_source import to_plain
 
 
 def _indent(text: str, prefix: str = "    ") -> str:
@@ -43,7 +43,7 @@ def _class_matches(exc: BaseException, name: str) -> bool:
 
 
 def category_matches(exc: BaseException, expected: ExpectedError) -> bool:
-    """Whether ``exc`` stands for the expected category (``wireconf.error_categories``: declared by the
+    """Whether ``exc`` stands for the expected category (``wireconf.core.error_categories``: declared by the
     runtime, else mapped from its classes) and, when one is expected, carries the expected status."""
     found = categories_of(exc)
     if expected.category not in found.categories:

@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from wireconf.corpus.rules import path_pattern
-from wireconf.differences import CHANGES, SUBJECTS, Difference
-from wireconf.errors import WireconfError
-from wireconf.untyped import YAML
+from wireconf.core.differences import CHANGES, SUBJECTS, Difference
+from wireconf.core.errors import WireconfError
+from wireconf.core.untyped import YAML
 
 KEYS = ("subject", "path", "change", "reason", "cases")
 

@@ -12,7 +12,7 @@ import os
 import threading
 from collections.abc import Awaitable
 
-from wireconf.untyped import AdapterResult
+from wireconf.core.untyped import AdapterResult
 
 _LOOPS = threading.local()
 """This thread's event loop, with the process it was made in."""

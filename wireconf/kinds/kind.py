@@ -21,17 +21,17 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 from wireconf.cassettes.store import CassetteError, RecordedResponse
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import CaseBase, CassetteRef, InlineResponse
-from wireconf.differences import Line, Subject
-from wireconf.errors import BlessError, CaseInputError, ContractError
+from wireconf.core.differences import Line, Subject
+from wireconf.core.errors import BlessError, CaseInputError, ContractError
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
 from wireconf.judging.verdict import judge as judge_result
 from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, recorded_response
 from wireconf.kinds.event_loop import run_to_completion
-from wireconf.untyped import AdapterObject, AdapterResult
+from wireconf.core.untyped import AdapterObject, AdapterResult
 
 if TYPE_CHECKING:
     from wireconf.emulator.routes import Endpoint
-    from wireconf.stream_probe import StreamProbe
+    from wireconf.core.stream_probe import StreamProbe
 
 ModelT = TypeVar("ModelT", bound=CaseBase)
 ContextT = TypeVar("ContextT")
@@ -251,7 +251,7 @@ class Kind(ABC, Generic[ModelT, ContextT]):
 
     def judge(self, case: ModelT, outcome: CanonicalOutcome[ContextT], noun: str) -> list[Line]:
         """Why the case fails, ``[]`` when it passes (default: the result against ``expect``): lines of
-        text and ``Difference``s, the differences as data (``wireconf.differences``)."""
+        text and ``Difference``s, the differences as data (``wireconf.core.differences``)."""
         return judge_result(case, outcome, noun, self.subject)
 
     # -- bless (``wireconf bless``) -------------------------------------------------------------------
@@ -261,7 +261,7 @@ class Kind(ABC, Generic[ModelT, ContextT]):
 
     def bless(self, case: LoadedCase[ModelT], outcome: Outcome[ContextT]) -> dict[str, Any]:
         """The expectations besides ``expect`` / ``expect_error`` that the reference's ``outcome`` gives
-        the case; raises ``wireconf.errors.BlessError`` when the case cannot be blessed."""
+        the case; raises ``wireconf.core.errors.BlessError`` when the case cannot be blessed."""
         return {}
 
     # -- ``{$recorded: pointer}`` in an expectation ------------------------------------------------------

@@ -17,8 +17,8 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
 from wireconf.corpus.loader import Corpus
-from wireconf.errors import ExtensionError
-from wireconf.extensions import HINT, installed
+from wireconf.core.errors import ExtensionError
+from wireconf.core.extensions import HINT, installed
 from wireconf.kinds.kind import AdapterMethod, Kind
 from wireconf.providers.registry import APIS
 

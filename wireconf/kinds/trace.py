@@ -4,7 +4,7 @@
 A trace case names the adapter ``call`` it observes: ``execute`` (the e2e call: agent + messages, the
 official SDK client over the case's cassette; §7.1.8's execute span), ``process`` or
 ``process_async`` (a recorded response parsed by the official SDK; §8's process span). The harness
-captures the spans the call finishes with the OpenTelemetry SDK (``wireconf.span_capture``) and judges
+captures the spans the call finishes with the OpenTelemetry SDK (``wireconf.sdk.span_capture``) and judges
 them against ``expect``, a list of spans:
 
 - a span is judged by its ``gen_ai.*`` attributes only, exactly: a ``gen_ai.*`` attribute the
@@ -38,12 +38,12 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field, field_validator, model_validator
 
 from wireconf.cassettes.exchange import Exchange
-from wireconf.compare import differences, show, shown, strict_equal
+from wireconf.cassettes.compare import differences, show, shown, strict_equal
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import Agent, CaseBase, ExpectedError, Message, Response, Strict
-from wireconf.differences import Difference, Line
+from wireconf.core.differences import Difference, Line
 from wireconf.emulator.answers import RecordedAnswers
-from wireconf.errors import CaseInputError, NotJudged
+from wireconf.core.errors import CaseInputError, NotJudged
 from wireconf.judging.canonical import canonical
 from wireconf.judging.matchers import apply_matchers
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
@@ -51,9 +51,9 @@ from wireconf.judging.verdict import exception_matches
 from wireconf.kinds import e2e, process
 from wireconf.kinds.base import HarnessContext, recorded_response, recorded_uri, sdk_input
 from wireconf.kinds.kind import Call, Kind, capability, unblessable
-from wireconf.span_capture import GEN_AI_PREFIX, CapturedSpan, SpanCapture, TracingUnavailable
-from wireconf.untyped import AdapterObject
-from wireconf.yaml_source import to_plain
+from wireconf.sdk.span_capture import GEN_AI_PREFIX, CapturedSpan, SpanCapture, TracingUnavailable
+from wireconf.core.untyped import AdapterObject
+from wireconf.core.yaml_source import to_plain
 
 CALL_CAPABILITY = {
     e2e.KIND.label: e2e.KIND.name,

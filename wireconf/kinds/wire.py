@@ -14,17 +14,17 @@ from pydantic import Field
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.data_paths import resolve_agent_paths
 from wireconf.corpus.model import Agent, CaseBase, Message, RegistryEntry
-from wireconf.differences import Line
+from wireconf.core.differences import Line
 from wireconf.emulator.minimal import MinimalAnswers
-from wireconf.errors import ContractError
+from wireconf.core.errors import ContractError
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
 from wireconf.judging.schema_check import rejections
 from wireconf.judging.verdict import judge as judge_result
 from wireconf.kinds.base import HarnessContext, raised
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
 from wireconf.providers.registry import APIS
-from wireconf.untyped import AdapterObject
-from wireconf.yaml_source import to_plain
+from wireconf.core.untyped import AdapterObject
+from wireconf.core.yaml_source import to_plain
 
 if TYPE_CHECKING:
     from wireconf.emulator.site import Site

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from wireconf.providers.equivalence import Equivalence
-from wireconf.untyped import JSON
+from wireconf.core.untyped import JSON
 
 CONTRACTS_DIR = Path(__file__).parent / "contracts"
 

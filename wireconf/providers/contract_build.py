@@ -44,8 +44,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from wireconf.errors import WireconfError
-from wireconf.untyped import JSON
+from wireconf.core.errors import WireconfError
+from wireconf.core.untyped import JSON
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 

@@ -53,10 +53,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from wireconf.conditions import Condition, parse_condition
-from wireconf.differences import Difference, generic_path
-from wireconf.errors import WireconfError
-from wireconf.untyped import JSON
+from wireconf.core.conditions import Condition, parse_condition
+from wireconf.core.differences import Difference, generic_path
+from wireconf.core.errors import WireconfError
+from wireconf.core.untyped import JSON
 
 
 class ProviderError(WireconfError, ValueError):
@@ -98,7 +98,7 @@ class Equivalence:
     """``default``: the provider's default value; ``one-text-block``: the block's type (``"text"`` when
     ``None``)."""
     when: tuple[str, ...] = ()
-    """Conditions on the case as written (``wireconf.conditions``) under which it holds, e.g.
+    """Conditions on the case as written (``wireconf.core.conditions``) under which it holds, e.g.
     ``tool_choice: "auto"`` is the default only when the agent has tools."""
     subject: str = "request"
     concept: str = ""

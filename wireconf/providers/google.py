@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from wireconf.providers.contract import derived_equivalences
 from wireconf.providers.equivalence import ANY_PATH, Equivalence
 from wireconf.providers.provider import PLACEHOLDER_KEY, Api, Credential, KeyShape, Provider, Route
-from wireconf.untyped import JSON, SDKObject
+from wireconf.core.untyped import JSON, SDKObject
 
 if TYPE_CHECKING:
     from google import genai

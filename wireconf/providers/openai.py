@@ -20,7 +20,7 @@ from wireconf.providers.provider import (
     http_module_of,
     typed_sse,
 )
-from wireconf.untyped import JSON, SDKObject
+from wireconf.core.untyped import JSON, SDKObject
 
 if TYPE_CHECKING:
     import openai

@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from wireconf.providers.equivalence import Equivalence, ProviderError
-from wireconf.untyped import JSON, SDKObject
+from wireconf.core.untyped import JSON, SDKObject
 
 PLACEHOLDER_KEY = "wireconf-emulator-placeholder"
 """The key a runtime is given where it could otherwise read a real one: the SDKs refuse to start without

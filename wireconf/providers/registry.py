@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import importlib
 
-from wireconf.errors import ExtensionError
-from wireconf.extensions import HINT, installed
+from wireconf.core.errors import ExtensionError
+from wireconf.core.extensions import HINT, installed
 from wireconf.providers.equivalence import Equivalence
 from wireconf.providers.provider import Api, KeyShape, Provider
 

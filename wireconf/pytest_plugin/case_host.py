@@ -18,7 +18,7 @@ from wireconf.cassettes.watch import CassetteWatch
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import CaseBase
 from wireconf.kinds.base import HarnessContext
-from wireconf.python_impl import LoadedImpl
+from wireconf.runtimes.python_impl import LoadedImpl
 from wireconf.sdk.replay import SdkReplay
 
 

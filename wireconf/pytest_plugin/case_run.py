@@ -12,7 +12,7 @@ the preparation and the judging too, each with a budget of its own (``PREPARE_LI
 harness does on its own time (a cassette parsed, the provider's request type built the first time a
 request differs from its expectation, ``wireconf.judging.schema_check``) is never charged to the
 runtime. What the result shows has every rendering of the environment's keys replaced
-(``wireconf.secret_values.redact``).
+(``wireconf.providers.secret_values.redact``).
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
-from wireconf import raise_site
+from wireconf.core import raise_site
 from wireconf.adapter_contract import Inexpressible, RuntimeOutcome
 from wireconf.corpus.model import CaseBase
-from wireconf.differences import Difference, Line
-from wireconf.errors import CaseInputError, ContractError, NotJudged
+from wireconf.core.differences import Difference, Line
+from wireconf.core.errors import CaseInputError, ContractError, NotJudged
 from wireconf.judging.canonical import NotData
 from wireconf.judging.outcome import CanonicalOutcome, Outcome, canonical_outcome
 from wireconf.judging.recorded_values import with_recorded_values
@@ -37,8 +37,8 @@ from wireconf.judging.verdict import judge_variants
 from wireconf.kinds.kind import Call, Kind
 from wireconf.kinds.registry import KINDS
 from wireconf.kinds.sites import CaseSites
-from wireconf.raise_site import Ownership, adapters_own
-from wireconf.secret_values import redact
+from wireconf.core.raise_site import Ownership, adapters_own
+from wireconf.providers.secret_values import redact
 
 if TYPE_CHECKING:
     from wireconf.corpus.case import LoadedCase
@@ -208,7 +208,7 @@ def _raised(outcome: Outcome[Any], cls: type[BaseException]) -> BaseException | 
 
 
 def adapter_bug(outcome: Outcome[Any], name: str, adapter: object) -> str:
-    """The error of an outcome whose exception the adapter's own code raised (``wireconf.raise_site``),
+    """The error of an outcome whose exception the adapter's own code raised (``wireconf.core.raise_site``),
     or ``""``: a bug of the adapter says nothing about the runtime, so the case is an error naming it."""
     own: Ownership | None = None  # worked out only for an outcome that raised: most cases return
     for candidate in (outcome, *(variant for _, variant in outcome.variants)):

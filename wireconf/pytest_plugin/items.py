@@ -25,8 +25,8 @@ from wireconf.adapter_contract import CONCEPTS, concept
 from wireconf.corpus.case import LoadedCase, Problem
 from wireconf.corpus.model import CaseBase
 from wireconf.corpus.rules import Catalogue, uncovered
-from wireconf.differences import Difference, Line
-from wireconf.errors import Verdict, WireconfError
+from wireconf.core.differences import Difference, Line
+from wireconf.core.errors import Verdict, WireconfError
 from wireconf.judging.attribution import PROVIDER_SCHEMA, Attribution, failure_tier
 from wireconf.judging.decision import CaseFacts, Decision, decide
 from wireconf.judging.waivers import Waiver
@@ -56,9 +56,9 @@ from wireconf.pytest_plugin.summary import (
     PROP_WAIVED,
 )
 from wireconf.pytest_plugin.timeout import CaseAborted
-from wireconf.report_text import report_text
+from wireconf.core.report_text import report_text
 from wireconf.reports.provider_schema import expected_problems_of
-from wireconf.secret_values import redact
+from wireconf.providers.secret_values import redact
 
 NETWORK_HELP = (
     "A runtime under test gets provider traffic only through the SDK client the harness hands to "

@@ -59,7 +59,7 @@ def _start_early(command: str) -> None:
     """Start the ``exec:`` runtime now, so that it says hello while the harness is imported: with the
     environment the adapter would start it with (no provider key), which needs the providers' registry
     only. A registry that cannot load (a broken extension) is left to the harness, which says why."""
-    from wireconf.errors import WireconfError
+    from wireconf.core.errors import WireconfError
     from wireconf.exec_protocol.launch import start_early
 
     try:

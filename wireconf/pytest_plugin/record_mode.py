@@ -29,9 +29,9 @@ from wireconf.pytest_plugin.ci import PROP_DIFF, PROP_REASON
 from wireconf.pytest_plugin.items import CaseItem
 from wireconf.pytest_plugin.session import get_session
 from wireconf.pytest_plugin.summary import PROP_RECORDED
-from wireconf.report_text import MAX_CHARS, report_text
-from wireconf.secret_values import key_values, redact
-from wireconf.untyped import JSON
+from wireconf.core.report_text import MAX_CHARS, report_text
+from wireconf.providers.secret_values import key_values, redact
+from wireconf.core.untyped import JSON
 
 RECORD_TIMEOUT = 300.0
 """--case-timeout in record mode, unless given: a real provider takes seconds, not milliseconds."""
@@ -111,7 +111,7 @@ def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[Any]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     """The outermost wrapper: runs after every other plugin has filled the report in. Keys are
-    redacted, then every text bounded and made encodable (``wireconf.report_text``): a runtime's
+    redacted, then every text bounded and made encodable (``wireconf.core.report_text``): a runtime's
     300 MB of stderr or its lone surrogate reaches no report."""
     report = yield
     values = key_values()

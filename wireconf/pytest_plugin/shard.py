@@ -11,7 +11,7 @@ import re
 import zlib
 from dataclasses import dataclass
 
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 
 _SPEC = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 

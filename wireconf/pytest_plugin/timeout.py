@@ -1,5 +1,5 @@
 """The thread timer of the ``thread`` case runner (and the exceptions that stop a case, from
-``wireconf.case_abort``).
+``wireconf.core.case_abort``).
 
 The thread timer runs a call on a daemon worker thread that is reused from case to case; when a call
 overruns, the thread is abandoned (Python cannot stop a thread) and the next call gets a fresh one.
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
-from wireconf.case_abort import CaseAborted, CaseTimeout, RunnerEnded
+from wireconf.core.case_abort import CaseAborted, CaseTimeout, RunnerEnded
 from wireconf.pytest_plugin.options import timeout_seconds as timeout_seconds  # --case-timeout's type
 
 __all__ = ["CaseAborted", "CaseTimeout", "RunnerEnded", "TimedRunner"]

@@ -12,10 +12,10 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from wireconf.errors import WireconfError
-from wireconf.report_text import encodable, report_text
-from wireconf.untyped import JSON
-from wireconf.yaml_source import unicode_problem
+from wireconf.core.errors import WireconfError
+from wireconf.core.report_text import encodable, report_text
+from wireconf.core.untyped import JSON
+from wireconf.core.yaml_source import unicode_problem
 
 STATUSES = ("passed", "failed", "error", "unsupported", "skipped")
 
@@ -104,7 +104,7 @@ class CaseRecord:
 
     def to_json(self) -> str:
         """One line of JSON, whatever strings the runtime put in it: every string bounded and with its
-        lone surrogates escaped (``wireconf.report_text``); U+2028, U+2029 and U+0085 are kept, since
+        lone surrogates escaped (``wireconf.core.report_text``); U+2028, U+2029 and U+0085 are kept, since
         a reader splits records on ``\n`` alone."""
         data = {k: v for k, v in asdict(self).items() if v is not None and k != "extra"}
         data.update(self.extra)

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from wireconf.report_text import report_text, xml_text
+from wireconf.core.report_text import report_text, xml_text
 from wireconf.reports.matrix import Matrix, RuntimeSummary, baseline_mark
 
 MAX_ATTRIBUTE = 1000
 """Characters of an attribute (a failure's message: its first line) kept; the element's text has the
-rest, within ``wireconf.report_text.MAX_CHARS``."""
+rest, within ``wireconf.core.report_text.MAX_CHARS``."""
 
 
 def render_junit(matrix: Matrix) -> str:

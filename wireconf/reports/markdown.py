@@ -6,7 +6,7 @@ import html
 import re
 from collections import Counter
 
-from wireconf.report_text import bounded, encodable
+from wireconf.core.report_text import bounded, encodable
 from wireconf.reports.causes import NO_RULE, group_causes
 from wireconf.reports.matrix import COLUMNS, Matrix, baseline_mark
 

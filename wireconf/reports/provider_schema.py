@@ -25,7 +25,7 @@ from wireconf.corpus.loader import Corpus
 from wireconf.corpus.model import CaseBase
 from wireconf.kinds.registry import KINDS
 from wireconf.providers.contract import Problem, problems, versions
-from wireconf.untyped import JSON
+from wireconf.core.untyped import JSON
 
 
 @dataclass(frozen=True)

@@ -25,9 +25,9 @@ from wireconf.cassettes.network_guard import GUARD
 from wireconf.cassettes.recording import allowed_origin, origin_of
 from wireconf.cassettes.store import RecordedResponse
 from wireconf.emulator.recording import grouped, withheld
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 from wireconf.providers.registry import PROVIDERS
-from wireconf.stream_probe import StreamProbe, split_events
+from wireconf.core.stream_probe import StreamProbe, split_events
 
 if TYPE_CHECKING:
     from wireconf.cassettes.exchange import Exchange

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from wireconf.cassettes.store import RecordedResponse
-from wireconf.stream_probe import StreamProbe
-from wireconf.untyped import SDKObject
+from wireconf.core.stream_probe import StreamProbe
+from wireconf.core.untyped import SDKObject
 
 
 @dataclass(frozen=True)

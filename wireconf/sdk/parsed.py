@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from wireconf.cassettes.store import RecordedResponse
-from wireconf.untyped import SDKObject
+from wireconf.core.untyped import SDKObject
 
 MAX_KEPT = 1024
 """Distinct responses kept per process (the project's corpus has about 150); the least recently used

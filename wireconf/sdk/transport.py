@@ -17,8 +17,8 @@ from types import ModuleType
 from typing import Any
 
 from wireconf.cassettes.store import RecordedResponse
-from wireconf.errors import NotJudged
-from wireconf.stream_probe import StreamProbe
+from wireconf.core.errors import NotJudged
+from wireconf.core.stream_probe import StreamProbe
 
 REPLAY_HEADER = "x-wireconf-replay"
 

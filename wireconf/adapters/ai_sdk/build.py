@@ -24,9 +24,9 @@ import tempfile
 from pathlib import Path
 
 from wireconf.adapters.npm import installed_folder, run_npm
-from wireconf.cache_dir import cache_root
+from wireconf.core.cache_dir import cache_root
 from wireconf.cassettes.atomic import write_atomic
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 from wireconf.exec_protocol.js_client import tarball_bytes
 
 HERE = Path(__file__).parent

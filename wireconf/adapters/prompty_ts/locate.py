@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wireconf.adapters.npm import installed_folder
-from wireconf.cache_dir import cache_root
+from wireconf.core.cache_dir import cache_root
 
 RUNTIME_ENV = "WIRECONF_PROMPTY_TS"
 PACKAGES = ("core", "openai", "anthropic", "foundry")

@@ -6,10 +6,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from wireconf.error_categories import CATEGORIES
+from wireconf.core.error_categories import CATEGORIES
 from wireconf.exec_protocol.records.base import CallId, Record
 from wireconf.exec_protocol.records.names import STREAMING, YIELDING, CategoryOrNull, listed
-from wireconf.untyped import JSON
+from wireconf.core.untyped import JSON
 
 NonEmpty = Annotated[str, Field(min_length=1)]
 
@@ -48,7 +48,7 @@ class ErrorPayload(Record):
         description="whose code raised the error: `adapter`, the adapter's own (a bug of the adapter, not "
         "the runtime's: the case is an error naming the adapter, no verdict), `runtime` (the default) the "
         "runtime's or what it calls (judged as the runtime's outcome); told from the stack by the runtime's "
-        "side (wireconf.raise_site)",
+        "side (wireconf.core.raise_site)",
     )
     at: str | None = Field(
         None, description="with origin `adapter`: where in the adapter's code (module or file, line)"

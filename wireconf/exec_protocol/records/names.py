@@ -9,7 +9,7 @@ import re
 from typing import TYPE_CHECKING, Any, Literal
 
 from wireconf.adapter_contract import CONCEPT, CONCEPTS
-from wireconf.error_categories import CATEGORIES
+from wireconf.core.error_categories import CATEGORIES
 from wireconf.kinds.kind import Kind
 from wireconf.kinds.registry import KINDS, OPTIONAL_METHODS
 from wireconf.providers.registry import API_NAMES

@@ -9,7 +9,7 @@ from pydantic import Field, model_validator
 
 from wireconf.exec_protocol.records.answer import ErrorPayload
 from wireconf.exec_protocol.records.base import CallId, Record
-from wireconf.untyped import JSON
+from wireconf.core.untyped import JSON
 
 _ONE_OF = {"oneOf": [{"required": ["event"]}, {"required": ["chunk"]}]}
 

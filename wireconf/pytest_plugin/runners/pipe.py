@@ -10,11 +10,11 @@ import struct
 from multiprocessing.connection import Connection
 from typing import Literal
 
-from wireconf.differences import Difference, Line
-from wireconf.errors import WireconfError
+from wireconf.core.differences import Difference, Line
+from wireconf.core.errors import WireconfError
 from wireconf.pytest_plugin.case_run import CaseResult
-from wireconf.safe_pickle import loads_only
-from wireconf.untyped import JSON
+from wireconf.core.safe_pickle import loads_only
+from wireconf.core.untyped import JSON
 
 Status = Literal["judged", "error", "skipped", "unsupported"]
 

@@ -71,7 +71,7 @@ export function callerFolder(stack = new Error().stack) {
  * passed over, and the first other one decides: a file under one of `adapterFiles` (URL or path
  * prefixes: the adapter's files; a `node_modules` folder inside them is the runtime's) makes it the
  * adapter's, any other the runtime's. An error that declares its category (`CategorisedError`) or an
- * `Inexpressible` is thrown on purpose, never a bug of the adapter (wireconf.raise_site, for Python).
+ * `Inexpressible` is thrown on purpose, never a bug of the adapter (wireconf.core.raise_site, for Python).
  */
 export function adapterRaised(error, adapterFiles = [], places = {}) {
   if (!(error instanceof Error) || error instanceof Inexpressible || typeof error.category === "string") return "";

@@ -39,8 +39,8 @@ import pytest
 from wireconf.corpus.loader import Corpus, LoadedCase
 from wireconf.corpus.model import CaseBase
 from wireconf.corpus.rules import Edit
-from wireconf.errors import WireconfError
-from wireconf.import_graph import imports_of, module_name
+from wireconf.core.errors import WireconfError
+from wireconf.core.import_graph import imports_of, module_name
 from wireconf.kinds.registry import open_corpus
 
 REQUIRED_LEVELS = ("MUST", "MUST NOT")
@@ -242,10 +242,10 @@ class _MutantLoop:
     def pytest_runtestloop(self, session: pytest.Session) -> bool:
         from _pytest.runner import runtestprotocol
 
-        from wireconf.impl_loader import load_impl
+        from wireconf.pytest_plugin.impl_loader import load_impl
         from wireconf.pytest_plugin.items import CaseItem
         from wireconf.pytest_plugin.session import get_session
-        from wireconf.python_impl import ImplError
+        from wireconf.runtimes.python_impl import ImplError
 
         wireconf = get_session(session.config)
         items = {
@@ -410,7 +410,7 @@ class _CopyFinder(importlib.abc.MetaPathFinder):
 
 
 def _worker_main(job_file: str) -> None:
-    """``python -m wireconf.strength JOBFILE``: run the jobs, print one JSON result per line."""
+    """``python -m wireconf.maintenance.strength JOBFILE``: run the jobs, print one JSON result per line."""
     job = json.loads(Path(job_file).read_text())
     corpus = open_corpus(Path(job["corpus"]))
     source = Path(job["source"])
@@ -443,7 +443,7 @@ def _run_worker(
         json.dump({**job, "profile": profile}, handle)
     try:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "wireconf.strength", handle.name], stdout=subprocess.PIPE, text=True
+            [sys.executable, "-m", "wireconf.maintenance.strength", handle.name], stdout=subprocess.PIPE, text=True
         )
         assert proc.stdout is not None
         done = set()

@@ -8,7 +8,7 @@ difference with a JSONPath-like location, values shown as JSON.
 A diff is bounded whatever the values: at most ``MAX_LINES`` differences, each value cut to a line,
 texts of many lines shown from their first differing line, and deepdiff stopped after
 ``MAX_COMPARISONS`` comparisons; what was left out is said. Values are shown with every rendering of
-the environment's keys replaced (``wireconf.secret_values.redact``) before they are cut.
+the environment's keys replaced (``wireconf.providers.secret_values.redact``) before they are cut.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ import reprlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from wireconf.alignment import GAP, Step, align
-from wireconf.differences import Difference, Line
-from wireconf.secret_values import redact
-from wireconf.untyped import JSON
+from wireconf.core.alignment import GAP, Step, align
+from wireconf.core.differences import Difference, Line
+from wireconf.providers.secret_values import redact
+from wireconf.core.untyped import JSON
 
 if TYPE_CHECKING:
     from deepdiff.model import DiffLevel
@@ -223,7 +223,7 @@ def differences(
 ) -> Differences:
     """Every difference between two canonical values, in path order, each with its one-line text
     (``$.max_tokens: unexpected key (got 100)``), at the finest path where the two sides differ: arrays
-    of objects are aligned first (``wireconf.alignment``: an inserted item is one difference), and an
+    of objects are aligned first (``wireconf.core.alignment``: an inserted item is one difference), and an
     object is compared key by key however few keys the two sides share.
 
     With ``resolve``, the values are resolved once to be aligned, and again once aligned, so that a

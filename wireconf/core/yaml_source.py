@@ -25,8 +25,8 @@ from typing import Any
 
 import yaml
 
-from wireconf.errors import WireconfError
-from wireconf.untyped import YAML
+from wireconf.core.errors import WireconfError
+from wireconf.core.untyped import YAML
 
 _BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 
 E = TypeVar("E", bound=BaseException)
 

@@ -23,8 +23,8 @@ from typing import Any
 
 import yaml
 
-from wireconf.errors import WireconfError
-from wireconf.untyped import JSON
+from wireconf.core.errors import WireconfError
+from wireconf.core.untyped import JSON
 
 _STEP = re.compile(r"\[(\*|\d+)\]|(?:^|\.)([^.\[\]=!]+)")
 _PATH = re.compile(r"^[A-Za-z_][\w-]*(?:\.(?:\*|[\w$-]+)|\[(?:\*|\d+)\])*$")

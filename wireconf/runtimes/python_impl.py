@@ -3,7 +3,7 @@
 class (instantiated without arguments) or a factory function. Every problem is one ``ImplError`` whose
 message names ``--impl`` and whose hint says what it accepts.
 
-Both sides of a run read it: ``wireconf.impl_loader`` (``--impl``, which adds ``exec:COMMAND``) and the
+Both sides of a run read it: ``wireconf.pytest_plugin.impl_loader`` (``--impl``, which adds ``exec:COMMAND``) and the
 runtime side of the exec protocol (``python -m wireconf.exec_protocol.serve``), which serves a Python
 adapter; it sits below both, so neither imports the other.
 """
@@ -17,7 +17,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from wireconf.adapter_contract import METHOD_FOR_KIND, out_of_process, parse_capability
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 
 ENTRY_POINT_GROUP = "wireconf.adapters"
 

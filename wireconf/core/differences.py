@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Literal, get_args
 
-from wireconf.untyped import JSON
+from wireconf.core.untyped import JSON
 
 Change = Literal[
     "missing-key",  # a key the expectation has is absent

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from importlib.metadata import entry_points
 from typing import TypeVar
 
-from wireconf.errors import ExtensionError
+from wireconf.core.errors import ExtensionError
 
 T = TypeVar("T")
 

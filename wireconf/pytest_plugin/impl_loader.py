@@ -1,14 +1,14 @@
 """Resolve ``--impl`` into a checked adapter object.
 
 Accepted forms (the README's "Testing your runtime"): an entry-point name of the group
-``wireconf.adapters``, ``module:attribute``, ``module`` (a Python adapter: ``wireconf.python_impl``), or
+``wireconf.adapters``, ``module:attribute``, ``module`` (a Python adapter: ``wireconf.runtimes.python_impl``), or
 ``exec:COMMAND`` (a runtime in another process, ``wireconf.exec_protocol``). Every problem is reported as
 one ``ImplError`` whose message names ``--impl`` and whose hint says what it accepts.
 """
 
 from __future__ import annotations
 
-from wireconf.python_impl import ImplError, LoadedImpl, check_adapter, load_python
+from wireconf.runtimes.python_impl import ImplError, LoadedImpl, check_adapter, load_python
 
 
 def load_impl(spec: str) -> LoadedImpl:

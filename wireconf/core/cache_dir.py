@@ -14,7 +14,7 @@ def cache_root() -> Path:
     configured = os.environ.get(CACHE_ENV)
     if configured:
         return Path(configured)
-    checkout = Path(__file__).resolve().parents[1]
+    checkout = Path(__file__).resolve().parents[2]
     if (checkout / "pyproject.toml").is_file() and (checkout / "wireconf").is_dir():
         return checkout / ".cache"
     return Path.home() / ".cache" / "wireconf"

@@ -3,7 +3,7 @@ that follows it.
 
 A diff that pairs the items of two arrays by position turns one inserted message into a difference at
 every later index, each charged to whatever rule governs what happens to differ there, and hides the
-difference the case is about. Before the comparison (``wireconf.compare``) every array whose items are
+difference the case is about. Before the comparison (``wireconf.cassettes.compare``) every array whose items are
 objects or arrays is aligned with its counterpart (deepdiff already aligns arrays of scalars with
 difflib; arrays of numbers keep their positions, a vector's index is its meaning):
 
@@ -29,7 +29,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from wireconf.untyped import JSON
+from wireconf.core.untyped import JSON
 
 CUTOFF = 0.3
 """deepdiff's distance below which a runtime's item is the expected item changed (deepdiff's own

@@ -8,7 +8,7 @@ items, the CLI) can show them its own way, and ``str(error)`` reads ``<where>: <
 hint. An error raised with neither reads exactly as its message.
 
 The classes live with the code that raises them (``CassetteError`` in ``wireconf.cassettes.store``,
-``ImplError`` in ``wireconf.impl_loader``, …); the ones raised across packages live here.
+``ImplError`` in ``wireconf.pytest_plugin.impl_loader``, …); the ones raised across packages live here.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ or to the corpus. The traceback tells them apart. From the frame that raised, ou
 
 An exception raised with an explicit cause (``raise X from exc``) is a translation: its cause decides. An
 exception an adapter raises on purpose is never its bug: one with a declared error category
-(``wireconf.error_categories.categorised``), and the classes the caller exempts (the adapter contract's
+(``wireconf.core.error_categories.categorised``), and the classes the caller exempts (the adapter contract's
 ``RuntimeOutcome`` and ``Inexpressible``). Without a frame that decides (an exception from another
 process, a traceback of the standard library alone), it is the runtime's, as it always was.
 
@@ -29,7 +29,7 @@ import sys
 from dataclasses import dataclass
 from types import TracebackType
 
-from wireconf.error_categories import shown_name
+from wireconf.core.error_categories import shown_name
 
 ADAPTER_MODULES = "adapter_modules"
 """The adapter attribute naming its own modules (module names; a package's name stands for its modules)."""
@@ -130,7 +130,7 @@ def adapter_bug(name: str, exc: BaseException, at: str, traceback: str) -> str:
     return (
         f"error (not a verdict on the runtime): the adapter {name} raised {shown_name(exc)}: {exc} in its "
         f"own code{where}, not in the runtime it wraps: a bug of the adapter, to fix there "
-        "(wireconf.raise_site tells its code from the runtime's by its `adapter_modules` and "
+        "(wireconf.core.raise_site tells its code from the runtime's by its `adapter_modules` and "
         "`runtime_packages`)\n"
         f"  traceback (adapter frames):\n{frames}"
     )

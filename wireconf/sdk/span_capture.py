@@ -32,9 +32,9 @@ from opentelemetry.sdk.trace.sampling import Decision, Sampler, SamplingResult
 from opentelemetry.trace import Link, SpanKind, StatusCode, TraceState
 from opentelemetry.util.types import Attributes
 
-from wireconf.errors import WireconfError
+from wireconf.core.errors import WireconfError
 from wireconf.providers.registry import TRACING_SCOPES
-from wireconf.untyped import JSON
+from wireconf.core.untyped import JSON
 
 GEN_AI_PREFIX = "gen_ai."
 SDK_SCOPES = TRACING_SCOPES
