@@ -22,13 +22,13 @@ import httpx2
 import pytest
 
 from wireconf.cassettes.store import CassetteStore
+from wireconf.core.yaml_source import to_plain
 from wireconf.kinds import e2e
 from wireconf.kinds.base import HarnessContext
 from wireconf.kinds.registry import open_corpus
 from wireconf.providers import openai
 from wireconf.reference_impl.adapter import ReferenceAdapter
 from wireconf.sdk.replay import SdkReplay, warm_up
-from wireconf.core.yaml_source import to_plain
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"

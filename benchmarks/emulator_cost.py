@@ -44,13 +44,13 @@ from typing import Any
 
 from wireconf.cassettes.exchange import Exchange
 from wireconf.cassettes.store import RecordedResponse, read_cassette
+from wireconf.core.stream_probe import StreamProbe, split_events
 from wireconf.emulator.answers import HOLD_QUIET, RecordedAnswers
 from wireconf.emulator.recording import DirectUpstream, RecordingAnswers
 from wireconf.emulator.server import Emulator
 from wireconf.emulator.site import Site
 from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.sdk.replay import e2e_client, new_replay, warm_up
-from wireconf.core.stream_probe import StreamProbe, split_events
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))

@@ -44,13 +44,13 @@ from typing import Any
 from overhead import _uses_mcp  # benchmarks/ is on sys.path when this script runs
 
 from wireconf.cassettes.store import CassetteStore
+from wireconf.core.yaml_source import to_plain
 from wireconf.corpus.data_paths import resolve_agent_paths
 from wireconf.exec_protocol.client import ExecAdapter
 from wireconf.kinds.base import HarnessContext, sdk_input
 from wireconf.kinds.registry import open_corpus
 from wireconf.reference_impl.adapter import ReferenceAdapter
 from wireconf.sdk.replay import SdkReplay
-from wireconf.core.yaml_source import to_plain
 
 REPO = Path(__file__).resolve().parent.parent
 SERVE = f"{sys.executable} -m wireconf.exec_protocol.serve reference"

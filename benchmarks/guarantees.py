@@ -102,9 +102,9 @@ def sandbox(repeat: int) -> list[tuple[str, str, float, str]]:
 
 def restricted_results(repeat: int) -> list[tuple[str, str, float, str]]:
     from wireconf.core.differences import Difference
+    from wireconf.core.safe_pickle import loads_only
     from wireconf.pytest_plugin.case_run import CaseResult
     from wireconf.pytest_plugin.runners import pipe
-    from wireconf.core.safe_pickle import loads_only
 
     passed = CaseResult("judged", watched=str(REPO / "cassettes"))
     failed = CaseResult(

@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from wireconf.cassettes.store import CassetteStore
+from wireconf.core.yaml_source import to_plain
 from wireconf.corpus.data_paths import resolve_agent_paths
 from wireconf.corpus.loader import LoadedCase
 from wireconf.kinds.base import HarnessContext, sdk_input
@@ -33,7 +34,6 @@ from wireconf.kinds.registry import open_corpus
 from wireconf.reference_impl.adapter import FUNCTIONS
 from wireconf.reference_impl.tool_kinds.registry import set_registry
 from wireconf.sdk.replay import SdkReplay
-from wireconf.core.yaml_source import to_plain
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"

@@ -12,8 +12,9 @@ from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
 
-from wireconf.emulator.routes import Endpoint
 from wireconf.core.errors import WireconfError
+from wireconf.core.untyped import AdapterObject, AdapterResult
+from wireconf.emulator.routes import Endpoint
 from wireconf.kinds.kind import capability
 from wireconf.kinds.process import PROCESS_ASYNC
 from wireconf.kinds.registry import KIND_NAMES, stream_without_stream
@@ -21,7 +22,6 @@ from wireconf.kinds.registry import KINDS as _KIND_OBJECTS
 from wireconf.kinds.registry import METHOD_FOR_KIND as _METHOD_FOR_KIND
 from wireconf.kinds.wire import TOOL_REGISTRY
 from wireconf.providers.registry import API_NAMES
-from wireconf.core.untyped import AdapterObject, AdapterResult
 
 __all__ = [
     "ALL_CONCEPTS",

@@ -9,8 +9,8 @@ import textwrap
 import pytest
 
 from tests.conftest import CASES, REPO
-from wireconf.maintenance.bless import BlessError, bless
 from wireconf.cli import main as wireconf
+from wireconf.maintenance.bless import BlessError, bless
 
 NEW_CASE = """\
 

@@ -15,8 +15,8 @@ from tests.conftest import REPO, small_corpus
 from tests.integration.test_bad_corpus_files import CASES, _cassette
 from tests.integration.test_broken_cassettes import RULES
 from tests.integration.test_exec_protocol import PY_SERVE
-from wireconf.exec_protocol.client import STDERR_LINE_CHARS
 from wireconf.core.report_text import MAX_CHARS
+from wireconf.exec_protocol.client import STDERR_LINE_CHARS
 from wireconf.reports.jsonl import CaseRecord, ReportError, read_records
 from wireconf.reports.junit import render_junit
 from wireconf.reports.markdown import render_markdown

@@ -14,8 +14,8 @@ import pytest
 from tests.conftest import CASES, REPO
 from tests.fakes import raises_at_refusal, spec_literal
 from wireconf.cassettes.compare import differences
-from wireconf.corpus.rules import load_catalogue
 from wireconf.core.differences import Difference
+from wireconf.corpus.rules import load_catalogue
 from wireconf.judging.attribution import attribute_one
 from wireconf.judging.canonical import canonical
 from wireconf.reports.baseline import BaselineError, load_baseline

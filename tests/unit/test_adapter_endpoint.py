@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from wireconf.core.stream_probe import StreamProbe
 from wireconf.kinds.kind import AdapterMethod, shape_of
 from wireconf.kinds.stream import PROCESS_STREAM
 from wireconf.kinds.wire import BUILD_REQUEST
-from wireconf.core.stream_probe import StreamProbe
 
 ENDPOINT: Any = object()  # what the kind hands over; the contract only passes it on
 

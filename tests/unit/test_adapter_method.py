@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from wireconf.core.errors import ContractError
+from wireconf.core.stream_probe import StreamProbe
 from wireconf.kinds.blocks import STREAM_BLOCKS
 from wireconf.kinds.e2e import EXECUTE
 from wireconf.kinds.process import PROCESS, PROCESS_ASYNC
 from wireconf.kinds.stream import PROCESS_STREAM
 from wireconf.kinds.wire import TOOL_REGISTRY
-from wireconf.core.stream_probe import StreamProbe
 
 
 def _probe(events: int) -> StreamProbe:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from wireconf.corpus.rules import Catalogue, load_catalogue
 from wireconf.core.differences import Difference
+from wireconf.corpus.rules import Catalogue, load_catalogue
 from wireconf.judging.decision import CaseFacts, as_differences, decide
 from wireconf.judging.waivers import Waiver
 

@@ -22,13 +22,13 @@ from wireconf.cassettes.downloads import fixture
 from wireconf.cassettes.exchange import Exchange
 from wireconf.cassettes.network_guard import GUARD
 from wireconf.cassettes.store import Interaction, RecordedResponse, read_cassette
+from wireconf.core.stream_probe import StreamProbe, split_events
 from wireconf.emulator.answers import ExchangeAnswers, RecordedAnswers
 from wireconf.emulator.handler import FRAMING_HEADERS
 from wireconf.emulator.routes import DOWNLOAD_PATH, PLACEHOLDER_KEY, Endpoint, public_endpoint
 from wireconf.emulator.server import Emulator
 from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.sdk.replay import SdkReplay
-from wireconf.core.stream_probe import StreamProbe, split_events
 
 CHAT = "openai/chat__01__opentelemetry-python-contrib__test_chat_completion_with_content_i0"
 CHAT_OTHER = "openai/chat__05__opentelemetry-python-contrib__test_chat_completion_multiple_choices_i0"

@@ -20,11 +20,11 @@ from tests.conftest import REPO
 from tests.unit.test_emulator import ANTHROPIC_STREAM, CHAT_STREAM, GEMINI_STREAM, interaction, sdk_client
 from wireconf.cassettes.exchange import Exchange
 from wireconf.cassettes.store import read_cassette
+from wireconf.core.stream_probe import StreamProbe, split_events
 from wireconf.emulator.answers import ExchangeAnswers, RecordedAnswers
 from wireconf.emulator.routes import EmulatorError
 from wireconf.emulator.server import Emulator
 from wireconf.providers.registry import APIS, PROVIDER_OF
-from wireconf.core.stream_probe import StreamProbe, split_events
 
 STREAMS = [
     ("openai.chat", CHAT_STREAM),

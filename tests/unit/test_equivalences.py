@@ -17,8 +17,8 @@ import pytest
 
 from tests.conftest import CASES
 from wireconf.cassettes.compare import differences
-from wireconf.corpus.rules import Catalogue, load_catalogue
 from wireconf.core.differences import Difference
+from wireconf.corpus.rules import Catalogue, load_catalogue
 from wireconf.judging.decision import CaseFacts, decide
 from wireconf.providers.contract import declarations, load
 from wireconf.providers.equivalence import ANY_PATH, Equivalence, covering, representations

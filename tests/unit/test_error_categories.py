@@ -10,7 +10,6 @@ import pytest
 from google.genai import errors as genai_errors
 from pydantic import ValidationError
 
-from wireconf.corpus.model import ExpectedError
 from wireconf.core.error_categories import (
     CATEGORIES,
     categories_of,
@@ -18,6 +17,7 @@ from wireconf.core.error_categories import (
     declared_categories,
     reported,
 )
+from wireconf.corpus.model import ExpectedError
 from wireconf.judging.verdict import exception_matches
 
 

@@ -13,11 +13,11 @@ import pytest
 import wireconf
 from tests.conftest import REPO
 from wireconf.adapter_contract import Inexpressible, RuntimeOutcome
-from wireconf.core.case_abort import CaseAborted
 from wireconf.cassettes.importer import CassetteImportError, source_of
+from wireconf.core.case_abort import CaseAborted
 from wireconf.core.errors import Verdict, WireconfError
-from wireconf.pytest_plugin.impl_loader import load_impl
 from wireconf.kinds.wire import NoRequestCaptured
+from wireconf.pytest_plugin.impl_loader import load_impl
 from wireconf.runtimes.python_impl import ImplError
 
 CONTROL_FLOW = {"RequestCaptured", "Silent"}

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from google.genai import types
 
-from wireconf.corpus.loader import Corpus
 from wireconf.core.yaml_source import to_plain
+from wireconf.corpus.loader import Corpus
 
 REQUEST_FIELDS: dict[str, Any] = {
     "contents": types.Content,

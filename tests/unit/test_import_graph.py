@@ -153,11 +153,11 @@ def test_the_layering_check_finds_an_upward_import_and_a_cycle(tmp_path):
     """The checks themselves, on a toy tree: ``errors`` (a leaf) importing ``corpus`` is upward, and
     ``corpus`` and ``judging`` importing each other (once inside a function) are a cycle."""
     package = tmp_path / HARNESS
-    for folder in ("corpus", "judging"):
+    for folder in ("core", "corpus", "judging"):
         (package / folder).mkdir(parents=True)
         (package / folder / "__init__.py").write_text("")
     (package / "__init__.py").write_text("")
-    (package / "errors.py").write_text("from wireconf.corpus import model\n")
+    (package / "core" / "errors.py").write_text("from wireconf.corpus import model\n")
     (package / "corpus" / "model.py").write_text("def f():\n    from wireconf.judging.verdict import v\n")
     (package / "judging" / "verdict.py").write_text("from wireconf.corpus.model import f\nv = f\n")
     edges = package_graph(tmp_path)

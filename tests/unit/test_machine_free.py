@@ -30,7 +30,9 @@ def test_a_frames_file_is_never_an_absolute_path_of_this_machine():
         short_path(json.__file__)
         == f"python{sys.version_info.major}.{sys.version_info.minor}/json/__init__.py"
     )
-    assert short_path(os.path.abspath("wireconf/core/errors.py")) == "wireconf/core/errors.py"  # the checkout's
+    assert (
+        short_path(os.path.abspath("wireconf/core/errors.py")) == "wireconf/core/errors.py"
+    )  # the checkout's
     assert short_path("/srv/elsewhere/app/main.py") == "…/app/main.py"
     assert short_path("<frozen runpy>") == "<frozen runpy>"
 

@@ -17,8 +17,8 @@ import pytest
 
 from tests.conftest import CASES
 from wireconf.cassettes.compare import differences
-from wireconf.corpus.rules import Catalogue, load_catalogue
 from wireconf.core.differences import Difference
+from wireconf.corpus.rules import Catalogue, load_catalogue
 from wireconf.judging.attribution import DECLARED, attribute_one
 
 USER = {"role": "user", "content": [{"kind": "text", "value": "Hi"}]}

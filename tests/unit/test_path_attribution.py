@@ -15,11 +15,11 @@ import pytest
 
 from tests.conftest import CASES
 from wireconf.cassettes.compare import differences
-from wireconf.corpus.loader import Corpus
 from wireconf.core.differences import Difference
+from wireconf.core.yaml_source import to_plain
+from wireconf.corpus.loader import Corpus
 from wireconf.judging.attribution import DECLARED, Attribution, attribute, attribute_one
 from wireconf.kinds.registry import KINDS, open_corpus
-from wireconf.core.yaml_source import to_plain
 
 GEMINI = "gemini.generate_content"
 

@@ -144,7 +144,8 @@ class LangChainAdapter:
         "wireconf.adapters.http_answer",
         "wireconf.adapters.results",
     )
-    """This adapter's own code (``wireconf.core.raise_site``): an exception it raises is its bug, no verdict."""
+    """This adapter's own code (``wireconf.core.raise_site``): an exception it raises is its bug, no
+    verdict."""
     runtime_packages: tuple[str, ...] = (
         "langchain",
         "langchain_core",

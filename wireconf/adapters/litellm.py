@@ -146,7 +146,8 @@ class LiteLLMAdapter:
         "wireconf.adapters.http_answer",
         "wireconf.adapters.results",
     )
-    """This adapter's own code (``wireconf.core.raise_site``): an exception it raises is its bug, no verdict."""
+    """This adapter's own code (``wireconf.core.raise_site``): an exception it raises is its bug, no
+    verdict."""
     runtime_packages: tuple[str, ...] = ("litellm",)
     """LiteLLM; the SDKs, httpx and pydantic under it raise for whoever called them."""
 

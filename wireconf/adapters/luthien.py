@@ -67,7 +67,8 @@ def snapshot(state: Any) -> dict[str, Any]:
 class LuthienAdapter:
     name = "luthien"
     adapter_modules = ("wireconf.adapters.luthien", "wireconf.adapters.luthien_source")
-    """This adapter's own code (``wireconf.core.raise_site``): an exception it raises is its bug, no verdict."""
+    """This adapter's own code (``wireconf.core.raise_site``): an exception it raises is its bug, no
+    verdict."""
 
     def __init__(self, processor: Any = None, version: str = "test") -> None:
         """``processor``: a StreamProcessor class to judge instead of the checkout's (tests' fakes)."""

@@ -13,8 +13,8 @@ from typing import Any
 
 from wireconf.adapter_contract import capability, served_kinds
 from wireconf.adapters._optional import optional_module
-from wireconf.reference_impl.payload_extractors.routing import API_SCHEMAS, route
 from wireconf.core.untyped import JSON
+from wireconf.reference_impl.payload_extractors.routing import API_SCHEMAS, route
 
 
 class NatAdapter:

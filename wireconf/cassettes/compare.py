@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from wireconf.core.alignment import GAP, Step, align
 from wireconf.core.differences import Difference, Line
-from wireconf.providers.secret_values import redact
 from wireconf.core.untyped import JSON
+from wireconf.providers.secret_values import redact
 
 if TYPE_CHECKING:
     from deepdiff.model import DiffLevel

@@ -36,9 +36,9 @@ from wireconf.cassettes.scrub import scrub_uri
 from wireconf.cassettes.store import Cassette, CassetteMeta, RecordedResponse
 from wireconf.cassettes.writer import CassetteUnreadable, SecretInCassette, update_cassette
 from wireconf.core.errors import WireconfError
-from wireconf.providers.registry import PROVIDERS
 from wireconf.core.stream_probe import StreamProbe
 from wireconf.core.untyped import JSON
+from wireconf.providers.registry import PROVIDERS
 
 RECORDED_NOW = -1
 

@@ -26,8 +26,8 @@ from wireconf.cassettes.vcr_import import NotACassette, endpoint_of, read_text
 from wireconf.cassettes.vcr_import import read as read_vcr
 from wireconf.cassettes.writer import checked_text, write_announced
 from wireconf.core.errors import WireconfError
-from wireconf.providers.registry import PROVIDER_OF, REAL_TRAFFIC, provider_titles
 from wireconf.core.untyped import JSON
+from wireconf.providers.registry import PROVIDER_OF, REAL_TRAFFIC, provider_titles
 
 REAL_TRAFFIC_APIS = REAL_TRAFFIC
 """A real-traffic recording's ``api`` field → (wireconf api, stream), from the api records."""

@@ -18,8 +18,8 @@ import json
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit
 
-from wireconf.cassettes.scrub import QUERY_PARAMS
 from wireconf.cassettes.compare import render_diff
+from wireconf.cassettes.scrub import QUERY_PARAMS
 from wireconf.core.untyped import JSON
 
 

@@ -36,8 +36,8 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
-from wireconf.providers.registry import IDENTIFIER_PREFIXES, KEPT_HEADERS
 from wireconf.core.untyped import JSON
+from wireconf.providers.registry import IDENTIFIER_PREFIXES, KEPT_HEADERS
 
 SCRUBBED = "<scrubbed>"
 

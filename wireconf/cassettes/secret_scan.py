@@ -4,19 +4,17 @@ Scrubbing (``wireconf.cassettes.scrub``) removes secrets from the places they ar
 scan is the backstop for everywhere else, and it reads what is written, not one rendering of it:
 
 - the final serialized text, for secret-shaped strings (the key shapes of every provider record,
-  ``wireconf.providers``; bearer tokens, JWTs, cloud and VCS tokens, private keys) and for the values of
-  every provider's key and credential variables in the environment, in every rendering
-  ``wireconf.providers.secret_values`` knows (as is, base64, URL-safe base64, hex, percent-encoded, JSON-escaped);
-- each body as bytes, whatever the YAML shows of it: a body that is not UTF-8 (written as
-  ``base64:``), one cut in the middle of a character, UTF-16 text;
-- each body with its JSON escapes decoded (``\\u0073k-…``, ``\\/``), and every string value of its JSON
-  documents, decoded;
-- the concatenation of a stream's (or a JSON array's, or JSON lines') string values at the same
-  place in each chunk, so that a key a model streamed four characters at a time is seen whole: by
-  path, and by path per choice, candidate, output item or content block (``index``,
-  ``output_index``, ``content_index``, list positions), so that the deltas of two choices interleaved
-  in one stream do not hide a key either one spells;
-- the request's URI and every header that is kept.
+``wireconf.providers``; bearer tokens, JWTs, cloud and VCS tokens, private keys) and for the values of every
+provider's key and credential variables in the environment, in every rendering
+``wireconf.providers.secret_values`` knows (as is, base64, URL-safe base64, hex, percent-encoded,
+JSON-escaped); - each body as bytes, whatever the YAML shows of it: a body that is not UTF-8 (written as
+``base64:``), one cut in the middle of a character, UTF-16 text; - each body with its JSON escapes decoded
+(``\\u0073k-…``, ``\\/``), and every string value of its JSON documents, decoded; - the concatenation of a
+stream's (or a JSON array's, or JSON lines') string values at the same place in each chunk, so that a key a
+model streamed four characters at a time is seen whole: by path, and by path per choice, candidate, output
+item or content block (``index``, ``output_index``, ``content_index``, list positions), so that the deltas of
+two choices interleaved in one stream do not hide a key either one spells; - the request's URI and every
+header that is kept.
 
 A hit means nothing is written. Findings never show a secret in full: only its first four characters
 and its length.
@@ -31,9 +29,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote_plus
 
+from wireconf.core.untyped import JSON
 from wireconf.providers.registry import KEY_SHAPES
 from wireconf.providers.secret_values import KEY_VARIABLES, MIN_VALUE_LENGTH, key_values, renderings
-from wireconf.core.untyped import JSON
 
 __all__ = ["KEY_VARIABLES", "MIN_VALUE_LENGTH", "Finding", "key_values", "scan", "scan_interactions"]
 

@@ -20,9 +20,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from wireconf.cassettes.format import decode_body
 from wireconf.cassettes.sse_form import CassetteFormatError
 from wireconf.core.errors import WireconfError
-from wireconf.providers.registry import API_NAMES
 from wireconf.core.untyped import YAML
 from wireconf.core.yaml_source import YamlSyntaxError, line_of, load_yaml_file
+from wireconf.providers.registry import API_NAMES
 
 CASSETTE_SUFFIX = ".yaml"
 

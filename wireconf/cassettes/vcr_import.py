@@ -22,10 +22,10 @@ import yaml
 
 from wireconf.cassettes.format import as_bytes, decode_body
 from wireconf.core.errors import WireconfError
-from wireconf.providers.provider import stream_requested
-from wireconf.providers.registry import PROVIDERS
 from wireconf.core.untyped import YAML
 from wireconf.core.yaml_source import YamlRefused, load_plain_yaml
+from wireconf.providers.provider import stream_requested
+from wireconf.providers.registry import PROVIDERS
 
 
 class NotACassette(WireconfError):

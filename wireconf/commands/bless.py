@@ -10,8 +10,8 @@ from wireconf.commands import Subparsers
 
 
 def run(args: argparse.Namespace) -> int:
-    from wireconf.maintenance.bless import BlessError, bless
     from wireconf.corpus.installed import corpus_folder
+    from wireconf.maintenance.bless import BlessError, bless
 
     try:
         done = bless(

@@ -20,8 +20,8 @@ import sys
 from pathlib import Path
 
 from wireconf.commands import Subparsers
-from wireconf.judging.profile import PROFILES
 from wireconf.core.report_text import path_part
+from wireconf.judging.profile import PROFILES
 
 ENV_PREFIX = "WIRECONF_"
 DEFAULT_OUT = "wireconf-out"

@@ -19,9 +19,9 @@ import yaml
 
 from wireconf.cassettes.atomic import write_atomic
 from wireconf.commands import Subparsers, add_corpus_argument
+from wireconf.core.report_text import path_part
 from wireconf.envs.spec import NPM, EnvSpec, Series, parse_env
 from wireconf.kinds.registry import open_corpus
-from wireconf.core.report_text import path_part
 
 COMMAND = "wireconf findings"
 RUNTIMES_FILE = "runtimes.yaml"

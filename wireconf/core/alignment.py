@@ -1,11 +1,11 @@
 """Arrays compared item with item: an inserted or dropped item is one difference, not a shift of all
 that follows it.
 
-A diff that pairs the items of two arrays by position turns one inserted message into a difference at
-every later index, each charged to whatever rule governs what happens to differ there, and hides the
-difference the case is about. Before the comparison (``wireconf.cassettes.compare``) every array whose items are
-objects or arrays is aligned with its counterpart (deepdiff already aligns arrays of scalars with
-difflib; arrays of numbers keep their positions, a vector's index is its meaning):
+A diff that pairs the items of two arrays by position turns one inserted message into a difference at every
+later index, each charged to whatever rule governs what happens to differ there, and hides the difference the
+case is about. Before the comparison (``wireconf.cassettes.compare``) every array whose items are objects or
+arrays is aligned with its counterpart (deepdiff already aligns arrays of scalars with difflib; arrays of
+numbers keep their positions, a vector's index is its meaning):
 
 1. ``difflib.SequenceMatcher`` over the items' values (JSON equality: ``1 == 1.0``, ``true != 1``)
    pairs the items both sides hold unchanged, in order;

@@ -11,8 +11,8 @@ each of them and stay readable, so
   colour codes, surrogates, U+FFFE, U+FFFF) as its escape;
 - ``path_part`` makes a runtime's name one safe part of a file name (``../../x`` cannot leave the folder).
 
-Keys are redacted before a text is cut (``wireconf.providers.secret_values.redact``), never after: a cut through a
-key would leave its start unredacted.
+Keys are redacted before a text is cut (``wireconf.providers.secret_values.redact``), never after: a cut
+through a key would leave its start unredacted.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from wireconf.corpus.model import CaseBase
 from wireconf.core.yaml_source import LineDict, line_of
+from wireconf.corpus.model import CaseBase
 
 ModelT = TypeVar("ModelT", bound=CaseBase, covariant=True)
 

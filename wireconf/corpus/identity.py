@@ -20,11 +20,11 @@ from pathlib import Path
 import yaml
 
 from wireconf.cassettes.store import CassetteError, CassetteStore
+from wireconf.core.untyped import JSON
 from wireconf.corpus.data_paths import resolve_agent_paths
 from wireconf.corpus.loader import LoadedCase
 from wireconf.corpus.model import CaseBase
 from wireconf.corpus.rules import RULES_FILE, VERSION_PATTERN
-from wireconf.core.untyped import JSON
 
 HASH_PREFIX = "sha256:"
 HASH_CHARS = 16  # 64 bits: enough to tell two corpora apart, short enough for every report line

@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import wireconf
-from wireconf.corpus.rules import RULES_FILE
 from wireconf.core.errors import WireconfError
+from wireconf.corpus.rules import RULES_FILE
 
 PACKAGED = Path(wireconf.__file__).resolve().parent / "_corpus"
 """The corpus inside an installed wheel."""

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from wireconf.cassettes.store import CassetteError, CassetteStore
+from wireconf.core.untyped import YAML
 from wireconf.corpus.agent_model import agent_problems
 from wireconf.corpus.conditions import condition_problems, equivalence_problems
 from wireconf.corpus.loader import Corpus
 from wireconf.corpus.rules import uncovered
 from wireconf.providers.registry import API_NAMES, equivalences_of
-from wireconf.core.untyped import YAML
 
 
 def _cassette_references(value: YAML, loc: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], Any]]:

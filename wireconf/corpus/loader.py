@@ -17,12 +17,12 @@ from typing import Any, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
+from wireconf.core.untyped import YAML
+from wireconf.core.yaml_source import LineDict, YamlSyntaxError, line_of
 from wireconf.corpus.case import LoadedCase, Problem
 from wireconf.corpus.model import CaseBase
 from wireconf.corpus.parsed_files import ParsedFiles
 from wireconf.corpus.rules import RULES_FILE, Catalogue, load_catalogue
-from wireconf.core.untyped import YAML
-from wireconf.core.yaml_source import LineDict, YamlSyntaxError, line_of
 
 T = TypeVar("T")
 

@@ -15,8 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from wireconf.core.error_categories import CATEGORIES
 from wireconf.core.error_categories import check as check_category
-from wireconf.providers.registry import API_NAMES
 from wireconf.core.untyped import JSON
+from wireconf.providers.registry import API_NAMES
 
 if TYPE_CHECKING:
     Api = str  # the names are known only at run time (the provider registry): a str to the checker
@@ -186,9 +186,9 @@ Response = CassetteRef | InlineResponse
 
 
 class ExpectedError(Strict):
-    """The adapter must raise: an error of ``category`` (``wireconf.core.error_categories``: the spec's concept,
-    in any language; ``status`` for ``provider-http-error``), or, the older form, an exception whose class
-    (or a base class) is named ``type``. Give exactly one of ``category`` or ``type``.
+    """The adapter must raise: an error of ``category`` (``wireconf.core.error_categories``: the spec's
+    concept, in any language; ``status`` for ``provider-http-error``), or, the older form, an exception whose
+    class (or a base class) is named ``type``. Give exactly one of ``category`` or ``type``.
 
     ``match`` is a regular expression searched in ``str(exception)``; for streams, ``yielded`` lists the
     items that must have been yielded before the exception.

@@ -33,8 +33,8 @@ from typing import Any
 import yaml
 
 from wireconf.core.errors import WireconfError
-from wireconf.providers.registry import PROVIDERS
 from wireconf.core.yaml_source import YamlSyntaxError, load_yaml_file
+from wireconf.providers.registry import PROVIDERS
 
 REPOSITORY = "microsoft/prompty"
 UPSTREAM_PATH = "schema/tsp-output/.typra-generated/vectors.json"

@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Protocol
 from wireconf.cassettes.matching import json_body
 from wireconf.cassettes.scrub import scrub_uri
 from wireconf.cassettes.store import RecordedResponse
-from wireconf.emulator.routes import EmulatorError
 from wireconf.core.stream_probe import StreamProbe, split_events
 from wireconf.core.untyped import JSON
+from wireconf.emulator.routes import EmulatorError
 
 if TYPE_CHECKING:
     from wireconf.cassettes.exchange import Exchange

@@ -24,10 +24,10 @@ from functools import cache
 from urllib.parse import parse_qsl
 
 from wireconf.cassettes.store import RecordedResponse
+from wireconf.core.untyped import JSON
 from wireconf.emulator.answers import API_METHOD, CapturedRequest, Refused, Reply, answer
 from wireconf.emulator.routes import EmulatorError
 from wireconf.providers.registry import APIS
-from wireconf.core.untyped import JSON
 
 MODEL = "wireconf-minimal"
 

@@ -30,6 +30,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from wireconf.cassettes.recording import allowed_origin
 from wireconf.cassettes.store import RecordedResponse
+from wireconf.core.errors import WireconfError
 from wireconf.emulator.answers import (
     HOLD_QUIET,
     HOLD_STALL,
@@ -41,7 +42,6 @@ from wireconf.emulator.answers import (
     Unanswered,
     exchange_answer,
 )
-from wireconf.core.errors import WireconfError
 from wireconf.providers.provider import Provider
 from wireconf.providers.registry import PROVIDERS
 from wireconf.providers.secret_values import key_values, redact, renderings

@@ -18,13 +18,13 @@ from types import TracebackType
 from urllib.parse import urlsplit
 
 from wireconf.cassettes.downloads import Downloads
+from wireconf.core.untyped import JSON
 from wireconf.emulator.answers import Refused, Responder
 from wireconf.emulator.handler import HostServer, token_of_credentials
 from wireconf.emulator.routes import EmulatorError, public_endpoint
 from wireconf.emulator.seat import Seat
 from wireconf.emulator.site import Site
 from wireconf.emulator.tls import Authority
-from wireconf.core.untyped import JSON
 
 SWITCH_INTERVAL = 0.0005
 """The interpreter's thread switch interval while an emulator serves (seconds): how long a request that

@@ -15,10 +15,10 @@ import threading
 from urllib.parse import urlsplit
 
 from wireconf.cassettes.downloads import DEFAULT_PORTS, Downloads
+from wireconf.core.stream_probe import StreamProbe
 from wireconf.emulator.answers import CapturedRequest, Refused, Reply, Responder
 from wireconf.emulator.routes import DOWNLOAD_PATH, PLACEHOLDER_KEY, Endpoint, PublicEndpoint
 from wireconf.providers.registry import APIS
-from wireconf.core.stream_probe import StreamProbe
 
 PROXY_USER = "wireconf"
 """The user name of a site's proxy credentials (the password is its token)."""

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wireconf.core.cache_dir import cache_root
-from wireconf.envs.spec import NPM, EnvSpec, package_name
 from wireconf.core.errors import WireconfError
+from wireconf.envs.spec import NPM, EnvSpec, package_name
 
 MARK = ".wireconf-env"
 EDITABLE_LOCK = ".editable.lock"

@@ -15,10 +15,10 @@ from pathlib import Path
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from wireconf.core.cache_dir import cache_root
 from wireconf.cassettes.atomic import write_atomic
-from wireconf.envs.spec import NPM, EnvSpecError, Series
+from wireconf.core.cache_dir import cache_root
 from wireconf.core.errors import WireconfError
+from wireconf.envs.spec import NPM, EnvSpecError, Series
 
 _AVAILABLE = re.compile(r"^Available versions:\s*(.+)$", re.M)
 

@@ -22,8 +22,8 @@ import shutil
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from typing import Any
 
-from wireconf.emulator.routes import Endpoint
 from wireconf.core.errors import NotJudged
+from wireconf.emulator.routes import Endpoint
 from wireconf.exec_protocol import launch
 from wireconf.exec_protocol.ahead import Ahead
 from wireconf.exec_protocol.calls import build_call, is_sdk_object, written_by_harness

@@ -9,13 +9,13 @@ from typing import Any
 
 from wireconf.cassettes.downloads import Downloads, refused
 from wireconf.core.errors import NotJudged, WireconfError
+from wireconf.core.stream_probe import StreamProbe
+from wireconf.core.untyped import AdapterResult
 from wireconf.exec_protocol.http_bridge import HttpBridge
 from wireconf.exec_protocol.messages import chunk_json, error_payload, recorded_json, to_json
 from wireconf.exec_protocol.routes import Sent
 from wireconf.providers.registry import PROVIDER_OF
 from wireconf.sdk.origins import Origin, origin_of
-from wireconf.core.stream_probe import StreamProbe
-from wireconf.core.untyped import AdapterResult
 
 
 def build_call(

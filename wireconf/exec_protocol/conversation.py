@@ -136,8 +136,8 @@ def _restarted(supervisor: Supervisor, process: Process, stray: list[str]) -> Pr
 
 
 def error_of(reply: dict[str, Any], categories: bool) -> dict[str, Any]:
-    """An error message's ``error``, its ``category`` checked: only after a hello that says
-    ``categories``, one of ``wireconf.core.error_categories.CATEGORIES`` or null, ``status`` an HTTP status."""
+    """An error message's ``error``, its ``category`` checked: only after a hello that says ``categories``,
+    one of ``wireconf.core.error_categories.CATEGORIES`` or null, ``status`` an HTTP status."""
     error = reply.get("error") or {}
     if "category" not in error and "status" not in error:
         return error

@@ -29,9 +29,9 @@ from typing import Any
 
 from wireconf.core.cache_dir import cache_root
 from wireconf.core.error_categories import CATEGORIES
+from wireconf.core.untyped import JSON
 from wireconf.exec_protocol import PROTOCOL_VERSION, PROTOCOL_VERSIONS
 from wireconf.kinds.registry import KINDS, OPTIONAL_METHODS
-from wireconf.core.untyped import JSON
 
 PACKAGE = Path(__file__).with_name("js")
 DECLARATIONS = PACKAGE / "protocol.d.ts"

@@ -17,11 +17,11 @@ from pydantic import ValidationError
 
 from wireconf.core.error_categories import categorised, reported
 from wireconf.core.errors import ContractError, NotJudged
+from wireconf.core.report_text import short_path
+from wireconf.core.untyped import JSON, AdapterResult
 from wireconf.exec_protocol.records import ADAPTERS, EVERY, Sender, problems
 from wireconf.exec_protocol.records.bridge import recorded_json as recorded_json  # the client's, as before
 from wireconf.exec_protocol.records.bridge import text_or_base64
-from wireconf.core.report_text import short_path
-from wireconf.core.untyped import JSON, AdapterResult
 
 SCHEMA_FILE = "schema.json"
 

@@ -16,10 +16,10 @@ import threading
 import time
 
 from wireconf.core.errors import WireconfError
+from wireconf.core.report_text import cut_note
 from wireconf.exec_protocol import launch
 from wireconf.exec_protocol.routes import Routes
 from wireconf.providers.runtime_environ import runtime_environ
-from wireconf.core.report_text import cut_note
 
 STDERR_LINES = 40
 STOP_WAIT = 5.0

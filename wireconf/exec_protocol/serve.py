@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from wireconf.adapter_contract import CONCEPT, Inexpressible, RuntimeOutcome
+from wireconf.core.raise_site import Ownership, adapters_own
+from wireconf.core.untyped import JSON, AdapterObject, AdapterResult, SDKObject
 from wireconf.exec_protocol import PROTOCOL_VERSIONS
 from wireconf.exec_protocol.messages import (
     ProtocolError,
@@ -43,8 +45,6 @@ from wireconf.exec_protocol.messages import (
 from wireconf.exec_protocol.records import Hello
 from wireconf.kinds.registry import KINDS, METHODS
 from wireconf.kinds.registry import OPTIONAL_METHODS as REGISTRY_OPTIONAL_METHODS
-from wireconf.core.raise_site import Ownership, adapters_own
-from wireconf.core.untyped import JSON, AdapterObject, AdapterResult, SDKObject
 
 if TYPE_CHECKING:
     from wireconf.sdk.replay import SdkReplay
@@ -248,8 +248,8 @@ class Server:
 
     def _sdk_stream(self, api: str, call_id: int) -> SDKObject:
         from wireconf.cassettes.store import RecordedResponse
-        from wireconf.providers.registry import APIS
         from wireconf.core.stream_probe import StreamProbe
+        from wireconf.providers.registry import APIS
 
         sse = APIS[api].sse
         assert sse is not None, f"{api} has no event stream"

@@ -68,9 +68,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from wireconf.corpus.rules import TIERS, Catalogue, Governs, Tier
 from wireconf.core.differences import Difference
 from wireconf.core.untyped import JSON
+from wireconf.corpus.rules import TIERS, Catalogue, Governs, Tier
 
 DECLARED = "declared"
 UNRULED = "unruled"
@@ -304,7 +304,8 @@ members only)."""
 
 
 def _child(path: str, key: str) -> str:
-    """The path of ``key`` under ``path``, written as diffs write it (``wireconf.cassettes.compare.format_path``)."""
+    """The path of ``key`` under ``path``, written as diffs write it
+    (``wireconf.cassettes.compare.format_path``)."""
     return f"{path}.{key}" if key.isidentifier() else f"{path}[{key!r}]"
 
 

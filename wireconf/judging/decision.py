@@ -35,8 +35,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from wireconf.corpus.rules import Catalogue, Tier
 from wireconf.core.differences import Difference, Line, differences_in
+from wireconf.corpus.rules import Catalogue, Tier
 from wireconf.judging.attribution import (
     PROVIDER_SCHEMA,
     Attribution,

@@ -9,8 +9,8 @@ it is, exactly.
 
 from __future__ import annotations
 
-from wireconf.judging.matchers import is_matcher
 from wireconf.core.untyped import JSON
+from wireconf.judging.matchers import is_matcher
 
 
 def listed_only(expected: JSON, actual: JSON) -> JSON:

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from wireconf.judging.canonical import NotData, canonical
 from wireconf.core.stream_probe import StreamProbe
 from wireconf.core.untyped import AdapterResult
+from wireconf.judging.canonical import NotData, canonical
 
 ContextT = TypeVar("ContextT")
 

@@ -16,11 +16,11 @@ import json
 from collections.abc import Callable
 
 from wireconf.cassettes.store import RecordedResponse
-from wireconf.corpus.case import LoadedCase
-from wireconf.corpus.model import CaseBase
 from wireconf.core.errors import CaseInputError
 from wireconf.core.untyped import JSON
 from wireconf.core.yaml_source import to_plain
+from wireconf.corpus.case import LoadedCase
+from wireconf.corpus.model import CaseBase
 
 RECORDED = "$recorded"
 

@@ -21,8 +21,8 @@ from collections.abc import Mapping
 
 from wireconf.cassettes.compare import strict_equal
 from wireconf.core.differences import Difference
-from wireconf.providers.contract import Problem, problems
 from wireconf.core.untyped import JSON
+from wireconf.providers.contract import Problem, problems
 
 __all__ = ["Problem", "difference", "problems", "rejections"]
 

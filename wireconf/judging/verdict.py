@@ -13,17 +13,17 @@ from dataclasses import replace
 from typing import Any
 
 from wireconf.cassettes.compare import differences, show, shown, strict_equal
-from wireconf.corpus.model import CaseBase, ExpectedError
 from wireconf.core.differences import Difference, Line, Subject
 from wireconf.core.error_categories import categories_of, shown_name
 from wireconf.core.errors import NotJudged
+from wireconf.core.report_text import machine_free
+from wireconf.core.untyped import JSON
+from wireconf.core.yaml_source import to_plain
+from wireconf.corpus.model import CaseBase, ExpectedError
 from wireconf.judging.canonical import tool_calls_as_expected
 from wireconf.judging.listed import listed_only
 from wireconf.judging.matchers import apply_matchers
 from wireconf.judging.outcome import CanonicalOutcome
-from wireconf.core.report_text import machine_free
-from wireconf.core.untyped import JSON
-from wireconf.core.yaml_source import to_plain
 
 
 def _indent(text: str, prefix: str = "    ") -> str:

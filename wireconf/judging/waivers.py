@@ -25,10 +25,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from wireconf.corpus.rules import path_pattern
 from wireconf.core.differences import CHANGES, SUBJECTS, Difference
 from wireconf.core.errors import WireconfError
 from wireconf.core.untyped import YAML
+from wireconf.corpus.rules import path_pattern
 
 KEYS = ("subject", "path", "change", "reason", "cases")
 

@@ -14,16 +14,16 @@ from typing import Any
 
 from wireconf.cassettes.recording import RecordingPolicy
 from wireconf.cassettes.store import CassetteError, CassetteStore, RecordedResponse
-from wireconf.corpus.case import LoadedCase
-from wireconf.corpus.model import CaseBase, CassetteRef, InlineResponse, Response
 from wireconf.core.errors import CaseInputError
-from wireconf.judging.outcome import Outcome
-from wireconf.kinds.sites import CaseSites
 from wireconf.core.report_text import machine_free, short_path
-from wireconf.sdk.origins import remember
-from wireconf.sdk.replay import SdkReplay
 from wireconf.core.stream_probe import StreamProbe, split_events
 from wireconf.core.untyped import SDKObject
+from wireconf.corpus.case import LoadedCase
+from wireconf.corpus.model import CaseBase, CassetteRef, InlineResponse, Response
+from wireconf.judging.outcome import Outcome
+from wireconf.kinds.sites import CaseSites
+from wireconf.sdk.origins import remember
+from wireconf.sdk.replay import SdkReplay
 
 ADAPTER_ERRORS = (Exception, SystemExit)
 """What an adapter may raise as an outcome; KeyboardInterrupt still stops the run."""

@@ -24,14 +24,16 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 import pytest
 from pydantic import Field
 
+from wireconf.cassettes.compare import differences, shown, strict_equal
 from wireconf.cassettes.exchange import Exchange
 from wireconf.cassettes.store import Cassette, CassetteError, RecordedResponse
-from wireconf.cassettes.compare import differences, shown, strict_equal
+from wireconf.core.differences import Difference, Line
+from wireconf.core.errors import CaseInputError, NotJudged
+from wireconf.core.untyped import JSON, AdapterObject, SDKObject
+from wireconf.core.yaml_source import to_plain
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import Agent, CaseBase, Message
-from wireconf.core.differences import Difference, Line
 from wireconf.emulator.recording import e2e_responder
-from wireconf.core.errors import CaseInputError, NotJudged
 from wireconf.judging.matchers import apply_matchers
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
 from wireconf.judging.schema_check import rejections
@@ -40,8 +42,6 @@ from wireconf.kinds.base import HarnessContext
 from wireconf.kinds.kind import AdapterMethod, Call, Kind, first_interaction_response, unblessable
 from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.sdk.replay import e2e_client, warm_up
-from wireconf.core.untyped import JSON, AdapterObject, SDKObject
-from wireconf.core.yaml_source import to_plain
 
 if TYPE_CHECKING:
     from wireconf.emulator.routes import Endpoint

@@ -22,14 +22,14 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from wireconf.cassettes.store import CassetteError
+from wireconf.core.errors import CaseInputError, WireconfError
+from wireconf.core.untyped import JSON, AdapterObject
+from wireconf.core.yaml_source import to_plain
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import CaseBase, Strict
-from wireconf.core.errors import CaseInputError, WireconfError
 from wireconf.judging.outcome import Outcome
 from wireconf.kinds.base import HarnessContext
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
-from wireconf.core.untyped import JSON, AdapterObject
-from wireconf.core.yaml_source import to_plain
 
 Extractor = Literal["llm", "tool", "mark"]
 

@@ -19,19 +19,19 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from wireconf.cassettes.store import CassetteError, RecordedResponse
-from wireconf.corpus.case import LoadedCase
-from wireconf.corpus.model import CaseBase, CassetteRef, InlineResponse
 from wireconf.core.differences import Line, Subject
 from wireconf.core.errors import BlessError, CaseInputError, ContractError
+from wireconf.core.untyped import AdapterObject, AdapterResult
+from wireconf.corpus.case import LoadedCase
+from wireconf.corpus.model import CaseBase, CassetteRef, InlineResponse
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
 from wireconf.judging.verdict import judge as judge_result
 from wireconf.kinds.base import ADAPTER_ERRORS, HarnessContext, raised, recorded_response
 from wireconf.kinds.event_loop import run_to_completion
-from wireconf.core.untyped import AdapterObject, AdapterResult
 
 if TYPE_CHECKING:
-    from wireconf.emulator.routes import Endpoint
     from wireconf.core.stream_probe import StreamProbe
+    from wireconf.emulator.routes import Endpoint
 
 ModelT = TypeVar("ModelT", bound=CaseBase)
 ContextT = TypeVar("ContextT")

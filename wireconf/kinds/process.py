@@ -13,15 +13,15 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from wireconf.core.errors import CaseInputError
+from wireconf.core.untyped import JSON, AdapterObject
+from wireconf.core.yaml_source import to_plain
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import Agent, CaseBase, Response
 from wireconf.emulator.answers import RecordedAnswers
-from wireconf.core.errors import CaseInputError
 from wireconf.judging.outcome import Outcome
 from wireconf.kinds.base import HarnessContext, recorded_response, recorded_uri, sdk_input
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
-from wireconf.core.untyped import JSON, AdapterObject
-from wireconf.core.yaml_source import to_plain
 
 PROCESS_ASYNC = AdapterMethod("process_async", ("agent", "response"), sdk=("response",), awaited=True)
 """Optional: ``async def process_async(api, agent, response)``, §8's async processor. When an adapter

@@ -16,9 +16,9 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
-from wireconf.corpus.loader import Corpus
 from wireconf.core.errors import ExtensionError
 from wireconf.core.extensions import HINT, installed
+from wireconf.corpus.loader import Corpus
 from wireconf.kinds.kind import AdapterMethod, Kind
 from wireconf.providers.registry import APIS
 

@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING, Protocol
 
 from wireconf.cassettes import netns
 from wireconf.cassettes.network_guard import GUARD
-from wireconf.emulator.routes import EmulatorError
 from wireconf.core.errors import CaseInputError
 from wireconf.core.stream_probe import StreamProbe
 from wireconf.core.untyped import JSON, AdapterObject
+from wireconf.emulator.routes import EmulatorError
 
 if TYPE_CHECKING:
     from wireconf.emulator.answers import Responder

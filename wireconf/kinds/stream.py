@@ -10,16 +10,16 @@ from typing import ClassVar, Literal
 
 from pydantic import Field
 
+from wireconf.core.errors import CaseInputError
+from wireconf.core.untyped import JSON, AdapterObject
+from wireconf.core.yaml_source import to_plain
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import Agent, CaseBase, Response
 from wireconf.emulator.answers import RecordedAnswers
-from wireconf.core.errors import CaseInputError
 from wireconf.judging.outcome import Outcome
 from wireconf.kinds.base import HarnessContext, recorded_response, recorded_uri, sdk_input
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
 from wireconf.kinds.sites import SiteProbes
-from wireconf.core.untyped import JSON, AdapterObject
-from wireconf.core.yaml_source import to_plain
 
 PROCESS_STREAM = AdapterMethod("process_stream", ("agent", "events"), sdk=("events",), yields=True)
 

@@ -37,13 +37,15 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from wireconf.cassettes.exchange import Exchange
 from wireconf.cassettes.compare import differences, show, shown, strict_equal
+from wireconf.cassettes.exchange import Exchange
+from wireconf.core.differences import Difference, Line
+from wireconf.core.errors import CaseInputError, NotJudged
+from wireconf.core.untyped import AdapterObject
+from wireconf.core.yaml_source import to_plain
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import Agent, CaseBase, ExpectedError, Message, Response, Strict
-from wireconf.core.differences import Difference, Line
 from wireconf.emulator.answers import RecordedAnswers
-from wireconf.core.errors import CaseInputError, NotJudged
 from wireconf.judging.canonical import canonical
 from wireconf.judging.matchers import apply_matchers
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
@@ -52,8 +54,6 @@ from wireconf.kinds import e2e, process
 from wireconf.kinds.base import HarnessContext, recorded_response, recorded_uri, sdk_input
 from wireconf.kinds.kind import Call, Kind, capability, unblessable
 from wireconf.sdk.span_capture import GEN_AI_PREFIX, CapturedSpan, SpanCapture, TracingUnavailable
-from wireconf.core.untyped import AdapterObject
-from wireconf.core.yaml_source import to_plain
 
 CALL_CAPABILITY = {
     e2e.KIND.label: e2e.KIND.name,

@@ -11,20 +11,20 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
+from wireconf.core.differences import Line
+from wireconf.core.errors import ContractError
+from wireconf.core.untyped import AdapterObject
+from wireconf.core.yaml_source import to_plain
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.data_paths import resolve_agent_paths
 from wireconf.corpus.model import Agent, CaseBase, Message, RegistryEntry
-from wireconf.core.differences import Line
 from wireconf.emulator.minimal import MinimalAnswers
-from wireconf.core.errors import ContractError
 from wireconf.judging.outcome import CanonicalOutcome, Outcome
 from wireconf.judging.schema_check import rejections
 from wireconf.judging.verdict import judge as judge_result
 from wireconf.kinds.base import HarnessContext, raised
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
 from wireconf.providers.registry import APIS
-from wireconf.core.untyped import AdapterObject
-from wireconf.core.yaml_source import to_plain
 
 if TYPE_CHECKING:
     from wireconf.emulator.site import Site

@@ -18,24 +18,24 @@ from typing import Any
 from pydantic import ValidationError
 
 from wireconf.cassettes.atomic import write_atomic
-from wireconf.cassettes.store import CassetteStore
 from wireconf.cassettes.compare import strict_equal
+from wireconf.cassettes.store import CassetteStore
+from wireconf.core.error_categories import reported
+from wireconf.core.errors import BlessError, CaseInputError
+from wireconf.core.untyped import JSON, AdapterResult
+from wireconf.core.yaml_source import LineDict, load_yaml_file, to_plain
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.loader import Corpus
 from wireconf.corpus.model import CaseBase, ExpectedError
 from wireconf.corpus.yaml_edit import EditError, edit_case
-from wireconf.core.error_categories import reported
-from wireconf.core.errors import BlessError, CaseInputError
-from wireconf.pytest_plugin.impl_loader import load_impl
 from wireconf.judging.canonical import NotData, canonical, tool_calls_as_expected
 from wireconf.judging.matchers import apply_matchers
 from wireconf.judging.outcome import Outcome
 from wireconf.judging.verdict import exception_matches
 from wireconf.kinds.base import HarnessContext
 from wireconf.kinds.registry import CASE_ADAPTER, KINDS, open_corpus
+from wireconf.pytest_plugin.impl_loader import load_impl
 from wireconf.sdk.replay import SdkReplay
-from wireconf.core.untyped import JSON, AdapterResult
-from wireconf.core.yaml_source import LineDict, load_yaml_file, to_plain
 
 __all__ = ["BlessError", "Blessed", "bless", "expectations", "find_case"]
 

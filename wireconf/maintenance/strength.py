@@ -36,11 +36,11 @@ from types import ModuleType
 
 import pytest
 
+from wireconf.core.errors import WireconfError
+from wireconf.core.import_graph import imports_of, module_name
 from wireconf.corpus.loader import Corpus, LoadedCase
 from wireconf.corpus.model import CaseBase
 from wireconf.corpus.rules import Edit
-from wireconf.core.errors import WireconfError
-from wireconf.core.import_graph import imports_of, module_name
 from wireconf.kinds.registry import open_corpus
 
 REQUIRED_LEVELS = ("MUST", "MUST NOT")
@@ -443,7 +443,9 @@ def _run_worker(
         json.dump({**job, "profile": profile}, handle)
     try:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "wireconf.maintenance.strength", handle.name], stdout=subprocess.PIPE, text=True
+            [sys.executable, "-m", "wireconf.maintenance.strength", handle.name],
+            stdout=subprocess.PIPE,
+            text=True,
         )
         assert proc.stdout is not None
         done = set()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from wireconf.core.untyped import JSON, SDKObject
 from wireconf.providers.contract import derived_equivalences
 from wireconf.providers.equivalence import Equivalence
 from wireconf.providers.provider import (
@@ -19,7 +20,6 @@ from wireconf.providers.provider import (
     http_module_of,
     typed_sse,
 )
-from wireconf.core.untyped import JSON, SDKObject
 
 if TYPE_CHECKING:
     import anthropic

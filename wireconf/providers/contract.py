@@ -20,8 +20,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from wireconf.providers.equivalence import Equivalence
 from wireconf.core.untyped import JSON
+from wireconf.providers.equivalence import Equivalence
 
 CONTRACTS_DIR = Path(__file__).parent / "contracts"
 

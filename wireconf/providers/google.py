@@ -11,10 +11,10 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from wireconf.core.untyped import JSON, SDKObject
 from wireconf.providers.contract import derived_equivalences
 from wireconf.providers.equivalence import ANY_PATH, Equivalence
 from wireconf.providers.provider import PLACEHOLDER_KEY, Api, Credential, KeyShape, Provider, Route
-from wireconf.core.untyped import JSON, SDKObject
 
 if TYPE_CHECKING:
     from google import genai

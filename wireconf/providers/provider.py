@@ -19,8 +19,8 @@ from types import ModuleType
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from wireconf.providers.equivalence import Equivalence, ProviderError
 from wireconf.core.untyped import JSON, SDKObject
+from wireconf.providers.equivalence import Equivalence, ProviderError
 
 PLACEHOLDER_KEY = "wireconf-emulator-placeholder"
 """The key a runtime is given where it could otherwise read a real one: the SDKs refuse to start without

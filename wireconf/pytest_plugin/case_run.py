@@ -25,11 +25,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
-from wireconf.core import raise_site
 from wireconf.adapter_contract import Inexpressible, RuntimeOutcome
-from wireconf.corpus.model import CaseBase
+from wireconf.core import raise_site
 from wireconf.core.differences import Difference, Line
 from wireconf.core.errors import CaseInputError, ContractError, NotJudged
+from wireconf.core.raise_site import Ownership, adapters_own
+from wireconf.corpus.model import CaseBase
 from wireconf.judging.canonical import NotData
 from wireconf.judging.outcome import CanonicalOutcome, Outcome, canonical_outcome
 from wireconf.judging.recorded_values import with_recorded_values
@@ -37,7 +38,6 @@ from wireconf.judging.verdict import judge_variants
 from wireconf.kinds.kind import Call, Kind
 from wireconf.kinds.registry import KINDS
 from wireconf.kinds.sites import CaseSites
-from wireconf.core.raise_site import Ownership, adapters_own
 from wireconf.providers.secret_values import redact
 
 if TYPE_CHECKING:

@@ -1,9 +1,9 @@
 """Resolve ``--impl`` into a checked adapter object.
 
-Accepted forms (the README's "Testing your runtime"): an entry-point name of the group
-``wireconf.adapters``, ``module:attribute``, ``module`` (a Python adapter: ``wireconf.runtimes.python_impl``), or
-``exec:COMMAND`` (a runtime in another process, ``wireconf.exec_protocol``). Every problem is reported as
-one ``ImplError`` whose message names ``--impl`` and whose hint says what it accepts.
+Accepted forms (the README's "Testing your runtime"): an entry-point name of the group ``wireconf.adapters``,
+``module:attribute``, ``module`` (a Python adapter: ``wireconf.runtimes.python_impl``), or ``exec:COMMAND`` (a
+runtime in another process, ``wireconf.exec_protocol``). Every problem is reported as one ``ImplError`` whose
+message names ``--impl`` and whose hint says what it accepts.
 """
 
 from __future__ import annotations

@@ -22,17 +22,19 @@ from typing import Any, NoReturn, cast
 import pytest
 
 from wireconf.adapter_contract import CONCEPTS, concept
+from wireconf.core.differences import Difference, Line
+from wireconf.core.errors import Verdict, WireconfError
+from wireconf.core.report_text import report_text
 from wireconf.corpus.case import LoadedCase, Problem
 from wireconf.corpus.model import CaseBase
 from wireconf.corpus.rules import Catalogue, uncovered
-from wireconf.core.differences import Difference, Line
-from wireconf.core.errors import Verdict, WireconfError
 from wireconf.judging.attribution import PROVIDER_SCHEMA, Attribution, failure_tier
 from wireconf.judging.decision import CaseFacts, Decision, decide
 from wireconf.judging.waivers import Waiver
 from wireconf.kinds.concepts import needed_concepts
 from wireconf.kinds.kind import capability
 from wireconf.kinds.registry import KINDS
+from wireconf.providers.secret_values import redact
 from wireconf.pytest_plugin.case_run import CaseResult
 from wireconf.pytest_plugin.runners import replay_logs
 from wireconf.pytest_plugin.session import get_session, resolved_file, shown_path
@@ -56,9 +58,7 @@ from wireconf.pytest_plugin.summary import (
     PROP_WAIVED,
 )
 from wireconf.pytest_plugin.timeout import CaseAborted
-from wireconf.core.report_text import report_text
 from wireconf.reports.provider_schema import expected_problems_of
-from wireconf.providers.secret_values import redact
 
 NETWORK_HELP = (
     "A runtime under test gets provider traffic only through the SDK client the harness hands to "

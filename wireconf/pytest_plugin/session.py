@@ -18,10 +18,10 @@ from wireconf.corpus.identity import CorpusIdentity, case_fingerprint, corpus_id
 from wireconf.corpus.installed import PACKAGED
 from wireconf.corpus.loader import Corpus, LoadedCase, find_corpus_root, load_corpus
 from wireconf.corpus.model import CaseBase
-from wireconf.pytest_plugin.impl_loader import load_impl
 from wireconf.judging.waivers import Waiver
 from wireconf.kinds.base import HarnessContext
 from wireconf.kinds.registry import CASE_ADAPTER
+from wireconf.pytest_plugin.impl_loader import load_impl
 from wireconf.pytest_plugin.options import DEFAULT_IMPL
 from wireconf.pytest_plugin.runners import CaseRunner, Plan, make_runner
 from wireconf.pytest_plugin.summary import Tally

@@ -40,11 +40,11 @@ from typing import Any
 import yaml
 
 from wireconf.cassettes.atomic import write_atomic
-from wireconf.corpus.identity import CorpusIdentity
 from wireconf.core.errors import WireconfError
-from wireconf.judging.waivers import Waiver, WaiverError, parse_waivers
 from wireconf.core.untyped import YAML
 from wireconf.core.yaml_source import YamlRefused, load_plain_yaml
+from wireconf.corpus.identity import CorpusIdentity
+from wireconf.judging.waivers import Waiver, WaiverError, parse_waivers
 
 HEADER = (
     "# wireconf baseline: the cases this runtime is known to fail, each with a reason, and the cases it\n"

@@ -23,8 +23,8 @@ from typing import Any
 
 import jinja2
 
-from wireconf.corpus.rules import Catalogue, Rule
 from wireconf.core.report_text import machine_paths_removed
+from wireconf.corpus.rules import Catalogue, Rule
 from wireconf.reports.findings import MAX_DIFF_LINES, filed_under
 from wireconf.reports.findings_rules import Reading, is_question, readings
 from wireconf.reports.html import CSS, anchor

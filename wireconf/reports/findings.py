@@ -21,9 +21,9 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from wireconf.corpus.rules import Catalogue, Rule
 from wireconf.core.differences import generic_path
 from wireconf.core.report_text import machine_paths_removed
+from wireconf.corpus.rules import Catalogue, Rule
 from wireconf.reports.baseline import default_reason
 from wireconf.reports.causes import NO_RULE, PROVIDER_REJECTS, UNRULED_NOTE, Cause, group_causes
 from wireconf.reports.jsonl import CaseRecord

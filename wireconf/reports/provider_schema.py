@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from wireconf.core.untyped import JSON
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.loader import Corpus
 from wireconf.corpus.model import CaseBase
 from wireconf.kinds.registry import KINDS
 from wireconf.providers.contract import Problem, problems, versions
-from wireconf.core.untyped import JSON
 
 
 @dataclass(frozen=True)

@@ -16,15 +16,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from wireconf.cassettes.downloads import named_media
+from wireconf.core.differences import generic_path
+from wireconf.core.errors import WireconfError
+from wireconf.core.yaml_source import to_plain
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.data_paths import resolve_agent_paths
 from wireconf.corpus.rules import Catalogue
-from wireconf.core.differences import generic_path
-from wireconf.core.errors import WireconfError
 from wireconf.kinds.wire import KIND as WIRE
 from wireconf.repro.script import Answer, Check, render
 from wireconf.repro.templates import ALIASED_APIS, TEMPLATES
-from wireconf.core.yaml_source import to_plain
 
 if TYPE_CHECKING:
     from wireconf.corpus.loader import Corpus

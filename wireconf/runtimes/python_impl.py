@@ -3,8 +3,8 @@
 class (instantiated without arguments) or a factory function. Every problem is one ``ImplError`` whose
 message names ``--impl`` and whose hint says what it accepts.
 
-Both sides of a run read it: ``wireconf.pytest_plugin.impl_loader`` (``--impl``, which adds ``exec:COMMAND``) and the
-runtime side of the exec protocol (``python -m wireconf.exec_protocol.serve``), which serves a Python
+Both sides of a run read it: ``wireconf.pytest_plugin.impl_loader`` (``--impl``, which adds ``exec:COMMAND``)
+and the runtime side of the exec protocol (``python -m wireconf.exec_protocol.serve``), which serves a Python
 adapter; it sits below both, so neither imports the other.
 """
 

@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any
 from wireconf.cassettes.network_guard import GUARD
 from wireconf.cassettes.recording import allowed_origin, origin_of
 from wireconf.cassettes.store import RecordedResponse
-from wireconf.emulator.recording import grouped, withheld
 from wireconf.core.errors import WireconfError
-from wireconf.providers.registry import PROVIDERS
 from wireconf.core.stream_probe import StreamProbe, split_events
+from wireconf.emulator.recording import grouped, withheld
+from wireconf.providers.registry import PROVIDERS
 
 if TYPE_CHECKING:
     from wireconf.cassettes.exchange import Exchange

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from wireconf.cassettes.store import RecordedResponse
 from wireconf.core.errors import CaseInputError
+from wireconf.core.stream_probe import StreamProbe, split_events
+from wireconf.core.untyped import JSON, SDKObject
 from wireconf.providers.provider import Api, Provider
 from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.sdk.cassette_transport import cassette_transport
 from wireconf.sdk.parsed import Key, ParsedResponses, key_of
 from wireconf.sdk.transport import ReplayTransport
-from wireconf.core.stream_probe import StreamProbe, split_events
-from wireconf.core.untyped import JSON, SDKObject
 
 if TYPE_CHECKING:
     from wireconf.cassettes.exchange import Exchange

@@ -33,8 +33,8 @@ from opentelemetry.trace import Link, SpanKind, StatusCode, TraceState
 from opentelemetry.util.types import Attributes
 
 from wireconf.core.errors import WireconfError
-from wireconf.providers.registry import TRACING_SCOPES
 from wireconf.core.untyped import JSON
+from wireconf.providers.registry import TRACING_SCOPES
 
 GEN_AI_PREFIX = "gen_ai."
 SDK_SCOPES = TRACING_SCOPES

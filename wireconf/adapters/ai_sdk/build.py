@@ -24,8 +24,8 @@ import tempfile
 from pathlib import Path
 
 from wireconf.adapters.npm import installed_folder, run_npm
-from wireconf.core.cache_dir import cache_root
 from wireconf.cassettes.atomic import write_atomic
+from wireconf.core.cache_dir import cache_root
 from wireconf.core.errors import WireconfError
 from wireconf.exec_protocol.js_client import tarball_bytes
 

@@ -45,9 +45,9 @@ from wireconf.adapter_contract import (
 from wireconf.adapters._optional import optional_module
 from wireconf.adapters.prompty_adapter.capture import CapturingClient, RequestCaptured, as_request_body
 from wireconf.adapters.prompty_adapter.inputs import load_agent, load_messages
+from wireconf.core.untyped import JSON, AdapterResult, SDKObject
 from wireconf.kinds.trace import KIND as TRACE
 from wireconf.providers.provider import api_names_json
-from wireconf.core.untyped import JSON, AdapterResult, SDKObject
 
 OPENAI_APIS = ("openai.chat", "openai.embeddings", "openai.images", "openai.responses")
 STREAMING_APIS = ("openai.chat", "openai.responses", "openai.images", "anthropic.messages")
@@ -114,7 +114,8 @@ class PromptyAdapter:
 
     name = "prompty"
     adapter_modules = ("wireconf.adapters.prompty_adapter",)
-    """This adapter's own code (``wireconf.core.raise_site``): an exception it raises is its bug, no verdict."""
+    """This adapter's own code (``wireconf.core.raise_site``): an exception it raises is its bug, no
+    verdict."""
     runtime_packages = ("prompty",)
     """prompty; the SDKs and libraries it calls raise for whoever called them."""
 

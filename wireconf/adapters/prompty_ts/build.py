@@ -19,8 +19,8 @@ from pathlib import Path
 
 from wireconf.adapters.npm import run_npm
 from wireconf.adapters.prompty_ts.locate import missing_build_parts, pointer_file
-from wireconf.core.cache_dir import cache_root
 from wireconf.cassettes.atomic import write_atomic
+from wireconf.core.cache_dir import cache_root
 from wireconf.core.errors import WireconfError
 
 SKIPPED = {"node_modules", "dist", ".git", ".turbo", "coverage"}

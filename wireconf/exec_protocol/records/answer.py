@@ -7,9 +7,9 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from wireconf.core.error_categories import CATEGORIES
+from wireconf.core.untyped import JSON
 from wireconf.exec_protocol.records.base import CallId, Record
 from wireconf.exec_protocol.records.names import STREAMING, YIELDING, CategoryOrNull, listed
-from wireconf.core.untyped import JSON
 
 NonEmpty = Annotated[str, Field(min_length=1)]
 

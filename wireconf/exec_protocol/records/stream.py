@@ -7,9 +7,9 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
+from wireconf.core.untyped import JSON
 from wireconf.exec_protocol.records.answer import ErrorPayload
 from wireconf.exec_protocol.records.base import CallId, Record
-from wireconf.core.untyped import JSON
 
 _ONE_OF = {"oneOf": [{"required": ["event"]}, {"required": ["chunk"]}]}
 

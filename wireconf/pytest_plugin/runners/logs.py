@@ -5,8 +5,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from wireconf.providers.secret_values import key_values, redact
 from wireconf.core.untyped import JSON
+from wireconf.providers.secret_values import key_values, redact
 
 if TYPE_CHECKING:
     from wireconf.pytest_plugin.case_run import CaseResult

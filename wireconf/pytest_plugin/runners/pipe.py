@@ -12,9 +12,9 @@ from typing import Literal
 
 from wireconf.core.differences import Difference, Line
 from wireconf.core.errors import WireconfError
-from wireconf.pytest_plugin.case_run import CaseResult
 from wireconf.core.safe_pickle import loads_only
 from wireconf.core.untyped import JSON
+from wireconf.pytest_plugin.case_run import CaseResult
 
 Status = Literal["judged", "error", "skipped", "unsupported"]
 

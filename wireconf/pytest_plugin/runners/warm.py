@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
+from wireconf.core.untyped import YAML
 from wireconf.kinds.concepts import needed_concepts
 from wireconf.pytest_plugin import heap_freeze
 from wireconf.pytest_plugin.case_host import is_runnable
-from wireconf.core.untyped import YAML
 
 if TYPE_CHECKING:
     from wireconf.pytest_plugin.case_host import CaseHost, RunnableCase
