@@ -27,8 +27,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-import pytest
-
 from wireconf.core.errors import WireconfError
 from wireconf.providers.registry import PROVIDERS
 
@@ -109,11 +107,3 @@ def allowed_origin(url: str, provider: str, environ: Mapping[str, str]) -> bool:
     """Whether a request to ``url`` may leave for ``provider``'s recording."""
     found = origin_of(url)
     return found is not None and found in allowed_origins(provider, environ)
-
-
-POLICY_KEY = pytest.StashKey["RecordingPolicy"]()
-
-
-def policy_of(config: pytest.Config) -> RecordingPolicy:
-    """The session's policy (set by ``wireconf.pytest_plugin.record_mode``; replay-only when it is absent)."""
-    return config.stash.get(POLICY_KEY, None) or RecordingPolicy()

@@ -23,14 +23,14 @@ from typing import Any, TypeGuard
 import pytest
 
 from wireconf.cassettes.lock import remove_orphans
-from wireconf.cassettes.recording import MODES, POLICY_KEY, RecordingPolicy
+from wireconf.cassettes.recording import MODES, RecordingPolicy
 from wireconf.core.report_text import MAX_CHARS, report_text
 from wireconf.core.untyped import JSON
 from wireconf.corpus.unused import is_full_run, unused
 from wireconf.providers.secret_values import key_values, redact
 from wireconf.pytest_plugin.ci import PROP_DIFF, PROP_REASON
 from wireconf.pytest_plugin.items import CaseItem
-from wireconf.pytest_plugin.session import get_session
+from wireconf.pytest_plugin.session import POLICY_KEY, get_session
 from wireconf.pytest_plugin.summary import PROP_RECORDED
 
 RECORD_TIMEOUT = 300.0

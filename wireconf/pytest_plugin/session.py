@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from wireconf.cassettes.recording import policy_of
+from wireconf.cassettes.recording import RecordingPolicy
 from wireconf.cassettes.store import CassetteStore
 from wireconf.cassettes.watch import CassetteWatch
 from wireconf.corpus.identity import CorpusIdentity, case_fingerprint, corpus_identity
@@ -207,6 +207,14 @@ class WireconfSession:
 
 
 SESSION_KEY = pytest.StashKey[WireconfSession]()
+POLICY_KEY = pytest.StashKey[RecordingPolicy]()
+"""The run's record-mode policy, set by ``wireconf.pytest_plugin.record_mode`` (here, in the pytest layer,
+so that ``cassettes.recording`` imports no pytest: an exec runtime's helper reads it before its hello)."""
+
+
+def policy_of(config: pytest.Config) -> RecordingPolicy:
+    """The session's policy (replay-only when record mode set none)."""
+    return config.stash.get(POLICY_KEY, None) or RecordingPolicy()
 
 
 def get_session(config: pytest.Config) -> WireconfSession:
