@@ -24,7 +24,10 @@ sys.path.insert(0, str(ROOT))
 from wireconf.providers import contract_build  # noqa: E402
 from wireconf.providers.contract import CONTRACTS_DIR  # noqa: E402
 
-PINS = {"anthropic": (contract_build.ANTHROPIC_PIN,), "google": contract_build.GOOGLE_PINS}
+ANTHROPIC_IMPORTS = ("httpx==0.28.1", "httpcore==1.0.9")
+"""What the pinned SDK imports that the project's environment no longer carries (its own SDKs moved to
+httpx2, and no runtime in it brings httpx any more): installed beside the pin, without dependencies too."""
+PINS = {"anthropic": (contract_build.ANTHROPIC_PIN, *ANTHROPIC_IMPORTS), "google": contract_build.GOOGLE_PINS}
 
 
 def sources_dir() -> Path:
