@@ -8,10 +8,12 @@ import shlex
 import sys
 
 from tests.conftest import REPO
+from tests.runtime_envs import in_process
 
 FAKE = "tests.fakes.agentflow_llm:adapter"
 
 
+@in_process("litellm", "litellm")  # the fake agentflow calls LiteLLM, which runs in its own environment
 def test_agentflow_served_over_exec_gives_the_in_process_verdicts(run_corpus, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(REPO))
     in_process = run_corpus(f"--impl={FAKE}", "-k", "convert")

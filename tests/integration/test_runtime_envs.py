@@ -48,6 +48,7 @@ IN_PROCESS_TESTS = {
         "tests/integration/test_seed_runtimes.py::test_luthien_at_each_commit_runs_every_blocks_case_against_its_baseline[luthien-967f2d8f]",
         "tests/integration/test_seed_runtimes.py::test_luthien_at_each_commit_runs_every_blocks_case_against_its_baseline[luthien-97480124]",
         "tests/unit/test_repro.py::test_a_generated_script_imports_only_the_runtime",
+        "tests/integration/test_agentflow_out_of_process.py::test_agentflow_served_over_exec_gives_the_in_process_verdicts",
     ],
 }
 """The tests that import a moved runtime in their own process (``tests.runtime_envs.in_process``): run

@@ -126,7 +126,7 @@ function streamError(error) {
   return new CategorisedError("provider-error", JSON.stringify(error), { cause: error });
 }
 
-/** The AI SDK's errors in the spec's terms (wireconf.error_categories), a decision of this adapter:
+/** The AI SDK's errors in the spec's terms (wireconf.core.error_categories), a decision of this adapter:
  * the SDK's own refusals of a prompt before any request (an invalid prompt, a part its provider cannot
  * carry, an invalid setting) are invalid input; an APICallError with an HTTP error status is the
  * provider's HTTP error with that status. Anything else (an APICallError on a 2xx response, which is
