@@ -155,6 +155,22 @@ def _answer(reply: Reply, downloads: Downloads, request: Any) -> Answer:
         _INSIDE.depth -= 1
 
 
+def _transports() -> Iterator[tuple[Any, Any, Any]]:
+    """Each installed HTTP module of ``HTTP_MODULES`` with its default transports' real send methods."""
+    for name in HTTP_MODULES:
+        try:
+            http = importlib.import_module(name)
+        except ImportError:
+            continue
+        yield http, http.HTTPTransport.handle_request, http.AsyncHTTPTransport.handle_async_request
+
+
+def _patch(stack: contextlib.ExitStack, http: Any, handle: Any, handle_async: Any) -> None:
+    """``http``'s default transports send through ``handle`` / ``handle_async`` until ``stack`` closes."""
+    stack.enter_context(mock.patch.object(http.HTTPTransport, "handle_request", handle))
+    stack.enter_context(mock.patch.object(http.AsyncHTTPTransport, "handle_async_request", handle_async))
+
+
 @contextlib.contextmanager
 def answering(reply: Reply, downloads: Downloads | None = None) -> Iterator[Sent]:
     """Every request sent through the default transports of ``httpx`` and ``httpx2`` goes to ``reply``,
@@ -164,12 +180,7 @@ def answering(reply: Reply, downloads: Downloads | None = None) -> Iterator[Sent
     downloads = downloads if downloads is not None else Downloads()
     with contextlib.ExitStack() as stack:
         _requests_answered(stack, downloads, sent)
-        for name in HTTP_MODULES:
-            try:
-                http = importlib.import_module(name)
-            except ImportError:
-                continue
-            real, real_async = http.HTTPTransport.handle_request, http.AsyncHTTPTransport.handle_async_request
+        for http, real, real_async in _transports():
 
             def handle(transport: Any, request: Any, http: Any = http, real: Any = real) -> Any:
                 if _INSIDE.depth:  # the reply's own HTTP (a recording client's upstream): the real one
@@ -187,10 +198,7 @@ def answering(reply: Reply, downloads: Downloads | None = None) -> Iterator[Sent
                 sent.requests.append(request)
                 return _async_response(http, _answer(reply, downloads, request))
 
-            stack.enter_context(mock.patch.object(http.HTTPTransport, "handle_request", handle))
-            stack.enter_context(
-                mock.patch.object(http.AsyncHTTPTransport, "handle_async_request", handle_async)
-            )
+            _patch(stack, http, handle, handle_async)
         yield sent
 
 
@@ -201,12 +209,7 @@ def observing() -> Iterator[Sent]:
     exception means may depend on whether it sent anything and what came back (LiteLLM's)."""
     sent = Sent()
     with contextlib.ExitStack() as stack:
-        for name in HTTP_MODULES:
-            try:
-                http = importlib.import_module(name)
-            except ImportError:
-                continue
-            real, real_async = http.HTTPTransport.handle_request, http.AsyncHTTPTransport.handle_async_request
+        for http, real, real_async in _transports():
 
             def handle(transport: Any, request: Any, real: Any = real) -> Any:
                 sent.requests.append(request)
@@ -220,10 +223,7 @@ def observing() -> Iterator[Sent]:
                 sent.statuses.append(response.status_code)
                 return response
 
-            stack.enter_context(mock.patch.object(http.HTTPTransport, "handle_request", handle))
-            stack.enter_context(
-                mock.patch.object(http.AsyncHTTPTransport, "handle_async_request", handle_async)
-            )
+            _patch(stack, http, handle, handle_async)
         yield sent
 
 
