@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import ssl
+import time
 from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
@@ -144,6 +145,29 @@ class Adapter:
 
 
 adapter = Adapter()
+
+
+PAUSE = 1.5
+"""Seconds longer than the clock gate's stall (``HOLD_STALL``, 1 s): see ``Paused``."""
+
+
+class Paused(Adapter):
+    """The reference over endpoints, working on the CPU for ``PAUSE`` seconds before each stream's first
+    item (a collection's pause, a slow parse, a loaded machine's wait for a core): it still processes
+    the stream as it reads, and the emulator's gate must not take it for one that buffers."""
+
+    def process_stream(
+        self, api: str, agent: dict[str, Any], events: Iterable[Any], *, endpoint: Endpoint
+    ) -> Iterable[Any]:
+        for number, item in enumerate(super().process_stream(api, agent, events, endpoint=endpoint)):
+            if number == 0:
+                end = time.monotonic() + PAUSE
+                while time.monotonic() < end:
+                    pass
+            yield item
+
+
+paused = Paused()
 
 
 class AsyncOnly:

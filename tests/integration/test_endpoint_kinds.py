@@ -8,10 +8,14 @@ is refused, is the case's error, and reaches no network."""
 
 from __future__ import annotations
 
+import shlex
+import sys
 from pathlib import Path
 
 import pytest
 
+from tests.fakes.endpoint_reference import PAUSE
+from wireconf.emulator.answers import HOLD_STALL
 from wireconf.kinds.registry import open_corpus
 
 REPO = Path(__file__).resolve().parents[2]
@@ -56,6 +60,27 @@ def test_the_reference_over_endpoints_gets_the_references_verdicts(run_corpus):
     assert over.with_outcome("passed") == set(reference.outcomes)
     incremental = {c for c in reference.outcomes if c in INCREMENTAL}
     assert {c.partition(".")[0] for c in incremental} == {"stream", "e2e"}
+
+
+@pytest.mark.parametrize("served", ["in-process", "exec"])
+def test_a_runtime_that_works_longer_than_the_clocks_stall_before_its_first_item_is_incremental(
+    run_corpus, served, monkeypatch
+):
+    """The gate waits for the runtime to settle (``wireconf.emulator.settle``), not for a time: the
+    reference that works longer than ``HOLD_STALL`` before each stream's first item passes every
+    incremental stream case, in this process and over ``exec:`` (the runtime in a namespace of its own,
+    whose socket diagnostics its launcher hands over with the emulator's listener)."""
+    assert PAUSE > HOLD_STALL
+    monkeypatch.setenv("PYTHONPATH", str(REPO))  # the helper imports the adapter from tests.fakes
+    adapter = "tests.fakes.endpoint_reference:paused"
+    impl = (
+        adapter
+        if served == "in-process"
+        else f"exec:{shlex.quote(sys.executable)} -m wireconf.exec_protocol.serve {adapter}"
+    )
+    run = run_corpus(f"--impl={impl}", "-k", "real-text", target=CASES / "stream" / "openai.chat")
+    judged = set(run.outcomes) & INCREMENTAL
+    assert judged and judged <= run.with_outcome("passed"), {c: run.longreprs.get(c) for c in judged}
 
 
 def test_an_async_only_runtime_is_judged_on_process_and_e2e(run_corpus):

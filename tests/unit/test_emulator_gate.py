@@ -1,10 +1,10 @@
-"""The hold-last-event gate (``RecordedAnswers(probe=, hold_last=)``): over HTTP the harness cannot know
-what a runtime has read, only what the emulator wrote, so for an ``incremental`` stream case it writes
-events 1..n-1, then holds event n and the end of the body until an item was yielded (or a stall passes).
-A runtime that processes as it reads yields with n-1 events written; one that buffers gets event n only
-after the stall, and its items are late by the verdict's rule (``judging/verdict.py::_incremental``:
-an item yielded once all ``total`` events were read). Read through the official SDKs' streaming
-iterators, sync and async."""
+"""The hold-last-event gate (``RecordedAnswers(probe=, hold_last=)``): for an ``incremental`` stream case
+the emulator writes events 1..n-1, then holds event n and the end of the body until the runtime has
+taken them (``wireconf.emulator.settle``: read every byte, its threads stopped), or, where ``/proc``
+cannot show that, until items came or a stall passed. A runtime that processes as it reads yields with
+n-1 events written; one that buffers gets event n only after, and its items are late by the verdict's
+rule (``judging/verdict.py::_incremental``: an item yielded once all ``total`` events were read). Read
+through the official SDKs' streaming iterators, sync and async."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import asyncio
 import dataclasses
 import inspect
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -21,7 +22,8 @@ from tests.unit.test_emulator import ANTHROPIC_STREAM, CHAT_STREAM, GEMINI_STREA
 from wireconf.cassettes.exchange import Exchange
 from wireconf.cassettes.store import read_cassette
 from wireconf.core.stream_probe import StreamProbe, split_events
-from wireconf.emulator.answers import ExchangeAnswers, RecordedAnswers
+from wireconf.emulator import settle
+from wireconf.emulator.answers import HOLD_STALL, ExchangeAnswers, RecordedAnswers
 from wireconf.emulator.routes import EmulatorError
 from wireconf.emulator.server import Emulator
 from wireconf.providers.registry import APIS, PROVIDER_OF
@@ -50,11 +52,14 @@ def run(
     buffered: bool,
     asynchronous: bool,
     early: bool = False,
+    pause: float = 0.0,
     **gate: Any,
 ):
     """The api's SDK stream read through a site; the harness's part as ``AdapterMethod.invoke`` plays it:
     ``mark_yield`` on the case's probe for each item the runtime yields. ``buffered``: the runtime reads
-    the whole stream before it yields anything (``early``: but one item, as soon as it starts)."""
+    the whole stream before it yields anything (``early``: but one item, as soon as it starts).
+    ``pause``: a runtime that processes as it reads but works that many seconds (on the CPU, as a
+    garbage collection does) before its first item."""
     recorded = interaction(name).response
     probe = StreamProbe(split_events(recorded.body))
     responder = RecordedAnswers(api, [recorded], probe=probe, **gate)
@@ -87,10 +92,19 @@ def run(
                 count += 1
             items = list(stream) if buffered else stream
             for _ in items:
+                if count == 0 and pause:
+                    busy(pause)
                 probe.mark_yield()
                 count += 1
         assert site.probes == [probe] and not site.refused
     return probe, count
+
+
+def busy(seconds: float) -> None:
+    """Work on the CPU for ``seconds`` (a collection's pause, a slow parse): never blocked, never idle."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
 
 
 def late(probe: StreamProbe) -> list[int]:
@@ -111,7 +125,31 @@ def test_a_runtime_that_processes_as_it_reads_yields_with_the_last_event_held(
 
 
 @pytest.mark.parametrize(("api", "name"), STREAMS, ids=[api for api, _ in STREAMS])
-def test_a_runtime_that_buffers_gets_the_last_event_only_after_the_stall_and_is_late(emulator, api, name):
+def test_a_pause_longer_than_the_clocks_stall_is_not_taken_for_buffering(emulator, api, name):
+    """The gate waits for the runtime to take what it was sent (``wireconf.emulator.settle``), not for a
+    time: a runtime that works for longer than the clock gate's stall before its first item (a
+    collection's pause, a loaded machine) still yields with the last event held."""
+    probe, count = run(emulator, api, name, False, False, pause=HOLD_STALL * 1.5, hold_last=True)
+    assert not probe.stalled and probe.unjudged is None
+    assert probe.read_at_yield[0] == probe.total - 1 and late(probe) == [] and count > 1
+
+
+@pytest.mark.parametrize(("api", "name"), STREAMS, ids=[api for api, _ in STREAMS])
+def test_a_runtime_that_buffers_is_judged_once_it_waits_for_the_last_event(emulator, api, name):
+    """It reads all it was sent and blocks for the rest with no item: the gate lets go on that, not on
+    its clock (``stall`` far beyond any test: a clock gate would hang here)."""
+    probe, count = run(emulator, api, name, True, False, hold_last=True, stall=3600.0)
+    assert probe.stalled and probe.unjudged is None
+    assert set(probe.read_at_yield) == {probe.total}
+    assert late(probe) == list(range(count - 1)) and count > 1
+
+
+@pytest.mark.parametrize(("api", "name"), STREAMS, ids=[api for api, _ in STREAMS])
+def test_a_runtime_that_buffers_gets_the_last_event_only_after_the_stall_and_is_late(
+    emulator, api, name, monkeypatch
+):
+    """Where ``/proc`` cannot show the runtime settle, the clock gate decides."""
+    monkeypatch.setattr(settle, "watch", lambda connection, diag=None: None)
     probe, count = run(emulator, api, name, True, False, hold_last=True, stall=0.2)
     assert probe.stalled, "no item could come before the last event"
     assert set(probe.read_at_yield) == {probe.total}
@@ -153,6 +191,14 @@ def test_a_yield_from_another_thread_releases_a_held_writer():
     writer.join()
     assert released == [True] and not probe.stalled
     assert StreamProbe([b"a\n\n"]).hold(0.01, 0.01) is False
+
+
+def test_a_runtime_that_never_settles_leaves_its_case_unjudged():
+    """Past the gate's limit with the runtime still working, the verdict cannot be told: an error (the
+    verdict's ``NotJudged``), never "not incremental"."""
+    probe = StreamProbe([b"a\n\n", b"b\n\n"])
+    assert probe.hold(PATIENT, 0.05, settled=lambda: False, limit=0.05) is False
+    assert probe.unjudged is not None and "cannot be told" in probe.unjudged
 
 
 # -- an e2e case's exchange (``ExchangeAnswers(hold_last=)``) ------------------------------------------
@@ -208,7 +254,7 @@ def test_an_e2e_runtime_that_processes_as_it_reads_yields_with_the_last_event_he
 
 @pytest.mark.parametrize(("api", "name"), STREAMS, ids=[api for api, _ in STREAMS])
 def test_an_e2e_runtime_that_buffers_is_late(emulator, api, name):
-    _, [probe] = run_e2e(emulator, api, name, True, hold_last=True, stall=0.2)
+    _, [probe] = run_e2e(emulator, api, name, True, hold_last=True, stall=3600.0)
     assert probe.stalled and set(probe.read_at_yield) == {probe.total}
     assert late(probe) == list(range(len(probe.read_at_yield) - 1)) and len(probe.read_at_yield) > 1
 

@@ -56,21 +56,23 @@ def test_a_dead_runtimes_listener_is_served_no_more(monkeypatch):
     for name, fresh in (("_SERVE", []), ("_WAITING", []), ("_SERVED", {}), ("_HAND_OVERS", {})):
         monkeypatch.setattr(launch, name, fresh)
     stopped = threading.Event()
-    served: list[socket.socket] = []
+    served: list[tuple[socket.socket, socket.socket | None]] = []
 
-    def serve(listener: socket.socket):
-        served.append(listener)
+    def serve(listener: socket.socket, diag: socket.socket | None):
+        served.append((listener, diag))
         return stopped.set
 
     launch.serve_listeners(serve)
     runtime = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
     ours, theirs = socket.socketpair()
-    with socket.create_server(("127.0.0.1", 0)) as listening, theirs:
+    # the launcher sends its namespace's socket diagnostics with the listener (the stream gate's)
+    with socket.create_server(("127.0.0.1", 0)) as listening, theirs, socket.socketpair()[0] as diag:
         hand_over = launch.HandOver(ours, runtime.pid)
-        socket.send_fds(theirs, [b"listening"], [listening.fileno()])
+        socket.send_fds(theirs, [b"listening"], [listening.fileno(), diag.fileno()])
         assert hand_over.reaches_emulator(10) == ""
-    assert served == [hand_over.listener]
+    assert served == [(hand_over.listener, hand_over.diag)] and hand_over.diag is not None
     assert not stopped.wait(0.3)  # served while the runtime lives
     runtime.communicate(b"")  # it exits
     assert stopped.wait(10)
-    assert hand_over.listener.fileno() == -1 and runtime.pid not in launch._HAND_OVERS
+    assert hand_over.listener.fileno() == -1 and hand_over.diag.fileno() == -1
+    assert runtime.pid not in launch._HAND_OVERS

@@ -378,7 +378,9 @@ def emulator_socket() -> socket.socket:
 
 def hand_over_listener(port: int, channel: int) -> None:
     """Listen at ``127.0.0.1:port`` in this (new) namespace and send the socket over ``channel``
-    (``socket.send_fds``), then close both here: the harness serves it (``Emulator.serve_listener``).
+    (``socket.send_fds``), with a socket-diagnostics socket made here (the emulator's stream gate asks
+    it about a connection of this namespace: ``wireconf.emulator.settle``), then close them here: the
+    harness serves it (``Emulator.serve_listener``).
     Called after ``loopback_up``; binding needs no capability. What fails is said on stderr and the
     channel closed unsent: the harness then charges every case that asks for an endpoint (an error)."""
     import socket
@@ -386,7 +388,16 @@ def hand_over_listener(port: int, channel: int) -> None:
     with socket.socket(fileno=channel) as handed:
         try:
             with socket.create_server(("127.0.0.1", port)) as listener:
-                socket.send_fds(handed, [b"listening"], [listener.fileno()])
+                fds = [listener.fileno()]
+                try:  # the kernel's socket diagnostics of this namespace, for the emulator's stream gate
+                    diag = socket.socket(socket.AF_NETLINK, socket.SOCK_DGRAM, 4)  # NETLINK_SOCK_DIAG
+                except OSError:
+                    diag = None  # the gate keeps its clock for this runtime
+                else:
+                    fds.append(diag.fileno())
+                socket.send_fds(handed, [b"listening"], fds)
+                if diag is not None:
+                    diag.close()
         except OSError as exc:
             sys.stderr.write(f"wireconf: no provider emulator in the runtime's namespace: {exc}\n")
 

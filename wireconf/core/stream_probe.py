@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,9 +34,10 @@ class StreamProbe:
     """Counts the events of one replayed stream as the SDK reads them (in memory) or as the emulator
     writes them (over HTTP, where the socket cannot say what was read: ``wireconf.emulator``).
 
-    ``released`` is set by the first yield: the emulator's hold-last-event gate waits on it before it
-    writes the stream's last event, so that a runtime that processes as it reads yields with the last
-    event still unsent, and one that buffers can only yield once the gate gave up waiting (``stalled``).
+    Over HTTP the emulator's hold-last-event gate (``hold``) writes a stream's last event only once the
+    runtime took all the others: one that processes as it reads has yielded by then, one that buffers
+    can only yield after. ``released`` is set by each yield (the gate's clock, where it has no better
+    signal, waits on it).
     """
 
     events: list[bytes]
@@ -44,7 +45,8 @@ class StreamProbe:
     read_at_yield: list[int] = field(default_factory=list)
     released: threading.Event = field(default_factory=threading.Event, compare=False, repr=False)
     stalled: bool = False
-    """The gate wrote the last event because no item came in its stall interval, not because one did."""
+    """The gate wrote the last event with no item yielded before it (the runtime settled without one, or
+    the clock gate's stall interval passed)."""
     unjudged: str | None = None
     """Why what was read at each yield cannot be known (a runtime that counts its own reading): an
     ``incremental`` case is then an error, never a verdict on the runtime's word."""
@@ -64,15 +66,37 @@ class StreamProbe:
         self.read_at_yield.append(self.read)
         self.released.set()
 
-    def hold(self, stall: float, quiet: float) -> bool:
-        """Wait (the emulator's writer, before the last event) until items were yielded and then none
-        came for ``quiet`` seconds, or until ``stall`` seconds passed with none; whether items came.
+    def hold(
+        self, stall: float, quiet: float, settled: Callable[[], bool] | None = None, limit: float = 0.0
+    ) -> bool:
+        """Wait (the emulator's writer, before the last event) until the runtime has taken all it was
+        sent; whether items were yielded by then.
 
-        Not the first item alone: the runtime's HTTP library reads the events it was sent in a burst,
-        and a runtime that processes as it reads yields the items of that burst one after another; the
-        last event is written once it has stopped yielding (it waits for more), so that every item it
-        could make without the last event is counted before it (``read_at_yield``). A runtime that
-        yields one early item and then buffers gets the last event after ``quiet`` and is still late."""
+        ``settled`` (the emulator's watch over the connection, ``wireconf.emulator.settle``) says it:
+        the runtime read every byte written and its threads stopped, so that every item it could make
+        without the last event is counted before it (``read_at_yield``), and one that buffers is judged
+        by what it did, not by how long it took. Polled until ``limit`` seconds pass; past it the case
+        is left unjudged (an error), never a verdict.
+
+        Without one (``/proc`` does not show the connection) the clock decides: items yielded and then
+        none for ``quiet`` seconds, or ``stall`` seconds with none. Not the first item alone: the
+        runtime's HTTP library reads the events it was sent in a burst and one that processes as it
+        reads yields that burst's items one after another; one that yields an early item and then
+        buffers gets the last event after ``quiet`` and is still late."""
+        if settled is not None:
+            deadline = time.monotonic() + limit
+            while time.monotonic() < deadline:
+                if settled():
+                    self.released.set()
+                    self.stalled = not self.read_at_yield
+                    return not self.stalled
+            self.unjudged = (
+                f"the runtime neither blocked for more of the stream nor stopped working in {limit:.0f} s "
+                "with all but its last event sent: whether it processes the stream as it reads cannot be "
+                "told (a thread of its process kept running)"
+            )
+            self.released.set()
+            return bool(self.read_at_yield)
         deadline = time.monotonic() + stall
         if not self.released.wait(stall):
             self.stalled = True

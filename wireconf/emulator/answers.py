@@ -58,15 +58,17 @@ class CapturedRequest:
         return f"{self.method} {scrub_uri(self.url)}"
 
 
+HOLD_LIMIT = 30.0
+"""How long (seconds) the hold-last-event gate waits for the runtime to settle (``settle``: it read all
+it was sent and stopped) before it leaves the case unjudged: past any pause of a runtime that works."""
+
 HOLD_STALL = 1.0
-"""How long the hold-last-event gate waits for an item before it writes the last event anyway (seconds):
-charged only to a runtime that buffers a stream (one that processes as it reads yields before it)."""
+"""The clock gate, where ``/proc`` cannot show the runtime settle (``StreamProbe.hold``): how long it
+waits for an item before it writes the last event anyway (seconds)."""
 
 HOLD_QUIET = 0.2
-"""Once items come, how long none must come before the gate writes the last event (seconds): the items
-a runtime makes from the events it was sent in one burst all come before it (``StreamProbe.hold``).
-Paid by every gated case of a runtime that processes as it reads; long enough that a loaded machine's
-scheduling between two items of one burst is not taken for the runtime waiting for more."""
+"""The clock gate: once items come, how long none must come before it writes the last event (seconds),
+so that the items a runtime makes from the events it was sent in one burst all come before it."""
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,8 @@ from typing import Any, Protocol
 from urllib.parse import parse_qsl
 
 from wireconf.cassettes.downloads import Download
-from wireconf.emulator.answers import Answer, Refused, Reply
+from wireconf.emulator import settle
+from wireconf.emulator.answers import HOLD_LIMIT, Answer, Refused, Reply
 from wireconf.emulator.routes import DOWNLOAD_PATH
 from wireconf.emulator.site import PROXY_USER, Site
 from wireconf.emulator.tls import Authority
@@ -76,9 +77,16 @@ class HostServer(ThreadingHTTPServer):
     block_on_close = False
 
     def __init__(
-        self, emulator: Host, address: tuple[str, int], listener: socket.socket | None = None
+        self,
+        emulator: Host,
+        address: tuple[str, int],
+        listener: socket.socket | None = None,
+        diag: settle.Diag | None = None,
     ) -> None:
         self.emulator = emulator
+        self.diag = diag
+        """Socket diagnostics in ``listener``'s network namespace, where that is not this process's
+        (``settle.watch``)."""
         self.connections: set[socket.socket] = set()
         self.connections_lock = threading.Lock()
         super().__init__(address, Handler, bind_and_activate=listener is None)
@@ -254,10 +262,11 @@ class Handler(BaseHTTPRequestHandler):
         # write: the server's thread and a runtime's in one process hand the GIL over once, not per event
         events = probe.chunks()
         if reply.hold is not None and probe.total > 1:
-            # the gate: all but the last event now, the rest once the runtime yielded (or the stall)
+            # the gate: all but the last event now, the rest once the runtime took them (``settle``)
             self.wfile.write(_chunked(next(events) for _ in range(probe.total - 1)))
             self.wfile.flush()
-            probe.hold(*reply.hold)
+            seen = settle.watch(self.connection, self.server.diag)
+            probe.hold(*reply.hold, settled=seen.settled if seen else None, limit=HOLD_LIMIT)
         self.wfile.write(_chunked(events) + b"0\r\n\r\n")
 
     def _write_download(self, found: Download) -> None:

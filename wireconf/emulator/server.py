@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 from wireconf.cassettes.downloads import Downloads
 from wireconf.core.untyped import JSON
+from wireconf.emulator import settle
 from wireconf.emulator.answers import Refused, Responder
 from wireconf.emulator.handler import HostServer, token_of_credentials
 from wireconf.emulator.routes import EmulatorError, public_endpoint
@@ -76,19 +77,23 @@ class Emulator:
             self._thread.start()
         return self
 
-    def serve_listener(self, listener: socket.socket) -> Callable[[], None]:
+    def serve_listener(
+        self, listener: socket.socket, diag: socket.socket | None = None
+    ) -> Callable[[], None]:
         """Serve the connections of ``listener`` too: a socket listening on 127.0.0.1 at this emulator's
         port in another network namespace (a forked runner's, an ``exec:`` runtime's), made there and
         handed over (``socket.send_fds``), so that every site's URL means the same there as here and
-        the emulator is all that namespace can reach. The sites are the same. Returns how to stop
-        serving it (its namespace is dead: a thread and a socket less)."""
+        the emulator is all that namespace can reach. The sites are the same. ``diag``: a socket
+        diagnostics socket made in that namespace (``settle.Diag``), for the stream gate to see its
+        connections; without one the gate keeps its clock there. Returns how to stop serving it (its
+        namespace is dead: a thread and a socket less)."""
         host, port = listener.getsockname()[:2]
         if (host, port) != self.address:
             raise EmulatorError(
                 f"a listener on {host}:{port} cannot serve this emulator's sites, whose URLs name "
                 f"{self.address[0]}:{self.address[1]}"
             )
-        server = HostServer(self, self.address, listener)
+        server = HostServer(self, self.address, listener, settle.Diag(diag) if diag is not None else None)
         thread = threading.Thread(
             target=server.serve_forever, kwargs={"poll_interval": 0.5}, daemon=True, name="wireconf-emulator"
         )

@@ -78,7 +78,7 @@ class ExecAdapter:
         self.sends_ahead = hello.get("ahead") is True
         """Protocol 3's ``ahead``: the harness may write the next cases' calls while this one runs."""
         if self._endpoints:
-            launch.serve_listeners(lambda listener: sites.emulator().serve_listener(listener))
+            launch.serve_listeners(lambda listener, diag: sites.emulator().serve_listener(listener, diag))
         self._ahead = Ahead(self._supervisor, self.sends_ahead)
         # the methods of the contract, generated from the kinds; the optional ones exist on this proxy
         # only when the runtime has them, as in-process

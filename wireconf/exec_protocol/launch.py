@@ -154,6 +154,7 @@ class HandOver:
 
     def __init__(self, channel: socket.socket | None, pid: int | None = None) -> None:
         self.listener: socket.socket | None = None
+        self.diag: socket.socket | None = None
         self.pid = pid
         self.why = "" if channel is None else "the launcher has not handed it over yet"
         self.done = threading.Event()
@@ -167,18 +168,20 @@ class HandOver:
     def _receive(self, channel: socket.socket) -> None:
         with channel:
             try:
-                _, fds, _, _ = socket.recv_fds(channel, 64, 1)
+                _, fds, _, _ = socket.recv_fds(channel, 64, 2)
             except OSError as exc:
                 fds, self.why = [], f"its launcher's channel failed: {exc}"
         if fds:
             self.listener, self.why = socket.socket(fileno=fds[0]), ""
-            _deliver(self.listener)
+            # with it, the namespace's socket diagnostics (``netns.hand_over_listener``)
+            self.diag = socket.socket(fileno=fds[1]) if len(fds) > 1 else None
+            _deliver(self.listener, self.diag)
         elif not self.why.startswith("its launcher"):
             self.why = "its launcher made none (its namespace's loopback could not come up: see its stderr)"
         self.done.set()
         if self.listener is not None and self.pid is not None:
             _exited(self.pid)  # the runtime is gone (a restart starts another): nothing can reach it now
-            _retire(self.listener)
+            _retire(self.listener, self.diag)
             _HAND_OVERS.pop(self.pid, None)
 
     def reaches_emulator(self, timeout: float) -> str:
@@ -190,33 +193,38 @@ class HandOver:
 
 _HAND_OVERS: dict[int, HandOver] = {}
 """Each runtime process's hand-over, by its pid (while it lives)."""
-_SERVE: list[Callable[[socket.socket], Callable[[], None]]] = []
-_WAITING: list[socket.socket] = []
+Serve = Callable[[socket.socket, "socket.socket | None"], Callable[[], None]]
+"""How a listener is served (with its namespace's socket diagnostics, if it came with one); returns how
+to stop."""
+_SERVE: list[Serve] = []
+_WAITING: list[tuple[socket.socket, socket.socket | None]] = []
 _SERVED: dict[socket.socket, Callable[[], None]] = {}
 """How to stop serving each listener given to ``serve``."""
 _HANDED = threading.Lock()
 
 
-def _deliver(listener: socket.socket) -> None:
+def _deliver(listener: socket.socket, diag: socket.socket | None) -> None:
     with _HANDED:
         if not _SERVE:
-            _WAITING.append(listener)
+            _WAITING.append((listener, diag))
             return
         serve = _SERVE[0]
-    stop = serve(listener)
+    stop = serve(listener, diag)
     with _HANDED:
         _SERVED[listener] = stop
 
 
-def _retire(listener: socket.socket) -> None:
+def _retire(listener: socket.socket, diag: socket.socket | None) -> None:
     """Stop serving ``listener`` (its runtime's namespace is dead), or drop it if it waits still."""
     with _HANDED:
         stop = _SERVED.pop(listener, None)
-        if listener in _WAITING:
-            _WAITING.remove(listener)
+        if (listener, diag) in _WAITING:
+            _WAITING.remove((listener, diag))
     if stop is not None:
         stop()
     listener.close()
+    if diag is not None:
+        diag.close()
 
 
 def _exited(pid: int) -> None:
@@ -235,7 +243,7 @@ def _exited(pid: int) -> None:
         os.close(pidfd)
 
 
-def serve_listeners(serve: Callable[[socket.socket], Callable[[], None]]) -> None:
+def serve_listeners(serve: Serve) -> None:
     """Give every listener handed over (those come already, and those to come: a restarted runtime's)
     to ``serve`` (the emulator's ``serve_listener``, which returns how to stop serving it: done once
     its runtime has exited), once; a second call changes nothing."""
@@ -245,8 +253,8 @@ def serve_listeners(serve: Callable[[socket.socket], Callable[[], None]]) -> Non
         _SERVE.append(serve)
         waiting = list(_WAITING)
         _WAITING.clear()
-    for listener in waiting:
-        stop = serve(listener)
+    for listener, diag in waiting:
+        stop = serve(listener, diag)
         with _HANDED:
             _SERVED[listener] = stop
 

@@ -152,6 +152,9 @@ class Server:
             # protocol 3: the next calls may come while this one runs; they wait on stdin, in order
             pipeline=self.pipeline,
             ahead=self.pipeline,
+            # protocol 4: an adapter whose methods declare `endpoint` is pointed at the case's site
+            endpoints=self.protocol >= 4
+            and any(method.takes_endpoint(self.adapter) for _, method in METHODS.values()),
         )
         self.send({"type": "hello", **hello.model_dump(exclude_defaults=True)})
         self.warm_up(caps)
@@ -182,7 +185,8 @@ class Server:
             _, method = METHODS[call["method"]]
             args = self._arguments(call)
             function = getattr(self.adapter, method.name)
-            result = function(call["api"], *args) if method.takes_api else function(*args)
+            given = {"endpoint": _endpoint(call["endpoint"])} if "endpoint" in call else {}
+            result = function(call["api"], *args, **given) if method.takes_api else function(*args, **given)
             if method.awaited:
                 result = asyncio.run(_settle(result))
             sdk_json = _sdk_json(call.get("api"))
@@ -328,6 +332,13 @@ class Server:
             if self.protocol < 4 or not isinstance(read.get("id"), int) or read["id"] < call_id:
                 raise ProtocolError(f"expected a message of call {call_id}, got {read}")
             self._later.append(read)
+
+
+def _endpoint(data: dict[str, Any]) -> Any:
+    """The call's ``endpoint`` (protocol 4, ``endpoints``) as the adapter's methods take it in-process."""
+    from wireconf.emulator.routes import Endpoint
+
+    return Endpoint(**data)
 
 
 def _sdk_json(api: str | None) -> Callable[[Any], Any] | None:

@@ -1,0 +1,109 @@
+"""What the gate waits for (``wireconf.emulator.settle``): the runtime at the other end of a connection
+read every byte it was sent and stopped, seen in ``/proc``: the client end's receive queue, its
+holders' threads' states and CPU times. A runtime that has not read, or is working (a pause on the
+CPU), is not settled; one blocked for more bytes is, in this process or in a child process."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from wireconf.emulator import settle
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads Linux's /proc")
+
+
+@pytest.fixture
+def listener() -> Iterator[socket.socket]:
+    server = socket.create_server(("127.0.0.1", 0))
+    yield server
+    server.close()
+
+
+def until(predicate, limit: float = 30.0) -> bool:
+    """Polls ``predicate`` (each call of ``settled`` takes its span) until true or ``limit`` passes."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        if predicate():
+            return True
+    return False
+
+
+def test_unread_bytes_and_a_working_reader_are_not_settled_a_blocked_reader_is(listener):
+    client = socket.create_connection(listener.getsockname())
+    accepted, _ = listener.accept()
+    go, work, done = threading.Event(), threading.Event(), threading.Event()
+
+    def runtime() -> None:
+        go.wait()
+        assert client.recv(4096) == b"x" * 100  # everything sent, in one read
+        if work.is_set():
+            end = time.monotonic() + 1.0
+            while time.monotonic() < end:  # on the CPU, as a collection's pause
+                pass
+        done.set()
+        client.recv(1)  # blocked for more, as a runtime waiting for the next event
+
+    reader = threading.Thread(target=runtime, daemon=True)
+    reader.start()
+    try:
+        found = settle.watch(accepted)
+        assert found is not None and found.client == client.getsockname()
+        accepted.sendall(b"x" * 100)
+        assert until(lambda: found.look().unread == 100, 5)
+        assert not found.settled(), "100 bytes are unread"
+        work.set()
+        go.set()
+        assert until(lambda: found.look().unread == 0, 5)
+        assert not done.is_set() and not found.settled(), "the reader works on what it read"
+        assert until(found.settled)
+        assert done.is_set(), "settled only once the reader stopped"
+    finally:
+        accepted.sendall(b"y")
+        reader.join(5)
+        client.close()
+        accepted.close()
+
+
+def test_a_runtime_in_a_child_process_is_watched_there(listener):
+    """An ``exec:`` runtime holds the client end in a process of its own (a descendant of this one)."""
+    host, port = listener.getsockname()
+    code = (
+        "import socket,sys; c=socket.create_connection((sys.argv[1],int(sys.argv[2]))); "
+        "c.recv(4096); print('read', flush=True); c.recv(1)"
+    )
+    child = subprocess.Popen([sys.executable, "-c", code, host, str(port)], stdout=subprocess.PIPE, text=True)
+    try:
+        accepted, _ = listener.accept()
+        found = settle.watch(accepted)
+        assert found is not None and child.pid in found.pids
+        accepted.sendall(b"x" * 10)
+        assert child.stdout is not None and child.stdout.readline() == "read\n"
+        assert until(found.settled)
+        accepted.sendall(b"y")
+        assert child.wait(10) == 0
+        assert found.look().unread is None, "the connection is gone: nothing to wait for"
+    finally:
+        child.kill()
+
+
+def test_a_runnable_thread_is_never_idle():
+    """Waiting for a CPU on a loaded machine is state ``R``: not settled, whatever its CPU time says."""
+    assert not settle.Snapshot(0, {(1, 1): ("R", 5)}).idle()
+    assert not settle.Snapshot(3, {(1, 1): ("S", 5)}).idle()
+    assert settle.Snapshot(0, {(1, 1): ("S", 5), (1, 2): ("D", 9)}).idle()
+
+
+def test_a_connection_no_process_here_holds_is_not_watched(listener):
+    """What ``/proc`` cannot show gets no watch (the gate keeps its clock)."""
+    client = socket.create_connection(listener.getsockname())
+    accepted, _ = listener.accept()
+    client.close()
+    accepted.close()
+    assert settle.watch(accepted) is None

@@ -1,0 +1,252 @@
+"""Whether the runtime at the other end of an emulator connection has *settled*: read every byte the
+emulator wrote to it, and stopped working on them. The hold-last-event gate waits for this before it
+writes a stream's last event, in place of a clock.
+
+Over HTTP the harness cannot hear a runtime ask for more, but the kernel can say both halves of it:
+
+- **read**: the client end's receive queue is empty. The kernel's socket diagnostics (``sock_diag``
+  over netlink, what ``ss`` reads; ``Diag``) look the one socket up by its addresses, in the network
+  namespace the netlink socket was made in: this process's, or, for a listener handed over from a
+  runtime's namespace, one made there and handed over with it (``netns.hand_over_listener``);
+- **stopped**: no thread of the processes that hold the client end (nor of this process, whose threads
+  take an out-of-process runtime's items off its pipe) is runnable (state ``R``: running, or waiting
+  for a CPU on a loaded machine) or used any CPU time (``/proc/<pid>/task/<tid>/schedstat``, in
+  nanoseconds) over ``SPAN``; the gate's own thread, which reads these files, is left out.
+
+A runtime in a garbage-collection pause, or waiting for a CPU on a loaded machine, is runnable or
+using CPU, so it is never taken for one that waits for more bytes; one that buffers reads everything
+sent, blocks for the rest and is settled with no item yielded. Where the kernel does not show the
+connection (another system, a process this one may not inspect), ``watch`` returns ``None`` and the
+gate keeps its clock (``StreamProbe.hold``).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import struct
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+PROC = Path("/proc")
+
+SPAN = 0.05
+"""How long (seconds) the runtime's threads must stay blocked, using no CPU, with nothing left unread,
+before it counts as settled: longer than a wake-up's latency (a thread woken by the bytes it waited
+for is runnable at once), short beside the clock gate's quiet interval."""
+
+SAMPLES = 3
+"""Snapshots over ``SPAN`` (the first, the last and those between): all must agree."""
+
+_NETLINK_SOCK_DIAG = 4
+_SOCK_DIAG_BY_FAMILY = 20
+_NLM_F_REQUEST = 1
+_NLMSG_ERROR = 2
+_NO_COOKIE = 0xFFFFFFFF
+_ESTABLISHED = 1
+_HEADER = struct.Struct("=IHHII")  # struct nlmsghdr
+_REQUEST = struct.Struct("=BBBBI")  # struct inet_diag_req_v2, before its inet_diag_sockid
+_QUEUES = struct.Struct("=IIIII")  # inet_diag_msg's expires, rqueue, wqueue, uid, inode
+_SOCKID_SIZE = 48
+
+
+class Diag:
+    """A ``NETLINK_SOCK_DIAG`` socket: asks the kernel for one TCP socket of its network namespace by its
+    local and remote address (no dump: a lookup, microseconds). Shared by the emulator's connection
+    threads, one question at a time."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self._sock = sock
+        self._lock = threading.Lock()
+        self._seq = 0
+
+    @classmethod
+    def here(cls) -> Diag | None:
+        """This process's (its current network namespace's), made on first use; ``None`` where netlink
+        has no socket diagnostics (not Linux)."""
+        global _HERE
+        with _HERE_LOCK:
+            if _HERE is None or _HERE[0] != os.getpid():
+                try:
+                    made = socket.socket(socket.AF_NETLINK, socket.SOCK_DGRAM, _NETLINK_SOCK_DIAG)
+                except (AttributeError, OSError):
+                    return None
+                _HERE = (os.getpid(), cls(made))
+            return _HERE[1]
+
+    def close(self) -> None:
+        self._sock.close()
+
+    def socket_of(
+        self, family: int, local: tuple[str, int], remote: tuple[str, int]
+    ) -> tuple[int, int, int] | None:
+        """``(state, unread bytes, inode)`` of the TCP socket whose own end is ``local`` and peer
+        ``remote``; ``None`` where there is none (closed and gone)."""
+        sockid = (
+            struct.pack("!HH", local[1], remote[1])
+            + socket.inet_pton(family, local[0]).ljust(16, b"\0")
+            + socket.inet_pton(family, remote[0]).ljust(16, b"\0")
+            + struct.pack("=III", 0, _NO_COOKIE, _NO_COOKIE)
+        )
+        body = _REQUEST.pack(family, socket.IPPROTO_TCP, 0, 0, 0xFFFFFFFF) + sockid
+        with self._lock:
+            self._seq += 1
+            self._sock.send(
+                _HEADER.pack(_HEADER.size + len(body), _SOCK_DIAG_BY_FAMILY, _NLM_F_REQUEST, self._seq, 0)
+                + body
+            )
+            while True:  # an answer to an earlier question that timed out is skipped by its number
+                data = self._sock.recv(65536)
+                if len(data) >= _HEADER.size and _HEADER.unpack_from(data)[3] == self._seq:
+                    break
+        kind = _HEADER.unpack_from(data)[1]
+        if kind == _NLMSG_ERROR or len(data) < _HEADER.size + 4 + _SOCKID_SIZE + _QUEUES.size:
+            return None
+        state = data[_HEADER.size + 1]
+        _, unread, _, _, inode = _QUEUES.unpack_from(data, _HEADER.size + 4 + _SOCKID_SIZE)
+        return state, unread, inode
+
+
+_HERE: tuple[int, Diag] | None = None
+_HERE_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What one look at the runtime's side saw: the client end's unread bytes (``None``: the connection
+    is gone, nothing more will be read), and each watched thread's state letter and CPU time (ns)."""
+
+    unread: int | None
+    threads: dict[tuple[int, int], tuple[str, int]]
+
+    def idle(self) -> bool:
+        return not self.unread and all(state != "R" for state, _ in self.threads.values())
+
+
+@dataclass(frozen=True)
+class Watch:
+    """The client end of one connection: how to ask the kernel about it, its addresses, and the
+    processes to watch (those holding it, and this one)."""
+
+    diag: Diag
+    family: int
+    client: tuple[str, int]
+    server: tuple[str, int]
+    pids: tuple[int, ...]
+    gate_thread: int
+
+    def unread(self) -> int | None:
+        try:
+            found = self.diag.socket_of(self.family, self.client, self.server)
+        except OSError:  # its namespace's listener was retired (the runtime is gone)
+            return None
+        return found[1] if found is not None and found[0] == _ESTABLISHED else None
+
+    def look(self) -> Snapshot:
+        return Snapshot(self.unread(), _threads(self))
+
+    def settled(self) -> bool:
+        """Blocks for ``SPAN``: whether every look over it saw nothing unread, no runnable thread and no
+        CPU used since the first."""
+        first = self.look()
+        if not first.idle():
+            time.sleep(SPAN / (SAMPLES - 1))
+            return False
+        for _ in range(SAMPLES - 1):
+            time.sleep(SPAN / (SAMPLES - 1))
+            now = self.look()
+            if not now.idle() or now.threads != first.threads:
+                return False
+        return True
+
+
+def watch(connection: socket.socket, diag: Diag | None = None) -> Watch | None:
+    """The watch over ``connection``'s client end (a connection the emulator accepted; ``diag``: one
+    made in its network namespace, where that is not this process's), or ``None`` where the kernel does
+    not show it. The runtime holding it is this process or one below it."""
+    diag = diag if diag is not None else Diag.here()
+    if diag is None:
+        return None
+    try:
+        server = connection.getsockname()[:2]
+        client = connection.getpeername()[:2]
+        found = diag.socket_of(connection.family, client, server)
+    except OSError:
+        return None
+    if found is None or found[0] != _ESTABLISHED or not found[2]:
+        return None
+    inode, me = found[2], os.getpid()
+    # an in-process runtime holds it here; an ``exec:`` one in a process below this one
+    holders = [me] if _holds(me, inode) else [pid for pid in _descendants(me) if _holds(pid, inode)]
+    if not holders:
+        return None
+    pids = tuple(dict.fromkeys([*holders, me]))
+    return Watch(diag, connection.family, client, server, pids, threading.get_native_id())
+
+
+# -- reading /proc ---------------------------------------------------------------------------------
+
+
+def _holds(pid: int, inode: int) -> bool:
+    target = f"socket:[{inode}]"
+    fds = PROC / str(pid) / "fd"
+    try:
+        names = os.listdir(fds)
+    except OSError:
+        return False
+    for name in names:
+        try:
+            if os.readlink(fds / name) == target:
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def _descendants(root: int) -> list[int]:
+    """Every process below ``root``, from each process's parent in ``/proc/<pid>/stat``."""
+    children: dict[int, list[int]] = {}
+    for entry in os.scandir(PROC):
+        if entry.name.isdigit():
+            parent = _stat_fields(PROC / entry.name / "stat")
+            if parent is not None:
+                children.setdefault(int(parent[1]), []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _stat_fields(path: Path) -> list[str] | None:
+    """The fields of a ``stat`` file after the command's name (which may hold spaces and parentheses):
+    ``[state, ppid, ...]``."""
+    try:
+        text = path.read_text()
+    except OSError:
+        return None
+    return text[text.rfind(")") + 2 :].split()
+
+
+def _threads(watched: Watch) -> dict[tuple[int, int], tuple[str, int]]:
+    found: dict[tuple[int, int], tuple[str, int]] = {}
+    for pid in watched.pids:
+        tasks = PROC / str(pid) / "task"
+        try:
+            tids = os.listdir(tasks)
+        except OSError:
+            continue
+        for tid in tids:
+            if int(tid) == watched.gate_thread and pid == os.getpid():
+                continue
+            fields = _stat_fields(tasks / tid / "stat")
+            try:
+                cpu = int((tasks / tid / "schedstat").read_text().split()[0])
+            except (OSError, IndexError, ValueError):
+                continue  # the thread ended between the listing and the read
+            if fields:
+                found[(pid, int(tid))] = (fields[0], cpu)
+    return found
