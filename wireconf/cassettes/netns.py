@@ -389,12 +389,12 @@ def hand_over_listener(port: int, channel: int) -> None:
         try:
             with socket.create_server(("127.0.0.1", port)) as listener:
                 fds = [listener.fileno()]
+                diag: socket.socket | None = None
                 try:  # the kernel's socket diagnostics of this namespace, for the emulator's stream gate
                     diag = socket.socket(socket.AF_NETLINK, socket.SOCK_DGRAM, 4)  # NETLINK_SOCK_DIAG
-                except OSError:
-                    diag = None  # the gate keeps its clock for this runtime
-                else:
                     fds.append(diag.fileno())
+                except OSError:
+                    pass  # none: the gate keeps its clock for this runtime
                 socket.send_fds(handed, [b"listening"], fds)
                 if diag is not None:
                     diag.close()
