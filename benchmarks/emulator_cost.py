@@ -26,7 +26,7 @@ Then two costs of issue 34's later parts, each against its own baseline, interle
 - the hold-last-event gate (``--gate-calls``): a stream case per case without the gate, and with it for
   a runtime that yields an item per event as it reads (``RecordedAnswers(probe=, hold_last=True)``):
   the gate's wall time is what it takes to see the runtime settle (``wireconf.emulator.settle``:
-  at least its ``SPAN``), its CPU what the watching costs (reading ``/proc``);
+  at least ``SETTLE_SPAN``), its CPU what the watching costs (socket diagnostics, ``/proc``);
 - record mode (``--record-calls``), against the fake provider of the tests on 127.0.0.1: the e2e SDK
   client with the recording transport (in-process, today's path) and the same call through the
   emulator's recording proxy (a placeholder client, ``RecordingAnswers`` + ``DirectUpstream``); the
@@ -45,11 +45,10 @@ from typing import Any
 
 from wireconf.cassettes.exchange import Exchange
 from wireconf.cassettes.store import RecordedResponse, read_cassette
-from wireconf.core.stream_probe import StreamProbe, split_events
+from wireconf.core.stream_probe import SETTLE_SPAN, StreamProbe, split_events
 from wireconf.emulator.answers import RecordedAnswers
 from wireconf.emulator.recording import DirectUpstream, RecordingAnswers
 from wireconf.emulator.server import Emulator
-from wireconf.emulator.settle import SPAN
 from wireconf.emulator.site import Site
 from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.sdk.replay import e2e_client, new_replay, warm_up
@@ -218,7 +217,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument(
-        "--gate-calls", type=int, default=10, help="per round (each gated call waits at least settle.SPAN)"
+        "--gate-calls", type=int, default=10, help="per round (each gated call waits at least SETTLE_SPAN)"
     )
     parser.add_argument("--record-calls", type=int, default=50)
     parser.add_argument("--only", choices=("replay", "gate", "record"), help="one part only")
@@ -236,7 +235,7 @@ def main() -> None:
                 show(title, measure(ways(emulator, api, response, uri), args.repeat, calls))
             if args.only in (None, "gate") and response.is_event_stream:
                 found = measure(gated(emulator, api, response, uri), args.repeat, args.gate_calls)
-                show(f"{title} the hold-last-event gate (settle.SPAN {SPAN * 1000:.0f} ms)", found)
+                show(f"{title} the hold-last-event gate (SETTLE_SPAN {SETTLE_SPAN * 1000:.0f} ms)", found)
         if args.only in (None, "record"):
             import tempfile
 

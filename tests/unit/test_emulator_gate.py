@@ -53,13 +53,15 @@ def run(
     asynchronous: bool,
     early: bool = False,
     pause: float = 0.0,
+    nap: float = 0.0,
     **gate: Any,
 ):
     """The api's SDK stream read through a site; the harness's part as ``AdapterMethod.invoke`` plays it:
     ``mark_yield`` on the case's probe for each item the runtime yields. ``buffered``: the runtime reads
     the whole stream before it yields anything (``early``: but one item, as soon as it starts).
     ``pause``: a runtime that processes as it reads but works that many seconds (on the CPU, as a
-    garbage collection does) before its first item."""
+    garbage collection does) before its first item; ``nap``: one that sleeps that long (a timer, a
+    debounce: blocked, using no CPU) before it."""
     recorded = interaction(name).response
     probe = StreamProbe(split_events(recorded.body))
     responder = RecordedAnswers(api, [recorded], probe=probe, **gate)
@@ -94,6 +96,8 @@ def run(
             for _ in items:
                 if count == 0 and pause:
                     busy(pause)
+                if count == 0 and nap:
+                    time.sleep(nap)
                 probe.mark_yield()
                 count += 1
         assert site.probes == [probe] and not site.refused
@@ -134,11 +138,18 @@ def test_a_pause_longer_than_the_clocks_stall_is_not_taken_for_buffering(emulato
     assert probe.read_at_yield[0] == probe.total - 1 and late(probe) == [] and count > 1
 
 
+def test_a_runtime_that_sleeps_on_a_timer_before_its_first_item_is_not_taken_for_buffering(emulator):
+    """Blocked and using no CPU is not yet buffering: with no item yielded the runtime gets a stall more
+    for one (one that hands its bytes to a timer, a debounce, wakes within it and yields)."""
+    probe, count = run(emulator, "openai.chat", CHAT_STREAM, False, False, nap=0.3, hold_last=True)
+    assert not probe.stalled and probe.read_at_yield[0] == probe.total - 1 and count > 1
+
+
 @pytest.mark.parametrize(("api", "name"), STREAMS, ids=[api for api, _ in STREAMS])
 def test_a_runtime_that_buffers_is_judged_once_it_waits_for_the_last_event(emulator, api, name):
-    """It reads all it was sent and blocks for the rest with no item: the gate lets go on that, not on
-    its clock (``stall`` far beyond any test: a clock gate would hang here)."""
-    probe, count = run(emulator, api, name, True, False, hold_last=True, stall=3600.0)
+    """It reads all it was sent and blocks for the rest with no item: the gate lets go once a stall
+    passed from then with none, the runtime settled still."""
+    probe, count = run(emulator, api, name, True, False, hold_last=True, stall=0.3)
     assert probe.stalled and probe.unjudged is None
     assert set(probe.read_at_yield) == {probe.total}
     assert late(probe) == list(range(count - 1)) and count > 1
@@ -197,7 +208,7 @@ def test_a_runtime_that_never_settles_leaves_its_case_unjudged():
     """Past the gate's limit with the runtime still working, the verdict cannot be told: an error (the
     verdict's ``NotJudged``), never "not incremental"."""
     probe = StreamProbe([b"a\n\n", b"b\n\n"])
-    assert probe.hold(PATIENT, 0.05, settled=lambda: False, limit=0.05) is False
+    assert probe.hold(PATIENT, 0.05, settled=lambda span: False, limit=0.05) is False
     assert probe.unjudged is not None and "cannot be told" in probe.unjudged
 
 
@@ -254,7 +265,7 @@ def test_an_e2e_runtime_that_processes_as_it_reads_yields_with_the_last_event_he
 
 @pytest.mark.parametrize(("api", "name"), STREAMS, ids=[api for api, _ in STREAMS])
 def test_an_e2e_runtime_that_buffers_is_late(emulator, api, name):
-    _, [probe] = run_e2e(emulator, api, name, True, hold_last=True, stall=3600.0)
+    _, [probe] = run_e2e(emulator, api, name, True, hold_last=True, stall=0.3)
     assert probe.stalled and set(probe.read_at_yield) == {probe.total}
     assert late(probe) == list(range(len(probe.read_at_yield) - 1)) and len(probe.read_at_yield) > 1
 

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from wireconf.core.stream_probe import SETTLE_SPAN as SPAN
 from wireconf.emulator import settle
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads Linux's /proc")
@@ -57,12 +58,12 @@ def test_unread_bytes_and_a_working_reader_are_not_settled_a_blocked_reader_is(l
         assert found is not None and found.client == client.getsockname()
         accepted.sendall(b"x" * 100)
         assert until(lambda: found.look().unread == 100, 5)
-        assert not found.settled(), "100 bytes are unread"
+        assert not found.settled(SPAN), "100 bytes are unread"
         work.set()
         go.set()
         assert until(lambda: found.look().unread == 0, 5)
-        assert not done.is_set() and not found.settled(), "the reader works on what it read"
-        assert until(found.settled)
+        assert not done.is_set() and not found.settled(SPAN), "the reader works on what it read"
+        assert until(lambda: found.settled(SPAN))
         assert done.is_set(), "settled only once the reader stopped"
     finally:
         accepted.sendall(b"y")
@@ -85,7 +86,7 @@ def test_a_runtime_in_a_child_process_is_watched_there(listener):
         assert found is not None and child.pid in found.pids
         accepted.sendall(b"x" * 10)
         assert child.stdout is not None and child.stdout.readline() == "read\n"
-        assert until(found.settled)
+        assert until(lambda: found.settled(SPAN))
         accepted.sendall(b"y")
         assert child.wait(10) == 0
         assert found.look().unread is None, "the connection is gone: nothing to wait for"

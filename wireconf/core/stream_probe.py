@@ -17,6 +17,11 @@ from typing import Any
 
 _EVENT_END = re.compile(rb"\r?\n\r?\n")
 
+SETTLE_SPAN = 0.05
+"""How long (seconds) a runtime must stay settled (every byte read, its threads blocked, no CPU used)
+before the gate takes it as waiting for more: longer than a wake-up's latency (a thread woken by the
+bytes it waited for is runnable at once)."""
+
 
 def split_events(body: bytes) -> list[bytes]:
     """Split an SSE body into events, each keeping its own bytes (the blank line included)."""
@@ -67,18 +72,27 @@ class StreamProbe:
         self.released.set()
 
     def hold(
-        self, stall: float, quiet: float, settled: Callable[[], bool] | None = None, limit: float = 0.0
+        self,
+        stall: float,
+        quiet: float,
+        settled: Callable[[float], bool] | None = None,
+        limit: float = 0.0,
     ) -> bool:
         """Wait (the emulator's writer, before the last event) until the runtime has taken all it was
         sent; whether items were yielded by then.
 
-        ``settled`` (the emulator's watch over the connection, ``wireconf.emulator.settle``) says it:
-        the runtime read every byte written and its threads stopped, so that every item it could make
-        without the last event is counted before it (``read_at_yield``), and one that buffers is judged
-        by what it did, not by how long it took. Polled until ``limit`` seconds pass; past it the case
-        is left unjudged (an error), never a verdict.
+        ``settled(span)`` (the emulator's watch over the connection, ``wireconf.emulator.settle``) says
+        whether the runtime, over the next ``span`` seconds, had read every byte written and its threads
+        stayed stopped: once it has, with items yielded, every item it could make without the last
+        event is counted before it (``read_at_yield``). With none yet, it gets ``stall`` seconds more
+        from then for an item (a runtime that hands its bytes to a timer, a debounce, yields within
+        that), and counts as buffering only if none came and it is still settled: a pause or a loaded
+        machine keeps a thread runnable and never counts, so the verdict follows what the runtime did,
+        not how long it took (its housekeeping timers, an HTTP client's ticks, do not hold it up).
+        Polled until ``limit`` seconds pass; past it the case is left unjudged (an error), never a
+        verdict.
 
-        Without one (``/proc`` does not show the connection) the clock decides: items yielded and then
+        Without it (the kernel does not show the connection) the clock decides: items yielded and then
         none for ``quiet`` seconds, or ``stall`` seconds with none. Not the first item alone: the
         runtime's HTTP library reads the events it was sent in a burst and one that processes as it
         reads yields that burst's items one after another; one that yields an early item and then
@@ -86,10 +100,16 @@ class StreamProbe:
         if settled is not None:
             deadline = time.monotonic() + limit
             while time.monotonic() < deadline:
-                if settled():
-                    self.released.set()
-                    self.stalled = not self.read_at_yield
-                    return not self.stalled
+                if not settled(SETTLE_SPAN):
+                    continue
+                if not self.read_at_yield:
+                    # settled with nothing yielded: a stall's time for an item its own timer makes
+                    self.released.clear()
+                    if self.released.wait(stall) or not settled(SETTLE_SPAN):
+                        continue  # an item came, or it is working: look again
+                self.released.set()
+                self.stalled = not self.read_at_yield
+                return not self.stalled
             self.unjudged = (
                 f"the runtime neither blocked for more of the stream nor stopped working in {limit:.0f} s "
                 "with all but its last event sent: whether it processes the stream as it reads cannot be "

@@ -96,6 +96,9 @@ class HostServer(ThreadingHTTPServer):
             self.server_address = listener.getsockname()
 
     def finish_request(self, request: Any, client_address: Any) -> None:
+        # the connection's thread (``ThreadingMixIn``'s), named as the emulator's: the stream gate
+        # watches the runtime's threads, never the emulator's own (``settle.OWN_THREADS``)
+        threading.current_thread().name = f"{settle.OWN_THREADS}-connection"
         with self.connections_lock:
             self.connections.add(request)
         try:

@@ -72,7 +72,7 @@ class Emulator:
                 target=self._server.serve_forever,
                 kwargs={"poll_interval": 0.5},
                 daemon=True,
-                name="wireconf-emulator",
+                name=settle.OWN_THREADS,
             )
             self._thread.start()
         return self
@@ -95,7 +95,7 @@ class Emulator:
             )
         server = HostServer(self, self.address, listener, settle.Diag(diag) if diag is not None else None)
         thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.5}, daemon=True, name="wireconf-emulator"
+            target=server.serve_forever, kwargs={"poll_interval": 0.5}, daemon=True, name=settle.OWN_THREADS
         )
         thread.start()
         served = (server, thread)

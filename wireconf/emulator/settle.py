@@ -11,7 +11,8 @@ Over HTTP the harness cannot hear a runtime ask for more, but the kernel can say
 - **stopped**: no thread of the processes that hold the client end (nor of this process, whose threads
   take an out-of-process runtime's items off its pipe) is runnable (state ``R``: running, or waiting
   for a CPU on a loaded machine) or used any CPU time (``/proc/<pid>/task/<tid>/schedstat``, in
-  nanoseconds) over ``SPAN``; the gate's own thread, which reads these files, is left out.
+  nanoseconds) over the span the gate asks about; the emulator's own threads (the gate's among
+  them, reading these files) are left out.
 
 A runtime in a garbage-collection pause, or waiting for a CPU on a loaded machine, is runnable or
 using CPU, so it is never taken for one that waits for more bytes; one that buffers reads everything
@@ -32,13 +33,13 @@ from pathlib import Path
 
 PROC = Path("/proc")
 
-SPAN = 0.05
-"""How long (seconds) the runtime's threads must stay blocked, using no CPU, with nothing left unread,
-before it counts as settled: longer than a wake-up's latency (a thread woken by the bytes it waited
-for is runnable at once), short beside the clock gate's quiet interval."""
+OWN_THREADS = "wireconf-emulator"
+"""The name (a prefix) of the emulator's threads: its servers' (which wake to check for a shutdown) and
+its connections'. They are the harness's, not the runtime's: never watched."""
 
-SAMPLES = 3
-"""Snapshots over ``SPAN`` (the first, the last and those between): all must agree."""
+SAMPLE = 0.025
+"""Seconds between two looks at the runtime while it must stay settled: every look over the span must
+agree with the first."""
 
 _NETLINK_SOCK_DIAG = 4
 _SOCK_DIAG_BY_FAMILY = 20
@@ -135,7 +136,9 @@ class Watch:
     client: tuple[str, int]
     server: tuple[str, int]
     pids: tuple[int, ...]
-    gate_thread: int
+    own: frozenset[int]
+    """Native ids of this process's threads that are the emulator's (``OWN_THREADS``), the gate's
+    among them: not watched."""
 
     def unread(self) -> int | None:
         try:
@@ -147,19 +150,22 @@ class Watch:
     def look(self) -> Snapshot:
         return Snapshot(self.unread(), _threads(self))
 
-    def settled(self) -> bool:
-        """Blocks for ``SPAN``: whether every look over it saw nothing unread, no runnable thread and no
-        CPU used since the first."""
+    def settled(self, span: float) -> bool:
+        """Blocks for up to ``span`` seconds: whether every look over it saw nothing unread, no runnable
+        thread and no CPU used since the first (a thread that woke and slept again between two looks
+        used CPU)."""
         first = self.look()
         if not first.idle():
-            time.sleep(SPAN / (SAMPLES - 1))
+            time.sleep(SAMPLE)
             return False
-        for _ in range(SAMPLES - 1):
-            time.sleep(SPAN / (SAMPLES - 1))
+        end = time.monotonic() + span
+        while True:
+            time.sleep(min(SAMPLE, max(end - time.monotonic(), 0.0)))
             now = self.look()
             if not now.idle() or now.threads != first.threads:
                 return False
-        return True
+            if time.monotonic() >= end:
+                return True
 
 
 def watch(connection: socket.socket, diag: Diag | None = None) -> Watch | None:
@@ -183,7 +189,9 @@ def watch(connection: socket.socket, diag: Diag | None = None) -> Watch | None:
     if not holders:
         return None
     pids = tuple(dict.fromkeys([*holders, me]))
-    return Watch(diag, connection.family, client, server, pids, threading.get_native_id())
+    own = {thread.native_id for thread in threading.enumerate() if thread.name.startswith(OWN_THREADS)}
+    own.add(threading.get_native_id())
+    return Watch(diag, connection.family, client, server, pids, frozenset(n for n in own if n is not None))
 
 
 # -- reading /proc ---------------------------------------------------------------------------------
@@ -233,6 +241,7 @@ def _stat_fields(path: Path) -> list[str] | None:
 
 def _threads(watched: Watch) -> dict[tuple[int, int], tuple[str, int]]:
     found: dict[tuple[int, int], tuple[str, int]] = {}
+    me = os.getpid()
     for pid in watched.pids:
         tasks = PROC / str(pid) / "task"
         try:
@@ -240,7 +249,7 @@ def _threads(watched: Watch) -> dict[tuple[int, int], tuple[str, int]]:
         except OSError:
             continue
         for tid in tids:
-            if int(tid) == watched.gate_thread and pid == os.getpid():
+            if pid == me and int(tid) in watched.own:
                 continue
             fields = _stat_fields(tasks / tid / "stat")
             try:
