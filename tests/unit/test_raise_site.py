@@ -109,3 +109,28 @@ def _translate(runtime) -> None:
         runtime.build([])
     except ValueError as exc:
         raise RuntimeError("the runtime refused") from exc
+
+
+HARNESS_SOURCE = """
+def invoke(method, api, agent, response):
+    return method(api, agent, response)
+"""
+
+
+def test_a_call_the_adapters_method_cannot_take_is_the_adapters(runtime):
+    """Raised by wireconf's call itself (the method lacks an argument the contract passes, as an adapter
+    whose ``process_stream`` wants ``endpoint`` served without one): the method never ran, so neither
+    did the runtime: the adapter's, at the call."""
+    harness = types.ModuleType("wireconf.kinds._calls_for_a_test")
+    exec(compile(HARNESS_SOURCE, "calls.py", "exec"), harness.__dict__)
+
+    def process(api, agent, response, *, endpoint):  # the adapter's method, wanting one more argument
+        return runtime.build(agent)
+
+    exc = _raised(lambda: harness.invoke(process, "openai.chat", [], None))
+    assert isinstance(exc, TypeError)
+    at = adapter_raised(exc, OWN)
+    assert at.startswith("wireconf.kinds._calls_for_a_test:") and "does not take" in at
+    # once inside the method, what the runtime raises stays the runtime's
+    exc = _raised(lambda: harness.invoke(lambda api, agent, response: runtime.build(agent), "a", [], None))
+    assert isinstance(exc, ValueError) and adapter_raised(exc, OWN) == ""

@@ -13,6 +13,10 @@ or to the corpus. The traceback tells them apart. From the frame that raised, ou
 - the first frame left decides: one of the adapter's modules (``adapter_modules``: by default the module
   that defines the adapter's class) makes the exception the adapter's; any other, the runtime's.
 
+A ``TypeError`` raised in a frame of wireconf's harness was raised by the call of the adapter's method
+itself (its signature does not take what the contract passes: an argument missing, one
+unexpected): the adapter's too, never the runtime's.
+
 An exception raised with an explicit cause (``raise X from exc``) is a translation: its cause decides. An
 exception an adapter raises on purpose is never its bug: one with a declared error category
 (``wireconf.core.error_categories.categorised``), and the classes the caller exempts (the adapter contract's
@@ -89,9 +93,18 @@ def _frames(tb: TracebackType | None) -> list[tuple[str, int, str]]:
     frames = []
     while tb is not None:
         frame = tb.tb_frame
-        frames.append((str(frame.f_globals.get("__name__") or ""), tb.tb_lineno, frame.f_code.co_name))
+        frames.append((_module_of(frame.f_globals), tb.tb_lineno, frame.f_code.co_name))
         tb = tb.tb_next
     return frames[::-1]
+
+
+def _module_of(namespace: dict[str, object]) -> str:
+    """A frame's module by name; a module run as ``python -m`` (``__main__``, as the exec helper is) by
+    the name it was found under."""
+    name = str(namespace.get("__name__") or "")
+    spec = namespace.get("__spec__")
+    found = getattr(spec, "name", None)
+    return str(found) if name == "__main__" and found else name
 
 
 def adapter_raised(exc: BaseException, own: Ownership, exempt: Exempt = ()) -> str:
@@ -105,11 +118,25 @@ def adapter_raised(exc: BaseException, own: Ownership, exempt: Exempt = ()) -> s
         if exc.__cause__ is not None:  # ``raise X from exc``: a translation of what its cause says
             exc = exc.__cause__
             continue
-        for module, line, function in _frames(exc.__traceback__):
+        frames = _frames(exc.__traceback__)
+        if isinstance(exc, TypeError) and frames and _is_harness(frames[0][0]):
+            # raised by a call in the harness's own frame (the adapter's method never ran)
+            module, line, function = frames[0]
+            return f"{module}:{line} ({function}) calling it: {CALL_MISMATCH}"
+        for module, line, function in frames:
             if not _passed_over(module, own):
                 return f"{module}:{line} ({function})" if _within(module, own.adapter) else ""
         return ""
     return ""
+
+
+CALL_MISMATCH = "the adapter's method does not take the arguments the contract passes"
+"""Where a ``TypeError`` was raised by wireconf's call of an adapter method itself (a missing or an
+unexpected argument): not the runtime's doing, so no verdict."""
+
+
+def _is_harness(module: str) -> bool:
+    return _within(module, (_HARNESS,)) and not _within(module, _RUNTIME_INSIDE_HARNESS)
 
 
 def adapters_own(exc: BaseException, own: Ownership, exempt: Exempt = ()) -> str | None:
