@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
 
+from wireconf.core.error_categories import categorised, declared_categories
 from wireconf.core.errors import WireconfError
 from wireconf.core.untyped import AdapterObject, AdapterResult
 from wireconf.emulator.routes import Endpoint
@@ -43,7 +44,9 @@ __all__ = [
     "RuntimeOutcome",
     "ToolCalled",
     "capability",
+    "categorised",
     "concept",
+    "declared_categories",
     "out_of_process",
     "parse_capability",
     "served_kinds",

@@ -128,3 +128,14 @@ def test_every_category_says_where_the_spec_raises_it():
 def test_an_sdk_error_without_an_http_response_is_no_http_error():
     error = openai.APIConnectionError(request=httpx.Request("POST", "https://api.example/v1/x"))
     assert categories_of(error).categories == frozenset()
+
+
+def test_an_adapter_declares_categories_from_the_contract_module():
+    """The module an adapter imports (``wireconf.adapter_contract``) offers the declarations, so that an
+    adapter never imports a module of the harness's inside (``wireconf.core``), whose place may move."""
+    import wireconf.adapter_contract as contract
+    from wireconf.core import error_categories
+
+    assert {"categorised", "declared_categories"} <= set(contract.__all__)
+    assert contract.categorised is error_categories.categorised
+    assert contract.declared_categories is error_categories.declared_categories
