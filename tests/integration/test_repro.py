@@ -131,3 +131,73 @@ def test_a_reproduction_passes_against_the_runtime_patched_where_the_fix_is_one_
     done = _run(python, script)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "all 1 difference(s) fixed" in done.stdout, done.stdout
+
+
+# -- what a runtime makes of a response (process, stream): the recorded bytes served to its HTTP path ----
+
+RESULT_CASES = (
+    ("litellm", "process.anthropic.messages.vector.anthropic_tool_use", "8.5/arguments-compact-json"),
+    ("langchain", "stream.gemini.generate_content.several-text-parts-in-one-chunk", "8.9/text-deltas"),
+    (
+        "prompty",
+        "stream.anthropic.messages.empty-and-whitespace-text-deltas",
+        "8.5/stream-empty-text-not-yielded",
+    ),
+)
+
+RESULT_FIXES = {
+    "litellm": (
+        "litellm",
+        "litellm/llms/anthropic/chat/transformation.py",
+        '                            arguments=json.dumps(content["input"]),\n',
+        '                            arguments=json.dumps(content["input"], separators=(",", ":")),\n',
+    ),
+    "prompty": (
+        "prompty",
+        "prompty/providers/anthropic/processor.py",
+        'getattr(delta, "text", "")\n                yield text\n',
+        'getattr(delta, "text", "")\n                yield from [text] if text else []\n',
+    ),
+}
+"""The one-line fixes of two response findings, each in a copy of the runtime's package: LiteLLM's
+``AnthropicConfig.transform_response`` writes a tool_use ``input`` with ``json.dumps``' spaces (compact:
+``separators``); prompty's Anthropic ``_stream_generator`` yields every ``text_delta``, the empty ones too
+(its first, synchronous copy: the one the script runs)."""
+
+
+@pytest.mark.parametrize(("runtime", "case", "rule"), RESULT_CASES, ids=[c[0] for c in RESULT_CASES])
+def test_a_response_reproduction_serves_the_recording_and_fails_as_its_finding_says(
+    tmp_path, runtime, case, rule
+):
+    script = _script(tmp_path, runtime, case, rule)
+    text = script.read_text(encoding="utf-8")
+    assert not re.search(r"^\s*(import|from) wireconf", text, re.MULTILINE), "the script imports wireconf"
+    assert "ANSWER = {'status': 200" in text  # the recorded response, inlined
+    python = _bare_environment(tmp_path / "venv", site_packages(runtime_env(runtime)))
+    probe = subprocess.run([str(python), "-I", "-c", "import wireconf"], capture_output=True, text=True)
+    assert probe.returncode == 1 and "No module named 'wireconf'" in probe.stderr, probe
+    done = _run(python, script)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{rule}: " in done.stdout and "expected: " in done.stdout and "actual:   " in done.stdout, (
+        done.stdout
+    )
+
+
+@pytest.mark.parametrize("runtime", sorted(RESULT_FIXES))
+def test_a_response_reproduction_passes_against_the_runtime_patched_where_the_fix_is_one_line(
+    tmp_path, runtime
+):
+    _, case, rule = next(c for c in RESULT_CASES if c[0] == runtime)
+    package, file, line, fixed = RESULT_FIXES[runtime]
+    installed = site_packages(runtime_env(runtime))
+    script = _script(tmp_path, runtime, case, rule)
+    assert _run(_bare_environment(tmp_path / "unpatched", installed), script).returncode == 1  # the finding
+    patched = tmp_path / "patched"
+    shutil.copytree(installed / package, patched / package)
+    source = patched / file
+    text = source.read_text(encoding="utf-8")
+    assert text.count(line) >= 1, "the line to fix moved: update RESULT_FIXES for this release"
+    source.write_text(text.replace(line, fixed, 1), encoding="utf-8")  # the first: the synchronous path
+    done = _run(_bare_environment(tmp_path / "venv", patched, installed), script)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "difference(s) fixed" in done.stdout, done.stdout
