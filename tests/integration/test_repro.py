@@ -201,3 +201,119 @@ def test_a_response_reproduction_passes_against_the_runtime_patched_where_the_fi
     done = _run(_bare_environment(tmp_path / "venv", patched, installed), script)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "difference(s) fixed" in done.stdout, done.stdout
+
+
+# -- a JavaScript runtime (the AI SDK): an ES module run by node with the runtime's npm packages only ---
+
+JS_CASES = (
+    ("wire.anthropic.messages.option-temperature", "7.5/max-tokens-default"),
+    ("process.anthropic.messages.text-blocks-around-citations-joined", "8.5/only-tool-use-blocks"),
+    ("stream.anthropic.messages.tool-calls-sorted-by-block-index", "8.5/stream-tool-calls-in-block-order"),
+)
+
+JS_FIX = (
+    "@ai-sdk/anthropic/dist/index.mjs",
+    "const maxTokens = maxOutputTokens != null ? maxOutputTokens : maxOutputTokensForModel;",
+    "const maxTokens = maxOutputTokens != null ? maxOutputTokens : 4096;",
+)
+"""The one-line fix of the AI SDK's ``7.5/max-tokens-default`` finding: ``getArgs`` defaults
+``max_tokens`` to the model's own limit, where the rule sends 4096."""
+
+
+@pytest.fixture(scope="module")
+def ai_sdk_modules() -> Path:
+    from wireconf.adapters.ai_sdk.build import installed
+
+    root, why = installed()
+    if root is None or shutil.which("node") is None:
+        pytest.skip(why or "node (Node.js) is not on PATH")
+    return root / "node_modules"
+
+
+def _node_folder(folder: Path, modules: Path) -> Path:
+    """``folder`` with a ``node_modules`` of the install's packages but wireconf's (``@wireconf``), each
+    linked."""
+    own = folder / "node_modules"
+    own.mkdir(parents=True)
+    for entry in modules.iterdir():
+        if entry.name == "@wireconf" or entry.name.startswith("."):
+            continue
+        if entry.name.startswith("@"):
+            (own / entry.name).mkdir()
+            for inner in entry.iterdir():
+                (own / entry.name / inner.name).symlink_to(inner)
+        else:
+            (own / entry.name).symlink_to(entry)
+    return folder
+
+
+def _js_script(tmp: Path, case: str, rule: str, folder: Path) -> Path:
+    from wireconf.cli import main
+
+    out = folder / f"{case}.mjs"
+    args = [
+        "repro",
+        "--runtime",
+        "ai-sdk",
+        case,
+        "--rule",
+        rule,
+        "-o",
+        str(out),
+        "--cases",
+        str(REPO / "cases"),
+    ]
+    assert main([*args, "--baselines", str(REPO / "conformance")]) == 0
+    return out
+
+
+def _node(script: Path) -> subprocess.CompletedProcess[str]:
+    node = shutil.which("node")
+    assert node is not None
+    return subprocess.run(
+        [node, script.name], capture_output=True, text=True, cwd=script.parent, timeout=120, check=False
+    )
+
+
+@pytest.mark.parametrize(("case", "rule"), JS_CASES, ids=[c[0].split(".")[0] for c in JS_CASES])
+def test_an_ai_sdk_reproduction_fails_as_its_finding_says_with_only_the_runtimes_packages(
+    tmp_path, ai_sdk_modules, case, rule
+):
+    folder = _node_folder(tmp_path / "bare", ai_sdk_modules)
+    script = _js_script(tmp_path, case, rule, folder)
+    text = script.read_text(encoding="utf-8")
+    assert "@wireconf" not in text and re.search(r'^import .* from "ai";$', text, re.MULTILINE), text[:600]
+    probe = subprocess.run(
+        [shutil.which("node") or "node", "--input-type=module", "-e", 'await import("@wireconf/exec")'],
+        capture_output=True,
+        text=True,
+        cwd=folder,
+        check=False,
+    )
+    assert probe.returncode != 0 and "ERR_MODULE_NOT_FOUND" in probe.stderr  # no wireconf here
+    done = _node(script)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{rule}: " in done.stdout and "expected: " in done.stdout and "actual:   " in done.stdout, (
+        done.stdout
+    )
+
+
+def test_an_ai_sdk_reproduction_passes_against_the_runtime_patched_where_the_fix_is_one_line(
+    tmp_path, ai_sdk_modules
+):
+    case, rule = JS_CASES[0]
+    assert (
+        _node(_js_script(tmp_path, case, rule, _node_folder(tmp_path / "bare", ai_sdk_modules))).returncode
+        == 1
+    )
+    folder = _node_folder(tmp_path / "patched", ai_sdk_modules)
+    package = folder / "node_modules" / "@ai-sdk" / "anthropic"
+    package.unlink()  # a copy in its place (its own dependencies still resolve beside it)
+    shutil.copytree(ai_sdk_modules / "@ai-sdk" / "anthropic", package, symlinks=True)
+    source = package / JS_FIX[0].split("/", 2)[2]
+    text = source.read_text(encoding="utf-8")
+    assert text.count(JS_FIX[1]) == 1, "the line to fix moved: update JS_FIX for this release"
+    source.write_text(text.replace(JS_FIX[1], JS_FIX[2]), encoding="utf-8")
+    done = _node(_js_script(tmp_path, case, rule, folder))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "all 1 difference(s) fixed" in done.stdout, done.stdout

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import replace
@@ -23,6 +24,7 @@ from wireconf.repro.build import (
     result_checks,
     value_at,
 )
+from wireconf.repro.js_script import JsCall, JsFrame, render_js
 from wireconf.repro.result_script import ResultFrame, render_result
 from wireconf.repro.script import Answer, Call, Check, render
 
@@ -298,3 +300,43 @@ def test_a_return_fails_where_an_error_was_expected_and_any_raise_passes_it(tmp_
     done = _result_script(tmp_path, '["Here is how"]', [returned], None, stream=True)
     assert done.returncode == 1 and 'expected: an error (refusal)\n  actual:   ["Here is how"]' in done.stdout
     assert _result_script(tmp_path, "(1 / 0 for _ in [1])", [returned], None, stream=True).returncode == 0
+
+
+# -- the JavaScript frame (node, no package: the call fetches the local server itself) --------------------
+
+FETCHES = """const response = await fetch(baseURL + "/v1/x", { method: "POST", body: JSON.stringify(BODY) });
+const answer = await response.json();"""
+
+
+def _js(tmp_path, body, returns, found, mode="request", expected=None):
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node (Node.js) is not on PATH")
+    call = JsCall(("nothing",), f"const BODY = {json.dumps(body)};", FETCHES + f"\nreturn {returns};")
+    frame = JsFrame("t", "wireconf repro", CASE, "here", mode, listed=False)
+    text = render_js(
+        frame, call, Answer(200, "application/json", '{"args": "{\\"a\\": 1}"}'), expected, list(found)
+    )
+    path = tmp_path / "repro.mjs"
+    path.write_text(text, encoding="utf-8")
+    return subprocess.run([node, str(path)], capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_the_javascript_frame_judges_the_request_sent_as_the_python_one_does(tmp_path):
+    done = _js(tmp_path, {"contents": [{"name": "f"}], "extra": 1}, "null", (ID, EXTRA))
+    assert done.returncode == 1, done.stderr
+    assert (
+        'expected: "call_9"\n  actual:   nothing' in done.stdout
+        and "expected: nothing\n  actual:   1" in done.stdout
+    )
+    assert _js(tmp_path, {"contents": [{"id": "call_9"}]}, "null", (ID, EXTRA)).returncode == 0
+
+
+def test_the_javascript_frame_judges_a_result_with_the_cases_matchers(tmp_path):
+    args = Check("r", "compact", "$[0].arguments", "value", {"$json": {"a": 1}})
+    returns = '[{ id: "t", name: "f", arguments: answer.args }]'
+    assert _js(tmp_path, {}, returns, [args], mode="result").returncode == 0  # spaces: the same JSON
+    done = _js(tmp_path, {}, '[{ arguments: "{}" }]', [args], mode="result")
+    assert done.returncode == 1 and 'expected: {"$json":{"a":1}}\n  actual:   "{}"' in done.stdout, (
+        done.stdout
+    )

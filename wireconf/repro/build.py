@@ -30,6 +30,8 @@ from wireconf.kinds.base import HarnessContext, recorded_response
 from wireconf.kinds.process import KIND as PROCESS
 from wireconf.kinds.stream import KIND as STREAM
 from wireconf.kinds.wire import KIND as WIRE
+from wireconf.repro.js_script import JsFrame, Mode, render_js
+from wireconf.repro.js_templates import JS_TEMPLATES
 from wireconf.repro.result_script import ResultFrame, render_result
 from wireconf.repro.result_templates import READS_HTTP, RESULT_TEMPLATES
 from wireconf.repro.script import Answer, Check, render
@@ -146,7 +148,7 @@ def reproduction(
             runtime, version, case, differences, catalogue, selection, command, location, cassettes
         )
     template = TEMPLATES.get(runtime)
-    if template is None:
+    if template is None and runtime not in JS_TEMPLATES:
         raise ReproError(f"no reproduction template for the runtime {runtime!r}", case=case.id)
     if case.kind != WIRE.name:
         raise ReproError(
@@ -163,6 +165,11 @@ def reproduction(
         )
     agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
     messages = to_plain(case.raw.get("messages", []))
+    title = f"{runtime} {version}: {found[0].rule} ({case.id})"
+    if template is None:  # a JavaScript runtime's
+        frame = JsFrame(title, command, case.id, location, "request", listed=False)
+        js = JS_TEMPLATES[runtime](case.api, agent, messages, "request")
+        return render_js(frame, js, ANSWER, to_plain(case.raw.get("expect")), found)
     try:  # a template writes the runtime's own objects (LangChain's dumpd): it runs where that is installed
         call = template(case.api, agent, messages)
     except ModuleNotFoundError as error:
@@ -240,13 +247,14 @@ def result_reproduction(
     """The script reproducing ``runtime``'s verdict on a ``process`` or ``stream`` case: its recorded
     response inlined and served, what the runtime makes of it checked."""
     template = RESULT_TEMPLATES.get(runtime)
-    if template is None:
+    if template is None and runtime not in JS_TEMPLATES:
         raise ReproError(f"no reproduction template for what {runtime!r} makes of a response", case=case.id)
     if has_references(to_plain(case.raw.get("expect"))):
         raise ReproError(
             f"{case.id} expects values of its recording ($recorded): not reproduced yet", case=case.id
         )
-    if runtime not in READS_HTTP and getattr(case.model, "response_as", "sdk") != "sdk":
+    reads_http = runtime in READS_HTTP or runtime in JS_TEMPLATES  # over its endpoint, whatever the form
+    if not reads_http and getattr(case.model, "response_as", "sdk") != "sdk":
         raise ReproError(f"{case.id} hands the runtime a mapping, not a response it reads", case=case.id)
     found = result_checks(case, differences, catalogue, selection)
     if not found:
@@ -264,6 +272,13 @@ def result_reproduction(
         recorded.body.decode("utf-8"),
     )
     agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
+    listed = getattr(case.model, "expect_keys", "all") == "listed"
+    title = f"{runtime} {version}: {found[0].rule} ({case.id})"
+    if template is None:  # a JavaScript runtime's
+        mode: Mode = "stream" if stream else "result"
+        js = JS_TEMPLATES[runtime](case.api, agent, None, mode)
+        js_frame = JsFrame(title, command, case.id, location, mode, listed)
+        return render_js(js_frame, js, answer, to_plain(case.raw.get("expect")), found)
     try:  # LangChain's template writes LangChain's own message objects: it runs where that is installed
         call = template(case.api, agent, stream)
     except ModuleNotFoundError as error:
@@ -272,14 +287,7 @@ def result_reproduction(
             f" environment (`wireconf findings --runtime {runtime} --make-envs` names it)",
             case=case.id,
         ) from error
-    frame = ResultFrame(
-        title=f"{runtime} {version}: {found[0].rule} ({case.id})",
-        command=command,
-        case_id=case.id,
-        location=location,
-        stream=stream,
-        listed=getattr(case.model, "expect_keys", "all") == "listed",
-    )
+    frame = ResultFrame(title, command, case.id, location, stream, listed)
     return render_result(frame, call, answer, to_plain(case.raw.get("expect")), found)
 
 
@@ -302,15 +310,14 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
     def shows(record: CaseRecord, difference: dict[str, Any]) -> bool:
         change, subject = difference.get("change"), difference.get("subject")
         if subject == "request":
-            return record.impl in TEMPLATES and record.id in offline and change in CHECKED_CHANGES
-        if (
-            subject != "result"
-            or change not in (*RESULT_CHANGES, "raised")
-            or record.impl not in RESULT_TEMPLATES
-        ):
+            wire = record.impl in TEMPLATES or record.impl in JS_TEMPLATES
+            return wire and record.id in offline and change in CHECKED_CHANGES
+        if subject != "result" or change not in (*RESULT_CHANGES, "raised"):
+            return False
+        if record.impl not in RESULT_TEMPLATES and record.impl not in JS_TEMPLATES:
             return False
         return (record.id, True) in responses or (
-            (record.id, False) in responses and record.impl in READS_HTTP
+            (record.id, False) in responses and (record.impl in READS_HTTP or record.impl in JS_TEMPLATES)
         )
 
     return shows
