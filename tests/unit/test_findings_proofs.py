@@ -4,7 +4,9 @@ real fork of this process, a real profile hook)."""
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 
 import pytest
 
@@ -20,7 +22,7 @@ from wireconf.reports.findings_proofs import (
     text_hash,
 )
 from wireconf.reports.jsonl import CaseRecord
-from wireconf.repro.verify import run_script
+from wireconf.repro.verify import _covered, run_node, run_script
 
 RULE = "8.5/arguments-compact-json"
 EXPLANATION = (
@@ -31,6 +33,25 @@ EXPLANATION = (
 def test_the_functions_an_explanation_names_are_its_module_colon_qualname_spans():
     assert named_functions(EXPLANATION) == ["pkg.mod:Config.transform", "pkg.mod:dump"]  # not `json.dumps`
     assert named_functions("repeats the diff") == []
+    javascript = "`@ai-sdk/anthropic` `Model.getArgs` builds it, through `ai` `generateText`; `x` alone"
+    assert named_functions(javascript) == ["@ai-sdk/anthropic:Model.getArgs", "ai:generateText"]
+
+
+def test_v8s_coverage_names_a_function_that_ran_in_the_named_package_only(tmp_path):
+    def script(url, name, count):
+        return {"url": url, "functions": [{"functionName": name, "ranges": [{"count": count}]}]}
+
+    base = "file:///x/node_modules"
+    coverage = {
+        "result": [
+            script(f"{base}/@ai-sdk/anthropic/dist/index.mjs", "getArgs", 2),  # a method: by its own name
+            script(f"{base}/@ai-sdk/openai/dist/index.mjs", "prepareTools", 1),  # another package's
+            script(f"{base}/ai/dist/index.mjs", "generateText", 0),  # compiled, never called
+        ]
+    }
+    (tmp_path / "coverage-1.json").write_text(json.dumps(coverage), encoding="utf-8")
+    names = ["@ai-sdk/anthropic:Model.getArgs", "@ai-sdk/anthropic:prepareTools", "ai:generateText"]
+    assert _covered(tmp_path, names) == {"@ai-sdk/anthropic:Model.getArgs"}
 
 
 def _proof(**changes: object) -> Proof:
@@ -95,10 +116,16 @@ def test_the_page_marks_a_proved_explanation_and_counts_reproductions_and_proofs
     proofs = {"rt": {("1.0", "case.a", RULE, "$[*].arguments"): _proof(case="case.a")}}
     page = render_findings(records, catalogue, [], "wireconf findings", 2, reproducible=always, proofs=proofs)
     assert EXPLANATION + PROVED in page
-    assert "Of the 1 by difference, 1 have a reproduction; 1 of the 1 explained are proved by it." in page
-    assert "Root causes by difference: 1; 1 with a reproduction" in page and "1 explanations proved" in page
+    assert (
+        "Of the 1 by difference, 1 have a reproduction (1 run by `wireconf repro --verify` and failing as"
+        " their finding says); 1 of the 1 explained are proved by it." in page
+    )
+    assert "Root causes by difference: 1; 1 with a reproduction" in page
+    assert "of which 1 were run by" in page and "1 explained, 1 of those explanations proved" in page
     unproved = render_findings(records, catalogue, [], "wireconf findings", 2, reproducible=always, proofs={})
-    assert PROVED not in unproved and "0 of the 1 explained are proved by it" in unproved
+    assert (
+        PROVED not in unproved and "(0 run by" in unproved and "0 of the 1 explained are proved" in unproved
+    )
 
 
 SCRIPT = """import sys
@@ -135,3 +162,21 @@ def test_a_verified_run_records_its_exit_and_which_named_functions_ran(tmp_path)
     assert run.called == {"blamed:Config.transform", "blamed:Config", "blamed:helper"}  # a class: its method
     script.write_text("import time\ntime.sleep(30)\n", encoding="utf-8")
     assert run_script(script, [], timeout=1).exit == 2  # ran past its time: not reproduced
+
+
+def test_a_node_run_records_its_exit_and_which_named_functions_ran_by_v8s_coverage(tmp_path):
+    if shutil.which("node") is None:
+        pytest.skip("node (Node.js) is not on PATH")
+    package = tmp_path / "node_modules" / "blamed"
+    package.mkdir(parents=True)
+    (package / "package.json").write_text('{"name": "blamed", "type": "module", "main": "index.js"}')
+    (package / "index.js").write_text(
+        "export class Model { getArgs() { return 1; } }\nexport function never() { return 2; }\n"
+    )
+    script = tmp_path / "repro.mjs"
+    script.write_text(
+        'import { Model } from "blamed";\nnew Model().getArgs();\n'
+        'console.log("rule: shown");\nprocess.exit(1);\n'
+    )
+    run = run_node(script, ["blamed:Model.getArgs", "blamed:never"])
+    assert (run.exit, run.output.strip(), run.called) == (1, "rule: shown", {"blamed:Model.getArgs"})

@@ -274,6 +274,17 @@ Proofs = dict[str, dict[Key, Proof]]
 PROVED = " *(proved by its reproduction)*"
 
 
+def proof_of(
+    cause: Cause, records: dict[str, CaseRecord], reproducible: Reproducible | None, proofs: Proofs
+) -> Proof | None:
+    """The recorded run of ``cause``'s reproduction (``findings_proofs``), if its release has one."""
+    target = repro_target(cause, records, reproducible)
+    if target is None:
+        return None
+    record, rule, path = target
+    return proofs.get(record.impl, {}).get((record.version, record.id, rule or "", path))
+
+
 def proved(
     cause: Cause,
     explanation: str | None,
@@ -282,12 +293,8 @@ def proved(
     proofs: Proofs,
 ) -> bool:
     """Whether ``explanation`` of ``cause`` is proved by its reproduction (``Proof.proves``)."""
-    target = repro_target(cause, records, reproducible)
-    if explanation is None or target is None:
-        return False
-    record, rule, path = target
-    proof = proofs.get(record.impl, {}).get((record.version, record.id, rule or "", path))
-    return proof is not None and proof.proves(explanation)
+    proof = proof_of(cause, records, reproducible, proofs)
+    return explanation is not None and proof is not None and proof.proves(explanation)
 
 
 def cause_explanation(cause: Cause, records: dict[str, CaseRecord]) -> str | None:
@@ -384,19 +391,37 @@ def _counts_line(
     return text + f". Root causes: {', '.join(tables)}." if causes else text + "."
 
 
+@dataclass
+class RowCounts:
+    """Of root causes by difference: how many there are, have a reproduction, whose reproduction ran
+    (``wireconf repro --verify``) and failed as the finding says, have an explanation, and have one
+    their reproduction proves."""
+
+    rows: int = 0
+    reproduced: int = 0
+    shown: int = 0
+    explained: int = 0
+    proven: int = 0
+
+    def add(self, other: RowCounts) -> None:
+        for name in ("rows", "reproduced", "shown", "explained", "proven"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
 def row_counts(
     rt: RuntimeSummary, by_difference: list[Cause], reproducible: Reproducible | None, proofs: Proofs
-) -> tuple[int, int, int]:
-    """Of a runtime's root causes by difference: how many have a reproduction, how many an
-    explanation, and how many of those the reproduction proves."""
+) -> RowCounts:
+    """A runtime's ``RowCounts``."""
     by_id = {r.id: r for r in rt.failures}
-    reproduced = explained = proven = 0
+    counts = RowCounts(rows=len(by_difference))
     for cause in by_difference:
         explanation = cause_explanation(cause, by_id)
-        reproduced += repro_target(cause, by_id, reproducible) is not None
-        explained += explanation is not None
-        proven += proved(cause, explanation, by_id, reproducible, proofs)
-    return reproduced, explained, proven
+        proof = proof_of(cause, by_id, reproducible, proofs)
+        counts.reproduced += repro_target(cause, by_id, reproducible) is not None
+        counts.shown += proof is not None and proof.exit == 1 and proof.shown
+        counts.explained += explanation is not None
+        counts.proven += explanation is not None and proof is not None and proof.proves(explanation)
+    return counts
 
 
 def _runtime_section(
@@ -410,11 +435,12 @@ def _runtime_section(
     out = ["", f"## {text(rt.label)}", ""]
     by_difference = difference_causes(rt)
     counts = _counts_line(rt, groups, by_difference, causes)
-    reproduced, explained, proven = row_counts(rt, by_difference, reproducible, proofs or {})
-    if by_difference and reproduced:
+    rows = row_counts(rt, by_difference, reproducible, proofs or {})
+    if by_difference and rows.reproduced:
         counts += (
-            f" Of the {len(by_difference)} by difference, {reproduced} have a reproduction;"
-            f" {proven} of the {explained} explained are proved by it."
+            f" Of the {rows.rows} by difference, {rows.reproduced} have a reproduction ({rows.shown} run by"
+            f" `wireconf repro --verify` and failing as their finding says); {rows.proven} of the"
+            f" {rows.explained} explained are proved by it."
         )
     out.append(counts + _capabilities(rt))
     out += [
@@ -457,19 +483,18 @@ def _proof_summary(
     by difference, and how an explanation is proved."""
     if reproducible is None:
         return []
-    rows = reproduced = explained = proven = 0
+    total = RowCounts()
     for rt in runtimes:
-        causes = difference_causes(rt)
-        rows += len(causes)
-        counts = row_counts(rt, causes, reproducible, proofs)
-        reproduced, explained, proven = reproduced + counts[0], explained + counts[1], proven + counts[2]
+        total.add(row_counts(rt, difference_causes(rt), reproducible, proofs))
     return [
         "",
-        f"Root causes by difference: {rows}; {reproduced} with a reproduction (`wireconf repro`: a script"
-        f" that needs only the runtime and its SDK), {explained} explained, {proven} explanations proved by"
-        " their reproduction: `wireconf repro --verify` ran it (exit 1, the rule printed: the deviation"
-        " shows without wireconf) and every function the explanation names (`module:function`) was"
-        " called on the way (`conformance/proofs/`, made for that explanation's text and that release).",
+        f"Root causes by difference: {total.rows}; {total.reproduced} with a reproduction (`wireconf repro`:"
+        " a script that needs only the runtime and its SDK), of which"
+        f" {total.shown} were run by `wireconf repro --verify` and failed as their finding says (exit 1,"
+        f" the rule printed); {total.explained} explained, {total.proven} of those explanations proved by"
+        " their reproduction: it failed so, and every function the explanation names (`module:function`,"
+        " or an npm package's) was called on the way (`conformance/proofs/`, kept for that explanation's"
+        " text and that release).",
     ]
 
 

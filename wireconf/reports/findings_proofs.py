@@ -25,7 +25,10 @@ from wireconf.core.errors import WireconfError
 
 PROOFS_DIR = "proofs"
 NAMED = re.compile(r"`([A-Za-z_][\w.]*):([A-Za-z_][\w.]*)`")
-"""A function an explanation names: `` `package.module:Class.method` ``."""
+"""A function an explanation names: `` `package.module:Class.method` `` (Python)."""
+NAMED_JS = re.compile(r"`(@[\w.-]+/[\w.-]+|[a-z][\w.-]*)` `([A-Za-z_$][\w$.]*)`")
+"""A function an explanation names in a JavaScript runtime: `` `@ai-sdk/anthropic` `prepareTools` ``
+(the npm package, then the function), written ``@ai-sdk/anthropic:prepareTools``."""
 
 
 class ProofsError(WireconfError):
@@ -33,8 +36,14 @@ class ProofsError(WireconfError):
 
 
 def named_functions(explanation: str) -> list[str]:
-    """The functions ``explanation`` names (``module:qualname``), in order, once each."""
-    return list(dict.fromkeys(f"{module}:{name}" for module, name in NAMED.findall(explanation)))
+    """The functions ``explanation`` names (``module:qualname``; an npm package's: ``package:name``), in
+    order, once each."""
+    found = [
+        (m.start(), f"{m.group(1)}:{m.group(2)}")
+        for pattern in (NAMED, NAMED_JS)
+        for m in pattern.finditer(explanation)
+    ]
+    return list(dict.fromkeys(name for _, name in sorted(found)))
 
 
 def text_hash(explanation: str) -> str:

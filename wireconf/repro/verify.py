@@ -8,8 +8,10 @@ names (`` `module:qualname` ``; a class: one of its methods) are called, the loc
 included. The scripts import the
 runtime alone; they run in a child forked from a process that has imported the runtime's modules
 once (the scripts' own import lines), so that three hundred scripts cost three hundred calls rather
-than three hundred imports of LiteLLM. The standalone run, in a fresh environment without wireconf, is
-what ``tests/integration/test_repro.py`` proves for a sample.
+than three hundred imports of LiteLLM. A JavaScript runtime's scripts run with ``node`` beside its
+``node_modules``, V8's own coverage (``NODE_V8_COVERAGE``) saying which named functions ran. The
+standalone run, in a fresh environment without wireconf, is what ``tests/integration/test_repro.py``
+proves for a sample.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ import contextlib
 import json
 import os
 import runpy
+import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
@@ -127,6 +131,44 @@ def run_script(script: Path, names: list[str], timeout: float = TIMEOUT) -> Run:
     return Run(status if status >= 0 else 2, output, seen)
 
 
+def _covered(folder: Path, names: list[str]) -> frozenset[str]:
+    """Which of ``names`` (``package:Qual.name``) V8's coverage in ``folder`` saw run: a function of that
+    name (its last part: V8 names a method by itself) with a call, in a file of that npm package."""
+    wanted = {name: (name.split(":", 1)[0], name.rsplit(":", 1)[1].rsplit(".", 1)[-1]) for name in names}
+    seen: set[str] = set()
+    for file in folder.glob("*.json"):
+        for script in json.loads(file.read_text(encoding="utf-8")).get("result", []):
+            url = str(script.get("url", ""))
+            for function in script.get("functions", []):
+                ranges = function.get("ranges") or [{}]
+                if not ranges[0].get("count"):
+                    continue
+                for name, (package, last) in wanted.items():
+                    if function.get("functionName") == last and f"/node_modules/{package}/" in url:
+                        seen.add(name)
+    return frozenset(seen)
+
+
+def run_node(script: Path, names: list[str], timeout: float = TIMEOUT) -> Run:
+    """An ES module ``script`` run by ``node`` (beside a ``node_modules`` of the runtime's packages),
+    V8's coverage telling which of the named functions ran (exit 2 past ``timeout``)."""
+    node = shutil.which("node") or "node"
+    with tempfile.TemporaryDirectory(prefix="wireconf-verify-v8-") as coverage:
+        try:
+            done = subprocess.run(
+                [node, script.name],
+                cwd=script.parent,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                env={**os.environ, "NODE_V8_COVERAGE": coverage},
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return Run(2, "", frozenset())
+        return Run(done.returncode, done.stdout + done.stderr, _covered(Path(coverage), names))
+
+
 @dataclass(frozen=True)
 class Target:
     """A root cause to verify: its reproduction's case, rule and place, the script, and its explanation."""
@@ -138,15 +180,22 @@ class Target:
     explanation: str | None
 
 
-def verify(targets: list[Target], progress: Callable[[str], None] | None = None) -> Iterator[Proof]:
-    """Each target's script run (``run_script``), as a ``Proof`` of its explanation."""
-    warm([t.script for t in targets])
+def verify(
+    targets: list[Target], progress: Callable[[str], None] | None = None, node_modules: Path | None = None
+) -> Iterator[Proof]:
+    """Each target's script run, as a ``Proof`` of its explanation: a Python script forked from this
+    process (``run_script``), or, given the JavaScript runtime's ``node_modules``, an ES module run by
+    node beside them (``run_node``)."""
+    if node_modules is None:
+        warm([t.script for t in targets])
     with tempfile.TemporaryDirectory(prefix="wireconf-verify-") as tmp:
+        if node_modules is not None:
+            (Path(tmp) / "node_modules").symlink_to(node_modules)
         for index, target in enumerate(targets):
-            script = Path(tmp) / f"repro_{index}.py"
+            script = Path(tmp) / (f"repro_{index}.mjs" if node_modules is not None else f"repro_{index}.py")
             script.write_text(target.script, encoding="utf-8")
             names = named_functions(target.explanation or "")
-            run = run_script(script, names)
+            run = run_script(script, names) if node_modules is None else run_node(script, names)
             shown = run.exit == 1 and f"{target.rule}: " in run.output
             if progress is not None:
                 progress(f"{index + 1}/{len(targets)} {target.case} {target.place}: exit {run.exit}")
