@@ -317,3 +317,85 @@ def test_an_ai_sdk_reproduction_passes_against_the_runtime_patched_where_the_fix
     done = _node(_js_script(tmp_path, case, rule, folder))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "all 1 difference(s) fixed" in done.stdout, done.stdout
+
+
+# -- Prompty's TypeScript runtime: node with the built runtime folder as the script's one argument -------
+
+PROMPTY_TS_CASES = (
+    ("wire.anthropic.messages.recorded-tool-round-trip", "7.5/tool-calls-as-tool-use"),
+    ("process.anthropic.messages.no-content-is-empty-string", "8.5/no-text-empty-string"),
+    ("stream.anthropic.messages.start-input-used-without-deltas", "8.5/stream-tool-without-input-deltas"),
+)
+
+PROMPTY_TS_FIX = (
+    "packages/anthropic/dist/index.js",
+    "  if (!content || content.length === 0) return null;\n",
+    '  if (!content || content.length === 0) return "";\n',
+)
+"""The one-line fix of prompty-ts's ``8.5/no-text-empty-string`` finding, in its built Anthropic package:
+``processMessages`` returns null for a response without content, where §8.5 returns ""."""
+
+
+def _prompty_ts_script(tmp: Path, case: str, rule: str) -> Path:
+    from wireconf.cli import main
+
+    out = tmp / f"{case}.mjs"
+    args = ["repro", "--runtime", "prompty-ts", case, "--rule", rule, "-o", str(out)]
+    assert main([*args, "--cases", str(REPO / "cases"), "--baselines", str(REPO / "conformance")]) == 0
+    return out
+
+
+def _node_with(script: Path, runtime: Path) -> subprocess.CompletedProcess[str]:
+    node = shutil.which("node")
+    assert node is not None
+    command = [node, "--experimental-import-meta-resolve", script.name, str(runtime)]
+    return subprocess.run(
+        command, capture_output=True, text=True, cwd=script.parent, timeout=120, check=False
+    )
+
+
+@pytest.fixture(scope="module")
+def prompty_ts_runtime() -> Path:
+    from tests.prompty_ts_build import built_runtime
+
+    return built_runtime()
+
+
+@pytest.mark.parametrize(
+    ("case", "rule"), PROMPTY_TS_CASES, ids=[c[0].split(".")[0] for c in PROMPTY_TS_CASES]
+)
+def test_a_prompty_ts_reproduction_fails_as_its_finding_says_without_wireconf(
+    tmp_path, prompty_ts_runtime, case, rule
+):
+    script = _prompty_ts_script(tmp_path, case, rule)
+    text = script.read_text(encoding="utf-8")
+    assert "@wireconf" not in text and "exec_protocol" not in text, text[:600]
+    done = _node_with(script, prompty_ts_runtime)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{rule}: " in done.stdout and "expected: " in done.stdout and "actual:   " in done.stdout, (
+        done.stdout
+    )
+
+
+def test_a_prompty_ts_reproduction_passes_against_the_runtime_patched_where_the_fix_is_one_line(
+    tmp_path, prompty_ts_runtime
+):
+    case, rule = PROMPTY_TS_CASES[1]
+    script = _prompty_ts_script(tmp_path, case, rule)
+    assert _node_with(script, prompty_ts_runtime).returncode == 1  # the finding, unpatched
+    patched = tmp_path / "typescript"  # the runtime's folder, its Anthropic package a patched copy
+    (patched / "packages").mkdir(parents=True)
+    (patched / "node_modules").symlink_to(prompty_ts_runtime / "node_modules")
+    for package in (prompty_ts_runtime / "packages").iterdir():
+        if package.name != "anthropic":
+            (patched / "packages" / package.name).symlink_to(package)
+    shutil.copytree(
+        prompty_ts_runtime / "packages" / "anthropic", patched / "packages" / "anthropic", symlinks=True
+    )
+    source = patched / PROMPTY_TS_FIX[0]
+    text = source.read_text(encoding="utf-8")
+    assert text.count(PROMPTY_TS_FIX[1]) == 1, "the line to fix moved: update PROMPTY_TS_FIX for this build"
+    source.write_text(text.replace(PROMPTY_TS_FIX[1], PROMPTY_TS_FIX[2]), encoding="utf-8")
+    done = _node_with(script, patched)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "all 1 difference(s) fixed" in done.stdout, done.stdout

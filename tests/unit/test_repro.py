@@ -312,7 +312,7 @@ def _js(tmp_path, body, returns, found, mode="request", expected=None):
     node = shutil.which("node")
     if node is None:
         pytest.skip("node (Node.js) is not on PATH")
-    call = JsCall(("nothing",), f"const BODY = {json.dumps(body)};", FETCHES + f"\nreturn {returns};")
+    call = JsCall("nothing", f"const BODY = {json.dumps(body)};", FETCHES + f"\nreturn {returns};")
     frame = JsFrame("t", "wireconf repro", CASE, "here", mode, listed=False)
     text = render_js(
         frame, call, Answer(200, "application/json", '{"args": "{\\"a\\": 1}"}'), expected, list(found)

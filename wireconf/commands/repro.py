@@ -14,6 +14,7 @@ from wireconf.commands import Subparsers, add_corpus_argument
 
 if TYPE_CHECKING:
     from wireconf.reports.jsonl import CaseRecord
+    from wireconf.repro.verify import NodeRun
 
 COMMAND = "wireconf repro"
 
@@ -39,6 +40,27 @@ def _verdict(args: argparse.Namespace, cases: Path) -> CaseRecord:
     if not records:
         raise ReproError(f"no verdict of {args.runtime} on {args.case_id} (is the case id right?)")
     return records[0]
+
+
+def _node_run(runtime: str) -> NodeRun:
+    """How a JavaScript runtime's scripts run here: the AI SDK's beside its install's ``node_modules``,
+    Prompty's given its built ``runtime/typescript`` folder (``wireconf.adapters.prompty_ts.locate``)."""
+    from wireconf.repro.build import ReproError
+    from wireconf.repro.verify import NodeRun
+
+    if runtime == "prompty-ts":
+        from wireconf.adapters.prompty_ts.locate import locate
+
+        found = locate()
+        if found.runtime is None:
+            raise ReproError(f"prompty-ts's scripts need its build: {found.unavailable}")
+        return NodeRun(flags=("--experimental-import-meta-resolve",), args=(str(found.runtime),))
+    from wireconf.adapters.ai_sdk.build import installed
+
+    root, why = installed()
+    if root is None:
+        raise ReproError(f"{runtime}'s scripts need its install: {why}")
+    return NodeRun(modules=root / "node_modules")
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -100,15 +122,8 @@ def _verify(args: argparse.Namespace) -> int:
                 continue
             explanation = cause_explanation(cause, by_id)
             targets.append(Target(record.id, rule or "", place, script, explanation))
-    node_modules = None
-    if args.runtime in JS_TEMPLATES:  # its scripts run by node beside the runtime's install
-        from wireconf.adapters.ai_sdk.build import installed
-
-        root, why = installed()
-        if root is None:
-            raise ReproError(f"{args.runtime}'s scripts need its install: {why}")
-        node_modules = root / "node_modules"
-    proofs = [*failed, *verify(targets, lambda line: print(line, file=sys.stderr), node_modules)]
+    node = _node_run(args.runtime) if args.runtime in JS_TEMPLATES else None
+    proofs = [*failed, *verify(targets, lambda line: print(line, file=sys.stderr), node)]
     out = Path(args.output) if args.output else proofs_path(Path(args.baselines), args.runtime)
     write_atomic(out, dump_proofs(args.runtime, version, proofs))
     proved = sum(

@@ -24,8 +24,9 @@ import yaml
 from wireconf.core.errors import WireconfError
 
 PROOFS_DIR = "proofs"
-NAMED = re.compile(r"`([A-Za-z_][\w.]*):([A-Za-z_][\w.]*)`")
-"""A function an explanation names: `` `package.module:Class.method` `` (Python)."""
+NAMED = re.compile(r"`([A-Za-z_][\w.]*|packages/[\w./-]+\.ts):([A-Za-z_$][\w$.]*)`")
+"""A function an explanation names: `` `package.module:Class.method` `` (Python), or a workspace
+source's (Prompty's TypeScript runtime): `` `packages/anthropic/src/processor.ts:streamGenerator` ``."""
 NAMED_JS = re.compile(r"`(@[\w.-]+/[\w.-]+|[a-z][\w.-]*)` `([A-Za-z_$][\w$.]*)`")
 """A function an explanation names in a JavaScript runtime: `` `@ai-sdk/anthropic` `prepareTools` ``
 (the npm package, then the function), written ``@ai-sdk/anthropic:prepareTools``."""

@@ -109,9 +109,15 @@ def ai_sdk(api: str, agent: dict[str, Any], messages: list[dict[str, Any]] | Non
                 "if (result.toolCalls.length) return result.toolCalls.map(toolCall);",
                 "return AGENT.outputs?.length ? result.output : result.text;",
             ]
-    requirements = pinned("ai", package)
-    return JsCall(requirements, prelude, "\n".join(body))
+    needs = "npm install " + " ".join(pinned("ai", package))
+    return JsCall(needs, prelude, "\n".join(body))
 
 
-JS_TEMPLATES: dict[str, JsTemplate] = {"ai-sdk": ai_sdk}
+def _prompty_ts(api: str, agent: dict[str, Any], messages: list[dict[str, Any]] | None, mode: Mode) -> JsCall:
+    from wireconf.repro.prompty_ts_template import prompty_ts
+
+    return prompty_ts(api, agent, messages, mode)
+
+
+JS_TEMPLATES: dict[str, JsTemplate] = {"ai-sdk": ai_sdk, "prompty-ts": _prompty_ts}
 """The JavaScript runtimes a reproduction can call, by the adapter's name."""

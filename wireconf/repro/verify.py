@@ -133,8 +133,15 @@ def run_script(script: Path, names: list[str], timeout: float = TIMEOUT) -> Run:
 
 def _covered(folder: Path, names: list[str]) -> frozenset[str]:
     """Which of ``names`` (``package:Qual.name``) V8's coverage in ``folder`` saw run: a function of that
-    name (its last part: V8 names a method by itself) with a call, in a file of that npm package."""
-    wanted = {name: (name.split(":", 1)[0], name.rsplit(":", 1)[1].rsplit(".", 1)[-1]) for name in names}
+    name (its last part: V8 names a method by itself) with a call, in a file of that npm package (or,
+    for ``packages/<name>/src/x.ts:f``, of that workspace package, whose build keeps the names)."""
+    wanted = {}
+    for name in names:
+        package, function = name.rsplit(":", 1)
+        place = (
+            "/".join(package.split("/")[:2]) if package.startswith("packages/") else f"node_modules/{package}"
+        )
+        wanted[name] = (place, function.rsplit(".", 1)[-1])
     seen: set[str] = set()
     for file in folder.glob("*.json"):
         for script in json.loads(file.read_text(encoding="utf-8")).get("result", []):
@@ -144,19 +151,29 @@ def _covered(folder: Path, names: list[str]) -> frozenset[str]:
                 if not ranges[0].get("count"):
                     continue
                 for name, (package, last) in wanted.items():
-                    if function.get("functionName") == last and f"/node_modules/{package}/" in url:
+                    if function.get("functionName") == last and f"/{package}/" in url:
                         seen.add(name)
     return frozenset(seen)
 
 
-def run_node(script: Path, names: list[str], timeout: float = TIMEOUT) -> Run:
-    """An ES module ``script`` run by ``node`` (beside a ``node_modules`` of the runtime's packages),
-    V8's coverage telling which of the named functions ran (exit 2 past ``timeout``)."""
+@dataclass(frozen=True)
+class NodeRun:
+    """How a JavaScript runtime's scripts run: beside its ``node_modules`` (the AI SDK's install), with
+    ``node`` flags and arguments after the script (Prompty's built runtime folder)."""
+
+    modules: Path | None = None
+    flags: tuple[str, ...] = ()
+    args: tuple[str, ...] = ()
+
+
+def run_node(script: Path, names: list[str], timeout: float = TIMEOUT, how: NodeRun = NodeRun()) -> Run:
+    """An ES module ``script`` run by ``node`` as ``how`` says, V8's coverage telling which of the named
+    functions ran (exit 2 past ``timeout``)."""
     node = shutil.which("node") or "node"
     with tempfile.TemporaryDirectory(prefix="wireconf-verify-v8-") as coverage:
         try:
             done = subprocess.run(
-                [node, script.name],
+                [node, *how.flags, script.name, *how.args],
                 cwd=script.parent,
                 capture_output=True,
                 text=True,
@@ -181,21 +198,21 @@ class Target:
 
 
 def verify(
-    targets: list[Target], progress: Callable[[str], None] | None = None, node_modules: Path | None = None
+    targets: list[Target], progress: Callable[[str], None] | None = None, node: NodeRun | None = None
 ) -> Iterator[Proof]:
     """Each target's script run, as a ``Proof`` of its explanation: a Python script forked from this
-    process (``run_script``), or, given the JavaScript runtime's ``node_modules``, an ES module run by
-    node beside them (``run_node``)."""
-    if node_modules is None:
+    process (``run_script``), or a JavaScript runtime's ES module run by node as ``node`` says
+    (``run_node``)."""
+    if node is None:
         warm([t.script for t in targets])
     with tempfile.TemporaryDirectory(prefix="wireconf-verify-") as tmp:
-        if node_modules is not None:
-            (Path(tmp) / "node_modules").symlink_to(node_modules)
+        if node is not None and node.modules is not None:
+            (Path(tmp) / "node_modules").symlink_to(node.modules)
         for index, target in enumerate(targets):
-            script = Path(tmp) / (f"repro_{index}.mjs" if node_modules is not None else f"repro_{index}.py")
+            script = Path(tmp) / (f"repro_{index}.mjs" if node is not None else f"repro_{index}.py")
             script.write_text(target.script, encoding="utf-8")
             names = named_functions(target.explanation or "")
-            run = run_script(script, names) if node_modules is None else run_node(script, names)
+            run = run_script(script, names) if node is None else run_node(script, names, how=node)
             shown = run.exit == 1 and f"{target.rule}: " in run.output
             if progress is not None:
                 progress(f"{index + 1}/{len(targets)} {target.case} {target.place}: exit {run.exit}")
