@@ -190,7 +190,15 @@ def reproduction(
     )
 
 
-RESULT_CHANGES = (*CHECKED_CHANGES[:-1], "returned")
+RESULT_CHANGES = (
+    "missing-key",
+    "unexpected-key",
+    "value",
+    "type",
+    "missing-item",
+    "unexpected-item",
+    "returned",
+)
 """The differences of a result a script checks: at a place (``CHECKED_CHANGES`` but ``raised``, which is
 checked on the whole result), and a return where an error was expected; an error of another category
 (``wrong-error``) or a late text item (``not-incremental``) are the harness's readings, left out."""
@@ -253,8 +261,7 @@ def result_reproduction(
         raise ReproError(
             f"{case.id} expects values of its recording ($recorded): not reproduced yet", case=case.id
         )
-    reads_http = runtime in READS_HTTP or runtime in JS_TEMPLATES  # over its endpoint, whatever the form
-    if not reads_http and getattr(case.model, "response_as", "sdk") != "sdk":
+    if runtime not in READS_HTTP and getattr(case.model, "response_as", "sdk") != "sdk":
         raise ReproError(f"{case.id} hands the runtime a mapping, not a response it reads", case=case.id)
     found = result_checks(case, differences, catalogue, selection)
     if not found:
@@ -317,7 +324,7 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
         if record.impl not in RESULT_TEMPLATES and record.impl not in JS_TEMPLATES:
             return False
         return (record.id, True) in responses or (
-            (record.id, False) in responses and (record.impl in READS_HTTP or record.impl in JS_TEMPLATES)
+            (record.id, False) in responses and record.impl in READS_HTTP
         )
 
     return shows

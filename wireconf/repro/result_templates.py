@@ -180,6 +180,7 @@ def prompty(api: str, agent: dict[str, Any], stream: bool) -> Call:
 RESULT_TEMPLATES: dict[str, ResultTemplate] = {"litellm": litellm, "langchain": langchain, "prompty": prompty}
 """The runtimes whose result a reproduction reads, by the adapter's name."""
 
-READS_HTTP = frozenset({"litellm", "langchain"})
+READS_HTTP = frozenset({"litellm", "langchain", "ai-sdk"})
 """The runtimes that read a response from HTTP whatever form the case hands its processor in
-(``response_as: mapping`` too): their adapters call the endpoint; prompty's processor is handed the form."""
+(``response_as: mapping`` too): their adapters call the endpoint; prompty's processors (Python and
+TypeScript) are handed the form."""
