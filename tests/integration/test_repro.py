@@ -131,3 +131,271 @@ def test_a_reproduction_passes_against_the_runtime_patched_where_the_fix_is_one_
     done = _run(python, script)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "all 1 difference(s) fixed" in done.stdout, done.stdout
+
+
+# -- what a runtime makes of a response (process, stream): the recorded bytes served to its HTTP path ----
+
+RESULT_CASES = (
+    ("litellm", "process.anthropic.messages.vector.anthropic_tool_use", "8.5/arguments-compact-json"),
+    ("langchain", "stream.gemini.generate_content.several-text-parts-in-one-chunk", "8.9/text-deltas"),
+    (
+        "prompty",
+        "stream.anthropic.messages.empty-and-whitespace-text-deltas",
+        "8.5/stream-empty-text-not-yielded",
+    ),
+)
+
+RESULT_FIXES = {
+    "litellm": (
+        "litellm",
+        "litellm/llms/anthropic/chat/transformation.py",
+        '                            arguments=json.dumps(content["input"]),\n',
+        '                            arguments=json.dumps(content["input"], separators=(",", ":")),\n',
+    ),
+    "prompty": (
+        "prompty",
+        "prompty/providers/anthropic/processor.py",
+        'getattr(delta, "text", "")\n                yield text\n',
+        'getattr(delta, "text", "")\n                yield from [text] if text else []\n',
+    ),
+}
+"""The one-line fixes of two response findings, each in a copy of the runtime's package: LiteLLM's
+``AnthropicConfig.transform_response`` writes a tool_use ``input`` with ``json.dumps``' spaces (compact:
+``separators``); prompty's Anthropic ``_stream_generator`` yields every ``text_delta``, the empty ones too
+(its first, synchronous copy: the one the script runs)."""
+
+
+@pytest.mark.parametrize(("runtime", "case", "rule"), RESULT_CASES, ids=[c[0] for c in RESULT_CASES])
+def test_a_response_reproduction_serves_the_recording_and_fails_as_its_finding_says(
+    tmp_path, runtime, case, rule
+):
+    script = _script(tmp_path, runtime, case, rule)
+    text = script.read_text(encoding="utf-8")
+    assert not re.search(r"^\s*(import|from) wireconf", text, re.MULTILINE), "the script imports wireconf"
+    assert "ANSWER = {'status': 200" in text  # the recorded response, inlined
+    python = _bare_environment(tmp_path / "venv", site_packages(runtime_env(runtime)))
+    probe = subprocess.run([str(python), "-I", "-c", "import wireconf"], capture_output=True, text=True)
+    assert probe.returncode == 1 and "No module named 'wireconf'" in probe.stderr, probe
+    done = _run(python, script)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{rule}: " in done.stdout and "expected: " in done.stdout and "actual:   " in done.stdout, (
+        done.stdout
+    )
+
+
+@pytest.mark.parametrize("runtime", sorted(RESULT_FIXES))
+def test_a_response_reproduction_passes_against_the_runtime_patched_where_the_fix_is_one_line(
+    tmp_path, runtime
+):
+    _, case, rule = next(c for c in RESULT_CASES if c[0] == runtime)
+    package, file, line, fixed = RESULT_FIXES[runtime]
+    installed = site_packages(runtime_env(runtime))
+    script = _script(tmp_path, runtime, case, rule)
+    assert _run(_bare_environment(tmp_path / "unpatched", installed), script).returncode == 1  # the finding
+    patched = tmp_path / "patched"
+    shutil.copytree(installed / package, patched / package)
+    source = patched / file
+    text = source.read_text(encoding="utf-8")
+    assert text.count(line) >= 1, "the line to fix moved: update RESULT_FIXES for this release"
+    source.write_text(text.replace(line, fixed, 1), encoding="utf-8")  # the first: the synchronous path
+    done = _run(_bare_environment(tmp_path / "venv", patched, installed), script)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "difference(s) fixed" in done.stdout, done.stdout
+
+
+# -- a JavaScript runtime (the AI SDK): an ES module run by node with the runtime's npm packages only ---
+
+JS_CASES = (
+    ("wire.anthropic.messages.option-temperature", "7.5/max-tokens-default"),
+    ("process.anthropic.messages.text-blocks-around-citations-joined", "8.5/only-tool-use-blocks"),
+    ("stream.anthropic.messages.tool-calls-sorted-by-block-index", "8.5/stream-tool-calls-in-block-order"),
+)
+
+JS_FIX = (
+    "@ai-sdk/anthropic/dist/index.mjs",
+    "const maxTokens = maxOutputTokens != null ? maxOutputTokens : maxOutputTokensForModel;",
+    "const maxTokens = maxOutputTokens != null ? maxOutputTokens : 4096;",
+)
+"""The one-line fix of the AI SDK's ``7.5/max-tokens-default`` finding: ``getArgs`` defaults
+``max_tokens`` to the model's own limit, where the rule sends 4096."""
+
+
+@pytest.fixture(scope="module")
+def ai_sdk_modules() -> Path:
+    from wireconf.adapters.ai_sdk.build import installed
+
+    root, why = installed()
+    if root is None or shutil.which("node") is None:
+        pytest.skip(why or "node (Node.js) is not on PATH")
+    return root / "node_modules"
+
+
+def _node_folder(folder: Path, modules: Path) -> Path:
+    """``folder`` with a ``node_modules`` of the install's packages but wireconf's (``@wireconf``), each
+    linked."""
+    own = folder / "node_modules"
+    own.mkdir(parents=True)
+    for entry in modules.iterdir():
+        if entry.name == "@wireconf" or entry.name.startswith("."):
+            continue
+        if entry.name.startswith("@"):
+            (own / entry.name).mkdir()
+            for inner in entry.iterdir():
+                (own / entry.name / inner.name).symlink_to(inner)
+        else:
+            (own / entry.name).symlink_to(entry)
+    return folder
+
+
+def _js_script(tmp: Path, case: str, rule: str, folder: Path) -> Path:
+    from wireconf.cli import main
+
+    out = folder / f"{case}.mjs"
+    args = [
+        "repro",
+        "--runtime",
+        "ai-sdk",
+        case,
+        "--rule",
+        rule,
+        "-o",
+        str(out),
+        "--cases",
+        str(REPO / "cases"),
+    ]
+    assert main([*args, "--baselines", str(REPO / "conformance")]) == 0
+    return out
+
+
+def _node(script: Path) -> subprocess.CompletedProcess[str]:
+    node = shutil.which("node")
+    assert node is not None
+    return subprocess.run(
+        [node, script.name], capture_output=True, text=True, cwd=script.parent, timeout=120, check=False
+    )
+
+
+@pytest.mark.parametrize(("case", "rule"), JS_CASES, ids=[c[0].split(".")[0] for c in JS_CASES])
+def test_an_ai_sdk_reproduction_fails_as_its_finding_says_with_only_the_runtimes_packages(
+    tmp_path, ai_sdk_modules, case, rule
+):
+    folder = _node_folder(tmp_path / "bare", ai_sdk_modules)
+    script = _js_script(tmp_path, case, rule, folder)
+    text = script.read_text(encoding="utf-8")
+    assert "@wireconf" not in text and re.search(r'^import .* from "ai";$', text, re.MULTILINE), text[:600]
+    probe = subprocess.run(
+        [shutil.which("node") or "node", "--input-type=module", "-e", 'await import("@wireconf/exec")'],
+        capture_output=True,
+        text=True,
+        cwd=folder,
+        check=False,
+    )
+    assert probe.returncode != 0 and "ERR_MODULE_NOT_FOUND" in probe.stderr  # no wireconf here
+    done = _node(script)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{rule}: " in done.stdout and "expected: " in done.stdout and "actual:   " in done.stdout, (
+        done.stdout
+    )
+
+
+def test_an_ai_sdk_reproduction_passes_against_the_runtime_patched_where_the_fix_is_one_line(
+    tmp_path, ai_sdk_modules
+):
+    case, rule = JS_CASES[0]
+    assert (
+        _node(_js_script(tmp_path, case, rule, _node_folder(tmp_path / "bare", ai_sdk_modules))).returncode
+        == 1
+    )
+    folder = _node_folder(tmp_path / "patched", ai_sdk_modules)
+    package = folder / "node_modules" / "@ai-sdk" / "anthropic"
+    package.unlink()  # a copy in its place (its own dependencies still resolve beside it)
+    shutil.copytree(ai_sdk_modules / "@ai-sdk" / "anthropic", package, symlinks=True)
+    source = package / JS_FIX[0].split("/", 2)[2]
+    text = source.read_text(encoding="utf-8")
+    assert text.count(JS_FIX[1]) == 1, "the line to fix moved: update JS_FIX for this release"
+    source.write_text(text.replace(JS_FIX[1], JS_FIX[2]), encoding="utf-8")
+    done = _node(_js_script(tmp_path, case, rule, folder))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "all 1 difference(s) fixed" in done.stdout, done.stdout
+
+
+# -- Prompty's TypeScript runtime: node with the built runtime folder as the script's one argument -------
+
+PROMPTY_TS_CASES = (
+    ("wire.anthropic.messages.recorded-tool-round-trip", "7.5/tool-calls-as-tool-use"),
+    ("process.anthropic.messages.no-content-is-empty-string", "8.5/no-text-empty-string"),
+    ("stream.anthropic.messages.start-input-used-without-deltas", "8.5/stream-tool-without-input-deltas"),
+)
+
+PROMPTY_TS_FIX = (
+    "packages/anthropic/dist/index.js",
+    "  if (!content || content.length === 0) return null;\n",
+    '  if (!content || content.length === 0) return "";\n',
+)
+"""The one-line fix of prompty-ts's ``8.5/no-text-empty-string`` finding, in its built Anthropic package:
+``processMessages`` returns null for a response without content, where §8.5 returns ""."""
+
+
+def _prompty_ts_script(tmp: Path, case: str, rule: str) -> Path:
+    from wireconf.cli import main
+
+    out = tmp / f"{case}.mjs"
+    args = ["repro", "--runtime", "prompty-ts", case, "--rule", rule, "-o", str(out)]
+    assert main([*args, "--cases", str(REPO / "cases"), "--baselines", str(REPO / "conformance")]) == 0
+    return out
+
+
+def _node_with(script: Path, runtime: Path) -> subprocess.CompletedProcess[str]:
+    node = shutil.which("node")
+    assert node is not None
+    command = [node, "--experimental-import-meta-resolve", script.name, str(runtime)]
+    return subprocess.run(
+        command, capture_output=True, text=True, cwd=script.parent, timeout=120, check=False
+    )
+
+
+@pytest.fixture(scope="module")
+def prompty_ts_runtime() -> Path:
+    from tests.prompty_ts_build import built_runtime
+
+    return built_runtime()
+
+
+@pytest.mark.parametrize(
+    ("case", "rule"), PROMPTY_TS_CASES, ids=[c[0].split(".")[0] for c in PROMPTY_TS_CASES]
+)
+def test_a_prompty_ts_reproduction_fails_as_its_finding_says_without_wireconf(
+    tmp_path, prompty_ts_runtime, case, rule
+):
+    script = _prompty_ts_script(tmp_path, case, rule)
+    text = script.read_text(encoding="utf-8")
+    assert "@wireconf" not in text and "exec_protocol" not in text, text[:600]
+    done = _node_with(script, prompty_ts_runtime)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{rule}: " in done.stdout and "expected: " in done.stdout and "actual:   " in done.stdout, (
+        done.stdout
+    )
+
+
+def test_a_prompty_ts_reproduction_passes_against_the_runtime_patched_where_the_fix_is_one_line(
+    tmp_path, prompty_ts_runtime
+):
+    case, rule = PROMPTY_TS_CASES[1]
+    script = _prompty_ts_script(tmp_path, case, rule)
+    assert _node_with(script, prompty_ts_runtime).returncode == 1  # the finding, unpatched
+    patched = tmp_path / "typescript"  # the runtime's folder, its Anthropic package a patched copy
+    (patched / "packages").mkdir(parents=True)
+    (patched / "node_modules").symlink_to(prompty_ts_runtime / "node_modules")
+    for package in (prompty_ts_runtime / "packages").iterdir():
+        if package.name != "anthropic":
+            (patched / "packages" / package.name).symlink_to(package)
+    shutil.copytree(
+        prompty_ts_runtime / "packages" / "anthropic", patched / "packages" / "anthropic", symlinks=True
+    )
+    source = patched / PROMPTY_TS_FIX[0]
+    text = source.read_text(encoding="utf-8")
+    assert text.count(PROMPTY_TS_FIX[1]) == 1, "the line to fix moved: update PROMPTY_TS_FIX for this build"
+    source.write_text(text.replace(PROMPTY_TS_FIX[1], PROMPTY_TS_FIX[2]), encoding="utf-8")
+    done = _node_with(script, patched)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "all 1 difference(s) fixed" in done.stdout, done.stdout

@@ -5,14 +5,27 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
 from tests.conftest import CASES
 from wireconf.kinds.registry import open_corpus
-from wireconf.repro.build import ReproError, Selection, checks, reproduction, value_at
+from wireconf.reports.jsonl import CaseRecord
+from wireconf.repro.build import (
+    ReproError,
+    Selection,
+    checks,
+    reproducible,
+    reproduction,
+    result_checks,
+    value_at,
+)
+from wireconf.repro.js_script import JsCall, JsFrame, render_js
+from wireconf.repro.result_script import ResultFrame, render_result
 from wireconf.repro.script import Answer, Call, Check, render
 
 CASE = "wire.gemini.generate_content.tool-call-fields-and-nested-args"
@@ -164,3 +177,166 @@ def test_a_runtime_not_installed_here_is_an_error_naming_its_environment(corpus,
     needs = r"langchain is not installed here .*--runtime langchain --make-envs"
     with pytest.raises(ReproError, match=needs):
         reproduction("langchain", "1", case, differences, corpus.catalogue, Selection(), "c", "here")
+
+
+# -- what a runtime makes of a response (process, stream) ------------------------------------------------
+
+TOOL_CASE = "process.anthropic.messages.vector.anthropic_tool_use"
+COMPACT = "8.5/arguments-compact-json"
+EMPTY_DELTAS = "stream.anthropic.messages.empty-and-whitespace-text-deltas"
+REFUSAL = "stream.anthropic.messages.refusal-stop-reason-raises"
+
+
+def _result_difference(path, change, rules):
+    return _difference(path, change, rules, subject="result")
+
+
+def test_result_checks_read_the_place_the_list_of_an_item_and_the_whole_result_of_a_raise(corpus):
+    found = result_checks(
+        _case(corpus, EMPTY_DELTAS),
+        [
+            _result_difference("$[0]", "unexpected-item", ["8.5/stream-empty-text-not-yielded"]),
+            _result_difference("$[3]", "unexpected-item", ["8.5/stream-empty-text-not-yielded"]),
+            _result_difference("$", "raised", ["8.5/stream-text-deltas"]),
+            _result_difference("$", "not-incremental", ["8.5/stream-text-deltas"]),  # the harness's reading
+            _difference("$.model", "value", ["x"]),  # a request's: not this kind's
+        ],
+        corpus.catalogue,
+        Selection(),
+    )
+    whole = ["a", " ", "\n", "b"]
+    assert [(c.rule, c.path, c.change, c.expected, c.present) for c in found] == [
+        ("8.5/stream-empty-text-not-yielded", "$", "value", whole, True),  # both items: the list, once
+        ("8.5/stream-text-deltas", "$", "raised", whole, True),
+    ]
+
+
+def test_a_place_inside_a_matcher_is_checked_at_the_matcher_and_a_return_against_the_error(corpus):
+    case = _case(corpus, "stream.anthropic.messages.start-input-used-without-deltas")
+    found = result_checks(
+        case,
+        [
+            _result_difference(
+                "$[0].arguments['$json'].days", "missing-key", ["8.5/stream-tool-without-input-deltas"]
+            )
+        ],
+        corpus.catalogue,
+        Selection(),
+    )
+    assert [(c.path, c.expected) for c in found] == [("$[0].arguments", case.raw["expect"][0]["arguments"])]
+    refusal = result_checks(
+        _case(corpus, REFUSAL),
+        [_result_difference("$", "returned", ["8.5/stream-refusal-raises"])],
+        corpus.catalogue,
+        Selection(),
+    )
+    assert [(c.change, c.expected) for c in refusal] == [("returned", "an error (refusal)")]
+
+
+def test_the_findings_page_links_a_result_difference_a_script_checks_and_no_other(corpus):
+    shows = reproducible(corpus)
+    record = CaseRecord("litellm", "1", TOOL_CASE, "process", "anthropic.messages", [COMPACT], "failed", 0.0)
+    assert shows(record, _result_difference("$[0].arguments", "value", [COMPACT]))
+    assert not shows(record, _result_difference("$", "wrong-error", [COMPACT]))  # a category: the harness's
+    assert not shows(replace(record, impl="nobody"), _result_difference("$[0].arguments", "value", [COMPACT]))
+    mapping = replace(record, id="process.openai.chat.mapping-text", impl="prompty")  # handed a dict
+    assert not shows(mapping, _result_difference("$", "value", [COMPACT]))
+    assert shows(replace(mapping, impl="litellm"), _result_difference("$", "value", [COMPACT]))  # reads HTTP
+
+
+ANSWERED = """import urllib.request
+with urllib.request.urlopen(urllib.request.Request(base_url + "/v1/x", data=b"{}", method="POST")) as got:
+    answer = json.loads(got.read())
+"""
+
+
+def _result_script(tmp_path, returns, found, expected, *, stream=False, listed=False, body='{"items": [1]}'):
+    """A script whose ``call`` reads the local server's answer (a recorded body of the test's making) and
+    returns (or yields) ``returns``, an expression over it: the frame run for real."""
+    tail = f"yield from {returns}" if stream else f"return {returns}"
+    call = Call(("nothing",), "", ANSWERED + tail)
+    frame = ResultFrame("t", "wireconf repro", "case", "here", stream=stream, listed=listed)
+    text = render_result(frame, call, Answer(200, "application/json", body), expected, list(found))
+    path = tmp_path / "repro.py"
+    path.write_text(text, encoding="utf-8")
+    return subprocess.run([sys.executable, "-I", str(path)], capture_output=True, text=True, timeout=60)
+
+
+ARGS = Check(COMPACT, "compact", "$[0].arguments", "value", {"$json": {"city": "Paris"}})
+
+
+def test_a_result_script_serves_the_recorded_body_and_shows_the_rule_expected_and_actual(tmp_path):
+    returns = '[{"id": "t", "name": "f", "arguments": json.dumps(answer["args"])}]'
+    body = '{"args": {"city": "Berlin"}}'
+    done = _result_script(tmp_path, returns, [ARGS], [{"arguments": {"$json": {"city": "Paris"}}}], body=body)
+    assert done.returncode == 1, done.stderr
+    assert f"{COMPACT}: compact\n  at $[0].arguments of the result" in done.stdout
+    assert 'expected: {"$json": {"city": "Paris"}}\n  actual:   "{\\"city\\": \\"Berlin\\"}"' in done.stdout
+    fixed = _result_script(tmp_path, returns, [ARGS], None, body='{"args": {"city": "Paris"}}')  # spaces too
+    assert fixed.returncode == 0 and "all 1 difference(s) fixed" in fixed.stdout, fixed.stdout + fixed.stderr
+
+
+def test_a_stream_script_judges_the_items_yielded_and_a_raise_after_some(tmp_path):
+    items = Check("8.5/stream-empty-text-not-yielded", "no empty text", "$", "value", ["a", "b"])
+    assert _result_script(tmp_path, '["", "a", "b"]', [items], ["a", "b"], stream=True).returncode == 1
+    assert _result_script(tmp_path, '["a", "b"]', [items], ["a", "b"], stream=True).returncode == 0
+    late = _result_script(tmp_path, '(1 / n and "a" for n in (1, 0))', [items], ["a", "b"], stream=True)
+    assert (
+        late.returncode == 1
+        and 'it raised builtins.ZeroDivisionError: division by zero, after yielding ["a"]' in late.stdout
+    )
+
+
+def test_listed_keys_patterns_and_ids_match_as_the_harness_matches(tmp_path):
+    returns = '{"id": "call_1", "name": "f", "extra": 1}'
+    expected = {"id": {"$id": "a"}, "name": {"$pattern": "[a-z]"}}
+    whole = Check("r", "s", "$", "value", expected)
+    assert _result_script(tmp_path, returns, [whole], expected, listed=True).returncode == 0
+    assert _result_script(tmp_path, returns, [whole], expected, listed=False).returncode == 1  # "extra"
+
+
+def test_a_return_fails_where_an_error_was_expected_and_any_raise_passes_it(tmp_path):
+    returned = Check("8.5/stream-refusal-raises", "raises", "$", "returned", "an error (refusal)")
+    done = _result_script(tmp_path, '["Here is how"]', [returned], None, stream=True)
+    assert done.returncode == 1 and 'expected: an error (refusal)\n  actual:   ["Here is how"]' in done.stdout
+    assert _result_script(tmp_path, "(1 / 0 for _ in [1])", [returned], None, stream=True).returncode == 0
+
+
+# -- the JavaScript frame (node, no package: the call fetches the local server itself) --------------------
+
+FETCHES = """const response = await fetch(baseURL + "/v1/x", { method: "POST", body: JSON.stringify(BODY) });
+const answer = await response.json();"""
+
+
+def _js(tmp_path, body, returns, found, mode="request", expected=None):
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node (Node.js) is not on PATH")
+    call = JsCall("nothing", f"const BODY = {json.dumps(body)};", FETCHES + f"\nreturn {returns};")
+    frame = JsFrame("t", "wireconf repro", CASE, "here", mode, listed=False)
+    text = render_js(
+        frame, call, Answer(200, "application/json", '{"args": "{\\"a\\": 1}"}'), expected, list(found)
+    )
+    path = tmp_path / "repro.mjs"
+    path.write_text(text, encoding="utf-8")
+    return subprocess.run([node, str(path)], capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_the_javascript_frame_judges_the_request_sent_as_the_python_one_does(tmp_path):
+    done = _js(tmp_path, {"contents": [{"name": "f"}], "extra": 1}, "null", (ID, EXTRA))
+    assert done.returncode == 1, done.stderr
+    assert (
+        'expected: "call_9"\n  actual:   nothing' in done.stdout
+        and "expected: nothing\n  actual:   1" in done.stdout
+    )
+    assert _js(tmp_path, {"contents": [{"id": "call_9"}]}, "null", (ID, EXTRA)).returncode == 0
+
+
+def test_the_javascript_frame_judges_a_result_with_the_cases_matchers(tmp_path):
+    args = Check("r", "compact", "$[0].arguments", "value", {"$json": {"a": 1}})
+    returns = '[{ id: "t", name: "f", arguments: answer.args }]'
+    assert _js(tmp_path, {}, returns, [args], mode="result").returncode == 0  # spaces: the same JSON
+    done = _js(tmp_path, {}, '[{ arguments: "{}" }]', [args], mode="result")
+    assert done.returncode == 1 and 'expected: {"$json":{"a":1}}\n  actual:   "{}"' in done.stdout, (
+        done.stdout
+    )

@@ -326,6 +326,7 @@ def _make_envs(jobs: list[Job], parallel: int) -> int:
 def _render(args: argparse.Namespace, cases: Path, outcomes: list[tuple[dict[str, Any], Path | None]]) -> int:
     from wireconf.reports.baseline import load_baseline
     from wireconf.reports.findings import EXPLANATIONS, NotRun, render_findings
+    from wireconf.reports.findings_proofs import load_proofs, proofs_path
     from wireconf.reports.findings_releases import ReleaseRun, render_release_history
     from wireconf.reports.findings_rules import render_rules_view
     from wireconf.reports.jsonl import read_records
@@ -367,6 +368,10 @@ def _render(args: argparse.Namespace, cases: Path, outcomes: list[tuple[dict[str
         ],
         corpus.catalogue.version,
         reproducible(corpus),
+        {
+            runtime: load_proofs(proofs_path(Path(args.baselines), runtime))
+            for runtime in sorted({record.impl for record in records})
+        },
     )
     write_atomic(Path(args.out), text)
     print(f"wrote {args.out}", file=sys.stderr)

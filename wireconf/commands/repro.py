@@ -14,6 +14,7 @@ from wireconf.commands import Subparsers, add_corpus_argument
 
 if TYPE_CHECKING:
     from wireconf.reports.jsonl import CaseRecord
+    from wireconf.repro.verify import NodeRun
 
 COMMAND = "wireconf repro"
 
@@ -41,11 +42,111 @@ def _verdict(args: argparse.Namespace, cases: Path) -> CaseRecord:
     return records[0]
 
 
+def _node_run(runtime: str) -> NodeRun:
+    """How a JavaScript runtime's scripts run here: the AI SDK's beside its install's ``node_modules``,
+    Prompty's given its built ``runtime/typescript`` folder (``wireconf.adapters.prompty_ts.locate``)."""
+    from wireconf.repro.build import ReproError
+    from wireconf.repro.verify import NodeRun
+
+    if runtime == "prompty-ts":
+        from wireconf.adapters.prompty_ts.locate import locate
+
+        found = locate()
+        if found.runtime is None:
+            raise ReproError(f"prompty-ts's scripts need its build: {found.unavailable}")
+        return NodeRun(flags=("--experimental-import-meta-resolve",), args=(str(found.runtime),))
+    from wireconf.adapters.ai_sdk.build import installed
+
+    root, why = installed()
+    if root is None:
+        raise ReproError(f"{runtime}'s scripts need its install: {why}")
+    return NodeRun(modules=root / "node_modules")
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """``--verify``: every root cause of the runtime's report that has a reproduction, run, and the
+    proofs written (``wireconf.repro.verify``, ``wireconf.reports.findings_proofs``)."""
+    from wireconf.cassettes.atomic import write_atomic
+    from wireconf.corpus.installed import corpus_folder
+    from wireconf.kinds.registry import open_corpus
+    from wireconf.reports.baseline import load_baseline
+    from wireconf.reports.findings import EXPLANATIONS, cause_explanation, difference_causes, repro_target
+    from wireconf.reports.findings_proofs import Proof, dump_proofs, proofs_path
+    from wireconf.reports.jsonl import read_records
+    from wireconf.reports.matrix import build_matrix
+    from wireconf.repro.build import ReproError, Selection, reproducible, reproduction
+    from wireconf.repro.js_templates import JS_TEMPLATES
+    from wireconf.repro.verify import Target, verify
+
+    if not args.report:
+        raise ReproError(
+            "--verify reads the runtime's verdicts from --report (a report of `wireconf findings`)"
+        )
+    cases = corpus_folder(args.corpus)
+    corpus = open_corpus(cases)
+    by_case = {c.id: c for c in corpus.cases()}
+    written = load_baseline(Path(args.baselines) / f"{args.runtime}.yaml", missing_ok=True)
+    records = list(read_records([Path(args.report)]))
+    for record in records:  # the baseline's explanations, as the findings page reads them
+        record.reason = written.expected.get(record.id, record.reason)
+        record.extra[EXPLANATIONS] = written.explanations.get(record.id, {})
+    shows = reproducible(corpus)
+    cassettes = Path(args.cassettes) if args.cassettes else corpus.root.parent / "cassettes"
+    targets, failed, version = [], [], ""
+    seen: set[tuple[str, str | None, str]] = set()
+    for rt in build_matrix(records).runtimes:
+        by_id = {r.id: r for r in rt.failures}
+        for cause in difference_causes(rt):
+            target = repro_target(cause, by_id, shows)
+            if target is None or (target[0].id, target[1], target[2]) in seen:
+                continue  # two differences at one place (a key missing, another unexpected): one script
+            seen.add((target[0].id, target[1], target[2]))
+            record, rule, place = target
+            version = record.version
+            command = f"{COMMAND} --runtime {args.runtime} {record.id} --rule {rule} --path '{place}'"
+            try:
+                script = reproduction(
+                    record.impl,
+                    record.version,
+                    by_case[record.id],
+                    record.differences or [],
+                    corpus.catalogue,
+                    Selection(rule, place),
+                    command,
+                    record.location or record.id,
+                    cassettes,
+                )
+            except ReproError as error:  # linked, yet no script: recorded as not reproduced
+                print(f"{record.id} {place}: {error.message}", file=sys.stderr)
+                failed.append(Proof(record.id, rule or "", place, 2, False, "", {}))
+                continue
+            explanation = cause_explanation(cause, by_id)
+            targets.append(Target(record.id, rule or "", place, script, explanation))
+    node = _node_run(args.runtime) if args.runtime in JS_TEMPLATES else None
+    proofs = [*failed, *verify(targets, lambda line: print(line, file=sys.stderr), node)]
+    out = Path(args.output) if args.output else proofs_path(Path(args.baselines), args.runtime)
+    write_atomic(out, dump_proofs(args.runtime, version, proofs))
+    proved = sum(
+        1 for p, t in zip(proofs[len(failed) :], targets, strict=True) if p.proves(t.explanation or "")
+    )
+    shown = sum(1 for p in proofs if p.shown)
+    print(
+        f"wrote {out}: {len(proofs)} reproductions, {shown} show their deviation,"
+        f" {proved} of {sum(1 for t in targets if t.explanation)} explanations proved",
+        file=sys.stderr,
+    )
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     from wireconf.corpus.installed import corpus_folder
     from wireconf.kinds.registry import open_corpus
     from wireconf.repro.build import ReproError, Selection, reproduction
 
+    if args.verify:
+        return _verify(args)
+    if args.case_id is None:
+        raise ReproError("name the failing case (CASE_ID), or --verify every root cause of --report")
     cases = corpus_folder(args.corpus)
     corpus = open_corpus(cases)
     case = next((c for c in corpus.cases() if c.id == args.case_id), None)
@@ -68,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
         selection,
         command,
         record.location or args.case_id,
+        Path(args.cassettes) if args.cassettes else corpus.root.parent / "cassettes",
     )
     if args.output in (None, "-"):
         sys.stdout.write(text)
@@ -84,7 +186,13 @@ def register(subparsers: Subparsers) -> None:
         "repro",
         help="write a standalone script (the runtime and its SDK only) reproducing a runtime's failing case",
     )
-    parser.add_argument("case_id", metavar="CASE_ID", help="the failing case")
+    parser.add_argument("case_id", metavar="CASE_ID", nargs="?", help="the failing case")
+    parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="run the reproduction of every root cause of --report, recording what each shows and whether"
+        " the functions its explanation names ran (default -o: BASELINES/proofs/RUNTIME.yaml)",
+    )
     parser.add_argument(
         "--runtime",
         required=True,
@@ -101,6 +209,9 @@ def register(subparsers: Subparsers) -> None:
         "--report", default=None, help="read the verdict from this --report file instead of running the case"
     )
     add_corpus_argument(parser, "--cases")
+    parser.add_argument(
+        "--cassettes", default=None, help="the cassettes folder (default: the one beside the corpus)"
+    )
     parser.add_argument(
         "--baselines", default="conformance", help="folder of runtimes.yaml (default: conformance)"
     )

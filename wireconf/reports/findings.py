@@ -20,12 +20,14 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from wireconf.core.differences import generic_path
 from wireconf.core.report_text import machine_paths_removed
 from wireconf.corpus.rules import Catalogue, Rule
 from wireconf.reports.baseline import default_reason
 from wireconf.reports.causes import NO_RULE, PROVIDER_REJECTS, UNRULED_NOTE, Cause, group_causes
+from wireconf.reports.findings_proofs import Key, Proof
 from wireconf.reports.jsonl import CaseRecord
 from wireconf.reports.markdown import text
 from wireconf.reports.matrix import COLUMNS, RuntimeSummary, build_matrix
@@ -228,35 +230,71 @@ def _cause_table(causes: list[RootCause], catalogue: Catalogue) -> list[str]:
     return out
 
 
-def _difference_causes(rt: RuntimeSummary) -> list[Cause]:
+def difference_causes(rt: RuntimeSummary) -> list[Cause]:
     """The rows of a runtime's "Root causes by difference" table: its failures grouped by the rule
     broken and the difference (``wireconf.reports.causes``)."""
     return group_causes((r.id, r.differences or []) for r in rt.failures if r.status == "failed")
 
 
-Reproducible = Callable[[CaseRecord], bool]
-"""Whether ``wireconf repro`` makes a script for a failing case (its runtime has a template, its kind
-builds a request): decided by the caller, which knows the runtimes."""
+Reproducible = Callable[[CaseRecord, dict[str, Any]], bool]
+"""Whether ``wireconf repro`` makes a script for a failing case that checks one of its differences (its
+runtime has a template for its kind, the difference is one a script checks): decided by the caller,
+which knows the runtimes."""
+
+
+def repro_target(
+    cause: Cause, records: dict[str, CaseRecord], reproducible: Reproducible | None
+) -> tuple[CaseRecord, str | None, str] | None:
+    """The case, rule and place (generic) of the ``wireconf repro`` command reproducing ``cause``: its
+    first reproducible case, the differences at its place; ``None`` when none is reproducible."""
+    if reproducible is None or cause.rejected:
+        return None
+    for case_id in cause.cases:
+        record = records[case_id]
+        for difference in record.differences or []:
+            if str(difference.get("signature", "")) == cause.signature and reproducible(record, difference):
+                rule = cause.rules[0] if cause.rules else None
+                return record, rule, generic_path(str(difference.get("path", "$")))
+    return None
 
 
 def repro_command(cause: Cause, records: dict[str, CaseRecord], reproducible: Reproducible | None) -> str:
-    """The ``wireconf repro`` command line reproducing ``cause`` (its first reproducible case, the
-    differences at its place), or ``""``."""
-    if reproducible is None or cause.rejected:
+    """The ``wireconf repro`` command line reproducing ``cause`` (``repro_target``), or ``""``."""
+    target = repro_target(cause, records, reproducible)
+    if target is None:
         return ""
-    for case_id in cause.cases:
-        record = records[case_id]
-        if not reproducible(record):
-            continue
-        for difference in record.differences or []:
-            if (
-                str(difference.get("signature", "")) == cause.signature
-                and difference.get("subject") == "request"
-            ):
-                rule = f" --rule {cause.rules[0]}" if cause.rules else ""
-                path = generic_path(str(difference.get("path", "$")))
-                return f"`wireconf repro --runtime {record.impl} {case_id}{rule} --path '{path}'`"
-    return ""
+    record, rule, path = target
+    ruled = f" --rule {rule}" if rule else ""
+    return f"`wireconf repro --runtime {record.impl} {record.id}{ruled} --path '{path}'`"
+
+
+Proofs = dict[str, dict[Key, Proof]]
+"""The proofs of each runtime's explanations (``findings_proofs``), by the runtime's adapter name."""
+
+PROVED = " *(proved by its reproduction)*"
+
+
+def proof_of(
+    cause: Cause, records: dict[str, CaseRecord], reproducible: Reproducible | None, proofs: Proofs
+) -> Proof | None:
+    """The recorded run of ``cause``'s reproduction (``findings_proofs``), if its release has one."""
+    target = repro_target(cause, records, reproducible)
+    if target is None:
+        return None
+    record, rule, path = target
+    return proofs.get(record.impl, {}).get((record.version, record.id, rule or "", path))
+
+
+def proved(
+    cause: Cause,
+    explanation: str | None,
+    records: dict[str, CaseRecord],
+    reproducible: Reproducible | None,
+    proofs: Proofs,
+) -> bool:
+    """Whether ``explanation`` of ``cause`` is proved by its reproduction (``Proof.proves``)."""
+    proof = proof_of(cause, records, reproducible, proofs)
+    return explanation is not None and proof is not None and proof.proves(explanation)
 
 
 def cause_explanation(cause: Cause, records: dict[str, CaseRecord]) -> str | None:
@@ -269,10 +307,11 @@ def cause_explanation(cause: Cause, records: dict[str, CaseRecord]) -> str | Non
 
 
 def _difference_table(
-    rt: RuntimeSummary, causes: list[Cause], reproducible: Reproducible | None
+    rt: RuntimeSummary, causes: list[Cause], reproducible: Reproducible | None, proofs: Proofs
 ) -> list[str]:
     """Failures grouped by the rule broken and the difference, each with the explanation most of its
-    cases' baseline reasons give, and the command that reproduces it without wireconf."""
+    cases' baseline reasons give (marked when its reproduction proves it), and the command that
+    reproduces it without wireconf."""
     by_id = {r.id: r for r in rt.failures}
     if not causes:
         return []
@@ -284,6 +323,7 @@ def _difference_table(
         explanation = cause_explanation(cause, by_id)
         rules = cause.rules_text(code=True)
         text = _cell(explanation or NOT_EXPLAINED)
+        text += PROVED if proved(cause, explanation, by_id, reproducible, proofs) else ""
         command = _cell(repro_command(cause, by_id, reproducible))
         example = f"`{_cell(cause.example)}`"
         out.append(f"| {len(cause.cases)} | {rules} | {cause.tier_text} | {example} | {text} | {command} |")
@@ -351,16 +391,58 @@ def _counts_line(
     return text + f". Root causes: {', '.join(tables)}." if causes else text + "."
 
 
+@dataclass
+class RowCounts:
+    """Of root causes by difference: how many there are, have a reproduction, whose reproduction ran
+    (``wireconf repro --verify``) and failed as the finding says, have an explanation, and have one
+    their reproduction proves."""
+
+    rows: int = 0
+    reproduced: int = 0
+    shown: int = 0
+    explained: int = 0
+    proven: int = 0
+
+    def add(self, other: RowCounts) -> None:
+        for name in ("rows", "reproduced", "shown", "explained", "proven"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+def row_counts(
+    rt: RuntimeSummary, by_difference: list[Cause], reproducible: Reproducible | None, proofs: Proofs
+) -> RowCounts:
+    """A runtime's ``RowCounts``."""
+    by_id = {r.id: r for r in rt.failures}
+    counts = RowCounts(rows=len(by_difference))
+    for cause in by_difference:
+        explanation = cause_explanation(cause, by_id)
+        proof = proof_of(cause, by_id, reproducible, proofs)
+        counts.reproduced += repro_target(cause, by_id, reproducible) is not None
+        counts.shown += proof is not None and proof.exit == 1 and proof.shown
+        counts.explained += explanation is not None
+        counts.proven += explanation is not None and proof is not None and proof.proves(explanation)
+    return counts
+
+
 def _runtime_section(
     rt: RuntimeSummary,
     groups: dict[str, list[CaseRecord]],
     causes: list[RootCause],
     catalogue: Catalogue,
     reproducible: Reproducible | None = None,
+    proofs: Proofs | None = None,
 ) -> list[str]:
     out = ["", f"## {text(rt.label)}", ""]
-    by_difference = _difference_causes(rt)
-    out.append(_counts_line(rt, groups, by_difference, causes) + _capabilities(rt))
+    by_difference = difference_causes(rt)
+    counts = _counts_line(rt, groups, by_difference, causes)
+    rows = row_counts(rt, by_difference, reproducible, proofs or {})
+    if by_difference and rows.reproduced:
+        counts += (
+            f" Of the {rows.rows} by difference, {rows.reproduced} have a reproduction ({rows.shown} run by"
+            f" `wireconf repro --verify` and failing as their finding says); {rows.proven} of the"
+            f" {rows.explained} explained are proved by it."
+        )
+    out.append(counts + _capabilities(rt))
     out += [
         "",
         f"Spec profile: {rt.spec_conform} of {rt.judged} judged cases conform to the spec's text; interop "
@@ -370,7 +452,7 @@ def _runtime_section(
     ]
     if not causes:
         return out
-    table = _difference_table(rt, by_difference, reproducible)
+    table = _difference_table(rt, by_difference, reproducible, proofs or {})
     if table:
         out += ["", "### Root causes by difference", "", *table]
     out += ["", "### Root causes", "", *_cause_table(causes, catalogue), "", "### Deviations by rule"]
@@ -394,6 +476,28 @@ INTRO = [
 ]
 
 
+def _proof_summary(
+    runtimes: Sequence[RuntimeSummary], reproducible: Reproducible | None, proofs: Proofs
+) -> list[str]:
+    """The page's figures of reproductions and proved explanations, over every runtime's root causes
+    by difference, and how an explanation is proved."""
+    if reproducible is None:
+        return []
+    total = RowCounts()
+    for rt in runtimes:
+        total.add(row_counts(rt, difference_causes(rt), reproducible, proofs))
+    return [
+        "",
+        f"Root causes by difference: {total.rows}; {total.reproduced} with a reproduction (`wireconf repro`:"
+        " a script that needs only the runtime and its SDK), of which"
+        f" {total.shown} were run by `wireconf repro --verify` and failed as their finding says (exit 1,"
+        f" the rule printed); {total.explained} explained, {total.proven} of those explanations proved by"
+        " their reproduction: it failed so, and every function the explanation names (`module:function`,"
+        " or an npm package's) was called on the way (`conformance/proofs/`, kept for that explanation's"
+        " text and that release).",
+    ]
+
+
 def render_findings(
     records: list[CaseRecord],
     catalogue: Catalogue,
@@ -403,8 +507,10 @@ def render_findings(
     appendix: Sequence[str] = (),
     corpus_version: str | None = None,
     reproducible: Reproducible | None = None,
+    proofs: Proofs | None = None,
 ) -> str:
-    """The page; ``appendix`` (Markdown lines) closes it (the side-by-side comparisons)."""
+    """The page; ``appendix`` (Markdown lines) closes it (the side-by-side comparisons); ``proofs``
+    (``findings_proofs``) marks the explanations their reproduction proves."""
     matrix = build_matrix(records)
     version = f" (version {corpus_version})" if corpus_version else ""
     out = [
@@ -435,16 +541,17 @@ def render_findings(
         profiles = " | ".join(f"{n}/{rt.judged}" for n in figures)
         explained = sum(1 for c in causes if c.explanation is not None)
         rules = len(_rules_broken(groups))
-        causes_row = f"{rules} | {len(_difference_causes(rt))} | {explained}"
+        causes_row = f"{rules} | {len(difference_causes(rt))} | {explained}"
         out.append(f"| {text(rt.label)} | {counts} | {causes_row} | {profiles} |")
     for item in not_run:
         out.append(f"| {text(item.impl)} | not run: {text(item.reason)} |" + " |" * (len(COLUMNS) + 5))
+    out += _proof_summary(matrix.runtimes, reproducible, proofs or {})
     idle = [rt for rt in matrix.runtimes if not rt.judged]
     if idle:
         out += ["", "Not judged here, every case unsupported (`pytest cases --impl <runtime>` says why):"]
         out += [f"- {text(rt.label)}" for rt in idle]
     for rt in matrix.runtimes:
         if rt.judged:
-            out += _runtime_section(rt, *by_runtime[rt.label], catalogue, reproducible)
+            out += _runtime_section(rt, *by_runtime[rt.label], catalogue, reproducible, proofs)
     # no folder of the machines that ran the runtimes or wrote the page: it reads the same from anywhere
     return machine_paths_removed("\n".join([*out, *appendix]) + "\n")

@@ -1,10 +1,11 @@
 """A reproduction from a case and a runtime's verdict on it: the runtime's template called with the case's
-input as the wire kind hands it to the adapter, and one check per difference of the verdict (filtered to
-one root cause by rule or place), the expected value read from the case's expectation at its path.
+input as the kind hands it to the adapter, and one check per difference of the verdict (filtered to one
+root cause by rule or place), the expected value read from the case's expectation at its path.
 
-Only the cases whose verdict is about the request the runtime builds (the wire kind's) are reproduced:
-the differences of a result, a stream or spans need the runtime's own way of reading a response, which
-no template has yet; such a case gets a ``ReproError`` saying so, as does a runtime with no template.
+A ``wire`` case's script checks the request the runtime sends (``templates``, ``script``); a ``process`` or
+``stream`` case's serves the case's recorded response and checks what the runtime makes of it
+(``result_templates``, ``result_script``). Other kinds (spans, e2e exchanges) get a ``ReproError`` saying
+so, as does a runtime with no template for the kind.
 """
 
 from __future__ import annotations
@@ -13,18 +14,29 @@ import fnmatch
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wireconf.cassettes.downloads import named_media
+from wireconf.cassettes.store import CassetteStore
 from wireconf.core.differences import generic_path
 from wireconf.core.errors import WireconfError
 from wireconf.core.yaml_source import to_plain
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.data_paths import resolve_agent_paths
 from wireconf.corpus.rules import Catalogue
+from wireconf.judging.recorded_values import has_references
+from wireconf.kinds.base import HarnessContext, recorded_response
+from wireconf.kinds.process import KIND as PROCESS
+from wireconf.kinds.stream import KIND as STREAM
 from wireconf.kinds.wire import KIND as WIRE
+from wireconf.repro.js_script import JsFrame, Mode, render_js
+from wireconf.repro.js_templates import JS_TEMPLATES
+from wireconf.repro.result_script import ResultFrame, render_result
+from wireconf.repro.result_templates import READS_HTTP, RESULT_TEMPLATES
 from wireconf.repro.script import Answer, Check, render
 from wireconf.repro.templates import ALIASED_APIS, TEMPLATES
+from wireconf.sdk.replay import SdkReplay
 
 if TYPE_CHECKING:
     from wireconf.corpus.loader import Corpus
@@ -57,8 +69,8 @@ class ReproError(WireconfError):
     """No reproduction can be made for this case and runtime; the message says why."""
 
     default_hint = (
-        "wireconf repro makes scripts for the request a runtime builds (wire cases) of "
-        + ", ".join(sorted(TEMPLATES))
+        "wireconf repro makes scripts for the request a runtime builds (wire cases) and for what it makes"
+        " of a response (process and stream cases) of " + ", ".join(sorted(TEMPLATES))
     )
 
 
@@ -127,14 +139,21 @@ def reproduction(
     selection: Selection,
     command: str,
     location: str,
+    cassettes: Path | None = None,
 ) -> str:
-    """The script reproducing ``runtime``'s verdict on ``case`` (its attributed ``differences``)."""
+    """The script reproducing ``runtime``'s verdict on ``case`` (its attributed ``differences``); a
+    response case's recorded response is read from ``cassettes`` (the folder beside the corpus)."""
+    if case.kind in (PROCESS.name, STREAM.name):
+        return result_reproduction(
+            runtime, version, case, differences, catalogue, selection, command, location, cassettes
+        )
     template = TEMPLATES.get(runtime)
-    if template is None:
+    if template is None and runtime not in JS_TEMPLATES:
         raise ReproError(f"no reproduction template for the runtime {runtime!r}", case=case.id)
     if case.kind != WIRE.name:
         raise ReproError(
-            f"{case.id} is a {case.kind} case: only the request a runtime builds is reproduced yet",
+            f"{case.id} is a {case.kind} case: only the request a runtime builds and what it makes of a"
+            " response (process, stream) are reproduced yet",
             case=case.id,
         )
     found = checks(case, differences, catalogue, selection)
@@ -146,6 +165,11 @@ def reproduction(
         )
     agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
     messages = to_plain(case.raw.get("messages", []))
+    title = f"{runtime} {version}: {found[0].rule} ({case.id})"
+    if template is None:  # a JavaScript runtime's
+        frame = JsFrame(title, command, case.id, location, "request", listed=False)
+        js = JS_TEMPLATES[runtime](case.api, agent, messages, "request")
+        return render_js(frame, js, ANSWER, to_plain(case.raw.get("expect")), found)
     try:  # a template writes the runtime's own objects (LangChain's dumpd): it runs where that is installed
         call = template(case.api, agent, messages)
     except ModuleNotFoundError as error:
@@ -166,14 +190,141 @@ def reproduction(
     )
 
 
-def reproducible(corpus: Corpus) -> Callable[[CaseRecord], bool]:
-    """Whether ``wireconf repro`` makes a script for a failing case of ``corpus`` that shows its finding:
-    its runtime has a template, its kind builds a request, and its input names no media URL (a runtime
-    downloads one before it sends: the harness answers it, the script, offline, cannot). The findings page
+RESULT_CHANGES = (
+    "missing-key",
+    "unexpected-key",
+    "value",
+    "type",
+    "missing-item",
+    "unexpected-item",
+    "returned",
+)
+"""The differences of a result a script checks: at a place (``CHECKED_CHANGES`` but ``raised``, which is
+checked on the whole result), and a return where an error was expected; an error of another category
+(``wrong-error``) or a late text item (``not-incremental``) are the harness's readings, left out."""
+_ITEM = re.compile(r"\[\d+\]$")
+_QUOTED_STEP = re.compile(r"\['")
+
+
+def result_checks(
+    case: LoadedCase[Any], differences: list[dict[str, Any]], catalogue: Catalogue, selection: Selection
+) -> list[Check]:
+    """One check per selected difference of the result (several at one place: one): a raise checked on
+    the whole result, an item too many or too few on its list (the harness aligns lists: a place alone
+    would not say when it is fixed), a place inside a matcher (``['$json']``) at the matcher's place."""
+    expected_result = to_plain(case.raw.get("expect"))
+    out: dict[tuple[str, str, str], Check] = {}
+    for difference in differences:
+        change = str(difference.get("change"))
+        if difference.get("subject") != "result" or change not in (*RESULT_CHANGES, "raised"):
+            continue
+        if not selection.keeps(difference):
+            continue
+        rules = difference.get("rules") or [UNRULED]
+        rule = selection.rule or rules[0]
+        known = catalogue.rules.get(rule)
+        sentence = known.statement if known is not None else "no rule of the catalogue declares this place"
+        path = str(difference.get("path", "$"))
+        path = path[: match.start()] if (match := _QUOTED_STEP.search(path)) else path
+        if change in ("missing-item", "unexpected-item"):
+            path = _ITEM.sub("", path)
+        if change == "returned":
+            error = getattr(case.model, "expect_error", None)
+            label = f"an error ({error.label})" if error is not None else "an error"
+            check = Check(rule, sentence, "$", change, label)
+        elif change == "raised":
+            check = Check(rule, sentence, "$", change, expected_result)
+        else:
+            present, expected = value_at(expected_result, path)
+            check = Check(rule, sentence, path, "value", expected, present)
+        out.setdefault((rule, check.path, check.change), check)
+    return list(out.values())
+
+
+def result_reproduction(
+    runtime: str,
+    version: str,
+    case: LoadedCase[Any],
+    differences: list[dict[str, Any]],
+    catalogue: Catalogue,
+    selection: Selection,
+    command: str,
+    location: str,
+    cassettes: Path | None,
+) -> str:
+    """The script reproducing ``runtime``'s verdict on a ``process`` or ``stream`` case: its recorded
+    response inlined and served, what the runtime makes of it checked."""
+    template = RESULT_TEMPLATES.get(runtime)
+    if template is None and runtime not in JS_TEMPLATES:
+        raise ReproError(f"no reproduction template for what {runtime!r} makes of a response", case=case.id)
+    if has_references(to_plain(case.raw.get("expect"))):
+        raise ReproError(
+            f"{case.id} expects values of its recording ($recorded): not reproduced yet", case=case.id
+        )
+    if runtime not in READS_HTTP and getattr(case.model, "response_as", "sdk") != "sdk":
+        raise ReproError(f"{case.id} hands the runtime a mapping, not a response it reads", case=case.id)
+    found = result_checks(case, differences, catalogue, selection)
+    if not found:
+        raise ReproError(
+            f"{runtime}'s verdict on {case.id} has no difference of the result to check"
+            + (f" that matches {selection}" if selection != Selection() else ""),
+            case=case.id,
+        )
+    stream = case.kind == STREAM.name
+    ctx = HarnessContext(CassetteStore(cassettes or case.path.parent), SdkReplay())
+    recorded = recorded_response(ctx, case, case.model.response, stream=stream)
+    answer = Answer(
+        recorded.status,
+        recorded.header("content-type") or ("text/event-stream" if stream else "application/json"),
+        recorded.body.decode("utf-8"),
+    )
+    agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
+    listed = getattr(case.model, "expect_keys", "all") == "listed"
+    title = f"{runtime} {version}: {found[0].rule} ({case.id})"
+    if template is None:  # a JavaScript runtime's
+        mode: Mode = "stream" if stream else "result"
+        js = JS_TEMPLATES[runtime](case.api, agent, None, mode)
+        js_frame = JsFrame(title, command, case.id, location, mode, listed)
+        return render_js(js_frame, js, answer, to_plain(case.raw.get("expect")), found)
+    try:  # LangChain's template writes LangChain's own message objects: it runs where that is installed
+        call = template(case.api, agent, stream)
+    except ModuleNotFoundError as error:
+        raise ReproError(
+            f"{runtime} is not installed here ({error.name}): run wireconf repro with the Python of its"
+            f" environment (`wireconf findings --runtime {runtime} --make-envs` names it)",
+            case=case.id,
+        ) from error
+    frame = ResultFrame(title, command, case.id, location, stream, listed)
+    return render_result(frame, call, answer, to_plain(case.raw.get("expect")), found)
+
+
+def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]:
+    """Whether ``wireconf repro`` makes a script for a failing case of ``corpus`` that checks one of its
+    differences: its runtime has a template for the case's kind and the script checks that difference.
+    A wire case whose input names a media URL is left out (a runtime downloads one before it sends: the
+    harness answers it, the script, offline, cannot), as is a response case that expects values of its
+    recording or hands a runtime that reads no HTTP (prompty's processor) a mapping. The findings page
     links those root causes to the command."""
-    offline = {
-        case.id
-        for case in corpus.cases()
-        if case.kind == WIRE.name and not named_media(to_plain(case.raw.get("messages", [])))
-    }
-    return lambda record: record.impl in TEMPLATES and record.id in offline
+    offline, responses = set(), set()
+    for case in corpus.cases():
+        if case.kind == WIRE.name and not named_media(to_plain(case.raw.get("messages", []))):
+            offline.add(case.id)
+        elif case.kind in (PROCESS.name, STREAM.name) and not has_references(
+            to_plain(case.raw.get("expect"))
+        ):
+            responses.add((case.id, getattr(case.model, "response_as", "sdk") == "sdk"))
+
+    def shows(record: CaseRecord, difference: dict[str, Any]) -> bool:
+        change, subject = difference.get("change"), difference.get("subject")
+        if subject == "request":
+            wire = record.impl in TEMPLATES or record.impl in JS_TEMPLATES
+            return wire and record.id in offline and change in CHECKED_CHANGES
+        if subject != "result" or change not in (*RESULT_CHANGES, "raised"):
+            return False
+        if record.impl not in RESULT_TEMPLATES and record.impl not in JS_TEMPLATES:
+            return False
+        return (record.id, True) in responses or (
+            (record.id, False) in responses and record.impl in READS_HTTP
+        )
+
+    return shows

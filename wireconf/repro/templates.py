@@ -50,7 +50,10 @@ def litellm(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> 
     (``wireconf.adapters.litellm``), the OpenAI-format input LiteLLM's users write."""
     arguments = completion_arguments(api, agent, [openai_inputs.message(m) for m in messages])
     prelude = f"import litellm\n\nlitellm.suppress_debug_info = True\n\nARGUMENTS = {literal(arguments)}"
-    return Call(pinned("litellm", _sdk(api)), prelude, "litellm.completion(**ARGUMENTS, api_base=base_url)")
+    body = "result = litellm.completion(**ARGUMENTS, api_base=base_url)"
+    if arguments.get("stream") is True:  # a stream sends when it is first read, as the adapter reads it
+        body += "\nlist(result)"
+    return Call(pinned("litellm", _sdk(api)), prelude, body)
 
 
 def langchain(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Call:
