@@ -404,3 +404,19 @@ def test_query_parameters_off_the_allowlist_are_never_written():
     text = cassette_text({"interactions": [interaction(uri=uri)]})
     assert "0f1e2d3c4b5a" not in text and "subscription-key" not in text
     assert "chat/completions?alt=sse" in text
+
+
+def test_the_renderings_of_a_set_of_keys_are_worked_out_once_and_redact_every_text_alike():
+    """With a key set, every property of every report of every case is redacted: the renderings (about
+    seventeen per key, sorted) are made once per set of keys, not once per text; a changed key is
+    another set, and its own renderings are used."""
+    from wireconf.providers.secret_values import redact, renderings
+
+    key = "sk-once-" + "9" * 40
+    first = renderings({"OPENAI_API_KEY": key})
+    assert renderings({"OPENAI_API_KEY": key}) is first
+    assert [text for _, _, text in first] == sorted((text for _, _, text in first), key=len, reverse=True)
+    assert redact(f"a {key} b", {"OPENAI_API_KEY": key}) == "a <$OPENAI_API_KEY> b"
+    other = "sk-other-" + "8" * 40
+    assert renderings({"OPENAI_API_KEY": other}) is not first
+    assert redact(f"a {key} {other}", {"OPENAI_API_KEY": other}) == f"a {key} <$OPENAI_API_KEY>"
