@@ -420,3 +420,19 @@ def test_the_renderings_of_a_set_of_keys_are_worked_out_once_and_redact_every_te
     other = "sk-other-" + "8" * 40
     assert renderings({"OPENAI_API_KEY": other}) is not first
     assert redact(f"a {key} {other}", {"OPENAI_API_KEY": other}) == f"a {key} <$OPENAI_API_KEY>"
+
+
+def test_a_report_property_is_redacted_once_per_set_of_keys_whatever_its_length():
+    """The report wrapper redacts each property of each of a case's three reports: a short one (an id,
+    an api, the rules) once per process for a set of keys, a long one each time, both alike."""
+    from wireconf.pytest_plugin import record_mode
+
+    key = "sk-prop-" + "7" * 40
+    values = {"OPENAI_API_KEY": key}
+    short = f"case {key}"
+    assert record_mode._redacted(short, values) == "case <$OPENAI_API_KEY>"
+    assert record_mode._redacted(short, values) is record_mode._redacted(short, values)
+    long = "x" * (record_mode.SHORT_TEXT + 1) + key
+    assert record_mode._redacted(long, values) == "x" * (record_mode.SHORT_TEXT + 1) + "<$OPENAI_API_KEY>"
+    assert record_mode._redacted(short, {"OPENAI_API_KEY": "sk-else-" + "6" * 40}) == short
+    assert record_mode._redacted(7, values) == 7
