@@ -17,6 +17,14 @@ of many repetitions, CPU time: steady on a loaded machine, where a session's wal
 - **the signed parse cache**: verifying the signature, and unpickling each file's parse with the
   restricted unpickler against ``pickle.loads`` of the same bytes, per process that collects the corpus.
 - **announced cassette writes**: a ledger line per cassette written (record mode only).
+- **the forked runner** (where the sandbox and the time limit's kill live): the fork of a warm pytest
+  process and the runner's end (its page tables made and torn down: once per runner process, timed
+  in this process once it holds what a session's does), and the copy-on-write faults the two
+  processes take while the runner lives (each first write to a page the other still maps copies it:
+  Python writes a reference count to every object it reads): the minor page faults of a session of
+  the benchmark's selection (the pytest process and its runner, less the same session with every case
+  deselected) less those of the same sessions with ``--case-runner thread`` (no fork), per case, priced
+  by the CPU time of one such fault measured here.
 
 benchmarks/speed.py gives the whole case cost; these are its parts that the guarantees add.
 """
@@ -50,6 +58,7 @@ PASSING_CASE = {
     "cassettes watch: the look after a case",
     "cassettes watch: the audit hook",
     "corpus guard, spread over the corpus's cases",
+    "forked runner: copy-on-write faults",
 }
 """The rows a passing case of a run pays, with no key set (what the total line sums)."""
 
@@ -258,6 +267,111 @@ def announced_writes(repeat: int) -> list[tuple[str, str, float, str]]:
     return [("announced cassette writes", "per cassette written (record mode)", cost, "record")]
 
 
+SELECTION = ["-p", "no:cacheprovider", "-k", "not mcp", "--kind", "wire", "--kind", "process"]
+SELECTION += ["--kind", "stream"]
+"""benchmarks/speed.py's case-cost selection: the wire, process and stream cases, MCP ones left out."""
+
+
+def _faults_and_cases(args: list[str]) -> tuple[int, int]:
+    """Minor page faults of one in-process session (this process and its reaped runner) and its cases."""
+    import io
+    import resource
+    from contextlib import redirect_stdout
+
+    import pytest
+
+    from wireconf.pytest_plugin.runners import wait_reaped
+
+    class Count:
+        calls = 0
+
+        def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+            self.calls += report.when == "call"
+
+    def faults() -> int:
+        own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_minflt + children.ru_minflt
+
+    count = Count()
+    before = faults()
+    with redirect_stdout(io.StringIO()):
+        pytest.main([str(CASES), "-q", *args], plugins=[count])
+    wait_reaped()
+    return faults() - before, count.calls
+
+
+def _cow_fault_us(pages: int = 20000) -> float:
+    """CPU microseconds of one copy-on-write fault: a write to each page of a buffer a forked child
+    still maps, against the same writes once the pages are this process's own again."""
+    import time
+
+    buffer = bytearray(pages * 4096)
+
+    def touch(value: int) -> float:
+        started = time.process_time()
+        for at in range(0, len(buffer), 4096):
+            buffer[at] = value
+        return time.process_time() - started
+
+    touch(1)
+    own = touch(2)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(write)
+        os.read(read, 1)  # until the parent has written every page
+        os._exit(0)
+    os.close(read)
+    shared = touch(3)
+    os.write(write, b"x")
+    os.close(write)
+    os.waitpid(pid, 0)
+    return (shared - own) / pages * 1e6
+
+
+def forked_runner(repeat: int) -> list[tuple[str, str, float, str]]:
+    """The runner process's price beside its isolation: its fork and end, and the copy-on-write faults
+    while it lives (see the module docstring)."""
+    import resource
+
+    _faults_and_cases(SELECTION)  # a first session: the SDKs imported, the corpus parsed, as in a run
+    fault_us = min(_cow_fault_us() for _ in range(max(1, repeat // 2)))
+    rounds = []
+    for _ in range(max(1, repeat // 2)):
+        added = 0.0
+        for runner, sign in (("process", 1), ("thread", -1)):  # the faults the fork adds: the
+            # pytest process and its runner, against the same cases run on a thread in this process
+            chosen = [*SELECTION, "--case-runner", runner]
+            run, cases = _faults_and_cases(chosen)
+            empty, _ = _faults_and_cases([*chosen, "-k", "no-case-has-this-name"])
+            added += sign * (run - empty) / max(cases, 1)
+        rounds.append(added)
+    per_case = sorted(rounds)[len(rounds) // 2]
+
+    def cpu() -> float:
+        own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+    def fork_and_end() -> float:
+        started = cpu()
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0)
+        os.waitpid(pid, 0)
+        return cpu() - started
+
+    fork = min(fork_and_end() for _ in range(repeat)) * 1e6
+    return [
+        ("forked runner: the fork and the runner's end", "per runner process (warm)", fork, "run"),
+        (
+            f"forked runner: copy-on-write faults ({per_case:.1f} per case, {fault_us:.2f} µs each)",
+            "per case (the pytest process and its runner)",
+            per_case * fault_us,
+            "case",
+        ),
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -273,6 +387,7 @@ def main() -> None:
         corpus_guard,
         signed_parse_cache,
         announced_writes,
+        forked_runner,
     ):
         rows += measure(args.repeat)
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; CPU time, best of {args.repeat}")
@@ -281,7 +396,11 @@ def main() -> None:
     for label, when, micros, _ in rows:
         shown = f"{micros / 1000:.2f} ms" if micros >= 1000 else f"{micros:.1f} µs"
         print(f"| {label} | {when} | {shown} |")
-    summed = [label for label, _, _, kind in rows if kind == "case" and label in PASSING_CASE]
+    summed = [
+        label
+        for label, _, _, kind in rows
+        if kind == "case" and any(label.startswith(passing) for passing in PASSING_CASE)
+    ]
     total = sum(micros for label, _, micros, _ in rows if label in summed)
     print(f"a passing case pays {total:.1f} µs for all of them ({'; '.join(summed)})")
     print("(per run / per runner process: once, whatever the number of cases; a negative figure: cheaper")

@@ -34,6 +34,7 @@ ARGUMENTS = {
     "emulator_overhead.py": ["--kinds", "process", "--moved", "litellm"],
     "exec_overhead.py": ["--whole-runs", "1"],  # one round of its 9 whole runs (the default takes 3)
     "exec_endpoints.py": ["--kinds", "stream"],  # one kind stands for the three
+    "share_parts.py": ["--kinds", "stream"],
 }
 
 

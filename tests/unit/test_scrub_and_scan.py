@@ -404,3 +404,35 @@ def test_query_parameters_off_the_allowlist_are_never_written():
     text = cassette_text({"interactions": [interaction(uri=uri)]})
     assert "0f1e2d3c4b5a" not in text and "subscription-key" not in text
     assert "chat/completions?alt=sse" in text
+
+
+def test_the_renderings_of_a_set_of_keys_are_worked_out_once_and_redact_every_text_alike():
+    """With a key set, every property of every report of every case is redacted: the renderings (about
+    seventeen per key, sorted) are made once per set of keys, not once per text; a changed key is
+    another set, and its own renderings are used."""
+    from wireconf.providers.secret_values import redact, renderings
+
+    key = "sk-once-" + "9" * 40
+    first = renderings({"OPENAI_API_KEY": key})
+    assert renderings({"OPENAI_API_KEY": key}) is first
+    assert [text for _, _, text in first] == sorted((text for _, _, text in first), key=len, reverse=True)
+    assert redact(f"a {key} b", {"OPENAI_API_KEY": key}) == "a <$OPENAI_API_KEY> b"
+    other = "sk-other-" + "8" * 40
+    assert renderings({"OPENAI_API_KEY": other}) is not first
+    assert redact(f"a {key} {other}", {"OPENAI_API_KEY": other}) == f"a {key} <$OPENAI_API_KEY>"
+
+
+def test_a_report_property_is_redacted_once_per_set_of_keys_whatever_its_length():
+    """The report wrapper redacts each property of each of a case's three reports: a short one (an id,
+    an api, the rules) once per process for a set of keys, a long one each time, both alike."""
+    from wireconf.pytest_plugin import record_mode
+
+    key = "sk-prop-" + "7" * 40
+    values = {"OPENAI_API_KEY": key}
+    short = f"case {key}"
+    assert record_mode._redacted(short, values) == "case <$OPENAI_API_KEY>"
+    assert record_mode._redacted(short, values) is record_mode._redacted(short, values)
+    long = "x" * (record_mode.SHORT_TEXT + 1) + key
+    assert record_mode._redacted(long, values) == "x" * (record_mode.SHORT_TEXT + 1) + "<$OPENAI_API_KEY>"
+    assert record_mode._redacted(short, {"OPENAI_API_KEY": "sk-else-" + "6" * 40}) == short
+    assert record_mode._redacted(7, values) == 7

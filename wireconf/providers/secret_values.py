@@ -96,11 +96,18 @@ def _forms(value: str) -> list[tuple[str, str]]:
     return forms
 
 
-def renderings(values: Mapping[str, str]) -> list[tuple[str, str, str]]:
+def renderings(values: Mapping[str, str]) -> tuple[tuple[str, str, str], ...]:
     """``(variable, how, text)`` for every rendering of every value, longest first (so that a
-    longer form is replaced before a shorter one inside it)."""
-    out = [(name, how, text) for name, value in values.items() for how, text in encoded_forms(value)]
-    return sorted(out, key=lambda item: -len(item[2]))
+    longer form is replaced before a shorter one inside it). Worked out once per process for a set of
+    values (``_renderings``): with a key set, every text of every report of every case is redacted,
+    each property of each report apart, always against the same few keys."""
+    return _renderings(tuple(values.items()))
+
+
+@lru_cache(maxsize=64)
+def _renderings(values: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str, str], ...]:
+    out = [(name, how, text) for name, value in values for how, text in encoded_forms(value)]
+    return tuple(sorted(out, key=lambda item: -len(item[2])))
 
 
 def redact(text: str, values: Mapping[str, str] | None = None, extra: Iterable[str] = ()) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Generator
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -69,8 +70,23 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 # --- keys kept out of reports ---------------------------------------------------------------------
 
 
+SHORT_TEXT = 1024
+"""A property no longer than this is redacted once per process for a set of keys (``_redacted_short``):
+a case's properties (its id, api, kind, rules, corpus) come back in each of its three reports, most
+of them in every case's."""
+
+
+@lru_cache(maxsize=4096)
+def _redacted_short(value: str, values: tuple[tuple[str, str], ...]) -> str:
+    return redact(value, dict(values))
+
+
 def _redacted(value: JSON, values: dict[str, str]) -> JSON:
-    return redact(value, values) if isinstance(value, str) else value
+    if not isinstance(value, str):
+        return value
+    if len(value) <= SHORT_TEXT:
+        return _redacted_short(value, tuple(values.items()))
+    return redact(value, values)
 
 
 _BOUNDED_PROPERTIES = frozenset({PROP_DIFF, PROP_REASON})

@@ -1,0 +1,193 @@
+"""Where the harness's own share of a case goes: the CPU time per case of the pytest process and of its
+runner process, each apart, with the runner's parts taken away one at a time.
+
+    .venv/bin/python benchmarks/share_parts.py [--repeat 6] [--kinds wire,process,stream]
+
+benchmarks/speed.py gives the share whole (the marginal cost less pytest's floor and the reference's
+own calls); benchmarks/guarantees.py what each guarantee adds. This says which process pays the rest
+and for what, on benchmarks/speed.py's selection (the wire, process and stream cases, MCP ones left out):
+
+- **pytest's floor**: 2000 parametrized no-op tests without the plugin (as speed.py measures it).
+- **the pytest process, its runner answering a canned pass**: the items, the hooks, the reports and
+  the verdict's rendering, with no runner process (``ForkedRunner.run`` returns a passing result at
+  once): what the plugin adds to pytest's own work per item.
+- **the pytest process, with the forked runner**: the same plus the runner's pipe, the plan sent
+  ahead, the fork and warm-up before the first case (once per session, spread over its cases) and the
+  copy-on-write faults the fork brings (benchmarks/guarantees.py prices them).
+- **the runner process**: everything a case does there (its input built, the adapter called, its
+  outcome made plain data and judged, the result sent), the reference's own calls included.
+- **one process** (``--case-runner thread``): the same cases with no fork and no pipe, for comparison.
+- **the reference's own calls, bare**: the checkout's ``benchmarks/overhead.py`` pass (its ``process``
+  cases twice: the plugin awaits ``process_async`` beside ``process``), as speed.py counts it.
+
+Every figure is CPU time (the process and its reaped children: steady on a loaded machine where wall
+time is not): a session less the same session with every case deselected, per case, the median of
+``--repeat`` interleaved rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, redirect_stdout
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from wireconf.pytest_plugin.case_run import CaseResult
+from wireconf.pytest_plugin.runners import forked, wait_reaped
+
+REPO = Path(__file__).resolve().parent.parent
+SELECTION = [str(REPO / "cases"), "-q", "-p", "no:cacheprovider", "-k", "not mcp"]
+NO_ITEM = "no-item-has-this-name"
+TRIVIAL_ITEMS = 2000
+
+
+def _cpu() -> tuple[float, float]:
+    """CPU seconds of this process and of its reaped children (the runner process)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
+class _Calls:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.calls += report.when == "call"
+
+
+def _session(args: list[str]) -> tuple[float, float, int]:
+    """One in-process session: this process's CPU seconds, its runner's, and the call phases run."""
+    calls = _Calls()
+    own, children = _cpu()
+    with redirect_stdout(io.StringIO()):
+        pytest.main(args, plugins=[calls])
+    wait_reaped()
+    own2, children2 = _cpu()
+    return own2 - own, children2 - children, calls.calls
+
+
+def _per_case(args: list[str]) -> tuple[float, float]:
+    """Microseconds per case of this process and of the runner: the session less the same one with
+    every case deselected."""
+    own, runner, cases = _session(args)
+    own_empty, runner_empty, _ = _session([*args, "-k", NO_ITEM])
+    cases = max(cases, 1)
+    return (own - own_empty) / cases * 1e6, (runner - runner_empty) / cases * 1e6
+
+
+@contextmanager
+def _canned() -> Iterator[None]:
+    """The forked runner answers every case with a pass, starting no process."""
+    run = forked.ForkedRunner.run
+    forked.ForkedRunner.run = lambda self, item: CaseResult("judged")  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        forked.ForkedRunner.run = run  # type: ignore[method-assign]
+
+
+class _CpuClock:
+    """The ``time`` module as ``overhead.py`` reads it, its ``perf_counter`` this process's CPU clock."""
+
+    perf_counter = staticmethod(time.process_time)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(time, name)
+
+
+def _bare_cpu(overhead: ModuleType, kinds: tuple[str, ...]) -> float:
+    """CPU microseconds per case of the reference's own calls made bare (``overhead.bare``), its
+    ``process`` cases twice (``process_async`` beside ``process``, as the plugin calls them)."""
+    clock = overhead.time
+    overhead.time = _CpuClock()
+    try:
+        seconds, cases = overhead.bare(1, kinds)
+        if "process" in kinds:
+            seconds += overhead.bare(1, ("process",))[0]
+    finally:
+        overhead.time = clock
+    return float(seconds) / max(int(cases), 1) * 1e6
+
+
+@contextmanager
+def _as_is() -> Iterator[None]:
+    yield
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--repeat", type=int, default=6, help="interleaved rounds")
+    parser.add_argument("--kinds", default="wire,process,stream")
+    args = parser.parse_args()
+    kinds = tuple(args.kinds.split(","))
+    selection = [*SELECTION, *(option for kind in kinds for option in ("--kind", kind))]
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    import overhead  # the checkout's own bare pass (benchmarks/ is no package)
+
+    with tempfile.TemporaryDirectory(prefix="wireconf-share-") as tmp:
+        trivial = Path(tmp) / "test_trivial.py"
+        trivial.write_text(
+            "import pytest\n\n\n"
+            f"@pytest.mark.parametrize('n', range({TRIVIAL_ITEMS}))\n"
+            "def test_nothing(n):\n    pass\n"
+        )
+        floor = [str(trivial), "-q", "-p", "no:cacheprovider", "-p", "no:wireconf"]
+        floor += ["--rootdir", tmp, "-c", str(REPO / "pyproject.toml")]
+        variants: dict[str, tuple[list[str], Callable[[], AbstractContextManager[None]]]] = {
+            "floor": (floor, _as_is),
+            "canned": (selection, _canned),
+            "forked": (selection, _as_is),
+            "thread": ([*selection, "--case-runner", "thread"], _as_is),
+        }
+        _session(selection)  # the SDKs imported and the corpus parsed once, as speed.py's probe does
+        figures: dict[str, list[tuple[float, float]]] = {name: [] for name in variants}
+        order = list(variants)
+        for r in range(args.repeat):
+            for name in order if r % 2 == 0 else reversed(order):
+                chosen, context = variants[name]
+                with context():
+                    figures[name].append(_per_case(chosen))
+        bare = min(_bare_cpu(overhead, kinds) for _ in range(3))
+
+    def median(name: str, part: int) -> float:
+        return statistics.median(f[part] for f in figures[name])
+
+    floor_us = median("floor", 0)
+    rows = [
+        ("pytest's floor (per trivial item)", floor_us, 0.0),
+        ("the pytest process, its runner answering a canned pass", median("canned", 0), 0.0),
+        ("the pytest process and the runner process (forked)", median("forked", 0), median("forked", 1)),
+        ("one process (--case-runner thread)", median("thread", 0), median("thread", 1)),
+    ]
+    print(f"CPU µs per case ({', '.join(kinds)} cases), median of {args.repeat} interleaved rounds")
+    print("| | pytest process | runner process | total | over the floor |")
+    print("|---|---|---|---|---|")
+    for label, own, runner in rows:
+        print(f"| {label} | {own:.0f} | {runner:.0f} | {own + runner:.0f} | {own + runner - floor_us:+.0f} |")
+    forked_total = median("forked", 0) + median("forked", 1)
+    print(f"| the reference's own calls, bare | | {bare:.0f} | {bare:.0f} | |")
+    share = (forked_total - floor_us - bare) / 1000
+    print(
+        f"the harness's own share (forked total less the floor and the bare calls): {share:.3f} ms per "
+        f"case; in the runner process: {(median('forked', 1) - bare) / 1000:.3f} ms"
+    )
+    plugin, runner_part = median("canned", 0) - floor_us, median("forked", 0) - median("canned", 0)
+    print(
+        f"the plugin's own part of the pytest process: {plugin:+.0f} µs; the forked runner's part of it "
+        f"(pipe, plan, fork, copy-on-write): {runner_part:+.0f} µs"
+    )
+
+
+if __name__ == "__main__":
+    main()
