@@ -167,15 +167,16 @@ class LiteLLMAdapter:
         self._litellm = module
 
     def _pointed(self, api: str, endpoint: Endpoint) -> dict[str, Any]:
-        """``completion``'s arguments that point it at the case's ``endpoint``: ``api_base``
-        (``api_base``), but for Chat Completions an OpenAI client at the endpoint (``client``, which
-        LiteLLM's OpenAI provider takes in place of the one it builds, ``OpenAI(api_key, base_url)``),
-        LiteLLM's ``api_base`` left its default: LiteLLM asks OpenAI for a stream's usage
-        (``stream_options``) only when its ``api_base`` is ``api.openai.com``
-        (``OpenAIChatCompletion.get_stream_options``), so the request judged is the one it sends
-        OpenAI. One client per base URL (the seat's: one for the process), as LiteLLM caches its own."""
+        """``completion``'s arguments that point it at the case's ``endpoint``, as a LiteLLM user does:
+        ``api_base``, the api's base URL (``…/v1``; Gemini's ``…/v1beta``, under which LiteLLM adds
+        ``/models/<id>:<method>``) or Anthropic's origin (LiteLLM adds ``/v1/messages``). For Chat
+        Completions an OpenAI client at the endpoint instead (``client``, which LiteLLM's OpenAI
+        provider takes in place of the one it builds), its ``api_base`` left the default: LiteLLM asks
+        OpenAI for a stream's usage (``stream_options``) only when its ``api_base`` is
+        ``api.openai.com`` (``OpenAIChatCompletion.get_stream_options``), so the request judged is the
+        one it sends OpenAI. One client per base URL (the seat's), as LiteLLM caches its own."""
         if api != "openai.chat":
-            return {"api_base": api_base(api, endpoint)}
+            return {"api_base": endpoint.origin if api == "anthropic.messages" else endpoint.api_base_url}
         url = endpoint.api_base_url
         if self._openai is None or self._openai[0] != url:
             openai = importlib.import_module("openai")
@@ -308,13 +309,6 @@ def completion_arguments(api: str, agent: dict[str, Any], messages: list[dict[st
     if response_format:
         arguments["response_format"] = response_format
     return arguments
-
-
-def api_base(api: str, endpoint: Endpoint) -> str:
-    """``completion``'s ``api_base`` for the case's ``endpoint``, as a LiteLLM user points it at one:
-    the api's base URL (``…/v1``; Gemini's ``…/v1beta``, under which LiteLLM adds
-    ``/models/<id>:<method>``), Anthropic's origin (LiteLLM adds ``/v1/messages``)."""
-    return endpoint.origin if api == "anthropic.messages" else endpoint.api_base_url
 
 
 def _transport(
