@@ -18,11 +18,12 @@ Printed per kind: ms per case for each, the ratio, and the endpoint path's CPU s
 than the caller's (the emulator's server threads): what is left is the client's own HTTP path (the
 SDK building and sending its request, reading and parsing the response) and the harness's site.
 
-Then the adapters moved onto the endpoint (LangChain's ``process`` and ``stream``, LiteLLM's ``process``,
+Then the adapters moved onto the endpoint (LangChain's and LiteLLM's ``process``, ``stream`` and ``e2e``,
 where the chat model / ``completion`` is pointed at the case's site), each against its previous path kept
 here as a subclass: the same runtime call with its HTTP transport answered in memory by the response
-re-serialised from the SDK object (``http_answer.answering`` / ``recorded_answer``), on the cases
-each declares, the same way (``--moved none`` to skip, ``--moved langchain`` for one).
+re-serialised from the SDK object (``http_answer.answering`` / ``recorded_answer``), an e2e request
+forwarded through the handed SDK client (``http_answer.forwarding``), on the cases each declares, the
+same way (``--moved none`` to skip, ``--moved langchain`` for one).
 """
 
 from __future__ import annotations
@@ -45,15 +46,17 @@ from overhead import _uses_mcp  # noqa: E402  # benchmarks/ is on sys.path when 
 
 from tests.fakes.endpoint_reference import Adapter as EndpointReference  # noqa: E402
 from wireconf.adapters import langchain, litellm  # noqa: E402
-from wireconf.adapters.http_answer import recorded_answer  # noqa: E402
+from wireconf.adapters.http_answer import forwarding, recorded_answer  # noqa: E402
 from wireconf.adapters.langchain import LangChainAdapter  # noqa: E402
 from wireconf.adapters.litellm import LiteLLMAdapter  # noqa: E402
-from wireconf.adapters.own_clients import PROCESS_MESSAGES  # noqa: E402
+from wireconf.adapters.own_clients import PROCESS_MESSAGES, without_stream  # noqa: E402
 from wireconf.cassettes.downloads import Downloads  # noqa: E402
 from wireconf.cassettes.store import CassetteStore  # noqa: E402
+from wireconf.exec_protocol.http_bridge import HttpBridge  # noqa: E402
 from wireconf.kinds.base import HarnessContext  # noqa: E402
 from wireconf.kinds.registry import KINDS, open_corpus  # noqa: E402
 from wireconf.kinds.sites import CaseSites  # noqa: E402
+from wireconf.providers.registry import PROVIDER_OF  # noqa: E402
 from wireconf.reference_impl.adapter import ReferenceAdapter  # noqa: E402
 from wireconf.sdk.replay import SdkReplay  # noqa: E402
 
@@ -140,17 +143,45 @@ class LangChainBefore(LangChainAdapter):
         reply = recorded_answer(events, stream=True)
         return self._stream(api, agent, langchain._Call(written, reply, Downloads()))
 
+    def execute(self, api: str, agent: dict[str, Any], messages: Any, client: Any) -> Any:  # type: ignore[override]
+        """Each request forwarded through the handed ``client``, the chat model pointed at its URL."""
+        written = [langchain.langchain_inputs.message(m) for m in messages]
+        streamed, agent = without_stream(agent)
+        run = self._stream if streamed else self._invoke
+        described = HttpBridge(client, PROVIDER_OF[api].version_path).description
+        pointed = {"base_url": described["base_url"]}
+        if api == "gemini.generate_content":
+            version = described["api_base_url"].removeprefix(described["base_url"].rstrip("/")).strip("/")
+            pointed["api_version"] = version
+        return run(api, agent, langchain._Call(written, forwarding(client), Downloads(messages), pointed))
+
 
 class LiteLLMBefore(LiteLLMAdapter):
-    """LiteLLM's adapter on its previous path: the transport answered with the re-serialised response."""
+    """LiteLLM's adapter on its previous path: the transport answered with the re-serialised response,
+    an e2e request forwarded through the handed client."""
 
     def process(self, api: str, agent: dict[str, Any], response: object) -> Any:  # type: ignore[override]
         arguments = self._arguments(api, agent, litellm.PROCESS_MESSAGES)
         result, _ = self._completion(recorded_answer(response, stream=False), arguments)
         return self._result(result, agent)
 
+    def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Any:  # type: ignore[override]
+        arguments = self._arguments(api, agent, litellm.PROCESS_MESSAGES)
+        return self._stream(arguments, recorded_answer(events, stream=True))
 
-MOVED = {"langchain": ("LangChainBefore", ("process", "stream")), "litellm": ("LiteLLMBefore", ("process",))}
+    def execute(self, api: str, agent: dict[str, Any], messages: Any, client: Any) -> Any:  # type: ignore[override]
+        arguments = self._arguments(api, agent, [litellm.openai_inputs.message(m) for m in messages])
+        downloads = Downloads(messages)
+        if arguments.get("stream") is True:
+            return self._stream(arguments, forwarding(client), downloads)
+        result, _ = self._completion(forwarding(client), arguments, downloads)
+        return self._result(result, agent)
+
+
+MOVED = {
+    "langchain": ("LangChainBefore", ("process", "stream", "e2e")),
+    "litellm": ("LiteLLMBefore", ("process", "stream", "e2e")),
+}
 """Per moved adapter (its ``--impl``): the class of its previous path here, and the kinds it moved."""
 
 

@@ -5,7 +5,9 @@ the real runtimes."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import json
 
 import httpx
 import pytest
@@ -15,7 +17,7 @@ from tests.conftest import REPO, assert_all_ruled, assert_reasons_true
 from tests.runtime_envs import in_process
 from wireconf.adapter_contract import NoRequestSent
 from wireconf.adapters import langchain_inputs, openai_inputs
-from wireconf.adapters.http_answer import REFUSED, Answer, answering, forwarding
+from wireconf.adapters.http_answer import REFUSED, Answer, answering, forwarding, observing
 from wireconf.cassettes.downloads import Downloads, fixture
 from wireconf.cassettes.network_guard import NetworkBlocked
 from wireconf.commands.findings import listed_runtimes
@@ -84,6 +86,57 @@ def test_the_transport_answers_both_http_libraries_and_keeps_the_body():
         pass
     with pytest.raises(NoRequestSent, match="sent no request"):
         nothing.body()
+
+
+@pytest.fixture
+def sse_server():
+    """A local server answering every POST with two server-sent events and a GET with 404: the
+    ``http://`` origin of the served body."""
+    import http.server
+    import threading
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers["content-length"]))
+            body = b"data: 1\n\n" + b"data: 2\n\n" * 4000  # more than one read: left unread
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_observing_closes_the_responses_left_open_and_answers_downloads(sse_server):
+    """A stream the runtime stopped reading (LiteLLM at a stream's terminal event) is closed when the
+    block ends: left to the garbage collector, its close takes the connection pool's lock, and a
+    collection that runs while the next request holds that lock never returns. A media URL of the
+    input is answered from the fixtures, never sent; the provider's call goes out and is kept."""
+    image = "https://example.invalid/image.png"
+    named = Downloads([{"role": "user", "content": [{"kind": "image", "value": image}]}])
+    with httpx.Client() as own:  # as LiteLLM builds one
+        with observing(named) as sent:
+            response = own.send(
+                own.build_request("POST", f"{sse_server}/v1/responses", json={"a": 1}), stream=True
+            )
+            lines = response.iter_lines()
+            assert next(lines) == "data: 1"  # and no further, as LiteLLM at a terminal event
+            download = own.get(image)
+            assert not response.is_closed
+        assert response.is_closed
+        again = own.post(f"{sse_server}/v1/responses", json={"b": 2})  # the pool takes the next request
+    assert again.text.startswith("data: 1")
+    assert download.content == fixture("image/png")
+    assert [r.method for r in sent.requests] == ["POST", "GET"]
+    assert (sent.statuses, sent.body()) == ([200], {"a": 1})
 
 
 def test_inputs_are_written_as_each_runtimes_users_write_them():
@@ -169,6 +222,62 @@ def test_the_litellm_fake_refuses_what_litellm_refuses(run_corpus):
     )
     assert run.outcomes["wire.gemini.generate_content.unknown-role-raises"] == "passed"
     assert run.outcomes["wire.gemini.generate_content.single-text-message"] == "passed"
+
+
+@needs["litellm"]
+def test_litellm_over_endpoints_leaves_no_response_open(corpus):
+    """LiteLLM's streams read from the case's endpoint (Anthropic's, the Responses API's, which it stops
+    reading at the terminal event) leave no HTTP response open once the stream is done: none left for
+    the garbage collector to close inside the connection pool's lock. Its e2e request to OpenAI is the
+    one it sends api.openai.com (``stream_options``: a host it does not know gets none)."""
+    from unittest import mock
+
+    import httpx2
+
+    from wireconf.adapters.litellm import LiteLLMAdapter
+    from wireconf.cassettes.store import CassetteStore
+    from wireconf.kinds.base import HarnessContext
+    from wireconf.kinds.registry import KINDS
+    from wireconf.kinds.sites import CaseSites
+    from wireconf.sdk.replay import SdkReplay
+
+    responses = []
+
+    def kept(real):
+        def handle(transport, request):
+            response = real(transport, request)
+            responses.append(response)
+            return response
+
+        return handle
+
+    adapter = LiteLLMAdapter()
+    ctx = HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
+    chosen = ("stream.anthropic.", "stream.openai.responses.", "e2e.openai.chat.stream-parallel-tool-calls")
+    cases = [c for c in corpus.cases() if c.id.startswith(chosen)]
+    assert len(cases) > 20
+    left = {}
+    transports = (httpx.HTTPTransport, httpx2.HTTPTransport)  # LiteLLM's own, the OpenAI SDK's
+    with contextlib.ExitStack() as patched:
+        for transport in transports:
+            patched.enter_context(
+                mock.patch.object(transport, "handle_request", kept(transport.handle_request))
+            )
+        for case in cases:
+            ctx.sites, responses[:] = CaseSites(adapter), []
+            try:
+                call = KINDS[case.kind].prepare(ctx, case)
+                with contextlib.suppress(Exception):  # a case whose recorded response raises
+                    call(adapter)
+            finally:
+                problems = ctx.sites.close()
+                ctx.opened.clear()
+            assert problems == [], (case.id, problems)
+            assert responses, case.id  # sent to the endpoint
+            left[case.id] = [str(r.request.url) for r in responses if not r.is_closed]
+            if case.kind == "e2e":
+                assert json.loads(responses[0].request.content)["stream_options"] == {"include_usage": True}
+    assert {case: urls for case, urls in left.items() if urls} == {}
 
 
 def test_an_e2e_call_is_forwarded_through_the_handed_sdk_clients_http():

@@ -36,6 +36,7 @@ IN_PROCESS_TESTS = {
     "litellm": [
         "tests/integration/test_langchain_litellm.py::test_each_runtime_runs_its_kinds_against_its_committed_baseline[litellm]",
         "tests/integration/test_langchain_litellm.py::test_the_litellm_fake_refuses_what_litellm_refuses",
+        "tests/integration/test_langchain_litellm.py::test_litellm_over_endpoints_leaves_no_response_open",
         "tests/integration/test_seed_adapters.py::test_a_checkout_with_the_class_declares_every_blocks_api_and_leaves_no_module_behind",
         "tests/integration/test_seed_adapters.py::test_luthien_fake_from_the_document_breaks_exactly_the_project_decisions",
         "tests/integration/test_seed_adapters.py::test_agentflow_fake_passes_responses_and_fails_empty_partials",

@@ -203,18 +203,30 @@ def answering(reply: Reply, downloads: Downloads | None = None) -> Iterator[Sent
 
 
 @contextlib.contextmanager
-def observing() -> Iterator[Sent]:
+def observing(downloads: Downloads | None = None) -> Iterator[Sent]:
     """Every request sent through the default transports of ``httpx`` and ``httpx2`` goes out as it
     would (a runtime pointed at an endpoint), kept with the status of its response: what a runtime's
-    exception means may depend on whether it sent anything and what came back (LiteLLM's)."""
+    exception means may depend on whether it sent anything and what came back (LiteLLM's). A download
+    (GET, HEAD) is answered from ``downloads`` when given: the endpoint stands for the provider, not
+    for the web the input's media URLs name.
+
+    A response still open when the block ends is closed then (``httpx.Response.close``), as a user
+    closes a stream they stopped reading: LiteLLM stops reading a stream at its terminal event and drops
+    the response in a reference cycle. Left to the garbage collector, its close (httpcore's
+    ``PoolByteStream.close``) takes the connection pool's lock, which is not reentrant: a collection
+    that runs while this thread holds that lock (sending the next request) never returns."""
     sent = Sent()
+    opened: list[Any] = []
     with contextlib.ExitStack() as stack:
         for http, real, real_async in _transports():
 
-            def handle(transport: Any, request: Any, real: Any = real) -> Any:
+            def handle(transport: Any, request: Any, http: Any = http, real: Any = real) -> Any:
                 sent.requests.append(request)
+                if downloads is not None and _is_download(request):
+                    return _response(http, _downloaded(downloads, request))
                 response = real(transport, request)
                 sent.statuses.append(response.status_code)
+                opened.append(response)
                 return response
 
             async def handle_async(transport: Any, request: Any, real: Any = real_async) -> Any:
@@ -224,7 +236,11 @@ def observing() -> Iterator[Sent]:
                 return response
 
             _patch(stack, http, handle, handle_async)
-        yield sent
+        try:
+            yield sent
+        finally:
+            for response in opened:
+                response.close()
 
 
 def _event(data: JSON) -> bytes:

@@ -270,12 +270,15 @@ langchain-google-genai's default is ``v1``; a user pointing it at a base URL of 
 gives the SDK's ``v1beta`` (a reproduction does: ``wireconf.repro.templates``)."""
 
 
-def pointed_at(api: str, endpoint: Endpoint) -> dict[str, str]:
+def pointed_at(api: str, endpoint: Endpoint) -> dict[str, Any]:
     """The chat model's constructor arguments for the case's ``endpoint``, as a user points LangChain
     at a base URL: ``base_url`` (the api's base URL for ``ChatOpenAI``, the origin for the others, whose
-    SDKs add the version) and Gemini's ``api_version`` (``SDK_API_VERSION``)."""
+    SDKs add the version) and Gemini's ``api_version`` (``SDK_API_VERSION``). ``ChatOpenAI`` turns its
+    ``stream_usage`` on by default only at OpenAI's own base URL (``validate_environment``: a stream
+    then asks for its usage, ``stream_options``); pointed elsewhere it is given that default, so the
+    request judged is the one it sends OpenAI."""
     if api.startswith("openai."):
-        return {"base_url": endpoint.api_base_url}
+        return {"base_url": endpoint.api_base_url, "stream_usage": True}
     if api != "gemini.generate_content":
         return {"base_url": endpoint.origin}
     return {"base_url": endpoint.origin, "api_version": endpoint.api_version}

@@ -6,17 +6,17 @@ and Gemini wire and back into a ``ModelResponse``.
   the corpus's inputs written as OpenAI-format input (``openai_inputs``); the body is the one LiteLLM
   sends through its HTTP transport (``http_answer``), answered with an error once captured (a Gemini
   body with its fields under their JSON names, as the e2e kind reads one: ``json_names``).
-- ``process`` / ``stream``: the same call; ``process`` with ``api_base`` the case's endpoint (a site of
-  the harness's emulator serving the recorded bytes), over LiteLLM's real HTTP path; ``stream`` with its
-  transport answering the recorded response (``process_stream`` says why); LiteLLM's own parsing
+- ``process`` / ``stream``: the same call with ``api_base`` the case's endpoint (a site of the
+  harness's emulator serving the recorded bytes), over LiteLLM's real HTTP path; LiteLLM's own parsing
   (``AnthropicConfig.transform_response``, Gemini's ``ModelResponseIterator`` ...) builds the
   ``ModelResponse`` / ``CustomStreamWrapper``; the result is read as its users read it:
   ``choices[0].message.content`` / ``tool_calls``, a stream's ``delta.content`` and, once it ends,
-  the tool calls of ``litellm.stream_chunk_builder(chunks)``.
+  the tool calls of ``litellm.stream_chunk_builder(chunks)``. The response LiteLLM leaves open at a
+  stream's terminal event is closed when the stream is done or raised (``http_answer.observing``).
 - ``e2e``: the ``wire`` call (``stream=True`` when the agent's ``additionalProperties`` ask for a
-  stream, passed as they are), each request LiteLLM sends forwarded, byte for byte, through the SDK
-  client the harness hands over (``http_answer.forwarding``): the case's recorded exchange answers
-  every call, in order; the result is read as in ``process`` / ``stream``.
+  stream, passed as they are) with ``api_base`` the case's endpoint, as in ``process``: the case's
+  recorded exchange answers every call there, in order (a media URL LiteLLM downloads to inline it is
+  answered from the case's fixtures); the result is read as in ``process`` / ``stream``.
 
 Errors: LiteLLM's exceptions are OpenAI's status errors (``litellm.BadRequestError`` is an
 ``openai.BadRequestError``) even when no request was sent; one raised in a ``wire`` run before any HTTP
@@ -32,6 +32,7 @@ fields, so ``concept:message-metadata`` is.
 from __future__ import annotations
 
 import contextlib
+import importlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -44,9 +45,7 @@ from wireconf.adapters.http_answer import (
     Reply,
     Sent,
     answering,
-    forwarding,
     observing,
-    recorded_answer,
 )
 from wireconf.adapters.own_clients import DEFAULT_MODEL, PLACEHOLDER_KEY
 from wireconf.adapters.results import ToolCall, text_result
@@ -117,8 +116,8 @@ def _declare_category(exc: BaseException, answer: Answer | None, sent: Sent) -> 
     LiteLLM's wrapper of whatever failed (a KeyError in its parsing), none either; any other, raised
     from the recorded response, is the error that response reports (its status below 400) or the
     provider's HTTP error with the recorded status (``answer``'s, else the one the endpoint answered:
-    ``sent.statuses``). In ``e2e`` (``answer`` None, no status: each request forwarded to the
-    harness's client) only the first two hold; the rest is read from the exception's own status."""
+    ``sent.statuses``). Raised when only downloads were answered (no status), it is read from the
+    exception's own status."""
     if not type(exc).__module__.startswith("litellm"):
         return
     status = answer.status if answer is not None else (sent.statuses[-1] if sent.statuses else None)
@@ -127,7 +126,7 @@ def _declare_category(exc: BaseException, answer: Answer | None, sent: Sent) -> 
     elif any(cls.__name__ == "APIConnectionError" for cls in type(exc).__mro__):
         categorised(exc, None)
     elif status is None:
-        return  # forwarded: the exception's own status says which HTTP error it is
+        return  # no call answered: the exception's own status says which HTTP error it is
     elif status < 400:
         categorised(exc, "provider-error")
     else:
@@ -153,6 +152,7 @@ class LiteLLMAdapter:
 
     def __init__(self, module: Any = None) -> None:
         """``module``: a stand-in for ``litellm`` to judge instead (tests' fakes)."""
+        self._openai: tuple[str, Any] | None = None
         if module is not None:
             self._litellm, self.version, self.unavailable = module, "test", None
             # the stand-in's code is the runtime's: the module's name, or that of its completion's module
@@ -165,6 +165,23 @@ class LiteLLMAdapter:
 
             module = import_litellm()  # offline cost map
         self._litellm = module
+
+    def _pointed(self, api: str, endpoint: Endpoint) -> dict[str, Any]:
+        """``completion``'s arguments that point it at the case's ``endpoint``, as a LiteLLM user does:
+        ``api_base``, the api's base URL (``…/v1``; Gemini's ``…/v1beta``, under which LiteLLM adds
+        ``/models/<id>:<method>``) or Anthropic's origin (LiteLLM adds ``/v1/messages``). For Chat
+        Completions an OpenAI client at the endpoint instead (``client``, which LiteLLM's OpenAI
+        provider takes in place of the one it builds), its ``api_base`` left the default: LiteLLM asks
+        OpenAI for a stream's usage (``stream_options``) only when its ``api_base`` is
+        ``api.openai.com`` (``OpenAIChatCompletion.get_stream_options``), so the request judged is the
+        one it sends OpenAI. One client per base URL (the seat's), as LiteLLM caches its own."""
+        if api != "openai.chat":
+            return {"api_base": endpoint.origin if api == "anthropic.messages" else endpoint.api_base_url}
+        url = endpoint.api_base_url
+        if self._openai is None or self._openai[0] != url:
+            openai = importlib.import_module("openai")
+            self._openai = (url, openai.OpenAI(api_key=PLACEHOLDER_KEY, base_url=url, max_retries=0))
+        return {"client": self._openai[1]}
 
     def capabilities(self) -> set[str]:
         if self._litellm is None:
@@ -217,7 +234,7 @@ class LiteLLMAdapter:
         return text_result(message.content, agent)
 
     def process(self, api: str, agent: dict[str, Any], response: object, *, endpoint: Endpoint) -> Any:
-        arguments = {**self._arguments(api, agent, PROCESS_MESSAGES), "api_base": api_base(api, endpoint)}
+        arguments = {**self._arguments(api, agent, PROCESS_MESSAGES), **self._pointed(api, endpoint)}
         result, _ = self._completion(None, arguments)
         return self._result(result, agent)
 
@@ -246,25 +263,31 @@ class LiteLLMAdapter:
         for call in calls or []:
             yield ToolCall(call.id, call.function.name, call.function.arguments)
 
-    def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Iterator[Any]:
-        """The transport answered in memory, not the endpoint: LiteLLM stops reading a stream at its
-        terminal event (``SyncResponsesAPIStreamingIterator`` sets ``finished`` and raises
-        ``StopIteration``) and leaves the HTTP response open in its shared httpx pool; the suspended
-        body generator, in a reference cycle, is finalised by a later garbage collection, which may run
-        inside httpcore's (non-reentrant) pool lock during the next request, which then never returns.
-        Over a real connection a case would hang or not as the collector runs; in memory it never does."""
-        arguments = self._arguments(api, agent, PROCESS_MESSAGES)
-        return self._stream(arguments, recorded_answer(events, stream=True))
+    def process_stream(
+        self, api: str, agent: dict[str, Any], events: Any, *, endpoint: Endpoint
+    ) -> Iterator[Any]:
+        arguments = {**self._arguments(api, agent, PROCESS_MESSAGES), **self._pointed(api, endpoint)}
+        return self._stream(arguments, None)
 
-    def execute(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
+    def execute(
+        self,
+        api: str,
+        agent: dict[str, Any],
+        messages: list[dict[str, Any]],
+        client: Any,
+        *,
+        endpoint: Endpoint,
+    ) -> Any:
         """``completion(...)`` as in ``wire``, with ``stream=True`` when the agent asks for a stream (its
-        ``additionalProperties``, passed as they are), each request LiteLLM sends forwarded through the
-        harness's ``client`` (``forwarding``): the case's recorded exchange answers it."""
+        ``additionalProperties``, passed as they are) and ``api_base`` the case's ``endpoint``: the
+        case's recorded exchange answers each request LiteLLM sends there (``client``, the harness's
+        in-process client, is not used)."""
         arguments = self._arguments(api, agent, [openai_inputs.message(m) for m in messages])
+        arguments.update(self._pointed(api, endpoint))
         downloads = Downloads(messages)
         if arguments.get("stream") is True:
-            return self._stream(arguments, forwarding(client), downloads)
-        result, _ = self._completion(forwarding(client), arguments, downloads)
+            return self._stream(arguments, None, downloads)
+        result, _ = self._completion(None, arguments, downloads)
         return self._result(result, agent)
 
 
@@ -288,18 +311,12 @@ def completion_arguments(api: str, agent: dict[str, Any], messages: list[dict[st
     return arguments
 
 
-def api_base(api: str, endpoint: Endpoint) -> str:
-    """``completion``'s ``api_base`` for the case's ``endpoint``, as a LiteLLM user points it at one:
-    the api's base URL (``…/v1``; Gemini's ``…/v1beta``, under which LiteLLM adds
-    ``/models/<id>:<method>``), Anthropic's origin (LiteLLM adds ``/v1/messages``)."""
-    return endpoint.origin if api == "anthropic.messages" else endpoint.api_base_url
-
-
 def _transport(
     reply: Answer | Reply | None, downloads: Downloads | None
 ) -> contextlib.AbstractContextManager[Sent]:
     """The HTTP transports answering ``reply`` (``answering``), or, for ``None``, sending for real and
-    kept (``observing``: what LiteLLM's exceptions mean depends on what it sent and got)."""
+    kept (``observing``: what LiteLLM's exceptions mean depends on what it sent and got; the responses
+    it left open closed at the end), a download answered from ``downloads`` either way."""
     if reply is None:
-        return observing()
+        return observing(downloads)
     return answering(reply if not isinstance(reply, Answer) else lambda _request: reply, downloads)
