@@ -50,6 +50,7 @@ def test_a_dead_runtimes_listener_is_served_no_more(monkeypatch):
     import subprocess
     import sys
     import threading
+    import time
 
     from wireconf.exec_protocol import launch
 
@@ -74,5 +75,8 @@ def test_a_dead_runtimes_listener_is_served_no_more(monkeypatch):
     assert not stopped.wait(0.3)  # served while the runtime lives
     runtime.communicate(b"")  # it exits
     assert stopped.wait(10)
+    closed = time.monotonic() + 10  # closed right after serving stops, on the hand-over's thread
+    while hand_over.diag.fileno() != -1 and time.monotonic() < closed:
+        time.sleep(0.01)
     assert hand_over.listener.fileno() == -1 and hand_over.diag.fileno() == -1
     assert runtime.pid not in launch._HAND_OVERS
