@@ -1,7 +1,8 @@
 """What running a runtime out of process (``--impl exec:``) costs per case, against the same adapter
 in-process.
 
-    .venv/bin/python benchmarks/exec_overhead.py [--repeat 5] [--whole-runs 3] [--before CHECKOUT]
+    .venv/bin/python benchmarks/exec_overhead.py [--repeat 5] [--whole-runs 3] [--before CHECKOUT]...
+        [--protocols 2,4] [--only-whole-runs]
 
 **Whole runs** (``--whole-runs N``, best of N, the variants taking turns round by round):
 ``pytest cases --kind K -k "not mcp"`` per kind (wire, process, stream) as commands, start-up
@@ -10,10 +11,12 @@ protocol (4: a stream's events sent in batches, ``pipeline``, the last one once 
 window, and the next cases' calls written while it works on one, ``ahead``) and in protocol 2
 (``--protocol 2``: every event pulled with ``next``, one call at a time), each as a ratio to the
 in-process run; ``--before CHECKOUT`` adds the same commands run in another checkout (this venv, that
-checkout's code first on the path), e.g. the main branch, for a before/after in one run. Beside each
-wall time, the CPU time the run took (user and system, pytest and every process it waited for: the
-runtime, a runner process) and its ratio: on a shared machine the wall times move with the load, the
-CPU times much less, so a change in the work done shows there first.
+checkout's code first on the path), e.g. the main branch, for a before/after in one run (repeated: each
+checkout, named by its folder). Each variant's best round, its ratio, then each round's ratio to the
+in-process run of the same round and checkout (``--protocols 4``: the default protocol only). Beside
+each wall time, the CPU time the run took (user and system, pytest and every process it waited for:
+the runtime, a runner process) and its ratio: on a shared machine the wall times move with the load,
+the CPU times much less, so a change in the work done shows there first.
 
 The adapter calls of every case are made directly (inputs prepared beforehand, as the plugin prepares
 them outside the time limit; streams consumed inside the timed part), once on the reference adapter
@@ -197,17 +200,23 @@ def whole_run(checkout: Path, kind: str, impl: str | None) -> tuple[float, float
     return time.perf_counter() - started, cpu, (out.strip().splitlines() or [""])[-1]
 
 
-def compare_whole_runs(repeat: int, before: Path | None) -> None:
+def compare_whole_runs(repeat: int, before: list[Path], protocols: tuple[int, ...] = (2, 4)) -> None:
     print(f"whole runs, best of {repeat} (load average {os.getloadavg()[0]:.1f}):")
     helper = "wireconf.exec_protocol.serve"
     variants: list[tuple[str, Path, str | None]] = []
-    if before is not None:
-        variants += [("before in-process", before, None), ("before exec:", before, f"{helper} reference")]
-    variants += [
-        ("in-process", REPO, None),
-        ("exec: protocol 2", REPO, f"{helper} --protocol 2 reference"),
-        ("exec: protocol 4", REPO, f"{helper} reference"),
-    ]
+    bases: dict[str, str] = {}
+    """Each variant's label → the label of the in-process run of its checkout (its ratios' base)."""
+    for checkout in before:  # each named by its folder: `before` alone when there is one
+        name = "before" if len(before) == 1 else checkout.name[:12]
+        variants += [
+            (f"{name} in-process", checkout, None),
+            (f"{name} exec:", checkout, f"{helper} reference"),
+        ]
+        bases.update({f"{name} in-process": f"{name} in-process", f"{name} exec:": f"{name} in-process"})
+    variants.append(("in-process", REPO, None))
+    for protocol in protocols:
+        option = "" if protocol == 4 else f"--protocol {protocol} "
+        variants.append((f"exec: protocol {protocol}", REPO, f"{helper} {option}reference"))
     warm = float("inf")
     for _ in range(repeat):  # what every exec run pays once, before its first case: the runtime's start
         started = time.perf_counter()
@@ -218,22 +227,24 @@ def compare_whole_runs(repeat: int, before: Path | None) -> None:
     print(f"  the Python helper from its start to `warm` (its SDKs loaded): {warm:.2f} s, once per run")
     for kind in WHOLE_KINDS:
         # the variants take turns, once each per round: a machine that slows down or speeds up over the
-        # rounds (a shared host) weighs on all of them alike; each keeps its best round
-        times: dict[str, tuple[float, str]] = {}
-        cpus: dict[str, float] = {}
+        # rounds (a shared host) weighs on all of them alike; each keeps its best round, and each round's
+        # ratio to its checkout's in-process run of the same round is shown too
+        runs: dict[str, list[tuple[float, float, str]]] = {label: [] for label, _, _ in variants}
         for _ in range(repeat):
             for label, checkout, impl in variants:
-                seconds, cpu, last = whole_run(checkout, kind, impl)
-                cpus[label] = min(cpu, cpus.get(label, cpu))
-                if label not in times or seconds < times[label][0]:
-                    times[label] = (seconds, last)
-        for label, (seconds, last) in times.items():
-            base = "before in-process" if label.startswith("before") else "in-process"
+                runs[label].append(whole_run(checkout, kind, impl))
+        for label, rounds in runs.items():
+            base = runs[bases.get(label, "in-process")]
+            seconds, _, last = min(rounds)
+            cpu = min(r[1] for r in rounds)
             found = re.match(r"(\d+) passed", last)
             per_case = f"{seconds / int(found[1]) * 1000:6.1f} ms per case" if found else ""
+            each = "/".join(f"{r[0] / b[0]:.2f}" for r, b in zip(rounds, base, strict=True))
+            each_cpu = "/".join(f"{r[1] / b[1]:.2f}" for r, b in zip(rounds, base, strict=True))
             print(
-                f"  {kind:8} {label:18} {seconds:6.2f} s  {seconds / times[base][0]:4.2f}x  {per_case}  "
-                f"cpu {cpus[label]:5.2f} s {cpus[label] / cpus[base]:4.2f}x  ({last})"
+                f"  {kind:8} {label:23} {seconds:6.2f} s  {seconds / min(base)[0]:4.2f}x  {per_case}  "
+                f"cpu {cpu:5.2f} s {cpu / min(b[1] for b in base):4.2f}x  rounds {each}, cpu {each_cpu}  "
+                f"({last})"
             )
 
 
@@ -243,11 +254,17 @@ def main() -> None:
     )
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--whole-runs", type=int, default=3, help="best of N whole runs (0: none)")
-    parser.add_argument("--before", type=Path, help="a checkout to run the whole runs from too")
+    parser.add_argument(
+        "--before", type=Path, action="append", default=[], help="a checkout to run the whole runs from too"
+    )
+    parser.add_argument(
+        "--protocols", default="2,4", help="the exec protocols of the whole runs (default: 2,4)"
+    )
     parser.add_argument("--only-whole-runs", action="store_true")
     args = parser.parse_args()
     if args.whole_runs:
-        compare_whole_runs(args.whole_runs, args.before)
+        protocols = tuple(int(p) for p in args.protocols.split(","))
+        compare_whole_runs(args.whole_runs, args.before, protocols)
     if args.only_whole_runs:
         return
     compare(

@@ -18,7 +18,6 @@ While a call runs, anything the adapter prints goes to stderr, so stdout stays t
 from __future__ import annotations
 
 import argparse
-import asyncio
 import atexit
 import collections
 import contextlib
@@ -43,6 +42,7 @@ from wireconf.exec_protocol.messages import (
     writing,
 )
 from wireconf.exec_protocol.records import Hello
+from wireconf.kinds.event_loop import run_to_completion
 from wireconf.kinds.registry import KINDS, METHODS
 from wireconf.kinds.registry import OPTIONAL_METHODS as REGISTRY_OPTIONAL_METHODS
 
@@ -70,10 +70,6 @@ process would need its HTTP bridged back, which this helper does not do)."""
 
 class _End(Exception):
     pass
-
-
-async def _settle(awaitable: AdapterResult) -> AdapterResult:
-    return await awaitable
 
 
 class Server:
@@ -138,6 +134,12 @@ class Server:
             complete_models(api)
 
     def serve(self) -> int:
+        # the start-up allocates what lives as long as the process (the SDKs' modules and models, some
+        # 300,000 objects): the collector, run again and again over them as they come, would cost a
+        # fifth of the warm-up's CPU for next to no garbage (as the harness's warm-up,
+        # wireconf/pytest_plugin/runners/warm.py); it resumes, over what the calls allocate, at `warm`
+        collecting = gc.isenabled()
+        gc.disable()
         caps = sorted(str(c) for c in self.adapter.capabilities() if not str(c).startswith(NOT_SERVABLE))
         # hello first, then the SDKs' imports (seconds): the harness goes on with its own start-up
         # meanwhile, and waits for `warm` before the first case's time limit starts
@@ -163,6 +165,8 @@ class Server:
         # trigger nor by the one at exit, which alone took a second of every stop (as in
         # wireconf/pytest_plugin/frozen_heap.py)
         gc.freeze()
+        if collecting:
+            gc.enable()
         self.send({"type": "warm"})
         while (message := self.receive()) is not None:
             if message["type"] == "stop":
@@ -187,8 +191,8 @@ class Server:
             function = getattr(self.adapter, method.name)
             given = {"endpoint": _endpoint(call["endpoint"])} if "endpoint" in call else {}
             result = function(call["api"], *args, **given) if method.takes_api else function(*args, **given)
-            if method.awaited:
-                result = asyncio.run(_settle(result))
+            if method.awaited:  # on one loop reused from call to call, as in-process
+                result = run_to_completion(result)
             sdk_json = _sdk_json(call.get("api"))
             if method.yields:
                 for item in result:
