@@ -26,6 +26,22 @@ OTHER_MEANINGS = {
     ("wireconf/pytest_plugin/options.py", "process"): "--runner process (or thread)",
     ("wireconf/providers/provider.py", "stream"): "the group of a route's pattern that says a URL streams",
     ("wireconf/emulator/minimal.py", "stream"): "the same group of a route's pattern, read",
+    (
+        "wireconf/repro/js_script.py",
+        "stream",
+    ): "a reproduction's mode (``wireconf.repro.js_script.Mode``): what its script checks",
+    (
+        "wireconf/repro/build.py",
+        "stream",
+    ): "a reproduction's mode (``wireconf.repro.js_script.Mode``): what its script checks",
+    (
+        "wireconf/repro/js_templates.py",
+        "stream",
+    ): "a reproduction's mode (``wireconf.repro.js_script.Mode``): what its script checks",
+    (
+        "wireconf/repro/prompty_ts_template.py",
+        "stream",
+    ): "a reproduction's mode (``wireconf.repro.js_script.Mode``): what its script checks",
 }
 """Words that are a kind's name but mean something else where they stand."""
 

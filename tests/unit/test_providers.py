@@ -130,6 +130,11 @@ NAMING_APIS = (
     "wireconf/adapters/",
     "wireconf/reference_impl/",
     "wireconf/emulator/minimal.py",
+    # a runtime's reproduction template (``wireconf repro``) says how that runtime is called for each
+    # api, as its adapter does
+    "wireconf/repro/js_templates.py",
+    "wireconf/repro/prompty_ts_template.py",
+    "wireconf/repro/result_templates.py",
 )
 KNOWN = {("wireconf/corpus/prompty_vectors.py", "openai"): "Prompty's provider for a vector that names none"}
 
