@@ -136,6 +136,31 @@ def run_corpus(pytester: pytest.Pytester):
     return run
 
 
+@pytest.fixture
+def run_corpus_apart(pytester: pytest.Pytester, tmp_path: Path):
+    """Run the corpus (or ``target``) in a pytest process of its own, as a user runs it, its outcomes read
+    from its ``--report``: for a judgment that must not share this worker's process with the tests that
+    ran in it before (``run_corpus``'s nested run imports nothing anew: a module's state left by an
+    earlier test is the nested run's too)."""
+
+    def run(*args: str, target: Path = CASES) -> CorpusRun:
+        report = tmp_path / f"report-{len(list(tmp_path.glob('report-*')))}.jsonl"
+        limit = [] if any(a.startswith("--case-timeout") for a in args) else [SUITE_CASE_TIMEOUT]
+        done = pytester.runpytest_subprocess(
+            str(target), "-p", "no:cacheprovider", "-n", "0", *limit, f"--report={report}", *args
+        )
+        outcomes: dict[str, str] = {}
+        longreprs: dict[str, str] = {}
+        for line in report.read_text(encoding="utf-8").splitlines() if report.exists() else []:
+            entry = json.loads(line)
+            outcomes[entry["id"]] = entry["status"]
+            if entry["status"] != "passed":
+                longreprs[entry["id"]] = str(entry.get("message") or entry.get("reason") or "")
+        return CorpusRun(outcomes, longreprs, {}, int(done.ret))
+
+    return run
+
+
 AGENTFLOW_REQUIRED = "WIRECONF_REQUIRE_AGENTFLOW"
 """Set by ``.ci/run`` once it has made ``.venv-agentflow``: from then on a missing venv fails its tests."""
 
