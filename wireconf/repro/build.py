@@ -89,6 +89,13 @@ class Selection:
         place = str(difference.get("path", ""))
         return self.path is None or generic_path(place) == self.path or fnmatch.fnmatchcase(place, self.path)
 
+    def rule_of(self, difference: dict[str, Any], catalogue: Catalogue) -> tuple[str, str]:
+        """The rule a kept difference's check cites (the selected one, else the first it breaks) and
+        that rule's sentence."""
+        rule = self.rule or (difference.get("rules") or [UNRULED])[0]
+        known = catalogue.rules.get(rule)
+        return rule, known.statement if known is not None else "no rule of the catalogue declares this place"
+
 
 _STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
 
@@ -120,10 +127,7 @@ def checks(
             continue
         if not selection.keeps(difference):
             continue
-        rules = difference.get("rules") or [UNRULED]
-        rule = selection.rule or rules[0]
-        known = catalogue.rules.get(rule)
-        sentence = known.statement if known is not None else "no rule of the catalogue declares this place"
+        rule, sentence = selection.rule_of(difference, catalogue)
         path = str(difference.get("path", "$"))
         present, expected = value_at(expected_request, path)
         out.append(Check(rule, sentence, path, str(difference.get("change")), expected, present))
@@ -220,10 +224,7 @@ def result_checks(
             continue
         if not selection.keeps(difference):
             continue
-        rules = difference.get("rules") or [UNRULED]
-        rule = selection.rule or rules[0]
-        known = catalogue.rules.get(rule)
-        sentence = known.statement if known is not None else "no rule of the catalogue declares this place"
+        rule, sentence = selection.rule_of(difference, catalogue)
         path = str(difference.get("path", "$"))
         path = path[: match.start()] if (match := _QUOTED_STEP.search(path)) else path
         if change in ("missing-item", "unexpected-item"):

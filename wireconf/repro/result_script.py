@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from wireconf.repro.script import MISSING, Answer, Call, Check, literal
+from wireconf.repro.script import LOCAL_SERVER, MISSING, Answer, Call, Check, literal
 
 
 @dataclass(frozen=True)
@@ -66,25 +66,7 @@ STREAM = @STREAM@
 LISTED = @LISTED@
 """Whether mappings are compared on the keys the expectation lists only (expect_keys: listed)."""
 
-SENT = []
-
-
-class Handler(BaseHTTPRequestHandler):
-    def do_POST(self):
-        length = int(self.headers.get("content-length") or 0)
-        SENT.append((self.path, self.rfile.read(length)))
-        body = ANSWER["body"].encode()
-        self.send_response(ANSWER["status"])
-        self.send_header("content-type", ANSWER["content_type"])
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    do_GET = do_POST
-
-    def log_message(self, *args):
-        pass
-
+@SERVER@
 
 def call(base_url):
 @BODY@
@@ -222,6 +204,7 @@ def render_result(
     body = "\n".join("    " + line if line else "" for line in call.body.strip("\n").splitlines())
     values = {
         "@TITLE@": frame.title,
+        "@SERVER@": LOCAL_SERVER.lstrip("\n"),
         "@COMMAND@": frame.command,
         "@CASE_ID@": frame.case_id,
         "@LOCATION@": frame.location,

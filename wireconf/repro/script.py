@@ -67,6 +67,30 @@ def literal(value: Any) -> str:
     return pprint.pformat(value, indent=1, width=100, sort_dicts=False)
 
 
+LOCAL_SERVER = """
+SENT = []
+
+
+class Handler(BaseHTTPRequestHandler):
+    def do_POST(self):
+        length = int(self.headers.get("content-length") or 0)
+        SENT.append((self.path, self.rfile.read(length)))
+        body = ANSWER["body"].encode()
+        self.send_response(ANSWER["status"])
+        self.send_header("content-type", ANSWER["content_type"])
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_POST
+
+    def log_message(self, *args):
+        pass
+"""
+"""The script's local server, in every reproduction (request and result): it keeps what the runtime sent
+(``SENT``) and answers each request with the recorded response inlined (``ANSWER``)."""
+
+
 FRAME = '''#!/usr/bin/env python3
 """{title}
 
@@ -92,25 +116,7 @@ CHECKS = {checks}
 ALIASES = {aliases}
 """Whether a key may be spelled by its proto name (snake_case) as well: the Gemini API reads both."""
 
-SENT = []
-
-
-class Handler(BaseHTTPRequestHandler):
-    def do_POST(self):
-        length = int(self.headers.get("content-length") or 0)
-        SENT.append((self.path, self.rfile.read(length)))
-        body = ANSWER["body"].encode()
-        self.send_response(ANSWER["status"])
-        self.send_header("content-type", ANSWER["content_type"])
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    do_GET = do_POST
-
-    def log_message(self, *args):
-        pass
-
+{server}
 
 def call(base_url):
 {body}
@@ -218,4 +224,5 @@ def render(
         aliases=aliases,
         body=body,
         missing=MISSING,
+        server=LOCAL_SERVER.lstrip("\n"),
     )
