@@ -161,43 +161,22 @@ def run_corpus_apart(pytester: pytest.Pytester, tmp_path: Path):
     return run
 
 
-AGENTFLOW_REQUIRED = "WIRECONF_REQUIRE_AGENTFLOW"
-"""Set by ``.ci/run`` once it has made ``.venv-agentflow``: from then on a missing venv fails its tests."""
-
-
 @pytest.fixture(scope="session")
 def agentflow_python() -> str:
-    """.venv-agentflow's Python (>= 3.12, wireconf and the agentflow extra), or ``WIRECONF_AGENTFLOW_PYTHON``.
-    A test never makes it (293 MB downloaded from PyPI is an install step, not a fixture's side effect):
-    ``.ci/agentflow-venv`` does, and ``.ci/run`` runs it in its install step; without it the tests that
-    need it are skipped with the reason (failed under ``WIRECONF_REQUIRE_AGENTFLOW``)."""
-    python = Path(os.environ.get("WIRECONF_AGENTFLOW_PYTHON") or REPO / ".venv-agentflow" / "bin" / "python")
-    if not python.exists():
-        reason = (
-            f"no agentflow venv at {python}: .ci/agentflow-venv makes it (.ci/run does, when it installs)"
-        )
-        if os.environ.get(AGENTFLOW_REQUIRED):
-            pytest.fail(f"{reason}; {AGENTFLOW_REQUIRED} is set")
-        pytest.skip(reason)
-    return str(python)
+    """The Python of agentflow's environment (conformance/runtimes.yaml: Python >= 3.12, its pins and
+    wireconf editable), made by ``wireconf.envs`` or reused (``tests.runtime_envs.runtime_env``): skipped
+    with the reason where there is no Python >= 3.12, or no cache and no network; failed instead under
+    ``WIRECONF_REQUIRE_AGENTFLOW``, which ``.ci/run`` sets once it has made the environment."""
+    from tests.runtime_envs import runtime_env
 
-
-LLAMAINDEX_REQUIRED = "WIRECONF_REQUIRE_LLAMAINDEX"
-"""Set by ``.ci/run`` once it has made ``.venv-llamaindex``: from then on a missing venv fails its tests."""
+    return str(runtime_env("agentflow").python)
 
 
 @pytest.fixture(scope="session")
 def llamaindex_python() -> str:
-    """.venv-llamaindex's Python (wireconf and the llamaindex extra: LlamaIndex pins other SDK versions
-    than the project's, so it never runs in ``.venv``), or ``WIRECONF_LLAMAINDEX_PYTHON``; made by
-    ``.ci/llamaindex-venv`` (``.ci/run`` does, when it installs), else the tests that need it are skipped
-    with the reason (failed under ``WIRECONF_REQUIRE_LLAMAINDEX``)."""
-    python = Path(
-        os.environ.get("WIRECONF_LLAMAINDEX_PYTHON") or REPO / ".venv-llamaindex" / "bin" / "python"
-    )
-    if not python.exists():
-        reason = f"no LlamaIndex environment at {python}: .ci/llamaindex-venv makes it"
-        if os.environ.get(LLAMAINDEX_REQUIRED):
-            pytest.fail(f"{reason}; {LLAMAINDEX_REQUIRED} is set")
-        pytest.skip(reason)
-    return str(python)
+    """The Python of LlamaIndex's environment (conformance/runtimes.yaml: LlamaIndex pins older provider
+    SDKs than the project's, so it never runs in ``.venv``), made or reused as ``agentflow_python``'s;
+    ``WIRECONF_REQUIRE_LLAMAINDEX`` makes its absence a failure."""
+    from tests.runtime_envs import runtime_env
+
+    return str(runtime_env("llamaindex").python)

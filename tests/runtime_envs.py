@@ -3,11 +3,15 @@ run it: made by ``wireconf.envs`` in the cache folder, or reused from it, and th
 that environment's Python, as ``wireconf findings`` runs it.
 
 A test skips only when the environment is not cached and the package registry cannot be reached (no
-network); any other failure to make it fails the test."""
+network), or when the runtime needs a Python not installed here (agentflow's ``>=3.12``); any other
+failure to make it fails the test, and so does any failure once ``.ci/run`` has made it
+(``WIRECONF_REQUIRE_<RUNTIME>``: it sets ``WIRECONF_REQUIRE_AGENTFLOW`` and
+``WIRECONF_REQUIRE_LLAMAINDEX``)."""
 
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 from pathlib import Path
@@ -16,7 +20,7 @@ import pytest
 
 from tests.conftest import CASES, REPO
 from wireconf.commands.findings import RUNTIMES_FILE, listed_runtimes
-from wireconf.envs.build import Env, EnvBuildError, make
+from wireconf.envs.build import Env, EnvBuildError, NoInterpreterError, make
 
 REGISTRY = ("pypi.org", 443)
 
@@ -29,24 +33,31 @@ def _registry_reachable() -> bool:
     return True
 
 
+def required(name: str) -> str:
+    """The variable that, set, makes a runtime's missing environment a failure instead of a skip."""
+    return "WIRECONF_REQUIRE_" + name.upper().replace("-", "_")
+
+
 def runtime_env(name: str) -> Env:
-    """The runtime's environment, made or reused (skips when it cannot be made offline)."""
+    """The runtime's environment, made or reused (skips when it cannot be made offline, or without the
+    Python it requires, unless ``required(name)`` is set)."""
     runtime = {r.name: r for r in listed_runtimes(REPO / "conformance" / RUNTIMES_FILE)}[name]
     assert runtime.spec is not None, f"conformance/runtimes.yaml gives {name} no packages"
     try:
         return make(runtime.spec)
+    except NoInterpreterError as error:
+        reason = error.message
     except EnvBuildError as error:
-        if not _registry_reachable():
-            pytest.skip(
-                f"{name}'s environment is not cached and {REGISTRY[0]} cannot be reached: {error.message}"
-            )
-        raise
+        if _registry_reachable():
+            raise
+        reason = f"{name}'s environment is not cached and {REGISTRY[0]} cannot be reached: {error.message}"
+    if os.environ.get(required(name)):
+        pytest.fail(f"{reason}; {required(name)} is set (.ci/run made the environment)")
+    pytest.skip(reason)
 
 
 def run_in_env(env: Env, report: Path, *args: str, env_vars: dict[str, str] | None = None) -> list[dict]:
     """``pytest cases ARGS --report=REPORT`` with the environment's Python; the report's case records."""
-    import os
-
     command = [
         str(env.python),
         "-m",

@@ -83,10 +83,6 @@ def test_ci_runs_the_readme_test_command():
 CI_INSTALLS = {
     "apt-get install -y -qq chromium": "Chromium",
     "apt-get install -y -qq nodejs npm": "Node.js",
-    ".ci/agentflow-venv": ".ci/agentflow-venv",
-    ".venv-agentflow/bin/python -m pip install --quiet --no-deps -e .": ".venv-agentflow",
-    ".ci/llamaindex-venv": ".ci/llamaindex-venv",
-    ".venv-llamaindex/bin/python -m pip install --quiet --no-deps -e .": ".venv-llamaindex",
     "wireconf prompty-ts build": "wireconf prompty-ts build",
     "wireconf ai-sdk build": "wireconf ai-sdk build",
     "wireconf findings --make-envs": "wireconf findings --make-envs",

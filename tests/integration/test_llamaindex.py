@@ -1,8 +1,8 @@
-"""LlamaIndex's real LLM classes through a handful of cases, from ``.venv-llamaindex``
-(``.ci/llamaindex-venv``: LlamaIndex pins other SDK versions than the project's, so it never runs in
-``.venv``), in that environment's pytest and served over ``exec:`` to this one. Skipped, with the
-reason, where the environment has not been made; ``WIRECONF_REQUIRE_LLAMAINDEX`` makes its absence a
-failure.
+"""LlamaIndex's real LLM classes through a handful of cases, from its environment (conformance/
+runtimes.yaml's packages, made by ``wireconf.envs``: LlamaIndex pins other SDK versions than the
+project's, so it never runs in ``.venv``), in that environment's pytest and served over ``exec:`` to this
+one. Skipped, with the reason, where the environment cannot be made (offline, with none cached);
+``WIRECONF_REQUIRE_LLAMAINDEX`` (``.ci/run`` sets it) makes that a failure.
 
 The verdicts asserted are what LlamaIndex's source does: ``OpenAI`` sends its ``temperature`` default
 (0.1) and ``stream: false`` when the agent asks for neither; ``Anthropic`` sends its own ``max_tokens``

@@ -137,9 +137,9 @@ def test_findings_page_names_every_baseline_entry():
 def test_findings_command_rebuilds_the_page(agentflow_python, llamaindex_python, tmp_path, monkeypatch):
     """The command is what the integrator re-runs: from the committed baselines it must reproduce the
     committed page exactly, and leave what every baseline says fails, and why, as it is (it also records
-    the cases that pass and the corpus's version: bookkeeping for the gate, see docs/ci.md). agentflow is
-    served from .venv-agentflow and LlamaIndex runs in .venv-llamaindex (the tests are skipped where
-    either is missing, failed where .ci/run made them)."""
+    the cases that pass and the corpus's version: bookkeeping for the gate, see docs/ci.md). agentflow and
+    LlamaIndex run in their environments, as every runtime with packages (the test is skipped where
+    either cannot be made, failed where .ci/run made them)."""
     from tests.prompty_ts_build import built_runtime
     from wireconf.adapters.prompty_ts.locate import RUNTIME_ENV
     from wireconf.cli import main

@@ -1,8 +1,9 @@
 """The shipped runtimes run from environments of their own (``wireconf.envs``, conformance/runtimes.yaml's
 ``packages``): made with the ecosystem's tools into the cache folder, reused by the next run, and running
 the runtime through its adapter in-process there. NVIDIA NeMo Agent toolkit's ATIF extractors (nat),
-prompty, LiteLLM (and luthien's processor on it) and LangChain's chat models are installed in no other
-environment: the project's dev extra pins none of them."""
+prompty, LiteLLM (and luthien's processor on it), LangChain's chat models, agentflow (on a Python >= 3.12
+of its own) and LlamaIndex are installed in no other environment: the project's dev extra pins none of
+them."""
 
 from __future__ import annotations
 
@@ -71,6 +72,7 @@ def test_the_dev_extra_pins_no_runtime_package_that_has_an_environment_of_its_ow
         for p in r.spec.packages
     }
     moved = {"nvidia-nat-atif", "prompty", "litellm", "langchain-openai", "langchain-anthropic"}
+    moved |= {"10xscale-agentflow", "llama-index-core", "llama-index-llms-openai"}
     assert moved | {"langchain-google-genai"} <= packages
     assert packages & _dev_extra() == set()
 

@@ -78,7 +78,9 @@ def test_agentflow_names_the_python_it_needs():
     adapter = AgentflowAdapter()
     assert adapter.capabilities() == set()
     assert "Python >= 3.12" in adapter.unavailable
-    assert "exec:.venv-agentflow/bin/python -m wireconf.exec_protocol.serve agentflow" in adapter.unavailable
+    assert "exec:$(python -m wireconf.envs agentflow) -m wireconf.exec_protocol.serve agentflow" in (
+        adapter.unavailable
+    )
 
 
 def test_unavailable_runtime_skips_every_case_with_its_reason(run_corpus, monkeypatch):

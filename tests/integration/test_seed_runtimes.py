@@ -1,8 +1,8 @@
 """The seed systems' real code through the corpus, each against its committed baseline with no error:
 luthien-proxy's StreamProcessor at both commits in shared/third-party through every ``blocks`` case,
-and agentflow 0.6.4's LiteLLMConverter on Python >= 3.12, served over ``exec:`` exactly as docs/seeds.md
-says, through every ``convert`` case. Slow (real litellm, a second interpreter): ``-m 'not third_party'``
-leaves them out."""
+and agentflow 0.6.4's LiteLLMConverter on Python >= 3.12 (its environment, conformance/runtimes.yaml),
+served over ``exec:`` exactly as docs/seeds.md says, through every ``convert`` case. Slow (real
+litellm, a second interpreter): ``-m 'not third_party'`` leaves them out."""
 
 from __future__ import annotations
 
@@ -63,7 +63,18 @@ def test_luthien_at_each_commit_runs_every_blocks_case_against_its_baseline(name
     assert run.with_outcome("failed"), "every failure is listed with its reason"
 
 
-DOCUMENTED = re.compile(r'--impl "(exec:[^"]*serve agentflow)"')
+DOCUMENTED = re.compile(r'--impl "(exec:.*serve agentflow)"')
+SUBSTITUTION = re.compile(r"\$\(([^)]*)\)")
+
+
+def _as_the_shell_reads_it(text: str) -> str:
+    """``text`` with each ``$(command)`` replaced by what the command prints, run from the checkout."""
+    return SUBSTITUTION.sub(
+        lambda found: subprocess.run(
+            ["bash", "-c", found.group(1)], cwd=REPO, capture_output=True, text=True, check=True
+        ).stdout.strip(),
+        text,
+    )
 
 
 def test_the_documented_agentflow_command_runs_every_convert_case_against_its_baseline(
@@ -71,11 +82,13 @@ def test_the_documented_agentflow_command_runs_every_convert_case_against_its_ba
 ):
     documented = DOCUMENTED.findall((REPO / "docs" / "seeds.md").read_text(encoding="utf-8"))
     assert documented, "docs/seeds.md states the command that serves agentflow"
-    monkeypatch.chdir(REPO)  # the command names .venv-agentflow relative to the checkout
-    for impl in set(documented):
+    monkeypatch.chdir(REPO)  # the command names .venv and the baseline relative to the checkout
+    for impl in map(_as_the_shell_reads_it, set(documented)):
+        assert f"exec:{agentflow_python} " in impl, "it serves agentflow from its environment"
         run = run_corpus(f"--impl={impl}", "-k", "convert", "--baseline=conformance/agentflow.yaml")
         _judged_against_the_baseline(run, "convert", REPO / "conformance" / "agentflow.yaml")
-    assert RUNTIMES["agentflow"].impl.endswith("-m wireconf.exec_protocol.serve agentflow")
+    spec = RUNTIMES["agentflow"].spec  # wireconf findings runs it in-process in that environment
+    assert RUNTIMES["agentflow"].impl == "agentflow" and spec is not None and spec.requires_python == ">=3.12"
 
 
 def _statuses(report: Path) -> dict[str, str]:

@@ -6,6 +6,7 @@ releases a series judges, the shards of the matrix, and the history across relea
 from __future__ import annotations
 
 import io
+import sys
 
 import pytest
 
@@ -223,3 +224,89 @@ def test_a_new_entry_point_of_the_checkout_makes_a_new_environment(tmp_path):
     )
     assert folder_of(spec, tmp_path / "cache", tmp_path) != before
     assert before.parent == tmp_path / "cache" / "envs"
+
+
+def test_agentflow_and_llamaindex_have_environments_with_their_extras_pins():
+    """Their pins are pyproject.toml's extras' (what .ci/agentflow-venv and .ci/llamaindex-venv installed),
+    agentflow's on a Python >= 3.12 of its own and served over exec: from it."""
+    import tomllib
+
+    with (REPO / "pyproject.toml").open("rb") as handle:
+        extras = tomllib.load(handle)["project"]["optional-dependencies"]
+    for name in ("agentflow", "llamaindex"):
+        spec = RUNTIMES[name].spec
+        assert spec is not None and spec.ecosystem == PYTHON, name
+        assert sorted(spec.packages) == sorted(p.split(";")[0].strip() for p in extras[name]), name
+    assert RUNTIMES["agentflow"].spec.requires_python == ">=3.12" and RUNTIMES["agentflow"].served
+    assert RUNTIMES["llamaindex"].spec.requires_python == "" and not RUNTIMES["llamaindex"].served
+
+
+def test_a_served_runtime_runs_in_this_pytest_and_is_served_from_its_environment(tmp_path):
+    from pathlib import Path
+
+    served, in_process = RUNTIMES["agentflow"], RUNTIMES["llamaindex"]
+    python = Path("/envs/python-0123/bin/python")
+    assert served.in_env(python).impl == f"exec:{python} -m wireconf.exec_protocol.serve agentflow"
+    assert served.in_env(python).python == sys.executable
+    assert (in_process.in_env(python).impl, in_process.in_env(python).python) == ("llamaindex", str(python))
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ({"impl": "x", "packages": ["x==1"], "requires-python": "three"}, "not a version specifier"),
+        ({"impl": "x", "packages": ["x@1"], "ecosystem": "npm", "requires-python": ">=3.12"}, "Python"),
+    ],
+)
+def test_a_bad_python_requirement_is_an_error(entry, message):
+    with pytest.raises(EnvSpecError, match=message):
+        parse_env("x", entry, "conformance/runtimes.yaml")
+
+
+def test_the_python_an_environment_requires_is_part_of_its_key():
+    plain = EnvSpec("r", PYTHON, ("a==1",))
+    this = ".".join(map(str, sys.version_info[:2]))
+    assert plain.key() == plain.key(python=this)  # the environments made before keep their keys
+    required = EnvSpec("r", PYTHON, ("a==1",), requires_python=">=3.12")
+    assert required.key(python="3.13") not in {plain.key(), plain.key(python="3.13")}
+    assert required.key(python="3.13") != required.key(python="3.12")
+
+
+def test_the_newest_installed_python_that_meets_the_requirement_is_chosen(monkeypatch):
+    from wireconf.envs import interpreters
+
+    versions = {"/py/3.12/bin/python": "3.12.1", "/py/3.13/bin/python": "3.13.0", "/py/3.9/bin/python": "3.9"}
+    monkeypatch.setattr(interpreters, "_candidates", lambda: list(versions))
+    monkeypatch.setattr(interpreters, "_version_of", versions.get)
+    interpreters.interpreter.cache_clear()
+    try:
+        assert interpreters.interpreter(">=3.12") == interpreters.Interpreter("/py/3.13/bin/python", "3.13.0")
+        assert interpreters.interpreter(">=3.12,<3.13").path == "/py/3.12/bin/python"
+        assert interpreters.interpreter(">=3.14") is None
+        assert interpreters.interpreter("") == interpreters.current()
+        assert interpreters.interpreter(">=3.12").minor == "3.13"
+    finally:
+        interpreters.interpreter.cache_clear()
+
+
+def test_wireconf_envs_names_an_unknown_runtime_and_a_missing_python(tmp_path, monkeypatch, capsys):
+    from wireconf.envs import __main__ as envs_main
+    from wireconf.envs import interpreters
+
+    runtimes = tmp_path / "runtimes.yaml"
+    runtimes.write_text(
+        "runtimes:\n  old:\n    impl: old\n    packages: [a==1]\n    requires-python: '>=9'\n"
+        "  bare:\n    impl: bare\n"
+    )
+    monkeypatch.setattr(interpreters, "_candidates", lambda: [])
+    monkeypatch.setenv("WIRECONF_CACHE_DIR", str(tmp_path / "cache"))
+    interpreters.interpreter.cache_clear()
+    try:
+        assert envs_main.main(["bare", "--runtimes", str(runtimes)]) == 2
+        assert "bare: not among ['old']" in capsys.readouterr().err
+        assert envs_main.main(["old", "--runtimes", str(runtimes)]) == envs_main.NO_INTERPRETER
+        err = capsys.readouterr().err
+        assert "old needs Python >=9 and none is installed here" in err
+        assert not (tmp_path / "cache").exists()  # nothing was attempted
+    finally:
+        interpreters.interpreter.cache_clear()

@@ -11,10 +11,10 @@ LiteLLM draws at random come from a generator seeded for the call (``litellm_ids
 process or in the one that serves agentflow over ``exec:``.
 
 Agentflow needs Python >= 3.12. On an older interpreter the adapter loads, declares nothing and says
-so; there it runs out of process, served from a Python >= 3.12 environment that has wireconf and the
-``agentflow`` extra installed (docs/seeds.md)::
+so; there it is served from its environment (conformance/runtimes.yaml: Python >= 3.12, its pins and
+wireconf; ``python -m wireconf.envs agentflow`` makes it and prints its Python; docs/seeds.md)::
 
-    pytest cases --impl "exec:.venv-agentflow/bin/python -m wireconf.exec_protocol.serve agentflow"
+    pytest cases --impl "exec:$(python -m wireconf.envs agentflow) -m wireconf.exec_protocol.serve agentflow"
 """
 
 from __future__ import annotations
@@ -85,8 +85,8 @@ def _load() -> tuple[Any, str, str | None]:
             None,
             "not installed",
             f"agentflow needs Python >= 3.12 and this is {sys.version.split()[0]}; serve it from a "
-            "Python >= 3.12 environment: --impl 'exec:.venv-agentflow/bin/python -m "
-            "wireconf.exec_protocol.serve agentflow' (docs/seeds.md)",
+            'Python >= 3.12 environment: --impl "exec:$(python -m wireconf.envs agentflow) -m '
+            'wireconf.exec_protocol.serve agentflow" (docs/seeds.md)',
         )
     from wireconf.adapters.litellm_objects import import_litellm
 

@@ -1,12 +1,12 @@
 """``--impl llamaindex``: LlamaIndex's LLM classes (llama-index-core with llama-index-llms-openai's
 ``OpenAI`` (Chat Completions) and ``OpenAIResponses``, llama-index-llms-anthropic's ``Anthropic`` and
 llama-index-llms-google-genai's ``GoogleGenAI``). Not an extra of wireconf: LlamaIndex pins other
-versions of the providers' SDKs than wireconf's, so it lives in an environment of its own
-(``.ci/llamaindex-venv``), from which it runs in process or is served over ``exec:``::
+versions of the providers' SDKs than wireconf's, so it lives in an environment of its own (runtimes.yaml;
+``python -m wireconf.envs llamaindex`` prints its Python), where it runs in process or is served::
 
-    .venv-llamaindex/bin/pytest cases --impl llamaindex
+    "$(python -m wireconf.envs llamaindex)" -m pytest cases --impl llamaindex
     .venv/bin/pytest cases --impl \
-        "exec:.venv-llamaindex/bin/python -m wireconf.exec_protocol.serve llamaindex"
+        "exec:$(python -m wireconf.envs llamaindex) -m wireconf.exec_protocol.serve llamaindex"
 
 The runtime gets what its users write (``llamaindex_inputs``): ``ChatMessage`` s of content blocks,
 the options as the class's constructor arguments, tools as ``FunctionTool`` s passed to
@@ -62,7 +62,7 @@ MODELS: dict[str, tuple[str, str]] = {
 }
 """Per api: the module and the LLM class."""
 
-HINT = "LlamaIndex is installed beside wireconf in its own environment: .ci/llamaindex-venv"
+HINT = "LlamaIndex is installed beside wireconf in its own environment: python -m wireconf.envs llamaindex"
 DISTRIBUTIONS = (
     "llama-index-core",
     "llama-index-llms-openai",

@@ -88,7 +88,7 @@ def constructor_options(api: str, agent: dict[str, Any]) -> dict[str, Any]:
 
 def _llama(module: str) -> Any:
     """A module of LlamaIndex, imported when the adapter first writes an input: LlamaIndex lives in an
-    environment of its own (``.ci/llamaindex-venv``), not the one the project is type-checked in."""
+    environment of its own (conformance/runtimes.yaml), not the one the project is type-checked in."""
     return importlib.import_module(module)
 
 

@@ -32,10 +32,10 @@ SIDE_BY_SIDE = (("prompty", "prompty-ts"),)
 @dataclass(frozen=True)
 class Runtime:
     """One runtime to judge: the name of its baseline, its --impl, the environment variables it needs and
-    the Python whose pytest runs it (``""``: this one; a runtime whose pins clash with the project's, such
-    as LlamaIndex's, runs in-process in an environment of its own). ``spec``, when runtimes.yaml gives
-    its ``packages``, is the environment made for it (``wireconf.envs``), ``series`` the packages whose
-    releases ``--releases`` judges."""
+    the Python whose pytest runs it (``""``: this one, or its environment's). ``spec``, when
+    runtimes.yaml gives its ``packages``, is the environment made for it (``wireconf.envs``: its pytest
+    runs there, or, ``served``, this pytest with the runtime served from there over ``exec:``),
+    ``series`` the packages whose releases ``--releases`` judges."""
 
     name: str
     impl: str
@@ -43,25 +43,24 @@ class Runtime:
     python: str = ""
     spec: EnvSpec | None = None
     series: tuple[Series, ...] = ()
+    served: bool = False
+
+    def in_env(self, python: Path) -> Runtime:
+        """This runtime run with the Python environment whose interpreter is ``python``."""
+        if self.served:  # the harness on this Python
+            impl = f"exec:{python} -m wireconf.exec_protocol.serve {self.impl}"
+            return replace(self, impl=impl, python=sys.executable)
+        return replace(self, python=str(python))
 
 
 def placeholders() -> dict[str, str]:
-    """The values ``{third_party}``, ``{agentflow_python}`` and ``{llamaindex_python}`` stand for in
-    conformance/runtimes.yaml.
+    """The value ``{third_party}`` stands for in conformance/runtimes.yaml.
 
-    Relative values (the defaults: beside and inside the checkout the command runs from) are made
-    absolute here, when the file is read: a run that later changes directory (pytester does) must
-    still find the sources instead of skipping the runtime as "not here"."""
+    A relative value (the default: beside the checkout the command runs from) is made absolute here,
+    when the file is read: a run that later changes directory (pytester does) must still find the
+    sources instead of skipping the runtime as "not here"."""
     third_party = os.environ.get("WIRECONF_THIRD_PARTY") or str(Path("..", "shared", "third-party"))
-    agentflow = os.environ.get("WIRECONF_AGENTFLOW_PYTHON") or str(Path(".venv-agentflow", "bin", "python"))
-    llamaindex = os.environ.get("WIRECONF_LLAMAINDEX_PYTHON") or str(
-        Path(".venv-llamaindex", "bin", "python")
-    )
-    return {
-        "third_party": str(Path(third_party).absolute()),
-        "agentflow_python": str(Path(agentflow).absolute()),
-        "llamaindex_python": str(Path(llamaindex).absolute()),
-    }
+    return {"third_party": str(Path(third_party).absolute())}
 
 
 def listed_runtimes(path: Path) -> list[Runtime]:
@@ -73,7 +72,8 @@ def listed_runtimes(path: Path) -> list[Runtime]:
         env = {str(k): str(v).format(**values) for k, v in (entry.get("env") or {}).items()}
         python = str(entry.get("python") or "").format(**values)
         spec, series = parse_env(str(name), entry, str(path))
-        out.append(Runtime(str(name), str(entry["impl"]).format(**values), env, python, spec, series))
+        impl = str(entry["impl"]).format(**values)
+        out.append(Runtime(str(name), impl, env, python, spec, series, bool(entry.get("served"))))
     return out
 
 
@@ -113,7 +113,7 @@ def _run(
         from wireconf.envs.build import EnvBuildError, make
 
         try:
-            runtime = replace(runtime, python=str(make(runtime.spec).python))
+            runtime = runtime.in_env(make(runtime.spec).python)
         except EnvBuildError as error:
             return f"its environment could not be made: {error.message.splitlines()[0]}"
     impl = runtime.impl
@@ -214,8 +214,8 @@ def _execute(job: Job, cases: Path, baselines: Path, folder: Path) -> Outcome:
             problem = f"its environment could not be made: {error.message.splitlines()[0]}"
         else:
             made = "reused" if env.reused else "made"
-            python = runtime.python if spec.ecosystem == NPM else str(env.python)
-            runtime = replace(runtime, python=python, env={**runtime.env, **environment_variables(env)})
+            runtime = replace(runtime, env={**runtime.env, **environment_variables(env)})
+            runtime = runtime if spec.ecosystem == NPM else runtime.in_env(env.python)
     if problem is None:
         baseline = baselines / f"{runtime.name}.yaml" if job.series is None else None
         apis = job.series.apis if job.series is not None else ()

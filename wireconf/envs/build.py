@@ -26,17 +26,22 @@ from pathlib import Path
 
 from wireconf.core.cache_dir import cache_root
 from wireconf.core.errors import WireconfError
+from wireconf.envs.interpreters import Interpreter, base_python, interpreter
 from wireconf.envs.spec import NPM, EnvSpec, package_name
 
 MARK = ".wireconf-env"
 EDITABLE_LOCK = ".editable.lock"
-"""Held while the checkout is installed editable (it writes its egg-info); .ci/run takes it too."""
+"""Held while the checkout is installed editable (it writes its egg-info)."""
 CHECKOUT = Path(__file__).resolve().parents[2]
 """The source checkout the environments install wireconf from (editable)."""
 
 
 class EnvBuildError(WireconfError):
     """An environment could not be made: the step that failed and the last lines of its log."""
+
+
+class NoInterpreterError(EnvBuildError):
+    """No installed interpreter meets the environment's ``requires_python`` (nothing was attempted)."""
 
 
 @dataclass(frozen=True)
@@ -70,11 +75,27 @@ def _project_table(checkout: Path) -> str:
         return json.dumps(tomllib.load(handle)["project"], sort_keys=True)
 
 
+def python_of(spec: EnvSpec) -> Interpreter:
+    """The interpreter a Python environment is made from (``wireconf.envs.interpreters``), or
+    ``NoInterpreterError``."""
+    found = interpreter(spec.requires_python)
+    if found is None:
+        raise NoInterpreterError(
+            f"{spec.name} needs Python {spec.requires_python} and none is installed here (this one, "
+            "pyenv's versions and python3.N on PATH were looked at): install one, e.g. `pyenv install 3.13`"
+        )
+    return found
+
+
 def folder_of(spec: EnvSpec, cache: Path | None = None, checkout: Path = CHECKOUT) -> Path:
-    """Where ``spec``'s environment is kept: a Python one's key covers the checkout it installs editable
-    and that checkout's ``[project]`` (a new adapter's entry point makes a new environment)."""
-    extra = [_project_table(checkout), str(checkout)] if spec.ecosystem != NPM else []
-    return envs_root(cache) / f"{spec.folder_name}-{spec.key(*extra)}"
+    """Where ``spec``'s environment is kept: a Python one's key covers the interpreter it is made from,
+    the checkout it installs editable and that checkout's ``[project]`` (a new adapter's entry point
+    makes a new environment); ``NoInterpreterError`` when no interpreter meets its ``requires_python``."""
+    if spec.ecosystem == NPM:
+        return envs_root(cache) / f"{spec.folder_name}-{spec.key()}"
+    extra = [_project_table(checkout), str(checkout)]
+    python = python_of(spec).minor if spec.requires_python else ""
+    return envs_root(cache) / f"{spec.folder_name}-{spec.key(*extra, python=python)}"
 
 
 def is_made(folder: Path) -> bool:
@@ -128,22 +149,18 @@ def uv_path() -> str | None:
     return shutil.which("uv") or (str(beside) if beside.is_file() else None)
 
 
-def _base_python() -> str:
-    """The interpreter environments are made from: this one's base (never a venv's own link chain)."""
-    return str(getattr(sys, "_base_executable", "") or sys.executable)
-
-
 def _make_python(spec: EnvSpec, folder: Path, log: Path, checkout: Path) -> None:
     requirements = [*project_requirements(checkout), *spec.packages]
     python = str(folder / "bin" / "python")
+    base = python_of(spec).path if spec.requires_python else base_python()
     uv = uv_path()
     if uv is not None:
-        _run([uv, "venv", "--quiet", "--python", _base_python(), str(folder)], log)
+        _run([uv, "venv", "--quiet", "--python", base, str(folder)], log)
         _run([uv, "pip", "install", "--quiet", "--python", python, *requirements], log)
         with _locked(folder.parent / EDITABLE_LOCK):
             _run([uv, "pip", "install", "--quiet", "--python", python, "--no-deps", "-e", str(checkout)], log)
         return
-    _run([_base_python(), "-m", "venv", str(folder)], log)
+    _run([base, "-m", "venv", str(folder)], log)
     _run([python, "-m", "pip", "install", "--quiet", *requirements], log)
     with _locked(folder.parent / EDITABLE_LOCK):
         _run([python, "-m", "pip", "install", "--quiet", "--no-deps", "-e", str(checkout)], log)

@@ -9,11 +9,15 @@ import re
 import sys
 from dataclasses import dataclass, replace
 
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
 from wireconf.core.errors import WireconfError
 
 PYTHON = "python"
 NPM = "npm"
 ECOSYSTEMS = (PYTHON, NPM)
+REQUIRES_PYTHON = "requires-python"
+"""The runtimes.yaml key of a Python environment's interpreter requirement (as pyproject.toml's)."""
 
 _NAME = re.compile(r"^\s*(@?[A-Za-z0-9][A-Za-z0-9._/-]*)")
 
@@ -51,19 +55,25 @@ class Series:
 class EnvSpec:
     """One environment: its runtime's name, ecosystem and requirements (pip's ``name==1.0`` for Python,
     ``name@1.0`` for npm). ``release`` is the ``package==version`` that made it differ from the runtime's
-    pinned environment (``""`` for that one)."""
+    pinned environment (``""`` for that one). ``requires_python`` is a version specifier the environment's
+    interpreter must meet (``">=3.12"``; ``""``: the one wireconf runs on), found among those installed
+    (``wireconf.envs.interpreters``)."""
 
     name: str
     ecosystem: str
     packages: tuple[str, ...]
     release: str = ""
+    requires_python: str = ""
 
-    def key(self, *extra: str) -> str:
+    def key(self, *extra: str, python: str = "") -> str:
         """16 hex digits of what the environment is made from (the ecosystem, the sorted requirements,
-        the interpreter for Python, and ``extra``: the project's own requirements and checkout)."""
+        the interpreter's ``major.minor`` for Python (``python``, else this one's), its requirement, and
+        ``extra``: the project's own requirements and checkout)."""
         parts = [self.ecosystem, *sorted(self.packages), *extra]
         if self.ecosystem == PYTHON:
-            parts.append(".".join(map(str, sys.version_info[:2])))
+            parts.append(python or ".".join(map(str, sys.version_info[:2])))
+            if self.requires_python:
+                parts.append(f"requires-python {self.requires_python}")
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
 
     @property
@@ -97,10 +107,22 @@ def parse_env(name: str, entry: dict[str, object], where: str) -> tuple[EnvSpec 
     releases = entry.get("releases") or []
     if not isinstance(releases, list):
         raise EnvSpecError(f"runtime {name!r}: releases must be a list", path=where)
+    requires_python = str(entry.get(REQUIRES_PYTHON) or "")
+    if requires_python:
+        if ecosystem != PYTHON:
+            raise EnvSpecError(f"runtime {name!r}: {REQUIRES_PYTHON} is for a Python environment", path=where)
+        try:
+            SpecifierSet(requires_python)
+        except InvalidSpecifier as error:
+            raise EnvSpecError(
+                f"runtime {name!r}: {REQUIRES_PYTHON} {requires_python!r} is not a version specifier "
+                f"({error})",
+                path=where,
+            ) from error
     series = []
     for item in releases:
         if not isinstance(item, dict) or not isinstance(item.get("package"), str):
             raise EnvSpecError(f"runtime {name!r}: each of releases needs a package", path=where)
         apis = item.get("api") or []
         series.append(Series(item["package"], tuple(map(str, apis)), str(item.get("within") or "")))
-    return EnvSpec(name, ecosystem, tuple(packages)), tuple(series)
+    return EnvSpec(name, ecosystem, tuple(packages), requires_python=requires_python), tuple(series)
