@@ -310,3 +310,24 @@ def test_wireconf_envs_names_an_unknown_runtime_and_a_missing_python(tmp_path, m
         assert not (tmp_path / "cache").exists()  # nothing was attempted
     finally:
         interpreters.interpreter.cache_clear()
+
+
+def test_a_runtime_without_the_python_it_needs_is_skipped_locally_and_failed_under_ci(monkeypatch):
+    """tests.runtime_envs.runtime_env, which the agentflow_python and llamaindex_python fixtures call: a
+    skip with the reason, unless .ci/run set WIRECONF_REQUIRE_<RUNTIME> after making the environment."""
+    from tests import runtime_envs
+    from wireconf.envs.build import NoInterpreterError
+
+    def no_python(spec):
+        raise NoInterpreterError(
+            f"{spec.name} needs Python {spec.requires_python} and none is installed here"
+        )
+
+    monkeypatch.setattr(runtime_envs, "make", no_python)
+    monkeypatch.delenv("WIRECONF_REQUIRE_AGENTFLOW", raising=False)
+    with pytest.raises(pytest.skip.Exception, match=r"agentflow needs Python >=3\.12"):
+        runtime_envs.runtime_env("agentflow")
+    monkeypatch.setenv("WIRECONF_REQUIRE_AGENTFLOW", "1")
+    with pytest.raises(pytest.fail.Exception, match="WIRECONF_REQUIRE_AGENTFLOW is set"):
+        runtime_envs.runtime_env("agentflow")
+    assert runtime_envs.required("luthien-967f2d8f") == "WIRECONF_REQUIRE_LUTHIEN_967F2D8F"
