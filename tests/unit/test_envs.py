@@ -276,8 +276,11 @@ def test_the_newest_installed_python_that_meets_the_requirement_is_chosen(monkey
     from wireconf.envs import interpreters
 
     versions = {"/py/3.12/bin/python": "3.12.1", "/py/3.13/bin/python": "3.13.0", "/py/3.9/bin/python": "3.9"}
-    monkeypatch.setattr(interpreters, "_candidates", lambda: list(versions))
-    monkeypatch.setattr(interpreters, "_version_of", versions.get)
+    named = "/py/3.12/bin/python"  # pyenv's, named by its version; the others are run to know it
+    monkeypatch.setattr(
+        interpreters, "_candidates", lambda: [(p, versions[p] if p == named else None) for p in versions]
+    )
+    monkeypatch.setattr(interpreters, "_version_of", lambda path: None if path == named else versions[path])
     interpreters.interpreter.cache_clear()
     try:
         assert interpreters.interpreter(">=3.12") == interpreters.Interpreter("/py/3.13/bin/python", "3.13.0")

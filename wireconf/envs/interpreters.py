@@ -43,28 +43,32 @@ def current() -> Interpreter:
     return Interpreter(base_python(), ".".join(map(str, sys.version_info[:3])))
 
 
-def _candidates() -> list[str]:
-    """Paths of the interpreters installed here: pyenv's CPython versions, then ``python3.N`` on PATH."""
-    found: list[str] = []
+def _candidates() -> list[tuple[str, str | None]]:
+    """The interpreters installed here, each with its version when known without running it: pyenv's
+    CPython versions (named by it), then ``python3.N`` on PATH (``None``: run it to know), but pyenv's
+    shims, which run one of those versions."""
+    found: list[tuple[str, str | None]] = []
+    shims: Path | None = None
     pyenv = shutil.which("pyenv")
     if pyenv is not None:
         done = subprocess.run([pyenv, "root"], capture_output=True, text=True, check=False)
         versions = Path(done.stdout.strip()) / "versions"
+        shims = Path(done.stdout.strip()) / "shims"
         if done.returncode == 0 and versions.is_dir():
             found += [
-                str(folder / "bin" / "python")
+                (str(folder / "bin" / "python"), folder.name)
                 for folder in sorted(versions.iterdir())
                 if _PLAIN_CPYTHON.match(folder.name) and (folder / "bin" / "python").is_file()
             ]
     for minor in range(30, 9, -1):
         on_path = shutil.which(f"python3.{minor}")
-        if on_path is not None:
-            found.append(on_path)
+        if on_path is not None and (shims is None or Path(on_path).parent != shims):
+            found.append((on_path, None))
     return found
 
 
 def _version_of(path: str) -> str | None:
-    """The interpreter's ``X.Y.Z`` (``None`` when it does not run: a pyenv shim of a version not selected)."""
+    """The interpreter's ``X.Y.Z`` (``None`` when it does not run)."""
     try:
         done = subprocess.run(
             [path, "-I", "-c", _VERSION], capture_output=True, text=True, timeout=30, check=False
@@ -82,8 +86,8 @@ def interpreter(requires_python: str = "") -> Interpreter | None:
         return current()
     allowed = SpecifierSet(requires_python)
     best: tuple[Version, Interpreter] | None = None
-    for path in [current().path, *_candidates()]:
-        version = current().version if path == current().path else _version_of(path)
+    for path, known in [(current().path, current().version), *_candidates()]:
+        version = known or _version_of(path)
         try:
             parsed = Version(version) if version else None
         except InvalidVersion:
