@@ -24,7 +24,8 @@ With ``--runner-parts`` it says, instead, where the runner process's time goes, 
 preparation of the inputs (``prepare_case``), the adapter call with its outcome made plain data
 (``call_case``: the reference's own calls are most of it), the judging (``judge_case``), the result sent
 (``send``), the cassettes folder's look (``look``) and the rest (its loop's marks, guard and output
-capture, and its start: the process's whole CPU time less the parts), each in CPU µs and in page faults per
+capture, and its start: the process's whole CPU time less the parts; the measuring itself, two clock
+reads and two ``getrusage`` calls a part, lands there too), each in CPU µs and in page faults per
 case (the copy-on-write faults the fork brings show there), the minimum over ``--repeat`` sessions.
 
 Every figure is CPU time (the process and its reaped children: steady on a loaded machine where wall
