@@ -20,6 +20,14 @@ and for what, on benchmarks/speed.py's selection (the wire, process and stream c
 - **the reference's own calls, bare**: the checkout's ``benchmarks/overhead.py`` pass (its ``process``
   cases twice: the plugin awaits ``process_async`` beside ``process``), as speed.py counts it.
 
+With ``--runner-parts`` it says, instead, where the runner process's time goes, part by part: its
+preparation of the inputs (``prepare_case``), the adapter call with its outcome made plain data
+(``call_case``: the reference's own calls are most of it), the judging (``judge_case``), the result sent
+(``send``), the cassettes folder's look (``look``) and the rest (its loop's marks, guard and output
+capture, and its start: the process's whole CPU time less the parts; the measuring itself, two clock
+reads and two ``getrusage`` calls a part, lands there too), each in CPU µs and in page faults per
+case (the copy-on-write faults the fork brings show there), the minimum over ``--repeat`` sessions.
+
 Every figure is CPU time (the process and its reaped children: steady on a loaded machine where wall
 time is not): a session less the same session with every case deselected, per case, the median of
 ``--repeat`` interleaved rounds.
@@ -29,6 +37,8 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
+import os
 import resource
 import statistics
 import sys
@@ -41,8 +51,9 @@ from types import ModuleType
 
 import pytest
 
+from wireconf.pytest_plugin import case_run
 from wireconf.pytest_plugin.case_run import CaseResult
-from wireconf.pytest_plugin.runners import forked, wait_reaped
+from wireconf.pytest_plugin.runners import child, forked, wait_reaped
 
 REPO = Path(__file__).resolve().parent.parent
 SELECTION = [str(REPO / "cases"), "-q", "-p", "no:cacheprovider", "-k", "not mcp"]
@@ -123,15 +134,117 @@ def _as_is() -> Iterator[None]:
     yield
 
 
+RUNNER_PARTS = (
+    (child, "prepare_case", "preparing the inputs"),
+    (case_run, "call_case", "the adapter call, its outcome made plain data"),
+    (case_run, "judge_case", "judging"),
+    (child, "send", "sending the result"),
+    (child, "look", "the cassettes folder's look"),
+)
+
+
+def _faults() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
+@contextmanager
+def _runner_parts(out: Path) -> Iterator[None]:
+    """Each forked runner process of the block adds a JSON line to ``out``: its cases and, by part, the
+    CPU seconds and page faults it spent (``RUNNER_PARTS``; ``loop``: the whole ``serve`` less them).
+    The runner's end is awaited (its pipe closed, its exit reaped) instead of killed, so that it
+    writes the line."""
+    saved = [(module, name, getattr(module, name)) for module, name, _ in RUNNER_PARTS]
+    serve, close = forked.serve, forked.ForkedRunner.close
+    spent: dict[str, list[float]] = {}
+
+    def timed(name: str, function: Callable[..., object]) -> Callable[..., object]:
+        def part(*args: object, **kwargs: object) -> object:
+            cpu, faults = time.process_time(), _faults()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                figures = spent.setdefault(name, [0.0, 0.0])
+                figures[0] += time.process_time() - cpu
+                figures[1] += _faults() - faults
+
+        return part
+
+    def serve_timed(*args: object) -> None:
+        cpu, faults, cases = time.process_time(), _faults(), 0
+        send = child.send
+
+        def counted(conn: object, message: object) -> None:
+            nonlocal cases
+            cases += isinstance(message, tuple) and message[:1] == ("done",)
+            send(conn, message)  # type: ignore[arg-type]
+
+        child.send = counted  # type: ignore[assignment]
+        try:
+            serve(*args)  # type: ignore[arg-type]
+        finally:
+            whole = [time.process_time() - cpu, float(_faults() - faults)]
+            parts = {name: spent.get(name, [0.0, 0.0]) for _, name, _ in RUNNER_PARTS}
+            loop = [whole[i] - sum(p[i] for p in parts.values()) for i in (0, 1)]
+            with out.open("a") as lines:
+                lines.write(json.dumps({"cases": cases, **parts, "loop": loop}) + "\n")
+
+    def close_awaited(self: forked.ForkedRunner) -> None:
+        pid, conn = self._pid, self._conn
+        if pid is not None and conn is not None:
+            self._detach()  # its pipe closed: the runner's loop ends
+            os.waitpid(pid, 0)
+        close(self)
+
+    for module, name, _ in RUNNER_PARTS:
+        setattr(module, name, timed(name, getattr(module, name)))
+    forked.serve = serve_timed  # type: ignore[assignment]
+    forked.ForkedRunner.close = close_awaited  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        for module, name, function in saved:
+            setattr(module, name, function)
+        forked.serve, forked.ForkedRunner.close = serve, close  # type: ignore[method-assign]
+
+
+def runner_parts(selection: list[str], repeat: int) -> None:
+    """The ``--runner-parts`` table (see the module's docstring)."""
+    with tempfile.TemporaryDirectory(prefix="wireconf-parts-") as tmp:
+        out = Path(tmp) / "parts.jsonl"
+        _session(selection)  # the SDKs imported and the corpus parsed once
+        with _runner_parts(out):
+            for _ in range(repeat):
+                _session(selection)
+        sessions = [json.loads(line) for line in out.read_text().splitlines()]
+    sessions = [s for s in sessions if s["cases"]]
+    rest = "the rest: its loop (marks, guard, output capture) and its start"
+    labels = {name: label for _, name, label in RUNNER_PARTS} | {"loop": rest}
+    print(f"the runner process, per case: CPU µs and page faults, the minimum of {len(sessions)} sessions")
+    print("| part | CPU µs | page faults |")
+    print("|---|---|---|")
+    for name, label in labels.items():
+        cpu = min(s[name][0] / s["cases"] for s in sessions) * 1e6
+        faults = min(s[name][1] / s["cases"] for s in sessions)
+        print(f"| {label} (`{name}`) | {cpu:.1f} | {faults:.1f} |")
+    total = min(sum(s[n][0] for n in labels) / s["cases"] for s in sessions) * 1e6
+    print(f"| the whole runner process | {total:.1f} | |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--repeat", type=int, default=6, help="interleaved rounds")
     parser.add_argument("--kinds", default="wire,process,stream")
+    parser.add_argument(
+        "--runner-parts", action="store_true", help="the runner process's time part by part, instead"
+    )
     args = parser.parse_args()
     kinds = tuple(args.kinds.split(","))
     selection = [*SELECTION, *(option for kind in kinds for option in ("--kind", kind))]
+    if args.runner_parts:
+        runner_parts(selection, args.repeat)
+        return
     sys.path.insert(0, str(REPO / "benchmarks"))
     import overhead  # the checkout's own bare pass (benchmarks/ is no package)
 

@@ -63,3 +63,19 @@ def test_the_scaled_corpus_is_the_corpus_plus_unique_copies(tmp_path, corpus, mo
     some = next(case for case in corpus.cases() if case.kind == "stream")
     assert {some.id, f"{some.id}.copy1", f"{some.id}.copy2"} <= ids
     assert (tmp_path / "cassettes").resolve() == (CASES.parent / "cassettes").resolve()
+
+
+def test_share_parts_runs_to_the_runner_parts() -> None:
+    """``share_parts.py --runner-parts``: the runner process's time part by part (its own mode)."""
+    script = str(REPO / "benchmarks" / "share_parts.py")
+    done = subprocess.run(
+        [sys.executable, script, "--runner-parts", "--repeat", "1", "--kinds", "stream"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, f"benchmarks/share_parts.py --runner-parts failed:\n{done.stderr[-3000:]}"
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ") and "`" in line]
+    assert len(rows) == 6, done.stdout  # the five parts and the rest
+    assert all(re.search(r"\| \d+\.\d \| \d+\.\d \|$", row) for row in rows), done.stdout

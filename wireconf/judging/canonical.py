@@ -87,19 +87,21 @@ _PLAIN = frozenset({type(None), bool, int, float, str})
 
 
 def _canonical(value: AdapterResult, path: str) -> JSON:
-    if type(value) in _PLAIN:
+    kind = type(value)
+    if kind in _PLAIN:
         return value
-    for base, exact in _EXACT.items():
-        if isinstance(value, base):
-            return exact(value)
-    if isinstance(value, Mapping):
+    if kind is not dict and kind is not list:  # a dict or a list is none of _EXACT's types: no test
+        for base, exact in _EXACT.items():
+            if isinstance(value, base):
+                return exact(value)
+    if kind is dict or isinstance(value, Mapping):
         out: dict[str, Any] = {}
         for key, item in value.items():
             if not isinstance(key, str):
                 raise NotData(f"{path}[{key!r}] (a non-string key)", key)
             out[key] = item if type(item) in _PLAIN else _canonical(item, f"{path}.{key}" if path else key)
         return out
-    if isinstance(value, list | tuple):
+    if kind is list or isinstance(value, list | tuple):
         return [
             item if type(item) in _PLAIN else _canonical(item, f"{path}[{i}]") for i, item in enumerate(value)
         ]

@@ -103,11 +103,14 @@ def has_matchers(expected: untyped.JSON) -> bool:
     return any(has_matchers(v) for v in values if isinstance(v, dict | list))  # no call per scalar
 
 
-def apply_matchers(expected: untyped.JSON, actual: untyped.JSON) -> tuple[untyped.JSON, untyped.JSON]:
+def apply_matchers(
+    expected: untyped.JSON, actual: untyped.JSON, matchers: bool | None = None
+) -> tuple[untyped.JSON, untyped.JSON]:
     """``(expected, actual)`` with every matcher resolved against the value standing where it stands
     (``$id`` names against the whole expectation; a ``$json`` value is an expectation of its own).
-    Without a matcher, both as they are (most expectations: one walk of the expectation alone)."""
-    if not has_matchers(expected):
+    Without a matcher, both as they are (most expectations: one walk of the expectation alone, none
+    when the caller says whether it has one: ``matchers``, ``has_matchers(expected)`` worked out)."""
+    if not (has_matchers(expected) if matchers is None else matchers):
         return expected, actual
     return _apply(expected, actual, _ids(expected, actual, {}))
 

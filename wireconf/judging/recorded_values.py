@@ -18,11 +18,13 @@ from collections.abc import Callable
 from wireconf.cassettes.store import RecordedResponse
 from wireconf.core.errors import CaseInputError
 from wireconf.core.untyped import JSON
-from wireconf.core.yaml_source import to_plain
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import CaseBase
+from wireconf.judging import matchers
 
 RECORDED = "$recorded"
+_MATCHERS = (matchers.JSON, matchers.PATTERN, matchers.ID)
+"""What ``matchers.is_matcher`` looks for, as it looks (a one-key mapping with one of these keys)."""
 
 
 def is_reference(value: JSON) -> bool:
@@ -37,6 +39,41 @@ def has_references(value: JSON) -> bool:
     if isinstance(value, list):
         return any(has_references(v) for v in value if isinstance(v, dict | list))
     return False
+
+
+def _plain(data: JSON, found: list[bool]) -> JSON:
+    """``to_plain(data)``, setting ``found[0]`` where a ``$recorded`` reference stands (``is_reference``)
+    and ``found[1]`` where a matcher does (``matchers.is_matcher``): the three walks in one."""
+    if isinstance(data, dict):
+        if len(data) == 1:
+            key = next(iter(data))
+            if key == RECORDED:
+                found[0] = True
+            elif key in _MATCHERS:
+                found[1] = True
+        return {k: _plain(v, found) if isinstance(v, dict | list) else v for k, v in data.items()}
+    if isinstance(data, list):
+        return [_plain(v, found) if isinstance(v, dict | list) else v for v in data]
+    return data
+
+
+_LAST: list[tuple[JSON, JSON, bool, bool]] = []
+"""The last expectation walked (``plain_expectation``): the case running now's, asked for by its
+preparation (``with_recorded_values``) and again by its judging, once per method judged."""
+
+
+def plain_expectation(expect: JSON) -> tuple[JSON, bool, bool]:
+    """``(to_plain(expect), has_references(expect), has_matchers(to_plain(expect)))``, in one walk, kept
+    for the last expectation asked (by the object: a case's model is never changed, its judging only
+    reads the plain copy), so that a case's preparation and each method its judging reads it for share
+    one walk. Callers never change the plain copy."""
+    if _LAST and _LAST[0][0] is expect:
+        _, plain, references, matchers = _LAST[0]
+        return plain, references, matchers
+    found = [False, False]
+    plain = _plain(expect, found)
+    _LAST[:] = [(expect, plain, found[0], found[1])]
+    return plain, found[0], found[1]
 
 
 class NoRecordedValue(CaseInputError, KeyError):
@@ -80,9 +117,9 @@ def with_recorded_values(
     """The case's model, its ``expect`` resolved when it refers to the recorded response;
     ``document_of(where)`` is the recorded response the case's kind points into (its
     ``recorded_document``), asked for only when there is a reference."""
-    if not has_references(case.model.expect):
+    expect, references, _ = plain_expectation(case.model.expect)
+    if not references:
         return case.model
-    expect = to_plain(case.model.expect)
     where = f"`{RECORDED}` in the expectation (line {case.line_of('expect')})"
     recorded = document_of(where)
     try:

@@ -24,6 +24,7 @@ from wireconf.judging.canonical import tool_calls_as_expected
 from wireconf.judging.listed import listed_only
 from wireconf.judging.matchers import apply_matchers
 from wireconf.judging.outcome import CanonicalOutcome
+from wireconf.judging.recorded_values import plain_expectation
 
 
 def _indent(text: str, prefix: str = "    ") -> str:
@@ -83,9 +84,10 @@ def _expected_value(
         lines.append(_indent(outcome.traceback()))
         return lines
     listed = case.expect_keys == "listed"
-    expected = to_plain(case.expect)
+    expected, _, matchers = plain_expectation(case.expect)  # one walk per case, whatever reads it
     value = listed_only(expected, outcome.value) if listed else outcome.value
-    if strict_equal(*_resolve(expected, value), case.tolerance):
+    resolved = apply_matchers(expected, tool_calls_as_expected(expected, value), matchers)  # as _resolve
+    if strict_equal(*resolved, case.tolerance):
         return []
     diff = differences(expected, value, case.tolerance, subject, resolve=_resolve)
     scope = " (on the keys it lists: expect_keys: listed)" if listed else ""

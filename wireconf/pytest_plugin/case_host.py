@@ -48,6 +48,8 @@ class PlanView(Protocol):
 
     def after(self, item: RunnableCase, k: int) -> RunnableCase | None: ...
 
+    def following(self, item: RunnableCase, start: int, count: int) -> list[RunnableCase]: ...
+
 
 class CaseHost(Protocol):
     """The pytest session's wireconf state (``session.WireconfSession``) as a runner sees it."""

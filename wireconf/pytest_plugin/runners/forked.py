@@ -37,7 +37,7 @@ class _Sent:
     """A case sent to the runner process and not answered yet."""
 
     number: int
-    nodeid: str
+    item: RunnableCase
     at: float  # time.monotonic() when it was sent
 
 
@@ -140,14 +140,14 @@ class ForkedRunner(CaseRunner):
     def _send(self, conn: Connection, items: list[RunnableCase]) -> None:
         """Send ``items`` in one message; the runner runs them in this order."""
         now, first = time.monotonic(), self._cases + 1
-        sent = [_Sent(first + i, item.nodeid, now) for i, item in enumerate(items)]
-        conn.send([(case.number, case.nodeid) for case in sent])
+        sent = [_Sent(first + i, item, now) for i, item in enumerate(items)]
+        conn.send([(case.number, case.item.nodeid) for case in sent])
         self._cases += len(sent)
         self._sent.extend(sent)
 
     def _queued(self, item: RunnableCase) -> _Sent:
         """The runner's entry for ``item``: the one sent ahead, or one sent now."""
-        if self._sent and self._sent[0].nodeid == item.nodeid:
+        if self._sent and self._sent[0].item is item:  # pytest builds a nodeid anew on every read
             return self._sent[0]
         if self._sent:  # sent ahead for an item that did not run next (a rerun, a plugin's own protocol)
             self._stop()
@@ -168,12 +168,7 @@ class ForkedRunner(CaseRunner):
         lead = len(self._sent) - 1  # the first one sent is the case pytest waits for
         if lead > self.AHEAD // 2 or not self._room.poll(0):  # no room: the cases go when they are due
             return
-        batch: list[RunnableCase] = []
-        while lead + len(batch) < self.AHEAD:
-            upcoming = self.session.plan.after(item, len(self._sent) + len(batch))  # sent in plan order
-            if upcoming is None:
-                break
-            batch.append(upcoming)
+        batch = self.session.plan.following(item, len(self._sent), self.AHEAD - lead)  # in plan order
         if not batch:
             return
         try:

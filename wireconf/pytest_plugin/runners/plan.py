@@ -19,12 +19,14 @@ class Plan:
 
     def __init__(self) -> None:
         self._entries: list[RunnableCase | None] = []
-        self._at: dict[str, int] = {}
+        self._at: dict[int, int] = {}
+        """Each case's place, by the item object (``id``: the entries keep it alive, and ``after``
+        checks it is the very item): pytest builds an item's ``nodeid`` anew on every read."""
 
     def extend(self, entries: Iterable[RunnableCase | None]) -> None:
         for entry in entries:
             if entry is not None:
-                self._at[entry.nodeid] = len(self._entries)
+                self._at[id(entry)] = len(self._entries)
             self._entries.append(entry)
 
     def last(self) -> RunnableCase | None:
@@ -32,10 +34,24 @@ class Plan:
 
     def after(self, item: RunnableCase, k: int) -> RunnableCase | None:
         """The case ``k`` entries after ``item``'s, if no barrier comes first and it is planned at all."""
-        at = self._at.get(item.nodeid)
+        at = self._at.get(id(item))
         if at is None or self._entries[at] is not item:
             return None
         for entry in self._entries[at + 1 : at + k + 1]:
             if entry is None:
                 return None
         return self._entries[at + k] if at + k < len(self._entries) else None
+
+    def following(self, item: RunnableCase, start: int, count: int) -> list[RunnableCase]:
+        """``after(item, k)`` for ``k`` from ``start`` on, at most ``count`` of them, up to the first that
+        is ``None``: in one pass over the entries (``after`` for each ``k`` passes over ``k`` of them)."""
+        at = self._at.get(id(item))
+        if at is None or self._entries[at] is not item or start < 1:
+            return []
+        found: list[RunnableCase] = []
+        for k, entry in enumerate(self._entries[at + 1 : at + start + count], 1):
+            if entry is None:
+                break
+            if k >= start:
+                found.append(entry)
+        return found
