@@ -31,7 +31,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn
 from wireconf.adapter_contract import CONCEPT, Inexpressible, RuntimeOutcome
 from wireconf.core.raise_site import Ownership, adapters_own
 from wireconf.core.untyped import JSON, AdapterObject, AdapterResult, SDKObject
-from wireconf.exec_protocol import PROTOCOL_VERSIONS
+from wireconf.exec_protocol import PROTOCOL_VERSIONS, SELECTION_VARIABLES
 from wireconf.exec_protocol.messages import (
     ProtocolError,
     decode,
@@ -115,14 +115,16 @@ class Server:
     def warm_up(self, caps: list[str]) -> None:
         """Create the SDK clients the declared capabilities need, and complete the SDK models their
         objects are made of, before saying `warm`, so that neither is charged to a case's time limit
-        (the harness warms up at the same time, on the other core)."""
+        (the harness warms up at the same time, on the other core). Only those of the kinds and apis
+        the run selected (``selected``): a run of wire cases only has no SDK object to rebuild, and
+        importing the SDKs anyway was most of this process's CPU (2 s), beside the harness's own."""
         from wireconf.providers.registry import PROVIDER_OF
         from wireconf.sdk.replay import complete_models
 
         apis = set()
         for cap in caps:
             kind, _, api = cap.partition(":")
-            if kind == CONCEPT:  # a concept the runtime has, not a kind: no SDK to warm up
+            if kind == CONCEPT or not selected(kind, api):  # a concept is no kind: no SDK to warm up
                 continue
             method = KINDS[kind].method
             if method is not None and method.sdk:  # its calls carry SDK objects
@@ -336,6 +338,17 @@ class Server:
             if self.protocol < 4 or not isinstance(read.get("id"), int) or read["id"] < call_id:
                 raise ProtocolError(f"expected a message of call {call_id}, got {read}")
             self._later.append(read)
+
+
+def selected(kind: str, api: str, environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether the run selected ``kind`` and ``api``, as the harness names its selection in the
+    runtime's environment (``WIRECONF_KINDS``, ``WIRECONF_APIS``: ``launch.set_selection``); a variable
+    absent selects every one. A call outside the selection is still answered (its SDK loaded then)."""
+    for variable, name in zip(SELECTION_VARIABLES, (kind, api), strict=True):
+        chosen = environ.get(variable)
+        if chosen is not None and name not in chosen.split(","):
+            return False
+    return True
 
 
 def _endpoint(data: dict[str, Any]) -> Any:
