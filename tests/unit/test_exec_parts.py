@@ -119,6 +119,7 @@ def test_the_python_helper_warms_up_only_the_selected_kinds_and_apis(monkeypatch
 
     warmed: list[str] = []
     monkeypatch.setattr("wireconf.sdk.replay.complete_models", warmed.append)
+    monkeypatch.setattr("wireconf.sdk.replay.warm_up", lambda api: warmed.append(f"first call {api}"))
     server = serve.Server(ReferenceAdapter(), io.StringIO(), io.StringIO())
     caps = ["wire:openai.chat", "process:openai.chat", "stream:anthropic.messages", "concept:mcp-tools"]
     monkeypatch.setenv("WIRECONF_KINDS", "wire")
@@ -126,4 +127,4 @@ def test_the_python_helper_warms_up_only_the_selected_kinds_and_apis(monkeypatch
     assert warmed == []
     monkeypatch.setenv("WIRECONF_KINDS", "wire,stream")
     server.warm_up(caps)
-    assert warmed == ["anthropic.messages"]
+    assert warmed == ["anthropic.messages", "first call anthropic.messages"]

@@ -113,13 +113,17 @@ class Server:
         return decode(line, "harness") if line else None
 
     def warm_up(self, caps: list[str]) -> None:
-        """Create the SDK clients the declared capabilities need, and complete the SDK models their
-        objects are made of, before saying `warm`, so that neither is charged to a case's time limit
-        (the harness warms up at the same time, on the other core). Only those of the kinds and apis
+        """Create the SDK clients the declared capabilities need, complete the SDK models their
+        objects are made of, and make one throwaway call of each api (``sdk.replay.warm_up``: the
+        SDK's resource modules, imported on its first call, were imported in the first case of each
+        api, a tenth of this process's CPU in the cases), before saying `warm`, so that none of it is
+        charged to a case's time limit (the harness warms up at the same time, on the other core, and
+        longer: this helper says `warm` before the harness needs it). Only those of the kinds and apis
         the run selected (``selected``): a run of wire cases only has no SDK object to rebuild, and
         importing the SDKs anyway was most of this process's CPU (2 s), beside the harness's own."""
         from wireconf.providers.registry import PROVIDER_OF
         from wireconf.sdk.replay import complete_models
+        from wireconf.sdk.replay import warm_up as first_call
 
         apis = set()
         for cap in caps:
@@ -134,6 +138,7 @@ class Server:
             self._sdk().client(providers[name])
         for api in sorted(apis):
             complete_models(api)
+            first_call(api)
 
     def serve(self) -> int:
         # the start-up allocates what lives as long as the process (the SDKs' modules and models, some
