@@ -8,7 +8,8 @@ in-process.
 ``pytest cases --kind K -k "not mcp"`` per kind (wire, process, stream) as commands, start-up
 included, in-process and with the reference served by the Python exec helper, in its default
 protocol (4: a stream's events sent in batches, ``pipeline``, the last one once the runtime acks the
-window, and the next cases' calls written while it works on one, ``ahead``) and in protocol 2
+window, and the next cases' calls written while it works on one, ``ahead``; its default inputs, the
+recorded responses; told the run's ``--kind``, it loads only that kind's SDKs) and in protocol 2
 (``--protocol 2``: every event pulled with ``next``, one call at a time), each as a ratio to the
 in-process run; ``--before CHECKOUT`` adds the same commands run in another checkout (this venv, that
 checkout's code first on the path), e.g. the main branch, for a before/after in one run (repeated: each
@@ -224,7 +225,7 @@ def compare_whole_runs(repeat: int, before: list[Path], protocols: tuple[int, ..
         adapter.ready()
         warm = min(warm, time.perf_counter() - started)
         adapter.close()
-    print(f"  the Python helper from its start to `warm` (its SDKs loaded): {warm:.2f} s, once per run")
+    print(f"  the Python helper from its start to `warm` (every SDK loaded): {warm:.2f} s, once per run")
     for kind in WHOLE_KINDS:
         # the variants take turns, once each per round: a machine that slows down or speeds up over the
         # rounds (a shared host) weighs on all of them alike; each keeps its best round, and each round's

@@ -73,8 +73,27 @@ def test_the_plugin_starts_the_runtime_early_with_the_environment_the_adapter_ta
     started: list[tuple[str, dict[str, str]]] = []
     monkeypatch.setattr(launch, "start_early", lambda command, env: started.append((command, dict(env))))
     plugin._start_early("node runtime.js")
-    assert started == [("node runtime.js", runtime_environ(os.environ))]
+    assert started == [("node runtime.js", launch.selection(runtime_environ(os.environ)))]
     assert planted not in str(started)
+
+
+def test_the_early_start_names_the_run_selection_as_the_adapter_does(monkeypatch):
+    """With ``--kind wire``, the runtime started early gets ``WIRECONF_KINDS=wire`` (what it may warm up
+    for), and so does the environment the adapter starts it with: the adapter takes it."""
+    from wireconf.pytest_plugin import plugin
+
+    class Config:
+        def getoption(self, name):
+            return {"wireconf_kinds": ["wire"], "wireconf_apis": []}[name]
+
+    started: list[dict[str, str]] = []
+    monkeypatch.setattr(launch, "start_early", lambda command, env: started.append(dict(env)))
+    try:
+        plugin._start_early("node runtime.js", Config())
+        assert started[0]["WIRECONF_KINDS"] == "wire" and "WIRECONF_APIS" not in started[0]
+        assert started[0] == launch.selection(runtime_environ(os.environ))
+    finally:
+        launch.set_selection([], [])
 
 
 def test_a_process_started_early_that_nobody_takes_is_stopped_at_exit(tmp_path):

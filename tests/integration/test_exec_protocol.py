@@ -424,15 +424,16 @@ UNKNOWN_EVENTS = "stream.anthropic.messages.unknown-events-and-deltas-ignored"
 def test_a_warning_made_an_error_does_not_reach_the_harnesss_own_writing(run_corpus):
     """The harness writes each SDK event as JSON for the runtime; pydantic warns that an event of an
     unknown type fits no member of its union. Under ``-W error`` (a project's ``filterwarnings``) that
-    warning ended the harness's write, and the case failed as if the runtime had."""
+    warning ended the harness's write, and the case failed as if the runtime had (the helper's
+    ``--inputs json``: by default it takes the recorded bytes, which the harness writes as they are)."""
     error = "error:Pydantic serializer warnings:UserWarning"  # not all of them: pytest's own would end it
-    run = run_corpus(f"--impl=exec:{PY_SERVE} reference", "-k", UNKNOWN_EVENTS, "-W", error)
+    run = run_corpus(f"--impl=exec:{PY_SERVE} --inputs json reference", "-k", UNKNOWN_EVENTS, "-W", error)
     assert run.with_outcome("passed") == {UNKNOWN_EVENTS}, run.longreprs
 
 
 def test_an_input_the_harness_cannot_write_is_an_error_and_no_verdict(run_corpus, monkeypatch):
     """What fails in the harness's own writing of a call's input leaves the case an error: the runtime
-    was never called, so no rule can be broken."""
+    was never called, so no rule can be broken (the helper's ``--inputs json``: SDK objects as JSON)."""
     from wireconf.providers.registry import PROVIDER_OF
 
     def cannot_write(value: object) -> object:
@@ -440,6 +441,6 @@ def test_an_input_the_harness_cannot_write_is_an_error_and_no_verdict(run_corpus
 
     api = "anthropic.messages"
     monkeypatch.setitem(PROVIDER_OF, api, dataclasses.replace(PROVIDER_OF[api], sdk_json=cannot_write))
-    run = run_corpus(f"--impl=exec:{PY_SERVE} reference", "-k", UNKNOWN_EVENTS)
+    run = run_corpus(f"--impl=exec:{PY_SERVE} --inputs json reference", "-k", UNKNOWN_EVENTS)
     assert run.with_outcome("error") == {UNKNOWN_EVENTS}, run.outcomes
     assert "the harness could not write the input of process_stream" in run.longreprs[UNKNOWN_EVENTS]

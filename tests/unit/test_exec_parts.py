@@ -86,3 +86,45 @@ def test_a_call_given_up_after_its_answer_came_waits_for_nothing():
     ahead.keep_ahead([])
     assert routes.answered == {3: "skipped"}
     assert list(routes.orphans) == [4] and not routes.ahead and not routes.buffered
+
+
+def test_the_run_selection_reaches_the_runtime_environment_and_nothing_else_does():
+    """``--kind``/``--api`` become ``WIRECONF_KINDS``/``WIRECONF_APIS`` of every runtime started; a run
+    that selects every kind names none, not even one left in the user's own environment."""
+    from wireconf.exec_protocol import launch
+
+    user = {"PATH": "/bin", "WIRECONF_KINDS": "stream"}
+    try:
+        launch.set_selection(["wire", "process", "wire"], [])
+        assert launch.selection(user) == {"PATH": "/bin", "WIRECONF_KINDS": "process,wire"}
+        launch.set_selection([], ["openai.chat"])
+        assert launch.selection(user) == {"PATH": "/bin", "WIRECONF_APIS": "openai.chat"}
+    finally:
+        launch.set_selection([], [])
+    assert launch.selection(user) == {"PATH": "/bin"}
+
+
+def test_the_python_helper_warms_up_only_the_selected_kinds_and_apis(monkeypatch):
+    """The helper loads the SDKs of the selected capabilities only (none for a run of wire cases); with
+    no selection, those of every capability it declares, as before."""
+    import io
+
+    from wireconf.exec_protocol import serve
+    from wireconf.reference_impl.adapter import ReferenceAdapter
+
+    assert serve.selected("process", "openai.chat", {})
+    assert serve.selected("process", "openai.chat", {"WIRECONF_KINDS": "wire,process"})
+    assert not serve.selected("stream", "openai.chat", {"WIRECONF_KINDS": "wire,process"})
+    assert not serve.selected("process", "openai.chat", {"WIRECONF_APIS": "anthropic.messages"})
+
+    warmed: list[str] = []
+    monkeypatch.setattr("wireconf.sdk.replay.complete_models", warmed.append)
+    monkeypatch.setattr("wireconf.sdk.replay.warm_up", lambda api: warmed.append(f"first call {api}"))
+    server = serve.Server(ReferenceAdapter(), io.StringIO(), io.StringIO())
+    caps = ["wire:openai.chat", "process:openai.chat", "stream:anthropic.messages", "concept:mcp-tools"]
+    monkeypatch.setenv("WIRECONF_KINDS", "wire")
+    server.warm_up(caps)
+    assert warmed == []
+    monkeypatch.setenv("WIRECONF_KINDS", "wire,stream")
+    server.warm_up(caps)
+    assert warmed == ["anthropic.messages", "first call anthropic.messages"]

@@ -5,6 +5,7 @@ the counting probe one event per `next`, and an e2e runtime's HTTP goes through 
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 from collections.abc import Iterator
@@ -99,3 +100,45 @@ def test_an_e2e_request_nothing_answers_fails_in_the_runtime_with_the_reason(rem
     with pytest.raises(ConnectionError, match="matches no recorded interaction"):
         remote.execute("openai.chat", {"model": {"id": "gpt-x"}}, [], client)
     assert len(exchange.unmatched) == 1
+
+
+@pytest.mark.parametrize("inputs", ["recorded", "json"])
+def test_the_python_helper_parses_recorded_inputs_and_answers_as_in_process(ctx, corpus, tmp_path, inputs):
+    """The Python helper asks for recorded inputs by default: each SDK argument crosses as the recorded
+    response, a stream as its head and `chunk`s (no JSON of the harness's objects), and its SDK's
+    objects give the reference the answers it gives in-process; `--inputs json` as before."""
+    from wireconf.reference_impl.adapter import ReferenceAdapter
+
+    transcript = tmp_path / "transcript.jsonl"
+    option = "" if inputs == "recorded" else "--inputs json "
+    serve = f"{shlex.quote(sys.executable)} -m wireconf.exec_protocol.serve {option}reference"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("WIRECONF_EXEC_TRANSCRIPT", str(transcript))
+        remote = ExecAdapter(serve)
+    local = ReferenceAdapter()
+    try:
+        assert remote.hello.get("inputs", "json") == inputs
+        case = _case(corpus, "process.openai.chat.real-plain-text")
+        args = ("openai.chat", {})
+        answers = [
+            adapter.process(*args, sdk_input(ctx, case, case.model.response, stream=False)[0])
+            for adapter in (remote, local)
+        ]
+        assert answers[0] == answers[1]
+        case = _case(corpus, "stream.openai.chat.real-text-deltas")
+        items = [
+            list(adapter.process_stream(*args, sdk_input(ctx, case, case.model.response, stream=True)[0]))
+            for adapter in (remote, local)
+        ]
+        assert items[0] == items[1] and items[0]
+    finally:
+        remote.close()
+    sent = [json.loads(line)["message"] for line in transcript.read_text(encoding="utf-8").splitlines()]
+    calls = [m for m in sent if m["type"] == "call"]
+    events = [e for m in sent if m["type"] == "events" for e in m["events"]]
+    if inputs == "recorded":
+        assert set(calls[0]["args"]["response"]) >= {"status", "headers", "body"}
+        assert events and all("chunk" in e and "event" not in e for e in events)
+    else:
+        assert "choices" in calls[0]["args"]["response"]
+        assert events and all("event" in e for e in events)

@@ -42,3 +42,8 @@ SUPPORT_POLICY = (
     "one release after it was first said to be retiring; a field never changes meaning within a protocol, "
     "and a new field or message is a new protocol version."
 )
+
+SELECTION_VARIABLES = ("WIRECONF_KINDS", "WIRECONF_APIS")
+"""The run's ``--kind`` and ``--api`` in every runtime's environment (comma-separated; absent: every
+one), so that a runtime loads only what they need before ``warm`` (``launch.set_selection``). Not
+part of a protocol version: a runtime that ignores them loads everything it declares, as before."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import itertools
 import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -38,7 +37,7 @@ class Ahead:
     def __init__(self, supervisor: Supervisor, enabled: bool) -> None:
         self.supervisor = supervisor
         self.enabled = enabled
-        self._ids = itertools.count(1)
+        self._last_id = 0
         self.capturing: list[Sent] | None = None
         """While ``send_ahead`` runs its case's call: the calls it makes, built, not sent."""
         self._sent: dict[str, list[Sent]] = {}
@@ -50,7 +49,8 @@ class Ahead:
         """Messages naming a call whose case was already reported: each says which case and what."""
 
     def next_id(self) -> int:
-        return next(self._ids)
+        self._last_id += 1
+        return self._last_id
 
     # -- sending ahead ---------------------------------------------------------------------------------
 
@@ -110,25 +110,30 @@ class Ahead:
             for entry in entries:
                 if entry.routes is process.routes:
                     continue
-                lines = [encode({**message, "id": 0}) for message in entry.messages]
+                # each line encoded once, under the id it is written with (the next one), to know
+                # whether the pipe has room for it and then to write it
+                for message in entry.messages:
+                    message["id"] = self._last_id + 1
+                lines = [encode(message) for message in entry.messages]
                 room = process.room()
-                if room is not None and sum(len(line.encode("utf-8")) + 12 for line in lines) > room:
+                if room is not None and sum(len(line.encode("utf-8")) + 1 for line in lines) > room:
                     return
-                if not self._write(process, entry, time.monotonic() + AHEAD_WRITE_LIMIT):
+                if not self._write(process, entry, time.monotonic() + AHEAD_WRITE_LIMIT, lines):
                     return
 
-    def _write(self, process: Process, entry: Sent, deadline: float | None) -> bool:
-        """Write ``entry``'s messages under a new id; a write that fails stops the process (its
-        conversation may hold half a line): the calls go again to the next one."""
+    def _write(self, process: Process, entry: Sent, deadline: float | None, lines: list[str]) -> bool:
+        """Write ``entry``'s messages (``lines``, encoded under the id they get) under a new id; a write
+        that fails stops the process (its conversation may hold half a line): the calls go again to the
+        next one."""
         entry.id, entry.routes = self.next_id(), None
         for message in entry.held:
             message["id"] = entry.id
         if entry.held:
             self.supervisor.hold(process, entry.id, entry.held)
         try:
-            for message in entry.messages:
-                message["id"] = entry.id
-                self.supervisor.send(process, message, deadline)
+            for message, line in zip(entry.messages, lines, strict=True):
+                assert message["id"] == entry.id, "encoded under another id"
+                self.supervisor.send(process, message, deadline, line)
         except (OSError, ValueError, Silent):
             self.supervisor.drop(process)
             return False

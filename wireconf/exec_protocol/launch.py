@@ -24,6 +24,11 @@ a runtime holds no credential in record mode either (the bridge's transport adds
 leaves). A process started early is taken only by an adapter that would start it with the same
 command line, folder and environment.
 
+The runtime's environment also names what the run selected (``selection``, set by the plugin from
+``--kind`` and ``--api``): ``WIRECONF_KINDS`` and ``WIRECONF_APIS``, comma-separated, absent when the
+run selects every kind (api). A runtime may load only what those need before it says ``warm`` (the
+Python helper imports no SDK for a run of wire cases only); it still answers any call.
+
 This module imports the standard library and ``netns`` only (also the standard library only): the
 plugin imports it where a run has not loaded wireconf's harness yet.
 """
@@ -44,6 +49,7 @@ from collections.abc import Callable, Mapping
 from typing import TypeVar, cast
 
 from wireconf.cassettes import netns
+from wireconf.exec_protocol import SELECTION_VARIABLES
 
 T = TypeVar("T")
 _Reply = queue.SimpleQueue[tuple[object, BaseException | None]]
@@ -52,6 +58,24 @@ _Started = tuple[tuple[str, ...], str | None, tuple[tuple[str, str], ...]]
 
 _EARLY: dict[_Started, subprocess.Popen[str]] = {}
 """Processes started early, by the command line they were started with, their folder and environment."""
+
+
+_SELECTION: dict[str, str] = {}
+
+
+def set_selection(kinds: list[str], apis: list[str]) -> None:
+    """Record the run's ``--kind`` and ``--api`` (empty: every one) for the runtimes it starts."""
+    _SELECTION.clear()
+    for variable, chosen in zip(SELECTION_VARIABLES, (kinds, apis), strict=True):
+        if chosen:
+            _SELECTION[variable] = ",".join(sorted(set(chosen)))
+
+
+def selection(environ: Mapping[str, str]) -> dict[str, str]:
+    """``environ`` (a runtime's environment) naming the run's selection: ``SELECTION_VARIABLES`` as
+    ``set_selection`` recorded them, and none that it did not (not the user's own either)."""
+    kept = {k: v for k, v in environ.items() if k not in SELECTION_VARIABLES}
+    return {**kept, **_SELECTION}
 
 
 def _started(argv: list[str], cwd: str | None, env: Mapping[str, str]) -> _Started:

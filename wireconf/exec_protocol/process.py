@@ -40,7 +40,8 @@ class Process:
     """One running runtime process: its pipes, a reader thread for stdout and the tail of stderr."""
 
     def __init__(self, argv: list[str], cwd: str | None) -> None:
-        env = runtime_environ(os.environ)  # no provider key: the bridge's transport adds it
+        # no provider key (the bridge's transport adds it), the run's selection (what to warm up for)
+        env = launch.selection(runtime_environ(os.environ))
         try:
             self.popen = launch.take(argv, cwd, env) or launch.popen(argv, cwd, env)
         except OSError as exc:

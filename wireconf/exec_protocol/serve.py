@@ -7,7 +7,8 @@ stdin/stdout, so that a runtime that needs another Python (or another virtualenv
     pytest cases --impl "exec:/opt/py312/bin/python -m wireconf.exec_protocol.serve mypkg.conformance:Adapter"
 
 The adapter receives exactly what it would receive in-process: canonical dicts, and official SDK
-objects rebuilt by the SDK itself from the provider JSON the harness sends (protocol 3, ``pipeline``:
+objects parsed by the SDK itself from the recorded responses the harness sends (``inputs: recorded``;
+``--inputs json``: rebuilt from the provider's JSON of the harness's objects) (protocol 3, ``pipeline``:
 a stream's events arrive in batches without being asked for and each ``yield`` says how many of them
 the SDK had read, so incremental processing stays visible while the two processes work at once;
 ``--protocol 2`` pulls them event by event with ``next``, as a runtime of protocol 2 does). Its
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import base64
 import collections
 import contextlib
 import gc
@@ -31,7 +33,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn
 from wireconf.adapter_contract import CONCEPT, Inexpressible, RuntimeOutcome
 from wireconf.core.raise_site import Ownership, adapters_own
 from wireconf.core.untyped import JSON, AdapterObject, AdapterResult, SDKObject
-from wireconf.exec_protocol import PROTOCOL_VERSIONS
+from wireconf.exec_protocol import PROTOCOL_VERSIONS, SELECTION_VARIABLES
 from wireconf.exec_protocol.messages import (
     ProtocolError,
     decode,
@@ -76,12 +78,22 @@ class Server:
     """Reads calls on ``stdin``, runs them on ``adapter``, writes the replies on ``stdout``."""
 
     def __init__(
-        self, adapter: AdapterObject, stdin: IO[str], stdout: IO[str], protocol: int = SPOKEN
+        self,
+        adapter: AdapterObject,
+        stdin: IO[str],
+        stdout: IO[str],
+        protocol: int = SPOKEN,
+        recorded: bool = True,
     ) -> None:
         self.adapter = adapter
         self.stdin = stdin
         self.stdout = stdout
         self.protocol = protocol
+        self.recorded = recorded
+        """``inputs: recorded``: SDK arguments come as the recorded responses, which this process's SDK
+        parses as the harness's would in-process (the same bytes, the same object); the harness then
+        neither parses a stream's events nor writes SDK objects as JSON for it (``--inputs json``:
+        the provider's JSON, rebuilt by the SDK)."""
         self.pipeline = protocol >= 3
         """Protocol 3's ``pipeline``: the harness sends a call's stream events unasked."""
         self._replay: SdkReplay | None = None
@@ -113,16 +125,22 @@ class Server:
         return decode(line, "harness") if line else None
 
     def warm_up(self, caps: list[str]) -> None:
-        """Create the SDK clients the declared capabilities need, and complete the SDK models their
-        objects are made of, before saying `warm`, so that neither is charged to a case's time limit
-        (the harness warms up at the same time, on the other core)."""
+        """Create the SDK clients the declared capabilities need, complete the SDK models their
+        objects are made of, and make one throwaway call of each api (``sdk.replay.warm_up``: the
+        SDK's resource modules, imported on its first call, were imported in the first case of each
+        api, a tenth of this process's CPU in the cases), before saying `warm`, so that none of it is
+        charged to a case's time limit (the harness warms up at the same time, on the other core, and
+        longer: this helper says `warm` before the harness needs it). Only those of the kinds and apis
+        the run selected (``selected``): a run of wire cases only has no SDK object to rebuild, and
+        importing the SDKs anyway was most of this process's CPU (2 s), beside the harness's own."""
         from wireconf.providers.registry import PROVIDER_OF
         from wireconf.sdk.replay import complete_models
+        from wireconf.sdk.replay import warm_up as first_call
 
         apis = set()
         for cap in caps:
             kind, _, api = cap.partition(":")
-            if kind == CONCEPT:  # a concept the runtime has, not a kind: no SDK to warm up
+            if kind == CONCEPT or not selected(kind, api):  # a concept is no kind: no SDK to warm up
                 continue
             method = KINDS[kind].method
             if method is not None and method.sdk:  # its calls carry SDK objects
@@ -132,6 +150,7 @@ class Server:
             self._sdk().client(providers[name])
         for api in sorted(apis):
             complete_models(api)
+            first_call(api)
 
     def serve(self) -> int:
         # the start-up allocates what lives as long as the process (the SDKs' modules and models, some
@@ -151,6 +170,7 @@ class Server:
             optional=[m for m in OPTIONAL_METHODS if callable(getattr(self.adapter, m, None))],
             warming=True,
             categories=True,
+            inputs="recorded" if self.recorded else "json",
             # protocol 3: the next calls may come while this one runs; they wait on stdin, in order
             pipeline=self.pipeline,
             ahead=self.pipeline,
@@ -234,7 +254,7 @@ class Server:
         for name in call.get("sdk") or []:
             args[name] = self._sdk_object(api, args[name])
         if call.get("stream"):
-            args[call["stream"]] = self._sdk_stream(api, call["id"])
+            args[call["stream"]] = self._sdk_stream(api, call["id"], args.get(call["stream"]))
         return [args.get(name) for name in ARGUMENTS[call["method"]]]
 
     # -- SDK objects, rebuilt by the SDKs themselves ---------------------------------------------------
@@ -246,15 +266,20 @@ class Server:
             self._replay = SdkReplay()
         return self._replay
 
-    def _sdk_object(self, api: str, data: JSON) -> SDKObject:
+    def _sdk_object(self, api: str, data: Any) -> SDKObject:
         from wireconf.cassettes.store import RecordedResponse
 
+        if self.recorded:  # a `Recorded`: status, headers and body as recorded
+            body = _bytes(data["body"], data.get("encoding"))
+            return self._sdk().response_object(api, RecordedResponse(data["status"], data["headers"], body))
         body = json.dumps(data).encode("utf-8")
         return self._sdk().response_object(
             api, RecordedResponse(200, {"content-type": ["application/json"]}, body)
         )
 
-    def _sdk_stream(self, api: str, call_id: int) -> SDKObject:
+    def _sdk_stream(self, api: str, call_id: int, head: Any = None) -> SDKObject:
+        if self.recorded:  # a `RecordedHead`; the events are the recorded bytes, as they came
+            return self._recorded_stream(api, call_id, head)
         from wireconf.cassettes.store import RecordedResponse
         from wireconf.core.stream_probe import StreamProbe
         from wireconf.providers.registry import APIS
@@ -285,6 +310,29 @@ class Server:
         events = self._streams[call_id] = PulledEvents(events=[])
         return self._sdk().stream_object(api, recorded, events)
 
+    def _recorded_stream(self, api: str, call_id: int, head: Any) -> SDKObject:
+        """``inputs: recorded``: the SDK reads the recorded stream's own bytes (``chunk``s), each counted
+        as read when pulled, the end too (as ``PulledEvents``)."""
+        from wireconf.cassettes.store import RecordedResponse
+        from wireconf.core.stream_probe import StreamProbe
+
+        server = self
+
+        class PulledChunks(StreamProbe):
+            def chunks(self) -> Iterator[bytes]:
+                while True:
+                    try:
+                        item = server.pull(call_id)
+                    except _End:
+                        self.read += 1
+                        return
+                    self.read += 1
+                    yield _bytes(item["chunk"], item.get("encoding"))
+
+        recorded = RecordedResponse(head["status"], head["headers"], b"")
+        events = self._streams[call_id] = PulledChunks(events=[])
+        return self._sdk().stream_object(api, recorded, events)
+
     def pull(self, call_id: int) -> JSON:
         """The next event of the call's stream: asked for with ``next``, or (protocol 3) taken from the
         batches the harness sends unasked; ``end`` with an ``error`` raises it, as the SDK would."""
@@ -296,7 +344,7 @@ class Server:
             raise _End
         if message["type"] != "event":
             raise ProtocolError(f"expected an event for call {call_id}, got {message}")
-        return message["event"]
+        return message if self.recorded else message["event"]  # recorded: its `chunk`
 
     def _unasked(self, call_id: int) -> Any:
         """The next event the harness sent unasked; protocol 4: once the window (the call's first
@@ -314,7 +362,8 @@ class Server:
                 raise _End
             if message["type"] != "events":
                 raise ProtocolError(f"expected events for call {call_id}, got {message}")
-            pending.extend(reversed([item["event"] for item in message["events"]]))
+            items = message["events"]  # recorded: each its `chunk`
+            pending.extend(reversed(items if self.recorded else [item["event"] for item in items]))
             self._windows.add(call_id)
         return pending.pop()
 
@@ -336,6 +385,22 @@ class Server:
             if self.protocol < 4 or not isinstance(read.get("id"), int) or read["id"] < call_id:
                 raise ProtocolError(f"expected a message of call {call_id}, got {read}")
             self._later.append(read)
+
+
+def selected(kind: str, api: str, environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether the run selected ``kind`` and ``api``, as the harness names its selection in the
+    runtime's environment (``WIRECONF_KINDS``, ``WIRECONF_APIS``: ``launch.set_selection``); a variable
+    absent selects every one. A call outside the selection is still answered (its SDK loaded then)."""
+    for variable, name in zip(SELECTION_VARIABLES, (kind, api), strict=True):
+        chosen = environ.get(variable)
+        if chosen is not None and name not in chosen.split(","):
+            return False
+    return True
+
+
+def _bytes(text: str, encoding: str | None) -> bytes:
+    """Recorded bytes as they cross: UTF-8 text, or base64 with ``encoding: base64``."""
+    return base64.b64decode(text) if encoding == "base64" else text.encode("utf-8")
 
 
 def _endpoint(data: dict[str, Any]) -> Any:
@@ -380,6 +445,13 @@ def main(argv: list[str] | None = None) -> int:
         default=SPOKEN,
         help="the protocol version to speak (2: no pipeline, a stream's events pulled one by one)",
     )
+    parser.add_argument(
+        "--inputs",
+        choices=["recorded", "json"],
+        default="recorded",
+        help="SDK arguments as the recorded responses, parsed here by the SDK (default), or as the "
+        "provider's JSON of the objects the harness parsed",
+    )
     args = parser.parse_args(argv)
     from wireconf.runtimes.python_impl import ImplError, load_python
 
@@ -390,7 +462,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     protocol_out = sys.stdout
     sys.stdout = sys.stderr  # what the adapter prints must not corrupt the protocol
-    return Server(adapter, sys.stdin, protocol_out, args.protocol).serve()
+    return Server(adapter, sys.stdin, protocol_out, args.protocol, args.inputs == "recorded").serve()
 
 
 def _exit(code: int) -> NoReturn:

@@ -274,10 +274,13 @@ class Supervisor:
             with open(self._transcript, "a", encoding="utf-8") as out:
                 out.write(json.dumps({"from": side, "message": message}, ensure_ascii=False) + "\n")
 
-    def send(self, process: Process, message: dict[str, Any], deadline: float | None = None) -> None:
+    def send(
+        self, process: Process, message: dict[str, Any], deadline: float | None = None, line: str = ""
+    ) -> None:
+        """Write ``message`` (``line``: its encoding, when the caller has it already)."""
         writing(message, "harness")  # under WIRECONF_EXEC_VALIDATE=1: the record's check, before it goes
         self.log("harness", message)
-        process.send(encode(message), deadline if deadline is not None else self.deadline)
+        process.send(line or encode(message), deadline if deadline is not None else self.deadline)
 
     def hold(self, process: Process, call_id: int, messages: list[dict[str, Any]]) -> None:
         """Protocol 4: ``messages`` (a stream's last event and ``end``) go once the runtime acks call

@@ -51,24 +51,28 @@ def pytest_configure(config: pytest.Config) -> None:
         netns.protect([str(root) for root in roots])
         impl = config.getoption("wireconf_impl")
         if isinstance(impl, str) and impl.startswith("exec:"):
-            _start_early(impl.removeprefix("exec:"))
+            _start_early(impl.removeprefix("exec:"), config)
         activate(config)
 
 
-def _start_early(command: str) -> None:
+def _start_early(command: str, config: pytest.Config | None = None) -> None:
     """Start the ``exec:`` runtime now, so that it says hello while the harness is imported: with the
-    environment the adapter would start it with (no provider key), which needs the providers' registry
-    only. A registry that cannot load (a broken extension) is left to the harness, which says why."""
+    environment the adapter would start it with (no provider key; the run's ``--kind`` and ``--api``,
+    ``launch.set_selection``), which needs the providers' registry only. A registry that cannot load (a
+    broken extension) is left to the harness, which says why."""
     from wireconf.core.errors import WireconfError
-    from wireconf.exec_protocol.launch import start_early
+    from wireconf.exec_protocol import launch
 
+    if config is not None:
+        kinds, apis = config.getoption("wireconf_kinds"), config.getoption("wireconf_apis")
+        launch.set_selection(kinds or [], apis or [])
     try:
         from wireconf.providers.runtime_environ import runtime_environ
 
-        env = runtime_environ(os.environ)
+        env = launch.selection(runtime_environ(os.environ))
     except WireconfError:
         return
-    start_early(command, env)
+    launch.start_early(command, env)
 
 
 def activate(config: pytest.Config) -> None:
