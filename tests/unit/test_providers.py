@@ -135,6 +135,7 @@ NAMING_APIS = (
     "wireconf/repro/js_templates.py",
     "wireconf/repro/prompty_ts_template.py",
     "wireconf/repro/result_templates.py",
+    "wireconf/repro/llamaindex_template.py",
 )
 KNOWN = {("wireconf/corpus/prompty_vectors.py", "openai"): "Prompty's provider for a vector that names none"}
 

@@ -156,6 +156,24 @@ def test_a_raise_fails_where_the_verdict_saw_one_and_is_not_judged_where_it_saw_
     assert _script(tmp_path, {}, sends="pass").returncode == 2
 
 
+def test_a_key_the_sdk_refuses_as_a_keyword_fails_the_check_that_it_is_not_sent(tmp_path):
+    """A rule that says a key is not sent and causes no error: a runtime that passes it to an SDK method
+    without that parameter raises before anything is sent, which shows the deviation (exit 1); a raise
+    naming another keyword, or of another kind, is still not judged (exit 2)."""
+    refused = "raise TypeError(\"Completions.create() got an unexpected keyword argument 'extra'\")"
+    done = _script(tmp_path, {}, sends=refused, found=[EXTRA])
+    assert done.returncode == 1, done.stdout
+    assert "7.9.7/no-other-keys: nothing else" in done.stdout
+    assert "expected: nothing (the key left out, the request sent)" in done.stdout
+    assert "actual:   it raised builtins.TypeError" in done.stdout
+    other = "raise TypeError(\"create() got an unexpected keyword argument 'top_k'\")"
+    assert _script(tmp_path, {}, sends=other, found=[EXTRA]).returncode == 2
+    assert (
+        _script(tmp_path, {}, sends=refused.replace("TypeError", "ValueError"), found=[EXTRA]).returncode == 2
+    )
+    assert _script(tmp_path, {}, sends=refused, found=[ID]).returncode == 2  # not a key that must be left out
+
+
 def test_a_generated_script_imports_only_the_runtime(corpus):
     pytest.importorskip("litellm")
     case = _case(corpus, CASE)
@@ -293,6 +311,24 @@ def test_listed_keys_patterns_and_ids_match_as_the_harness_matches(tmp_path):
     whole = Check("r", "s", "$", "value", expected)
     assert _result_script(tmp_path, returns, [whole], expected, listed=True).returncode == 0
     assert _result_script(tmp_path, returns, [whole], expected, listed=False).returncode == 1  # "extra"
+
+
+def test_an_id_matcher_holds_one_id_per_name_and_never_another_names(tmp_path):
+    """``{$id: name}`` (wireconf/judging/matchers.py): any non-empty id, the same for one name wherever it
+    stands, a different one for each name; two calls sharing an id fail the second's check."""
+    expected = [{"id": {"$id": "paris"}}, {"id": {"$id": "lyon"}}]
+    second = Check("8.9/synthesised-ids-across-stream", "unique", "$[1].id", "value", {"$id": "lyon"})
+    shared = _result_script(tmp_path, '[{"id": "f"}, {"id": "f"}]', [second], expected)
+    assert shared.returncode == 1 and 'expected: {"$id": "lyon"}\n  actual:   "f"' in shared.stdout
+    assert _result_script(tmp_path, '[{"id": "f"}, {"id": "g"}]', [second], expected).returncode == 0
+
+
+def test_a_difference_of_the_async_processor_alone_is_not_checked_by_a_script(corpus):
+    case = _case(corpus, TOOL_CASE)
+    async_only = {**_result_difference("$", "returned", [COMPACT]), "variant": "process_async"}
+    assert result_checks(case, [async_only], corpus.catalogue, Selection()) == []
+    record = CaseRecord("litellm", "1", TOOL_CASE, "process", "anthropic.messages", [COMPACT], "failed", 0.0)
+    assert not reproducible(corpus)(record, async_only)
 
 
 def test_a_return_fails_where_an_error_was_expected_and_any_raise_passes_it(tmp_path):

@@ -27,12 +27,17 @@ from wireconf.corpus.data_paths import resolve_agent_paths
 from wireconf.corpus.rules import Catalogue
 from wireconf.judging.recorded_values import has_references
 from wireconf.kinds.base import HarnessContext, recorded_response
+from wireconf.kinds.extract import KIND as EXTRACT
+from wireconf.kinds.extract import payloads
 from wireconf.kinds.process import KIND as PROCESS
+from wireconf.kinds.process import PROCESS_ASYNC
 from wireconf.kinds.stream import KIND as STREAM
 from wireconf.kinds.wire import KIND as WIRE
+from wireconf.repro.extract_templates import EXTRACT_TEMPLATES
 from wireconf.repro.js_script import JsFrame, Mode, render_js
 from wireconf.repro.js_templates import JS_TEMPLATES
-from wireconf.repro.result_script import ResultFrame, render_result
+from wireconf.repro.llamaindex_template import UnwritableInput
+from wireconf.repro.result_script import EXTRACTED, ResultFrame, render_result
 from wireconf.repro.result_templates import READS_HTTP, RESULT_TEMPLATES
 from wireconf.repro.script import Answer, Check, render
 from wireconf.repro.templates import ALIASED_APIS, TEMPLATES
@@ -151,6 +156,10 @@ def reproduction(
         return result_reproduction(
             runtime, version, case, differences, catalogue, selection, command, location, cassettes
         )
+    if case.kind == EXTRACT.name:
+        return extract_reproduction(
+            runtime, version, case, differences, catalogue, selection, command, location, cassettes
+        )
     template = TEMPLATES.get(runtime)
     if template is None and runtime not in JS_TEMPLATES:
         raise ReproError(f"no reproduction template for the runtime {runtime!r}", case=case.id)
@@ -176,6 +185,8 @@ def reproduction(
         return render_js(frame, js, ANSWER, to_plain(case.raw.get("expect")), found)
     try:  # a template writes the runtime's own objects (LangChain's dumpd): it runs where that is installed
         call = template(case.api, agent, messages)
+    except UnwritableInput as error:
+        raise ReproError(f"{case.id}: {error.message}", case=case.id) from error
     except ModuleNotFoundError as error:
         raise ReproError(
             f"{runtime} is not installed here ({error.name}): run wireconf repro with the Python of its"
@@ -205,7 +216,8 @@ RESULT_CHANGES = (
 )
 """The differences of a result a script checks: at a place (``CHECKED_CHANGES`` but ``raised``, which is
 checked on the whole result), and a return where an error was expected; an error of another category
-(``wrong-error``) or a late text item (``not-incremental``) are the harness's readings, left out."""
+(``wrong-error``) or a late text item (``not-incremental``) are the harness's readings, left out, as is
+a difference of ``process_async`` alone (the scripts call the synchronous processor)."""
 _ITEM = re.compile(r"\[\d+\]$")
 _QUOTED_STEP = re.compile(r"\['")
 
@@ -221,6 +233,8 @@ def result_checks(
     for difference in differences:
         change = str(difference.get("change"))
         if difference.get("subject") != "result" or change not in (*RESULT_CHANGES, "raised"):
+            continue
+        if difference.get("variant") == PROCESS_ASYNC.name:  # the scripts call the sync processor
             continue
         if not selection.keeps(difference):
             continue
@@ -299,6 +313,38 @@ def result_reproduction(
     return render_result(frame, call, answer, to_plain(case.raw.get("expect")), found)
 
 
+def extract_reproduction(
+    runtime: str,
+    version: str,
+    case: LoadedCase[Any],
+    differences: list[dict[str, Any]],
+    catalogue: Catalogue,
+    selection: Selection,
+    command: str,
+    location: str,
+    cassettes: Path | None,
+) -> str:
+    """The script reproducing ``runtime``'s verdict on an ``extract`` case: the payloads the kind hands
+    the adapter inlined, what the runtime's extractors return for them checked."""
+    template = EXTRACT_TEMPLATES.get(runtime)
+    if template is None:
+        raise ReproError(f"no reproduction template for {runtime!r}'s payload extractors", case=case.id)
+    found = result_checks(case, differences, catalogue, selection)
+    if not found:
+        raise ReproError(
+            f"{runtime}'s verdict on {case.id} has no difference of the result to check"
+            + (f" that matches {selection}" if selection != Selection() else ""),
+            case=case.id,
+        )
+    ctx = HarnessContext(CassetteStore(cassettes or case.path.parent), SdkReplay())
+    request, response = payloads(ctx, case)
+    listed = getattr(case.model, "expect_keys", "all") == "listed"
+    title = f"{runtime} {version}: {found[0].rule} ({case.id})"
+    frame = ResultFrame(title, command, case.id, location, False, listed, about=EXTRACTED)
+    call = template(case.api, request, response)
+    return render_result(frame, call, None, to_plain(case.raw.get("expect")), found)
+
+
 def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]:
     """Whether ``wireconf repro`` makes a script for a failing case of ``corpus`` that checks one of its
     differences: its runtime has a template for the case's kind and the script checks that difference.
@@ -306,7 +352,7 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
     harness answers it, the script, offline, cannot), as is a response case that expects values of its
     recording or hands a runtime that reads no HTTP (prompty's processor) a mapping. The findings page
     links those root causes to the command."""
-    offline, responses = set(), set()
+    offline, responses, extracted = set(), set(), set()
     for case in corpus.cases():
         if case.kind == WIRE.name and not named_media(to_plain(case.raw.get("messages", []))):
             offline.add(case.id)
@@ -314,6 +360,8 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
             to_plain(case.raw.get("expect"))
         ):
             responses.add((case.id, getattr(case.model, "response_as", "sdk") == "sdk"))
+        elif case.kind == EXTRACT.name:
+            extracted.add(case.id)
 
     def shows(record: CaseRecord, difference: dict[str, Any]) -> bool:
         change, subject = difference.get("change"), difference.get("subject")
@@ -322,6 +370,10 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
             return wire and record.id in offline and change in CHECKED_CHANGES
         if subject != "result" or change not in (*RESULT_CHANGES, "raised"):
             return False
+        if difference.get("variant") == PROCESS_ASYNC.name:
+            return False
+        if record.id in extracted:
+            return record.impl in EXTRACT_TEMPLATES
         if record.impl not in RESULT_TEMPLATES and record.impl not in JS_TEMPLATES:
             return False
         return (record.id, True) in responses or (

@@ -10,7 +10,6 @@ are imported by the script, never wireconf.
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 from collections.abc import Callable
 from typing import Any
@@ -23,20 +22,10 @@ from wireconf.adapters.own_clients import PLACEHOLDER_KEY
 from wireconf.adapters.prompty_adapter import API_PROVIDER as PROMPTY_PROVIDER
 from wireconf.adapters.prompty_adapter.inputs import agent_data, message_data
 from wireconf.providers.registry import PROVIDER_OF
-from wireconf.repro.script import Call, literal
+from wireconf.repro.llamaindex_template import llamaindex
+from wireconf.repro.script import Call, literal, pinned
 
 Template = Callable[[str, dict[str, Any], list[dict[str, Any]]], Call]
-
-
-def pinned(*distributions: str) -> tuple[str, ...]:
-    """``name==version`` of each distribution as installed here (the release the verdict judged)."""
-    out = []
-    for name in distributions:
-        try:
-            out.append(f"{name}=={importlib.metadata.version(name)}")
-        except importlib.metadata.PackageNotFoundError:
-            out.append(name)
-    return tuple(out)
 
 
 def _sdk(api: str) -> str:
@@ -80,9 +69,11 @@ def langchain(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -
         lines.append(
             "model = model.bind_tools(TOOLS, strict=True)" if strict else "model = model.bind_tools(TOOLS)"
         )
-    lines.append("model.invoke(load(MESSAGES, allowed_objects='messages'))")
+    classes = sorted({str(m["id"][-1]) for m in written})  # ChatMessage (a developer's) is not 'messages'
+    lines.append(f"model.invoke(load(MESSAGES, allowed_objects=[{', '.join(classes)}]))")
     prelude = (
-        f"import warnings\n\nfrom langchain_core.load import load\nfrom {module} import {cls}\n\n"
+        f"import warnings\n\nfrom langchain_core.load import load\n"
+        f"from langchain_core.messages import {', '.join(classes)}\nfrom {module} import {cls}\n\n"
         'warnings.filterwarnings("ignore", message="The function `load` is in beta")\n\n'
         f"ARGUMENTS = {literal(arguments)}{extra}\n\nMESSAGES = {literal(written)}"
     )
@@ -110,7 +101,12 @@ def prompty(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> 
     return Call(pinned("prompty", _sdk(api)), prelude, body)
 
 
-TEMPLATES: dict[str, Template] = {"litellm": litellm, "langchain": langchain, "prompty": prompty}
+TEMPLATES: dict[str, Template] = {
+    "litellm": litellm,
+    "langchain": langchain,
+    "prompty": prompty,
+    "llamaindex": llamaindex,
+}
 """The runtimes a reproduction can call, by the adapter's name."""
 
 ALIASED_APIS = JSON_NAMES_APIS
