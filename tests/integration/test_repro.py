@@ -36,6 +36,10 @@ CASES = (
     ("langchain", "wire.openai.responses.developer-stays-in-input", "7.4/system-as-instructions"),
     # prompty passes top_k to the SDK, whose create() refuses it: nothing is sent, the call raises
     ("prompty", "wire.openai.chat.top-k-not-sent", "7.1.5/unmapped-ignored"),
+    # a request sent for an input the case expects refused (an error, before sending)
+    ("prompty", "wire.anthropic.messages.tool-call-arguments-not-json-raises", "7.5/tool-calls-as-tool-use"),
+    # an e2e case's request: stream() read to its end, stream_usage as at OpenAI's own base URL
+    ("langchain", "e2e.openai.chat.stream-parallel-tool-calls", "7.1.7/no-other-keys"),
 )
 
 FIX = (
@@ -264,6 +268,38 @@ def test_a_llamaindex_response_reproduction_fails_as_said_and_passes_once_fixed(
     text = source.read_text(encoding="utf-8")
     assert text.count(LLAMAINDEX_RESULT_FIX[1]) == 1, "the line to fix moved: update LLAMAINDEX_RESULT_FIX"
     source.write_text(text.replace(LLAMAINDEX_RESULT_FIX[1], LLAMAINDEX_RESULT_FIX[2]), encoding="utf-8")
+    done = _run(_bare_environment(tmp_path / "venv", patched, installed), script)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "all 1 difference(s) fixed" in done.stdout, done.stdout
+
+
+# -- an e2e case's request: the runtime called as its adapter's execute calls it -------------------------
+
+E2E_CASE = ("litellm", "e2e.openai.chat.stream-parallel-tool-calls", "7.1.7/no-other-keys")
+
+E2E_FIX = (
+    "litellm/llms/openai/openai.py",
+    '                return {"stream_options": {"include_usage": True}}\n',
+    "                return {}\n",
+)
+"""The one-line fix of LiteLLM's ``$.stream_options`` finding: ``OpenAIChatCompletion.get_stream_options``
+asks OpenAI for a stream's usage when the caller gave no ``stream_options``."""
+
+
+def test_an_e2e_reproduction_shows_the_request_sent_to_the_provider_until_fixed(tmp_path):
+    runtime, case, rule = E2E_CASE
+    installed = site_packages(runtime_env(runtime))
+    script = _script(tmp_path, runtime, case, rule, "$.stream_options")
+    assert "client=openai.OpenAI(" in script.read_text(encoding="utf-8")  # as the adapter points it
+    done = _run(_bare_environment(tmp_path / "unpatched", installed), script)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{rule}: " in done.stdout and "at $.stream_options of the request" in done.stdout, done.stdout
+    patched = tmp_path / "patched"
+    shutil.copytree(installed / "litellm", patched / "litellm")
+    source = patched / E2E_FIX[0]
+    text = source.read_text(encoding="utf-8")
+    assert text.count(E2E_FIX[1]) == 1, "the line to fix moved: update E2E_FIX for this release"
+    source.write_text(text.replace(E2E_FIX[1], E2E_FIX[2]), encoding="utf-8")
     done = _run(_bare_environment(tmp_path / "venv", patched, installed), script)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "all 1 difference(s) fixed" in done.stdout, done.stdout

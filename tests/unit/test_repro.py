@@ -156,6 +156,60 @@ def test_a_raise_fails_where_the_verdict_saw_one_and_is_not_judged_where_it_saw_
     assert _script(tmp_path, {}, sends="pass").returncode == 2
 
 
+E2E_STREAM = "e2e.openai.chat.stream-parallel-tool-calls"
+
+
+def test_an_e2e_cases_request_is_checked_against_its_expect_request_and_linked_where_a_template_calls_it(
+    corpus,
+):
+    case = _case(corpus, E2E_STREAM)
+    extra = _difference("$.stream_options", "unexpected-key", ["7.1.7/no-other-keys"])
+    tools = _difference("$.tools[0].function.name", "value", ["7.1.7/no-other-keys"])
+    found = checks(case, [extra, tools], corpus.catalogue, Selection())
+    assert [(c.path, c.expected, c.present) for c in found] == [
+        ("$.stream_options", None, False),
+        ("$.tools[0].function.name", case.raw["expect_request"]["tools"][0]["function"]["name"], True),
+    ]
+    shows = reproducible(corpus)
+    record = CaseRecord("litellm", "1", E2E_STREAM, "e2e", "openai.chat", [], "failed", 0.0)
+    assert shows(record, extra)
+    assert not shows(replace(record, impl="ai-sdk"), extra)  # no e2e template of its own
+    assert not shows(record, _result_difference("$", "raised", ["x"]))  # an e2e result: not reproduced
+
+
+REFUSES = "wire.anthropic.messages.tool-call-arguments-not-json-raises"
+
+
+def test_a_wire_case_that_expects_an_error_checks_that_nothing_is_sent_and_links_python_runtimes(corpus):
+    """7.5/tool-calls-as-tool-use: "arguments that are not a JSON object are an error": a runtime that
+    sends a request for them shows the deviation; the check expects the case's error, before sending.
+    A case whose input names a media URL is not linked (the runtime would download it first)."""
+    case = _case(corpus, REFUSES)
+    sent = _result_difference("$", "returned", ["7.5/tool-calls-as-tool-use"])
+    found = checks(case, [sent], corpus.catalogue, Selection())
+    assert [(c.path, c.change, c.expected) for c in found] == [("$", "returned", "an error (invalid-input)")]
+    assert checks(_case(corpus, CASE), [sent], corpus.catalogue, Selection()) == []  # expects a request
+    shows = reproducible(corpus)
+    record = CaseRecord("prompty", "1", REFUSES, "wire", "anthropic.messages", [], "failed", 0.0)
+    assert shows(record, sent)
+    assert not shows(replace(record, impl="ai-sdk"), sent)  # its frame judges requests only
+    assert not shows(replace(record, id="wire.openai.responses.system-image-raises"), sent)  # an image URL
+
+
+def test_a_request_sent_where_the_input_was_to_be_refused_shows_until_the_runtime_raises(tmp_path):
+    refuses = Check(
+        "7.4/instructions-text", "an image is an error", "$", "returned", "an error (invalid-input)"
+    )
+    done = _script(tmp_path, {"input": []}, found=[refuses])
+    assert done.returncode == 1, done.stdout
+    assert "expected: an error (invalid-input), raised before any request" in done.stdout
+    assert 'actual:   it sent a request to /v1/x: {"input": []}' in done.stdout
+    fixed = _script(
+        tmp_path, {}, sends='raise ValueError("a system message holds text only")', found=[refuses]
+    )
+    assert fixed.returncode == 0 and "fixed: the runtime raised before sending" in fixed.stdout
+
+
 def test_a_key_the_sdk_refuses_as_a_keyword_fails_the_check_that_it_is_not_sent(tmp_path):
     """A rule that says a key is not sent and causes no error: a runtime that passes it to an SDK method
     without that parameter raises before anything is sent, which shows the deviation (exit 1); a raise

@@ -4,6 +4,7 @@ The frame is standard library only: a ``ThreadingHTTPServer`` on 127.0.0.1 that 
 and answers each with the script's inlined response, the runtime's ``call(base_url)`` run against it, and
 the checks: at each differing path of the verdict, the value the rule expects against the one the runtime
 sent. A check holds once the two are equal; the script exits 1 while any does not (or while the runtime
+sends a request where the case expects it to refuse its input (an error, raised before sending), or
 raises where the verdict says it raised instead of sending, or refuses, as the SDK's keyword, a key the
 rule says must not be sent: the harness's capture reads the keywords a runtime passes as the body, the
 real SDK refuses one it has no parameter for), 0 once all hold, and 2 when it cannot judge: no request
@@ -199,6 +200,10 @@ def main():
                 print(f"  actual:   it raised {{name}}: {{raised}}")
             print(f"{{len(refused)}} of {{len(CHECKS)}} difference(s) still show")
             return 1
+        if CHECKS and all(check["change"] == "returned" for check in CHECKS):
+            name = f"{{type(raised).__module__}}.{{type(raised).__name__}}"
+            print(f"all {{len(CHECKS)}} difference(s) fixed: the runtime raised before sending ({{name}})")
+            return 0
         if not any(check["change"] == "raised" for check in CHECKS):
             name = f"{{type(raised).__module__}}.{{type(raised).__name__}}"
             print(f"not reproduced: the runtime sent no request here (it raised {{name}}: {{raised}}),")
@@ -214,6 +219,12 @@ def main():
     for check in CHECKS:
         if check["change"] == "raised":
             continue  # the runtime raised where it should have sent a request: it sent one now
+        if check["change"] == "returned":  # it should have refused the input, before sending anything
+            failing += 1
+            print(f"{{check['rule']}}: {{check['sentence']}}")
+            print(f"  expected: {{check['expected']}}, raised before any request")
+            print(f"  actual:   it sent a request to {{SENT[0][0]}}: {{shown(sent)}}")
+            continue
         expected = check["expected"] if check["present"] else MISSING
         actual = at(sent, check["path"])
         if actual == expected:
