@@ -159,7 +159,7 @@ PROMPTY_FIX = (
 
 
 def test_a_keyword_the_sdk_refuses_shows_until_the_runtime_leaves_the_key_out(tmp_path, bare):
-    runtime, case, rule = CASES[-1]
+    runtime, case, rule = next(c for c in CASES if c[1] == "wire.openai.chat.top-k-not-sent")
     installed = site_packages(runtime_env(runtime))
     script = _script(tmp_path, runtime, case, rule, "$.top_k")
     done = _run(_bare_environment(tmp_path / "unpatched", installed), script)

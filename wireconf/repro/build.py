@@ -78,8 +78,11 @@ class ReproError(WireconfError):
     """No reproduction can be made for this case and runtime; the message says why."""
 
     default_hint = (
-        "wireconf repro makes scripts for the request a runtime builds (wire cases) and for what it makes"
-        " of a response (process and stream cases) of " + ", ".join(sorted(TEMPLATES))
+        "wireconf repro makes scripts for the request a runtime builds (wire cases, and e2e cases of one"
+        " request) and for what it makes of a response (process and stream cases) of "
+        + ", ".join(sorted(TEMPLATES))
+        + ", and for what its payload extractors return (extract cases) of "
+        + ", ".join(sorted(EXTRACT_TEMPLATES))
     )
 
 
