@@ -385,6 +385,25 @@ def test_a_difference_of_the_async_processor_alone_is_not_checked_by_a_script(co
     assert not reproducible(corpus)(record, async_only)
 
 
+def test_a_raise_before_any_request_shows_when_the_verdict_saw_that_class_raised(tmp_path):
+    """A runtime that refuses the call before sending (LlamaIndex's unknown model) breaks a rule that
+    expects a result: shown when the harness saw the same class raised, not judged otherwise."""
+
+    def run(seen):
+        check = Check("8.1/first-choice", "a result", "$", "raised", "Hello!", raised=seen)
+        call = Call(("nothing",), "", 'raise ValueError("Unknown model")')
+        frame = ResultFrame("t", "wireconf repro", "case", "here", stream=False, listed=False)
+        text = render_result(frame, call, Answer(200, "application/json", "{}"), "Hello!", [check])
+        path = tmp_path / "repro.py"
+        path.write_text(text, encoding="utf-8")
+        return subprocess.run([sys.executable, "-I", str(path)], capture_output=True, text=True, timeout=60)
+
+    done = run("ValueError")
+    assert done.returncode == 1 and "actual:   it raised builtins.ValueError: Unknown model" in done.stdout
+    assert run("TypeError").returncode == 2  # another raise: not the one the verdict judged
+    assert run("").returncode == 2
+
+
 def test_a_return_fails_where_an_error_was_expected_and_any_raise_passes_it(tmp_path):
     returned = Check("8.5/stream-refusal-raises", "raises", "$", "returned", "an error (refusal)")
     done = _result_script(tmp_path, '["Here is how"]', [returned], None, stream=True)

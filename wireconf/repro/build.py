@@ -255,6 +255,7 @@ checked on the whole result), and a return where an error was expected; an error
 (``wrong-error``) or a late text item (``not-incremental``) are the harness's readings, left out, as is
 a difference of ``process_async`` alone (the scripts call the synchronous processor)."""
 _ITEM = re.compile(r"\[\d+\]$")
+_RAISED = re.compile(r": raised \((\w+)\)$")
 _QUOTED_STEP = re.compile(r"\['")
 
 
@@ -281,8 +282,9 @@ def result_checks(
             path = _ITEM.sub("", path)
         if change == "returned":
             check = Check(rule, sentence, "$", change, _error_label(case))
-        elif change == "raised":
-            check = Check(rule, sentence, "$", change, expected_result)
+        elif change == "raised":  # the class the harness saw: the same raise before any request shows it
+            seen = _RAISED.search(str(difference.get("signature", "")))
+            check = Check(rule, sentence, "$", change, expected_result, raised=seen.group(1) if seen else "")
         else:
             present, expected = value_at(expected_result, path)
             check = Check(rule, sentence, path, "value", expected, present)

@@ -188,7 +188,8 @@ def main():
         server.shutdown()
     IDS.update(ids(EXPECTED, result, {}))
     name = raised and f"{type(raised).__module__}.{type(raised).__name__}: {raised}"
-    if not SENT and raised is not None:
+    seen = any(c["change"] == "raised" and c.get("raised") == type(raised).__name__ for c in CHECKS)
+    if not SENT and raised is not None and not seen:  # a raise the verdict saw is judged below
         print(f"not reproduced: the runtime sent no request here (it raised {name})")
         return 2
     failing = 0

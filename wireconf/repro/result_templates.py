@@ -24,8 +24,8 @@ from wireconf.adapters.own_clients import PLACEHOLDER_KEY, PROCESS_MESSAGES
 from wireconf.adapters.prompty_adapter import API_PROVIDER as PROMPTY_PROVIDER
 from wireconf.adapters.prompty_adapter.inputs import agent_data, message_data
 from wireconf.repro.llamaindex_template import llamaindex_result
-from wireconf.repro.script import Call, literal
-from wireconf.repro.templates import _sdk, pinned
+from wireconf.repro.script import Call, literal, pinned
+from wireconf.repro.templates import _sdk
 
 ResultTemplate = Callable[[str, dict[str, Any], bool], Call]
 

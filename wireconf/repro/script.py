@@ -35,9 +35,11 @@ class Check:
     change: str
     expected: Any = None
     present: bool = True
+    raised: str = ""
+    """For a ``raised`` check: the class of the exception the harness saw (``ValueError``)."""
 
     def data(self) -> dict[str, Any]:
-        return {
+        data = {
             "rule": self.rule,
             "sentence": self.sentence,
             "path": self.path,
@@ -45,6 +47,7 @@ class Check:
             "expected": self.expected,
             "present": self.present,
         }
+        return {**data, "raised": self.raised} if self.raised else data
 
 
 @dataclass(frozen=True)
