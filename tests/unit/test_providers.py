@@ -134,6 +134,7 @@ NAMING_APIS = (
     # api, as its adapter does
     "wireconf/repro/js_templates.py",
     "wireconf/repro/prompty_ts_template.py",
+    "wireconf/repro/templates.py",
     "wireconf/repro/result_templates.py",
     "wireconf/repro/llamaindex_template.py",
 )

@@ -71,7 +71,10 @@ def _constructed(value: Any) -> str:
     dump = getattr(value, "model_dump", None)
     if dump is None:
         return literal(value)
-    fields = dump(exclude_unset=True)
+    fields = {  # a pydantic URL as the text it was given (the field takes it so)
+        key: str(item) if type(item).__module__.startswith("pydantic") else item
+        for key, item in dump(exclude_unset=True).items()
+    }
     if type(value)(**fields).model_dump() != value.model_dump():
         raise UnwritableInput(f"a {type(value).__name__} of the input is not made again from its fields")
     return f"{type(value).__name__}({', '.join(f'{k}={literal(v)}' for k, v in fields.items())})"
