@@ -32,6 +32,14 @@ CASES = (
     ),
     ("litellm", "wire.anthropic.messages.recorded-tool-round-trip", "7.5/tool-result-message"),
     ("prompty", "wire.anthropic.messages.recorded-tool-round-trip", "7.5/tool-result-message"),
+    # a developer message is a ChatMessage, which load's allowed_objects='messages' refuses
+    ("langchain", "wire.openai.responses.developer-stays-in-input", "7.4/system-as-instructions"),
+    # prompty passes top_k to the SDK, whose create() refuses it: nothing is sent, the call raises
+    ("prompty", "wire.openai.chat.top-k-not-sent", "7.1.5/unmapped-ignored"),
+    # a request sent for an input the case expects refused (an error, before sending)
+    ("prompty", "wire.anthropic.messages.tool-call-arguments-not-json-raises", "7.5/tool-calls-as-tool-use"),
+    # an e2e case's request: stream() read to its end, stream_usage as at OpenAI's own base URL
+    ("langchain", "e2e.openai.chat.stream-parallel-tool-calls", "7.1.7/no-other-keys"),
 )
 
 FIX = (
@@ -60,7 +68,11 @@ def _bare_environment(root: Path, *first: Path) -> Path:
     return python
 
 
-def _script(tmp: Path, runtime: str, case: str, rule: str, path: str | None = None) -> Path:
+def _script(
+    tmp: Path, runtime: str, case: str, rule: str, path: str | None = None, python: Path | None = None
+) -> Path:
+    """The script ``wireconf repro`` writes; from the Python ``python`` (the runtime's environment) when
+    given, else from the runtime's environment when it has moved out, else in this process."""
     from wireconf.cli import main
 
     out = tmp / f"{runtime}-{case}.py"
@@ -78,8 +90,10 @@ def _script(tmp: Path, runtime: str, case: str, rule: str, path: str | None = No
     ]
     args += ["--path", path] if path else []
     args += ["--baselines", str(REPO / "conformance")]
-    if moved_out(runtime):  # its template reads the runtime (LangChain's dumpd): written in its environment
-        command = [str(runtime_env(runtime).python.parent / "wireconf"), *args]
+    if python is None and moved_out(runtime):
+        python = runtime_env(runtime).python
+    if python is not None:  # its template reads the runtime (LangChain's dumpd): written in its environment
+        command = [str(python.parent / "wireconf"), *args]
         done = subprocess.run(command, capture_output=True, text=True, cwd=REPO, check=False)
         assert done.returncode == 0, done.stdout + done.stderr
     else:
@@ -101,7 +115,9 @@ def bare(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return python
 
 
-@pytest.mark.parametrize(("runtime", "case", "rule"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("runtime", "case", "rule"), CASES, ids=[f"{c[0]}-{c[1].split('.')[-1]}" for c in CASES]
+)
 def test_a_reproduction_fails_as_its_finding_says_without_wireconf(tmp_path, bare, runtime, case, rule):
     script = _script(tmp_path, runtime, case, rule)
     text = script.read_text(encoding="utf-8")
@@ -129,6 +145,197 @@ def test_a_reproduction_passes_against_the_runtime_patched_where_the_fix_is_one_
     source.write_text(text.replace(FIX[1], FIX[2]), encoding="utf-8")
     python = _bare_environment(tmp_path / "venv", patched, installed)
     done = _run(python, script)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "all 1 difference(s) fixed" in done.stdout, done.stdout
+
+
+PROMPTY_FIX = (
+    "prompty/providers/openai/executor.py",
+    '    opts = mo.to_wire("openai")\n',
+    '    opts = {k: v for k, v in mo.to_wire("openai").items() if k != "top_k"}\n',
+)
+"""The one-line fix of prompty's ``7.1.5/unmapped-ignored`` finding: ``_build_options`` leaves out the
+``top_k`` that ``ModelOptions.to_wire("openai")`` writes (Chat Completions has no such parameter)."""
+
+
+def test_a_keyword_the_sdk_refuses_shows_until_the_runtime_leaves_the_key_out(tmp_path, bare):
+    runtime, case, rule = next(c for c in CASES if c[1] == "wire.openai.chat.top-k-not-sent")
+    installed = site_packages(runtime_env(runtime))
+    script = _script(tmp_path, runtime, case, rule, "$.top_k")
+    done = _run(_bare_environment(tmp_path / "unpatched", installed), script)
+    assert done.returncode == 1, done.stdout + done.stderr  # the SDK refuses the keyword: nothing is sent
+    assert "unexpected keyword argument 'top_k'" in done.stdout and f"{rule}: " in done.stdout
+    patched = tmp_path / "patched"
+    shutil.copytree(installed / "prompty", patched / "prompty")
+    source = patched / PROMPTY_FIX[0]
+    text = source.read_text(encoding="utf-8")
+    assert text.count(PROMPTY_FIX[1]) == 1, "the line to fix moved: update PROMPTY_FIX for this release"
+    source.write_text(text.replace(PROMPTY_FIX[1], PROMPTY_FIX[2]), encoding="utf-8")
+    done = _run(_bare_environment(tmp_path / "venv", patched, installed), script)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "all 1 difference(s) fixed" in done.stdout, done.stdout
+
+
+# -- LlamaIndex: its own environment (.venv-llamaindex), its objects written as constructor calls -------
+
+LLAMAINDEX_CASES = (
+    ("wire.openai.chat.single-text-part-is-string", "7.1.7/no-other-keys", "$.stream"),
+    ("wire.anthropic.messages.recorded-tool-round-trip", "7.5/no-other-keys", "$.tool_choice"),
+)
+
+LLAMAINDEX_FIX = (
+    "llama_index/llms/openai/base.py",
+    "                stream=False,\n                **self._get_model_kwargs(**kwargs),\n",
+    "                **self._get_model_kwargs(**kwargs),\n",
+)
+"""The one-line fix of LlamaIndex's ``7.1.7/no-other-keys`` finding at ``$.stream``: ``OpenAI._chat``
+passes ``stream=False`` to ``chat.completions.create``, which sends it; without the line the SDK sends
+no ``stream`` key (its first copy, the client it reuses, is the one the script runs)."""
+
+
+def _site_packages_of(python: Path) -> Path:
+    done = subprocess.run(
+        [str(python), "-I", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return Path(done.stdout.strip())
+
+
+@pytest.mark.parametrize(
+    ("case", "rule", "path"), LLAMAINDEX_CASES, ids=[c[0].split(".")[1] for c in LLAMAINDEX_CASES]
+)
+def test_a_llamaindex_reproduction_fails_as_its_finding_says_without_wireconf(
+    tmp_path, llamaindex_python, case, rule, path
+):
+    python = Path(llamaindex_python)
+    script = _script(tmp_path, "llamaindex", case, rule, path, python=python)
+    text = script.read_text(encoding="utf-8")
+    assert not re.search(r"^\s*(import|from) wireconf", text, re.MULTILINE), "the script imports wireconf"
+    bare = _bare_environment(tmp_path / "venv", _site_packages_of(python))
+    probe = subprocess.run([str(bare), "-I", "-c", "import wireconf"], capture_output=True, text=True)
+    assert probe.returncode == 1 and "No module named 'wireconf'" in probe.stderr, probe
+    done = _run(bare, script)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{rule}: " in done.stdout and f"at {path} of the request" in done.stdout, done.stdout
+
+
+def test_a_llamaindex_reproduction_passes_against_llamaindex_patched_where_the_fix_is_one_line(
+    tmp_path, llamaindex_python
+):
+    case, rule, path = LLAMAINDEX_CASES[0]
+    python = Path(llamaindex_python)
+    installed = _site_packages_of(python)
+    script = _script(tmp_path, "llamaindex", case, rule, path, python=python)
+    assert _run(_bare_environment(tmp_path / "unpatched", installed), script).returncode == 1
+    patched = tmp_path / "patched"
+    package = patched / "llama_index" / "llms" / "openai"
+    shutil.copytree(installed / "llama_index" / "llms" / "openai", package)
+    # llama_index is a namespace package: the patched llms.openai first, the rest as installed
+    source = patched / LLAMAINDEX_FIX[0]
+    text = source.read_text(encoding="utf-8")
+    assert text.count(LLAMAINDEX_FIX[1]) >= 1, "the line to fix moved: update LLAMAINDEX_FIX for this release"
+    source.write_text(text.replace(LLAMAINDEX_FIX[1], LLAMAINDEX_FIX[2], 1), encoding="utf-8")
+    done = _run(_bare_environment(tmp_path / "venv", patched, installed), script)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "all 1 difference(s) fixed" in done.stdout, done.stdout
+
+
+LLAMAINDEX_RESULT = ("process.gemini.generate_content.thoughts-between-text-parts", "8.8/text-parts-joined")
+
+LLAMAINDEX_RESULT_FIX = (
+    "llama_index/core/base/llms/types.py",
+    '        ct = "\\n".join(content_strs) or None\n',
+    '        ct = "".join(content_strs) or None\n',
+)
+"""The one-line fix of LlamaIndex's ``8.8/text-parts-joined`` finding: ``ChatMessage.content`` joins its
+text blocks with a newline, where the rule concatenates them with no separator."""
+
+
+def test_a_llamaindex_response_reproduction_fails_as_said_and_passes_once_fixed(tmp_path, llamaindex_python):
+    case, rule = LLAMAINDEX_RESULT
+    python = Path(llamaindex_python)
+    installed = _site_packages_of(python)
+    script = _script(tmp_path, "llamaindex", case, rule, python=python)
+    assert "ANSWER = {'status': 200" in script.read_text(encoding="utf-8")  # the recorded response, inlined
+    done = _run(_bare_environment(tmp_path / "unpatched", installed), script)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{rule}: " in done.stdout and 'expected: "42"' in done.stdout, done.stdout
+    patched = tmp_path / "patched"
+    shutil.copytree(installed / "llama_index" / "core", patched / "llama_index" / "core")
+    source = patched / LLAMAINDEX_RESULT_FIX[0]
+    text = source.read_text(encoding="utf-8")
+    assert text.count(LLAMAINDEX_RESULT_FIX[1]) == 1, "the line to fix moved: update LLAMAINDEX_RESULT_FIX"
+    source.write_text(text.replace(LLAMAINDEX_RESULT_FIX[1], LLAMAINDEX_RESULT_FIX[2]), encoding="utf-8")
+    done = _run(_bare_environment(tmp_path / "venv", patched, installed), script)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "all 1 difference(s) fixed" in done.stdout, done.stdout
+
+
+# -- an e2e case's request: the runtime called as its adapter's execute calls it -------------------------
+
+E2E_CASE = ("litellm", "e2e.openai.chat.stream-parallel-tool-calls", "7.1.7/no-other-keys")
+
+E2E_FIX = (
+    "litellm/llms/openai/openai.py",
+    '                return {"stream_options": {"include_usage": True}}\n',
+    "                return {}\n",
+)
+"""The one-line fix of LiteLLM's ``$.stream_options`` finding: ``OpenAIChatCompletion.get_stream_options``
+asks OpenAI for a stream's usage when the caller gave no ``stream_options``."""
+
+
+def test_an_e2e_reproduction_shows_the_request_sent_to_the_provider_until_fixed(tmp_path):
+    runtime, case, rule = E2E_CASE
+    installed = site_packages(runtime_env(runtime))
+    script = _script(tmp_path, runtime, case, rule, "$.stream_options")
+    assert "client=openai.OpenAI(" in script.read_text(encoding="utf-8")  # as the adapter points it
+    done = _run(_bare_environment(tmp_path / "unpatched", installed), script)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{rule}: " in done.stdout and "at $.stream_options of the request" in done.stdout, done.stdout
+    patched = tmp_path / "patched"
+    shutil.copytree(installed / "litellm", patched / "litellm")
+    source = patched / E2E_FIX[0]
+    text = source.read_text(encoding="utf-8")
+    assert text.count(E2E_FIX[1]) == 1, "the line to fix moved: update E2E_FIX for this release"
+    source.write_text(text.replace(E2E_FIX[1], E2E_FIX[2]), encoding="utf-8")
+    done = _run(_bare_environment(tmp_path / "venv", patched, installed), script)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "all 1 difference(s) fixed" in done.stdout, done.stdout
+
+
+# -- payload extractors (extract): the recorded payloads handed to NeMo Agent Toolkit's extractors -------
+
+NAT_CASE = ("nat", "extract.openai.chat.tool-result-bare-boolean", "extract/tool-result-primitives-as-json")
+
+NAT_FIX = (
+    "nat/atof/extractors.py",
+    "        return str(data)\n",
+    '        return json.dumps(data, separators=(",", ":"))\n',
+)
+"""The one-line fix of nat's ``extract/tool-result-primitives-as-json`` finding: the last line of
+``GenericToolResultExtractor.extract_tool_result`` writes a bare payload with ``str()`` (``False``); as
+JSON it is ``false``."""
+
+
+def test_an_extract_reproduction_fails_as_its_finding_says_and_passes_once_fixed(tmp_path):
+    runtime, case, rule = NAT_CASE
+    installed = site_packages(runtime_env(runtime))
+    script = _script(tmp_path, runtime, case, rule)
+    text = script.read_text(encoding="utf-8")
+    assert not re.search(r"^\s*(import|from) wireconf", text, re.MULTILINE), "the script imports wireconf"
+    assert "RESPONSE = {'kind': 'scope'" in text  # the tool event the harness hands the adapter, inlined
+    done = _run(_bare_environment(tmp_path / "unpatched", installed), script)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{rule}: " in done.stdout and 'expected: "false"' in done.stdout, done.stdout
+    patched = tmp_path / "patched"
+    shutil.copytree(installed / "nat", patched / "nat")
+    source = patched / NAT_FIX[0]
+    text = source.read_text(encoding="utf-8")
+    assert text.count(NAT_FIX[1]) == 1, "the line to fix moved: update NAT_FIX for this release"
+    source.write_text(text.replace(NAT_FIX[1], NAT_FIX[2]), encoding="utf-8")
+    done = _run(_bare_environment(tmp_path / "venv", patched, installed), script)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "all 1 difference(s) fixed" in done.stdout, done.stdout
 

@@ -134,7 +134,9 @@ NAMING_APIS = (
     # api, as its adapter does
     "wireconf/repro/js_templates.py",
     "wireconf/repro/prompty_ts_template.py",
+    "wireconf/repro/templates.py",
     "wireconf/repro/result_templates.py",
+    "wireconf/repro/llamaindex_template.py",
 )
 KNOWN = {("wireconf/corpus/prompty_vectors.py", "openai"): "Prompty's provider for a vector that names none"}
 

@@ -156,6 +156,78 @@ def test_a_raise_fails_where_the_verdict_saw_one_and_is_not_judged_where_it_saw_
     assert _script(tmp_path, {}, sends="pass").returncode == 2
 
 
+E2E_STREAM = "e2e.openai.chat.stream-parallel-tool-calls"
+
+
+def test_an_e2e_cases_request_is_checked_against_its_expect_request_and_linked_where_a_template_calls_it(
+    corpus,
+):
+    case = _case(corpus, E2E_STREAM)
+    extra = _difference("$.stream_options", "unexpected-key", ["7.1.7/no-other-keys"])
+    tools = _difference("$.tools[0].function.name", "value", ["7.1.7/no-other-keys"])
+    found = checks(case, [extra, tools], corpus.catalogue, Selection())
+    assert [(c.path, c.expected, c.present) for c in found] == [
+        ("$.stream_options", None, False),
+        ("$.tools[0].function.name", case.raw["expect_request"]["tools"][0]["function"]["name"], True),
+    ]
+    shows = reproducible(corpus)
+    record = CaseRecord("litellm", "1", E2E_STREAM, "e2e", "openai.chat", [], "failed", 0.0)
+    assert shows(record, extra)
+    assert not shows(replace(record, impl="ai-sdk"), extra)  # no e2e template of its own
+    assert not shows(record, _result_difference("$", "raised", ["x"]))  # an e2e result: not reproduced
+
+
+REFUSES = "wire.anthropic.messages.tool-call-arguments-not-json-raises"
+
+
+def test_a_wire_case_that_expects_an_error_checks_that_nothing_is_sent_and_links_python_runtimes(corpus):
+    """7.5/tool-calls-as-tool-use: "arguments that are not a JSON object are an error": a runtime that
+    sends a request for them shows the deviation; the check expects the case's error, before sending.
+    A case whose input names a media URL is not linked (the runtime would download it first)."""
+    case = _case(corpus, REFUSES)
+    sent = _result_difference("$", "returned", ["7.5/tool-calls-as-tool-use"])
+    found = checks(case, [sent], corpus.catalogue, Selection())
+    assert [(c.path, c.change, c.expected) for c in found] == [("$", "returned", "an error (invalid-input)")]
+    assert checks(_case(corpus, CASE), [sent], corpus.catalogue, Selection()) == []  # expects a request
+    shows = reproducible(corpus)
+    record = CaseRecord("prompty", "1", REFUSES, "wire", "anthropic.messages", [], "failed", 0.0)
+    assert shows(record, sent)
+    assert not shows(replace(record, impl="ai-sdk"), sent)  # its frame judges requests only
+    assert not shows(replace(record, id="wire.openai.responses.system-image-raises"), sent)  # an image URL
+
+
+def test_a_request_sent_where_the_input_was_to_be_refused_shows_until_the_runtime_raises(tmp_path):
+    refuses = Check(
+        "7.4/instructions-text", "an image is an error", "$", "returned", "an error (invalid-input)"
+    )
+    done = _script(tmp_path, {"input": []}, found=[refuses])
+    assert done.returncode == 1, done.stdout
+    assert "expected: an error (invalid-input), raised before any request" in done.stdout
+    assert 'actual:   it sent a request to /v1/x: {"input": []}' in done.stdout
+    fixed = _script(
+        tmp_path, {}, sends='raise ValueError("a system message holds text only")', found=[refuses]
+    )
+    assert fixed.returncode == 0 and "fixed: the runtime raised before sending" in fixed.stdout
+
+
+def test_a_key_the_sdk_refuses_as_a_keyword_fails_the_check_that_it_is_not_sent(tmp_path):
+    """A rule that says a key is not sent and causes no error: a runtime that passes it to an SDK method
+    without that parameter raises before anything is sent, which shows the deviation (exit 1); a raise
+    naming another keyword, or of another kind, is still not judged (exit 2)."""
+    refused = "raise TypeError(\"Completions.create() got an unexpected keyword argument 'extra'\")"
+    done = _script(tmp_path, {}, sends=refused, found=[EXTRA])
+    assert done.returncode == 1, done.stdout
+    assert "7.9.7/no-other-keys: nothing else" in done.stdout
+    assert "expected: nothing (the key left out, the request sent)" in done.stdout
+    assert "actual:   it raised builtins.TypeError" in done.stdout
+    other = "raise TypeError(\"create() got an unexpected keyword argument 'top_k'\")"
+    assert _script(tmp_path, {}, sends=other, found=[EXTRA]).returncode == 2
+    assert (
+        _script(tmp_path, {}, sends=refused.replace("TypeError", "ValueError"), found=[EXTRA]).returncode == 2
+    )
+    assert _script(tmp_path, {}, sends=refused, found=[ID]).returncode == 2  # not a key that must be left out
+
+
 def test_a_generated_script_imports_only_the_runtime(corpus):
     pytest.importorskip("litellm")
     case = _case(corpus, CASE)
@@ -293,6 +365,43 @@ def test_listed_keys_patterns_and_ids_match_as_the_harness_matches(tmp_path):
     whole = Check("r", "s", "$", "value", expected)
     assert _result_script(tmp_path, returns, [whole], expected, listed=True).returncode == 0
     assert _result_script(tmp_path, returns, [whole], expected, listed=False).returncode == 1  # "extra"
+
+
+def test_an_id_matcher_holds_one_id_per_name_and_never_another_names(tmp_path):
+    """``{$id: name}`` (wireconf/judging/matchers.py): any non-empty id, the same for one name wherever it
+    stands, a different one for each name; two calls sharing an id fail the second's check."""
+    expected = [{"id": {"$id": "paris"}}, {"id": {"$id": "lyon"}}]
+    second = Check("8.9/synthesised-ids-across-stream", "unique", "$[1].id", "value", {"$id": "lyon"})
+    shared = _result_script(tmp_path, '[{"id": "f"}, {"id": "f"}]', [second], expected)
+    assert shared.returncode == 1 and 'expected: {"$id": "lyon"}\n  actual:   "f"' in shared.stdout
+    assert _result_script(tmp_path, '[{"id": "f"}, {"id": "g"}]', [second], expected).returncode == 0
+
+
+def test_a_difference_of_the_async_processor_alone_is_not_checked_by_a_script(corpus):
+    case = _case(corpus, TOOL_CASE)
+    async_only = {**_result_difference("$", "returned", [COMPACT]), "variant": "process_async"}
+    assert result_checks(case, [async_only], corpus.catalogue, Selection()) == []
+    record = CaseRecord("litellm", "1", TOOL_CASE, "process", "anthropic.messages", [COMPACT], "failed", 0.0)
+    assert not reproducible(corpus)(record, async_only)
+
+
+def test_a_raise_before_any_request_shows_when_the_verdict_saw_that_class_raised(tmp_path):
+    """A runtime that refuses the call before sending (LlamaIndex's unknown model) breaks a rule that
+    expects a result: shown when the harness saw the same class raised, not judged otherwise."""
+
+    def run(seen):
+        check = Check("8.1/first-choice", "a result", "$", "raised", "Hello!", raised=seen)
+        call = Call(("nothing",), "", 'raise ValueError("Unknown model")')
+        frame = ResultFrame("t", "wireconf repro", "case", "here", stream=False, listed=False)
+        text = render_result(frame, call, Answer(200, "application/json", "{}"), "Hello!", [check])
+        path = tmp_path / "repro.py"
+        path.write_text(text, encoding="utf-8")
+        return subprocess.run([sys.executable, "-I", str(path)], capture_output=True, text=True, timeout=60)
+
+    done = run("ValueError")
+    assert done.returncode == 1 and "actual:   it raised builtins.ValueError: Unknown model" in done.stdout
+    assert run("TypeError").returncode == 2  # another raise: not the one the verdict judged
+    assert run("").returncode == 2
 
 
 def test_a_return_fails_where_an_error_was_expected_and_any_raise_passes_it(tmp_path):

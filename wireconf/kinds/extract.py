@@ -115,7 +115,9 @@ def _event(extractor: str, start: bool, data_schema: JSON, data: JSON) -> dict[s
     }
 
 
-def _prepare(ctx: HarnessContext, case: LoadedCase[ExtractCase]) -> Call[None]:
+def payloads(ctx: HarnessContext, case: LoadedCase[ExtractCase]) -> tuple[JSON, JSON]:
+    """The ``request`` and ``response`` the adapter's ``extract`` gets for ``case``: bare bodies, or ATOF
+    events around them (also what a reproduction of the case hands the runtime, ``wireconf.repro``)."""
     model = case.model
     request = None if model.request is None else _body(ctx, model.request, "request", "request")
     response = None if model.response is None else _body(ctx, model.response, "response", "response")
@@ -125,7 +127,11 @@ def _prepare(ctx: HarnessContext, case: LoadedCase[ExtractCase]) -> Call[None]:
             request = _event(model.extractor, True, schema, request)
         if model.response is not None:
             response = _event(model.extractor, False, schema, response)
-    request, response = to_plain(request), to_plain(response)
+    return to_plain(request), to_plain(response)
+
+
+def _prepare(ctx: HarnessContext, case: LoadedCase[ExtractCase]) -> Call[None]:
+    request, response = payloads(ctx, case)
 
     def call(adapter: AdapterObject) -> Outcome[None]:
         given = (copy.deepcopy(request), copy.deepcopy(response))

@@ -2,10 +2,13 @@
 input as the kind hands it to the adapter, and one check per difference of the verdict (filtered to one
 root cause by rule or place), the expected value read from the case's expectation at its path.
 
-A ``wire`` case's script checks the request the runtime sends (``templates``, ``script``); a ``process`` or
-``stream`` case's serves the case's recorded response and checks what the runtime makes of it
-(``result_templates``, ``result_script``). Other kinds (spans, e2e exchanges) get a ``ReproError`` saying
-so, as does a runtime with no template for the kind.
+A ``wire`` case's script checks the request the runtime sends (``templates``, ``script``), as does an
+``e2e`` case's that expects one request (its ``expect_request``, the runtime called as its ``execute``
+calls it: ``E2E_TEMPLATES``); a ``process`` or ``stream`` case's serves the case's recorded response and
+checks what the runtime makes of it (``result_templates``, ``result_script``); an ``extract`` case's
+hands the payloads to the runtime's extractors (``extract_templates``). Other kinds (spans, an e2e
+case's result or its several requests) get a ``ReproError`` saying so, as does a runtime with no
+template for the kind.
 """
 
 from __future__ import annotations
@@ -27,15 +30,21 @@ from wireconf.corpus.data_paths import resolve_agent_paths
 from wireconf.corpus.rules import Catalogue
 from wireconf.judging.recorded_values import has_references
 from wireconf.kinds.base import HarnessContext, recorded_response
+from wireconf.kinds.e2e import KIND as E2E
+from wireconf.kinds.extract import KIND as EXTRACT
+from wireconf.kinds.extract import payloads
 from wireconf.kinds.process import KIND as PROCESS
+from wireconf.kinds.process import PROCESS_ASYNC
 from wireconf.kinds.stream import KIND as STREAM
 from wireconf.kinds.wire import KIND as WIRE
+from wireconf.repro.extract_templates import EXTRACT_TEMPLATES
 from wireconf.repro.js_script import JsFrame, Mode, render_js
 from wireconf.repro.js_templates import JS_TEMPLATES
-from wireconf.repro.result_script import ResultFrame, render_result
+from wireconf.repro.llamaindex_template import UnwritableInput
+from wireconf.repro.result_script import EXTRACTED, ResultFrame, render_result
 from wireconf.repro.result_templates import READS_HTTP, RESULT_TEMPLATES
 from wireconf.repro.script import Answer, Check, render
-from wireconf.repro.templates import ALIASED_APIS, TEMPLATES
+from wireconf.repro.templates import ALIASED_APIS, E2E_TEMPLATES, TEMPLATES
 from wireconf.sdk.replay import SdkReplay
 
 if TYPE_CHECKING:
@@ -69,8 +78,11 @@ class ReproError(WireconfError):
     """No reproduction can be made for this case and runtime; the message says why."""
 
     default_hint = (
-        "wireconf repro makes scripts for the request a runtime builds (wire cases) and for what it makes"
-        " of a response (process and stream cases) of " + ", ".join(sorted(TEMPLATES))
+        "wireconf repro makes scripts for the request a runtime builds (wire cases, and e2e cases of one"
+        " request) and for what it makes of a response (process and stream cases) of "
+        + ", ".join(sorted(TEMPLATES))
+        + ", and for what its payload extractors return (extract cases) of "
+        + ", ".join(sorted(EXTRACT_TEMPLATES))
     )
 
 
@@ -115,21 +127,45 @@ def value_at(document: Any, path: str) -> tuple[bool, Any]:
     return True, value
 
 
+def expected_request(case: LoadedCase[Any]) -> Any:
+    """The request body ``case`` expects: a ``wire`` case's ``expect``, an ``e2e`` case's
+    ``expect_request`` (one request: a list, several, is not reproduced)."""
+    return to_plain(case.raw.get("expect_request" if case.kind == E2E.name else "expect"))
+
+
+def refused_input(case: LoadedCase[Any], difference: dict[str, Any]) -> bool:
+    """Whether ``difference`` is a ``wire`` case's error not raised: the runtime built (and sent) a
+    request for an input the case expects it to refuse."""
+    expects_error = getattr(case.model, "expect_error", None) is not None
+    returned = difference.get("subject") == "result" and difference.get("change") == "returned"
+    return case.kind == WIRE.name and expects_error and returned
+
+
+def _error_label(case: LoadedCase[Any]) -> str:
+    error = getattr(case.model, "expect_error", None)
+    return f"an error ({error.label})" if error is not None else "an error"
+
+
 def checks(
     case: LoadedCase[Any], differences: list[dict[str, Any]], catalogue: Catalogue, selection: Selection
 ) -> list[Check]:
     """One check per selected difference of the request, with the rule's sentence and the value the
     case expects at its path."""
-    expected_request = to_plain(case.raw.get("expect"))
+    expected_request_ = expected_request(case)
     out = []
     for difference in differences:
+        if refused_input(case, difference):  # sent where the input was to be refused
+            if selection.keeps(difference):
+                rule, sentence = selection.rule_of(difference, catalogue)
+                out.append(Check(rule, sentence, "$", "returned", _error_label(case)))
+            continue
         if difference.get("subject") != "request" or difference.get("change") not in CHECKED_CHANGES:
             continue
         if not selection.keeps(difference):
             continue
         rule, sentence = selection.rule_of(difference, catalogue)
         path = str(difference.get("path", "$"))
-        present, expected = value_at(expected_request, path)
+        present, expected = value_at(expected_request_, path)
         out.append(Check(rule, sentence, path, str(difference.get("change")), expected, present))
     return out
 
@@ -151,16 +187,25 @@ def reproduction(
         return result_reproduction(
             runtime, version, case, differences, catalogue, selection, command, location, cassettes
         )
-    template = TEMPLATES.get(runtime)
-    if template is None and runtime not in JS_TEMPLATES:
+    if case.kind == EXTRACT.name:
+        return extract_reproduction(
+            runtime, version, case, differences, catalogue, selection, command, location, cassettes
+        )
+    e2e = case.kind == E2E.name
+    template = (E2E_TEMPLATES if e2e else TEMPLATES).get(runtime)
+    if template is None and (e2e or runtime not in JS_TEMPLATES):
         raise ReproError(f"no reproduction template for the runtime {runtime!r}", case=case.id)
-    if case.kind != WIRE.name:
+    if case.kind != WIRE.name and not e2e:
         raise ReproError(
             f"{case.id} is a {case.kind} case: only the request a runtime builds and what it makes of a"
-            " response (process, stream) are reproduced yet",
+            " response (process, stream, extract) are reproduced yet",
             case=case.id,
         )
+    if e2e and not isinstance(expected_request(case), dict):
+        raise ReproError(f"{case.id} expects several requests: only the first is reproduced", case=case.id)
     found = checks(case, differences, catalogue, selection)
+    if template is None:  # a JavaScript runtime's frame judges the requests sent only
+        found = [check for check in found if check.change != "returned"]
     if not found:
         raise ReproError(
             f"{runtime}'s verdict on {case.id} has no difference of the request to check"
@@ -176,6 +221,8 @@ def reproduction(
         return render_js(frame, js, ANSWER, to_plain(case.raw.get("expect")), found)
     try:  # a template writes the runtime's own objects (LangChain's dumpd): it runs where that is installed
         call = template(case.api, agent, messages)
+    except UnwritableInput as error:
+        raise ReproError(f"{case.id}: {error.message}", case=case.id) from error
     except ModuleNotFoundError as error:
         raise ReproError(
             f"{runtime} is not installed here ({error.name}): run wireconf repro with the Python of its"
@@ -205,8 +252,10 @@ RESULT_CHANGES = (
 )
 """The differences of a result a script checks: at a place (``CHECKED_CHANGES`` but ``raised``, which is
 checked on the whole result), and a return where an error was expected; an error of another category
-(``wrong-error``) or a late text item (``not-incremental``) are the harness's readings, left out."""
+(``wrong-error``) or a late text item (``not-incremental``) are the harness's readings, left out, as is
+a difference of ``process_async`` alone (the scripts call the synchronous processor)."""
 _ITEM = re.compile(r"\[\d+\]$")
+_RAISED = re.compile(r": raised \((\w+)\)$")
 _QUOTED_STEP = re.compile(r"\['")
 
 
@@ -222,6 +271,8 @@ def result_checks(
         change = str(difference.get("change"))
         if difference.get("subject") != "result" or change not in (*RESULT_CHANGES, "raised"):
             continue
+        if difference.get("variant") == PROCESS_ASYNC.name:  # the scripts call the sync processor
+            continue
         if not selection.keeps(difference):
             continue
         rule, sentence = selection.rule_of(difference, catalogue)
@@ -230,11 +281,10 @@ def result_checks(
         if change in ("missing-item", "unexpected-item"):
             path = _ITEM.sub("", path)
         if change == "returned":
-            error = getattr(case.model, "expect_error", None)
-            label = f"an error ({error.label})" if error is not None else "an error"
-            check = Check(rule, sentence, "$", change, label)
-        elif change == "raised":
-            check = Check(rule, sentence, "$", change, expected_result)
+            check = Check(rule, sentence, "$", change, _error_label(case))
+        elif change == "raised":  # the class the harness saw: the same raise before any request shows it
+            seen = _RAISED.search(str(difference.get("signature", "")))
+            check = Check(rule, sentence, "$", change, expected_result, raised=seen.group(1) if seen else "")
         else:
             present, expected = value_at(expected_result, path)
             check = Check(rule, sentence, path, "value", expected, present)
@@ -299,6 +349,38 @@ def result_reproduction(
     return render_result(frame, call, answer, to_plain(case.raw.get("expect")), found)
 
 
+def extract_reproduction(
+    runtime: str,
+    version: str,
+    case: LoadedCase[Any],
+    differences: list[dict[str, Any]],
+    catalogue: Catalogue,
+    selection: Selection,
+    command: str,
+    location: str,
+    cassettes: Path | None,
+) -> str:
+    """The script reproducing ``runtime``'s verdict on an ``extract`` case: the payloads the kind hands
+    the adapter inlined, what the runtime's extractors return for them checked."""
+    template = EXTRACT_TEMPLATES.get(runtime)
+    if template is None:
+        raise ReproError(f"no reproduction template for {runtime!r}'s payload extractors", case=case.id)
+    found = result_checks(case, differences, catalogue, selection)
+    if not found:
+        raise ReproError(
+            f"{runtime}'s verdict on {case.id} has no difference of the result to check"
+            + (f" that matches {selection}" if selection != Selection() else ""),
+            case=case.id,
+        )
+    ctx = HarnessContext(CassetteStore(cassettes or case.path.parent), SdkReplay())
+    request, response = payloads(ctx, case)
+    listed = getattr(case.model, "expect_keys", "all") == "listed"
+    title = f"{runtime} {version}: {found[0].rule} ({case.id})"
+    frame = ResultFrame(title, command, case.id, location, False, listed, about=EXTRACTED)
+    call = template(case.api, request, response)
+    return render_result(frame, call, None, to_plain(case.raw.get("expect")), found)
+
+
 def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]:
     """Whether ``wireconf repro`` makes a script for a failing case of ``corpus`` that checks one of its
     differences: its runtime has a template for the case's kind and the script checks that difference.
@@ -306,22 +388,37 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
     harness answers it, the script, offline, cannot), as is a response case that expects values of its
     recording or hands a runtime that reads no HTTP (prompty's processor) a mapping. The findings page
     links those root causes to the command."""
-    offline, responses = set(), set()
+    offline, responses, extracted, one_request, refusing = set(), set(), set(), set(), set()
     for case in corpus.cases():
         if case.kind == WIRE.name and not named_media(to_plain(case.raw.get("messages", []))):
             offline.add(case.id)
+            if getattr(case.model, "expect_error", None) is not None:
+                refusing.add(case.id)
+        elif case.kind == E2E.name and not named_media(to_plain(case.raw.get("messages", []))):
+            if isinstance(to_plain(case.raw.get("expect_request")), dict):
+                one_request.add(case.id)
         elif case.kind in (PROCESS.name, STREAM.name) and not has_references(
             to_plain(case.raw.get("expect"))
         ):
             responses.add((case.id, getattr(case.model, "response_as", "sdk") == "sdk"))
+        elif case.kind == EXTRACT.name:
+            extracted.add(case.id)
 
     def shows(record: CaseRecord, difference: dict[str, Any]) -> bool:
         change, subject = difference.get("change"), difference.get("subject")
+        if subject == "request" and record.id in one_request:
+            return record.impl in E2E_TEMPLATES and change in CHECKED_CHANGES
         if subject == "request":
             wire = record.impl in TEMPLATES or record.impl in JS_TEMPLATES
             return wire and record.id in offline and change in CHECKED_CHANGES
+        if subject == "result" and change == "returned" and record.id in refusing:  # a wire case's error
+            return record.impl in TEMPLATES
         if subject != "result" or change not in (*RESULT_CHANGES, "raised"):
             return False
+        if difference.get("variant") == PROCESS_ASYNC.name:
+            return False
+        if record.id in extracted:
+            return record.impl in EXTRACT_TEMPLATES
         if record.impl not in RESULT_TEMPLATES and record.impl not in JS_TEMPLATES:
             return False
         return (record.id, True) in responses or (

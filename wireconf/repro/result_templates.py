@@ -23,8 +23,9 @@ from wireconf.adapters.litellm import completion_arguments
 from wireconf.adapters.own_clients import PLACEHOLDER_KEY, PROCESS_MESSAGES
 from wireconf.adapters.prompty_adapter import API_PROVIDER as PROMPTY_PROVIDER
 from wireconf.adapters.prompty_adapter.inputs import agent_data, message_data
-from wireconf.repro.script import Call, literal
-from wireconf.repro.templates import _sdk, pinned
+from wireconf.repro.llamaindex_template import llamaindex_result
+from wireconf.repro.script import Call, literal, pinned
+from wireconf.repro.templates import _sdk
 
 ResultTemplate = Callable[[str, dict[str, Any], bool], Call]
 
@@ -177,10 +178,15 @@ def prompty(api: str, agent: dict[str, Any], stream: bool) -> Call:
     return Call(pinned("prompty", _sdk(api)), prelude, "\n".join(body))
 
 
-RESULT_TEMPLATES: dict[str, ResultTemplate] = {"litellm": litellm, "langchain": langchain, "prompty": prompty}
+RESULT_TEMPLATES: dict[str, ResultTemplate] = {
+    "litellm": litellm,
+    "langchain": langchain,
+    "prompty": prompty,
+    "llamaindex": llamaindex_result,
+}
 """The runtimes whose result a reproduction reads, by the adapter's name."""
 
-READS_HTTP = frozenset({"litellm", "langchain", "ai-sdk"})
+READS_HTTP = frozenset({"litellm", "langchain", "ai-sdk", "llamaindex"})
 """The runtimes that read a response from HTTP whatever form the case hands its processor in
 (``response_as: mapping`` too): their adapters call the endpoint; prompty's processors (Python and
 TypeScript) are handed the form."""

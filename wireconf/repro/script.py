@@ -4,8 +4,11 @@ The frame is standard library only: a ``ThreadingHTTPServer`` on 127.0.0.1 that 
 and answers each with the script's inlined response, the runtime's ``call(base_url)`` run against it, and
 the checks: at each differing path of the verdict, the value the rule expects against the one the runtime
 sent. A check holds once the two are equal; the script exits 1 while any does not (or while the runtime
-raises where the verdict says it raised instead of sending), 0 once all hold, and 2 when it cannot judge:
-no request and nothing raised, or a raise where the verdict judged a request (not reproduced here). A
+sends a request where the case expects it to refuse its input (an error, raised before sending), or
+raises where the verdict says it raised instead of sending, or refuses, as the SDK's keyword, a key the
+rule says must not be sent: the harness's capture reads the keywords a runtime passes as the body, the
+real SDK refuses one it has no parameter for), 0 once all hold, and 2 when it cannot judge: no request
+and nothing raised, or another raise where the verdict judged a request (not reproduced here). A
 Gemini body may spell a field by its proto name (``system_instruction``), which the API reads alike:
 ``aliases`` looks a key up under both spellings, as the harness compares them
 (``wireconf.providers.google.canonical_body``).
@@ -13,6 +16,7 @@ Gemini body may spell a field by its proto name (``system_instruction``), which 
 
 from __future__ import annotations
 
+import importlib.metadata
 import pprint
 from dataclasses import dataclass
 from typing import Any
@@ -31,9 +35,11 @@ class Check:
     change: str
     expected: Any = None
     present: bool = True
+    raised: str = ""
+    """For a ``raised`` check: the class of the exception the harness saw (``ValueError``)."""
 
     def data(self) -> dict[str, Any]:
-        return {
+        data = {
             "rule": self.rule,
             "sentence": self.sentence,
             "path": self.path,
@@ -41,6 +47,7 @@ class Check:
             "expected": self.expected,
             "present": self.present,
         }
+        return {**data, "raised": self.raised} if self.raised else data
 
 
 @dataclass(frozen=True)
@@ -60,6 +67,17 @@ class Call:
     requirements: tuple[str, ...]
     prelude: str
     body: str
+
+
+def pinned(*distributions: str) -> tuple[str, ...]:
+    """``name==version`` of each distribution as installed here (the release the verdict judged)."""
+    out = []
+    for name in distributions:
+        try:
+            out.append(f"{name}=={importlib.metadata.version(name)}")
+        except importlib.metadata.PackageNotFoundError:
+            out.append(name)
+    return tuple(out)
 
 
 def literal(value: Any) -> str:
@@ -149,6 +167,18 @@ def shown(value):
     return "nothing" if value is MISSING else json.dumps(value, ensure_ascii=False)
 
 
+def refused_key(check, raised):
+    """Whether ``raised`` is a call refusing, as a keyword, the top-level key the check says must not
+    be sent: the runtime passed it to its SDK, whose method has no such parameter (Python's TypeError)."""
+    key = re.fullmatch(r"\\$\\.(\\w+)", check["path"])
+    return (
+        check["change"] == "unexpected-key"
+        and key is not None
+        and isinstance(raised, TypeError)
+        and f"unexpected keyword argument '{{key.group(1)}}'" in str(raised)
+    )
+
+
 def main():
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -163,6 +193,20 @@ def main():
         if raised is None:
             print("the runtime sent no request and raised nothing: nothing to judge")
             return 2
+        refused = [check for check in CHECKS if refused_key(check, raised)]
+        if refused:
+            name = f"{{type(raised).__module__}}.{{type(raised).__name__}}"
+            for check in refused:
+                print(f"{{check['rule']}}: {{check['sentence']}}")
+                print(f"  at {{check['path']}}: the runtime passed this key to its SDK, which refused it")
+                print("  expected: nothing (the key left out, the request sent)")
+                print(f"  actual:   it raised {{name}}: {{raised}}")
+            print(f"{{len(refused)}} of {{len(CHECKS)}} difference(s) still show")
+            return 1
+        if CHECKS and all(check["change"] == "returned" for check in CHECKS):
+            name = f"{{type(raised).__module__}}.{{type(raised).__name__}}"
+            print(f"all {{len(CHECKS)}} difference(s) fixed: the runtime raised before sending ({{name}})")
+            return 0
         if not any(check["change"] == "raised" for check in CHECKS):
             name = f"{{type(raised).__module__}}.{{type(raised).__name__}}"
             print(f"not reproduced: the runtime sent no request here (it raised {{name}}: {{raised}}),")
@@ -178,6 +222,12 @@ def main():
     for check in CHECKS:
         if check["change"] == "raised":
             continue  # the runtime raised where it should have sent a request: it sent one now
+        if check["change"] == "returned":  # it should have refused the input, before sending anything
+            failing += 1
+            print(f"{{check['rule']}}: {{check['sentence']}}")
+            print(f"  expected: {{check['expected']}}, raised before any request")
+            print(f"  actual:   it sent a request to {{SENT[0][0]}}: {{shown(sent)}}")
+            continue
         expected = check["expected"] if check["present"] else MISSING
         actual = at(sent, check["path"])
         if actual == expected:

@@ -10,7 +10,6 @@ are imported by the script, never wireconf.
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 from collections.abc import Callable
 from typing import Any
@@ -19,24 +18,14 @@ from wireconf.adapters import langchain_inputs, openai_inputs
 from wireconf.adapters.langchain import MODELS as LANGCHAIN_MODELS
 from wireconf.adapters.langchain import SDK_API_VERSION, model_arguments
 from wireconf.adapters.litellm import JSON_NAMES_APIS, completion_arguments
-from wireconf.adapters.own_clients import PLACEHOLDER_KEY
+from wireconf.adapters.own_clients import PLACEHOLDER_KEY, without_stream
 from wireconf.adapters.prompty_adapter import API_PROVIDER as PROMPTY_PROVIDER
 from wireconf.adapters.prompty_adapter.inputs import agent_data, message_data
 from wireconf.providers.registry import PROVIDER_OF
-from wireconf.repro.script import Call, literal
+from wireconf.repro.llamaindex_template import llamaindex
+from wireconf.repro.script import Call, literal, pinned
 
 Template = Callable[[str, dict[str, Any], list[dict[str, Any]]], Call]
-
-
-def pinned(*distributions: str) -> tuple[str, ...]:
-    """``name==version`` of each distribution as installed here (the release the verdict judged)."""
-    out = []
-    for name in distributions:
-        try:
-            out.append(f"{name}=={importlib.metadata.version(name)}")
-        except importlib.metadata.PackageNotFoundError:
-            out.append(name)
-    return tuple(out)
 
 
 def _sdk(api: str) -> str:
@@ -56,21 +45,48 @@ def litellm(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> 
     return Call(pinned("litellm", _sdk(api)), prelude, body)
 
 
+def litellm_e2e(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Call:
+    """As ``LiteLLMAdapter.execute`` points it (``_pointed``): for Chat Completions an OpenAI client at
+    the server in place of ``api_base``, which leaves LiteLLM's own ``api_base`` OpenAI's (it asks for a
+    stream's usage only there), so the request is the one it sends OpenAI."""
+    call = litellm(api, agent, messages)
+    if api != "openai.chat":
+        return call
+    client = f'openai.OpenAI(api_key="{PLACEHOLDER_KEY}", base_url=base_url, max_retries=0)'
+    body = call.body.replace("api_base=base_url", f"client={client}")
+    return Call(call.requirements, "import openai\n" + call.prelude, body)
+
+
 def langchain(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Call:
     """The chat model (``ChatOpenAI`` / ``ChatAnthropic`` / ``ChatGoogleGenerativeAI``) with the agent's
     options, tools bound (or its structured output), ``invoke``d with the adapter's message objects
     (``wireconf.adapters.langchain_inputs``), kept as LangChain's own serialisation (``dumpd``)."""
+    return _langchain(api, agent, messages, streamed=False)
+
+
+def langchain_e2e(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Call:
+    """As ``LangChainAdapter.execute`` calls it: ``invoke``, or, when the agent asks for a stream,
+    ``stream`` (without the option; tools bound, no structured output) read to its end."""
+    streamed, agent = without_stream(agent)
+    return _langchain(api, agent, messages, streamed=streamed, e2e=True)
+
+
+def _langchain(
+    api: str, agent: dict[str, Any], messages: list[dict[str, Any]], *, streamed: bool, e2e: bool = False
+) -> Call:
     from langchain_core.load import dumpd
 
     module, cls, distribution, _ = LANGCHAIN_MODELS[api]
     arguments = model_arguments(api, agent)
     if api in SDK_API_VERSION:
         arguments["api_version"] = SDK_API_VERSION[api]
+    if e2e and api.startswith("openai."):  # ``pointed_at``: the default it has at OpenAI's own base URL
+        arguments["stream_usage"] = True
     written = json.loads(json.dumps(dumpd([langchain_inputs.message(m) for m in messages])))
     lines = [f"model = {cls}(**ARGUMENTS, base_url=base_url)"]
     tools = openai_inputs.function_tools(agent)
     extra = ""
-    if agent.get("outputs"):
+    if agent.get("outputs") and not streamed:
         schema = {"title": "structured_output", **openai_inputs.json_schema(agent["outputs"])}
         extra = f"\n\nSCHEMA = {literal(schema)}"
         lines.append("model = model.with_structured_output(SCHEMA)")
@@ -80,9 +96,12 @@ def langchain(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -
         lines.append(
             "model = model.bind_tools(TOOLS, strict=True)" if strict else "model = model.bind_tools(TOOLS)"
         )
-    lines.append("model.invoke(load(MESSAGES, allowed_objects='messages'))")
+    classes = sorted({str(m["id"][-1]) for m in written})  # ChatMessage (a developer's) is not 'messages'
+    loaded = f"load(MESSAGES, allowed_objects=[{', '.join(classes)}])"
+    lines.append(f"for _ in model.stream({loaded}):\n    pass" if streamed else f"model.invoke({loaded})")
     prelude = (
-        f"import warnings\n\nfrom langchain_core.load import load\nfrom {module} import {cls}\n\n"
+        f"import warnings\n\nfrom langchain_core.load import load\n"
+        f"from langchain_core.messages import {', '.join(classes)}\nfrom {module} import {cls}\n\n"
         'warnings.filterwarnings("ignore", message="The function `load` is in beta")\n\n'
         f"ARGUMENTS = {literal(arguments)}{extra}\n\nMESSAGES = {literal(written)}"
     )
@@ -110,8 +129,19 @@ def prompty(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> 
     return Call(pinned("prompty", _sdk(api)), prelude, body)
 
 
-TEMPLATES: dict[str, Template] = {"litellm": litellm, "langchain": langchain, "prompty": prompty}
+TEMPLATES: dict[str, Template] = {
+    "litellm": litellm,
+    "langchain": langchain,
+    "prompty": prompty,
+    "llamaindex": llamaindex,
+}
 """The runtimes a reproduction can call, by the adapter's name."""
+
+E2E_TEMPLATES: dict[str, Template] = {**TEMPLATES, "litellm": litellm_e2e, "langchain": langchain_e2e}
+"""How each runtime is called for an ``e2e`` case (its adapter's ``execute``): as for a ``wire`` case
+(the stream option read as LiteLLM, prompty and LlamaIndex read it there too), pointed at the server as
+the adapter points it at the case's endpoint (``litellm_e2e``), LangChain's ``stream`` when the agent
+asks for one (``langchain_e2e``)."""
 
 ALIASED_APIS = JSON_NAMES_APIS
 """Apis whose bodies may spell a field by its proto name (LiteLLM's), which the provider reads alike."""
