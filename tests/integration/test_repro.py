@@ -176,7 +176,7 @@ def test_a_keyword_the_sdk_refuses_shows_until_the_runtime_leaves_the_key_out(tm
     assert "all 1 difference(s) fixed" in done.stdout, done.stdout
 
 
-# -- LlamaIndex: its own environment (.venv-llamaindex), its objects written as constructor calls -------
+# -- LlamaIndex: its own environment (wireconf.envs), its objects written as constructor calls -------
 
 LLAMAINDEX_CASES = (
     ("wire.openai.chat.single-text-part-is-string", "7.1.7/no-other-keys", "$.stream"),
