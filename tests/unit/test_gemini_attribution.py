@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from tests.conftest import CASES
-from wireconf.adapters.litellm import json_names
 from wireconf.cassettes.compare import differences
 from wireconf.corpus.rules import Catalogue, load_catalogue
 from wireconf.judging.attribution import DECLARED, attribute
+from wireconf.providers.google import read_body
 
 API = "gemini.generate_content"
 EXPECTED = {"contents": [{"role": "user", "parts": [{"text": "Hi"}]}]}
@@ -80,7 +80,7 @@ def test_a_request_level_option_the_agent_set_is_still_its_own_rule(catalogue: C
     assert found.rules == ("7.9.5/request-level-additional-properties",)
 
 
-def test_litellm_gemini_body_is_read_under_json_names() -> None:
+def test_a_gemini_body_is_read_under_json_names() -> None:
     sent = {
         "contents": [
             {"role": "user", "parts": [{"inline_data": {"mime_type": "image/png", "data": "AA=="}}]}
@@ -88,13 +88,13 @@ def test_litellm_gemini_body_is_read_under_json_names() -> None:
         "system_instruction": {"parts": [{"text": "Be brief."}]},
         "generationConfig": {"max_output_tokens": 50, "response_json_schema": {"properties": {"a_b": {}}}},
     }
-    assert json_names(sent) == {
+    assert read_body(sent) == {
         "contents": [{"role": "user", "parts": [{"inlineData": {"mimeType": "image/png", "data": "AA=="}}]}],
         "systemInstruction": {"parts": [{"text": "Be brief."}]},
         "generationConfig": {"maxOutputTokens": 50, "responseJsonSchema": {"properties": {"a_b": {}}}},
     }
 
 
-def test_litellm_gemini_body_with_a_field_under_both_names_is_reported_as_sent() -> None:
+def test_a_gemini_body_with_a_field_under_both_names_is_read_as_sent() -> None:
     sent = {"contents": [], "generationConfig": {"maxOutputTokens": 9999, "max_output_tokens": 100}}
-    assert json_names(sent) == sent
+    assert read_body(sent) == sent

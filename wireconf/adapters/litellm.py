@@ -5,7 +5,7 @@ and Gemini wire and back into a ``ModelResponse``.
 - ``wire``: ``litellm.completion(model="<provider>/<id>", messages, tools, response_format, ...)`` with
   the corpus's inputs written as OpenAI-format input (``openai_inputs``); the body is the one LiteLLM
   sends through its HTTP transport (``http_answer``), answered with an error once captured (a Gemini
-  body with its fields under their JSON names, as the e2e kind reads one: ``json_names``).
+  body as LiteLLM spells it: the harness reads every Gemini body under its fields' JSON names).
 - ``process`` / ``stream``: the same call with ``api_base`` the case's endpoint (a site of the
   harness's emulator serving the recorded bytes), over LiteLLM's real HTTP path; LiteLLM's own parsing
   (``AnthropicConfig.transform_response``, Gemini's ``ModelResponseIterator`` ...) builds the
@@ -64,35 +64,13 @@ LiteLLM's Responses API bridge (``litellm.completion_extras.responses_api_bridge
 tools and ``response_format`` into Responses input, and builds the ``ModelResponse`` from the Responses
 result."""
 
-JSON_NAMES_APIS = ("gemini.generate_content",)
-"""Apis whose body LiteLLM writes with some fields under their proto names (``json_names``)."""
+URL_MODEL_APIS = ("gemini.generate_content",)
+"""Apis whose model is named by the URL, not the body (LiteLLM's body carries it too)."""
 
 PROCESS_MESSAGES = [{"role": "user", "content": "Hi"}]
 """A ``process`` case has no messages; the call needs some (in the OpenAI form LiteLLM takes)."""
 
 HINT = "pip install 'wireconf[litellm]'"
-
-
-def json_names(body: dict[str, Any]) -> Any:
-    """A Gemini body with its fields under their JSON names, as the e2e kind reads one (``canonical_body``).
-
-    LiteLLM writes some fields under their proto names (``system_instruction``, ``response_mime_type``),
-    which the API reads alike; the corpus compares one spelling. A body that has a field under both
-    names (``max_output_tokens`` beside ``maxOutputTokens``) is another request, not another spelling,
-    and is reported as sent."""
-    from wireconf.providers.google import canonical_body
-
-    canonical = canonical_body(body)
-    return canonical if _size(canonical) == _size(body) else body
-
-
-def _size(value: Any) -> int:
-    """How many keys ``value`` holds at every depth (two spellings of one field become one key)."""
-    if isinstance(value, dict):
-        return len(value) + sum(_size(v) for v in value.values())
-    if isinstance(value, list):
-        return sum(_size(v) for v in value)
-    return 0
 
 
 def _crashed(exc: BaseException) -> bool:
@@ -218,9 +196,8 @@ class LiteLLMAdapter:
         arguments = self._arguments(api, agent, [openai_inputs.message(m) for m in messages])
         _, sent = self._completion(REFUSED, arguments, Downloads(messages))
         body = sent.body()
-        if api in JSON_NAMES_APIS and isinstance(body, dict):
+        if api in URL_MODEL_APIS and isinstance(body, dict):
             body.pop("model", None)  # Gemini's model is in the URL
-            return json_names(body)
         return body
 
     def _result(self, result: Any, agent: dict[str, Any]) -> Any:

@@ -7,13 +7,14 @@ the optional ``set_tool_registry(entries)`` before the call.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
 from wireconf.core.differences import Line
 from wireconf.core.errors import ContractError
-from wireconf.core.untyped import AdapterObject
+from wireconf.core.untyped import JSON, AdapterObject
 from wireconf.core.yaml_source import to_plain
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.data_paths import resolve_agent_paths
@@ -71,7 +72,13 @@ class WireKind(Kind[WireCase, None]):
 
     def judge(self, case: WireCase, outcome: CanonicalOutcome[None], noun: str) -> list[Line]:
         """The body against the expectation, then what of the body the provider's pinned contract
-        rejects and the expectation does not (``wireconf.judging.schema_check``), passing or not."""
+        rejects and the expectation does not (``wireconf.judging.schema_check``), passing or not. Both
+        are read as the api's record reads a sent body (``read_sent``), whichever way the body came: an
+        expectation may hold a provider's object as its user wrote it (``additionalProperties``)."""
+        if outcome.raised is None:
+            outcome = replace(outcome, value=read_sent(case.api, outcome.value))
+        if case.expect is not None and APIS[case.api].request_body is not None:
+            case = case.model_copy(update={"expect": read_sent(case.api, to_plain(case.expect))})
         lines = judge_result(case, outcome, noun, self.subject)
         if outcome.raised is None and case.expect_error is None:
             rejected = rejections(case.api, outcome.value, to_plain(case.expect))
@@ -124,9 +131,9 @@ class NoRequestCaptured(Exception):
 
 def sent_request(api: str, site: Site, outcome: Outcome[None]) -> Outcome[None]:
     """The outcome of a ``build_request`` that took the endpoint: the JSON body of the first request it
-    sent to the case's api, read as the api record reads a sent body (Gemini's fields under their JSON
-    names), judged as a returned body is; what it raised when it sent none (or ``NoRequestCaptured``).
-    It returns nothing: a returned value is a mistake of the adapter's."""
+    sent to the case's api, judged as a returned body is (``WireKind.judge`` reads both alike); what it
+    raised when it sent none (or ``NoRequestCaptured``). It returns nothing: a returned value is a
+    mistake of the adapter's."""
     if outcome.raised is None and outcome.value is not None:
         raise NotARequestBody(
             f"build_request takes the endpoint, so it returns nothing (the request it sent is judged); "
@@ -138,8 +145,14 @@ def sent_request(api: str, site: Site, outcome: Outcome[None]) -> Outcome[None]:
             return outcome
         nothing = f"the runtime returned without sending a request to the {api} endpoint"
         return raised(NoRequestCaptured(nothing))
-    read = APIS[api].request_body or (lambda body: body)
-    return Outcome(value=read(sent.json))
+    return Outcome(value=sent.json)
+
+
+def read_sent(api: str, body: JSON) -> JSON:
+    """A request body as the api's record reads one (Gemini's fields under their JSON names), the same
+    whether the adapter returned it or the runtime sent it to its endpoint."""
+    read = APIS[api].request_body
+    return read(body) if read is not None else body
 
 
 KIND = WireKind()

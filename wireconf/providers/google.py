@@ -149,6 +149,25 @@ def canonical_body(value: JSON) -> JSON:
     return out
 
 
+def read_body(value: JSON) -> JSON:
+    """A Gemini request body as the API reads it, however the harness got it (returned by an adapter,
+    sent over HTTP): every field under its JSON name (``canonical_body``), the proto3 JSON parser's
+    equivalence (``proto3-json-spelling``), so that no runtime is judged by the spelling it, its SDK or its
+    adapter happened to write. A body holding one field under both names (``max_output_tokens`` beside
+    ``maxOutputTokens``) is another request, not another spelling: it is judged as sent."""
+    canonical = canonical_body(value)
+    return canonical if _size(canonical) == _size(value) else value
+
+
+def _size(value: JSON) -> int:
+    """How many keys ``value`` holds at every depth (two spellings of one field become one key)."""
+    if isinstance(value, dict):
+        return len(value) + sum(_size(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(_size(v) for v in value)
+    return 0
+
+
 _REFERENCE = "https://ai.google.dev/api/generate-content"
 _PROTO3_JSON = "https://protobuf.dev/programming-guides/json/"
 _PROTOS = "google-ai-generativelanguage==0.12.1 (the pinned contract, contracts/google.json) "
@@ -227,7 +246,7 @@ PROVIDER = Provider(
             # the stream is another method (another URL), never a body field
             Route(r"/models/[^/]+:(?P<stream>stream)?[gG]enerateContent$", stream_field=False),
             sse,
-            request_body=canonical_body,
+            request_body=read_body,
             real_traffic="gemini",
             api_types=(None, "chat"),
             equivalences=GENERATE_CONTENT_EQUIVALENCES,

@@ -17,11 +17,11 @@ from typing import Any
 from wireconf.adapters import langchain_inputs, openai_inputs
 from wireconf.adapters.langchain import MODELS as LANGCHAIN_MODELS
 from wireconf.adapters.langchain import SDK_API_VERSION, model_arguments
-from wireconf.adapters.litellm import JSON_NAMES_APIS, completion_arguments
+from wireconf.adapters.litellm import completion_arguments
 from wireconf.adapters.own_clients import PLACEHOLDER_KEY, without_stream
 from wireconf.adapters.prompty_adapter import API_PROVIDER as PROMPTY_PROVIDER
 from wireconf.adapters.prompty_adapter.inputs import agent_data, message_data
-from wireconf.providers.registry import PROVIDER_OF
+from wireconf.providers.registry import APIS, PROVIDER_OF
 from wireconf.repro.llamaindex_template import llamaindex
 from wireconf.repro.script import Call, literal, pinned
 
@@ -143,5 +143,6 @@ E2E_TEMPLATES: dict[str, Template] = {**TEMPLATES, "litellm": litellm_e2e, "lang
 the adapter points it at the case's endpoint (``litellm_e2e``), LangChain's ``stream`` when the agent
 asks for one (``langchain_e2e``)."""
 
-ALIASED_APIS = JSON_NAMES_APIS
-"""Apis whose bodies may spell a field by its proto name (LiteLLM's), which the provider reads alike."""
+ALIASED_APIS = tuple(name for name, api in APIS.items() if api.request_body is not None)
+"""Apis whose bodies may spell a field by its proto name, which the provider reads alike (the harness
+reads every body of them under one spelling: the api record's ``request_body``)."""
