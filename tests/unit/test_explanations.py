@@ -228,3 +228,19 @@ def test_an_old_reason_naming_no_key_of_the_difference_does_not_explain_it():
         )
         == why
     )
+
+
+def test_an_update_keeps_an_explanation_of_one_root_cause_while_its_rule_is_broken_at_its_place():
+    """A root cause's explanation is keyed ``<rule> <place>`` (the rule at a generic path), as the findings
+    page files it; an update keeps it while the failure breaks that rule there, not merely somewhere."""
+    differences = _both().differences
+    kept = {
+        f"{IDS} $.contents[*].parts[*].functionCall.id": ID_LOST,
+        f"{KEYS} $.safetySettings": EXTRA,
+        f"{KEYS} $.generationConfig": "the rule is broken, but no longer at this place",
+        f"{IDS} $.safetySettings": "this place, but under another rule",
+    }
+    assert true_explanations(kept, differences) == {
+        f"{IDS} $.contents[*].parts[*].functionCall.id": ID_LOST,
+        f"{KEYS} $.safetySettings": EXTRA,
+    }

@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from wireconf.core.differences import generic_path
 from wireconf.reports.baseline import default_reason
 
 RULE_ID = re.compile(r"(?<![\w@./-])([a-z0-9]+(?:\.[0-9]+)*/[a-z0-9]+(?:-[a-z0-9]+)*)(?![\w/-]|\.\w)")
@@ -108,15 +109,22 @@ def true_reason(
     return default_reason(rules, diff, message, differences)
 
 
-def stale_explanation(explanation: str, rule: str, differences: Iterable[Mapping[str, Any]]) -> str | None:
-    """Why a baseline's explanation of ``rule`` (``Baseline.explanations``) is not true of a failure with
-    these attributed ``differences``, or ``None`` when it holds: the failure still breaks ``rule``, and
-    every difference the explanation quotes is among that rule's differences."""
-    mine = [str(d.get("text") or "") for d in differences if rule in (d.get("rules") or [])]
+def stale_explanation(explanation: str, key: str, differences: Iterable[Mapping[str, Any]]) -> str | None:
+    """Why a baseline's explanation (``Baseline.explanations``) is not true of a failure with these
+    attributed ``differences``, or ``None`` when it holds. ``key`` is the rule it explains, or one root
+    cause of it, ``<rule> <place>`` (the rule at a generic path, as the findings page files it): the failure
+    still breaks that rule (there), and every difference the explanation quotes is among those."""
+    rule, _, place = key.partition(" ")
+    mine = [
+        str(d.get("text") or "")
+        for d in differences
+        if rule in (d.get("rules") or []) and (not place or generic_path(str(d.get("path") or "")) == place)
+    ]
     if not mine:
-        return f"the failure no longer breaks {rule}"
+        return f"the failure no longer breaks {rule}" + (f" at {place}" if place else "")
     missing = [quote for quote in quoted_differences(explanation) if not any(quote in t for t in mine)]
-    return f"quotes {'; '.join(missing)}, which the failure no longer shows under {rule}" if missing else None
+    where = f"{rule} at {place}" if place else rule
+    return f"quotes {'; '.join(missing)}, which the failure no longer shows under {where}" if missing else None
 
 
 def true_explanations(explanations: Mapping[str, str], differences: list[dict[str, Any]]) -> dict[str, str]:
