@@ -123,8 +123,10 @@ def stale_explanation(explanation: str, key: str, differences: Iterable[Mapping[
     if not mine:
         return f"the failure no longer breaks {rule}" + (f" at {place}" if place else "")
     missing = [quote for quote in quoted_differences(explanation) if not any(quote in t for t in mine)]
+    if not missing:
+        return None
     where = f"{rule} at {place}" if place else rule
-    return f"quotes {'; '.join(missing)}, which the failure no longer shows under {where}" if missing else None
+    return f"quotes {'; '.join(missing)}, which the failure no longer shows under {where}"
 
 
 def true_explanations(explanations: Mapping[str, str], differences: list[dict[str, Any]]) -> dict[str, str]:

@@ -37,6 +37,8 @@ from wireconf.kinds.process import KIND as PROCESS
 from wireconf.kinds.process import PROCESS_ASYNC
 from wireconf.kinds.stream import KIND as STREAM
 from wireconf.kinds.wire import KIND as WIRE
+from wireconf.kinds.wire import read_sent
+from wireconf.providers.registry import APIS
 from wireconf.repro.extract_templates import EXTRACT_TEMPLATES
 from wireconf.repro.js_script import JsFrame, Mode, render_js
 from wireconf.repro.js_templates import JS_TEMPLATES
@@ -129,8 +131,11 @@ def value_at(document: Any, path: str) -> tuple[bool, Any]:
 
 def expected_request(case: LoadedCase[Any]) -> Any:
     """The request body ``case`` expects: a ``wire`` case's ``expect``, an ``e2e`` case's
-    ``expect_request`` (one request: a list, several, is not reproduced)."""
-    return to_plain(case.raw.get("expect_request" if case.kind == E2E.name else "expect"))
+    ``expect_request`` (one request: a list, several, is not reproduced), read as the harness reads it
+    (``wireconf.kinds.wire.read_sent``: Gemini's fields under their JSON names), so that the path of a
+    difference names the same place in it."""
+    expected = to_plain(case.raw.get("expect_request" if case.kind == E2E.name else "expect"))
+    return read_sent(case.api, expected) if case.api in APIS and isinstance(expected, dict) else expected
 
 
 def refused_input(case: LoadedCase[Any], difference: dict[str, Any]) -> bool:
