@@ -53,6 +53,8 @@ class _Charging:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when == "teardown":  # charged nothing (``CaseItem.charge``)
+            return
         item = self.session.case_items.get(report.nodeid)
         if isinstance(item, CaseItem):
             item.charge(report)

@@ -24,7 +24,7 @@ from wireconf.cassettes.lock import cassette_lock
 from wireconf.corpus.identity import CorpusIdentity
 from wireconf.providers.contract import judged_by, versions_line
 from wireconf.pytest_plugin.items import CaseFailed, CaseItem
-from wireconf.pytest_plugin.session import get_session, shown_path
+from wireconf.pytest_plugin.session import get_session
 from wireconf.pytest_plugin.shard import Shard, parse_shard
 from wireconf.pytest_plugin.summary import (
     INEXPRESSIBLE,
@@ -179,8 +179,8 @@ def pytest_runtest_makereport(
 
 
 def _relative_location(item: CaseItem) -> str:
-    """``path:line`` of the case, the same on every machine (``shown_path``)."""
-    return f"{shown_path(item.loaded.path, item.config.rootpath, item.corpus_root)}:{item.loaded.line}"
+    """``path:line`` of the case, the same on every machine (``CaseItem.where``)."""
+    return item.where(item.loaded.line)
 
 
 def _gate(item: CaseItem, report: pytest.TestReport, baseline: Baseline) -> None:
@@ -254,7 +254,7 @@ class _Controller:
         if record is None:
             record = self._pending[report.nodeid] = self._new_record(props)
         record.duration += report.duration
-        outcome = classify(report) if PROP_CASE in props else ("error" if report.failed else None)
+        outcome = classify(report, props) if PROP_CASE in props else ("error" if report.failed else None)
         if outcome is not None and record.status in ("passed", "pending"):
             record.status = outcome
             if outcome != "passed" or props.get(PROP_BASELINE) == FIXED:

@@ -106,6 +106,15 @@ class CaseFile(pytest.File):
     def __init__(self, *, corpus_root: Path, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.corpus_root = corpus_root
+        self._shown: dict[Path, str] = {}
+
+    def shown(self, path: Path) -> str:
+        """``shown_path`` of a case's file, worked out once per file (it resolves the path, a look at
+        the file system for each of its parts), not for every case's report."""
+        found = self._shown.get(path)
+        if found is None:
+            found = self._shown[path] = shown_path(path, self.config.rootpath, self.corpus_root)
+        return found
 
     def collect(self) -> Iterator[pytest.Item]:
         corpus = get_session(self.config).corpus(self.corpus_root)
@@ -143,14 +152,14 @@ class CaseItem(ShownAsWritten):
     def catalogue(self) -> Catalogue:
         return get_session(self.config).corpus(self.corpus_root).catalogue
 
-    def _where(self, line: int) -> str:
+    def where(self, line: int) -> str:
         """``file:line`` in the case's file as reports name it (``cases/wire/...``: ``shown_path``)."""
-        return f"{shown_path(self.loaded.path, self.config.rootpath, self.corpus_root)}:{line}"
+        return f"{cast(CaseFile, self.parent).shown(self.loaded.path)}:{line}"
 
     def _header(self) -> list[str]:
         session = get_session(self.config)
         catalogue = self.catalogue
-        lines = [f"case {self.loaded.id} ({self._where(self.loaded.line)}) against {session.impl_label}"]
+        lines = [f"case {self.loaded.id} ({self.where(self.loaded.line)}) against {session.impl_label}"]
         for rule_id in self.loaded.model.rules:
             rule = catalogue.rules.get(rule_id)
             lines.append(f"  rule {rule_id}" + (f" [{rule.level}]: {rule.statement}" if rule else ""))
@@ -296,7 +305,7 @@ class CaseItem(ShownAsWritten):
         waived = {id(d): w for d, w in decision.waived}
         text = [str(line) + _waived_note(line, waived) for line in result.lines]
         expect_key = "expect_error" if loaded.model.expect_error is not None else "expect"
-        line = self._where(loaded.line_of(expect_key))
+        line = self.where(loaded.line_of(expect_key))
         where = f"  expectation at {line}"
         explained = [*text, *self._broken(broken, line), *_stale(stale)]
         if decision.outcome == "outside-profile":

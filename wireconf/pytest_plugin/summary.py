@@ -55,9 +55,12 @@ unlisted failure; see ``wireconf.reports.baseline``), reported as failed or, whe
 xfailed."""
 
 
-def classify(report: pytest.TestReport) -> str | None:
-    """The conformance outcome a report settles, or ``None`` for a phase that settles nothing."""
-    props: dict[str, Any] = dict(report.user_properties)  # the values wireconf's items put there
+def classify(report: pytest.TestReport, props: dict[str, Any] | None = None) -> str | None:
+    """The conformance outcome a report settles, or ``None`` for a phase that settles nothing. ``props``:
+    the report's user properties as a dict, where a caller has made it already (every report of every
+    case is classified, by the tally and by the run's report alike)."""
+    if props is None:
+        props = dict(report.user_properties)  # the values wireconf's items put there
     baseline = props.get(PROP_BASELINE)
     if PROP_OUTSIDE_PROFILE in props and report.when == "call":  # a deviation the profile tolerates
         return "failed"
@@ -109,7 +112,7 @@ class Tally:
             return
         if PROP_CASE not in props:
             return
-        outcome = classify(report)
+        outcome = classify(report, props)
         if outcome is None:
             return
         api, kind = props[PROP_API], props[PROP_KIND]
