@@ -286,3 +286,18 @@ class OutOfProcess(Protocol):
 def out_of_process(adapter: AdapterObject) -> OutOfProcess | None:
     """``adapter`` as an ``OutOfProcess`` one, or ``None`` when it runs in this process."""
     return adapter if isinstance(adapter, OutOfProcess) else None
+
+
+@runtime_checkable
+class ReadsRecorded(Protocol):
+    """An adapter whose runtime parses each SDK input from its recorded response with its own SDK
+    (``exec:`` whose hello says ``inputs: recorded``, with no endpoint): when ``reads_recorded`` is true,
+    the harness hands its calls the recorded responses unparsed, so the session neither imports the
+    SDKs nor has them parse the recordings for the kinds that give such inputs (``Kind.runtime_input``)."""
+
+    reads_recorded: bool
+
+
+def reads_recorded(adapter: AdapterObject) -> bool:
+    """Whether ``adapter``'s calls take recorded responses in place of SDK objects (``ReadsRecorded``)."""
+    return isinstance(adapter, ReadsRecorded) and adapter.reads_recorded is True

@@ -4,7 +4,7 @@ Its methods are generated from the kinds (``_bind``); each call is built (``call
 conversation (``conversation``), or, while ``send_ahead`` captures a case's calls, only built
 (``ahead``). The runtime's life is the supervisor's. It satisfies ``OutOfProcess`` (the inline runner's
 seam): ``network``, ``sends_ahead``, ``ready``, ``time_limit``, ``send_ahead``, ``has_sent_ahead``,
-``keep_ahead``, ``claimed``, ``flush``, ``close``.
+``keep_ahead``, ``claimed``, ``flush``, ``close``; and ``ReadsRecorded`` (``reads_recorded``).
 
 ``WIRECONF_EXEC_TRANSCRIPT=FILE`` appends every message, both ways, to FILE as JSON lines
 ``{"from": "harness"|"runtime", "message": {...}}`` (the tests validate them against the schema).
@@ -73,6 +73,9 @@ class ExecAdapter:
         self._endpoints = hello.get("endpoints") is True
         """Protocol 4's ``endpoints``: a call with an api carries the case's ``Endpoint`` (its methods
         declare ``endpoint``, so the kinds open a site for each case), not its SDK inputs."""
+        self.reads_recorded = self._recorded_inputs and not self._endpoints
+        """``ReadsRecorded``: every SDK input goes as its recorded response (no endpoint carries it), so
+        the harness hands the calls the recorded responses unparsed (``kinds.base.runtime_input``)."""
         # Over endpoints too: each case's site is opened when it is prepared, and stays its own until
         # its call ends (``case_run``); but not a call whose items are streamed back (``_bind``).
         self.sends_ahead = hello.get("ahead") is True

@@ -15,7 +15,7 @@ from wireconf.exec_protocol.http_bridge import HttpBridge
 from wireconf.exec_protocol.messages import chunk_json, error_payload, recorded_json, to_json
 from wireconf.exec_protocol.routes import Sent
 from wireconf.providers.registry import PROVIDER_OF
-from wireconf.sdk.origins import Origin, origin_of
+from wireconf.sdk.origins import Origin, Unparsed, origin_of
 
 
 def build_call(
@@ -34,10 +34,12 @@ def build_call(
     ``end`` held until the runtime's ``ack``); else the events, pulled with ``next`` as the call runs."""
     sdk_json = sdk_json_of(api)
     downloads = Downloads(args.get("messages"))
-    events: Iterator[Any] | None = iter(stream[1]) if stream is not None else None
     probe = probe_of(stream[1]) if stream is not None else None
+    events: Iterator[Any] | None
     if recorded_inputs:
         args, events = as_recorded(args, sdk, stream)
+    else:
+        events = iter(stream[1]) if stream is not None else None
     message = {
         "type": "call",
         "id": 0,
@@ -185,5 +187,8 @@ def as_recorded(
 
 
 def is_sdk_object(value: AdapterResult) -> bool:
-    """An SDK response (a pydantic model) rather than a stream of events."""
+    """An SDK response (a pydantic model, or the unparsed recorded response that stands for one) rather
+    than a stream of events."""
+    if isinstance(value, Unparsed):
+        return value.probe is None
     return hasattr(type(value), "model_fields")

@@ -10,6 +10,7 @@ from typing import Any
 
 from wireconf.adapter_contract import Inexpressible
 from wireconf.core.error_categories import CATEGORIES
+from wireconf.core.errors import NotJudged
 from wireconf.exec_protocol.ahead import Ahead
 from wireconf.exec_protocol.calls import event_json, http_answer, sdk_json_of, written_by_harness
 from wireconf.exec_protocol.http_bridge import HttpBridge
@@ -70,6 +71,10 @@ def converse(
                 error = error_of(reply, categories)
                 if error.get("inexpressible") is True:  # the adapter: this input has no form there
                     raise Inexpressible(str(error.get("message") or "no form in this runtime"))
+                if error.get("origin") == "input":  # as the harness's own SDK refusing it in-process
+                    raise NotJudged(
+                        f"the runtime's SDK could not parse the recorded input: {error.get('message')}"
+                    )
                 raise remote_exception(error)
             if kind_of == "yield":
                 read = reply.get("read")

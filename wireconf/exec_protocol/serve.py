@@ -207,7 +207,13 @@ class Server:
         call_id = self._last_call = call["id"]
         try:
             _, method = METHODS[call["method"]]
-            args = self._arguments(call)
+            try:
+                args = self._arguments(call)
+            except Exception as exc:  # its SDK refuses the input, before any adapter code: no verdict
+                self.send(
+                    {"type": "error", "id": call_id, "error": {**error_payload(exc), "origin": "input"}}
+                )
+                return
             function = getattr(self.adapter, method.name)
             given = {"endpoint": _endpoint(call["endpoint"])} if "endpoint" in call else {}
             result = function(call["api"], *args, **given) if method.takes_api else function(*args, **given)

@@ -22,8 +22,8 @@ from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import CaseBase, CassetteRef, InlineResponse, Response
 from wireconf.judging.outcome import Outcome
 from wireconf.kinds.sites import CaseSites
-from wireconf.sdk.origins import remember
-from wireconf.sdk.replay import SdkReplay
+from wireconf.sdk.origins import Unparsed, remember
+from wireconf.sdk.replay import SdkReplay, api_record, streaming_record
 
 ADAPTER_ERRORS = (Exception, SystemExit)
 """What an adapter may raise as an outcome; KeyboardInterrupt still stops the run."""
@@ -42,6 +42,9 @@ class HarnessContext:
     """The exchanges opened by the case running now (cancelled when it is abandoned)."""
     sites: CaseSites = field(default_factory=CaseSites)
     """The case's sites on the provider emulator (``wireconf.kinds.sites``), replaced per case."""
+    reads_recorded: bool = False
+    """The session's runtime parses its SDK inputs from the recorded responses itself
+    (``adapter_contract.ReadsRecorded``): ``runtime_input`` gives them unparsed."""
 
 
 _HARNESS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
@@ -168,6 +171,23 @@ def sdk_input(
             raise CaseInputError(f"the SDK could not parse the recorded response: {exc!r}") from exc
     remember(sdk_object, recorded, probe)  # for runtimes whose own SDK parses the bytes (exec:)
     return sdk_object, probe
+
+
+def runtime_input(
+    ctx: HarnessContext, case: LoadedCase[CaseBase], source: Response, stream: bool
+) -> tuple[SDKObject, StreamProbe | None]:
+    """The SDK input of a case's runtime call (of a kind whose ``unparsed_inputs`` says it goes nowhere
+    else): ``sdk_input``'s object, or, for a runtime that parses recorded responses itself
+    (``ctx.reads_recorded``), the recorded response as it is (``Unparsed``), checked as ``sdk_input``
+    checks it before any parsing, a stream with the probe that counts the events the runtime is sent.
+    The runtime's own SDK parses it, so the harness imports none (about 2 s of CPU per session)."""
+    if not ctx.reads_recorded:
+        return sdk_input(ctx, case, source, stream)
+    recorded = recorded_response(ctx, case, source, stream)
+    # CaseInputError for an api no provider declares (or, for a stream, one with no streaming call)
+    streaming_record(case.api) if stream else api_record(case.api)
+    probe = StreamProbe(split_events(recorded.body)) if stream else None
+    return Unparsed(recorded, probe), probe
 
 
 _PREBUILT: dict[tuple[str, str, int], tuple[RecordedResponse, SDKObject, StreamProbe]] = {}

@@ -12,7 +12,7 @@ from typing import Literal
 
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import CaseBase, Response
-from wireconf.kinds.base import HarnessContext, sdk_input
+from wireconf.kinds.base import HarnessContext, runtime_input
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
 
 STREAM_BLOCKS = AdapterMethod("stream_blocks", ("events",), sdk=("events",), collects=True)
@@ -27,13 +27,14 @@ class BlocksCase(CaseBase):
 
 class BlocksKind(Kind[BlocksCase, None]):
     name = "blocks"
+    unparsed_inputs = True
     streams_only = True
     case_model = BlocksCase
     noun = "list of stream states"
     method = STREAM_BLOCKS
 
     def prepare(self, ctx: HarnessContext, case: LoadedCase[BlocksCase]) -> Call[None]:
-        events, probe = sdk_input(ctx, case, case.model.response, stream=True)
+        events, probe = runtime_input(ctx, case, case.model.response, stream=True)
         method = STREAM_BLOCKS
         return lambda adapter: method.invoke(adapter, case.api, events, probes=[probe] if probe else [])
 

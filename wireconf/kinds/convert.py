@@ -14,7 +14,7 @@ from pydantic import Field
 
 from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import CaseBase, Response
-from wireconf.kinds.base import HarnessContext, sdk_input
+from wireconf.kinds.base import HarnessContext, runtime_input
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
 
 CONVERT = AdapterMethod("convert", ("response", "stream"), sdk=("response",), collects=True)
@@ -30,13 +30,14 @@ class ConvertCase(CaseBase):
 
 class ConvertKind(Kind[ConvertCase, None]):
     name = "convert"
+    unparsed_inputs = True
     case_model = ConvertCase
     noun = "list of messages"
     method = CONVERT
 
     def prepare(self, ctx: HarnessContext, case: LoadedCase[ConvertCase]) -> Call[None]:
         stream = case.model.stream
-        response, probe = sdk_input(ctx, case, case.model.response, stream=stream)
+        response, probe = runtime_input(ctx, case, case.model.response, stream=stream)
         method = CONVERT
         return lambda adapter: method.invoke(
             adapter, case.api, response, stream, probes=[probe] if probe else []

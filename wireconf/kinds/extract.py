@@ -152,6 +152,7 @@ def _prepare(ctx: HarnessContext, case: LoadedCase[ExtractCase]) -> Call[None]:
 
 class ExtractKind(Kind[ExtractCase, None]):
     name = "extract"
+    unparsed_inputs = True  # no SDK input
     case_model = ExtractCase
     noun = "extraction"
     method = EXTRACT

@@ -215,6 +215,11 @@ class Kind(ABC, Generic[ModelT, ContextT]):
     streams_only: ClassVar[bool] = False
     """Its cases are streams of events: a ``<kind>:<api>`` capability (and a case) exists only for an
     api with a streaming call (``Api.streams``): an embeddings api has no stream capability."""
+    unparsed_inputs: ClassVar[bool] = False
+    """The harness itself reads no SDK object of its cases: their SDK inputs (if any) go to the runtime's
+    call and nowhere else (``base.runtime_input``). For a runtime that parses recorded responses itself
+    (``HarnessContext.reads_recorded``) they are the recorded responses, unparsed, and its cases need
+    no SDK in the harness, not even warmed up (``runners/warm.py``)."""
     exec_protocol: ClassVar[int | None] = 1
     """The exec protocol version from which a runtime in another process (``exec:``) can serve its
     cases; ``None``: it never can."""

@@ -20,7 +20,7 @@ from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import Agent, CaseBase, Response
 from wireconf.emulator.answers import RecordedAnswers
 from wireconf.judging.outcome import Outcome
-from wireconf.kinds.base import HarnessContext, recorded_response, recorded_uri, sdk_input
+from wireconf.kinds.base import HarnessContext, recorded_response, recorded_uri, runtime_input
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
 
 PROCESS_ASYNC = AdapterMethod("process_async", ("agent", "response"), sdk=("response",), awaited=True)
@@ -60,6 +60,7 @@ def _mapping_input(ctx: HarnessContext, case: LoadedCase[ProcessCase]) -> dict[s
 
 class ProcessKind(Kind[ProcessCase, None]):
     name = "process"
+    unparsed_inputs = True
     case_model = ProcessCase
     noun = "result"
     method = PROCESS
@@ -70,9 +71,9 @@ class ProcessKind(Kind[ProcessCase, None]):
             response: JSON = _mapping_input(ctx, case)
             response_for_async: JSON = _mapping_input(ctx, case)
         else:
-            response, _ = sdk_input(ctx, case, case.model.response, stream=False)
+            response, _ = runtime_input(ctx, case, case.model.response, stream=False)
             # its own object for process_async: nothing shared
-            response_for_async, _ = sdk_input(ctx, case, case.model.response, stream=False)
+            response_for_async, _ = runtime_input(ctx, case, case.model.response, stream=False)
         agent = case.raw["agent"]
         # for an adapter that asks for the endpoint: the recorded bytes served at a site of their own for
         # each call (process_async's too), where the runtime's own HTTP path reads them

@@ -17,7 +17,7 @@ from wireconf.corpus.case import LoadedCase
 from wireconf.corpus.model import Agent, CaseBase, Response
 from wireconf.emulator.answers import RecordedAnswers
 from wireconf.judging.outcome import Outcome
-from wireconf.kinds.base import HarnessContext, recorded_response, recorded_uri, sdk_input
+from wireconf.kinds.base import HarnessContext, recorded_response, recorded_uri, runtime_input
 from wireconf.kinds.kind import AdapterMethod, Call, Kind
 from wireconf.kinds.sites import SiteProbes
 
@@ -41,13 +41,14 @@ class StreamCase(CaseBase):
 
 class StreamKind(Kind[StreamCase, None]):
     name = "stream"
+    unparsed_inputs = True
     streams_only = True
     case_model = StreamCase
     noun = "yielded items"
     method = PROCESS_STREAM
 
     def prepare(self, ctx: HarnessContext, case: LoadedCase[StreamCase]) -> Call[None]:
-        events, probe = sdk_input(ctx, case, case.model.response, stream=True)
+        events, probe = runtime_input(ctx, case, case.model.response, stream=True)
         assert probe is not None
         agent, method, source = case.raw["agent"], PROCESS_STREAM, case.model.response
         if not ctx.sites.asks(method):

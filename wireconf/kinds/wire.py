@@ -58,6 +58,7 @@ class NotARequestBody(ContractError):
 
 class WireKind(Kind[WireCase, None]):
     name = "wire"
+    unparsed_inputs = True  # no SDK input
     case_model = WireCase
     noun = "request body"
     subject = "request"

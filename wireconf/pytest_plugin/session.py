@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from wireconf.adapter_contract import reads_recorded
 from wireconf.cassettes.recording import RecordingPolicy
 from wireconf.cassettes.store import CassetteStore
 from wireconf.cassettes.watch import CassetteWatch
@@ -200,7 +201,11 @@ class WireconfSession:
         root = self.cassettes_root(corpus_root)
         if root not in self._contexts:
             self._contexts[root] = HarnessContext(
-                CassetteStore(root), self.replay, policy_of(self.config), on_written=self._recorded
+                CassetteStore(root),
+                self.replay,
+                policy_of(self.config),
+                on_written=self._recorded,
+                reads_recorded=reads_recorded(self.impl.adapter),
             )
         self._context_of[id(corpus_root)] = (corpus_root, self._contexts[root])
         return self._contexts[root]

@@ -28,6 +28,13 @@ class Origin:
     probe: StreamProbe | None = None
 
 
+@dataclass(frozen=True)
+class Unparsed(Origin):
+    """A recorded response handed as it is, in place of the SDK object, to a runtime that parses its
+    inputs itself (``exec:`` with ``inputs: recorded``): the harness then imports no SDK for it and has
+    none parse the bytes (``wireconf.kinds.base.runtime_input``). It is its own origin."""
+
+
 _ORIGINS: dict[int, tuple[weakref.ref[Any], Origin]] = {}
 
 
@@ -42,7 +49,10 @@ def remember(sdk_object: SDKObject, recorded: RecordedResponse, probe: StreamPro
 
 
 def origin_of(sdk_object: SDKObject) -> Origin | None:
-    """The recording ``sdk_object`` was parsed from, or ``None`` when the harness did not build it."""
+    """The recording ``sdk_object`` was parsed from (an ``Unparsed`` input is its own), or ``None`` when
+    the harness did not build it."""
+    if isinstance(sdk_object, Unparsed):
+        return sdk_object
     entry = _ORIGINS.get(id(sdk_object))
     if entry is None or entry[0]() is not sdk_object:
         return None

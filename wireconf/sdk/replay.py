@@ -44,6 +44,18 @@ def new_replay(provider: Provider) -> tuple[ReplayTransport, Any]:
     return replay, provider.replay_client(replay.transport, [])
 
 
+def streaming_record(api: str) -> Api:
+    """The record of ``api``; ``CaseInputError`` for an api no provider declares or one without a
+    streaming call."""
+    record = api_record(api)
+    if not record.streams:
+        raise CaseInputError(
+            f"{api} has no streaming call, so there is no stream to replay for it",
+            hint="a stream case names an api whose record has `streams=True` (wireconf lint says which)",
+        )
+    return record
+
+
 _WARM: dict[str, set[str]] = {}
 
 
@@ -164,12 +176,7 @@ class SdkReplay:
 
     def stream_object(self, api: str, recorded: RecordedResponse, probe: StreamProbe) -> SDKObject:
         """The SDK stream object a streaming call on ``api`` returns for ``recorded``."""
-        record = api_record(api)
-        if not record.streams:
-            raise CaseInputError(
-                f"{api} has no streaming call, so there is no stream to replay for it",
-                hint="a stream case names an api whose record has `streams=True` (wireconf lint says which)",
-            )
+        record = streaming_record(api)
         replay, client = self.client(PROVIDER_OF[api])
         return record.call(client, replay.prepare(recorded, probe), True)
 

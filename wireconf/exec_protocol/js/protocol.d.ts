@@ -173,8 +173,8 @@ export interface ErrorPayload {
   status?: number;
   /** the adapter says the case's input has no form in its runtime (its users cannot write it: an image in a system prompt that is text only, a role it has no word for), and `message` why: the case is unsupported by this runtime, not judged (Python: `wireconf.adapter_contract.Inexpressible`; `@wireconf/exec`: `Inexpressible`) */
   inexpressible?: boolean;
-  /** whose code raised the error: `adapter`, the adapter's own (a bug of the adapter, not the runtime's: the case is an error naming the adapter, no verdict), `runtime` (the default) the runtime's or what it calls (judged as the runtime's outcome); told from the stack by the runtime's side (wireconf.core.raise_site) */
-  origin?: "adapter" | "runtime";
+  /** whose code raised the error: `adapter`, the adapter's own (a bug of the adapter, not the runtime's: the case is an error naming the adapter, no verdict), `runtime` (the default) the runtime's or what it calls (judged as the runtime's outcome); told from the stack by the runtime's side (wireconf.core.raise_site); `input`: its SDK could not parse a call's SDK argument (a recorded response, `inputs: recorded`), before any adapter code ran: the case's input, an error of the case, no verdict (in-process, the harness's SDK refuses it the same way) */
+  origin?: "adapter" | "runtime" | "input";
   /** with origin `adapter`: where in the adapter's code (module or file, line) */
   at?: string;
 }

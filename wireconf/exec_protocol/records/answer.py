@@ -43,12 +43,14 @@ class ErrorPayload(Record):
         "the case is unsupported by this runtime, not judged (Python: "
         "`wireconf.adapter_contract.Inexpressible`; `@wireconf/exec`: `Inexpressible`)",
     )
-    origin: Literal["adapter", "runtime"] | None = Field(
+    origin: Literal["adapter", "runtime", "input"] | None = Field(
         None,
         description="whose code raised the error: `adapter`, the adapter's own (a bug of the adapter, not "
         "the runtime's: the case is an error naming the adapter, no verdict), `runtime` (the default) the "
         "runtime's or what it calls (judged as the runtime's outcome); told from the stack by the runtime's "
-        "side (wireconf.core.raise_site)",
+        "side (wireconf.core.raise_site); `input`: its SDK could not parse a call's SDK argument (a "
+        "recorded response, `inputs: recorded`), before any adapter code ran: the case's input, an error "
+        "of the case, no verdict (in-process, the harness's SDK refuses it the same way)",
     )
     at: str | None = Field(
         None, description="with origin `adapter`: where in the adapter's code (module or file, line)"

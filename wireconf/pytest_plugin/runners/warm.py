@@ -16,6 +16,7 @@ from wireconf.pytest_plugin import heap_freeze
 from wireconf.pytest_plugin.case_host import is_runnable
 
 if TYPE_CHECKING:
+    from wireconf.kinds.base import HarnessContext
     from wireconf.pytest_plugin.case_host import CaseHost, RunnableCase
 
 
@@ -65,7 +66,15 @@ def _warm(session: CaseHost, selected: list[RunnableCase], shared: bool) -> None
     from wireconf.providers.registry import APIS, PROVIDER_OF
     from wireconf.sdk.replay import warm_up as warm_sdk
 
-    for api in sorted({item.loaded.api for item in selected} & APIS.keys()):
+    def parsed(item: RunnableCase, ctx: HarnessContext) -> bool:
+        """Whether the harness has an SDK parse the case's recorded inputs: not where the runtime
+        parses them itself (``runtime_input``), and where its own kind's SDK input goes nowhere else."""
+        kind = KINDS.get(item.loaded.kind)
+        return not (ctx.reads_recorded and kind is not None and kind.unparsed_inputs)
+
+    for api in sorted(
+        {i.loaded.api for i in selected if parsed(i, session.context(i.corpus_root))} & APIS.keys()
+    ):
         warm_sdk(api)
         session.replay.client(PROVIDER_OF[api])
     warm_imports(selected)
@@ -79,7 +88,8 @@ def _warm(session: CaseHost, selected: list[RunnableCase], shared: bool) -> None
         if isinstance(name, str):
             with contextlib.suppress(CassetteError, OSError):
                 ctx.cassettes.load(name).problem()
-        if source is not None and item.loaded.api in APIS:  # a case without a response has none to parse
+        # a case without a response has none to parse
+        if source is not None and item.loaded.api in APIS and parsed(item, ctx):
             kind = KINDS.get(item.loaded.kind)
             warm_sdk_input(ctx, item.loaded, stream_input=kind is not None and kind.streams_only)
 
