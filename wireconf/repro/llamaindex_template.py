@@ -22,7 +22,7 @@ from wireconf.adapters.own_clients import DEFAULT_MODEL, PLACEHOLDER_KEY, PROCES
 from wireconf.core.errors import WireconfError
 from wireconf.providers.registry import PROVIDER_OF
 from wireconf.reference_impl.schema import schema_to_wire
-from wireconf.repro.script import Call, literal, pinned
+from wireconf.repro.script import TEXT, Call, literal, pinned
 
 ENDPOINTS = {
     "openai.chat": "api_base=base_url",
@@ -205,18 +205,9 @@ def llamaindex(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) 
     return Call(parts.requirements, parts.prelude, "\n".join(body))
 
 
-READ = """
-
-def text(value):
-    \"\"\"The text ("" for none); with the agent's outputs, the JSON it holds (else the text).\"\"\"
-    if value is None:
-        value = ""
-    if OUTPUTS and isinstance(value, str) and value:
-        try:
-            return json.loads(value)
-        except ValueError:
-            return value
-    return value
+READ = (
+    TEXT
+    + """
 
 
 def calls(llm, response):
@@ -233,6 +224,7 @@ def calls(llm, response):
         }
         for c in found
     ]"""
+)
 """``LlamaIndexAdapter._result``'s reading (``wireconf.adapters.results``' ``text_result`` and
 ``arguments_text``), as the script's own functions."""
 

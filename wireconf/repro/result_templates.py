@@ -24,7 +24,7 @@ from wireconf.adapters.own_clients import PLACEHOLDER_KEY, PROCESS_MESSAGES
 from wireconf.adapters.prompty_adapter import API_PROVIDER as PROMPTY_PROVIDER
 from wireconf.adapters.prompty_adapter.inputs import agent_data, message_data
 from wireconf.repro.llamaindex_template import llamaindex_result
-from wireconf.repro.script import Call, literal, pinned
+from wireconf.repro.script import TEXT, Call, literal, pinned
 from wireconf.repro.templates import _sdk
 
 ResultTemplate = Callable[[str, dict[str, Any], bool], Call]
@@ -35,20 +35,6 @@ form; Anthropic's SDKs take the origin)."""
 
 TEXT_INPUT_APIS = ("openai.embeddings", "openai.images")
 """Apis whose request input is text, not messages."""
-
-TEXT = '''
-
-def text(value):
-    """The text ("" for none); with the agent's outputs, the JSON it holds (else the text)."""
-    if value is None:
-        value = ""
-    if OUTPUTS and isinstance(value, str) and value:
-        try:
-            return json.loads(value)
-        except ValueError:
-            return value
-    return value'''
-"""``wireconf.adapters.results.text_result``, as the script's own function."""
 
 
 def _outputs(agent: dict[str, Any]) -> str:

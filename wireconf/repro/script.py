@@ -276,3 +276,18 @@ def render(
         missing=MISSING,
         server=LOCAL_SERVER.lstrip("\n"),
     )
+
+
+TEXT = '''
+
+def text(value):
+    """The text ("" for none); with the agent's outputs, the JSON it holds (else the text)."""
+    if value is None:
+        value = ""
+    if OUTPUTS and isinstance(value, str) and value:
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value'''
+"""``wireconf.adapters.results.text_result``, as the script's own function."""
