@@ -25,7 +25,7 @@ from wireconf.adapters.prompty_adapter import API_PROVIDER as PROMPTY_PROVIDER
 from wireconf.adapters.prompty_adapter.inputs import agent_data, message_data
 from wireconf.repro.llamaindex_template import llamaindex_result
 from wireconf.repro.script import TEXT, Call, literal, pinned
-from wireconf.repro.templates import _sdk
+from wireconf.repro.templates import _sdk, langchain_binding
 
 ResultTemplate = Callable[[str, dict[str, Any], bool], Call]
 
@@ -90,20 +90,9 @@ def langchain(api: str, agent: dict[str, Any], stream: bool) -> Call:
         arguments["api_version"] = SDK_API_VERSION[api]
     written = json.loads(json.dumps(dumpd([langchain_inputs.message(m) for m in PROCESS_MESSAGES])))
     suffix = "/v1" if api.startswith("openai.") else ""
-    lines = [f'model = {cls}(**ARGUMENTS, base_url=base_url + "{suffix}")']
-    tools = openai_inputs.function_tools(agent)
-    extra = ""
     structured = bool(agent.get("outputs")) and not stream
-    if structured:
-        schema = {"title": "structured_output", **openai_inputs.json_schema(agent["outputs"])}
-        extra = f"\n\nSCHEMA = {literal(schema)}"
-        lines.append("model = model.with_structured_output(SCHEMA)")
-    elif tools:
-        strict = any(t["function"].get("strict") for t in tools)
-        extra = f"\n\nTOOLS = {literal(tools)}"
-        lines.append(
-            "model = model.bind_tools(TOOLS, strict=True)" if strict else "model = model.bind_tools(TOOLS)"
-        )
+    extra, bound = langchain_binding(agent, structured=structured)
+    lines = [f'model = {cls}(**ARGUMENTS, base_url=base_url + "{suffix}")', *bound]
     calls = (
         '[{"id": c["id"], "name": c["name"], "arguments": c["args"] if isinstance(c["args"], str) '
         'else json.dumps(c["args"], ensure_ascii=False)} for c in %s]'

@@ -71,6 +71,21 @@ def langchain_e2e(api: str, agent: dict[str, Any], messages: list[dict[str, Any]
     return _langchain(api, agent, messages, streamed=streamed, e2e=True)
 
 
+def langchain_binding(agent: dict[str, Any], *, structured: bool) -> tuple[str, list[str]]:
+    """What binds the agent's outputs (``with_structured_output``, when ``structured``) or else its
+    tools (``bind_tools``, strict when any tool is) to the script's ``model``, as ``LangChainAdapter``
+    binds them: the script's data for it and its lines."""
+    if structured:
+        schema = {"title": "structured_output", **openai_inputs.json_schema(agent["outputs"])}
+        return f"\n\nSCHEMA = {literal(schema)}", ["model = model.with_structured_output(SCHEMA)"]
+    tools = openai_inputs.function_tools(agent)
+    if not tools:
+        return "", []
+    strict = any(t["function"].get("strict") for t in tools)
+    bind = "model = model.bind_tools(TOOLS, strict=True)" if strict else "model = model.bind_tools(TOOLS)"
+    return f"\n\nTOOLS = {literal(tools)}", [bind]
+
+
 def _langchain(
     api: str, agent: dict[str, Any], messages: list[dict[str, Any]], *, streamed: bool, e2e: bool = False
 ) -> Call:
@@ -83,19 +98,8 @@ def _langchain(
     if e2e and api.startswith("openai."):  # ``pointed_at``: the default it has at OpenAI's own base URL
         arguments["stream_usage"] = True
     written = json.loads(json.dumps(dumpd([langchain_inputs.message(m) for m in messages])))
-    lines = [f"model = {cls}(**ARGUMENTS, base_url=base_url)"]
-    tools = openai_inputs.function_tools(agent)
-    extra = ""
-    if agent.get("outputs") and not streamed:
-        schema = {"title": "structured_output", **openai_inputs.json_schema(agent["outputs"])}
-        extra = f"\n\nSCHEMA = {literal(schema)}"
-        lines.append("model = model.with_structured_output(SCHEMA)")
-    elif tools:
-        strict = any(t["function"].get("strict") for t in tools)
-        extra = f"\n\nTOOLS = {literal(tools)}"
-        lines.append(
-            "model = model.bind_tools(TOOLS, strict=True)" if strict else "model = model.bind_tools(TOOLS)"
-        )
+    extra, bound = langchain_binding(agent, structured=bool(agent.get("outputs")) and not streamed)
+    lines = [f"model = {cls}(**ARGUMENTS, base_url=base_url)", *bound]
     classes = sorted({str(m["id"][-1]) for m in written})  # ChatMessage (a developer's) is not 'messages'
     loaded = f"load(MESSAGES, allowed_objects=[{', '.join(classes)}])"
     lines.append(f"for _ in model.stream({loaded}):\n    pass" if streamed else f"model.invoke({loaded})")
