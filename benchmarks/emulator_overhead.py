@@ -19,9 +19,10 @@ than the caller's (the emulator's server threads): what is left is the client's 
 SDK building and sending its request, reading and parsing the response) and the harness's site.
 
 Then the adapters moved onto the endpoint (LangChain's and LiteLLM's ``process``, ``stream`` and ``e2e``,
-where the chat model / ``completion`` is pointed at the case's site), each against its previous path kept
-here as a subclass: the same runtime call with its HTTP transport answered in memory by the response
-re-serialised from the SDK object (``http_answer.answering`` / ``recorded_answer``), an e2e request
+LangChain's ``wire``, where the chat model / ``completion`` is pointed at the case's site), each against
+its previous path kept here as a subclass: the same runtime call with its HTTP transport answered in
+memory by the response re-serialised from the SDK object (``http_answer.answering`` /
+``recorded_answer``; a ``wire`` body taken there, answered with an error), an e2e request
 forwarded through the handed SDK client (``http_answer.forwarding``), on the cases each declares, the
 same way (``--moved none`` to skip, ``--moved langchain`` for one).
 """
@@ -46,7 +47,7 @@ from overhead import _uses_mcp  # noqa: E402  # benchmarks/ is on sys.path when 
 
 from tests.fakes.endpoint_reference import Adapter as EndpointReference  # noqa: E402
 from wireconf.adapters import langchain, litellm  # noqa: E402
-from wireconf.adapters.http_answer import forwarding, recorded_answer  # noqa: E402
+from wireconf.adapters.http_answer import REFUSED, answering, forwarding, recorded_answer  # noqa: E402
 from wireconf.adapters.langchain import LangChainAdapter  # noqa: E402
 from wireconf.adapters.litellm import LiteLLMAdapter  # noqa: E402
 from wireconf.adapters.own_clients import PROCESS_MESSAGES, without_stream  # noqa: E402
@@ -131,29 +132,51 @@ def through_plugin(
 
 
 class LangChainBefore(LangChainAdapter):
-    """LangChain's adapter on its previous path: the transport answered with the re-serialised response."""
+    """LangChain's adapter on its previous path: the chat model at its default base URL, its transport
+    answered with the re-serialised response (``process``/``stream``) or forwarded through the handed
+    SDK client, the chat model pointed at its URL (``e2e``); ``wire``: the body the SDK sent taken there,
+    answered with an error."""
+
+    def build_request(self, api: str, agent: dict[str, Any], messages: Any) -> Any:  # type: ignore[override]
+        written = [langchain.langchain_inputs.message(m) for m in messages]
+        with answering(lambda _request: REFUSED, Downloads(messages)) as sent:
+            try:
+                self._invoke(api, agent, langchain._Call(written, Downloads(messages), {}))
+            except Exception:
+                if not sent.calls:
+                    raise
+        return sent.body()
 
     def process(self, api: str, agent: dict[str, Any], response: object) -> Any:  # type: ignore[override]
         written = [langchain.langchain_inputs.message(m) for m in PROCESS_MESSAGES]
-        reply = recorded_answer(response, stream=False)
-        return self._invoke(api, agent, langchain._Call(written, reply, Downloads()))
+        answer = recorded_answer(response, stream=False)
+        with answering(lambda _request: answer):
+            return self._invoke(api, agent, langchain._Call(written, Downloads(), {}))
 
     def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Any:  # type: ignore[override]
         written = [langchain.langchain_inputs.message(m) for m in PROCESS_MESSAGES]
-        reply = recorded_answer(events, stream=True)
-        return self._stream(api, agent, langchain._Call(written, reply, Downloads()))
+        answer = recorded_answer(events, stream=True)
+        with answering(lambda _request: answer):
+            yield from self._stream(api, agent, langchain._Call(written, Downloads(), {}))
 
     def execute(self, api: str, agent: dict[str, Any], messages: Any, client: Any) -> Any:  # type: ignore[override]
         """Each request forwarded through the handed ``client``, the chat model pointed at its URL."""
         written = [langchain.langchain_inputs.message(m) for m in messages]
         streamed, agent = without_stream(agent)
-        run = self._stream if streamed else self._invoke
         described = HttpBridge(client, PROVIDER_OF[api].version_path).description
         pointed = {"base_url": described["base_url"]}
         if api == "gemini.generate_content":
             version = described["api_base_url"].removeprefix(described["base_url"].rstrip("/")).strip("/")
             pointed["api_version"] = version
-        return run(api, agent, langchain._Call(written, forwarding(client), Downloads(messages), pointed))
+        call = langchain._Call(written, Downloads(messages), pointed)
+        if streamed:
+            return self._forwarded_stream(api, agent, call, client)
+        with answering(forwarding(client), call.downloads):
+            return self._invoke(api, agent, call)
+
+    def _forwarded_stream(self, api: str, agent: dict[str, Any], call: Any, client: Any) -> Any:
+        with answering(forwarding(client), call.downloads):
+            yield from self._stream(api, agent, call)
 
 
 class LiteLLMBefore(LiteLLMAdapter):
@@ -179,7 +202,7 @@ class LiteLLMBefore(LiteLLMAdapter):
 
 
 MOVED = {
-    "langchain": ("LangChainBefore", ("process", "stream", "e2e")),
+    "langchain": ("LangChainBefore", ("wire", "process", "stream", "e2e")),
     "litellm": ("LiteLLMBefore", ("process", "stream", "e2e")),
 }
 """Per moved adapter (its ``--impl``): the class of its previous path here, and the kinds it moved."""

@@ -5,12 +5,12 @@ langchain-anthropic's ``ChatAnthropic`` and langchain-google-genai's ``ChatGoogl
 The runtime gets what its users write (``langchain_inputs``): message objects, the options as the chat
 model's constructor arguments, tools through ``bind_tools`` (OpenAI function dicts, which LangChain
 converts per provider), ``outputs`` through ``with_structured_output(<JSON Schema>)`` with each model's
-default method. The chat model builds its official SDK client itself; ``wire`` and ``e2e`` answer
-that client's HTTP transport (``http_answer``):
+default method. The chat model builds its official SDK client itself, pointed at the case's endpoint
+(``base_url``, the placeholder key: a site of the harness's emulator) for every kind:
 
-- ``wire``: ``invoke(messages)``; the body is what the SDK sends, answered with an error once captured.
-- ``process`` / ``stream``: the chat model pointed at the case's endpoint (``base_url``, the placeholder
-  key: a site of the harness's emulator serving the recorded bytes), ``invoke`` / ``stream`` over its
+- ``wire``: ``invoke(messages)``; the request the SDK sends there is judged (the site answers with a
+  minimal valid response of the api).
+- ``process`` / ``stream``: the site serves the recorded bytes; ``invoke`` / ``stream`` over its
   real HTTP path, so the SDK's and LangChain's own parsing build the ``AIMessage`` /
   ``AIMessageChunk`` s from the bytes as recorded; the result is read as LangChain users read it:
   ``message.text``, ``message.tool_calls`` (arguments LangChain parsed, written back as compact JSON),
@@ -41,7 +41,7 @@ from unittest import mock
 
 from wireconf.adapter_contract import Endpoint, capability, concept, served_kinds
 from wireconf.adapters import langchain_inputs, openai_inputs
-from wireconf.adapters.http_answer import REFUSED, Answer, Reply, answering, requests_answered
+from wireconf.adapters.http_answer import requests_answered
 from wireconf.adapters.own_clients import DEFAULT_MODEL, PLACEHOLDER_KEY, PROCESS_MESSAGES, without_stream
 from wireconf.adapters.results import ToolCall, arguments_text, text_result
 from wireconf.cassettes.downloads import Downloads
@@ -79,13 +79,10 @@ class _SeededUuid:
 
 
 @contextlib.contextmanager
-def _served(reply: Answer | Reply | None, downloads: Downloads | None = None) -> Iterator[Any]:
-    """The HTTP transport answering with ``reply`` (one answer to every call, or a function of the
-    request; ``None``: the real transport, for a chat model pointed at an endpoint), Gemini's missing
-    call ids seeded; a media URL of the input the chat model downloads (``ImageBytesLoader``, through
-    ``requests``) answered from ``downloads``."""
-    if isinstance(reply, Answer):
-        reply = _always(reply)
+def _served(downloads: Downloads) -> Iterator[None]:
+    """A call of the chat model: Gemini's missing call ids seeded; a media URL of the input the chat
+    model downloads (``ImageBytesLoader``, through ``requests``, not its SDK client) answered from
+    ``downloads``."""
     with contextlib.ExitStack() as stack:
         try:
             module: Any = importlib.import_module("langchain_google_genai.chat_models")
@@ -93,28 +90,19 @@ def _served(reply: Answer | Reply | None, downloads: Downloads | None = None) ->
             module = None
         if getattr(module, "uuid", None) is uuid:
             stack.enter_context(mock.patch.object(module, "uuid", _SeededUuid()))
-        if reply is None:  # the chat model at an endpoint: only its media loader's downloads answered
-            if downloads is not None and downloads.named:
-                stack.enter_context(requests_answered(downloads))
-            yield None
-        else:
-            yield stack.enter_context(answering(reply, downloads))
-
-
-def _always(answer: Answer) -> Reply:
-    return lambda _request: answer
+        if downloads.named:
+            stack.enter_context(requests_answered(downloads))
+        yield
 
 
 @dataclass(frozen=True)
 class _Call:
-    """What one call of the chat model gets: the messages as LangChain objects, the answer of its HTTP
-    transport (one answer, or a function of the request; ``None``: its real transport), the media
-    downloads its input names, and the endpoint to point the chat model at (None: its own default)."""
+    """What one call of the chat model gets: the messages as LangChain objects, the media downloads its
+    input names, and the chat model's constructor arguments for the case's endpoint."""
 
     written: list[Any]
-    reply: Answer | Reply | None
     downloads: Downloads
-    endpoint: dict[str, str] | None = None
+    endpoint: dict[str, Any]
 
 
 HINT = "pip install 'wireconf[langchain]'"
@@ -169,14 +157,11 @@ class LangChainAdapter:
         caps = {capability(kind, api) for kind in served_kinds(self) for api in self._classes}
         return caps | ({concept("message-metadata")} if caps else set())
 
-    def _model(self, api: str, agent: dict[str, Any], endpoint: dict[str, str] | None = None) -> Any:
-        return self._classes[api](**model_arguments(api, agent), **(endpoint or {}))
-
     def _runnable(
-        self, api: str, agent: dict[str, Any], structured: bool, endpoint: dict[str, str] | None = None
+        self, api: str, agent: dict[str, Any], structured: bool, endpoint: dict[str, Any]
     ) -> tuple[Any, bool]:
         """The chat model with the agent's tools bound, or its structured-output runnable."""
-        model = self._model(api, agent, endpoint)
+        model = self._classes[api](**model_arguments(api, agent), **endpoint)
         if structured and agent.get("outputs"):
             schema = {"title": "structured_output", **openai_inputs.json_schema(agent["outputs"])}
             return model.with_structured_output(schema), True
@@ -186,21 +171,18 @@ class LangChainAdapter:
             model = model.bind_tools(tools, strict=True) if strict else model.bind_tools(tools)
         return model, False
 
-    def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any:
-        runnable, _ = self._runnable(api, agent, structured=True)
+    def build_request(
+        self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], *, endpoint: Endpoint
+    ) -> None:
+        """``invoke``: the request it sends the case's endpoint is judged (what it raises once that is
+        sent is not: the site's answer is not the case's)."""
         written = [langchain_inputs.message(m) for m in messages]
-        with _served(REFUSED, Downloads(messages)) as sent:
-            try:
-                runnable.invoke(written)
-            except Exception:
-                if not sent.calls:
-                    raise
-        return sent.body()
+        self._invoke(api, agent, _Call(written, Downloads(messages), pointed_at(api, endpoint)))
 
     def _invoke(self, api: str, agent: dict[str, Any], call: _Call) -> Any:
-        """``invoke`` answered as ``call`` says, its result read as LangChain users read it."""
+        """``invoke`` at the call's endpoint, its result read as LangChain users read it."""
         runnable, structured = self._runnable(api, agent, True, call.endpoint)
-        with _served(call.reply, call.downloads):
+        with _served(call.downloads):
             result = runnable.invoke(call.written)
         if structured:
             return result
@@ -209,11 +191,11 @@ class LangChainAdapter:
         return text_result(str(result.text), agent)
 
     def _stream(self, api: str, agent: dict[str, Any], call: _Call) -> Iterator[Any]:
-        """``stream`` answered as ``call`` says: each chunk's text as it comes, the tool calls of the
+        """``stream`` at the call's endpoint: each chunk's text as it comes, the tool calls of the
         chunks added up (``chunk + chunk``) once it ends."""
         runnable, _ = self._runnable(api, agent, False, call.endpoint)
         whole = None
-        with _served(call.reply, call.downloads):
+        with _served(call.downloads):
             for chunk in runnable.stream(call.written):
                 text = str(chunk.text)
                 if text:
@@ -224,13 +206,13 @@ class LangChainAdapter:
 
     def process(self, api: str, agent: dict[str, Any], response: object, *, endpoint: Endpoint) -> Any:
         written = [langchain_inputs.message(m) for m in PROCESS_MESSAGES]
-        return self._invoke(api, agent, _Call(written, None, Downloads(), pointed_at(api, endpoint)))
+        return self._invoke(api, agent, _Call(written, Downloads(), pointed_at(api, endpoint)))
 
     def process_stream(
         self, api: str, agent: dict[str, Any], events: Any, *, endpoint: Endpoint
     ) -> Iterator[Any]:
         written = [langchain_inputs.message(m) for m in PROCESS_MESSAGES]
-        return self._stream(api, agent, _Call(written, None, Downloads(), pointed_at(api, endpoint)))
+        return self._stream(api, agent, _Call(written, Downloads(), pointed_at(api, endpoint)))
 
     def execute(
         self,
@@ -247,7 +229,7 @@ class LangChainAdapter:
         written = [langchain_inputs.message(m) for m in messages]
         streamed, agent = without_stream(agent)
         run = self._stream if streamed else self._invoke
-        return run(api, agent, _Call(written, None, Downloads(messages), pointed_at(api, endpoint)))
+        return run(api, agent, _Call(written, Downloads(messages), pointed_at(api, endpoint)))
 
 
 def model_arguments(api: str, agent: dict[str, Any]) -> dict[str, Any]:
