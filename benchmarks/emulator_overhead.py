@@ -18,8 +18,8 @@ Printed per kind: ms per case for each, the ratio, and the endpoint path's CPU s
 than the caller's (the emulator's server threads): what is left is the client's own HTTP path (the
 SDK building and sending its request, reading and parsing the response) and the harness's site.
 
-Then the adapters moved onto the endpoint (LangChain's and LiteLLM's ``process``, ``stream`` and ``e2e``,
-LangChain's ``wire``, where the chat model / ``completion`` is pointed at the case's site), each against
+Then the adapters moved onto the endpoint (LangChain's and LiteLLM's ``wire``, ``process``, ``stream``
+and ``e2e``, where the chat model / ``completion`` is pointed at the case's site), each against
 its previous path kept here as a subclass: the same runtime call with its HTTP transport answered in
 memory by the response re-serialised from the SDK object (``http_answer.answering`` /
 ``recorded_answer``; a ``wire`` body taken there, answered with an error), an e2e request
@@ -180,30 +180,48 @@ class LangChainBefore(LangChainAdapter):
 
 
 class LiteLLMBefore(LiteLLMAdapter):
-    """LiteLLM's adapter on its previous path: the transport answered with the re-serialised response,
-    an e2e request forwarded through the handed client."""
+    """LiteLLM's adapter on its previous path: ``completion`` at its default base URL, its transport
+    answered with the re-serialised response, an e2e request forwarded through the handed client, a
+    ``wire`` body taken there, answered with an error."""
+
+    def build_request(self, api: str, agent: dict[str, Any], messages: Any) -> Any:  # type: ignore[override]
+        arguments = self._arguments(api, agent, [litellm.openai_inputs.message(m) for m in messages])
+        with answering(lambda _request: REFUSED, Downloads(messages)) as sent:
+            try:
+                self._completion(arguments, Downloads(messages))
+            except Exception:
+                if not sent.calls:
+                    raise
+        return sent.body()
 
     def process(self, api: str, agent: dict[str, Any], response: object) -> Any:  # type: ignore[override]
         arguments = self._arguments(api, agent, litellm.PROCESS_MESSAGES)
-        result, _ = self._completion(recorded_answer(response, stream=False), arguments)
-        return self._result(result, agent)
+        answer = recorded_answer(response, stream=False)
+        with answering(lambda _request: answer):
+            return self._result(self._completion(arguments), agent)
 
     def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Any:  # type: ignore[override]
         arguments = self._arguments(api, agent, litellm.PROCESS_MESSAGES)
-        return self._stream(arguments, recorded_answer(events, stream=True))
+        answer = recorded_answer(events, stream=True)
+        with answering(lambda _request: answer):
+            yield from self._stream(arguments)
 
     def execute(self, api: str, agent: dict[str, Any], messages: Any, client: Any) -> Any:  # type: ignore[override]
         arguments = self._arguments(api, agent, [litellm.openai_inputs.message(m) for m in messages])
         downloads = Downloads(messages)
         if arguments.get("stream") is True:
-            return self._stream(arguments, forwarding(client), downloads)
-        result, _ = self._completion(forwarding(client), arguments, downloads)
-        return self._result(result, agent)
+            return self._forwarded_stream(arguments, client, downloads)
+        with answering(forwarding(client), downloads):
+            return self._result(self._completion(arguments, downloads), agent)
+
+    def _forwarded_stream(self, arguments: dict[str, Any], client: Any, downloads: Downloads) -> Any:
+        with answering(forwarding(client), downloads):
+            yield from self._stream(arguments, downloads)
 
 
 MOVED = {
     "langchain": ("LangChainBefore", ("wire", "process", "stream", "e2e")),
-    "litellm": ("LiteLLMBefore", ("process", "stream", "e2e")),
+    "litellm": ("LiteLLMBefore", ("wire", "process", "stream", "e2e")),
 }
 """Per moved adapter (its ``--impl``): the class of its previous path here, and the kinds it moved."""
 

@@ -2,8 +2,8 @@
 role Gemini has no turn for raises ("Invalid Message passed in"), as
 ``litellm.llms.vertex_ai.gemini.transformation:_gemini_convert_messages_with_history`` does
 (tests/integration/test_langchain_litellm.py checks the real function raises the same). Otherwise it sends
-``{contents: [{role, parts: [{text}]}]}`` through httpx's default transport, where the adapter
-captures it."""
+``{contents: [{role, parts: [{text}]}]}`` with httpx to its ``api_base`` (the case's endpoint, where the
+harness captures it), at the path LiteLLM sends Gemini's ``generateContent`` to."""
 
 from __future__ import annotations
 
@@ -21,16 +21,15 @@ class CustomStreamWrapper:
     """Only for the adapter's ``isinstance`` check: this stand-in never streams."""
 
 
-def completion(model: str, messages: list[dict[str, Any]], **_: Any) -> None:
+def completion(model: str, messages: list[dict[str, Any]], api_base: str, **_: Any) -> None:
     contents = []
     for message in messages:
         if message["role"] not in TURNS:
             raise ValueError(f"Invalid Message passed in - {message}")
         contents.append({"role": TURNS[message["role"]], "parts": [{"text": message["content"]}]})
     with httpx.Client() as client:
-        client.post(
-            f"https://generativelanguage.googleapis.com/v1beta/models/{model}", json={"contents": contents}
-        )
+        name = model.removeprefix("gemini/")
+        client.post(f"{api_base}/models/{name}:generateContent", json={"contents": contents})
 
 
 module = types.SimpleNamespace(completion=completion, CustomStreamWrapper=CustomStreamWrapper)

@@ -3,25 +3,26 @@ call a LiteLLM user writes, turned by LiteLLM's own provider transformations int
 and Gemini wire and back into a ``ModelResponse``.
 
 - ``wire``: ``litellm.completion(model="<provider>/<id>", messages, tools, response_format, ...)`` with
-  the corpus's inputs written as OpenAI-format input (``openai_inputs``); the body is the one LiteLLM
-  sends through its HTTP transport (``http_answer``), answered with an error once captured (a Gemini
-  body as LiteLLM spells it: the harness reads every Gemini body under its fields' JSON names).
-- ``process`` / ``stream``: the same call with ``api_base`` the case's endpoint (a site of the
-  harness's emulator serving the recorded bytes), over LiteLLM's real HTTP path; LiteLLM's own parsing
+  the corpus's inputs written as OpenAI-format input (``openai_inputs``), ``api_base`` the case's
+  endpoint (a site of the harness's emulator, which answers a minimal valid response): the request
+  LiteLLM sends there is judged (a Gemini body as LiteLLM spells it: the harness reads every Gemini
+  body under its fields' JSON names).
+- ``process`` / ``stream``: the same call at the case's endpoint serving the recorded bytes, over
+  LiteLLM's real HTTP path; LiteLLM's own parsing
   (``AnthropicConfig.transform_response``, Gemini's ``ModelResponseIterator`` ...) builds the
   ``ModelResponse`` / ``CustomStreamWrapper``; the result is read as its users read it:
   ``choices[0].message.content`` / ``tool_calls``, a stream's ``delta.content`` and, once it ends,
   the tool calls of ``litellm.stream_chunk_builder(chunks)``. The response LiteLLM leaves open at a
   stream's terminal event is closed when the stream is done or raised (``http_answer.observing``).
 - ``e2e``: the ``wire`` call (``stream=True`` when the agent's ``additionalProperties`` ask for a
-  stream, passed as they are) with ``api_base`` the case's endpoint, as in ``process``: the case's
+  stream, passed as they are), as in ``process``: the case's
   recorded exchange answers every call there, in order (a media URL LiteLLM downloads to inline it is
   answered from the case's fixtures); the result is read as in ``process`` / ``stream``.
 
 Errors: LiteLLM's exceptions are OpenAI's status errors (``litellm.BadRequestError`` is an
-``openai.BadRequestError``) even when no request was sent; one raised in a ``wire`` run before any HTTP
-exchange (not even a download) is declared ``invalid-input``; the others by what the transport saw
-(``_declare_category``, ``wireconf.core.error_categories``).
+``openai.BadRequestError``) even when no request was sent; one raised before any HTTP exchange (not even
+a download) is declared ``invalid-input``; the others by what the transport saw (``_declare_category``,
+``wireconf.core.error_categories``).
 
 LiteLLM's random ids come from a seeded generator (``litellm_ids``). It has no tool kinds other than
 OpenAI functions, no bindings and no ``apiType`` dispatch (the provider is in the model name): those
@@ -31,7 +32,6 @@ fields, so ``concept:message-metadata`` is.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 from collections.abc import Iterator
 from typing import Any
@@ -39,14 +39,7 @@ from typing import Any
 from wireconf.adapter_contract import Endpoint, NoResult, capability, concept, served_kinds
 from wireconf.adapters import openai_inputs
 from wireconf.adapters._optional import optional_module
-from wireconf.adapters.http_answer import (
-    REFUSED,
-    Answer,
-    Reply,
-    Sent,
-    answering,
-    observing,
-)
+from wireconf.adapters.http_answer import Sent, observing
 from wireconf.adapters.own_clients import DEFAULT_MODEL, PLACEHOLDER_KEY
 from wireconf.adapters.results import ToolCall, text_result
 from wireconf.cassettes.downloads import Downloads
@@ -63,9 +56,6 @@ LiteLLM's Responses API bridge (``litellm.completion_extras.responses_api_bridge
 ``completion`` call through ``litellm.responses`` with LiteLLM's own transformation of the messages,
 tools and ``response_format`` into Responses input, and builds the ``ModelResponse`` from the Responses
 result."""
-
-URL_MODEL_APIS = ("gemini.generate_content",)
-"""Apis whose model is named by the URL, not the body (LiteLLM's body carries it too)."""
 
 PROCESS_MESSAGES = [{"role": "user", "content": "Hi"}]
 """A ``process`` case has no messages; the call needs some (in the OpenAI form LiteLLM takes)."""
@@ -84,23 +74,21 @@ def _crashed(exc: BaseException) -> bool:
     return False
 
 
-def _declare_category(exc: BaseException, answer: Answer | None, sent: Sent) -> None:
+def _declare_category(exc: BaseException, sent: Sent) -> None:
     """What one of LiteLLM's own exceptions (``litellm.exceptions``, all OpenAI status errors with a
     status of LiteLLM's making) means in the spec's terms (``wireconf.core.error_categories``), from what the
     transport saw: raised before any HTTP exchange, LiteLLM refused the input (its transformations raise
     BadRequestError, UnsupportedParamsError or, around a bare Exception, APIConnectionError), unless it
-    wraps a crash of LiteLLM's own code (``_crashed``: a KeyError, none of the spec's errors); after the
-    harness's capture answer (a download on the way), none of the spec's errors; APIConnectionError,
-    LiteLLM's wrapper of whatever failed (a KeyError in its parsing), none either; any other, raised
-    from the recorded response, is the error that response reports (its status below 400) or the
-    provider's HTTP error with the recorded status (``answer``'s, else the one the endpoint answered:
-    ``sent.statuses``). Raised when only downloads were answered (no status), it is read from the
-    exception's own status."""
+    wraps a crash of LiteLLM's own code (``_crashed``: a KeyError, none of the spec's errors);
+    APIConnectionError, LiteLLM's wrapper of whatever failed (a KeyError in its parsing), none either;
+    any other, raised from the recorded response, is the error that response reports (its status below
+    400) or the provider's HTTP error with the status the endpoint answered (``sent.statuses``). Raised
+    when only downloads were answered (no status), it is read from the exception's own status."""
     if not type(exc).__module__.startswith("litellm"):
         return
-    status = answer.status if answer is not None else (sent.statuses[-1] if sent.statuses else None)
-    if answer is REFUSED or (answer is None and not sent.requests):
-        categorised(exc, None if sent.requests or _crashed(exc) else "invalid-input")
+    status = sent.statuses[-1] if sent.statuses else None
+    if not sent.requests:
+        categorised(exc, None if _crashed(exc) else "invalid-input")
     elif any(cls.__name__ == "APIConnectionError" for cls in type(exc).__mro__):
         categorised(exc, None)
     elif status is None:
@@ -170,35 +158,29 @@ class LiteLLMAdapter:
     def _arguments(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any]:
         return completion_arguments(api, agent, messages)
 
-    def _completion(
-        self, reply: Answer | Reply | None, arguments: dict[str, Any], downloads: Downloads | None = None
-    ) -> Any:
-        """``completion(**arguments)`` answered by ``reply`` (one answer to every call, or a function of
-        the request; ``None``: over the real transport, to the ``api_base`` of ``arguments``); a media
-        URL of the input that LiteLLM downloads to inline it is answered from ``downloads``
-        (``wireconf.cassettes.downloads``)."""
+    def _completion(self, arguments: dict[str, Any], downloads: Downloads | None = None) -> Any:
+        """``completion(**arguments)`` over the real transport, to the ``api_base`` (or ``client``) of
+        ``arguments``; a media URL of the input that LiteLLM downloads to inline it is answered from
+        ``downloads`` (``wireconf.cassettes.downloads``)."""
         from wireconf.adapters.litellm_ids import seeded_ids
 
-        answer = reply if isinstance(reply, Answer) else None
-        with seeded_ids(), _transport(reply, downloads) as sent:
+        with seeded_ids(), observing(downloads) as sent:
             try:
                 result = self._litellm.completion(**arguments)
                 if isinstance(result, self._litellm.CustomStreamWrapper):  # sends when first read
                     list(result)
-                return result, sent
+                return result
             except Exception as exc:
-                if answer is REFUSED and sent.calls:
-                    return None, sent
-                _declare_category(exc, answer, sent)
+                _declare_category(exc, sent)
                 raise
 
-    def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any:
+    def build_request(
+        self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], *, endpoint: Endpoint
+    ) -> None:
+        """The wire call at the case's endpoint: the request LiteLLM sends there is judged (what it
+        raises once that is sent is not: the site's answer is not the case's)."""
         arguments = self._arguments(api, agent, [openai_inputs.message(m) for m in messages])
-        _, sent = self._completion(REFUSED, arguments, Downloads(messages))
-        body = sent.body()
-        if api in URL_MODEL_APIS and isinstance(body, dict):
-            body.pop("model", None)  # Gemini's model is in the URL
-        return body
+        self._completion({**arguments, **self._pointed(api, endpoint)}, Downloads(messages))
 
     def _result(self, result: Any, agent: dict[str, Any]) -> Any:
         """A ``ModelResponse`` as its users read it: the tool calls, else the message's text; without a
@@ -212,18 +194,14 @@ class LiteLLMAdapter:
 
     def process(self, api: str, agent: dict[str, Any], response: object, *, endpoint: Endpoint) -> Any:
         arguments = {**self._arguments(api, agent, PROCESS_MESSAGES), **self._pointed(api, endpoint)}
-        result, _ = self._completion(None, arguments)
-        return self._result(result, agent)
+        return self._result(self._completion(arguments), agent)
 
-    def _stream(
-        self, arguments: dict[str, Any], reply: Answer | Reply | None, downloads: Downloads | None = None
-    ) -> Iterator[Any]:
+    def _stream(self, arguments: dict[str, Any], downloads: Downloads | None = None) -> Iterator[Any]:
         """``completion(stream=True)``'s chunks: each ``delta.content`` as it comes, and once the stream
         ends the tool calls of ``litellm.stream_chunk_builder(chunks)``."""
         from wireconf.adapters.litellm_ids import seeded_ids
 
-        answer = reply if isinstance(reply, Answer) else None
-        with seeded_ids(), _transport(reply, downloads) as sent:
+        with seeded_ids(), observing(downloads) as sent:
             chunks = []
             try:
                 for chunk in self._litellm.completion(**{**arguments, "stream": True}):
@@ -233,7 +211,7 @@ class LiteLLMAdapter:
                     if text:
                         yield text
             except Exception as exc:
-                _declare_category(exc, answer, sent)
+                _declare_category(exc, sent)
                 raise
             built = self._litellm.stream_chunk_builder(chunks) if chunks else None
         calls = built.choices[0].message.tool_calls if built is not None and built.choices else None
@@ -244,7 +222,7 @@ class LiteLLMAdapter:
         self, api: str, agent: dict[str, Any], events: Any, *, endpoint: Endpoint
     ) -> Iterator[Any]:
         arguments = {**self._arguments(api, agent, PROCESS_MESSAGES), **self._pointed(api, endpoint)}
-        return self._stream(arguments, None)
+        return self._stream(arguments)
 
     def execute(
         self,
@@ -263,9 +241,8 @@ class LiteLLMAdapter:
         arguments.update(self._pointed(api, endpoint))
         downloads = Downloads(messages)
         if arguments.get("stream") is True:
-            return self._stream(arguments, None, downloads)
-        result, _ = self._completion(None, arguments, downloads)
-        return self._result(result, agent)
+            return self._stream(arguments, downloads)
+        return self._result(self._completion(arguments, downloads), agent)
 
 
 def completion_arguments(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any]:
@@ -286,14 +263,3 @@ def completion_arguments(api: str, agent: dict[str, Any], messages: list[dict[st
     if response_format:
         arguments["response_format"] = response_format
     return arguments
-
-
-def _transport(
-    reply: Answer | Reply | None, downloads: Downloads | None
-) -> contextlib.AbstractContextManager[Sent]:
-    """The HTTP transports answering ``reply`` (``answering``), or, for ``None``, sending for real and
-    kept (``observing``: what LiteLLM's exceptions mean depends on what it sent and got; the responses
-    it left open closed at the end), a download answered from ``downloads`` either way."""
-    if reply is None:
-        return observing(downloads)
-    return answering(reply if not isinstance(reply, Answer) else lambda _request: reply, downloads)
