@@ -21,9 +21,9 @@ SDK building and sending its request, reading and parsing the response) and the 
 Then the adapters moved onto the endpoint (LangChain's and LiteLLM's ``wire``, ``process``, ``stream``
 and ``e2e``, where the chat model / ``completion`` is pointed at the case's site), each against
 its previous path kept here as a subclass: the same runtime call with its HTTP transport answered in
-memory by the response re-serialised from the SDK object (``http_answer.answering`` /
+memory by the response re-serialised from the SDK object (``previous_paths.answering`` /
 ``recorded_answer``; a ``wire`` body taken there, answered with an error), an e2e request
-forwarded through the handed SDK client (``http_answer.forwarding``), on the cases each declares, the
+forwarded through the handed SDK client (``previous_paths.forwarding``), on the cases each declares, the
 same way (``--moved none`` to skip, ``--moved langchain`` for one).
 """
 
@@ -44,10 +44,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from overhead import _uses_mcp  # noqa: E402  # benchmarks/ is on sys.path when this script runs
+from previous_paths import REFUSED, answering, forwarding, recorded_answer  # noqa: E402
 
 from tests.fakes.endpoint_reference import Adapter as EndpointReference  # noqa: E402
 from wireconf.adapters import langchain, litellm  # noqa: E402
-from wireconf.adapters.http_answer import REFUSED, answering, forwarding, recorded_answer  # noqa: E402
 from wireconf.adapters.langchain import LangChainAdapter  # noqa: E402
 from wireconf.adapters.litellm import LiteLLMAdapter  # noqa: E402
 from wireconf.adapters.own_clients import PROCESS_MESSAGES, without_stream  # noqa: E402

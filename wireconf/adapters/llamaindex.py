@@ -11,26 +11,26 @@ versions of the providers' SDKs than wireconf's, so it lives in an environment o
 The runtime gets what its users write (``llamaindex_inputs``): ``ChatMessage`` s of content blocks,
 the options as the class's constructor arguments, tools as ``FunctionTool`` s passed to
 ``chat_with_tools`` (``allow_parallel_tool_calls=True``, ``FunctionAgent``'s default), ``outputs`` through
-``as_structured_llm(output_cls)``. The LLM class builds its official SDK client itself; the adapter
-answers that client's HTTP transport (``http_answer``):
+``as_structured_llm(output_cls)``. The LLM class builds its official SDK client itself, pointed at the
+case's endpoint (a site of the harness's emulator) as a user points LlamaIndex at a base URL (``api_base``,
+``base_url``, Gemini's ``http_options``), for every kind:
 
-- ``wire``: ``chat`` (``chat_with_tools``, the structured LLM's ``chat``); the body is what the SDK
-  sends, answered with an error once captured.
-- ``process`` / ``stream``: ``chat`` / ``stream_chat`` answered with the recorded response, so the
+- ``wire``: ``chat`` (``chat_with_tools``, the structured LLM's ``chat``); the request the SDK sends
+  there is judged (the site answers a minimal valid response).
+- ``process`` / ``stream``: ``chat`` / ``stream_chat`` on the recorded bytes the site serves, so the
   SDK's and LlamaIndex's own parsing build the ``ChatResponse`` s; the result is read as LlamaIndex
   users read it: ``response.message.content``, the ``ToolSelection`` s of
   ``llm.get_tool_calls_from_response(response, error_on_no_tool_call=False)`` (their parsed
   ``tool_kwargs`` written back as JSON), the structured output's object (``response.raw``) as a dict;
   a stream's ``delta`` s and, once it ends, the tool calls of its last response (as ``FunctionAgent``
   reads them). ``process_async``: the same through ``achat``.
-- ``e2e``: the ``wire`` call (``stream_chat`` when the agent asks for a stream) with each request the
-  class's own SDK client sends forwarded, byte for byte, through the SDK client the harness hands over
-  (``http_answer.forwarding``), the class pointed at its endpoint (``api_base`` / ``base_url`` /
-  ``http_options``).
+- ``e2e``: the ``wire`` call (``stream_chat`` when the agent asks for a stream); the case's recorded
+  exchange answers each request there, in order.
 
 ``GoogleGenAI``'s constructor fetches the model's description (``client.models.get``, for its token
 limits) unless given both ``max_tokens`` and ``context_window``: that GET is answered with a
-description of the model (``_ModelDescribed``); it never reaches the request.
+description of the model (``_ModelDescribed``, as a download of the input's media is), not by the
+endpoint; it never reaches the request.
 
 LlamaIndex has no tool kinds other than functions, no bindings and no ``apiType`` dispatch (the class
 is the provider): only ``concept:message-metadata`` (tool calls are ``ToolCallBlock`` s, a tool
@@ -47,9 +47,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from wireconf.adapter_contract import capability, concept, served_kinds
+from wireconf.adapter_contract import Endpoint, capability, concept, served_kinds
 from wireconf.adapters import llamaindex_inputs
-from wireconf.adapters.http_answer import REFUSED, Answer, Reply, answering, forwarding, recorded_answer
+from wireconf.adapters.http_answer import observing
 from wireconf.adapters.own_clients import DEFAULT_MODEL, PLACEHOLDER_KEY, PROCESS_MESSAGES, without_stream
 from wireconf.adapters.results import ToolCall, arguments_text, text_result
 from wireconf.cassettes.downloads import Download, Downloads
@@ -101,20 +101,13 @@ class _ModelDescribed(Downloads):
 
 @dataclass(frozen=True)
 class _Call:
-    """What one call of the LLM gets: the messages as LlamaIndex objects, the answer of its HTTP
-    transport (one answer, or a function of the request), the media downloads its input names, and
-    the endpoint to point the class at (``e2e``; None: its own default)."""
+    """What one call of the LLM gets: the messages as LlamaIndex objects, the downloads its input
+    names (and the model's description), and the class's constructor arguments for the case's
+    endpoint."""
 
     written: list[Any]
-    reply: Answer | Reply
     downloads: Downloads
-    endpoint: dict[str, Any] | None = None
-
-
-def _replying(reply: Answer | Reply) -> Reply:
-    if isinstance(reply, Answer):
-        return lambda _request: reply
-    return reply
+    endpoint: dict[str, Any]
 
 
 class LlamaIndexAdapter:
@@ -133,16 +126,14 @@ class LlamaIndexAdapter:
         caps = {capability(kind, api) for kind in served_kinds(self) for api in self._classes}
         return caps | ({concept("message-metadata")} if caps else set())
 
-    def _llm(self, api: str, agent: dict[str, Any], endpoint: dict[str, Any] | None) -> Any:
+    def _llm(self, api: str, agent: dict[str, Any], endpoint: dict[str, Any]) -> Any:
         arguments: dict[str, Any] = {
             "model": (agent.get("model") or {}).get("id") or DEFAULT_MODEL[api],
             "api_key": PLACEHOLDER_KEY,
             "max_retries": 0,
             **llamaindex_inputs.constructor_options(api, agent),
-            **(endpoint or {}),
+            **endpoint,
         }
-        if api == "gemini.generate_content":
-            arguments["http_options"] = _gemini_http_options(arguments.get("http_options"))
         return self._classes[api](**arguments)
 
     def _prepared(
@@ -173,19 +164,19 @@ class LlamaIndexAdapter:
         return text_result(response.message.content, agent)
 
     def _send(self, api: str, agent: dict[str, Any], call: _Call) -> tuple[Any, Any]:
-        """The LLM and its ``ChatResponse`` for ``call``, inside the answering transport."""
+        """The LLM and its ``ChatResponse`` for ``call``."""
         llm, target, options = self._prepared(api, agent, call, structured=True)
         if options:
             return llm, target.chat_with_tools(chat_history=call.written, **options)
         return llm, target.chat(call.written)
 
     def _chat(self, api: str, agent: dict[str, Any], call: _Call) -> Any:
-        with answering(_replying(call.reply), call.downloads):
+        with observing(call.downloads):
             llm, response = self._send(api, agent, call)
         return self._result(llm, response, agent)
 
     async def _achat(self, api: str, agent: dict[str, Any], call: _Call) -> Any:
-        with answering(_replying(call.reply), call.downloads):
+        with observing(call.downloads):
             llm, target, options = self._prepared(api, agent, call, structured=True)
             if options:
                 response = await target.achat_with_tools(chat_history=call.written, **options)
@@ -194,8 +185,7 @@ class LlamaIndexAdapter:
         return self._result(llm, response, agent)
 
     def _stream_calls(self, api: str, agent: dict[str, Any], call: _Call) -> Iterator[tuple[Any, Any]]:
-        """The LLM and each ``ChatResponse`` of ``stream_chat`` (``stream_chat_with_tools``), inside the
-        answering transport."""
+        """The LLM and each ``ChatResponse`` of ``stream_chat`` (``stream_chat_with_tools``)."""
         llm, target, options = self._prepared(api, agent, call, structured=False)
         if options:
             responses = target.stream_chat_with_tools(chat_history=call.written, **options)
@@ -207,7 +197,7 @@ class LlamaIndexAdapter:
     def _stream(self, api: str, agent: dict[str, Any], call: _Call) -> Iterator[Any]:
         """Each response's ``delta`` as it comes, the tool calls of the last response once it ends."""
         llm, last = None, None
-        with answering(_replying(call.reply), call.downloads):
+        with observing(call.downloads):
             for called, response in self._stream_calls(api, agent, call):
                 if response.delta:
                     yield response.delta
@@ -216,43 +206,53 @@ class LlamaIndexAdapter:
         for c in calls:
             yield ToolCall(c.tool_id, c.tool_name, arguments_text(c.tool_kwargs))
 
-    def build_request(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Any:
-        """The body the SDK sends for ``chat`` (``stream_chat`` when the agent asks for a stream: a
-        LlamaIndex user asks by calling it, not with a ``stream`` option)."""
+    def build_request(
+        self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], *, endpoint: Endpoint
+    ) -> None:
+        """``chat`` (``stream_chat`` when the agent asks for a stream: a LlamaIndex user asks by calling
+        it, not with a ``stream`` option) at the case's endpoint: the request the SDK sends there is
+        judged (what it raises once that is sent is not: the site's answer is not the case's)."""
         written = [llamaindex_inputs.message(m) for m in messages]
         streamed, agent = without_stream(agent)
-        call = _Call(written, REFUSED, _ModelDescribed(messages))
-        with answering(_replying(REFUSED), call.downloads) as sent:
-            try:
-                if streamed:
-                    for _ in self._stream_calls(api, agent, call):
-                        pass
-                else:
-                    self._send(api, agent, call)
-            except Exception:
-                if not sent.calls:
-                    raise
-        return sent.body()
+        call = _Call(written, _ModelDescribed(messages), pointed_at(api, endpoint))
+        if streamed:
+            for _ in self._stream(api, agent, call):
+                pass
+        else:
+            self._chat(api, agent, call)
 
-    def _process_call(self, response: object, stream: bool) -> _Call:
+    def _process_call(self, api: str, endpoint: Endpoint) -> _Call:
         written = [llamaindex_inputs.message(m) for m in PROCESS_MESSAGES]
-        return _Call(written, recorded_answer(response, stream=stream), _ModelDescribed())
+        return _Call(written, _ModelDescribed(), pointed_at(api, endpoint))
 
-    def process(self, api: str, agent: dict[str, Any], response: object) -> Any:
-        return self._chat(api, agent, self._process_call(response, stream=False))
+    def process(self, api: str, agent: dict[str, Any], response: object, *, endpoint: Endpoint) -> Any:
+        return self._chat(api, agent, self._process_call(api, endpoint))
 
-    async def process_async(self, api: str, agent: dict[str, Any], response: object) -> Any:
-        return await self._achat(api, agent, self._process_call(response, stream=False))
+    async def process_async(
+        self, api: str, agent: dict[str, Any], response: object, *, endpoint: Endpoint
+    ) -> Any:
+        return await self._achat(api, agent, self._process_call(api, endpoint))
 
-    def process_stream(self, api: str, agent: dict[str, Any], events: Any) -> Iterator[Any]:
-        return self._stream(api, agent, self._process_call(events, stream=True))
+    def process_stream(
+        self, api: str, agent: dict[str, Any], events: Any, *, endpoint: Endpoint
+    ) -> Iterator[Any]:
+        return self._stream(api, agent, self._process_call(api, endpoint))
 
-    def execute(self, api: str, agent: dict[str, Any], messages: list[dict[str, Any]], client: Any) -> Any:
-        """``chat`` (``stream_chat`` when the agent asks for a stream), each request the class's own SDK
-        client sends forwarded through the harness's ``client`` (``forwarding``)."""
+    def execute(
+        self,
+        api: str,
+        agent: dict[str, Any],
+        messages: list[dict[str, Any]],
+        client: Any,
+        *,
+        endpoint: Endpoint,
+    ) -> Any:
+        """``chat`` (``stream_chat`` when the agent asks for a stream) at the case's endpoint, where the
+        case's recorded exchange answers each request (``client``, the harness's in-process client, is
+        not used)."""
         written = [llamaindex_inputs.message(m) for m in messages]
         streamed, agent = without_stream(agent)
-        call = _Call(written, forwarding(client), _ModelDescribed(messages), _endpoint(api, client))
+        call = _Call(written, _ModelDescribed(messages), pointed_at(api, endpoint))
         if streamed:
             return self._stream(api, agent, call)
         return self._chat(api, agent, call)
@@ -262,34 +262,15 @@ def _is_model(value: Any) -> bool:
     return callable(getattr(value, "model_dump", None)) and hasattr(type(value), "model_fields")
 
 
-def _gemini_http_options(given: dict[str, Any] | None) -> Any:
-    """``GoogleGenAI``'s ``http_options``: ``given`` (the endpoint), and the default transport of the
-    HTTP library the Gemini SDK's async client uses (``async_client_args``, as the SDK's ``_use_aiohttp``
-    reads a caller's wish for httpx rather than aiohttp), so that ``achat`` goes through the transport
-    answered. A dict, not an ``HttpOptions``: ``GoogleGenAI.__init__`` serialises an ``HttpOptions`` to
-    JSON (``to_json_dict``), which a transport object does not survive, and takes a dict as it is."""
-    try:  # the SDK's default backend: httpx where installed, else httpx2 (``_get_http_client_backend``)
-        http: Any = importlib.import_module("httpx")
-    except ImportError:
-        http = importlib.import_module("httpx2")
-    return {**(given or {}), "async_client_args": {"transport": http.AsyncHTTPTransport()}}
-
-
-def _endpoint(api: str, client: Any) -> dict[str, Any]:
-    """The class's constructor arguments for the endpoint of the harness's ``client``, as a user points
-    LlamaIndex at an endpoint: ``api_base`` (OpenAI), ``base_url`` (Anthropic), ``http_options``
-    (Gemini: ``base_url`` and ``api_version``)."""
-    from wireconf.exec_protocol.http_bridge import HttpBridge
-    from wireconf.providers.registry import PROVIDER_OF
-
-    described = HttpBridge(client, PROVIDER_OF[api].version_path).description
-    base = described["base_url"]
+def pointed_at(api: str, endpoint: Endpoint) -> dict[str, Any]:
+    """The class's constructor arguments for the case's ``endpoint``, as a user points LlamaIndex at a
+    base URL: ``api_base`` (OpenAI's, up to its ``/v1``), ``base_url`` (Anthropic's origin: its SDK adds
+    the version), ``http_options`` (Gemini: the origin and the api version)."""
     if api.startswith("openai."):
-        return {"api_base": base}
+        return {"api_base": endpoint.api_base_url}
     if api == "anthropic.messages":
-        return {"base_url": base}
-    version = described["api_base_url"].removeprefix(base.rstrip("/")).strip("/")
-    return {"http_options": {"base_url": base, "api_version": version}}
+        return {"base_url": endpoint.origin}
+    return {"http_options": {"base_url": endpoint.origin, "api_version": endpoint.api_version}}
 
 
 def _load(api: str) -> Any:

@@ -108,8 +108,8 @@ def unbridgeable(api: str) -> str | None:
 
 
 def sdk_http(client: Any) -> Any:
-    """The HTTP client an official SDK client sends through (``HttpBridge``'s, for an in-process
-    runtime that builds its own clients: ``wireconf.adapters.http_answer.forwarding``)."""
+    """The HTTP client an official SDK client sends through (``HttpBridge``'s; what the previous path of
+    the adapters pointed at endpoints forwarded through: ``benchmarks/previous_paths.py``)."""
     return _sdk_http(client)[0]
 
 
