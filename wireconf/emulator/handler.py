@@ -269,7 +269,11 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(_chunked(next(events) for _ in range(probe.total - 1)))
             self.wfile.flush()
             seen = settle.watch(self.connection, self.server.diag)
-            probe.hold(*reply.hold, settled=_settled(site, seen), limit=HOLD_LIMIT)
+            try:
+                probe.hold(*reply.hold, settled=_settled(site, seen), limit=HOLD_LIMIT)
+            finally:
+                if seen is not None:
+                    seen.close()
         self.wfile.write(_chunked(events) + b"0\r\n\r\n")
 
     def _write_download(self, found: Download) -> None:
