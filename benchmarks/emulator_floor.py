@@ -21,6 +21,10 @@ sites closed; judging left out):
 Printed per kind: CPU per case (every thread) and, in parentheses, the part spent in threads other than
 the caller's (the emulator's server); ``endpoint - raw`` is the SDK's own HTTP path (building the request,
 httpx/httpcore, parsing the response), ``raw`` the floor the emulator puts under a case.
+
+``--parts``: the server's CPU per request for the reference over endpoints, part by part (parsing the
+request's head, reading its body, recording it, the responder, writing, the gate), each timed inside
+the server's thread.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import http.client
 import sys
 import time
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -44,7 +49,11 @@ from emulator_overhead import cases_of, one_pass  # noqa: E402
 from tests.fakes.endpoint_reference import Adapter as EndpointReference  # noqa: E402
 from wireconf.adapter_contract import Endpoint  # noqa: E402
 from wireconf.cassettes.store import CassetteStore  # noqa: E402
+from wireconf.core.stream_probe import StreamProbe  # noqa: E402
+from wireconf.emulator import settle  # noqa: E402
 from wireconf.emulator.answers import CapturedRequest  # noqa: E402
+from wireconf.emulator.handler import Handler  # noqa: E402
+from wireconf.emulator.site import Site  # noqa: E402
 from wireconf.kinds.base import HarnessContext  # noqa: E402
 from wireconf.kinds.registry import KINDS  # noqa: E402
 from wireconf.kinds.sites import CaseSites  # noqa: E402
@@ -141,14 +150,71 @@ def raw_pass(ctx: HarnessContext, raw: Raw, cases: list[Any], sent: dict[str, An
     return cpu, wall, cpu - own
 
 
+PARTS = (
+    (BaseHTTPRequestHandler, "handle_one_request", "a whole request"),
+    (BaseHTTPRequestHandler, "parse_request", "parsing its head (the standard library's)"),
+    (Handler, "_body", "reading its body"),
+    (Site, "capture", "recording it (Site.capture: its api's route)"),
+    (Site, "reply", "the responder's answer"),
+    (Handler, "_write", "writing the answer (the gate included)"),
+    (StreamProbe, "hold", "the gate: its hold"),
+    (settle, "watch", "the gate: finding the runtime's threads"),
+)
+"""What ``--parts`` times inside the server, each as the CPU time of the thread that runs it."""
+
+
+def parts(ctx: HarnessContext, kind: str, cases: list[Any], endpoint: EndpointReference) -> None:
+    """The server's CPU per request, part by part, over one pass of the reference over endpoints (after
+    one that warms up); each part's timing wraps the function, so the figures carry that overhead."""
+    spent: dict[str, list[float]] = {label: [0.0, 0] for _, _, label in PARTS}
+    timing = [False]
+
+    def timed(function: Any, label: str) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            if not timing[0]:
+                return function(*args, **kwargs)
+            started = time.thread_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[label][0] += time.thread_time() - started
+                spent[label][1] += 1
+
+        return run
+
+    originals = [(owner, name, getattr(owner, name)) for owner, name, _ in PARTS]
+    for (owner, name, label), (_, _, function) in zip(PARTS, originals, strict=True):
+        setattr(owner, name, timed(function, label))
+    try:
+        one_pass(ctx, endpoint, cases)
+        timing[0] = True
+        one_pass(ctx, endpoint, cases)
+        timing[0] = False
+    finally:
+        for owner, name, function in originals:
+            setattr(owner, name, function)
+    requests = int(spent["a whole request"][1]) or 1
+    print(f"{kind}: {len(cases)} cases, {requests} requests; the server's CPU per request, by part")
+    for label, (seconds, calls) in spent.items():
+        if calls:
+            print(f"  {label:48} {seconds / requests * 1e6:7.1f} us  ({int(calls)} calls)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--kinds", default="wire,process,stream,e2e")
+    parser.add_argument("--parts", action="store_true", help="the server's CPU per request, part by part")
     options = parser.parse_args()
     ctx = HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
     endpoint = EndpointReference()
     declared = endpoint.capabilities()
+    if options.parts:
+        for kind in options.kinds.split(","):
+            cases = [c for c in cases_of(kind) if f"{kind}:{c.api}" in declared]
+            if cases:
+                parts(ctx, kind, cases, endpoint)
+        return
     print(f"per case, best of {options.repeat}: CPU of every thread (of threads but the caller's)")
     header = ("kind", "cases", "sdk objects", "endpoint", "raw", "raw/sdk", "sdk http")
     print("{:8} {:>5}  {:>17}  {:>17}  {:>17}  {:>7}  {:>8}".format(*header))
