@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import http.client
 import inspect
 import threading
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -283,3 +285,127 @@ def test_only_the_e2e_exchanges_first_stream_is_held(emulator):
     )
     assert not first.stalled and first.read_at_yield[0] == first.total - 1
     assert not second.stalled and second.read == second.total and not second.released.is_set()
+
+
+# -- a gate whose runtime is gone, or whose case ended ------------------------------------------------
+
+
+def stopped_early(emulator: Emulator, close: str, monkeypatch: pytest.MonkeyPatch) -> tuple[StreamProbe, int]:
+    """A runtime that processes as it reads and stops reading at its provider's terminal event (LiteLLM
+    does), before the held last one, then goes on to other work on the CPU (the next case): it
+    ``close``s its connection (``"connection"``), or keeps it open and its case's call ends (``"site"``).
+    Returns the probe and how many times the gate looked at the runtime after that, counted while the
+    process kept working (a gate watching the next case's work looks every ``settle.SAMPLE``, unbounded
+    but by ``HOLD_LIMIT``)."""
+    looks = [0]
+    look = settle.Watch.look
+
+    def counted(self: settle.Watch) -> settle.Snapshot:
+        looks[0] += 1
+        return look(self)
+
+    monkeypatch.setattr(settle.Watch, "look", counted)
+    recorded = interaction(CHAT_STREAM).response
+    probe = StreamProbe(split_events(recorded.body))
+    site = emulator.open_site(
+        "openai.chat", RecordedAnswers("openai.chat", [recorded], probe=probe, hold_last=True)
+    )
+    try:
+        target = urlsplit(site.endpoint().api_base_url + "/chat/completions")
+        connection = http.client.HTTPConnection(target.hostname or "", target.port)
+        connection.request("POST", target.path, body=b"{}", headers={"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        assert answer.read(sum(map(len, probe.events[:-1]))) == b"".join(probe.events[:-1])
+        probe.mark_yield()
+        if close == "connection":
+            connection.close()
+        looks[0] = 0
+        if close == "site":
+            emulator.close_site(site)
+        while probe.read < probe.total and looks[0] < 40:  # the next case's work, on the CPU
+            pass
+        return probe, looks[0]
+    finally:
+        emulator.close_site(site)
+        connection.close()
+
+
+@pytest.mark.parametrize("close", ["connection", "site"])
+def test_a_gate_lets_go_at_once_when_its_runtime_closed_the_connection_or_its_case_ended(
+    emulator, close, monkeypatch
+):
+    """Nothing the runtime reads after it closed its end, or after its case's call returned, counts: the
+    gate writes the last event after a look or two, not after watching this process's next work until
+    ``HOLD_LIMIT`` (which cost a LiteLLM run tens of milliseconds of CPU a stream case: every look reads
+    each thread's ``/proc`` files)."""
+    probe, looks = stopped_early(emulator, close, monkeypatch)
+    assert probe.read == probe.total and probe.unjudged is None
+    assert looks <= 2, f"the gate looked {looks} times at a runtime that was done with its stream"
+    assert probe.read_at_yield == [probe.total - 1] and late(probe) == []
+
+
+def test_a_gate_does_not_watch_another_streams_gate(emulator, monkeypatch):
+    """Two gated streams at once in one process (a case sent ahead, a runtime abandoned by the thread
+    runner): the second one's connection thread is the emulator's, looking on its own every
+    ``settle.SAMPLE`` while its runtime has bytes unread. The first stream's gate, whose watch began
+    before that thread existed, still sees its own runtime settle: the emulator's threads are left
+    out as they are at each look, not as they were when the watch began. Counted in looks: the first
+    gate settles after a few, not after watching the other gate until ``HOLD_LIMIT``."""
+    looks: dict[int, int] = {}
+    looked = {"first": threading.Event(), "second": threading.Event()}
+    ports: dict[int, str] = {}
+    stuck = threading.Event()
+    look = settle.Watch.look
+
+    def counted(self: settle.Watch) -> settle.Snapshot:
+        port = self.client[1]
+        looks[port] = looks.get(port, 0) + 1
+        if port in ports:
+            looked[ports[port]].set()
+        if looks[port] > 40:
+            stuck.set()
+        return look(self)
+
+    monkeypatch.setattr(settle.Watch, "look", counted)
+    recorded = interaction(CHAT_STREAM).response
+    first, second = (StreamProbe(split_events(recorded.body)) for _ in range(2))
+    connections: list[http.client.HTTPConnection] = []
+    sites = []
+
+    def ask(name: str, probe: StreamProbe) -> http.client.HTTPConnection:
+        site = emulator.open_site(
+            "openai.chat", RecordedAnswers("openai.chat", [recorded], probe=probe, hold_last=True)
+        )
+        sites.append(site)
+        target = urlsplit(site.endpoint().api_base_url + "/chat/completions")
+        connection = http.client.HTTPConnection(target.hostname or "", target.port)
+        connection.connect()
+        ports[connection.sock.getsockname()[1]] = name
+        connection.request("POST", target.path, body=b"{}", headers={"Content-Type": "application/json"})
+        connections.append(connection)
+        return connection
+
+    try:
+        answer = ask("first", first).getresponse()
+        assert answer.read(sum(map(len, first.events[:-1]))) == b"".join(first.events[:-1])
+        first.mark_yield()
+        looked["first"].wait()  # its watch began: the second connection's thread is newer
+        ask("second", second)  # never read: its gate looks on (bytes unread)
+        looked["second"].wait()
+        done = threading.Event()
+
+        def rest() -> None:  # blocked for the held event, as a runtime waiting for more
+            answer.read()
+            done.set()
+            stuck.set()
+
+        reader = threading.Thread(target=rest, daemon=True)
+        reader.start()
+        stuck.wait()  # no timeout: a waiting main thread uses no CPU (the runtime must settle)
+        assert done.is_set(), f"the first gate looked {looks} times and never let go"
+        assert first.read == first.total and second.read == second.total - 1
+    finally:
+        for site in sites:
+            emulator.close_site(site)
+        for connection in connections:
+            connection.close()

@@ -28,7 +28,7 @@ import socket
 import ssl
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Protocol
@@ -269,7 +269,11 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(_chunked(next(events) for _ in range(probe.total - 1)))
             self.wfile.flush()
             seen = settle.watch(self.connection, self.server.diag)
-            probe.hold(*reply.hold, settled=seen.settled if seen else None, limit=HOLD_LIMIT)
+            try:
+                probe.hold(*reply.hold, settled=_settled(site, seen), limit=HOLD_LIMIT)
+            finally:
+                if seen is not None:
+                    seen.close()
         self.wfile.write(_chunked(events) + b"0\r\n\r\n")
 
     def _write_download(self, found: Download) -> None:
@@ -290,6 +294,19 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", "0")
         self.send_header("Connection", "close")
         self.end_headers()
+
+
+def _settled(site: Site, seen: settle.Watch | None) -> Callable[[float], bool] | None:
+    """The gate's signal (``StreamProbe.hold``): the runtime settled, or the case's call ended (its
+    site closed: the verdict is made, nothing it reads from then on counts). ``None``: the clock."""
+    if seen is None:
+        return None
+    watched = seen
+
+    def settled(span: float) -> bool:
+        return site.closed.is_set() or watched.settled(span)
+
+    return settled
 
 
 def _chunked(events: Iterable[bytes]) -> bytes:

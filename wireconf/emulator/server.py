@@ -122,6 +122,8 @@ class Emulator:
         for server, thread in servers:
             _stop(server, thread)
         with self._lock:
+            for site in self._sites.values():
+                site.closed.set()
             self._sites.clear()
             self._seats.clear()
             authority, self._authority = self._authority, None
@@ -172,6 +174,7 @@ class Emulator:
         """The site answers nothing from now on (a request in flight finishes)."""
         with self._lock:
             self._sites.pop(site.token, None)
+        site.closed.set()
 
     @contextlib.contextmanager
     def serving(self, api: str, responder: Responder, messages: JSON = None) -> Iterator[Site]:

@@ -28,7 +28,7 @@ import socket
 import struct
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 PROC = Path("/proc")
@@ -38,8 +38,7 @@ OWN_THREADS = "wireconf-emulator"
 its connections'. They are the harness's, not the runtime's: never watched."""
 
 SAMPLE = 0.025
-"""Seconds between two looks at the runtime while it must stay settled: every look over the span must
-agree with the first."""
+"""Seconds between two looks at a runtime that is not settled yet (it works, or has bytes unread)."""
 
 _NETLINK_SOCK_DIAG = 4
 _SOCK_DIAG_BY_FAMILY = 20
@@ -139,33 +138,47 @@ class Watch:
     own: frozenset[int]
     """Native ids of this process's threads that are the emulator's (``OWN_THREADS``), the gate's
     among them: not watched."""
+    files: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
+    """Each watched thread's ``stat`` and ``schedstat`` opened once and read again at each look
+    (``os.pread``: procfs makes a file's text anew at offset 0), not opened and closed per look; closed
+    by ``close``."""
+
+    def close(self) -> None:
+        """The gate is done: the ``/proc`` files it kept open are closed."""
+        for fds in self.files.values():
+            for fd in fds:
+                os.close(fd)
+        self.files.clear()
 
     def unread(self) -> int | None:
+        """The client end's unread bytes; ``None`` once no process holds it (closed: the kernel keeps
+        an orphaned socket, inode 0, until its FIN is answered) or it is gone: it will read nothing more."""
         try:
             found = self.diag.socket_of(self.family, self.client, self.server)
         except OSError:  # its namespace's listener was retired (the runtime is gone)
             return None
-        return found[1] if found is not None and found[0] == _ESTABLISHED else None
+        return found[1] if found is not None and found[2] else None
 
     def look(self) -> Snapshot:
         return Snapshot(self.unread(), _threads(self))
 
     def settled(self, span: float) -> bool:
-        """Blocks for up to ``span`` seconds: whether every look over it saw nothing unread, no runnable
-        thread and no CPU used since the first (a thread that woke and slept again between two looks
-        used CPU)."""
+        """Blocks for up to ``span`` seconds: whether a look at its start and one at its end saw nothing
+        unread, no runnable thread and no CPU used in between. Two looks are enough: a thread's CPU time
+        only grows, so one that woke and slept again in between used some, and the unread bytes only
+        shrink by a read (the gate writes nothing while it holds). A client end no process holds any
+        more is settled at once, whatever the threads do: the runtime closed it (a runtime that stops
+        reading at its provider's terminal event, before the held one) and reads nothing more, so
+        waiting would only watch the next case's work."""
         first = self.look()
+        if first.unread is None:
+            return True
         if not first.idle():
             time.sleep(SAMPLE)
             return False
-        end = time.monotonic() + span
-        while True:
-            time.sleep(min(SAMPLE, max(end - time.monotonic(), 0.0)))
-            now = self.look()
-            if not now.idle() or now.threads != first.threads:
-                return False
-            if time.monotonic() >= end:
-                return True
+        time.sleep(span)
+        now = self.look()
+        return now.unread is None or (now.idle() and now.threads == first.threads)
 
 
 def watch(connection: socket.socket, diag: Diag | None = None) -> Watch | None:
@@ -240,22 +253,49 @@ def _stat_fields(path: Path) -> list[str] | None:
 
 
 def _threads(watched: Watch) -> dict[tuple[int, int], tuple[str, int]]:
+    """Each watched thread's state letter and CPU time (ns). This process's threads that are the
+    emulator's are left out as they are now, not as they were when the watch began: a connection
+    accepted since (another stream's gate, looking on its own) is the harness's too. A thread's two
+    files are opened at the first look that lists it and read again at each (``Watch.files``)."""
     found: dict[tuple[int, int], tuple[str, int]] = {}
     me = os.getpid()
+    own = watched.own | {t.native_id for t in threading.enumerate() if t.name.startswith(OWN_THREADS)}
+    files = watched.files
     for pid in watched.pids:
-        tasks = PROC / str(pid) / "task"
+        tasks = f"/proc/{pid}/task/"
         try:
             tids = os.listdir(tasks)
         except OSError:
             continue
         for tid in tids:
-            if pid == me and int(tid) in watched.own:
+            key = (pid, int(tid))
+            if pid == me and key[1] in own:
                 continue
-            fields = _stat_fields(tasks / tid / "stat")
+            fds = files.get(key) or _open(f"{tasks}{tid}/")
+            if fds is None:
+                continue  # the thread ended between the listing and the open
+            files[key] = fds
             try:
-                cpu = int((tasks / tid / "schedstat").read_text().split()[0])
-            except (OSError, IndexError, ValueError):
-                continue  # the thread ended between the listing and the read
-            if fields:
-                found[(pid, int(tid))] = (fields[0], cpu)
+                stat, schedstat = os.pread(fds[0], 4096, 0), os.pread(fds[1], 4096, 0)
+                cpu = int(schedstat.split(None, 1)[0])
+            except (OSError, IndexError, ValueError):  # it ended since (ESRCH)
+                for fd in files.pop(key):
+                    os.close(fd)
+                continue
+            end = stat.rfind(b")")
+            if end > 0 and len(stat) > end + 2:
+                found[key] = (chr(stat[end + 2]), cpu)
     return found
+
+
+def _open(task: str) -> tuple[int, int] | None:
+    """The ``stat`` and ``schedstat`` of the thread whose ``/proc`` folder is ``task``, opened."""
+    try:
+        stat = os.open(task + "stat", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        return stat, os.open(task + "schedstat", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        os.close(stat)
+        return None

@@ -54,6 +54,9 @@ class Site:
         self.refused: list[Refused] = []
         self.probes: list[StreamProbe] = []
         """The event streams written to the runtime, each counted as its events were written."""
+        self.closed = threading.Event()
+        """Set when the site is closed (its case's call ended): a gate still holding a stream's last
+        event lets go (nothing the runtime does from then on counts)."""
         self._lock = threading.Lock()
 
     def endpoint(self, seated: tuple[str, str] | None = None) -> Endpoint:
