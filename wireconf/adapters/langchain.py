@@ -176,7 +176,7 @@ class LangChainAdapter:
     ) -> None:
         """``invoke``: the request it sends the case's endpoint is judged (what it raises once that is
         sent is not: the site's answer is not the case's)."""
-        written = [langchain_inputs.message(m) for m in messages]
+        written = [langchain_inputs.message(m) for m in openai_inputs.calls_answered(messages)]
         self._invoke(api, agent, _Call(written, Downloads(messages), pointed_at(api, endpoint)))
 
     def _invoke(self, api: str, agent: dict[str, Any], call: _Call) -> Any:
@@ -226,7 +226,7 @@ class LangChainAdapter:
         """``invoke`` (``stream`` when the agent asks for a stream) on the chat model pointed at the
         case's ``endpoint``, as in ``process``: the case's recorded exchange answers each request its SDK
         client sends there (``client``, the harness's in-process client, is not used)."""
-        written = [langchain_inputs.message(m) for m in messages]
+        written = [langchain_inputs.message(m) for m in openai_inputs.calls_answered(messages)]
         streamed, agent = without_stream(agent)
         run = self._stream if streamed else self._invoke
         return run(api, agent, _Call(written, Downloads(messages), pointed_at(api, endpoint)))

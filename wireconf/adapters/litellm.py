@@ -179,7 +179,9 @@ class LiteLLMAdapter:
     ) -> None:
         """The wire call at the case's endpoint: the request LiteLLM sends there is judged (what it
         raises once that is sent is not: the site's answer is not the case's)."""
-        arguments = self._arguments(api, agent, [openai_inputs.message(m) for m in messages])
+        arguments = self._arguments(
+            api, agent, [openai_inputs.message(m) for m in openai_inputs.calls_answered(messages)]
+        )
         self._completion({**arguments, **self._pointed(api, endpoint)}, Downloads(messages))
 
     def _result(self, result: Any, agent: dict[str, Any]) -> Any:
@@ -237,7 +239,9 @@ class LiteLLMAdapter:
         ``additionalProperties``, passed as they are) and ``api_base`` the case's ``endpoint``: the
         case's recorded exchange answers each request LiteLLM sends there (``client``, the harness's
         in-process client, is not used)."""
-        arguments = self._arguments(api, agent, [openai_inputs.message(m) for m in messages])
+        arguments = self._arguments(
+            api, agent, [openai_inputs.message(m) for m in openai_inputs.calls_answered(messages)]
+        )
         arguments.update(self._pointed(api, endpoint))
         downloads = Downloads(messages)
         if arguments.get("stream") is True:

@@ -48,7 +48,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from wireconf.adapter_contract import Endpoint, capability, concept, served_kinds
-from wireconf.adapters import llamaindex_inputs
+from wireconf.adapters import llamaindex_inputs, openai_inputs
 from wireconf.adapters.http_answer import observing
 from wireconf.adapters.own_clients import DEFAULT_MODEL, PLACEHOLDER_KEY, PROCESS_MESSAGES, without_stream
 from wireconf.adapters.results import ToolCall, arguments_text, text_result
@@ -212,7 +212,7 @@ class LlamaIndexAdapter:
         """``chat`` (``stream_chat`` when the agent asks for a stream: a LlamaIndex user asks by calling
         it, not with a ``stream`` option) at the case's endpoint: the request the SDK sends there is
         judged (what it raises once that is sent is not: the site's answer is not the case's)."""
-        written = [llamaindex_inputs.message(m) for m in messages]
+        written = [llamaindex_inputs.message(m) for m in openai_inputs.calls_answered(messages)]
         streamed, agent = without_stream(agent)
         call = _Call(written, _ModelDescribed(messages), pointed_at(api, endpoint))
         if streamed:
@@ -250,7 +250,7 @@ class LlamaIndexAdapter:
         """``chat`` (``stream_chat`` when the agent asks for a stream) at the case's endpoint, where the
         case's recorded exchange answers each request (``client``, the harness's in-process client, is
         not used)."""
-        written = [llamaindex_inputs.message(m) for m in messages]
+        written = [llamaindex_inputs.message(m) for m in openai_inputs.calls_answered(messages)]
         streamed, agent = without_stream(agent)
         call = _Call(written, _ModelDescribed(messages), pointed_at(api, endpoint))
         if streamed:

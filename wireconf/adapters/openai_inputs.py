@@ -5,7 +5,10 @@ This is input mapping only, the way the runtime's documentation tells its users 
 text and image parts as Chat content parts, audio as ``input_audio`` with the format the media type
 names, a tool as an OpenAI function whose ``parameters`` are the tool's JSON Schema, ``outputs`` as a
 ``json_schema`` response format, and a message's ``metadata`` (``tool_calls``, ``tool_call_id``,
-``name``) as the message fields it stands for. The runtime then turns this into each provider's wire.
+``name``) as the message fields it stands for; an earlier Responses function call kept on the tool
+message that answers it (``responses_function_call``) as the assistant turn that made it
+(``calls_answered``, shared with the LangChain and LlamaIndex adapters). The runtime then turns this into
+each provider's wire.
 """
 
 from __future__ import annotations
@@ -86,6 +89,37 @@ def message(canonical: dict[str, Any]) -> dict[str, Any]:
         elif key in ("tool_calls", "tool_call_id", "name"):
             out[key] = value
     return out
+
+
+FUNCTION_CALL_KEY = "responses_function_call"
+"""A tool message's metadata key for the Responses API ``function_call`` item it answers (§7.4.1)."""
+
+
+def calls_answered(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``messages`` with each earlier function call a tool message carries (``metadata``'s
+    ``responses_function_call``: §7.4.1 keeps the call on the message that answers it) written as the users
+    of a chat runtime write that turn: an assistant message with the call as its tool call, right before
+    the tool message, unless an assistant message already carries a call of that id. The runtime then
+    sends the call as its own conversion of an assistant's tool call does."""
+    written: list[dict[str, Any]] = []
+    carried = {
+        call.get("id")
+        for m in messages
+        if m.get("role") == "assistant"
+        for call in (m.get("metadata") or {}).get("tool_calls") or []
+        if isinstance(call, dict)
+    }
+    for m in messages:
+        item = (m.get("metadata") or {}).get(FUNCTION_CALL_KEY)
+        if isinstance(item, dict) and item.get("call_id") not in carried:
+            call = {
+                "id": item.get("call_id"),
+                "name": item.get("name"),
+                "arguments": item.get("arguments", ""),
+            }
+            written.append({"role": "assistant", "content": [], "metadata": {"tool_calls": [call]}})
+        written.append(m)
+    return written
 
 
 def tool_call(call: Any) -> Any:
