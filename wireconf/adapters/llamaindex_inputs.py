@@ -20,11 +20,10 @@ import contextlib
 import copy
 import importlib
 import json
-import mimetypes
 import re
 from typing import Any
 
-from wireconf.adapters.openai_inputs import is_url
+from wireconf.adapters.openai_inputs import AUDIO_FORMATS, is_url
 
 OPTION_FIELDS: dict[str, dict[str, str]] = {
     "openai.chat": {"temperature": "temperature", "maxOutputTokens": "max_tokens"},
@@ -120,9 +119,10 @@ def block(part: dict[str, Any]) -> Any:
         image = _source(part, "image")
         return types.ImageBlock(**image, image_mimetype=media, detail=part.get("detail"))
     if kind == "audio":
-        # the format as a user names a file's (``wav``, ``mp3``), from its media type's usual extension
+        # the format named as for every OpenAI-format runtime (``openai_inputs.AUDIO_FORMATS``: ``wav``,
+        # ``mp3``, else the media type's subtype), not by this machine's table of file extensions
         media_type = str(media) if media else ""
-        audio_format = (mimetypes.guess_extension(media_type) or "." + media_type.split("/")[-1])[1:] or None
+        audio_format = AUDIO_FORMATS.get(media_type, media_type.split("/")[-1]) or None
         return types.AudioBlock(**_source(part, "audio"), format=audio_format)
     if kind == "video":
         return types.VideoBlock(**_source(part, "video"), video_mimetype=media)
