@@ -14,12 +14,14 @@ template for the kind.
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from wireconf.adapters.luthien_source import SRC_VARIABLE
 from wireconf.cassettes.downloads import named_media
 from wireconf.cassettes.store import CassetteStore
 from wireconf.core.differences import generic_path
@@ -30,6 +32,8 @@ from wireconf.corpus.data_paths import resolve_agent_paths
 from wireconf.corpus.rules import Catalogue
 from wireconf.judging.recorded_values import has_references
 from wireconf.kinds.base import HarnessContext, recorded_response
+from wireconf.kinds.blocks import KIND as BLOCKS
+from wireconf.kinds.convert import KIND as CONVERT
 from wireconf.kinds.e2e import KIND as E2E
 from wireconf.kinds.extract import KIND as EXTRACT
 from wireconf.kinds.extract import payloads
@@ -46,6 +50,7 @@ from wireconf.repro.llamaindex_template import UnwritableInput
 from wireconf.repro.result_script import EXTRACTED, ResultFrame, render_result
 from wireconf.repro.result_templates import READS_HTTP, RESULT_TEMPLATES
 from wireconf.repro.script import Answer, Check, render
+from wireconf.repro.seed_templates import SEED_TEMPLATES
 from wireconf.repro.templates import ALIASED_APIS, E2E_TEMPLATES, TEMPLATES
 from wireconf.sdk.replay import SdkReplay
 
@@ -188,7 +193,7 @@ def reproduction(
 ) -> str:
     """The script reproducing ``runtime``'s verdict on ``case`` (its attributed ``differences``); a
     response case's recorded response is read from ``cassettes`` (the folder beside the corpus)."""
-    if case.kind in (PROCESS.name, STREAM.name):
+    if case.kind in RESPONSE_KINDS:
         return result_reproduction(
             runtime, version, case, differences, catalogue, selection, command, location, cassettes
         )
@@ -246,6 +251,19 @@ def reproduction(
     )
 
 
+RESPONSE_KINDS = (PROCESS.name, STREAM.name, BLOCKS.name, CONVERT.name)
+"""The kinds whose case hands the runtime a recorded response: their scripts serve it and check what the
+runtime makes of it (``blocks`` and ``convert``: a runtime that consumes LiteLLM's result,
+``seed_templates``)."""
+
+
+def _served_template(runtime: str, kind: str) -> bool:
+    """Whether ``runtime`` has a template for what it makes of a response of a ``kind`` case."""
+    if kind in (BLOCKS.name, CONVERT.name):
+        return SEED_TEMPLATES.get(runtime, ("", None))[0] == kind
+    return runtime in RESULT_TEMPLATES or runtime in JS_TEMPLATES
+
+
 RESULT_CHANGES = (
     "missing-key",
     "unexpected-key",
@@ -272,6 +290,16 @@ def result_checks(
     would not say when it is fixed), a place inside a matcher (``['$json']``) at the matcher's place."""
     expected_result = to_plain(case.raw.get("expect"))
     out: dict[tuple[str, str, str], Check] = {}
+    # a list with an item too many or too few was aligned by the harness: a place inside one of its items
+    # names the expected item, not the result's at that index, so such a place is checked on the list
+    aligned = sorted(
+        {
+            _ITEM.sub("", str(d.get("path", "$")))
+            for d in differences
+            if d.get("subject") == "result" and d.get("change") in ("missing-item", "unexpected-item")
+        },
+        key=len,
+    )
     for difference in differences:
         change = str(difference.get("change"))
         if difference.get("subject") != "result" or change not in (*RESULT_CHANGES, "raised"):
@@ -285,6 +313,7 @@ def result_checks(
         path = path[: match.start()] if (match := _QUOTED_STEP.search(path)) else path
         if change in ("missing-item", "unexpected-item"):
             path = _ITEM.sub("", path)
+        path = next((list_ for list_ in aligned if path.startswith(list_ + "[")), path)
         if change == "returned":
             check = Check(rule, sentence, "$", change, _error_label(case))
         elif change == "raised":  # the class the harness saw: the same raise before any request shows it
@@ -311,8 +340,11 @@ def result_reproduction(
     """The script reproducing ``runtime``'s verdict on a ``process`` or ``stream`` case: its recorded
     response inlined and served, what the runtime makes of it checked."""
     template = RESULT_TEMPLATES.get(runtime)
-    if template is None and runtime not in JS_TEMPLATES:
-        raise ReproError(f"no reproduction template for what {runtime!r} makes of a response", case=case.id)
+    if not _served_template(runtime, case.kind):
+        raise ReproError(
+            f"no reproduction template for what {runtime!r} makes of a response in a {case.kind} case",
+            case=case.id,
+        )
     if has_references(to_plain(case.raw.get("expect"))):
         raise ReproError(
             f"{case.id} expects values of its recording ($recorded): not reproduced yet", case=case.id
@@ -326,7 +358,7 @@ def result_reproduction(
             + (f" that matches {selection}" if selection != Selection() else ""),
             case=case.id,
         )
-    stream = case.kind == STREAM.name
+    stream = case.kind in (STREAM.name, BLOCKS.name) or bool(getattr(case.model, "stream", False))
     ctx = HarnessContext(CassetteStore(cassettes or case.path.parent), SdkReplay())
     recorded = recorded_response(ctx, case, case.model.response, stream=stream)
     answer = Answer(
@@ -334,9 +366,13 @@ def result_reproduction(
         recorded.header("content-type") or ("text/event-stream" if stream else "application/json"),
         recorded.body.decode("utf-8"),
     )
-    agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
     listed = getattr(case.model, "expect_keys", "all") == "listed"
     title = f"{runtime} {version}: {found[0].rule} ({case.id})"
+    if case.kind in (BLOCKS.name, CONVERT.name):  # the runtime's input is LiteLLM's result
+        seed = SEED_TEMPLATES[runtime][1](case.api, stream, answer, os.environ.get(SRC_VARIABLE, ""))
+        seed_frame = ResultFrame(title, command, case.id, location, False, listed)
+        return render_result(seed_frame, seed, answer, to_plain(case.raw.get("expect")), found)
+    agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
     if template is None:  # a JavaScript runtime's
         mode: Mode = "stream" if stream else "result"
         js = JS_TEMPLATES[runtime](case.api, agent, None, mode)
@@ -394,7 +430,9 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
     recording or hands a runtime that reads no HTTP (prompty's processor) a mapping. The findings page
     links those root causes to the command."""
     offline, responses, extracted, one_request, refusing = set(), set(), set(), set(), set()
+    kinds: dict[str, str] = {}
     for case in corpus.cases():
+        kinds[case.id] = case.kind
         if case.kind == WIRE.name and not named_media(to_plain(case.raw.get("messages", []))):
             offline.add(case.id)
             if getattr(case.model, "expect_error", None) is not None:
@@ -402,9 +440,7 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
         elif case.kind == E2E.name and not named_media(to_plain(case.raw.get("messages", []))):
             if isinstance(to_plain(case.raw.get("expect_request")), dict):
                 one_request.add(case.id)
-        elif case.kind in (PROCESS.name, STREAM.name) and not has_references(
-            to_plain(case.raw.get("expect"))
-        ):
+        elif case.kind in RESPONSE_KINDS and not has_references(to_plain(case.raw.get("expect"))):
             responses.add((case.id, getattr(case.model, "response_as", "sdk") == "sdk"))
         elif case.kind == EXTRACT.name:
             extracted.add(case.id)
@@ -424,7 +460,7 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
             return False
         if record.id in extracted:
             return record.impl in EXTRACT_TEMPLATES
-        if record.impl not in RESULT_TEMPLATES and record.impl not in JS_TEMPLATES:
+        if not _served_template(record.impl, kinds.get(record.id, "")):
             return False
         return (record.id, True) in responses or (
             (record.id, False) in responses and record.impl in READS_HTTP
