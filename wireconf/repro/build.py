@@ -13,6 +13,7 @@ template for the kind.
 
 from __future__ import annotations
 
+import ast
 import fnmatch
 import os
 import re
@@ -43,6 +44,7 @@ from wireconf.kinds.stream import KIND as STREAM
 from wireconf.kinds.wire import KIND as WIRE
 from wireconf.kinds.wire import read_sent
 from wireconf.providers.registry import APIS
+from wireconf.reports.findings import REJECTED_RULE
 from wireconf.repro.extract_templates import EXTRACT_TEMPLATES
 from wireconf.repro.js_script import JsFrame, Mode, render_js
 from wireconf.repro.js_templates import JS_TEMPLATES
@@ -93,6 +95,14 @@ class ReproError(WireconfError):
     )
 
 
+def _rules(difference: dict[str, Any]) -> list[str]:
+    """The rules a difference breaks, as a reproduction cites them (the provider's contract, for a request
+    it rejects; ``UNRULED`` for none)."""
+    if difference.get("basis") == "provider-schema":
+        return [REJECTED_RULE]
+    return list(difference.get("rules") or [UNRULED])
+
+
 @dataclass(frozen=True)
 class Selection:
     """Which differences of the verdict to check: those breaking ``rule``, at places matching ``path``
@@ -102,7 +112,7 @@ class Selection:
     path: str | None = None
 
     def keeps(self, difference: dict[str, Any]) -> bool:
-        rules = difference.get("rules") or [UNRULED]
+        rules = _rules(difference)
         if self.rule is not None and self.rule not in rules:
             return False
         place = str(difference.get("path", ""))
@@ -111,7 +121,7 @@ class Selection:
     def rule_of(self, difference: dict[str, Any], catalogue: Catalogue) -> tuple[str, str]:
         """The rule a kept difference's check cites (the selected one, else the first it breaks) and
         that rule's sentence."""
-        rule = self.rule or (difference.get("rules") or [UNRULED])[0]
+        rule = self.rule or _rules(difference)[0]
         known = catalogue.rules.get(rule)
         return rule, known.statement if known is not None else "no rule of the catalogue declares this place"
 
@@ -156,14 +166,94 @@ def _error_label(case: LoadedCase[Any]) -> str:
     return f"an error ({error.label})" if error is not None else "an error"
 
 
+SENT_NONE = "the runtime sent no request"
+"""How an ``e2e`` verdict's ``requests`` difference begins when the runtime sent nothing (it raised first)."""
+_RAISED_CLASS = re.compile(r"^result \$: (?:raised \((\w+)\)|wrong-error \((?:\S+ )?(\w+) for )")
+
+
+def sent_none(differences: list[dict[str, Any]]) -> bool:
+    """Whether an ``e2e`` verdict says the runtime sent no request."""
+    return any(
+        d.get("subject") == "request"
+        and d.get("change") == "requests"
+        and str(d.get("text", "")).startswith(SENT_NONE)
+        for d in differences
+    )
+
+
+def raised_before_sending(
+    case: LoadedCase[Any], differences: list[dict[str, Any]], difference: dict[str, Any]
+) -> bool:
+    """Whether ``difference`` is an ``e2e`` case's raise where a request was to be sent: the requests not
+    sent, or the raise itself (where a result or another error was expected), the runtime having raised
+    before it sent anything."""
+    if case.kind != E2E.name or not sent_none(differences):
+        return False
+    subject, change = difference.get("subject"), difference.get("change")
+    return (subject, change) == ("request", "requests") or (
+        subject == "result" and change in ("raised", "wrong-error")
+    )
+
+
+_REJECTS = re.compile(r"^\S+: the provider's contract rejects this \(([^)]+)\): (.*)$", re.S)
+_NOT_ONE_OF = re.compile(r"^.* is not one of (\[.*\])$", re.S)
+_NOT_OF_TYPE = re.compile(r"^.* is not of type '(\w+)'$", re.S)
+
+
+def contract_check(difference: dict[str, Any]) -> Check | None:
+    """The check of a ``provider-rejects`` difference whose reason a script can test at its place: a key
+    the contract does not have (absent once fixed), a key it requires (present), a value outside its enum,
+    or of another JSON type; ``None`` for any other reason (a union no member of which accepts it)."""
+    found = _REJECTS.match(str(difference.get("text", "")))
+    if difference.get("change") != "provider-rejects" or found is None:
+        return None
+    schema, reason = found.groups()
+    wanted: dict[str, Any]
+    if reason == "the contract has no such key":
+        wanted = {"absent": True}
+    elif reason == "required by the contract, and missing":
+        wanted = {"present": True}
+    elif (enum := _NOT_ONE_OF.match(reason)) is not None:
+        try:
+            wanted = {"enum": ast.literal_eval(enum.group(1))}
+        except (ValueError, SyntaxError):
+            return None
+    elif (typed := _NOT_OF_TYPE.match(reason)) is not None:
+        wanted = {"type": typed.group(1)}
+    else:
+        return None
+    sentence = f"the provider's contract ({schema}) rejects the request: {reason}"
+    return Check(REJECTED_RULE, sentence, str(difference.get("path", "$")), "contract", wanted)
+
+
 def checks(
     case: LoadedCase[Any], differences: list[dict[str, Any]], catalogue: Catalogue, selection: Selection
 ) -> list[Check]:
     """One check per selected difference of the request, with the rule's sentence and the value the
-    case expects at its path."""
+    case expects at its path; an e2e case's raise before sending, one check that the runtime sends."""
     expected_request_ = expected_request(case)
     out = []
+    raised = next(
+        (
+            m.group(1) or m.group(2)
+            for d in differences
+            if (m := _RAISED_CLASS.match(str(d.get("signature", ""))))
+        ),
+        "",
+    )
     for difference in differences:
+        if raised_before_sending(case, differences, difference):
+            if selection.keeps(difference):
+                rule, sentence = selection.rule_of(difference, catalogue)
+                check = Check(rule, sentence, "$", "raised", "the request sent", raised=raised)
+                if check not in out:
+                    out.append(check)
+            continue
+        contract = contract_check(difference)
+        if contract is not None:
+            if selection.keeps(difference):
+                out.append(contract)
+            continue
         if refused_input(case, difference):  # sent where the input was to be refused
             if selection.keeps(difference):
                 rule, sentence = selection.rule_of(difference, catalogue)
@@ -214,8 +304,6 @@ def reproduction(
     if e2e and not isinstance(expected_request(case), dict):
         raise ReproError(f"{case.id} expects several requests: only the first is reproduced", case=case.id)
     found = checks(case, differences, catalogue, selection)
-    if template is None:  # a JavaScript runtime's frame judges the requests sent only
-        found = [check for check in found if check.change != "returned"]
     if not found:
         raise ReproError(
             f"{runtime}'s verdict on {case.id} has no difference of the request to check"
@@ -228,7 +316,7 @@ def reproduction(
     if template is None:  # a JavaScript runtime's
         frame = JsFrame(title, command, case.id, location, "request", listed=False)
         js = JS_TEMPLATES[runtime](case.api, agent, messages, "request")
-        return render_js(frame, js, ANSWER, to_plain(case.raw.get("expect")), found)
+        return render_js(frame, js, ANSWER, to_plain(case.raw.get("expect")), found, named_media(messages))
     try:  # a template writes the runtime's own objects (LangChain's dumpd): it runs where that is installed
         call = template(case.api, agent, messages)
     except UnwritableInput as error:
@@ -248,6 +336,7 @@ def reproduction(
         answer=ANSWER,
         checks=found,
         aliases=case.api in ALIASED_APIS,
+        media=named_media(messages),
     )
 
 
@@ -425,15 +514,16 @@ def extract_reproduction(
 def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]:
     """Whether ``wireconf repro`` makes a script for a failing case of ``corpus`` that checks one of its
     differences: its runtime has a template for the case's kind and the script checks that difference.
-    A wire case whose input names a media URL is left out (a runtime downloads one before it sends: the
-    harness answers it, the script, offline, cannot), as is a response case that expects values of its
-    recording or hands a runtime that reads no HTTP (prompty's processor) a mapping. The findings page
+    A wire case whose input names a media URL is in (a runtime downloads one before it sends: the script
+    answers it as the harness does, ``script.MEDIA``); an e2e case that does is left out, as is a
+    response case that expects values of its recording or hands a runtime that reads no HTTP (prompty's
+    processor) a mapping. The findings page
     links those root causes to the command."""
     offline, responses, extracted, one_request, refusing = set(), set(), set(), set(), set()
     kinds: dict[str, str] = {}
     for case in corpus.cases():
         kinds[case.id] = case.kind
-        if case.kind == WIRE.name and not named_media(to_plain(case.raw.get("messages", []))):
+        if case.kind == WIRE.name:  # a media URL its input names is answered by the script
             offline.add(case.id)
             if getattr(case.model, "expect_error", None) is not None:
                 refusing.add(case.id)
@@ -447,13 +537,26 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
 
     def shows(record: CaseRecord, difference: dict[str, Any]) -> bool:
         change, subject = difference.get("change"), difference.get("subject")
+        if record.id in one_request and record.impl in E2E_TEMPLATES:  # raised before sending
+            differences = record.differences or []
+            if sent_none(differences) and (
+                (subject, change) == ("request", "requests")
+                or (subject == "result" and change in ("raised", "wrong-error"))
+            ):
+                return True
+        if subject == "request" and change == "provider-rejects" and contract_check(difference) is None:
+            return False
         if subject == "request" and record.id in one_request:
-            return record.impl in E2E_TEMPLATES and change in CHECKED_CHANGES
+            return record.impl in E2E_TEMPLATES and (
+                change in CHECKED_CHANGES or change == "provider-rejects"
+            )
         if subject == "request":
             wire = record.impl in TEMPLATES or record.impl in JS_TEMPLATES
-            return wire and record.id in offline and change in CHECKED_CHANGES
+            return (
+                wire and record.id in offline and (change in CHECKED_CHANGES or change == "provider-rejects")
+            )
         if subject == "result" and change == "returned" and record.id in refusing:  # a wire case's error
-            return record.impl in TEMPLATES
+            return record.impl in TEMPLATES or record.impl in JS_TEMPLATES
         if subject != "result" or change not in (*RESULT_CHANGES, "raised"):
             return False
         if difference.get("variant") == PROCESS_ASYNC.name:
