@@ -209,6 +209,8 @@ def contract_check(difference: dict[str, Any]) -> Check | None:
         return None
     schema, reason = found.groups()
     wanted: dict[str, Any]
+    if reason.startswith("no member of the union"):  # each member's reason: no one constraint to test
+        return None
     if reason == "the contract has no such key":
         wanted = {"absent": True}
     elif reason == "required by the contract, and missing":

@@ -200,8 +200,9 @@ def refused_key(check, raised):
     """Whether ``raised`` is a call refusing, as a keyword, the top-level key the check says must not
     be sent: the runtime passed it to its SDK, whose method has no such parameter (Python's TypeError)."""
     key = re.fullmatch(r"\\$\\.(\\w+)", check["path"])
+    absent = check["change"] == "contract" and check["expected"].get("absent")
     return (
-        (check["change"] == "unexpected-key" or check["change"] == "contract" and check["expected"].get("absent"))
+        (check["change"] == "unexpected-key" or absent)
         and key is not None
         and isinstance(raised, TypeError)
         and f"unexpected keyword argument '{{key.group(1)}}'" in str(raised)
