@@ -174,7 +174,8 @@ def test_an_e2e_cases_request_is_checked_against_its_expect_request_and_linked_w
     shows = reproducible(corpus)
     record = CaseRecord("litellm", "1", E2E_STREAM, "e2e", "openai.chat", [], "failed", 0.0)
     assert shows(record, extra)
-    assert not shows(replace(record, impl="ai-sdk"), extra)  # no e2e template of its own
+    assert shows(replace(record, impl="ai-sdk"), extra)  # called as its adapter's execute calls it
+    assert not shows(replace(record, impl="prompty-ts"), extra)  # no e2e template of its own
     assert not shows(record, _result_difference("$", "raised", ["x"]))  # an e2e result: not reproduced
 
 

@@ -47,7 +47,7 @@ from wireconf.providers.registry import APIS
 from wireconf.reports.findings import REJECTED_RULE
 from wireconf.repro.extract_templates import EXTRACT_TEMPLATES
 from wireconf.repro.js_script import JsFrame, Mode, render_js
-from wireconf.repro.js_templates import JS_TEMPLATES
+from wireconf.repro.js_templates import JS_E2E, JS_TEMPLATES
 from wireconf.repro.llamaindex_template import UnwritableInput
 from wireconf.repro.result_script import EXTRACTED, ResultFrame, render_result
 from wireconf.repro.result_templates import READS_HTTP, RESULT_TEMPLATES
@@ -295,7 +295,7 @@ def reproduction(
         )
     e2e = case.kind == E2E.name
     template = (E2E_TEMPLATES if e2e else TEMPLATES).get(runtime)
-    if template is None and (e2e or runtime not in JS_TEMPLATES):
+    if template is None and runtime not in (JS_E2E if e2e else JS_TEMPLATES):
         raise ReproError(f"no reproduction template for the runtime {runtime!r}", case=case.id)
     if case.kind != WIRE.name and not e2e:
         raise ReproError(
@@ -317,7 +317,7 @@ def reproduction(
     title = f"{runtime} {version}: {found[0].rule} ({case.id})"
     if template is None:  # a JavaScript runtime's
         frame = JsFrame(title, command, case.id, location, "request", listed=False)
-        js = JS_TEMPLATES[runtime](case.api, agent, messages, "request")
+        js = JS_TEMPLATES[runtime](case.api, agent, messages, "request", e2e)
         return render_js(frame, js, ANSWER, to_plain(case.raw.get("expect")), found, named_media(messages))
     try:  # a template writes the runtime's own objects (LangChain's dumpd): it runs where that is installed
         call = template(case.api, agent, messages)
@@ -466,7 +466,7 @@ def result_reproduction(
     agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
     if template is None:  # a JavaScript runtime's
         mode: Mode = "stream" if stream else "result"
-        js = JS_TEMPLATES[runtime](case.api, agent, None, mode)
+        js = JS_TEMPLATES[runtime](case.api, agent, None, mode, False)
         js_frame = JsFrame(title, command, case.id, location, mode, listed)
         return render_js(js_frame, js, answer, to_plain(case.raw.get("expect")), found)
     try:  # LangChain's template writes LangChain's own message objects: it runs where that is installed
@@ -539,6 +539,7 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
 
     def shows(record: CaseRecord, difference: dict[str, Any]) -> bool:
         change, subject = difference.get("change"), difference.get("subject")
+        e2e_template = record.impl in E2E_TEMPLATES or record.impl in JS_E2E
         if record.id in one_request and record.impl in E2E_TEMPLATES:  # raised before sending
             differences = record.differences or []
             if sent_none(differences) and (
@@ -549,9 +550,7 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
         if subject == "request" and change == "provider-rejects" and contract_check(difference) is None:
             return False
         if subject == "request" and record.id in one_request:
-            return record.impl in E2E_TEMPLATES and (
-                change in CHECKED_CHANGES or change == "provider-rejects"
-            )
+            return e2e_template and (change in CHECKED_CHANGES or change == "provider-rejects")
         if subject == "request":
             wire = record.impl in TEMPLATES or record.impl in JS_TEMPLATES
             return (

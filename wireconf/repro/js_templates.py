@@ -36,7 +36,8 @@ the model method, and the api's base URL path (``Endpoint.api_base_url``'s)."""
 REPLAY_PROMPT = [{"role": "user", "content": "wireconf replay"}]
 """``server.mjs``'s prompt for a response case (the AI SDK refuses an empty one)."""
 
-JsTemplate = Callable[[str, dict[str, Any], list[dict[str, Any]] | None, Mode], JsCall]
+JsTemplate = Callable[[str, dict[str, Any], list[dict[str, Any]] | None, Mode, bool], JsCall]
+"""``(api, agent, messages, mode, e2e)`` → the call."""
 
 
 def mapping_code() -> str:
@@ -58,10 +59,12 @@ def pinned(*packages: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def ai_sdk(api: str, agent: dict[str, Any], messages: list[dict[str, Any]] | None, mode: Mode) -> JsCall:
+def ai_sdk(
+    api: str, agent: dict[str, Any], messages: list[dict[str, Any]] | None, mode: Mode, e2e: bool = False
+) -> JsCall:
     """``generateText`` / ``streamText`` with the settings ``inputs.mjs`` maps the agent to, on the
     provider created at the local server (``server.mjs``'s ``request``, numbered ids for the ones the
-    provider makes up)."""
+    provider makes up); for an ``e2e`` case's request, called as ``server.mjs``'s ``execute`` calls it."""
     package, factory, options, method, path = PROVIDERS[api]
     written = "messagesOf(MESSAGES)" if messages is not None else "REPLAY_PROMPT"
     prelude = "\n".join(
@@ -102,6 +105,12 @@ def ai_sdk(api: str, agent: dict[str, Any], messages: list[dict[str, Any]] | Non
             "  yield* calls;",
             "})();",
         ]
+    elif e2e:  # as the adapter's execute: streamText when the agent asks for a stream, read to its end
+        body += [
+            "const streamed = () => streamText({ ...settings, onError() {} }).fullStream;",
+            "if (wantsStream(AGENT)) for await (const part of streamed()) void part;",
+            "else await generateText(settings);",
+        ]
     else:
         body += ["const result = await generateText(settings);"]
         if mode == "result":
@@ -113,11 +122,18 @@ def ai_sdk(api: str, agent: dict[str, Any], messages: list[dict[str, Any]] | Non
     return JsCall(needs, prelude, "\n".join(body))
 
 
-def _prompty_ts(api: str, agent: dict[str, Any], messages: list[dict[str, Any]] | None, mode: Mode) -> JsCall:
+def _prompty_ts(
+    api: str, agent: dict[str, Any], messages: list[dict[str, Any]] | None, mode: Mode, e2e: bool = False
+) -> JsCall:
     from wireconf.repro.prompty_ts_template import prompty_ts
 
+    del e2e  # not an e2e runtime here (JS_E2E)
     return prompty_ts(api, agent, messages, mode)
 
 
 JS_TEMPLATES: dict[str, JsTemplate] = {"ai-sdk": ai_sdk, "prompty-ts": _prompty_ts}
 """The JavaScript runtimes a reproduction can call, by the adapter's name."""
+
+JS_E2E = frozenset({"ai-sdk"})
+"""The JavaScript runtimes whose template also calls them as their adapter's ``execute`` does (an
+``e2e`` case's request)."""
