@@ -817,3 +817,30 @@ def test_a_media_url_the_input_names_is_downloaded_from_the_script_offline(tmp_p
     assert f"{rule}: " in done.stdout and 'expected: "https://upload.wikimedia.org/' in done.stdout, (
         done.stdout
     )
+
+
+PROMPTY_MAPPING = ("process.openai.chat.mapping-text", "8/plain-mapping-response")
+
+PROMPTY_MAPPING_FIX = (
+    "prompty/providers/openai/processor.py",
+    "        return _process_response(response, agent)\n\n    @trace\n    async def process_async(",
+    '        return _process_response(__import__("openai").types.chat.ChatCompletion.model_validate(response)'
+    " if isinstance(response, dict) else response, agent)\n\n    @trace\n    async def process_async(",
+)
+"""The one-line fix of prompty's ``8/plain-mapping-response`` finding: ``OpenAIProcessor.process`` returns
+a plain mapping as it is; the fixed line reads it as the SDK's ``ChatCompletion`` first."""
+
+
+def test_a_plain_mapping_reproduction_hands_the_body_to_the_processor_until_fixed(tmp_path, bare):
+    case, rule = PROMPTY_MAPPING
+    installed = site_packages(runtime_env("prompty"))
+    script = _script(tmp_path, "prompty", case, rule)
+    text = script.read_text(encoding="utf-8")
+    assert 'response = json.loads(ANSWER["body"])' in text and "get_executor(" not in text
+    done = _run(_bare_environment(tmp_path / "unpatched", installed), script)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{rule}: " in done.stdout and 'expected: "This is a test."' in done.stdout, done.stdout
+    patched = _patched_copy(installed, "prompty", tmp_path / "patched", PROMPTY_MAPPING_FIX)
+    done = _run(_bare_environment(tmp_path / "venv", patched, installed), script)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "all 1 difference(s) fixed" in done.stdout, done.stdout

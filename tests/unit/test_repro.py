@@ -315,8 +315,9 @@ def test_the_findings_page_links_a_result_difference_a_script_checks_and_no_othe
     assert shows(record, _result_difference("$[0].arguments", "value", [COMPACT]))
     assert not shows(record, _result_difference("$", "wrong-error", [COMPACT]))  # a category: the harness's
     assert not shows(replace(record, impl="nobody"), _result_difference("$[0].arguments", "value", [COMPACT]))
-    mapping = replace(record, id="process.openai.chat.mapping-text", impl="prompty")  # handed a dict
+    mapping = replace(record, id="process.openai.chat.mapping-text", impl="prompty-ts")  # handed a dict
     assert not shows(mapping, _result_difference("$", "value", [COMPACT]))
+    assert shows(replace(mapping, impl="prompty"), _result_difference("$", "value", [COMPACT]))  # its dict
     assert shows(replace(mapping, impl="litellm"), _result_difference("$", "value", [COMPACT]))  # reads HTTP
 
 

@@ -49,8 +49,8 @@ from wireconf.repro.extract_templates import EXTRACT_TEMPLATES
 from wireconf.repro.js_script import JsFrame, Mode, render_js
 from wireconf.repro.js_templates import JS_E2E, JS_TEMPLATES
 from wireconf.repro.llamaindex_template import UnwritableInput
-from wireconf.repro.result_script import EXTRACTED, ResultFrame, render_result
-from wireconf.repro.result_templates import READS_HTTP, RESULT_TEMPLATES
+from wireconf.repro.result_script import EXTRACTED, HANDED, ResultFrame, render_result
+from wireconf.repro.result_templates import MAPPING_TEMPLATES, READS_HTTP, RESULT_TEMPLATES
 from wireconf.repro.script import Answer, Check, render
 from wireconf.repro.seed_templates import SEED_TEMPLATES
 from wireconf.repro.templates import ALIASED_APIS, E2E_TEMPLATES, TEMPLATES
@@ -440,8 +440,11 @@ def result_reproduction(
         raise ReproError(
             f"{case.id} expects values of its recording ($recorded): not reproduced yet", case=case.id
         )
-    if runtime not in READS_HTTP and getattr(case.model, "response_as", "sdk") != "sdk":
+    mapping = runtime not in READS_HTTP and getattr(case.model, "response_as", "sdk") != "sdk"
+    if mapping and (runtime not in MAPPING_TEMPLATES or case.kind != PROCESS.name):
         raise ReproError(f"{case.id} hands the runtime a mapping, not a response it reads", case=case.id)
+    if mapping:
+        template = MAPPING_TEMPLATES[runtime]
     found = result_checks(case, differences, catalogue, selection)
     if not found:
         raise ReproError(
@@ -477,7 +480,7 @@ def result_reproduction(
             f" environment (`wireconf findings --runtime {runtime} --make-envs` names it)",
             case=case.id,
         ) from error
-    frame = ResultFrame(title, command, case.id, location, stream, listed)
+    frame = ResultFrame(title, command, case.id, location, stream, listed, about=HANDED if mapping else "")
     return render_result(frame, call, answer, to_plain(case.raw.get("expect")), found)
 
 
@@ -566,8 +569,9 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
             return record.impl in EXTRACT_TEMPLATES
         if not _served_template(record.impl, kinds.get(record.id, "")):
             return False
-        return (record.id, True) in responses or (
-            (record.id, False) in responses and record.impl in READS_HTTP
+        mapping = record.impl in READS_HTTP or (
+            record.impl in MAPPING_TEMPLATES and kinds.get(record.id) == PROCESS.name
         )
+        return (record.id, True) in responses or ((record.id, False) in responses and mapping)
 
     return shows

@@ -43,6 +43,9 @@ SERVED = (
     " and\ncompares what the runtime makes of it with what the rule requires; exits 1 while the deviation"
     " shows, 0\nonce the runtime is fixed."
 )
+HANDED = """Hands the runtime's processor the response recorded below as a plain mapping (its decoded JSON
+body; nothing is sent), and compares what it makes of it with what the rule requires; exits 1 while
+the deviation shows, 0 once the runtime is fixed."""
 EXTRACTED = """Calls the runtime's extractors on the recorded payloads below (no server: nothing is sent), and
 compares what they return with what the rule requires; exits 1 while the deviation shows, 0 once the
 runtime is fixed."""
