@@ -622,3 +622,18 @@ except Exception as error:
     path.write_text(text, encoding="utf-8")
     done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_difference_of_the_async_processor_alone_is_checked_by_calling_it_where_a_template_can(corpus):
+    """LlamaIndex's ``achat`` (the adapter's ``process_async``) differs where ``chat`` does not: the script
+    calls ``achat``; a runtime without an async template is not linked."""
+    case = _case(corpus, "process.openai.responses.messages-concatenated-without-separator")
+    rule = "8.4/output-text-concatenated"
+    async_value = {**_result_difference("$", "value", [rule]), "variant": "process_async"}
+    assert result_checks(case, [async_value], corpus.catalogue, Selection()) == []
+    found = result_checks(case, [async_value], corpus.catalogue, Selection(), asynchronous=True)
+    assert [(c.path, c.expected) for c in found] == [("$", "First.Second.")]
+    shows = reproducible(corpus)
+    record = CaseRecord("llamaindex", "1", case.id, "process", "openai.responses", [], "failed", 0.0)
+    assert shows(record, async_value)
+    assert not shows(replace(record, impl="litellm"), async_value)

@@ -50,7 +50,7 @@ from wireconf.repro.js_script import JsFrame, Mode, render_js
 from wireconf.repro.js_templates import JS_E2E, JS_TEMPLATES
 from wireconf.repro.llamaindex_template import UnwritableInput
 from wireconf.repro.result_script import EXTRACTED, HANDED, ResultFrame, render_result
-from wireconf.repro.result_templates import MAPPING_TEMPLATES, READS_HTTP, RESULT_TEMPLATES
+from wireconf.repro.result_templates import ASYNC_TEMPLATES, MAPPING_TEMPLATES, READS_HTTP, RESULT_TEMPLATES
 from wireconf.repro.script import Answer, Check, render
 from wireconf.repro.seed_templates import SEED_TEMPLATES
 from wireconf.repro.templates import ALIASED_APIS, E2E_TEMPLATES, TEMPLATES
@@ -374,7 +374,11 @@ _QUOTED_STEP = re.compile(r"\['")
 
 
 def result_checks(
-    case: LoadedCase[Any], differences: list[dict[str, Any]], catalogue: Catalogue, selection: Selection
+    case: LoadedCase[Any],
+    differences: list[dict[str, Any]],
+    catalogue: Catalogue,
+    selection: Selection,
+    asynchronous: bool = False,
 ) -> list[Check]:
     """One check per selected difference of the result (several at one place: one): a raise checked on
     the whole result, an item too many or too few on its list (the harness aligns lists: a place alone
@@ -395,7 +399,7 @@ def result_checks(
         change = str(difference.get("change"))
         if difference.get("subject") != "result" or change not in (*RESULT_CHANGES, "raised"):
             continue
-        if difference.get("variant") == PROCESS_ASYNC.name:  # the scripts call the sync processor
+        if (difference.get("variant") == PROCESS_ASYNC.name) != asynchronous:  # one processor a script
             continue
         if not selection.keeps(difference):
             continue
@@ -446,6 +450,9 @@ def result_reproduction(
     if mapping:
         template = MAPPING_TEMPLATES[runtime]
     found = result_checks(case, differences, catalogue, selection)
+    if not found and runtime in ASYNC_TEMPLATES and case.kind == PROCESS.name:  # only process_async differs
+        found = result_checks(case, differences, catalogue, selection, asynchronous=True)
+        template = ASYNC_TEMPLATES[runtime] if found else template
     if not found:
         raise ReproError(
             f"{runtime}'s verdict on {case.id} has no difference of the result to check"
@@ -563,7 +570,7 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
             return record.impl in TEMPLATES or record.impl in JS_TEMPLATES
         if subject != "result" or change not in (*RESULT_CHANGES, "raised"):
             return False
-        if difference.get("variant") == PROCESS_ASYNC.name:
+        if difference.get("variant") == PROCESS_ASYNC.name and record.impl not in ASYNC_TEMPLATES:
             return False
         if record.id in extracted:
             return record.impl in EXTRACT_TEMPLATES

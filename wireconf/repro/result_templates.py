@@ -166,6 +166,15 @@ def prompty_mapping(api: str, agent: dict[str, Any], stream: bool) -> Call:
     return Call(call.requirements, call.prelude, "\n".join(lines))
 
 
+def llamaindex_async(api: str, agent: dict[str, Any], stream: bool) -> Call:
+    """LlamaIndex's ``achat`` (the adapter's ``process_async``), run by ``asyncio.run``."""
+    return llamaindex_result(api, agent, stream, asynchronous=True)
+
+
+ASYNC_TEMPLATES: dict[str, ResultTemplate] = {"llamaindex": llamaindex_async}
+"""The runtimes whose asynchronous processor (a ``process`` case's ``process_async`` variant) a
+reproduction calls, where only that variant differs."""
+
 MAPPING_TEMPLATES: dict[str, ResultTemplate] = {"prompty": prompty_mapping}
 """The runtimes a reproduction hands a response as a plain mapping (their processor is handed the form,
 ``READS_HTTP``'s complement): the processor called on the decoded body."""
