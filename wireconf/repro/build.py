@@ -2,13 +2,18 @@
 input as the kind hands it to the adapter, and one check per difference of the verdict (filtered to one
 root cause by rule or place), the expected value read from the case's expectation at its path.
 
-A ``wire`` case's script checks the request the runtime sends (``templates``, ``script``), as does an
-``e2e`` case's that expects one request (its ``expect_request``, the runtime called as its ``execute``
-calls it: ``E2E_TEMPLATES``); a ``process`` or ``stream`` case's serves the case's recorded response and
-checks what the runtime makes of it (``result_templates``, ``result_script``); an ``extract`` case's
-hands the payloads to the runtime's extractors (``extract_templates``). Other kinds (spans, an e2e
-case's result or its several requests) get a ``ReproError`` saying so, as does a runtime with no
-template for the kind.
+A ``wire`` case's script checks the request the runtime sends (``templates``, ``script``; the media
+URLs its input names answered from the script), as does an ``e2e`` case's that expects one request
+(its ``expect_request``, the runtime called as its ``execute`` calls it: ``E2E_TEMPLATES``, the AI
+SDK's ``JS_E2E``; a raise before any request, one check that it sends); a ``process`` or ``stream``
+case's serves the case's recorded response and checks what the runtime makes of it
+(``result_templates``, ``result_script``; prompty's processor handed a plain mapping, LlamaIndex's
+``achat`` where only the async processor differs), as does a ``blocks`` or ``convert`` case's for the
+runtimes that consume LiteLLM's result (``seed_templates``); an ``extract`` case's hands the payloads
+to the runtime's extractors (``extract_templates``). A request the provider's contract rejects is
+checked at its place where the reason names one constraint (``contract_check``). Other kinds (spans,
+an e2e case's result or its several requests) get a ``ReproError`` saying so, as does a runtime with
+no template for the kind.
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ production: what the adapters build from the same bytes with LiteLLM's conversio
 (``wireconf.adapters.luthien.snapshot``, ``wireconf.adapters.agentflow.message_as_data``).
 
 The model LiteLLM is called with is the one the recording names (as the adapters take it), and an
-OpenAI stream asks for a usage chunk exactly when the recording has one (``litellm_objects``' reason).
+OpenAI stream asks for a usage chunk exactly when the recording has one (a chunk of Chat Completions'
+shape with ``usage``) (``litellm_objects``' reason).
 luthien-proxy is not on PyPI: its script imports the processor from a checkout (``LUTHIEN_SRC``, by
 default the one the verdict judged), as ``wireconf.adapters.luthien_source`` does.
 """
@@ -23,6 +24,8 @@ from typing import Any
 
 from wireconf.adapters.litellm_objects import PROVIDERS, UNNAMED_MODEL
 from wireconf.adapters.own_clients import PLACEHOLDER_KEY
+from wireconf.kinds.blocks import KIND as BLOCKS
+from wireconf.kinds.convert import KIND as CONVERT
 from wireconf.repro.result_templates import API_BASE
 from wireconf.repro.script import Answer, Call, literal, pinned
 
@@ -69,7 +72,7 @@ def acompletion_arguments(api: str, stream: bool, answer: Answer) -> dict[str, A
         "num_retries": 0,
         "stream": stream,
     }
-    if api == "openai.chat" and stream and any(e.get("usage") for e in events):
+    if stream and any(e.get("usage") and "choices" in e for e in events):  # a Chat Completions usage chunk
         arguments["stream_options"] = {"include_usage": True}
     return arguments
 
@@ -213,8 +216,8 @@ def agentflow(api: str, stream: bool, answer: Answer, source: str) -> Call:
 
 
 SEED_TEMPLATES: dict[str, tuple[str, SeedTemplate]] = {
-    "luthien": ("blocks", luthien),
-    "agentflow": ("convert", agentflow),
+    "luthien": (BLOCKS.name, luthien),
+    "agentflow": (CONVERT.name, agentflow),
 }
 """The runtimes that consume LiteLLM's results, by the adapter's name: the kind of case each serves, and
 its template."""
