@@ -77,12 +77,22 @@ def acompletion_arguments(api: str, stream: bool, answer: Answer) -> dict[str, A
     return arguments
 
 
+CLOSED = '''
+
+async def closed():
+    """LiteLLM's async HTTP clients closed (else aiohttp warns of an unclosed session at exit)."""
+    close = getattr(litellm, "close_litellm_async_clients", None)
+    if close is not None:
+        await close()
+'''
+
+
 def _litellm_prelude(api: str, stream: bool, answer: Answer) -> str:
     return (
         'import asyncio\nimport os\n\nos.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")\n\n'
         "import litellm\n\nlitellm.suppress_debug_info = True\n\n"
         f"ARGUMENTS = {literal(acompletion_arguments(api, stream, answer))}\n"
-        f'API_BASE = "{API_BASE.get(api, "")}"'
+        f'API_BASE = "{API_BASE.get(api, "")}"\n' + CLOSED
     )
 
 
@@ -146,7 +156,10 @@ async def states(base_url):
         await context.send(chunk)
 
     incoming = await litellm.acompletion(**ARGUMENTS, api_base=base_url + API_BASE)
-    await StreamProcessor(on_chunk).process(incoming, Context())
+    try:
+        await StreamProcessor(on_chunk).process(incoming, Context())
+    finally:
+        await closed()
     return seen
 '''
 
@@ -198,12 +211,15 @@ def message(item):
 async def messages(base_url):
     converter = LiteLLMConverter()
     response = await litellm.acompletion(**ARGUMENTS, api_base=base_url + API_BASE)
-    if not ARGUMENTS["stream"]:
-        return [message(await converter.convert_response(response))]
     out = []
-    async for item in converter.convert_streaming_response({}, "repro", response):
-        if hasattr(item, "delta") and hasattr(item, "content"):  # a Message, not an event
-            out.append(message(item))
+    try:
+        if not ARGUMENTS["stream"]:
+            return [message(await converter.convert_response(response))]
+        async for item in converter.convert_streaming_response({}, "repro", response):
+            if hasattr(item, "delta") and hasattr(item, "content"):  # a Message, not an event
+                out.append(message(item))
+    finally:
+        await closed()
     return out
 '''
 
