@@ -637,3 +637,32 @@ def test_a_difference_of_the_async_processor_alone_is_checked_by_calling_it_wher
     record = CaseRecord("llamaindex", "1", case.id, "process", "openai.responses", [], "failed", 0.0)
     assert shows(record, async_value)
     assert not shows(replace(record, impl="litellm"), async_value)
+
+
+def test_a_trace_case_of_execute_that_raised_before_sending_is_linked_as_an_e2e_raise(corpus):
+    """``trace.openai.images.execute-span``: prompty raised before sending, so no span was made; the
+    script calls ``execute`` as an e2e case's does and shows the raise until the runtime sends."""
+    case = _case(corpus, "trace.openai.images.execute-span")
+    none = {
+        "subject": "request", "path": "$", "change": "requests", "rules": ["7.3/api-type-image"],
+        "text": "the runtime sent no request through the SDK client it was handed",
+        "signature": "request $: requests",
+    }  # fmt: skip
+    raised = {
+        "subject": "spans", "path": "$", "change": "raised", "rules": ["7.1.8/execute-span"],
+        "text": "the execute call raised builtins.TypeError: no", "signature": "spans $: raised (TypeError)",
+    }  # fmt: skip
+    missing = {**_result_difference("$[0]", "missing-item", ["7.1.8/execute-span"]), "subject": "spans"}
+    found = checks(case, [none, raised, missing], corpus.catalogue, Selection())
+    assert [(c.rule, c.change) for c in found] == [
+        ("7.3/api-type-image", "raised"),
+        ("7.1.8/execute-span", "raised"),
+    ]
+    shows = reproducible(corpus)
+    record = CaseRecord(
+        "prompty", "1", case.id, "trace", "openai.images", [], "failed", 0.0, differences=[none, raised]
+    )
+    assert shows(record, raised) and not shows(record, missing)
+    assert not shows(replace(record, differences=[raised]), raised)  # it sent: the spans are judged, not this
+    process = replace(record, id="trace.openai.images.process-async-span")  # no execute: nothing sent anyway
+    assert not shows(process, raised)

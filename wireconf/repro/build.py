@@ -46,6 +46,7 @@ from wireconf.kinds.extract import payloads
 from wireconf.kinds.process import KIND as PROCESS
 from wireconf.kinds.process import PROCESS_ASYNC
 from wireconf.kinds.stream import KIND as STREAM
+from wireconf.kinds.trace import KIND as TRACE
 from wireconf.kinds.wire import KIND as WIRE
 from wireconf.kinds.wire import read_sent
 from wireconf.providers.registry import APIS
@@ -190,14 +191,20 @@ def raised_before_sending(
     case: LoadedCase[Any], differences: list[dict[str, Any]], difference: dict[str, Any]
 ) -> bool:
     """Whether ``difference`` is an ``e2e`` case's raise where a request was to be sent: the requests not
-    sent, or the raise itself (where a result or another error was expected), the runtime having raised
-    before it sent anything."""
-    if case.kind != E2E.name or not sent_none(differences):
+    sent, or the raise itself (where a result, another error or, for a ``trace`` case of ``execute``, its
+    spans were expected), the runtime having raised before it sent anything."""
+    if not calls_execute(case) or not sent_none(differences):
         return False
     subject, change = difference.get("subject"), difference.get("change")
     return (subject, change) == ("request", "requests") or (
-        subject == "result" and change in ("raised", "wrong-error")
+        subject in ("result", "spans") and change in ("raised", "wrong-error")
     )
+
+
+def calls_execute(case: LoadedCase[Any]) -> bool:
+    """Whether ``case`` calls the runtime as its adapter's ``execute`` (an ``e2e`` case, a ``trace`` case
+    of that call)."""
+    return case.kind == E2E.name or (case.kind == TRACE.name and getattr(case.model, "call", "") == "execute")
 
 
 _REJECTS = re.compile(r"^\S+: the provider's contract rejects this \(([^)]+)\): (.*)$", re.S)
@@ -298,7 +305,7 @@ def reproduction(
         return extract_reproduction(
             runtime, version, case, differences, catalogue, selection, command, location, cassettes
         )
-    e2e = case.kind == E2E.name
+    e2e = calls_execute(case)
     template = (E2E_TEMPLATES if e2e else TEMPLATES).get(runtime)
     if template is None and runtime not in (JS_E2E if e2e else JS_TEMPLATES):
         raise ReproError(f"no reproduction template for the runtime {runtime!r}", case=case.id)
@@ -308,7 +315,7 @@ def reproduction(
             " response (process, stream, extract) are reproduced yet",
             case=case.id,
         )
-    if e2e and not isinstance(expected_request(case), dict):
+    if case.kind == E2E.name and not isinstance(expected_request(case), dict):
         raise ReproError(f"{case.id} expects several requests: only the first is reproduced", case=case.id)
     found = checks(case, differences, catalogue, selection)
     if not found:
@@ -536,7 +543,7 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
     response case that expects values of its recording or hands a runtime that reads no HTTP (prompty's
     processor) a mapping. The findings page
     links those root causes to the command."""
-    offline, responses, extracted, one_request, refusing = set(), set(), set(), set(), set()
+    offline, responses, extracted, one_request, refusing, executes = set(), set(), set(), set(), set(), set()
     kinds: dict[str, str] = {}
     for case in corpus.cases():
         kinds[case.id] = case.kind
@@ -547,6 +554,8 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
         elif case.kind == E2E.name and not named_media(to_plain(case.raw.get("messages", []))):
             if isinstance(to_plain(case.raw.get("expect_request")), dict):
                 one_request.add(case.id)
+        elif calls_execute(case):  # a trace case of execute: its raise before sending
+            executes.add(case.id)
         elif case.kind in RESPONSE_KINDS and not has_references(to_plain(case.raw.get("expect"))):
             responses.add((case.id, getattr(case.model, "response_as", "sdk") == "sdk"))
         elif case.kind == EXTRACT.name:
@@ -555,11 +564,11 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
     def shows(record: CaseRecord, difference: dict[str, Any]) -> bool:
         change, subject = difference.get("change"), difference.get("subject")
         e2e_template = record.impl in E2E_TEMPLATES or record.impl in JS_E2E
-        if record.id in one_request and record.impl in E2E_TEMPLATES:  # raised before sending
-            differences = record.differences or []
+        if (record.id in one_request or record.id in executes) and record.impl in E2E_TEMPLATES:
+            differences = record.differences or []  # raised before sending
             if sent_none(differences) and (
                 (subject, change) == ("request", "requests")
-                or (subject == "result" and change in ("raised", "wrong-error"))
+                or (subject in ("result", "spans") and change in ("raised", "wrong-error"))
             ):
                 return True
         if subject == "request" and change == "provider-rejects" and contract_check(difference) is None:
