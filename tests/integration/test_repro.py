@@ -418,6 +418,8 @@ JS_CASES = (
     ("stream.anthropic.messages.tool-calls-sorted-by-block-index", "8.5/stream-tool-calls-in-block-order"),
     # an e2e case's request: streamText, as the adapter's execute calls it for an agent that streams
     ("e2e.openai.chat.stream-parallel-tool-calls", "7.1.7/no-other-keys"),
+    # a PDF URL the AI SDK downloads to inline it: answered from the script (experimental_download)
+    ("wire.openai.chat.file-part", "7.1.2/file-part"),
 )
 
 JS_FIX = (

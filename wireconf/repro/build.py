@@ -329,7 +329,7 @@ def reproduction(
     title = f"{runtime} {version}: {found[0].rule} ({case.id})"
     if template is None:  # a JavaScript runtime's
         frame = JsFrame(title, command, case.id, location, "request", listed=False)
-        js = JS_TEMPLATES[runtime](case.api, agent, messages, "request", e2e)
+        js = JS_TEMPLATES[runtime](case.api, agent, messages, "request", e2e, bool(named_media(messages)))
         return render_js(frame, js, ANSWER, to_plain(case.raw.get("expect")), found, named_media(messages))
     try:  # a template writes the runtime's own objects (LangChain's dumpd): it runs where that is installed
         call = template(case.api, agent, messages)
@@ -488,7 +488,7 @@ def result_reproduction(
     agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
     if template is None:  # a JavaScript runtime's
         mode: Mode = "stream" if stream else "result"
-        js = JS_TEMPLATES[runtime](case.api, agent, None, mode, False)
+        js = JS_TEMPLATES[runtime](case.api, agent, None, mode, False, False)
         js_frame = JsFrame(title, command, case.id, location, mode, listed)
         return render_js(js_frame, js, answer, to_plain(case.raw.get("expect")), found)
     try:  # LangChain's template writes LangChain's own message objects: it runs where that is installed
