@@ -666,3 +666,25 @@ def test_a_trace_case_of_execute_that_raised_before_sending_is_linked_as_an_e2e_
     assert not shows(replace(record, differences=[raised]), raised)  # it sent: the spans are judged, not this
     process = replace(record, id="trace.openai.images.process-async-span")  # no execute: nothing sent anyway
     assert not shows(process, raised)
+
+
+def test_the_items_a_stream_yields_before_the_error_it_ends_with_are_checked(tmp_path, corpus):
+    """``expect_error.yielded``: a stream that must yield a partial image before it fails; a buffering
+    runtime yields nothing and raises, which shows; yielding the item first fixes it."""
+    case = _case(corpus, "stream.openai.images.partial-image-yielded-before-the-stream-fails")
+    difference = {
+        **_result_difference("$[0]", "missing-item", ["8.3/stream-incremental"]),
+        "subject": "yielded-before-error",
+    }
+    (check,) = result_checks(case, [difference], corpus.catalogue, Selection())
+    assert (check.path, check.change, check.expected) == ("$", "yielded", ["UEFSVElBTC0w"])
+    record = CaseRecord("prompty", "1", case.id, "stream", "openai.images", [], "failed", 0.0)
+    assert reproducible(corpus)(record, difference)
+    buffered = _result_script(tmp_path, "(1 / 0 for _ in [1])", [check], None, stream=True)
+    assert buffered.returncode == 1, buffered.stdout
+    assert "[] yielded, then it raised builtins.ZeroDivisionError" in buffered.stdout
+    first = '("UEFSVElBTC0w" if i == 0 else 1 / 0 for i in range(2))'
+    assert _result_script(tmp_path, first, [check], None, stream=True).returncode == 0
+    assert (
+        _result_script(tmp_path, '["UEFSVElBTC0w"]', [check], None, stream=True).returncode == 1
+    )  # no error

@@ -381,6 +381,9 @@ checked on the whole result), and a return where an error was expected; an error
 (``wrong-error``) or a late text item (``not-incremental``) are the harness's readings, left out, as is
 a difference of ``process_async`` alone (the scripts call the synchronous processor)."""
 _ITEM = re.compile(r"\[\d+\]$")
+YIELDED = "yielded-before-error"
+"""A stream case's difference in the items yielded before the error it expects (``expect_error.yielded``)."""
+ITEM_CHANGES = ("missing-item", "unexpected-item", "value", "type")
 _RAISED = re.compile(r": raised \((\w+)\)$")
 _QUOTED_STEP = re.compile(r"\['")
 
@@ -409,6 +412,11 @@ def result_checks(
     )
     for difference in differences:
         change = str(difference.get("change"))
+        if difference.get("subject") == YIELDED and change in ITEM_CHANGES and selection.keeps(difference):
+            rule, sentence = selection.rule_of(difference, catalogue)  # the items before the error
+            yielded = to_plain(getattr(getattr(case.model, "expect_error", None), "yielded", None))
+            out.setdefault((rule, "$", "yielded"), Check(rule, sentence, "$", "yielded", yielded))
+            continue
         if difference.get("subject") != "result" or change not in (*RESULT_CHANGES, "raised"):
             continue
         if (difference.get("variant") == PROCESS_ASYNC.name) != asynchronous:  # one processor a script
@@ -582,6 +590,8 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
             )
         if subject == "result" and change == "returned" and record.id in refusing:  # a wire case's error
             return record.impl in TEMPLATES or record.impl in JS_TEMPLATES
+        if subject == YIELDED and change in ITEM_CHANGES:  # checked as the items before the raise
+            subject = "result"
         if subject != "result" or change not in (*RESULT_CHANGES, "raised"):
             return False
         if difference.get("variant") == PROCESS_ASYNC.name and record.impl not in ASYNC_TEMPLATES:
