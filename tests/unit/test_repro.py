@@ -688,3 +688,36 @@ def test_the_items_a_stream_yields_before_the_error_it_ends_with_are_checked(tmp
     assert (
         _result_script(tmp_path, '["UEFSVElBTC0w"]', [check], None, stream=True).returncode == 1
     )  # no error
+
+
+def test_an_error_of_another_category_shows_until_the_runtime_raises_one_of_the_expected(tmp_path, corpus):
+    """``wrong-error``: LlamaIndex raises RuntimeError on a safety finish where §8.8 raises ValueError
+    (category blocked): the script reads the class raised as the harness does (``error_categories``);
+    an adapter's own outcome (NoResult) is not a runtime's class and is not reproduced."""
+    case = _case(corpus, "process.gemini.generate_content.safety-finish-raises")
+    wrong = {
+        **_result_difference("$", "wrong-error", ["8.8/blocked-finish-raises"]),
+        "signature": "result $: wrong-error (uncategorised RuntimeError for blocked)",
+    }
+    (check,) = result_checks(case, [wrong], corpus.catalogue, Selection())
+    assert (check.change, check.expected, check.raised) == (
+        "category",
+        {"category": "blocked", "status": None},
+        "RuntimeError",
+    )
+    shows = reproducible(corpus)
+    record = CaseRecord("llamaindex", "1", case.id, "process", "gemini.generate_content", [], "failed", 0.0)
+    assert shows(record, wrong)
+    assert not shows(replace(record, impl="ai-sdk"), wrong)  # a JavaScript class: the adapter's reading
+    outcome = {**wrong, "signature": "result $: wrong-error (uncategorised NoResult for empty-response)"}
+    assert not shows(record, outcome)
+    done = _result_script(tmp_path, "(_ for _ in ()).throw(RuntimeError('terminated early'))", [check], None)
+    assert (
+        done.returncode == 1
+        and "expected: an error of category blocked (in Python: ValueError)" in done.stdout
+    )
+    assert (
+        _result_script(tmp_path, "(_ for _ in ()).throw(ValueError('blocked'))", [check], None).returncode
+        == 0
+    )
+    assert _result_script(tmp_path, "'text'", [check], None).returncode == 1  # returned: no error at all

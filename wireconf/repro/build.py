@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from wireconf.adapter_contract import RuntimeOutcome
 from wireconf.adapters.luthien_source import SRC_VARIABLE
 from wireconf.cassettes.downloads import named_media
 from wireconf.cassettes.store import CassetteStore
@@ -378,13 +379,35 @@ RESULT_CHANGES = (
 )
 """The differences of a result a script checks: at a place (``CHECKED_CHANGES`` but ``raised``, which is
 checked on the whole result), and a return where an error was expected; an error of another category
-(``wrong-error``) or a late text item (``not-incremental``) are the harness's readings, left out, as is
-a difference of ``process_async`` alone (the scripts call the synchronous processor)."""
+(``wrong-error``) is checked for a Python runtime by the categories its class stands for (the harness's
+reading, ``core.error_categories``, inlined in the script), a late text item (``not-incremental``) is
+the harness's reading, left out, as is a difference of ``process_async`` alone where the runtime has no
+asynchronous template."""
 _ITEM = re.compile(r"\[\d+\]$")
 YIELDED = "yielded-before-error"
 """A stream case's difference in the items yielded before the error it expects (``expect_error.yielded``)."""
 ITEM_CHANGES = ("missing-item", "unexpected-item", "value", "type")
 _RAISED = re.compile(r": raised \((\w+)\)$")
+_WRONG_ERROR = re.compile(r": wrong-error \((?:\S+ )?(\w+) for [^)]*\)$")
+OUTCOMES = frozenset(c.__name__ for c in RuntimeOutcome.__subclasses__())
+"""What an adapter raises in its runtime's place (``adapter_contract.RuntimeOutcome``): no script raises
+those, so an error of one is not reproduced."""
+
+
+def category_check(
+    case: LoadedCase[Any], difference: dict[str, Any], rule: str, sentence: str
+) -> Check | None:
+    """A ``wrong-error`` difference as a check that the runtime raises an error of the category the case
+    expects (``expect_error``), the class the harness saw named; ``None`` for an adapter's outcome or a
+    case that names a class, not a category."""
+    error = getattr(case.model, "expect_error", None)
+    seen = _WRONG_ERROR.search(str(difference.get("signature", "")))
+    if error is None or error.category is None or seen is None or seen.group(1) in OUTCOMES:
+        return None
+    wanted = {"category": error.category, "status": error.status}
+    return Check(rule, sentence, "$", "category", wanted, raised=seen.group(1))
+
+
 _QUOTED_STEP = re.compile(r"\['")
 
 
@@ -417,7 +440,7 @@ def result_checks(
             yielded = to_plain(getattr(getattr(case.model, "expect_error", None), "yielded", None))
             out.setdefault((rule, "$", "yielded"), Check(rule, sentence, "$", "yielded", yielded))
             continue
-        if difference.get("subject") != "result" or change not in (*RESULT_CHANGES, "raised"):
+        if difference.get("subject") != "result" or change not in (*RESULT_CHANGES, "raised", "wrong-error"):
             continue
         if (difference.get("variant") == PROCESS_ASYNC.name) != asynchronous:  # one processor a script
             continue
@@ -426,6 +449,11 @@ def result_checks(
         rule, sentence = selection.rule_of(difference, catalogue)
         path = str(difference.get("path", "$"))
         path = path[: match.start()] if (match := _QUOTED_STEP.search(path)) else path
+        if change == "wrong-error":  # the class raised stands for another error of the spec
+            category = category_check(case, difference, rule, sentence)
+            if category is not None:
+                out.setdefault((rule, "$", "category"), category)
+            continue
         if change in ("missing-item", "unexpected-item"):
             path = _ITEM.sub("", path)
         path = next((list_ for list_ in aligned if path.startswith(list_ + "[")), path)
@@ -592,12 +620,16 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
             return record.impl in TEMPLATES or record.impl in JS_TEMPLATES
         if subject == YIELDED and change in ITEM_CHANGES:  # checked as the items before the raise
             subject = "result"
-        if subject != "result" or change not in (*RESULT_CHANGES, "raised"):
+        if subject != "result" or change not in (*RESULT_CHANGES, "raised", "wrong-error"):
             return False
         if difference.get("variant") == PROCESS_ASYNC.name and record.impl not in ASYNC_TEMPLATES:
             return False
         if record.id in extracted:
             return record.impl in EXTRACT_TEMPLATES
+        if change == "wrong-error":  # the category of a Python class, read as the harness reads it
+            seen = _WRONG_ERROR.search(str(difference.get("signature", "")))
+            if record.impl not in RESULT_TEMPLATES or seen is None or seen.group(1) in OUTCOMES:
+                return False
         if not _served_template(record.impl, kinds.get(record.id, "")):
             return False
         mapping = record.impl in READS_HTTP or (
