@@ -417,10 +417,12 @@ def result_checks(
     catalogue: Catalogue,
     selection: Selection,
     asynchronous: bool = False,
+    categories: bool = False,
 ) -> list[Check]:
     """One check per selected difference of the result (several at one place: one): a raise checked on
     the whole result, an item too many or too few on its list (the harness aligns lists: a place alone
-    would not say when it is fixed), a place inside a matcher (``['$json']``) at the matcher's place."""
+    would not say when it is fixed), a place inside a matcher (``['$json']``) at the matcher's place;
+    with ``categories`` (a Python runtime's script), an error of another category."""
     expected_result = to_plain(case.raw.get("expect"))
     out: dict[tuple[str, str, str], Check] = {}
     # a list with an item too many or too few was aligned by the harness: a place inside one of its items
@@ -450,7 +452,7 @@ def result_checks(
         path = str(difference.get("path", "$"))
         path = path[: match.start()] if (match := _QUOTED_STEP.search(path)) else path
         if change == "wrong-error":  # the class raised stands for another error of the spec
-            category = category_check(case, difference, rule, sentence)
+            category = category_check(case, difference, rule, sentence) if categories else None
             if category is not None:
                 out.setdefault((rule, "$", "category"), category)
             continue
@@ -497,9 +499,10 @@ def result_reproduction(
         raise ReproError(f"{case.id} hands the runtime a mapping, not a response it reads", case=case.id)
     if mapping:
         template = MAPPING_TEMPLATES[runtime]
-    found = result_checks(case, differences, catalogue, selection)
+    python = runtime not in JS_TEMPLATES  # its script reads a raised class's categories
+    found = result_checks(case, differences, catalogue, selection, categories=python)
     if not found and runtime in ASYNC_TEMPLATES and case.kind == PROCESS.name:  # only process_async differs
-        found = result_checks(case, differences, catalogue, selection, asynchronous=True)
+        found = result_checks(case, differences, catalogue, selection, asynchronous=True, categories=python)
         template = ASYNC_TEMPLATES[runtime] if found else template
     if not found:
         raise ReproError(
