@@ -213,3 +213,28 @@ def test_findings_names_the_baseline_of_any_runtime_as_asked_or_as_one_safe_file
     assert _requested("mypkg.conformance:Adapter").name == "mypkg.conformance_Adapter"
     # an environment assignment in an exec command is not a name
     assert _requested("exec:FOO=1 node x.mjs").impl == "exec:FOO=1 node x.mjs"
+
+
+def test_a_request_the_providers_contract_rejects_is_reproduced_citing_the_contract():
+    """A rejected cause has no rule of the catalogue: its reproduction cites the provider's contract
+    (``REJECTED_RULE``), where the caller says a script checks its difference."""
+    from wireconf.reports.causes import group_causes
+    from wireconf.reports.findings import REJECTED_RULE, repro_target
+
+    difference = {
+        "subject": "request",
+        "path": "$.top_k",
+        "change": "provider-rejects",
+        "text": "$.top_k: the provider's contract rejects this (CreateChatCompletionRequest): no such key",
+        "signature": "request $.top_k: provider-rejects (CreateChatCompletionRequest)",
+        "rules": [],
+        "basis": "provider-schema",
+    }
+    record = CaseRecord(
+        "rt", "1", "wire.x", "wire", "openai.chat", [], "failed", 0.0, differences=[difference]
+    )
+    (cause,) = group_causes([(record.id, [difference])])
+    assert cause.rejected
+    target = repro_target(cause, {record.id: record}, lambda r, d: True)
+    assert target is not None and target[1:] == (REJECTED_RULE, "$.top_k")
+    assert repro_target(cause, {record.id: record}, lambda r, d: False) is None

@@ -17,6 +17,7 @@ from wireconf.reports.findings_proofs import (
     Proof,
     ProofsError,
     dump_proofs,
+    load_impl_proofs,
     load_proofs,
     named_functions,
     text_hash,
@@ -88,6 +89,26 @@ def test_proofs_are_written_and_read_back_by_version_case_rule_and_place(tmp_pat
     path.write_text("runtime: rt\nproofs: []\n", encoding="utf-8")  # no version
     with pytest.raises(ProofsError, match=r"rt\.yaml: not a proofs file"):
         load_proofs(path)
+
+
+def test_the_proofs_of_runtimes_judged_through_one_adapter_are_read_together_by_its_name(tmp_path):
+    """luthien's two commits are two runtimes of runtimes.yaml and one adapter (``luthien``): each proofs
+    file names its ``impl``, and the page reads both under it; another adapter's file (prompty-ts beside
+    prompty) is never read."""
+    folder = tmp_path / "proofs"
+    folder.mkdir()
+    (folder / "lu-a.yaml").write_text(
+        dump_proofs("lu-a", "0.1+a", [_proof(case="x")], "lu"), encoding="utf-8"
+    )
+    (folder / "lu-b.yaml").write_text(
+        dump_proofs("lu-b", "0.1+b", [_proof(case="y")], "lu"), encoding="utf-8"
+    )
+    (folder / "lu-ts.yaml").write_text(dump_proofs("lu-ts", "0.1+a", [_proof(case="z")]), encoding="utf-8")
+    assert "impl: lu\n" in (folder / "lu-a.yaml").read_text(encoding="utf-8")
+    assert "impl:" not in (folder / "lu-ts.yaml").read_text(encoding="utf-8")  # its own name
+    found = load_impl_proofs(tmp_path, "lu")
+    assert sorted(key[:2] for key in found) == [("0.1+a", "x"), ("0.1+b", "y")]
+    assert list(load_impl_proofs(tmp_path, "lu-ts")) == [("0.1+a", "z", RULE, "$[*].arguments")]
 
 
 def _record(case_id: str) -> CaseRecord:

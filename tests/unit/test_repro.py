@@ -19,6 +19,7 @@ from wireconf.repro.build import (
     ReproError,
     Selection,
     checks,
+    contract_check,
     reproducible,
     reproduction,
     result_checks,
@@ -173,17 +174,19 @@ def test_an_e2e_cases_request_is_checked_against_its_expect_request_and_linked_w
     shows = reproducible(corpus)
     record = CaseRecord("litellm", "1", E2E_STREAM, "e2e", "openai.chat", [], "failed", 0.0)
     assert shows(record, extra)
-    assert not shows(replace(record, impl="ai-sdk"), extra)  # no e2e template of its own
+    assert shows(replace(record, impl="ai-sdk"), extra)  # called as its adapter's execute calls it
+    assert not shows(replace(record, impl="prompty-ts"), extra)  # no e2e template of its own
     assert not shows(record, _result_difference("$", "raised", ["x"]))  # an e2e result: not reproduced
 
 
 REFUSES = "wire.anthropic.messages.tool-call-arguments-not-json-raises"
 
 
-def test_a_wire_case_that_expects_an_error_checks_that_nothing_is_sent_and_links_python_runtimes(corpus):
+def test_a_wire_case_that_expects_an_error_checks_that_nothing_is_sent_and_links_every_wire_template(corpus):
     """7.5/tool-calls-as-tool-use: "arguments that are not a JSON object are an error": a runtime that
     sends a request for them shows the deviation; the check expects the case's error, before sending.
-    A case whose input names a media URL is not linked (the runtime would download it first)."""
+    The JavaScript frame judges it too, and a case whose input names a media URL is linked (the script
+    answers the download)."""
     case = _case(corpus, REFUSES)
     sent = _result_difference("$", "returned", ["7.5/tool-calls-as-tool-use"])
     found = checks(case, [sent], corpus.catalogue, Selection())
@@ -192,8 +195,9 @@ def test_a_wire_case_that_expects_an_error_checks_that_nothing_is_sent_and_links
     shows = reproducible(corpus)
     record = CaseRecord("prompty", "1", REFUSES, "wire", "anthropic.messages", [], "failed", 0.0)
     assert shows(record, sent)
-    assert not shows(replace(record, impl="ai-sdk"), sent)  # its frame judges requests only
-    assert not shows(replace(record, id="wire.openai.responses.system-image-raises"), sent)  # an image URL
+    assert shows(replace(record, impl="ai-sdk"), sent)
+    assert shows(replace(record, id="wire.openai.responses.system-image-raises"), sent)  # an image URL
+    assert not shows(replace(record, impl="nobody"), sent)
 
 
 def test_a_request_sent_where_the_input_was_to_be_refused_shows_until_the_runtime_raises(tmp_path):
@@ -311,8 +315,9 @@ def test_the_findings_page_links_a_result_difference_a_script_checks_and_no_othe
     assert shows(record, _result_difference("$[0].arguments", "value", [COMPACT]))
     assert not shows(record, _result_difference("$", "wrong-error", [COMPACT]))  # a category: the harness's
     assert not shows(replace(record, impl="nobody"), _result_difference("$[0].arguments", "value", [COMPACT]))
-    mapping = replace(record, id="process.openai.chat.mapping-text", impl="prompty")  # handed a dict
+    mapping = replace(record, id="process.openai.chat.mapping-text", impl="prompty-ts")  # handed a dict
     assert not shows(mapping, _result_difference("$", "value", [COMPACT]))
+    assert shows(replace(mapping, impl="prompty"), _result_difference("$", "value", [COMPACT]))  # its dict
     assert shows(replace(mapping, impl="litellm"), _result_difference("$", "value", [COMPACT]))  # reads HTTP
 
 
@@ -449,3 +454,271 @@ def test_the_javascript_frame_judges_a_result_with_the_cases_matchers(tmp_path):
     assert done.returncode == 1 and 'expected: {"$json":{"a":1}}\n  actual:   "{}"' in done.stdout, (
         done.stdout
     )
+
+
+# -- issue 36.1: the classes of root causes that had no reproduction ---------------------------------------
+
+
+def _rejects(path, reason, schema="CreateChatCompletionRequest"):
+    text = f"{path}: the provider's contract rejects this ({schema}): {reason}"
+    return {
+        "subject": "request",
+        "path": path,
+        "change": "provider-rejects",
+        "text": text,
+        "signature": f"request {path}: provider-rejects ({schema})",
+        "rules": [],
+        "basis": "provider-schema",
+    }
+
+
+def test_a_request_the_contract_rejects_is_checked_where_its_reason_names_a_testable_constraint(corpus):
+    """The schema checker's reasons (``wireconf.judging.schema_check``) read back: a key the contract has
+    not, one it requires, an enum, a JSON type; a union's reason (no member accepts it) is not a check."""
+    cases = {
+        "the contract has no such key": {"absent": True},
+        "required by the contract, and missing": {"present": True},
+        "'mpeg' is not one of ['wav', 'mp3']": {"enum": ["wav", "mp3"]},
+        "[] is not of type 'string'": {"type": "string"},
+    }
+    for reason, wanted in cases.items():
+        check = contract_check(_rejects("$.x", reason))
+        assert check is not None and (check.rule, check.path, check.change) == (
+            "provider-contract",
+            "$.x",
+            "contract",
+        )
+        assert check.expected == wanted and reason in check.sentence
+    assert (
+        contract_check(_rejects("$.x", "no member of the union accepts it: 'a' is not one of ['b']")) is None
+    )
+    assert contract_check(_difference("$.x", "unexpected-key", ["r"])) is None
+    shows = reproducible(corpus)
+    record = CaseRecord(
+        "prompty", "1", "wire.openai.chat.every-option-set", "wire", "openai.chat", [], "failed", 0.0
+    )
+    assert shows(record, _rejects("$.top_k", "the contract has no such key"))
+    assert not shows(record, _rejects("$.top_k", "no member of the union accepts it: x"))
+    kept = checks(
+        _case(corpus, record.id),
+        [_rejects("$.top_k", "the contract has no such key")],
+        corpus.catalogue,
+        Selection("provider-contract", "$.top_k"),
+    )
+    assert [(c.rule, c.path) for c in kept] == [("provider-contract", "$.top_k")]
+
+
+def test_the_script_judges_a_place_against_the_contract(tmp_path):
+    absent = Check("provider-contract", "no such key", "$.top_k", "contract", {"absent": True})
+    enum = Check("provider-contract", "an enum", "$.format", "contract", {"enum": ["wav", "mp3"]})
+    typed = Check("provider-contract", "a string", "$.prompt", "contract", {"type": "string"})
+    required = Check("provider-contract", "required", "$.type", "contract", {"present": True})
+    found = [absent, enum, typed, required]
+    done = _script(tmp_path, {"top_k": 2, "format": "mpeg", "prompt": []}, found=found)
+    assert done.returncode == 1 and "4 of 4 difference(s) still show" in done.stdout, done.stdout
+    assert 'expected: one of ["wav", "mp3"]\n  actual:   "mpeg"' in done.stdout
+    assert "expected: a value (the contract requires this key)\n  actual:   nothing" in done.stdout
+    fixed = _script(tmp_path, {"format": "mp3", "prompt": "Hi", "type": "input_audio"}, found=found)
+    assert fixed.returncode == 0, fixed.stdout
+    assert _script(tmp_path, {"format": "mp3", "prompt": True, "type": 1}, found=[typed]).returncode == 1
+    refused = "raise TypeError(\"Completions.create() got an unexpected keyword argument 'top_k'\")"
+    assert _script(tmp_path, {}, sends=refused, found=[absent]).returncode == 1  # the SDK refused the key
+
+
+E2E_RAISES = "e2e.openai.embeddings.options-not-sent"
+
+
+def test_an_e2e_raise_before_sending_is_one_check_that_the_runtime_sends(corpus, tmp_path):
+    """The verdict: no request sent (``requests``), and the runtime's raise where a result was expected:
+    one check, citing the raise's class, linked only where the verdict says nothing was sent."""
+    none = {
+        "subject": "request",
+        "path": "$",
+        "change": "requests",
+        "rules": ["7.2/api-type-embedding"],
+        "text": "the runtime sent no request through the SDK client it was handed",
+        "signature": "request $: requests",
+    }
+    raised = {
+        "subject": "result",
+        "path": "$",
+        "change": "raised",
+        "rules": ["8.2/vector-unchanged"],
+        "text": "expected a result, but the adapter raised builtins.TypeError: no",
+        "signature": "result $: raised (TypeError)",
+    }
+    case = _case(corpus, E2E_RAISES)
+    found = checks(case, [none, raised], corpus.catalogue, Selection())
+    assert [(c.rule, c.change, c.raised) for c in found] == [
+        ("7.2/api-type-embedding", "raised", "TypeError"),
+        ("8.2/vector-unchanged", "raised", "TypeError"),
+    ]
+    shows = reproducible(corpus)
+    record = CaseRecord(
+        "prompty", "1", E2E_RAISES, "e2e", "openai.embeddings", [], "failed", 0.0, differences=[none, raised]
+    )
+    assert shows(record, none) and shows(record, raised)
+    sent = replace(record, differences=[raised])  # raised after sending (the answer): not reproduced
+    assert not shows(sent, raised)
+    check = found[0]
+    done = _script(
+        tmp_path,
+        {},
+        sends='raise TypeError("create() got an unexpected keyword argument stream")',
+        found=[check],
+    )
+    assert done.returncode == 1 and "the runtime sent no request: it raised builtins.TypeError" in done.stdout
+    assert _script(tmp_path, {}, sends='raise ValueError("other")', found=[check]).returncode == 2
+    assert _script(tmp_path, {}, found=[check]).returncode == 0  # it sends now
+
+
+def test_a_place_inside_a_list_the_harness_aligned_is_checked_on_the_list(corpus):
+    """Six states missing before three the runtime gave: the harness's places inside an item name the
+    expected item, so the script checks the list, which a fix makes equal."""
+    case = _case(corpus, "blocks.anthropic.messages.server-tool-is-not-a-block")
+    rule = "blocks/server-tools-not-blocks"
+    found = result_checks(
+        case,
+        [
+            _result_difference("$[0]", "missing-item", ["blocks/state-per-chunk"]),
+            _result_difference("$[6].blocks[0].arguments", "unexpected-key", [rule]),
+        ],
+        corpus.catalogue,
+        Selection(rule),
+    )
+    assert [(c.path, c.expected) for c in found] == [("$", case.raw["expect"])]
+
+
+def test_a_media_url_the_input_names_is_answered_by_the_script_and_any_other_host_refused(tmp_path):
+    url = "https://example.com/cat.png"
+    fetches = (
+        f"""import urllib.request
+import httpx
+got = httpx.get({url!r})
+BODY["image"] = [got.headers["content-type"], len(got.content)]
+try:
+    httpx.get("https://example.org/other.png")
+except Exception as error:
+    BODY["other"] = type(error).__name__
+"""
+        + SENDS
+    )
+    pytest.importorskip("httpx")
+    call = Call(("nothing",), "import urllib.error\n\nBODY = {}", fetches)
+    png = Check("r", "the image", "$.image", "value", ["image/png", 69])
+    refused = Check("r", "offline", "$.other", "value", "ConnectError")
+    text = render(
+        title="t",
+        command="c",
+        case_id=CASE,
+        location="here",
+        call=call,
+        answer=Answer(400, "application/json", "{}"),
+        checks=[png, refused],
+        aliases=False,
+        media={url: "image/png"},
+    )
+    path = tmp_path / "repro.py"
+    path.write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_difference_of_the_async_processor_alone_is_checked_by_calling_it_where_a_template_can(corpus):
+    """LlamaIndex's ``achat`` (the adapter's ``process_async``) differs where ``chat`` does not: the script
+    calls ``achat``; a runtime without an async template is not linked."""
+    case = _case(corpus, "process.openai.responses.messages-concatenated-without-separator")
+    rule = "8.4/output-text-concatenated"
+    async_value = {**_result_difference("$", "value", [rule]), "variant": "process_async"}
+    assert result_checks(case, [async_value], corpus.catalogue, Selection()) == []
+    found = result_checks(case, [async_value], corpus.catalogue, Selection(), asynchronous=True)
+    assert [(c.path, c.expected) for c in found] == [("$", "First.Second.")]
+    shows = reproducible(corpus)
+    record = CaseRecord("llamaindex", "1", case.id, "process", "openai.responses", [], "failed", 0.0)
+    assert shows(record, async_value)
+    assert not shows(replace(record, impl="litellm"), async_value)
+
+
+def test_a_trace_case_of_execute_that_raised_before_sending_is_linked_as_an_e2e_raise(corpus):
+    """``trace.openai.images.execute-span``: prompty raised before sending, so no span was made; the
+    script calls ``execute`` as an e2e case's does and shows the raise until the runtime sends."""
+    case = _case(corpus, "trace.openai.images.execute-span")
+    none = {
+        "subject": "request", "path": "$", "change": "requests", "rules": ["7.3/api-type-image"],
+        "text": "the runtime sent no request through the SDK client it was handed",
+        "signature": "request $: requests",
+    }  # fmt: skip
+    raised = {
+        "subject": "spans", "path": "$", "change": "raised", "rules": ["7.1.8/execute-span"],
+        "text": "the execute call raised builtins.TypeError: no", "signature": "spans $: raised (TypeError)",
+    }  # fmt: skip
+    missing = {**_result_difference("$[0]", "missing-item", ["7.1.8/execute-span"]), "subject": "spans"}
+    found = checks(case, [none, raised, missing], corpus.catalogue, Selection())
+    assert [(c.rule, c.change) for c in found] == [
+        ("7.3/api-type-image", "raised"),
+        ("7.1.8/execute-span", "raised"),
+    ]
+    shows = reproducible(corpus)
+    record = CaseRecord(
+        "prompty", "1", case.id, "trace", "openai.images", [], "failed", 0.0, differences=[none, raised]
+    )
+    assert shows(record, raised) and not shows(record, missing)
+    assert not shows(replace(record, differences=[raised]), raised)  # it sent: the spans are judged, not this
+    process = replace(record, id="trace.openai.images.process-async-span")  # no execute: nothing sent anyway
+    assert not shows(process, raised)
+
+
+def test_the_items_a_stream_yields_before_the_error_it_ends_with_are_checked(tmp_path, corpus):
+    """``expect_error.yielded``: a stream that must yield a partial image before it fails; a buffering
+    runtime yields nothing and raises, which shows; yielding the item first fixes it."""
+    case = _case(corpus, "stream.openai.images.partial-image-yielded-before-the-stream-fails")
+    difference = {
+        **_result_difference("$[0]", "missing-item", ["8.3/stream-incremental"]),
+        "subject": "yielded-before-error",
+    }
+    (check,) = result_checks(case, [difference], corpus.catalogue, Selection())
+    assert (check.path, check.change, check.expected) == ("$", "yielded", ["UEFSVElBTC0w"])
+    record = CaseRecord("prompty", "1", case.id, "stream", "openai.images", [], "failed", 0.0)
+    assert reproducible(corpus)(record, difference)
+    buffered = _result_script(tmp_path, "(1 / 0 for _ in [1])", [check], None, stream=True)
+    assert buffered.returncode == 1, buffered.stdout
+    assert "[] yielded, then it raised builtins.ZeroDivisionError" in buffered.stdout
+    first = '("UEFSVElBTC0w" if i == 0 else 1 / 0 for i in range(2))'
+    assert _result_script(tmp_path, first, [check], None, stream=True).returncode == 0
+    assert (
+        _result_script(tmp_path, '["UEFSVElBTC0w"]', [check], None, stream=True).returncode == 1
+    )  # no error
+
+
+def test_an_error_of_another_category_shows_until_the_runtime_raises_one_of_the_expected(tmp_path, corpus):
+    """``wrong-error``: LlamaIndex raises RuntimeError on a safety finish where §8.8 raises ValueError
+    (category blocked): the script reads the class raised as the harness does (``error_categories``);
+    an adapter's own outcome (NoResult) is not a runtime's class and is not reproduced."""
+    case = _case(corpus, "process.gemini.generate_content.safety-finish-raises")
+    wrong = {
+        **_result_difference("$", "wrong-error", ["8.8/blocked-finish-raises"]),
+        "signature": "result $: wrong-error (uncategorised RuntimeError for blocked)",
+    }
+    assert result_checks(case, [wrong], corpus.catalogue, Selection()) == []  # a JavaScript frame's
+    (check,) = result_checks(case, [wrong], corpus.catalogue, Selection(), categories=True)
+    assert (check.change, check.expected, check.raised) == (
+        "category",
+        {"category": "blocked", "status": None},
+        "RuntimeError",
+    )
+    shows = reproducible(corpus)
+    record = CaseRecord("llamaindex", "1", case.id, "process", "gemini.generate_content", [], "failed", 0.0)
+    assert shows(record, wrong)
+    assert not shows(replace(record, impl="ai-sdk"), wrong)  # a JavaScript class: the adapter's reading
+    outcome = {**wrong, "signature": "result $: wrong-error (uncategorised NoResult for empty-response)"}
+    assert not shows(record, outcome)
+    done = _result_script(tmp_path, "(_ for _ in ()).throw(RuntimeError('terminated early'))", [check], None)
+    assert (
+        done.returncode == 1
+        and "expected: an error of category blocked (in Python: ValueError)" in done.stdout
+    )
+    assert (
+        _result_script(tmp_path, "(_ for _ in ()).throw(ValueError('blocked'))", [check], None).returncode
+        == 0
+    )
+    assert _result_script(tmp_path, "'text'", [check], None).returncode == 1  # returned: no error at all

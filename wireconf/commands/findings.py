@@ -326,7 +326,7 @@ def _make_envs(jobs: list[Job], parallel: int) -> int:
 def _render(args: argparse.Namespace, cases: Path, outcomes: list[tuple[dict[str, Any], Path | None]]) -> int:
     from wireconf.reports.baseline import load_baseline
     from wireconf.reports.findings import EXPLANATIONS, NotRun, render_findings
-    from wireconf.reports.findings_proofs import load_proofs, proofs_path
+    from wireconf.reports.findings_proofs import load_impl_proofs
     from wireconf.reports.findings_releases import ReleaseRun, render_release_history
     from wireconf.reports.findings_rules import render_rules_view
     from wireconf.reports.jsonl import read_records
@@ -369,7 +369,7 @@ def _render(args: argparse.Namespace, cases: Path, outcomes: list[tuple[dict[str
         corpus.catalogue.version,
         reproducible(corpus),
         {
-            runtime: load_proofs(proofs_path(Path(args.baselines), runtime))
+            runtime: load_impl_proofs(Path(args.baselines), runtime)
             for runtime in sorted({record.impl for record in records})
         },
     )

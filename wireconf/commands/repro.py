@@ -92,7 +92,7 @@ def _verify(args: argparse.Namespace) -> int:
         record.extra[EXPLANATIONS] = written.explanations.get(record.id, {})
     shows = reproducible(corpus)
     cassettes = Path(args.cassettes) if args.cassettes else corpus.root.parent / "cassettes"
-    targets, failed, version = [], [], ""
+    targets, failed, version, impl = [], [], "", args.runtime
     seen: set[tuple[str, str | None, str]] = set()
     for rt in build_matrix(records).runtimes:
         by_id = {r.id: r for r in rt.failures}
@@ -102,7 +102,7 @@ def _verify(args: argparse.Namespace) -> int:
                 continue  # two differences at one place (a key missing, another unexpected): one script
             seen.add((target[0].id, target[1], target[2]))
             record, rule, place = target
-            version = record.version
+            version, impl = record.version, record.impl
             command = f"{COMMAND} --runtime {args.runtime} {record.id} --rule {rule} --path '{place}'"
             try:
                 script = reproduction(
@@ -125,7 +125,7 @@ def _verify(args: argparse.Namespace) -> int:
     node = _node_run(args.runtime) if args.runtime in JS_TEMPLATES else None
     proofs = [*failed, *verify(targets, lambda line: print(line, file=sys.stderr), node)]
     out = Path(args.output) if args.output else proofs_path(Path(args.baselines), args.runtime)
-    write_atomic(out, dump_proofs(args.runtime, version, proofs))
+    write_atomic(out, dump_proofs(args.runtime, version, proofs, impl))
     proved = sum(
         1 for p, t in zip(proofs[len(failed) :], targets, strict=True) if p.proves(t.explanation or "")
     )

@@ -242,18 +242,23 @@ runtime has a template for its kind, the difference is one a script checks): dec
 which knows the runtimes."""
 
 
+REJECTED_RULE = "provider-contract"
+"""What a reproduction of a request the provider's contract rejects cites as its rule (no rule of the
+catalogue governs it: the provider's contract does)."""
+
+
 def repro_target(
     cause: Cause, records: dict[str, CaseRecord], reproducible: Reproducible | None
 ) -> tuple[CaseRecord, str | None, str] | None:
     """The case, rule and place (generic) of the ``wireconf repro`` command reproducing ``cause``: its
     first reproducible case, the differences at its place; ``None`` when none is reproducible."""
-    if reproducible is None or cause.rejected:
+    if reproducible is None:
         return None
     for case_id in cause.cases:
         record = records[case_id]
         for difference in record.differences or []:
             if str(difference.get("signature", "")) == cause.signature and reproducible(record, difference):
-                rule = cause.rules[0] if cause.rules else None
+                rule = cause.rules[0] if cause.rules else (REJECTED_RULE if cause.rejected else None)
                 return record, rule, generic_path(str(difference.get("path", "$")))
     return None
 

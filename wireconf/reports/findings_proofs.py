@@ -108,8 +108,25 @@ def load_proofs(path: Path) -> dict[Key, Proof]:
     return found
 
 
-def dump_proofs(runtime: str, version: str, proofs: list[Proof]) -> str:
-    """The file's text: the runtime, its version and each proof, sorted (a rerun rewrites it alike)."""
+def load_impl_proofs(baselines: Path, impl: str) -> dict[Key, Proof]:
+    """The proofs of every runtime whose adapter is ``impl``, by ``Key``: its own file, and those of the
+    runtimes of runtimes.yaml judged through it (luthien's two commits: each file names its ``impl``)."""
+    found = load_proofs(proofs_path(baselines, impl))
+    for path in sorted((baselines / PROOFS_DIR).glob("*.yaml")):
+        if path == proofs_path(baselines, impl):
+            continue
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except (OSError, yaml.YAMLError) as error:
+            raise ProofsError(f"{path}: not a proofs file ({type(error).__name__}: {error})") from error
+        if isinstance(data, dict) and data.get("impl") == impl:
+            found.update(load_proofs(path))
+    return found
+
+
+def dump_proofs(runtime: str, version: str, proofs: list[Proof], impl: str | None = None) -> str:
+    """The file's text: the runtime, its adapter when that has another name (``impl``), its version and
+    each proof, sorted (a rerun rewrites it alike)."""
     items = [
         {
             "case": p.case,
@@ -126,8 +143,9 @@ def dump_proofs(runtime: str, version: str, proofs: list[Proof]) -> str:
         f"# Written by `wireconf repro --verify` for {runtime} {version}: each root cause's reproduction\n"
         "# run, its exit and which functions its explanation names ran (wireconf.reports.findings_proofs).\n"
     )
+    named = {"runtime": runtime} if impl in (None, runtime) else {"runtime": runtime, "impl": impl}
     return head + yaml.safe_dump(
-        {"runtime": runtime, "version": version, "proofs": items},
+        {**named, "version": version, "proofs": items},
         sort_keys=False,
         allow_unicode=True,
         width=110,

@@ -2,24 +2,33 @@
 input as the kind hands it to the adapter, and one check per difference of the verdict (filtered to one
 root cause by rule or place), the expected value read from the case's expectation at its path.
 
-A ``wire`` case's script checks the request the runtime sends (``templates``, ``script``), as does an
-``e2e`` case's that expects one request (its ``expect_request``, the runtime called as its ``execute``
-calls it: ``E2E_TEMPLATES``); a ``process`` or ``stream`` case's serves the case's recorded response and
-checks what the runtime makes of it (``result_templates``, ``result_script``); an ``extract`` case's
-hands the payloads to the runtime's extractors (``extract_templates``). Other kinds (spans, an e2e
-case's result or its several requests) get a ``ReproError`` saying so, as does a runtime with no
-template for the kind.
+A ``wire`` case's script checks the request the runtime sends (``templates``, ``script``; the media
+URLs its input names answered from the script), as does an ``e2e`` case's that expects one request
+(its ``expect_request``, the runtime called as its ``execute`` calls it: ``E2E_TEMPLATES``, the AI
+SDK's ``JS_E2E``; a raise before any request, one check that it sends); a ``process`` or ``stream``
+case's serves the case's recorded response and checks what the runtime makes of it
+(``result_templates``, ``result_script``; prompty's processor handed a plain mapping, LlamaIndex's
+``achat`` where only the async processor differs), as does a ``blocks`` or ``convert`` case's for the
+runtimes that consume LiteLLM's result (``seed_templates``); an ``extract`` case's hands the payloads
+to the runtime's extractors (``extract_templates``). A request the provider's contract rejects is
+checked at its place where the reason names one constraint (``contract_check``). Other kinds (spans,
+an e2e case's result or its several requests) get a ``ReproError`` saying so, as does a runtime with
+no template for the kind.
 """
 
 from __future__ import annotations
 
+import ast
 import fnmatch
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from wireconf.adapter_contract import RuntimeOutcome
+from wireconf.adapters.luthien_source import SRC_VARIABLE
 from wireconf.cassettes.downloads import named_media
 from wireconf.cassettes.store import CassetteStore
 from wireconf.core.differences import generic_path
@@ -30,22 +39,27 @@ from wireconf.corpus.data_paths import resolve_agent_paths
 from wireconf.corpus.rules import Catalogue
 from wireconf.judging.recorded_values import has_references
 from wireconf.kinds.base import HarnessContext, recorded_response
+from wireconf.kinds.blocks import KIND as BLOCKS
+from wireconf.kinds.convert import KIND as CONVERT
 from wireconf.kinds.e2e import KIND as E2E
 from wireconf.kinds.extract import KIND as EXTRACT
 from wireconf.kinds.extract import payloads
 from wireconf.kinds.process import KIND as PROCESS
 from wireconf.kinds.process import PROCESS_ASYNC
 from wireconf.kinds.stream import KIND as STREAM
+from wireconf.kinds.trace import KIND as TRACE
 from wireconf.kinds.wire import KIND as WIRE
 from wireconf.kinds.wire import read_sent
 from wireconf.providers.registry import APIS
+from wireconf.reports.findings import REJECTED_RULE
 from wireconf.repro.extract_templates import EXTRACT_TEMPLATES
 from wireconf.repro.js_script import JsFrame, Mode, render_js
-from wireconf.repro.js_templates import JS_TEMPLATES
+from wireconf.repro.js_templates import JS_E2E, JS_TEMPLATES
 from wireconf.repro.llamaindex_template import UnwritableInput
-from wireconf.repro.result_script import EXTRACTED, ResultFrame, render_result
-from wireconf.repro.result_templates import READS_HTTP, RESULT_TEMPLATES
+from wireconf.repro.result_script import EXTRACTED, HANDED, ResultFrame, render_result
+from wireconf.repro.result_templates import ASYNC_TEMPLATES, MAPPING_TEMPLATES, READS_HTTP, RESULT_TEMPLATES
 from wireconf.repro.script import Answer, Check, render
+from wireconf.repro.seed_templates import SEED_TEMPLATES
 from wireconf.repro.templates import ALIASED_APIS, E2E_TEMPLATES, TEMPLATES
 from wireconf.sdk.replay import SdkReplay
 
@@ -88,6 +102,14 @@ class ReproError(WireconfError):
     )
 
 
+def _rules(difference: dict[str, Any]) -> list[str]:
+    """The rules a difference breaks, as a reproduction cites them (the provider's contract, for a request
+    it rejects; ``UNRULED`` for none)."""
+    if difference.get("basis") == "provider-schema":
+        return [REJECTED_RULE]
+    return list(difference.get("rules") or [UNRULED])
+
+
 @dataclass(frozen=True)
 class Selection:
     """Which differences of the verdict to check: those breaking ``rule``, at places matching ``path``
@@ -97,7 +119,7 @@ class Selection:
     path: str | None = None
 
     def keeps(self, difference: dict[str, Any]) -> bool:
-        rules = difference.get("rules") or [UNRULED]
+        rules = _rules(difference)
         if self.rule is not None and self.rule not in rules:
             return False
         place = str(difference.get("path", ""))
@@ -106,7 +128,7 @@ class Selection:
     def rule_of(self, difference: dict[str, Any], catalogue: Catalogue) -> tuple[str, str]:
         """The rule a kept difference's check cites (the selected one, else the first it breaks) and
         that rule's sentence."""
-        rule = self.rule or (difference.get("rules") or [UNRULED])[0]
+        rule = self.rule or _rules(difference)[0]
         known = catalogue.rules.get(rule)
         return rule, known.statement if known is not None else "no rule of the catalogue declares this place"
 
@@ -151,14 +173,102 @@ def _error_label(case: LoadedCase[Any]) -> str:
     return f"an error ({error.label})" if error is not None else "an error"
 
 
+SENT_NONE = "the runtime sent no request"
+"""How an ``e2e`` verdict's ``requests`` difference begins when the runtime sent nothing (it raised first)."""
+_RAISED_CLASS = re.compile(r"^result \$: (?:raised \((\w+)\)|wrong-error \((?:\S+ )?(\w+) for )")
+
+
+def sent_none(differences: list[dict[str, Any]]) -> bool:
+    """Whether an ``e2e`` verdict says the runtime sent no request."""
+    return any(
+        d.get("subject") == "request"
+        and d.get("change") == "requests"
+        and str(d.get("text", "")).startswith(SENT_NONE)
+        for d in differences
+    )
+
+
+def raised_before_sending(
+    case: LoadedCase[Any], differences: list[dict[str, Any]], difference: dict[str, Any]
+) -> bool:
+    """Whether ``difference`` is an ``e2e`` case's raise where a request was to be sent: the requests not
+    sent, or the raise itself (where a result, another error or, for a ``trace`` case of ``execute``, its
+    spans were expected), the runtime having raised before it sent anything."""
+    if not calls_execute(case) or not sent_none(differences):
+        return False
+    subject, change = difference.get("subject"), difference.get("change")
+    return (subject, change) == ("request", "requests") or (
+        subject in ("result", "spans") and change in ("raised", "wrong-error")
+    )
+
+
+def calls_execute(case: LoadedCase[Any]) -> bool:
+    """Whether ``case`` calls the runtime as its adapter's ``execute`` (an ``e2e`` case, a ``trace`` case
+    of that call)."""
+    return case.kind == E2E.name or (case.kind == TRACE.name and getattr(case.model, "call", "") == "execute")
+
+
+_REJECTS = re.compile(r"^\S+: the provider's contract rejects this \(([^)]+)\): (.*)$", re.S)
+_NOT_ONE_OF = re.compile(r"^.* is not one of (\[.*\])$", re.S)
+_NOT_OF_TYPE = re.compile(r"^.* is not of type '(\w+)'$", re.S)
+
+
+def contract_check(difference: dict[str, Any]) -> Check | None:
+    """The check of a ``provider-rejects`` difference whose reason a script can test at its place: a key
+    the contract does not have (absent once fixed), a key it requires (present), a value outside its enum,
+    or of another JSON type; ``None`` for any other reason (a union no member of which accepts it)."""
+    found = _REJECTS.match(str(difference.get("text", "")))
+    if difference.get("change") != "provider-rejects" or found is None:
+        return None
+    schema, reason = found.groups()
+    wanted: dict[str, Any]
+    if reason.startswith("no member of the union"):  # each member's reason: no one constraint to test
+        return None
+    if reason == "the contract has no such key":
+        wanted = {"absent": True}
+    elif reason == "required by the contract, and missing":
+        wanted = {"present": True}
+    elif (enum := _NOT_ONE_OF.match(reason)) is not None:
+        try:
+            wanted = {"enum": ast.literal_eval(enum.group(1))}
+        except (ValueError, SyntaxError):
+            return None
+    elif (typed := _NOT_OF_TYPE.match(reason)) is not None:
+        wanted = {"type": typed.group(1)}
+    else:
+        return None
+    sentence = f"the provider's contract ({schema}) rejects the request: {reason}"
+    return Check(REJECTED_RULE, sentence, str(difference.get("path", "$")), "contract", wanted)
+
+
 def checks(
     case: LoadedCase[Any], differences: list[dict[str, Any]], catalogue: Catalogue, selection: Selection
 ) -> list[Check]:
     """One check per selected difference of the request, with the rule's sentence and the value the
-    case expects at its path."""
+    case expects at its path; an e2e case's raise before sending, one check that the runtime sends."""
     expected_request_ = expected_request(case)
     out = []
+    raised = next(
+        (
+            m.group(1) or m.group(2)
+            for d in differences
+            if (m := _RAISED_CLASS.match(str(d.get("signature", ""))))
+        ),
+        "",
+    )
     for difference in differences:
+        if raised_before_sending(case, differences, difference):
+            if selection.keeps(difference):
+                rule, sentence = selection.rule_of(difference, catalogue)
+                check = Check(rule, sentence, "$", "raised", "the request sent", raised=raised)
+                if check not in out:
+                    out.append(check)
+            continue
+        contract = contract_check(difference)
+        if contract is not None:
+            if selection.keeps(difference):
+                out.append(contract)
+            continue
         if refused_input(case, difference):  # sent where the input was to be refused
             if selection.keeps(difference):
                 rule, sentence = selection.rule_of(difference, catalogue)
@@ -188,7 +298,7 @@ def reproduction(
 ) -> str:
     """The script reproducing ``runtime``'s verdict on ``case`` (its attributed ``differences``); a
     response case's recorded response is read from ``cassettes`` (the folder beside the corpus)."""
-    if case.kind in (PROCESS.name, STREAM.name):
+    if case.kind in RESPONSE_KINDS:
         return result_reproduction(
             runtime, version, case, differences, catalogue, selection, command, location, cassettes
         )
@@ -196,9 +306,9 @@ def reproduction(
         return extract_reproduction(
             runtime, version, case, differences, catalogue, selection, command, location, cassettes
         )
-    e2e = case.kind == E2E.name
+    e2e = calls_execute(case)
     template = (E2E_TEMPLATES if e2e else TEMPLATES).get(runtime)
-    if template is None and (e2e or runtime not in JS_TEMPLATES):
+    if template is None and runtime not in (JS_E2E if e2e else JS_TEMPLATES):
         raise ReproError(f"no reproduction template for the runtime {runtime!r}", case=case.id)
     if case.kind != WIRE.name and not e2e:
         raise ReproError(
@@ -206,11 +316,9 @@ def reproduction(
             " response (process, stream, extract) are reproduced yet",
             case=case.id,
         )
-    if e2e and not isinstance(expected_request(case), dict):
+    if case.kind == E2E.name and not isinstance(expected_request(case), dict):
         raise ReproError(f"{case.id} expects several requests: only the first is reproduced", case=case.id)
     found = checks(case, differences, catalogue, selection)
-    if template is None:  # a JavaScript runtime's frame judges the requests sent only
-        found = [check for check in found if check.change != "returned"]
     if not found:
         raise ReproError(
             f"{runtime}'s verdict on {case.id} has no difference of the request to check"
@@ -222,8 +330,8 @@ def reproduction(
     title = f"{runtime} {version}: {found[0].rule} ({case.id})"
     if template is None:  # a JavaScript runtime's
         frame = JsFrame(title, command, case.id, location, "request", listed=False)
-        js = JS_TEMPLATES[runtime](case.api, agent, messages, "request")
-        return render_js(frame, js, ANSWER, to_plain(case.raw.get("expect")), found)
+        js = JS_TEMPLATES[runtime](case.api, agent, messages, "request", e2e, bool(named_media(messages)))
+        return render_js(frame, js, ANSWER, to_plain(case.raw.get("expect")), found, named_media(messages))
     try:  # a template writes the runtime's own objects (LangChain's dumpd): it runs where that is installed
         call = template(case.api, agent, messages)
     except UnwritableInput as error:
@@ -243,7 +351,21 @@ def reproduction(
         answer=ANSWER,
         checks=found,
         aliases=case.api in ALIASED_APIS,
+        media=named_media(messages),
     )
+
+
+RESPONSE_KINDS = (PROCESS.name, STREAM.name, BLOCKS.name, CONVERT.name)
+"""The kinds whose case hands the runtime a recorded response: their scripts serve it and check what the
+runtime makes of it (``blocks`` and ``convert``: a runtime that consumes LiteLLM's result,
+``seed_templates``)."""
+
+
+def _served_template(runtime: str, kind: str) -> bool:
+    """Whether ``runtime`` has a template for what it makes of a response of a ``kind`` case."""
+    if kind in (BLOCKS.name, CONVERT.name):
+        return SEED_TEMPLATES.get(runtime, ("", None))[0] == kind
+    return runtime in RESULT_TEMPLATES or runtime in JS_TEMPLATES
 
 
 RESULT_CHANGES = (
@@ -257,34 +379,86 @@ RESULT_CHANGES = (
 )
 """The differences of a result a script checks: at a place (``CHECKED_CHANGES`` but ``raised``, which is
 checked on the whole result), and a return where an error was expected; an error of another category
-(``wrong-error``) or a late text item (``not-incremental``) are the harness's readings, left out, as is
-a difference of ``process_async`` alone (the scripts call the synchronous processor)."""
+(``wrong-error``) is checked for a Python runtime by the categories its class stands for (the harness's
+reading, ``core.error_categories``, inlined in the script), a late text item (``not-incremental``) is
+the harness's reading, left out, as is a difference of ``process_async`` alone where the runtime has no
+asynchronous template."""
 _ITEM = re.compile(r"\[\d+\]$")
+YIELDED = "yielded-before-error"
+"""A stream case's difference in the items yielded before the error it expects (``expect_error.yielded``)."""
+ITEM_CHANGES = ("missing-item", "unexpected-item", "value", "type")
 _RAISED = re.compile(r": raised \((\w+)\)$")
+_WRONG_ERROR = re.compile(r": wrong-error \((?:\S+ )?(\w+) for [^)]*\)$")
+OUTCOMES = frozenset(c.__name__ for c in RuntimeOutcome.__subclasses__())
+"""What an adapter raises in its runtime's place (``adapter_contract.RuntimeOutcome``): no script raises
+those, so an error of one is not reproduced."""
+
+
+def category_check(
+    case: LoadedCase[Any], difference: dict[str, Any], rule: str, sentence: str
+) -> Check | None:
+    """A ``wrong-error`` difference as a check that the runtime raises an error of the category the case
+    expects (``expect_error``), the class the harness saw named; ``None`` for an adapter's outcome or a
+    case that names a class, not a category."""
+    error = getattr(case.model, "expect_error", None)
+    seen = _WRONG_ERROR.search(str(difference.get("signature", "")))
+    if error is None or error.category is None or seen is None or seen.group(1) in OUTCOMES:
+        return None
+    wanted = {"category": error.category, "status": error.status}
+    return Check(rule, sentence, "$", "category", wanted, raised=seen.group(1))
+
+
 _QUOTED_STEP = re.compile(r"\['")
 
 
 def result_checks(
-    case: LoadedCase[Any], differences: list[dict[str, Any]], catalogue: Catalogue, selection: Selection
+    case: LoadedCase[Any],
+    differences: list[dict[str, Any]],
+    catalogue: Catalogue,
+    selection: Selection,
+    asynchronous: bool = False,
+    categories: bool = False,
 ) -> list[Check]:
     """One check per selected difference of the result (several at one place: one): a raise checked on
     the whole result, an item too many or too few on its list (the harness aligns lists: a place alone
-    would not say when it is fixed), a place inside a matcher (``['$json']``) at the matcher's place."""
+    would not say when it is fixed), a place inside a matcher (``['$json']``) at the matcher's place;
+    with ``categories`` (a Python runtime's script), an error of another category."""
     expected_result = to_plain(case.raw.get("expect"))
     out: dict[tuple[str, str, str], Check] = {}
+    # a list with an item too many or too few was aligned by the harness: a place inside one of its items
+    # names the expected item, not the result's at that index, so such a place is checked on the list
+    aligned = sorted(
+        {
+            _ITEM.sub("", str(d.get("path", "$")))
+            for d in differences
+            if d.get("subject") == "result" and d.get("change") in ("missing-item", "unexpected-item")
+        },
+        key=len,
+    )
     for difference in differences:
         change = str(difference.get("change"))
-        if difference.get("subject") != "result" or change not in (*RESULT_CHANGES, "raised"):
+        if difference.get("subject") == YIELDED and change in ITEM_CHANGES and selection.keeps(difference):
+            rule, sentence = selection.rule_of(difference, catalogue)  # the items before the error
+            yielded = to_plain(getattr(getattr(case.model, "expect_error", None), "yielded", None))
+            out.setdefault((rule, "$", "yielded"), Check(rule, sentence, "$", "yielded", yielded))
             continue
-        if difference.get("variant") == PROCESS_ASYNC.name:  # the scripts call the sync processor
+        if difference.get("subject") != "result" or change not in (*RESULT_CHANGES, "raised", "wrong-error"):
+            continue
+        if (difference.get("variant") == PROCESS_ASYNC.name) != asynchronous:  # one processor a script
             continue
         if not selection.keeps(difference):
             continue
         rule, sentence = selection.rule_of(difference, catalogue)
         path = str(difference.get("path", "$"))
         path = path[: match.start()] if (match := _QUOTED_STEP.search(path)) else path
+        if change == "wrong-error":  # the class raised stands for another error of the spec
+            category = category_check(case, difference, rule, sentence) if categories else None
+            if category is not None:
+                out.setdefault((rule, "$", "category"), category)
+            continue
         if change in ("missing-item", "unexpected-item"):
             path = _ITEM.sub("", path)
+        path = next((list_ for list_ in aligned if path.startswith(list_ + "[")), path)
         if change == "returned":
             check = Check(rule, sentence, "$", change, _error_label(case))
         elif change == "raised":  # the class the harness saw: the same raise before any request shows it
@@ -311,22 +485,32 @@ def result_reproduction(
     """The script reproducing ``runtime``'s verdict on a ``process`` or ``stream`` case: its recorded
     response inlined and served, what the runtime makes of it checked."""
     template = RESULT_TEMPLATES.get(runtime)
-    if template is None and runtime not in JS_TEMPLATES:
-        raise ReproError(f"no reproduction template for what {runtime!r} makes of a response", case=case.id)
+    if not _served_template(runtime, case.kind):
+        raise ReproError(
+            f"no reproduction template for what {runtime!r} makes of a response in a {case.kind} case",
+            case=case.id,
+        )
     if has_references(to_plain(case.raw.get("expect"))):
         raise ReproError(
             f"{case.id} expects values of its recording ($recorded): not reproduced yet", case=case.id
         )
-    if runtime not in READS_HTTP and getattr(case.model, "response_as", "sdk") != "sdk":
+    mapping = runtime not in READS_HTTP and getattr(case.model, "response_as", "sdk") != "sdk"
+    if mapping and (runtime not in MAPPING_TEMPLATES or case.kind != PROCESS.name):
         raise ReproError(f"{case.id} hands the runtime a mapping, not a response it reads", case=case.id)
-    found = result_checks(case, differences, catalogue, selection)
+    if mapping:
+        template = MAPPING_TEMPLATES[runtime]
+    python = runtime not in JS_TEMPLATES  # its script reads a raised class's categories
+    found = result_checks(case, differences, catalogue, selection, categories=python)
+    if not found and runtime in ASYNC_TEMPLATES and case.kind == PROCESS.name:  # only process_async differs
+        found = result_checks(case, differences, catalogue, selection, asynchronous=True, categories=python)
+        template = ASYNC_TEMPLATES[runtime] if found else template
     if not found:
         raise ReproError(
             f"{runtime}'s verdict on {case.id} has no difference of the result to check"
             + (f" that matches {selection}" if selection != Selection() else ""),
             case=case.id,
         )
-    stream = case.kind == STREAM.name
+    stream = case.kind in (STREAM.name, BLOCKS.name) or bool(getattr(case.model, "stream", False))
     ctx = HarnessContext(CassetteStore(cassettes or case.path.parent), SdkReplay())
     recorded = recorded_response(ctx, case, case.model.response, stream=stream)
     answer = Answer(
@@ -334,12 +518,16 @@ def result_reproduction(
         recorded.header("content-type") or ("text/event-stream" if stream else "application/json"),
         recorded.body.decode("utf-8"),
     )
-    agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
     listed = getattr(case.model, "expect_keys", "all") == "listed"
     title = f"{runtime} {version}: {found[0].rule} ({case.id})"
+    if case.kind in (BLOCKS.name, CONVERT.name):  # the runtime's input is LiteLLM's result
+        seed = SEED_TEMPLATES[runtime][1](case.api, stream, answer, os.environ.get(SRC_VARIABLE, ""))
+        seed_frame = ResultFrame(title, command, case.id, location, False, listed)
+        return render_result(seed_frame, seed, answer, to_plain(case.raw.get("expect")), found)
+    agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
     if template is None:  # a JavaScript runtime's
         mode: Mode = "stream" if stream else "result"
-        js = JS_TEMPLATES[runtime](case.api, agent, None, mode)
+        js = JS_TEMPLATES[runtime](case.api, agent, None, mode, False, False)
         js_frame = JsFrame(title, command, case.id, location, mode, listed)
         return render_js(js_frame, js, answer, to_plain(case.raw.get("expect")), found)
     try:  # LangChain's template writes LangChain's own message objects: it runs where that is installed
@@ -350,7 +538,7 @@ def result_reproduction(
             f" environment (`wireconf findings --runtime {runtime} --make-envs` names it)",
             case=case.id,
         ) from error
-    frame = ResultFrame(title, command, case.id, location, stream, listed)
+    frame = ResultFrame(title, command, case.id, location, stream, listed, about=HANDED if mapping else "")
     return render_result(frame, call, answer, to_plain(case.raw.get("expect")), found)
 
 
@@ -389,45 +577,67 @@ def extract_reproduction(
 def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]:
     """Whether ``wireconf repro`` makes a script for a failing case of ``corpus`` that checks one of its
     differences: its runtime has a template for the case's kind and the script checks that difference.
-    A wire case whose input names a media URL is left out (a runtime downloads one before it sends: the
-    harness answers it, the script, offline, cannot), as is a response case that expects values of its
-    recording or hands a runtime that reads no HTTP (prompty's processor) a mapping. The findings page
+    A wire case whose input names a media URL is in (a runtime downloads one before it sends: the script
+    answers it as the harness does, ``script.MEDIA``); an e2e case that does is left out, as is a
+    response case that expects values of its recording or hands a runtime that reads no HTTP (prompty's
+    processor) a mapping. The findings page
     links those root causes to the command."""
-    offline, responses, extracted, one_request, refusing = set(), set(), set(), set(), set()
+    offline, responses, extracted, one_request, refusing, executes = set(), set(), set(), set(), set(), set()
+    kinds: dict[str, str] = {}
     for case in corpus.cases():
-        if case.kind == WIRE.name and not named_media(to_plain(case.raw.get("messages", []))):
+        kinds[case.id] = case.kind
+        if case.kind == WIRE.name:  # a media URL its input names is answered by the script
             offline.add(case.id)
             if getattr(case.model, "expect_error", None) is not None:
                 refusing.add(case.id)
         elif case.kind == E2E.name and not named_media(to_plain(case.raw.get("messages", []))):
             if isinstance(to_plain(case.raw.get("expect_request")), dict):
                 one_request.add(case.id)
-        elif case.kind in (PROCESS.name, STREAM.name) and not has_references(
-            to_plain(case.raw.get("expect"))
-        ):
+        elif calls_execute(case):  # a trace case of execute: its raise before sending
+            executes.add(case.id)
+        elif case.kind in RESPONSE_KINDS and not has_references(to_plain(case.raw.get("expect"))):
             responses.add((case.id, getattr(case.model, "response_as", "sdk") == "sdk"))
         elif case.kind == EXTRACT.name:
             extracted.add(case.id)
 
     def shows(record: CaseRecord, difference: dict[str, Any]) -> bool:
         change, subject = difference.get("change"), difference.get("subject")
+        e2e_template = record.impl in E2E_TEMPLATES or record.impl in JS_E2E
+        if (record.id in one_request or record.id in executes) and record.impl in E2E_TEMPLATES:
+            differences = record.differences or []  # raised before sending
+            if sent_none(differences) and (
+                (subject, change) == ("request", "requests")
+                or (subject in ("result", "spans") and change in ("raised", "wrong-error"))
+            ):
+                return True
+        if subject == "request" and change == "provider-rejects" and contract_check(difference) is None:
+            return False
         if subject == "request" and record.id in one_request:
-            return record.impl in E2E_TEMPLATES and change in CHECKED_CHANGES
+            return e2e_template and (change in CHECKED_CHANGES or change == "provider-rejects")
         if subject == "request":
             wire = record.impl in TEMPLATES or record.impl in JS_TEMPLATES
-            return wire and record.id in offline and change in CHECKED_CHANGES
+            return (
+                wire and record.id in offline and (change in CHECKED_CHANGES or change == "provider-rejects")
+            )
         if subject == "result" and change == "returned" and record.id in refusing:  # a wire case's error
-            return record.impl in TEMPLATES
-        if subject != "result" or change not in (*RESULT_CHANGES, "raised"):
+            return record.impl in TEMPLATES or record.impl in JS_TEMPLATES
+        if subject == YIELDED and change in ITEM_CHANGES:  # checked as the items before the raise
+            subject = "result"
+        if subject != "result" or change not in (*RESULT_CHANGES, "raised", "wrong-error"):
             return False
-        if difference.get("variant") == PROCESS_ASYNC.name:
+        if difference.get("variant") == PROCESS_ASYNC.name and record.impl not in ASYNC_TEMPLATES:
             return False
         if record.id in extracted:
             return record.impl in EXTRACT_TEMPLATES
-        if record.impl not in RESULT_TEMPLATES and record.impl not in JS_TEMPLATES:
+        if change == "wrong-error":  # the category of a Python class, read as the harness reads it
+            seen = _WRONG_ERROR.search(str(difference.get("signature", "")))
+            if record.impl not in RESULT_TEMPLATES or seen is None or seen.group(1) in OUTCOMES:
+                return False
+        if not _served_template(record.impl, kinds.get(record.id, "")):
             return False
-        return (record.id, True) in responses or (
-            (record.id, False) in responses and record.impl in READS_HTTP
+        mapping = record.impl in READS_HTTP or (
+            record.impl in MAPPING_TEMPLATES and kinds.get(record.id) == PROCESS.name
         )
+        return (record.id, True) in responses or ((record.id, False) in responses and mapping)
 
     return shows

@@ -6,8 +6,9 @@ or ``stream`` case) written in JavaScript: ``node:http`` on 127.0.0.1 keeps ever
 answers each with the inlined answer (a wire case's error once the request is kept; a response case's
 recording), the template's ``call(baseURL)`` runs the runtime once against it, and the checks compare,
 at each differing place of the verdict, what the rule expects with what the runtime sent (``request``)
-or made of the response (``result``; ``stream``: the items it yielded), with the case's matchers. Exits
-1 while a check fails, 0 once all hold, 2 when it cannot judge.
+or made of the response (``result``; ``stream``: the items it yielded), with the case's matchers; a
+request sent where the case expects the input refused fails (``returned``), a raise before sending
+fixes it. Exits 1 while a check fails, 0 once all hold, 2 when it cannot judge.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from wireconf.repro.script import MISSING, Answer, Check
+from wireconf.repro.script import MISSING, Answer, Check, media_fixtures
 
 Mode = Literal["request", "result", "stream"]
 
@@ -110,6 +111,25 @@ function same(expected, actual) {
 
 const shown = (value) => (value === MISSING ? "nothing" : JSON.stringify(value));
 
+const MEDIA = @MEDIA@;
+// The media URLs the case's input names: [media type, the bytes served for it (base64), a small valid file
+// of that type]: the runtime downloads them before it sends, answered from this file, as in wireconf's
+// run; any other fetch but to 127.0.0.1 is refused (offline).
+if (Object.keys(MEDIA).length) {
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const found = MEDIA[url] ?? MEDIA[decodeURI(url)];
+    if (found) {
+      const headers = { "content-type": found[0] };
+      return new Response(Buffer.from(found[1], "base64"), { status: 200, headers });
+    }
+    const host = new URL(url).hostname;
+    if (host !== "127.0.0.1") throw new TypeError(`fetch failed: this reproduction is offline (${host})`);
+    return realFetch(input, init);
+  };
+}
+
 const SENT = [];
 const server = http.createServer((request, response) => {
   const chunks = [];
@@ -139,6 +159,11 @@ async function main() {
   server.closeAllConnections();
   server.close();
   const name = raised && `${raised.name}: ${raised.message}`;
+  const refusals = MODE === "request" && CHECKS.length && CHECKS.every((c) => c.change === "returned");
+  if (!SENT.length && raised !== null && refusals) {
+    console.log(`all ${CHECKS.length} difference(s) fixed: the runtime raised before sending (${name})`);
+    return 0;
+  }
   if (!SENT.length && raised !== null && !CHECKS.some((c) => c.change === "raised")) {
     console.log(`not reproduced: the runtime sent no request here (it raised ${name})`);
     return 2;
@@ -157,7 +182,10 @@ async function main() {
   for (const check of CHECKS) {
     let expected;
     let actual;
-    if (check.change === "returned") {
+    if (check.change === "returned" && MODE === "request") {
+      // the input was to be refused before anything was sent; the error the server answers is no refusal
+      [expected, actual] = [`${check.expected}, raised before any request`, `it sent ${shown(result)}`];
+    } else if (check.change === "returned") {
       if (raised !== null) continue;
       [expected, actual] = [check.expected, shown(result)];
     } else if (raised !== null && MODE !== "request") {
@@ -165,6 +193,22 @@ async function main() {
       if (MODE === "stream" && items.length) actual += `, after yielding ${shown(items)}`;
     } else if (check.change === "raised") {
       continue;
+    } else if (check.change === "contract") {
+      // a request the provider's contract rejects at this place: absent, present, in its enum, its type
+      const found = at(result, check.path);
+      const want = check.expected;
+      const types = { string: "string", number: "number", integer: "number", boolean: "boolean" };
+      const typed = (v, t) =>
+        t === "array" ? Array.isArray(v) : t === "null" ? v === null
+        : t === "object" ? v !== null && typeof v === "object" && !Array.isArray(v)
+        : typeof v === types[t] && (t !== "integer" || Number.isInteger(v));
+      const allowed = want.enum ? want.enum.includes(found) : want.type ? typed(found, want.type) : true;
+      const ok = want.absent ? found === MISSING : found !== MISSING && allowed;
+      if (ok) continue;
+      expected = want.absent ? "nothing (the contract has no such key)"
+        : want.enum ? `one of ${JSON.stringify(want.enum)}` : want.type ? `a value of type ${want.type}`
+        : "a value (the contract requires this key)";
+      actual = shown(found);
     } else {
       const wanted = check.present ? check.expected : MISSING;
       const found = at(result, check.path);
@@ -195,8 +239,16 @@ def _json(value: object) -> str:
     return json.dumps(value, indent=1, ensure_ascii=False)
 
 
-def render_js(frame: JsFrame, call: JsCall, answer: Answer, expected: object, checks: list[Check]) -> str:
-    """The script's text (one pass over the frame: inlined data is never read as a marker)."""
+def render_js(
+    frame: JsFrame,
+    call: JsCall,
+    answer: Answer,
+    expected: object,
+    checks: list[Check],
+    media: dict[str, str] | None = None,
+) -> str:
+    """The script's text (one pass over the frame: inlined data is never read as a marker); ``media``:
+    the URLs the input names, with their media types, answered (``script.media_fixtures``)."""
     body = "\n".join("  " + line if line else "" for line in call.body.strip("\n").splitlines())
     values = {
         "@TITLE@": frame.title,
@@ -214,6 +266,7 @@ def render_js(frame: JsFrame, call: JsCall, answer: Answer, expected: object, ch
         "@MODE@": json.dumps(frame.mode),
         "@LISTED@": json.dumps(frame.listed),
         "@MISSING@": MISSING,
+        "@MEDIA@": _json(media_fixtures(media) if media else {}),
         "@BODY@": body,
     }
     return _MARKER.sub(lambda match: values[match.group(0)], FRAME)

@@ -36,7 +36,8 @@ the model method, and the api's base URL path (``Endpoint.api_base_url``'s)."""
 REPLAY_PROMPT = [{"role": "user", "content": "wireconf replay"}]
 """``server.mjs``'s prompt for a response case (the AI SDK refuses an empty one)."""
 
-JsTemplate = Callable[[str, dict[str, Any], list[dict[str, Any]] | None, Mode], JsCall]
+JsTemplate = Callable[[str, dict[str, Any], list[dict[str, Any]] | None, Mode, bool, bool], JsCall]
+"""``(api, agent, messages, mode, e2e, media)`` → the call (``media``: the input names media URLs)."""
 
 
 def mapping_code() -> str:
@@ -58,15 +59,57 @@ def pinned(*packages: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def ai_sdk(api: str, agent: dict[str, Any], messages: list[dict[str, Any]] | None, mode: Mode) -> JsCall:
+DOWNLOAD = """
+// the AI SDK's default download (a URL the model does not take as it is, fetched with its URL checks and
+// size limit) on the script's fetch, which answers the media URLs of MEDIA: on Node the default's own
+// fetch is bound when "ai" loads, before the script can answer anything (wireconf's server.mjs does so)
+function downloadThrough(fetch) {
+  const one = async ({ url, isUrlSupportedByModel }) => {
+    if (isUrlSupportedByModel) return null;
+    const urlText = url.toString();
+    try {
+      const response = await fetchWithValidatedRedirects({ url: urlText, fetch });
+      if (!response.ok) {
+        const { status: statusCode, statusText } = response;
+        throw new DownloadError({ url: urlText, statusCode, statusText });
+      }
+      const maxBytes = DEFAULT_MAX_DOWNLOAD_SIZE;
+      const data = await readResponseWithSizeLimit({ response, url: urlText, maxBytes });
+      return { data, mediaType: response.headers.get("content-type") ?? undefined };
+    } catch (error) {
+      if (DownloadError.isInstance(error)) throw error;
+      throw new DownloadError({ url: urlText, cause: error });
+    }
+  };
+  return (requested) => Promise.all(requested.map(one));
+}"""
+"""``server.mjs``'s ``downloadThrough``: the download a script whose case names media passes as
+``experimental_download``, on ``globalThis.fetch`` as the frame answers it."""
+
+
+def ai_sdk(
+    api: str,
+    agent: dict[str, Any],
+    messages: list[dict[str, Any]] | None,
+    mode: Mode,
+    e2e: bool = False,
+    media: bool = False,
+) -> JsCall:
     """``generateText`` / ``streamText`` with the settings ``inputs.mjs`` maps the agent to, on the
     provider created at the local server (``server.mjs``'s ``request``, numbered ids for the ones the
-    provider makes up)."""
+    provider makes up); for an ``e2e`` case's request, called as ``server.mjs``'s ``execute`` calls it."""
     package, factory, options, method, path = PROVIDERS[api]
     written = "messagesOf(MESSAGES)" if messages is not None else "REPLAY_PROMPT"
+    download = [
+        'import { DownloadError } from "ai";',
+        "import {",
+        "  DEFAULT_MAX_DOWNLOAD_SIZE, fetchWithValidatedRedirects, readResponseWithSizeLimit,",
+        '} from "@ai-sdk/provider-utils";',
+    ]
     prelude = "\n".join(
         [
             'import { generateText, jsonSchema, Output, streamText, tool } from "ai";',
+            *(download if media else []),
             f'import {{ {factory} }} from "{package}";',
             "",
             f"const AGENT = {json.dumps(agent, indent=1, ensure_ascii=False)};",
@@ -77,6 +120,7 @@ def ai_sdk(api: str, agent: dict[str, Any], messages: list[dict[str, Any]] | Non
             mapping_code(),
             "const toolCall = (c) =>",
             "  ({ id: c.toolCallId, name: c.toolName, arguments: JSON.stringify(c.input) });",
+            *([DOWNLOAD] if media else []),
         ]
     )
     body = [
@@ -87,6 +131,12 @@ def ai_sdk(api: str, agent: dict[str, Any], messages: list[dict[str, Any]] | Non
         f"const model = provider.{method}(AGENT.model.id);",
         f"const messages = {written};",
         f'const settings = {{ model, messages, maxRetries: 0, ...settingsOf(AGENT, "{options}") }};',
+        *(
+            # a function of its own: the AI SDK swaps globalThis.fetch itself for its default's fetch
+            ["settings.experimental_download = downloadThrough((url, init) => globalThis.fetch(url, init));"]
+            if media
+            else []
+        ),
     ]
     if mode == "stream":
         body += [
@@ -102,6 +152,12 @@ def ai_sdk(api: str, agent: dict[str, Any], messages: list[dict[str, Any]] | Non
             "  yield* calls;",
             "})();",
         ]
+    elif e2e:  # as the adapter's execute: streamText when the agent asks for a stream, read to its end
+        body += [
+            "const streamed = () => streamText({ ...settings, onError() {} }).fullStream;",
+            "if (wantsStream(AGENT)) for await (const part of streamed()) void part;",
+            "else await generateText(settings);",
+        ]
     else:
         body += ["const result = await generateText(settings);"]
         if mode == "result":
@@ -113,11 +169,23 @@ def ai_sdk(api: str, agent: dict[str, Any], messages: list[dict[str, Any]] | Non
     return JsCall(needs, prelude, "\n".join(body))
 
 
-def _prompty_ts(api: str, agent: dict[str, Any], messages: list[dict[str, Any]] | None, mode: Mode) -> JsCall:
+def _prompty_ts(
+    api: str,
+    agent: dict[str, Any],
+    messages: list[dict[str, Any]] | None,
+    mode: Mode,
+    e2e: bool = False,
+    media: bool = False,
+) -> JsCall:
     from wireconf.repro.prompty_ts_template import prompty_ts
 
+    del e2e, media  # not an e2e runtime here (JS_E2E); its downloads go through the frame's fetch
     return prompty_ts(api, agent, messages, mode)
 
 
 JS_TEMPLATES: dict[str, JsTemplate] = {"ai-sdk": ai_sdk, "prompty-ts": _prompty_ts}
 """The JavaScript runtimes a reproduction can call, by the adapter's name."""
+
+JS_E2E = frozenset({"ai-sdk"})
+"""The JavaScript runtimes whose template also calls them as their adapter's ``execute`` does (an
+``e2e`` case's request)."""

@@ -229,16 +229,20 @@ def calls(llm, response):
 ``arguments_text``), as the script's own functions."""
 
 
-def llamaindex_result(api: str, agent: dict[str, Any], stream: bool) -> Call:
+def llamaindex_result(api: str, agent: dict[str, Any], stream: bool, asynchronous: bool = False) -> Call:
     """A ``process`` / ``stream`` case's call, read as ``LlamaIndexAdapter`` reads it: the structured
     output's object, else the tool calls, else the text; a stream's ``delta`` s as they come, then the
-    tool calls of its last response."""
+    tool calls of its last response. ``asynchronous``: ``achat`` (``process_async``'s call)."""
     written = [llamaindex_inputs.message(m) for m in PROCESS_MESSAGES]
     parts = _parts(api, agent, written, stream, structured=not stream)
     prelude = parts.prelude + f"\n\nOUTPUTS = {bool(agent.get('outputs'))}" + READ
+    call = parts.call
+    if asynchronous and not stream:  # target.chat(...) -> asyncio.run(target.achat(...))
+        prelude = "import asyncio\n" + prelude
+        call = "asyncio.run(" + call.replace("target.", "target.a", 1) + ")"
     if not stream:
         read = [
-            f"response = {parts.call}",
+            f"response = {call}",
             "raw = getattr(response, 'raw', None)",
             "if OUTPUTS and hasattr(raw, 'model_dump') and hasattr(type(raw), 'model_fields'):",
             "    return raw.model_dump()",

@@ -153,6 +153,33 @@ def prompty(api: str, agent: dict[str, Any], stream: bool) -> Call:
     return Call(pinned("prompty", _sdk(api)), prelude, "\n".join(body))
 
 
+def prompty_mapping(api: str, agent: dict[str, Any], stream: bool) -> Call:
+    """prompty's processor handed the recorded body as a plain mapping (``response_as: mapping``: the
+    decoded JSON, as a user who holds it calls ``process``); nothing is sent."""
+    call = prompty(api, agent, stream)
+    lines = [
+        'response = json.loads(ANSWER["body"])  # the body, as a plain mapping'
+        if line.startswith("response = get_executor(")
+        else line
+        for line in call.body.splitlines()
+    ]
+    return Call(call.requirements, call.prelude, "\n".join(lines))
+
+
+def llamaindex_async(api: str, agent: dict[str, Any], stream: bool) -> Call:
+    """LlamaIndex's ``achat`` (the adapter's ``process_async``), run by ``asyncio.run``."""
+    return llamaindex_result(api, agent, stream, asynchronous=True)
+
+
+ASYNC_TEMPLATES: dict[str, ResultTemplate] = {"llamaindex": llamaindex_async}
+"""The runtimes whose asynchronous processor (a ``process`` case's ``process_async`` variant) a
+reproduction calls, where only that variant differs."""
+
+MAPPING_TEMPLATES: dict[str, ResultTemplate] = {"prompty": prompty_mapping}
+"""The runtimes a reproduction hands a response as a plain mapping (their processor is handed the form,
+``READS_HTTP``'s complement): the processor called on the decoded body."""
+
+
 RESULT_TEMPLATES: dict[str, ResultTemplate] = {
     "litellm": litellm,
     "langchain": langchain,

@@ -16,6 +16,7 @@ Gemini body may spell a field by its proto name (``system_instruction``), which 
 
 from __future__ import annotations
 
+import base64
 import importlib.metadata
 import pprint
 from dataclasses import dataclass
@@ -134,8 +135,7 @@ CHECKS = {checks}
 ALIASES = {aliases}
 """Whether a key may be spelled by its proto name (snake_case) as well: the Gemini API reads both."""
 
-{server}
-
+{server}{media}
 def call(base_url):
 {body}
 
@@ -167,12 +167,42 @@ def shown(value):
     return "nothing" if value is MISSING else json.dumps(value, ensure_ascii=False)
 
 
+JSON_TYPES = {{"string": (str,), "array": (list,), "object": (dict,), "integer": (int,),
+              "number": (int, float), "boolean": (bool,), "null": (type(None),)}}
+
+
+def accepted(contract, value):
+    """Whether the provider's contract accepts ``value`` at the check's place: absent (a key it does not
+    have), present (a key it requires), one of its enum, of its JSON type."""
+    if contract.get("absent"):
+        return value is MISSING
+    if value is MISSING:
+        return False
+    if "enum" in contract:
+        return value in contract["enum"]
+    if "type" in contract:
+        kinds = JSON_TYPES[contract["type"]]
+        return isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
+    return True
+
+
+def contract_text(contract):
+    if contract.get("absent"):
+        return "nothing (the contract has no such key)"
+    if "enum" in contract:
+        return "one of " + json.dumps(contract["enum"])
+    if "type" in contract:
+        return "a value of type " + contract["type"]
+    return "a value (the contract requires this key)"
+
+
 def refused_key(check, raised):
     """Whether ``raised`` is a call refusing, as a keyword, the top-level key the check says must not
     be sent: the runtime passed it to its SDK, whose method has no such parameter (Python's TypeError)."""
     key = re.fullmatch(r"\\$\\.(\\w+)", check["path"])
+    absent = check["change"] == "contract" and check["expected"].get("absent")
     return (
-        check["change"] == "unexpected-key"
+        (check["change"] == "unexpected-key" or absent)
         and key is not None
         and isinstance(raised, TypeError)
         and f"unexpected keyword argument '{{key.group(1)}}'" in str(raised)
@@ -183,7 +213,7 @@ def main():
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     raised = None
-    try:
+    {answer_media}try:
         call(f"http://127.0.0.1:{{server.server_address[1]}}")
     except Exception as exc:  # the server's answer may be an error the runtime raises: judged below
         raised = exc
@@ -207,7 +237,8 @@ def main():
             name = f"{{type(raised).__module__}}.{{type(raised).__name__}}"
             print(f"all {{len(CHECKS)}} difference(s) fixed: the runtime raised before sending ({{name}})")
             return 0
-        if not any(check["change"] == "raised" for check in CHECKS):
+        if not any(check["change"] == "raised" and check.get("raised") in (None, type(raised).__name__)
+                   for check in CHECKS):  # the raise the verdict saw (its class, when it names one)
             name = f"{{type(raised).__module__}}.{{type(raised).__name__}}"
             print(f"not reproduced: the runtime sent no request here (it raised {{name}}: {{raised}}),")
             print("where wireconf's verdict judged the request it sent")
@@ -227,6 +258,16 @@ def main():
             print(f"{{check['rule']}}: {{check['sentence']}}")
             print(f"  expected: {{check['expected']}}, raised before any request")
             print(f"  actual:   it sent a request to {{SENT[0][0]}}: {{shown(sent)}}")
+            continue
+        if check["change"] == "contract":  # a request the provider's contract rejects at this place
+            actual = at(sent, check["path"])
+            if accepted(check["expected"], actual):
+                continue
+            failing += 1
+            print(f"{{check['rule']}}: {{check['sentence']}}")
+            print(f"  at {{check['path']}} of the request sent to {{SENT[0][0]}}")
+            print(f"  expected: {{contract_text(check['expected'])}}")
+            print(f"  actual:   {{shown(actual)}}")
             continue
         expected = check["expected"] if check["present"] else MISSING
         actual = at(sent, check["path"])
@@ -249,6 +290,79 @@ if __name__ == "__main__":
 '''
 
 
+MEDIA = """
+MEDIA = {media}
+\"\"\"The media URLs the case's input names, each with its media type and the bytes served for it (a small
+valid file of that type, base64): the runtime downloads them before it sends, from this file.\"\"\"
+
+
+def answer_downloads():
+    \"\"\"Offline, as in wireconf's run: a download of a URL of MEDIA answered from this file, in the HTTP
+    clients the runtime and its SDK use (httpx, requests); any connection but to 127.0.0.1 refused.\"\"\"
+    import base64
+    import socket
+    from urllib.parse import unquote
+
+    named = {{unquote(url): (kind, base64.b64decode(data)) for url, (kind, data) in MEDIA.items()}}
+    connect = socket.socket.connect
+
+    def local_only(self, address):
+        if self.family in (socket.AF_INET, socket.AF_INET6) and address[0] not in ("127.0.0.1", "::1"):
+            raise ConnectionRefusedError(f"this reproduction is offline: {{address[0]}} refused")
+        return connect(self, address)
+
+    socket.socket.connect = local_only
+    try:
+        import httpx
+    except ImportError:
+        httpx = None
+    if httpx is not None:
+        sync, asynchronous = httpx.HTTPTransport.handle_request, httpx.AsyncHTTPTransport.handle_async_request
+
+        def served(request):
+            found = named.get(unquote(str(request.url)))
+            if found is None:
+                return None
+            headers = {{"content-type": found[0]}}
+            return httpx.Response(200, headers=headers, content=found[1], request=request)
+
+        def handle(self, request):
+            return served(request) or sync(self, request)
+
+        async def handle_async(self, request):
+            return served(request) or await asynchronous(self, request)
+
+        httpx.HTTPTransport.handle_request = handle
+        httpx.AsyncHTTPTransport.handle_async_request = handle_async
+    try:
+        import requests.adapters
+    except ImportError:
+        return
+    send = requests.adapters.HTTPAdapter.send
+
+    def send_served(self, request, **kwargs):
+        found = named.get(unquote(str(request.url)))
+        if found is None:
+            return send(self, request, **kwargs)
+        response = requests.Response()
+        response.status_code, response.url, response.request = 200, request.url, request
+        response.headers["content-type"], response._content = found[0], found[1]
+        return response
+
+    requests.adapters.HTTPAdapter.send = send_served
+
+"""
+"""A wire case whose input names media URLs: the downloads a runtime makes before it sends, answered as
+``wireconf.cassettes.downloads`` answers them (the same fixture bytes), anything else refused."""
+
+
+def media_fixtures(named: dict[str, str]) -> dict[str, tuple[str, str]]:
+    """Each media URL the input names (``downloads.named_media``) with its type and fixture, base64."""
+    from wireconf.cassettes.downloads import fixture
+
+    return {url: (kind, base64.b64encode(fixture(kind)).decode("ascii")) for url, kind in named.items()}
+
+
 def render(
     *,
     title: str,
@@ -259,8 +373,9 @@ def render(
     answer: Answer,
     checks: list[Check],
     aliases: bool,
+    media: dict[str, str] | None = None,
 ) -> str:
-    """The script's text."""
+    """The script's text; ``media``: the URLs the input names, with their media types, answered."""
     body = "\n".join("    " + line if line else "" for line in call.body.strip("\n").splitlines())
     return FRAME.format(
         title=title,
@@ -275,6 +390,8 @@ def render(
         body=body,
         missing=MISSING,
         server=LOCAL_SERVER.lstrip("\n"),
+        media=MEDIA.format(media=literal(media_fixtures(media))) if media else "\n",
+        answer_media="answer_downloads()\n    " if media else "",
     )
 
 
