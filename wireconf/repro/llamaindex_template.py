@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from wireconf.adapters import llamaindex_inputs
+from wireconf.adapters import llamaindex_inputs, openai_inputs
 from wireconf.adapters.llamaindex import DISTRIBUTIONS, MODELS
 from wireconf.adapters.own_clients import DEFAULT_MODEL, PLACEHOLDER_KEY, PROCESS_MESSAGES, without_stream
 from wireconf.core.errors import WireconfError
@@ -199,7 +199,7 @@ def llamaindex(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) 
     """A ``wire`` case's call (``LlamaIndexAdapter.build_request``): ``chat`` (the structured LLM's, or
     ``chat_with_tools``), or ``stream_chat`` read to its end when the agent asks for a stream."""
     streamed, agent = without_stream(agent)
-    written = [llamaindex_inputs.message(m) for m in messages]
+    written = [llamaindex_inputs.message(m) for m in openai_inputs.calls_answered(messages)]
     parts = _parts(api, agent, written, streamed, structured=not streamed)
     body = [*parts.setup, f"for _ in {parts.call}:\n    pass" if streamed else parts.call]
     return Call(parts.requirements, parts.prelude, "\n".join(body))

@@ -37,7 +37,8 @@ def _sdk(api: str) -> str:
 def litellm(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> Call:
     """``litellm.completion(**arguments, api_base=base_url)``: the adapter's arguments
     (``wireconf.adapters.litellm``), the OpenAI-format input LiteLLM's users write."""
-    arguments = completion_arguments(api, agent, [openai_inputs.message(m) for m in messages])
+    written = [openai_inputs.message(m) for m in openai_inputs.calls_answered(messages)]
+    arguments = completion_arguments(api, agent, written)
     prelude = f"import litellm\n\nlitellm.suppress_debug_info = True\n\nARGUMENTS = {literal(arguments)}"
     body = "result = litellm.completion(**ARGUMENTS, api_base=base_url)"
     if arguments.get("stream") is True:  # a stream sends when it is first read, as the adapter reads it
@@ -97,6 +98,7 @@ def _langchain(
         arguments["api_version"] = SDK_API_VERSION[api]
     if e2e and api.startswith("openai."):  # ``pointed_at``: the default it has at OpenAI's own base URL
         arguments["stream_usage"] = True
+    messages = openai_inputs.calls_answered(messages)
     written = json.loads(json.dumps(dumpd([langchain_inputs.message(m) for m in messages])))
     extra, bound = langchain_binding(agent, structured=bool(agent.get("outputs")) and not streamed)
     lines = [f"model = {cls}(**ARGUMENTS, base_url=base_url)", *bound]
