@@ -175,3 +175,13 @@ def test_the_runner_process_is_forked_before_the_first_case_asks_for_it(run_corp
     assert run.with_outcome("passed") == {WIRE, WIRE_3}, run.longreprs
     assert path.read_text().split() == ["1", "1"]  # forked before either case's setup began
     assert probe() == (1, 1)  # and that one process ran both
+
+
+def test_no_runner_process_is_forked_for_a_run_that_a_collection_error_stops(pytester, probe):
+    """pytest's run loop runs nothing after an error of collection: the run loop starts no runner."""
+    broken = pytester.makepyfile(test_broken="def test_(:\n")
+    result = pytester.inline_run(
+        str(REPO / "cases"), str(broken), "-p", "no:cacheprovider", "-p", "ahead_probe"
+    )
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert not (pytester.path / "probe.txt").exists()  # the session made no runner at all

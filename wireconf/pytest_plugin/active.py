@@ -121,7 +121,9 @@ def pytest_runtestloop(session: pytest.Session) -> None:
         return
     wireconf = get_session(config)
     first = next((i for i in session.items if isinstance(i, CaseItem) and i._unsupported is None), None)
-    if first is not None:  # its process isolates itself while this one plans the run
+    # pytest's own run loop stops at once after an error of collection: no runner for it
+    stops = session.testsfailed and not config.option.continue_on_collection_errors
+    if first is not None and not stops:  # its process isolates itself while this one plans the run
         with contextlib.suppress(Exception):  # the first case starts it again: what fails is its error
             wireconf.runner.start_early(first)
     wireconf.plan.extend(plan_entries(session.items))
