@@ -11,11 +11,11 @@
   of milliseconds once per session (and once per killed case); a case costs one message each way on a
   pipe. SDK imports are warmed up before the fork (``warm.py``), so every fork has them. The run loop
   forks the first one before the first case (``CaseRunner.start_early``): it isolates itself while the
-  pytest process plans the run. While the pytest process reports a case, the runner already runs the next
-  ones (up to ``ForkedRunner.AHEAD`` of them, from the ``Plan`` the run loop hands the session once,
-  ``plan.py``: the cases in the order pytest runs them, each marked whether anything but its adapter's
-  answer can keep it from running): the two processes overlap on two cores, and each case still runs
-  alone, in order, under its own time limit (read off a shared page, ``progress.py``), with its own
+  pytest process begins the first item. While the pytest process reports a case, the runner already runs
+  the next ones (up to ``ForkedRunner.AHEAD`` of them, from the ``Plan`` the run loop hands the session
+  once, ``plan.py``: the cases in the order pytest runs them, each marked whether anything but its
+  adapter's answer can keep it from running): the two processes overlap on two cores, and each case still
+  runs alone, in order, under its own time limit (read off a shared page, ``progress.py``), with its own
   output, log records (``logs.py``) and cassette-folder changes (the runner reads the folder's watch after
   each case). An item never looks ahead; it asks the runner for its own case.
 - ``thread`` (``thread.py``): the calls run on a worker thread that is abandoned on timeout (Windows, or

@@ -127,7 +127,7 @@ class ForkedRunner(CaseRunner):
 
     def start_early(self, item: RunnableCase) -> None:
         """Fork the runner process before the first case asks for it (``CaseRunner.start_early``): it
-        isolates itself while this process plans the run and starts the first item's protocol."""
+        isolates itself while this process begins the first item's protocol."""
         if self._conn is None and not self._records:
             self._fork(item)
 
