@@ -42,6 +42,15 @@ def pytest_runtest_setup(item):
         pytest.skip("skipped by a plugin's setup")
 """
 
+SETUP_PROBE = """
+from wireconf.pytest_plugin.session import get_session
+
+def pytest_runtest_setup(item):
+    runner = get_session(item.config).used_runner
+    with open({path!r}, "a") as out:
+        out.write(f"{{getattr(runner, 'forks', 0)}}\\n")
+"""
+
 
 @pytest.fixture
 def probe(pytester: pytest.Pytester):
@@ -155,3 +164,24 @@ def test_the_runner_process_a_session_ends_with_is_reaped_not_left_a_zombie(run_
     assert probe() == (1, 1)  # one runner process ran both cases
     wait_reaped()
     assert _child_pids() - before == set()
+
+
+def test_the_runner_process_is_forked_before_the_first_case_asks_for_it(run_corpus, pytester, probe):
+    """The run loop starts it (``CaseRunner.start_early``): it isolates itself while this process plans
+    the run and begins the first case's protocol; the first case takes its hello before its result."""
+    path = pytester.path / "setups.txt"
+    pytester.makepyfile(setup_probe=SETUP_PROBE.format(path=str(path)))
+    run = run_corpus("-p", "ahead_probe", "-p", "setup_probe", *only(WIRE, WIRE_3))
+    assert run.with_outcome("passed") == {WIRE, WIRE_3}, run.longreprs
+    assert path.read_text().split() == ["1", "1"]  # forked before either case's setup began
+    assert probe() == (1, 1)  # and that one process ran both
+
+
+def test_no_runner_process_is_forked_for_a_run_that_a_collection_error_stops(pytester, probe):
+    """pytest's run loop runs nothing after an error of collection: the run loop starts no runner."""
+    broken = pytester.makepyfile(test_broken="def test_(:\n")
+    result = pytester.inline_run(
+        str(REPO / "cases"), str(broken), "-p", "no:cacheprovider", "-p", "ahead_probe"
+    )
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert not (pytester.path / "probe.txt").exists()  # the session made no runner at all

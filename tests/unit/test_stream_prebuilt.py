@@ -9,6 +9,7 @@ import copy
 import os
 import pickle
 
+import anthropic
 import pytest
 
 from tests.conftest import CASES, REPO
@@ -16,6 +17,7 @@ from wireconf.cassettes.store import CassetteStore
 from wireconf.kinds import base
 from wireconf.kinds.base import HarnessContext, sdk_input, warm_sdk_input
 from wireconf.kinds.registry import open_corpus
+from wireconf.sdk import replay
 from wireconf.sdk.replay import SdkReplay
 
 
@@ -104,3 +106,33 @@ def test_a_forked_runner_takes_its_own_copy(ctx, stream_case, streaming_calls):
         os.close(reader)
         os.waitpid(pid, 0)
     assert len(base._PREBUILT) == 1  # still there, unread, in this process
+
+
+RAISES_WHILE_READ = "stream.anthropic.messages.error-event-raises-after-text"
+"""A stream case whose recorded stream ends with an error event: the SDK raises as it reads it."""
+
+
+@pytest.fixture
+def raising_case(monkeypatch):
+    monkeypatch.setattr(replay, "_STREAMS_READ", set())  # this process has read no stream yet
+    return next(c for c in open_corpus(CASES).cases() if c.id == RAISES_WHILE_READ)
+
+
+def test_a_stream_the_sdk_raises_on_is_prebuilt_too(ctx, raising_case, streaming_calls):
+    """The warm-up's read of it raises; the case's own stream is still built ahead, unread (the error is
+    the case's, when its runtime reads it), and the case takes it instead of the SDK's streaming call."""
+    warm_sdk_input(ctx, raising_case, stream_input=True)
+    warmed = len(streaming_calls)
+    stream, _ = sdk_input(ctx, raising_case, raising_case.model.response, stream=True)
+    assert len(streaming_calls) == warmed  # taken, not built
+    with pytest.raises(anthropic.APIStatusError, match="overloaded"):  # the SDK's own, as it reads
+        _read(stream)
+
+
+def test_a_stream_the_sdk_raises_on_is_read_once_per_process(ctx, raising_case, streaming_calls):
+    """``SdkReplay.warm`` reads each recorded stream once per process, one it raises on too: a later
+    warm-up (a runner forked after a kill, the next session of the process) does not read it again."""
+    warm_sdk_input(ctx, raising_case, stream_input=True)
+    first = len(streaming_calls)
+    warm_sdk_input(ctx, raising_case, stream_input=True)  # its prebuilt stream is there, unread
+    assert len(streaming_calls) == first

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import hashlib
 import json
 import os
@@ -314,7 +313,9 @@ class CassetteWatch:
         if not sys.platform.startswith("linux") or not root.is_dir():
             return None
         try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+            # the symbols already loaded (libc's among them): ``find_library`` runs ``ldconfig`` as a
+            # child, some 3 ms of every runner process's first case (``netns._libc`` does the same)
+            libc = ctypes.CDLL(None, use_errno=True)
             fd = libc.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)
         except (OSError, AttributeError):
             return None

@@ -3,6 +3,7 @@ how an adapter's exception becomes an outcome."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import traceback
@@ -230,9 +231,12 @@ def warm_sdk_input(ctx: HarnessContext, case: LoadedCase[CaseBase], stream_input
         return
     try:
         recorded, _ = _recorded(ctx, case, source)
-        if recorded.problem is None and 200 <= recorded.status < 300:
-            ctx.replay.warm(case.api, recorded)
-            if stream_input and recorded.is_event_stream:
-                _prebuild(ctx, case, recorded)
+        if recorded.problem is not None or not 200 <= recorded.status < 300:
+            return
     except Exception:  # the case's own preparation says what is wrong with its input
         return
+    with contextlib.suppress(Exception):  # a stream the SDK raises on while it is read, and the like
+        ctx.replay.warm(case.api, recorded)
+    if stream_input and recorded.is_event_stream:  # built unread: its error comes as the case reads it
+        with contextlib.suppress(Exception):
+            _prebuild(ctx, case, recorded)

@@ -7,6 +7,7 @@ drivers.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -110,14 +111,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session: pytest.Session) -> None:
     """Hand the runner the run's cases, in the order pytest runs them, once: it decides what it starts
-    early (``runners.Plan``). Not on an xdist controller (its workers run the cases) nor on a worker,
-    which is handed its items as it goes (``pytest_runtest_protocol``)."""
+    early (``runners.Plan``); then start it (``CaseRunner.start_early``: the forked runner's process
+    isolates itself while pytest begins the first item). Not on an xdist controller (its workers run the
+    cases) nor on a worker, which is handed its items as it goes (``pytest_runtest_protocol``)."""
     config = session.config
     if hasattr(config, "workerinput") or config.pluginmanager.has_plugin("dsession"):
         return
     if session.config.option.collectonly:
         return
-    get_session(config).plan.extend(plan_entries(session.items))
+    wireconf = get_session(config)
+    wireconf.plan.extend(plan_entries(session.items))  # before the fork: no page of it copied
+    first = next((i for i in session.items if isinstance(i, CaseItem) and i._unsupported is None), None)
+    # pytest's own run loop stops at once after an error of collection: no runner for it
+    stops = session.testsfailed and not config.option.continue_on_collection_errors
+    if first is not None and not stops:  # its process isolates itself while pytest begins the first item
+        with contextlib.suppress(Exception):  # the first case starts it again: what fails is its error
+            wireconf.runner.start_early(first)
 
 
 @pytest.hookimpl(tryfirst=True)

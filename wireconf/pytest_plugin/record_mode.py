@@ -200,7 +200,10 @@ def pytest_terminal_summary(
 ) -> None:
     if hasattr(config, "workerinput"):
         return
+    # only a recording run records cassettes or has a recording refused: a replay's reports hold neither
+    recording = _mode(config) != "none"
     reports = [r for key in ("passed", "failed", "error") for r in terminalreporter.stats.get(key, [])]
+    reports = reports if recording else []
     # collection errors are CollectReports, which have no user_properties
     recorded = sorted(
         {value for r in reports for key, value in getattr(r, "user_properties", ()) if key == PROP_RECORDED}
@@ -208,7 +211,7 @@ def pytest_terminal_summary(
     refused = [r for r in reports if r.failed and REFUSED_MARK in str(r.longrepr)]
     found = config.stash.get(_UNUSED, None)
     runner = get_session(config).used_runner
-    if runner is not None and (terminalreporter.verbosity > 0 or _mode(config) != "none"):
+    if runner is not None and (terminalreporter.verbosity > 0 or recording):
         terminalreporter.write_sep("-", "wireconf network")
         terminalreporter.write_line(
             f"network blocked for the whole run ({runner.name} runner): {runner.network}"

@@ -101,6 +101,8 @@ class Tally:
     figure, equal to what pytest reports when run under that profile."""
 
     def record(self, report: pytest.TestReport) -> None:
+        if report.passed and report.when != "call":  # settles nothing (``classify``), counts nothing
+            return
         props: dict[str, Any] = dict(report.user_properties)
         if PROP_PROBLEM in props:
             if report.when == "call" and report.failed:

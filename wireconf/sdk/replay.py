@@ -166,9 +166,11 @@ class SdkReplay:
         key = key_of(api, recorded)
         if key in _STREAMS_READ or not api_record(api).streams:
             return
-        for _ in self.stream_object(api, recorded, StreamProbe(split_events(recorded.body))):
-            pass
-        _STREAMS_READ.add(key)
+        try:
+            for _ in self.stream_object(api, recorded, StreamProbe(split_events(recorded.body))):
+                pass
+        finally:  # a stream the SDK raises on (an error event) is read once too: as far as it goes
+            _STREAMS_READ.add(key)
 
     def _parse(self, api: str, recorded: RecordedResponse) -> SDKObject:
         replay, client = self.client(PROVIDER_OF[api])

@@ -62,6 +62,10 @@ class CaseRunner:
             self._guarded = True
             self.session.on_recorded = self._note_recorded
 
+    def start_early(self, item: RunnableCase) -> None:
+        """Start what the first case would (a process), before the run loop's first case: ``item`` is
+        the first case of the run. Nothing by default."""
+
     def run(self, item: RunnableCase) -> CaseResult:
         """Run ``item`` (a runner may have started it early, from the session's ``Plan``)."""
         raise NotImplementedError

@@ -45,7 +45,7 @@ class ForkedRunner(CaseRunner):
     """Cases run in a forked process that is killed when one overruns (see the package's docstring)."""
 
     name = "process"
-    network = "a runner process with a network namespace of its own (started at the first case)"
+    network = "a runner process with a network namespace of its own (started with the run loop)"
     AHEAD = 64
     """Cases sent beyond the one pytest waits for (one on an xdist worker: it knows only the next). The
     cases come file by file, and a file's cases cost the runner alike (a stream file's much more than
@@ -64,11 +64,14 @@ class ForkedRunner(CaseRunner):
         self._records = session.records  # the run's recording mode, asked before each top-up otherwise
         self._sent: deque[_Sent] = deque()
         self._cases = 0
+        self._greeted = False
         self.forks = 0
         self.ahead = 0
         """Cases started before pytest asked for them (while it reported the one before)."""
 
-    def _start(self, item: RunnableCase) -> Connection:
+    def _fork(self, item: RunnableCase) -> Connection:
+        """Warm up (before the first fork) and fork the runner process; its hello is not waited for
+        (``_greet``): it isolates itself meanwhile, and the cases sent wait in the pipe."""
         if self.forks == 0:
             warm_up(self.session, item)
         ours, theirs = Pipe()
@@ -94,10 +97,17 @@ class ForkedRunner(CaseRunner):
         theirs.close()
         close_quietly(passage[0] if passage else None)
         self._pid, self._conn = pid, ours
-        self._results = results = Results(ours.fileno())
+        self._results = Results(ours.fileno())
         self._room = select.poll()
         self._room.register(ours.fileno(), select.POLLOUT)
         self.forks += 1
+        self._greeted = False
+        return ours
+
+    def _greet(self) -> None:
+        """Take the runner process's hello (what its isolation gave it), the first thing it sends."""
+        results = self._results
+        assert results is not None
         if not results.ready(START_TIMEOUT):
             self._stop()
             raise RunnerStartError(f"the case-runner process did not start within {START_TIMEOUT:g} s")
@@ -105,7 +115,21 @@ class ForkedRunner(CaseRunner):
             _, self.network = results.receive()
         except (EOFError, OSError, pickle.UnpicklingError, ValueError):
             raise RunnerStartError(f"the case-runner process ended as it started ({self._stop()})") from None
-        return ours
+        self._greeted = True
+        now = time.monotonic()
+        for sent in self._sent:  # sent before it was ready (started early): their time starts now
+            sent.at = now
+
+    def _start(self, item: RunnableCase) -> Connection:
+        conn = self._fork(item)
+        self._greet()
+        return conn
+
+    def start_early(self, item: RunnableCase) -> None:
+        """Fork the runner process before the first case asks for it (``CaseRunner.start_early``): it
+        isolates itself while this process begins the first item's protocol."""
+        if self._conn is None and not self._records:
+            self._fork(item)
 
     def _detach(self) -> int | None:
         """Forget the runner process and what was sent to it, close the pipe; its pid, if there was one."""
@@ -180,6 +204,8 @@ class ForkedRunner(CaseRunner):
     def run(self, item: RunnableCase) -> CaseResult:
         sent = self._queued(item)
         self._send_ahead(item)
+        if not self._greeted:  # started early: its hello comes before any result
+            self._greet()
         results = self._results
         assert results is not None
         timeout = self.session.timeout or None

@@ -6,7 +6,7 @@ import contextlib
 import gc
 import importlib
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -17,6 +17,7 @@ from wireconf.pytest_plugin.case_host import is_runnable
 
 if TYPE_CHECKING:
     from wireconf.kinds.base import HarnessContext
+    from wireconf.kinds.kind import Kind
     from wireconf.pytest_plugin.case_host import CaseHost, RunnableCase
 
 
@@ -66,31 +67,33 @@ def _warm(session: CaseHost, selected: list[RunnableCase], shared: bool) -> None
     from wireconf.providers.registry import APIS, PROVIDER_OF
     from wireconf.sdk.replay import warm_up as warm_sdk
 
-    def parsed(item: RunnableCase, ctx: HarnessContext) -> bool:
-        """Whether the harness has an SDK parse the case's recorded inputs: not where the runtime
-        parses them itself (``runtime_input``), and where its own kind's SDK input goes nowhere else."""
+    # each case once: its context, its kind, whether the harness has an SDK parse its recorded inputs
+    # (not where the runtime parses them itself, ``runtime_input``, and its kind's SDK input goes
+    # nowhere else)
+    cases: list[tuple[RunnableCase, HarnessContext, Kind[Any, Any] | None, bool]] = []
+    for item in selected:
+        ctx = session.context(item.corpus_root)
         kind = KINDS.get(item.loaded.kind)
-        return not (ctx.reads_recorded and kind is not None and kind.unparsed_inputs)
-
-    for api in sorted(
-        {i.loaded.api for i in selected if parsed(i, session.context(i.corpus_root))} & APIS.keys()
-    ):
+        cases.append(
+            (item, ctx, kind, not (ctx.reads_recorded and kind is not None and kind.unparsed_inputs))
+        )
+    for api in sorted({item.loaded.api for item, _, _, parsed in cases if parsed} & APIS.keys()):
         warm_sdk(api)
         session.replay.client(PROVIDER_OF[api])
     warm_imports(selected)
     if session.records or shared:  # recording changes cassettes: each case reads them fresh
         return
-    for item in selected:
-        ctx = session.context(item.corpus_root)
+    checked: set[tuple[int, str]] = set()  # a cassette's responses checked once, not once per case
+    for item, ctx, kind, parsed in cases:
         model = item.loaded.model
         source = _field(model, "response")
         name = _field(source, "cassette") or _field(model, "cassette")
-        if isinstance(name, str):
+        if isinstance(name, str) and (id(ctx), name) not in checked:
+            checked.add((id(ctx), name))
             with contextlib.suppress(CassetteError, OSError):
                 ctx.cassettes.load(name).problem()
         # a case without a response has none to parse
-        if source is not None and item.loaded.api in APIS and parsed(item, ctx):
-            kind = KINDS.get(item.loaded.kind)
+        if source is not None and parsed and item.loaded.api in APIS:
             warm_sdk_input(ctx, item.loaded, stream_input=kind is not None and kind.streams_only)
 
 
