@@ -23,6 +23,7 @@ from wireconf.repro.js_script import JsCall, Mode
 
 INPUTS = Path(__file__).resolve().parent.parent / "adapters" / "ai_sdk" / "inputs.mjs"
 PACKAGE_LOCK = INPUTS.with_name("package-lock.json")
+SERVER = INPUTS.with_name("server.mjs")
 
 PROVIDERS = {
     "openai.chat": ("@ai-sdk/openai", "createOpenAI", "openai", "chat", "/v1"),
@@ -59,32 +60,18 @@ def pinned(*packages: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-DOWNLOAD = """
-// the AI SDK's default download (a URL the model does not take as it is, fetched with its URL checks and
-// size limit) on the script's fetch, which answers the media URLs of MEDIA: on Node the default's own
-// fetch is bound when "ai" loads, before the script can answer anything (wireconf's server.mjs does so)
-function downloadThrough(fetch) {
-  const one = async ({ url, isUrlSupportedByModel }) => {
-    if (isUrlSupportedByModel) return null;
-    const urlText = url.toString();
-    try {
-      const response = await fetchWithValidatedRedirects({ url: urlText, fetch });
-      if (!response.ok) {
-        const { status: statusCode, statusText } = response;
-        throw new DownloadError({ url: urlText, statusCode, statusText });
-      }
-      const maxBytes = DEFAULT_MAX_DOWNLOAD_SIZE;
-      const data = await readResponseWithSizeLimit({ response, url: urlText, maxBytes });
-      return { data, mediaType: response.headers.get("content-type") ?? undefined };
-    } catch (error) {
-      if (DownloadError.isInstance(error)) throw error;
-      throw new DownloadError({ url: urlText, cause: error });
-    }
-  };
-  return (requested) => Promise.all(requested.map(one));
-}"""
-"""``server.mjs``'s ``downloadThrough``: the download a script whose case names media passes as
-``experimental_download``, on ``globalThis.fetch`` as the frame answers it."""
+def download_code() -> str:
+    """``server.mjs``'s ``downloadThrough``, as the adapter runs it: the AI SDK's default download (a URL
+    the model does not take as it is, fetched with its URL checks and size limit) on a fetch of the
+    caller's. A script whose case names media passes it as ``experimental_download``, on
+    ``globalThis.fetch`` as the frame answers it: on Node the default's own fetch is bound when "ai"
+    loads, before the script can answer anything."""
+    text = SERVER.read_text(encoding="utf-8")
+    start = text.index("\nfunction downloadThrough(") + 1
+    comment = (
+        "// the AI SDK's default download on the script's fetch (wireconf's adapters/ai_sdk/server.mjs)\n"
+    )
+    return comment + text[start : text.index("\n}\n", start) + 2]
 
 
 def ai_sdk(
@@ -120,7 +107,7 @@ def ai_sdk(
             mapping_code(),
             "const toolCall = (c) =>",
             "  ({ id: c.toolCallId, name: c.toolName, arguments: JSON.stringify(c.input) });",
-            *([DOWNLOAD] if media else []),
+            *([download_code()] if media else []),
         ]
     )
     body = [
