@@ -11,7 +11,6 @@ install."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -653,16 +652,10 @@ delta only when it is a dict, and LiteLLM hands it a pydantic ``Delta``, so no b
 def test_a_blocks_reproduction_runs_litellm_for_real_and_passes_once_luthien_is_fixed(tmp_path):
     """luthien-proxy's stream processor over a real ``litellm.acompletion`` against the script's server:
     the finding shows at the commit judged, and is gone with the one-line fix in a copy of the checkout."""
-    from tests.integration.test_seed_runtimes import RUNTIMES
-    from wireconf.adapters.luthien_source import SRC_VARIABLE
+    from tests.integration.test_seed_runtimes import luthien_src
 
     name, case, rule = LUTHIEN
-    src = Path(RUNTIMES[name].env[SRC_VARIABLE])
-    if not src.is_dir():
-        missing = f"{src} is not here (set WIRECONF_THIRD_PARTY to shared/third-party)"
-        if os.environ.get("WIRECONF_REQUIRE_THIRD_PARTY"):  # .ci/run found the sources: never skip
-            pytest.fail(missing)
-        pytest.skip(missing)
+    src = luthien_src(name)
     env = runtime_env(name)
     script = _script(tmp_path, name, case, rule, python=env.python)
     text = script.read_text(encoding="utf-8")

@@ -24,6 +24,20 @@ pytestmark = pytest.mark.third_party
 
 RUNTIMES = {r.name: r for r in listed_runtimes(REPO / "conformance" / "runtimes.yaml")}
 LUTHIEN = sorted(name for name, r in RUNTIMES.items() if r.impl == "luthien")
+
+
+def luthien_src(name: str) -> Path:
+    """The luthien-proxy checkout ``name`` is judged at; skips where the third-party sources are not
+    here, and fails where .ci/run found them (``WIRECONF_REQUIRE_THIRD_PARTY``): CI never skips."""
+    src = Path(RUNTIMES[name].env[SRC_VARIABLE])
+    if not src.is_dir():
+        missing = f"{src} is not here (set WIRECONF_THIRD_PARTY to shared/third-party)"
+        if os.environ.get("WIRECONF_REQUIRE_THIRD_PARTY"):
+            pytest.fail(missing)
+        pytest.skip(missing)
+    return src
+
+
 SERVE = "-m wireconf.exec_protocol.serve agentflow"
 
 
@@ -50,12 +64,7 @@ def test_both_luthien_commits_are_listed():
 @in_process("litellm", "litellm")  # luthien's processor runs on LiteLLM, in LiteLLM's environment
 @pytest.mark.parametrize("name", LUTHIEN)
 def test_luthien_at_each_commit_runs_every_blocks_case_against_its_baseline(name, run_corpus, monkeypatch):
-    src = Path(RUNTIMES[name].env[SRC_VARIABLE])
-    if not src.is_dir():
-        missing = f"{src} is not here (set WIRECONF_THIRD_PARTY to shared/third-party)"
-        if os.environ.get("WIRECONF_REQUIRE_THIRD_PARTY"):  # .ci/run found the sources: never skip
-            pytest.fail(missing)
-        pytest.skip(missing)
+    src = luthien_src(name)
     monkeypatch.setenv(SRC_VARIABLE, str(src))
     baseline = REPO / "conformance" / f"{name}.yaml"
     run = run_corpus("--impl=luthien", "-k", "blocks", f"--baseline={baseline}")
