@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 
 import pytest
 
@@ -23,7 +24,7 @@ from wireconf.reports.findings_proofs import (
     text_hash,
 )
 from wireconf.reports.jsonl import CaseRecord
-from wireconf.repro.verify import _covered, run_node, run_script
+from wireconf.repro.verify import _covered, run_node, run_script, samples_of, warm
 
 RULE = "8.5/arguments-compact-json"
 EXPLANATION = (
@@ -183,6 +184,33 @@ def test_a_verified_run_records_its_exit_and_which_named_functions_ran(tmp_path)
     assert run.called == {"blamed:Config.transform", "blamed:Config", "blamed:helper"}  # a class: its method
     script.write_text("import time\ntime.sleep(30)\n", encoding="utf-8")
     assert run_script(script, [], timeout=1).exit == 2  # ran past its time: not reproduced
+
+
+LAZY = """def call():
+    from lazy_part import VALUE  # loaded on the first call, as an SDK's resources are
+    return VALUE
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the warm-up forks")
+def test_the_warm_up_imports_what_a_run_of_a_script_loads_lazily_not_only_its_import_lines(
+    tmp_path, monkeypatch
+):
+    (tmp_path / "lazy_top.py").write_text(LAZY, encoding="utf-8")
+    (tmp_path / "lazy_part.py").write_text("VALUE = 1\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("lazy_top", "lazy_part"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    script = "import lazy_top\n\nlazy_top.call()\nraise SystemExit(1)\n"
+    warm([script])
+    assert "lazy_top" in sys.modules and "lazy_part" not in sys.modules  # the import lines alone
+    warm([script], samples_of([("wire.openai.chat.a", script), ("wire.openai.chat.b", "raise SystemExit")]))
+    assert "lazy_part" in sys.modules  # what the sample's run loaded, imported before the forks
+
+
+def test_the_warm_up_samples_one_script_per_kind_and_api():
+    scripts = [("wire.openai.chat.a", "A"), ("wire.openai.chat.b", "B"), ("process.anthropic.x.c", "C")]
+    assert samples_of(scripts) == ["A", "C"]
 
 
 def test_a_node_run_records_its_exit_and_which_named_functions_ran_by_v8s_coverage(tmp_path):

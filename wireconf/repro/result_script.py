@@ -20,8 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from wireconf.core.error_categories import _STATUS_BASES as STATUS_BASES
-from wireconf.core.error_categories import DEFAULT_MAPPING, STATUS_ERRORS
+from wireconf.core.error_categories import DEFAULT_MAPPING, STATUS_BASES, STATUS_ERRORS
 from wireconf.repro.script import LOCAL_SERVER, MISSING, Answer, Call, Check, literal
 
 
