@@ -69,7 +69,7 @@ def _both(case_id="c1", reason=f"{IDS}: {EXTRA}", explanations=None):
 
 
 def _difference_rows(page):
-    section = page.split("### Root causes by difference", 1)[1].split("### Root causes\n", 1)[0]
+    section = page.split("### Root causes by difference", 1)[1].split("### Cases by baseline reason\n", 1)[0]
     return [line for line in section.splitlines() if re.match(r"\| \d+ \|", line)]
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import CASES
 from wireconf.corpus.rules import load_catalogue
-from wireconf.reports.findings import EXPLANATIONS, PROVED, render_findings
+from wireconf.reports.findings import EXPLANATIONS, NOT_PROVED, PROVED, render_findings
 from wireconf.reports.findings_proofs import (
     Proof,
     ProofsError,
@@ -139,15 +139,17 @@ def test_the_page_marks_a_proved_explanation_and_counts_reproductions_and_proofs
     page = render_findings(records, catalogue, [], "wireconf findings", 2, reproducible=always, proofs=proofs)
     assert EXPLANATION + PROVED in page
     assert (
-        "Of the 1 by difference, 1 have a reproduction (1 run by `wireconf repro --verify` and failing as"
-        " their finding says); 1 of the 1 explained are proved by it." in page
+        "Root causes: 1 by difference, 1 explained (1 proved by their reproduction). Of the 1 by difference,"
+        " 1 have a reproduction (1 run by `wireconf repro --verify` and failing as their finding says)."
+        in page
     )
+    assert "| rt 1.0 | 0 | 2 | 0 | 0 | 0 | 1 | 1 | 1 (1 proved) |" in page  # the same notion, the same count
     assert "Root causes by difference: 1; 1 with a reproduction" in page
     assert "of which 1 were run by" in page and "1 explained, 1 of those explanations proved" in page
     unproved = render_findings(records, catalogue, [], "wireconf findings", 2, reproducible=always, proofs={})
-    assert (
-        PROVED not in unproved and "(0 run by" in unproved and "0 of the 1 explained are proved" in unproved
-    )
+    assert PROVED not in unproved and "(0 run by" in unproved and "1 explained (0 proved" in unproved
+    assert f"| {NOT_PROVED}{EXPLANATION} |" in unproved  # an explanation not proved says so, in its row
+    assert "| rt 1.0 | 0 | 2 | 0 | 0 | 0 | 1 | 1 | 1 (0 proved) |" in unproved
 
 
 SCRIPT = """import sys
