@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wireconf.adapter_contract import RuntimeOutcome
+from wireconf.adapter_contract import NoResult, RuntimeOutcome
 from wireconf.adapters.luthien_source import SRC_VARIABLE
 from wireconf.cassettes.downloads import named_media
 from wireconf.cassettes.store import CassetteStore
@@ -54,7 +54,7 @@ from wireconf.providers.registry import APIS
 from wireconf.reports.findings import REJECTED_RULE
 from wireconf.repro.extract_templates import EXTRACT_TEMPLATES
 from wireconf.repro.js_script import JsFrame, Mode, render_js
-from wireconf.repro.js_templates import JS_E2E, JS_TEMPLATES
+from wireconf.repro.js_templates import JS_CATEGORIES, JS_E2E, JS_TEMPLATES
 from wireconf.repro.llamaindex_template import UnwritableInput
 from wireconf.repro.result_script import EXTRACTED, HANDED, ResultFrame, render_result
 from wireconf.repro.result_templates import ASYNC_TEMPLATES, MAPPING_TEMPLATES, READS_HTTP, RESULT_TEMPLATES
@@ -269,6 +269,13 @@ def checks(
             if selection.keeps(difference):
                 out.append(contract)
             continue
+        if case.kind == WIRE.name and difference.get("change") == "wrong-error":  # refused, otherwise
+            if selection.keeps(difference):
+                rule, sentence = selection.rule_of(difference, catalogue)
+                category = category_check(case, difference, rule, sentence)
+                if category is not None and category not in out:
+                    out.append(category)
+            continue
         if refused_input(case, difference):  # sent where the input was to be refused
             if selection.keeps(difference):
                 rule, sentence = selection.rule_of(difference, catalogue)
@@ -389,9 +396,11 @@ YIELDED = "yielded-before-error"
 ITEM_CHANGES = ("missing-item", "unexpected-item", "value", "type")
 _RAISED = re.compile(r": raised \((\w+)\)$")
 _WRONG_ERROR = re.compile(r": wrong-error \((?:\S+ )?(\w+) for [^)]*\)$")
-OUTCOMES = frozenset(c.__name__ for c in RuntimeOutcome.__subclasses__())
+OUTCOMES = frozenset(c.__name__ for c in RuntimeOutcome.__subclasses__()) - {NoResult.__name__}
 """What an adapter raises in its runtime's place (``adapter_contract.RuntimeOutcome``): no script raises
-those, so an error of one is not reproduced."""
+those, so an error of one is not reproduced; but ``NoResult``, the adapter's word for a return without
+the result its users read, which a script shows as that return (its template returns the runtime's
+response as it came: ``result_templates``)."""
 
 
 def category_check(
@@ -499,7 +508,7 @@ def result_reproduction(
         raise ReproError(f"{case.id} hands the runtime a mapping, not a response it reads", case=case.id)
     if mapping:
         template = MAPPING_TEMPLATES[runtime]
-    python = runtime not in JS_TEMPLATES  # its script reads a raised class's categories
+    python = runtime not in JS_TEMPLATES or runtime in JS_CATEGORIES  # its script reads a raise's category
     found = result_checks(case, differences, catalogue, selection, categories=python)
     if not found and runtime in ASYNC_TEMPLATES and case.kind == PROCESS.name:  # only process_async differs
         found = result_checks(case, differences, catalogue, selection, asynchronous=True, categories=python)
@@ -621,6 +630,10 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
             )
         if subject == "result" and change == "returned" and record.id in refusing:  # a wire case's error
             return record.impl in TEMPLATES or record.impl in JS_TEMPLATES
+        if subject == "result" and change == "wrong-error" and record.id in refusing:  # another category
+            seen = _WRONG_ERROR.search(str(difference.get("signature", "")))
+            reads = record.impl in TEMPLATES or record.impl in JS_CATEGORIES
+            return reads and seen is not None and seen.group(1) not in OUTCOMES
         if subject == YIELDED and change in ITEM_CHANGES:  # checked as the items before the raise
             subject = "result"
         if subject != "result" or change not in (*RESULT_CHANGES, "raised", "wrong-error"):
@@ -631,7 +644,8 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
             return record.impl in EXTRACT_TEMPLATES
         if change == "wrong-error":  # the category of a Python class, read as the harness reads it
             seen = _WRONG_ERROR.search(str(difference.get("signature", "")))
-            if record.impl not in RESULT_TEMPLATES or seen is None or seen.group(1) in OUTCOMES:
+            reads = record.impl in RESULT_TEMPLATES or record.impl in JS_CATEGORIES
+            if not reads or seen is None or seen.group(1) in OUTCOMES:
                 return False
         if not _served_template(record.impl, kinds.get(record.id, "")):
             return False
