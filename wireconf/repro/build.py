@@ -314,6 +314,10 @@ def reproduction(
             runtime, version, case, differences, catalogue, selection, command, location, cassettes
         )
     e2e = calls_execute(case)
+    if case.kind == E2E.name and raised_after_sending(case, differences, selection):
+        return e2e_result_reproduction(
+            runtime, version, case, differences, catalogue, selection, command, location, cassettes
+        )
     template = (E2E_TEMPLATES if e2e else TEMPLATES).get(runtime)
     if template is None and runtime not in (JS_E2E if e2e else JS_TEMPLATES):
         raise ReproError(f"no reproduction template for the runtime {runtime!r}", case=case.id)
@@ -360,6 +364,66 @@ def reproduction(
         aliases=case.api in ALIASED_APIS,
         media=named_media(messages),
     )
+
+
+RAISES = (("result", "raised"), ("result", "wrong-error"))
+"""A verdict's raise where a result, or an error of another category, was expected."""
+
+
+def raised_after_sending(
+    case: LoadedCase[Any], differences: list[dict[str, Any]], selection: Selection = Selection()
+) -> bool:
+    """Whether the selected differences of an ``e2e`` verdict are a raise where a result (or an error of
+    another category) was expected, after the runtime sent its request, and nothing of the request: what
+    it made of the recorded response, which a script's canned error answer cannot cause (the request's
+    differences keep their own script)."""
+    kept = [d for d in differences if selection.keeps(d)]
+    raised = [d for d in kept if (d.get("subject"), d.get("change")) in RAISES]
+    request = [d for d in kept if d.get("subject") == "request"]
+    return case.kind == E2E.name and not sent_none(differences) and bool(raised) and not request
+
+
+def e2e_result_reproduction(
+    runtime: str,
+    version: str,
+    case: LoadedCase[Any],
+    differences: list[dict[str, Any]],
+    catalogue: Catalogue,
+    selection: Selection,
+    command: str,
+    location: str,
+    cassettes: Path | None,
+) -> str:
+    """The script reproducing an ``e2e`` case's raise after sending: the runtime called as its adapter's
+    ``execute`` calls it (``E2E_TEMPLATES``), every request answered with the case's recorded response
+    (its cassette's first interaction: one request), the raise checked as a response case's is."""
+    template = E2E_TEMPLATES.get(runtime)
+    if template is None:
+        raise ReproError(f"no reproduction template for {runtime!r}'s e2e call of a response", case=case.id)
+    if not isinstance(expected_request(case), dict):
+        raise ReproError(f"{case.id} expects several requests: only the first is reproduced", case=case.id)
+    found = result_checks(case, differences, catalogue, selection, categories=True)
+    if not found:
+        raise ReproError(
+            f"{runtime}'s verdict on {case.id} has no raise to check"
+            + (f" that matches {selection}" if selection != Selection() else ""),
+            case=case.id,
+        )
+    store = CassetteStore(cassettes or case.path.parent)
+    recorded = store.interaction(str(getattr(case.model, "cassette", "")), 0).response
+    answer = Answer(
+        recorded.status,
+        recorded.header("content-type") or "application/json",
+        recorded.body.decode("utf-8"),
+    )
+    agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
+    try:
+        call = template(case.api, agent, to_plain(case.raw.get("messages", [])))
+    except (UnwritableInput, ModuleNotFoundError) as error:
+        raise ReproError(f"{case.id}: {runtime} cannot be called here ({error})", case=case.id) from error
+    title = f"{runtime} {version}: {found[0].rule} ({case.id})"
+    frame = ResultFrame(title, command, case.id, location, False, False)
+    return render_result(frame, call, answer, to_plain(case.raw.get("expect")), found)
 
 
 RESPONSE_KINDS = (PROCESS.name, STREAM.name, BLOCKS.name, CONVERT.name)
@@ -619,6 +683,11 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
                 or (subject in ("result", "spans") and change in ("raised", "wrong-error"))
             ):
                 return True
+        if record.id in one_request and subject == "result" and change in ("raised", "wrong-error"):
+            differences = record.differences or []  # raised after sending: what it made of the response
+            seen = _WRONG_ERROR.search(str(difference.get("signature", "")))
+            outcome = seen is not None and seen.group(1) in OUTCOMES
+            return record.impl in E2E_TEMPLATES and not sent_none(differences) and not outcome
         if subject == "request" and change == "provider-rejects" and contract_check(difference) is None:
             return False
         if subject == "request" and record.id in one_request:
