@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from wireconf.adapter_contract import NoResult, RuntimeOutcome
 from wireconf.adapters.luthien_source import SRC_VARIABLE
 from wireconf.cassettes.downloads import named_media
-from wireconf.cassettes.store import CassetteStore
+from wireconf.cassettes.store import CassetteError, CassetteStore
 from wireconf.core.differences import generic_path
 from wireconf.core.errors import WireconfError
 from wireconf.core.yaml_source import to_plain
@@ -410,7 +410,10 @@ def e2e_result_reproduction(
             case=case.id,
         )
     store = CassetteStore(cassettes or case.path.parent)
-    recorded = store.interaction(str(getattr(case.model, "cassette", "")), 0).response
+    try:
+        recorded = store.interaction(str(getattr(case.model, "cassette", "")), 0).response
+    except CassetteError as error:
+        raise ReproError(f"{case.id}: its recorded response cannot be read: {error}", case=case.id) from error
     answer = Answer(
         recorded.status,
         recorded.header("content-type") or "application/json",
