@@ -13,6 +13,7 @@ from dataclasses import replace
 import pytest
 
 from tests.conftest import CASES
+from wireconf.core.yaml_source import to_plain
 from wireconf.kinds.registry import open_corpus
 from wireconf.reports.jsonl import CaseRecord
 from wireconf.repro.build import (
@@ -699,7 +700,8 @@ def test_the_items_a_stream_yields_before_the_error_it_ends_with_are_checked(tmp
 def test_an_error_of_another_category_shows_until_the_runtime_raises_one_of_the_expected(tmp_path, corpus):
     """``wrong-error``: LlamaIndex raises RuntimeError on a safety finish where §8.8 raises ValueError
     (category blocked): the script reads the class raised as the harness does (``error_categories``);
-    an adapter's own outcome (NoResult) is not a runtime's class and is not reproduced."""
+    an adapter's outcome is not a runtime's class and is not reproduced, but NoResult, LiteLLM's return
+    without a choice, which the script shows as that return."""
     case = _case(corpus, "process.gemini.generate_content.safety-finish-raises")
     wrong = {
         **_result_difference("$", "wrong-error", ["8.8/blocked-finish-raises"]),
@@ -723,6 +725,12 @@ def test_an_error_of_another_category_shows_until_the_runtime_raises_one_of_the_
     assert shows(record, returned)
     outcome = {**wrong, "signature": "result $: wrong-error (uncategorised NoRequestSent for blocked)"}
     assert not shows(record, outcome)
+    no_result = {
+        **_result_difference("$", "raised", ["8.8/no-text-empty-string"]),
+        "signature": "result $: raised (NoResult)",
+    }
+    (returned_check,) = result_checks(case, [no_result], corpus.catalogue, Selection())
+    assert (returned_check.change, returned_check.path) == ("value", "$")  # what it returned, judged
     done = _result_script(tmp_path, "(_ for _ in ()).throw(RuntimeError('terminated early'))", [check], None)
     assert (
         done.returncode == 1
@@ -786,3 +794,56 @@ def test_the_javascript_frame_reads_a_raise_in_the_adapters_categories(tmp_path)
     reported = '(() => { throw Object.assign(new Error("failed"), { category: "provider-error" }); })()'
     assert _js(tmp_path, {}, reported, [check], mode="result").returncode == 0
     assert _js(tmp_path, {}, '"text"', [check], mode="result").returncode == 1  # returned: no error
+
+
+TRACED = """from opentelemetry import trace
+with trace.get_tracer("runtime").start_as_current_span("chat") as span:
+    span.set_attributes(ATTRIBUTES)
+    span.set_attribute("not.gen_ai", 1)
+with trace.get_tracer("runtime").start_as_current_span("http"):
+    pass"""
+
+
+def test_a_trace_of_execute_captures_the_gen_ai_spans_with_the_sdks_exporter_until_they_are_the_expected(
+    tmp_path, corpus
+):
+    """prompty emits its execute span without ``gen_ai.response.finish_reasons``: the script runs the
+    call under the OpenTelemetry SDK's in-memory exporter, its tracing switched on as the adapter does,
+    and judges the spans with gen_ai attributes on the attributes the case lists."""
+    from wireconf.repro.trace_templates import traced_call
+
+    case = _case(corpus, "trace.anthropic.messages.default-max-tokens")
+    missing = {**_difference("$[0]", "missing-item", ["7.1.8/execute-span"], subject="spans")}
+    record = CaseRecord(
+        "prompty", "1", case.id, "trace", "anthropic.messages", [], "failed", 0.0, differences=[missing]
+    )
+    shows = reproducible(corpus)
+    assert shows(record, missing) and not shows(replace(record, impl="langchain"), missing)
+    text = reproduction(
+        "prompty",
+        "1",
+        case,
+        [missing],
+        corpus.catalogue,
+        Selection(),
+        "c",
+        "here",
+        CASES.parent / "cassettes",
+    )
+    assert "InMemorySpanExporter" in text and 'Tracer.add("otel", otel_tracer())' in text
+    assert "ANSWER = {'status': 200" in text and "'change': 'value'" in text
+    expected = to_plain(case.raw["expect"])
+    check = Check("7.1.8/execute-span", "one span", "$", "value", expected)
+
+    def run(attributes):
+        call = traced_call("other", Call(("nothing",), f"ATTRIBUTES = {attributes!r}", TRACED))
+        frame = ResultFrame("t", "wireconf repro", case.id, "here", stream=False, listed=True)
+        path = tmp_path / "repro.py"
+        path.write_text(render_result(frame, call, Answer(200, "application/json", "{}"), expected, [check]))
+        return subprocess.run([sys.executable, "-I", str(path)], capture_output=True, text=True, timeout=60)
+
+    wanted = dict(expected[0]["attributes"])
+    assert run(wanted).returncode == 0  # the attributes listed, an extra non-gen_ai one and a plain span
+    del wanted["gen_ai.response.finish_reasons"]
+    done = run(wanted)
+    assert done.returncode == 1 and "7.1.8/execute-span: one span" in done.stdout, done.stdout

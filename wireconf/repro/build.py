@@ -61,6 +61,7 @@ from wireconf.repro.result_templates import ASYNC_TEMPLATES, MAPPING_TEMPLATES, 
 from wireconf.repro.script import Answer, Check, render
 from wireconf.repro.seed_templates import SEED_TEMPLATES
 from wireconf.repro.templates import ALIASED_APIS, E2E_TEMPLATES, TEMPLATES
+from wireconf.repro.trace_templates import TRACE_TEMPLATES, traced_call
 from wireconf.sdk.replay import SdkReplay
 
 if TYPE_CHECKING:
@@ -314,6 +315,10 @@ def reproduction(
             runtime, version, case, differences, catalogue, selection, command, location, cassettes
         )
     e2e = calls_execute(case)
+    if case.kind == TRACE.name and e2e and spans_judged(differences, selection):
+        return trace_reproduction(
+            runtime, version, case, differences, catalogue, selection, command, location, cassettes
+        )
     if case.kind == E2E.name and raised_after_sending(case, differences, selection):
         return e2e_result_reproduction(
             runtime, version, case, differences, catalogue, selection, command, location, cassettes
@@ -364,6 +369,59 @@ def reproduction(
         aliases=case.api in ALIASED_APIS,
         media=named_media(messages),
     )
+
+
+SPAN_CHANGES = ("missing-item", "unexpected-item", "value", "type", "missing-key", "unexpected-key")
+"""The differences of a ``trace`` case's spans a script checks (on the list of spans: the harness aligns
+it)."""
+
+
+def spans_judged(differences: list[dict[str, Any]], selection: Selection = Selection()) -> bool:
+    """Whether the selected differences of a ``trace`` case of ``execute`` are of the spans it finished
+    (not a raise before sending, which keeps its own script)."""
+    kept = [d for d in differences if selection.keeps(d)]
+    return bool(kept) and all(d.get("subject") == "spans" and d.get("change") in SPAN_CHANGES for d in kept)
+
+
+def trace_reproduction(
+    runtime: str,
+    version: str,
+    case: LoadedCase[Any],
+    differences: list[dict[str, Any]],
+    catalogue: Catalogue,
+    selection: Selection,
+    command: str,
+    location: str,
+    cassettes: Path | None,
+) -> str:
+    """The script reproducing a ``trace`` case's spans of ``execute``: the runtime called as its ``e2e``
+    template calls it against the case's recorded response, under the OpenTelemetry SDK's in-memory
+    exporter, its tracing switched on as its adapter does (``trace_templates``); the spans with
+    ``gen_ai.*`` attributes checked against the case's ``expect`` on the attributes it lists."""
+    template = E2E_TEMPLATES.get(runtime)
+    if template is None or runtime not in TRACE_TEMPLATES:
+        raise ReproError(f"no reproduction template for {runtime!r}'s spans", case=case.id)
+    kept = [d for d in differences if selection.keeps(d) and d.get("subject") == "spans"]
+    if not kept:
+        raise ReproError(f"{runtime}'s verdict on {case.id} has no difference of its spans", case=case.id)
+    rule, sentence = selection.rule_of(kept[0], catalogue)
+    expected = to_plain(case.raw.get("expect"))
+    found = [Check(rule, sentence, "$", "value", expected, True)]
+    store = CassetteStore(cassettes or case.path.parent)
+    try:
+        recorded = store.interaction(str(getattr(case.model, "cassette", "")), 0).response
+    except CassetteError as error:
+        raise ReproError(f"{case.id}: its recorded response cannot be read: {error}", case=case.id) from error
+    answer = Answer(
+        recorded.status,
+        recorded.header("content-type") or "application/json",
+        recorded.body.decode("utf-8"),
+    )
+    agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
+    call = traced_call(runtime, template(case.api, agent, to_plain(case.raw.get("messages", []))))
+    title = f"{runtime} {version}: {rule} ({case.id})"
+    frame = ResultFrame(title, command, case.id, location, False, True)
+    return render_result(frame, call, answer, expected, found)
 
 
 RAISES = (("result", "raised"), ("result", "wrong-error"))
@@ -539,7 +597,11 @@ def result_checks(
             check = Check(rule, sentence, "$", change, _error_label(case))
         elif change == "raised":  # the class the harness saw: the same raise before any request shows it
             seen = _RAISED.search(str(difference.get("signature", "")))
-            check = Check(rule, sentence, "$", change, expected_result, raised=seen.group(1) if seen else "")
+            if seen is not None and seen.group(1) == NoResult.__name__:  # the adapter's word for a return
+                check = Check(rule, sentence, "$", "value", expected_result, True)  # judged as returned
+            else:
+                raised = seen.group(1) if seen else ""
+                check = Check(rule, sentence, "$", change, expected_result, raised=raised)
         else:
             present, expected = value_at(expected_result, path)
             check = Check(rule, sentence, path, "value", expected, present)
@@ -686,6 +748,8 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
                 or (subject in ("result", "spans") and change in ("raised", "wrong-error"))
             ):
                 return True
+        if record.id in executes and subject == "spans" and change in SPAN_CHANGES:  # its spans, served
+            return record.impl in TRACE_TEMPLATES and not sent_none(record.differences or [])
         if record.id in one_request and subject == "result" and change in ("raised", "wrong-error"):
             differences = record.differences or []  # raised after sending: what it made of the response
             seen = _WRONG_ERROR.search(str(difference.get("signature", "")))
