@@ -10,10 +10,12 @@ case's serves the case's recorded response and checks what the runtime makes of 
 (``result_templates``, ``result_script``; prompty's processor handed a plain mapping, LlamaIndex's
 ``achat`` where only the async processor differs), as does a ``blocks`` or ``convert`` case's for the
 runtimes that consume LiteLLM's result (``seed_templates``); an ``extract`` case's hands the payloads
-to the runtime's extractors (``extract_templates``). A request the provider's contract rejects is
-checked at its place where the reason names one constraint (``contract_check``). Other kinds (spans,
-an e2e case's result or its several requests) get a ``ReproError`` saying so, as does a runtime with
-no template for the kind.
+to the runtime's extractors (``extract_templates``). An ``e2e`` case's raise after sending is served
+the case's recorded response (``e2e_result_reproduction``), a ``trace`` case's spans of ``execute``
+captured with the OpenTelemetry SDK's exporter (``trace_reproduction``). A request the provider's
+contract rejects is checked at its place where the reason names one constraint (``contract_check``).
+Other differences (an e2e case's result values or its several requests, other spans) get a
+``ReproError`` saying so, as does a runtime with no template for the kind.
 """
 
 from __future__ import annotations
