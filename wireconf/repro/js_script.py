@@ -113,7 +113,7 @@ const shown = (value) => (value === MISSING ? "nothing" : JSON.stringify(value))
 
 function categoryOf(error) {
   // the spec's error category of a raise, as the runtime's adapter reads it (its CATEGORIES table, as
-  // @wireconf/exec's categoryOf walks it); null: none of the spec's errors
+  // the exec client's categoryOf walks it); null: none of the spec's errors
   if (error !== null && typeof error === "object" && typeof error.category === "string") {
     return { category: error.category, status: error.status };
   }
