@@ -17,10 +17,13 @@ from wireconf.reports.baseline import BaselineError, load_baseline
 from wireconf.reports.findings import (
     EXPLANATIONS,
     NOT_EXPLAINED,
+    NOT_PROVED,
+    PROVED,
     explanation_of,
     render_findings,
     repeats_the_diff,
 )
+from wireconf.reports.findings_proofs import Proof, text_hash
 from wireconf.reports.findings_rules import is_question, readings, render_rules_view
 from wireconf.reports.jsonl import CaseRecord
 from wireconf.reports.reason_check import true_explanations
@@ -69,7 +72,7 @@ def _both(case_id="c1", reason=f"{IDS}: {EXTRA}", explanations=None):
 
 
 def _difference_rows(page):
-    section = page.split("### Root causes by difference", 1)[1].split("### Root causes\n", 1)[0]
+    section = page.split("### Root causes by difference", 1)[1].split("### Cases by baseline reason\n", 1)[0]
     return [line for line in section.splitlines() if re.match(r"\| \d+ \|", line)]
 
 
@@ -190,11 +193,17 @@ def test_the_rules_view_gives_the_spec_sentence_the_reading_and_each_runtimes_di
     assert f"The project's reading [MUST, project]: {catalogue.rules[IDS].statement}" in question
     assert (
         "- a 1.0 (1 of 1 case(s)): `$.contents[1].parts[0].functionCall.id: missing key (expected 1)`. "
-        f"Why: {ID_LOST}" in question
+        f"Why: {NOT_PROVED}{ID_LOST}" in question  # no proof: never shown as a plain explanation
     )
     assert "- b 1.0 (1 of 1 case(s))" in question and "Why: not yet explained." in question
     assert "Judged on it and never breaking it: d 1.0." in question
     assert f"| `{IDS}` | 3 of 4 | a 1.0: `$.contents[1]" in text
+    place = "$.contents[*].parts[*].functionCall.id"
+    proof = Proof("c1", IDS, place, 1, True, text_hash(ID_LOST), {"m:_parse_chat_history": True})
+    always = lambda record, difference: True  # noqa: E731 - every difference has a script here
+    proofs = {"a": {("1.0", "c1", IDS, place): proof}}
+    proved = "\n".join(render_rules_view(records, catalogue, always, proofs))
+    assert f"Why: {ID_LOST}{PROVED}" in proved  # as the root cause's row says it
 
 
 def test_an_old_reason_explains_the_place_it_names_among_its_rules_places():

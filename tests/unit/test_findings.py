@@ -12,7 +12,14 @@ import yaml
 from tests.conftest import CASES, REPO
 from wireconf.corpus.rules import Catalogue, load_catalogue
 from wireconf.reports.baseline import default_reason
-from wireconf.reports.findings import UNREVIEWED, NotRun, filed_under, render_findings, root_causes
+from wireconf.reports.findings import (
+    REASONS_HEADING,
+    UNREVIEWED,
+    NotRun,
+    filed_under,
+    render_findings,
+    root_causes,
+)
 from wireconf.reports.jsonl import CaseRecord
 
 SPEC_RULE = "8.1/null-content-empty-string"  # the spec's pseudocode
@@ -96,13 +103,14 @@ def test_the_page_opens_each_runtime_with_its_root_causes_then_the_deviations(ca
     page = render_findings(records, catalogue, [NotRun("broken", "cannot import")], "wireconf findings", 5)
 
     # passed, failed, error, unsupported, skipped, rules broken, root causes by difference, explained
-    assert "| rt 1.0 | 1 | 4 | 0 | 0 | 0 | 2 | 0 | 2 |" in page
+    # (of the root causes by difference, as the section counts them: no case here has a difference)
+    assert "| rt 1.0 | 1 | 4 | 0 | 0 | 0 | 2 | 0 | 0 (0 proved) |" in page
     assert "| broken | not run: cannot import |" in page
     assert "Not judged here" in page and "- idle 1.0" in page and "## idle" not in page
     section = page.split("## rt 1.0", 1)[1]
     assert (
-        "1 of 5 judged cases pass; 4 fail, breaking 2 rule(s). Root causes: 2 explained in the baseline, "
-        "1 case(s) not reviewed yet." in section
+        "1 of 5 judged cases pass; 4 fail, breaking 2 rule(s). Root causes: 0 by difference, 0 explained"
+        " (0 proved by their reproduction), 1 case(s) whose baseline reason is not reviewed yet." in section
     )
     table, deviations = section.split("### Deviations by rule")
     rows = [line for line in table.splitlines() if re.match(r"\| \d+ \|", line)]
@@ -113,14 +121,14 @@ def test_the_page_opens_each_runtime_with_its_root_causes_then_the_deviations(ca
     ]
     # under each rule, the cases sharing an explanation follow it once, each with its own diff
     assert deviations.count(CAUSE_A) == 1
-    assert f"**Why** (2 cases): {CAUSE_A}" in deviations
+    assert f"**Baseline reason** (2 cases): {CAUSE_A}" in deviations
     assert (
         deviations.index("`case.one`")
         < deviations.index("`case.two`")
         < deviations.index(f"`{PROJECT_RULE}`")
     )
     assert "(case.one)" in deviations and "(case.two)" in deviations
-    assert f"**Why** (1 case): {UNREVIEWED}" in deviations and "expected 1, got 2" in deviations
+    assert f"**Baseline reason** (1 case): {UNREVIEWED}" in deviations and "expected 1, got 2" in deviations
     assert catalogue.rules[PROJECT_RULE].statement in deviations
 
 
@@ -163,17 +171,17 @@ def test_a_new_runtimes_counts_match_its_tables(catalogue):
     page = render_findings(records, catalogue, [], "wireconf findings --impl mine", 13)
     section = page.split("## rt 1.0", 1)[1]
     by_difference = _rows(section, "Root causes by difference")
-    explained = [row for row in _rows(section, "Root causes") if UNREVIEWED not in row]
-    unreviewed = sum(int(row.split("|")[1]) for row in _rows(section, "Root causes") if UNREVIEWED in row)
+    explained = [row for row in _rows(section, REASONS_HEADING) if UNREVIEWED not in row]
+    unreviewed = sum(int(row.split("|")[1]) for row in _rows(section, REASONS_HEADING) if UNREVIEWED in row)
     rules = re.findall(r"^#### `([^`]+)`", section.split("### Deviations by rule", 1)[1], re.M)
     first = section.strip().splitlines()[0]
     assert (len(by_difference), len(explained), unreviewed, len(rules)) == (2, 0, 13, 1)  # the error too
     assert first.startswith(
         "0 of 13 judged cases pass; 12 fail and 1 could not be judged (error), breaking 1 rule(s) (4 case(s) "
-        "with differences no rule declares). Root causes: 2 by difference, 0 explained in the baseline, "
-        "13 case(s) not reviewed yet."
+        "with differences no rule declares). Root causes: 2 by difference, 0 explained (0 proved by their"
+        " reproduction), 13 case(s) whose baseline reason is not reviewed yet."
     ), first
-    assert "| rt 1.0 | 0 | 12 | 1 | 0 | 0 | 1 | 2 | 0 |" in page
+    assert "| rt 1.0 | 0 | 12 | 1 | 0 | 0 | 1 | 2 | 0 (0 proved) |" in page
 
 
 def test_a_pipe_in_an_explanation_does_not_break_the_table(catalogue):

@@ -7,12 +7,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 
 import pytest
 
 from tests.conftest import CASES
 from wireconf.corpus.rules import load_catalogue
-from wireconf.reports.findings import EXPLANATIONS, PROVED, render_findings
+from wireconf.reports.findings import EXPLANATIONS, NOT_PROVED, PROVED, render_findings
 from wireconf.reports.findings_proofs import (
     Proof,
     ProofsError,
@@ -23,7 +24,7 @@ from wireconf.reports.findings_proofs import (
     text_hash,
 )
 from wireconf.reports.jsonl import CaseRecord
-from wireconf.repro.verify import _covered, run_node, run_script
+from wireconf.repro.verify import _covered, run_node, run_script, samples_of, warm
 
 RULE = "8.5/arguments-compact-json"
 EXPLANATION = (
@@ -138,15 +139,17 @@ def test_the_page_marks_a_proved_explanation_and_counts_reproductions_and_proofs
     page = render_findings(records, catalogue, [], "wireconf findings", 2, reproducible=always, proofs=proofs)
     assert EXPLANATION + PROVED in page
     assert (
-        "Of the 1 by difference, 1 have a reproduction (1 run by `wireconf repro --verify` and failing as"
-        " their finding says); 1 of the 1 explained are proved by it." in page
+        "Root causes: 1 by difference, 1 explained (1 proved by their reproduction). Of the 1 by difference,"
+        " 1 have a reproduction (1 run by `wireconf repro --verify` and failing as their finding says)."
+        in page
     )
+    assert "| rt 1.0 | 0 | 2 | 0 | 0 | 0 | 1 | 1 | 1 (1 proved) |" in page  # the same notion, the same count
     assert "Root causes by difference: 1; 1 with a reproduction" in page
     assert "of which 1 were run by" in page and "1 explained, 1 of those explanations proved" in page
     unproved = render_findings(records, catalogue, [], "wireconf findings", 2, reproducible=always, proofs={})
-    assert (
-        PROVED not in unproved and "(0 run by" in unproved and "0 of the 1 explained are proved" in unproved
-    )
+    assert PROVED not in unproved and "(0 run by" in unproved and "1 explained (0 proved" in unproved
+    assert f"| {NOT_PROVED}{EXPLANATION} |" in unproved  # an explanation not proved says so, in its row
+    assert "| rt 1.0 | 0 | 2 | 0 | 0 | 0 | 1 | 1 | 1 (0 proved) |" in unproved
 
 
 SCRIPT = """import sys
@@ -183,6 +186,33 @@ def test_a_verified_run_records_its_exit_and_which_named_functions_ran(tmp_path)
     assert run.called == {"blamed:Config.transform", "blamed:Config", "blamed:helper"}  # a class: its method
     script.write_text("import time\ntime.sleep(30)\n", encoding="utf-8")
     assert run_script(script, [], timeout=1).exit == 2  # ran past its time: not reproduced
+
+
+LAZY = """def call():
+    from lazy_part import VALUE  # loaded on the first call, as an SDK's resources are
+    return VALUE
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the warm-up forks")
+def test_the_warm_up_imports_what_a_run_of_a_script_loads_lazily_not_only_its_import_lines(
+    tmp_path, monkeypatch
+):
+    (tmp_path / "lazy_top.py").write_text(LAZY, encoding="utf-8")
+    (tmp_path / "lazy_part.py").write_text("VALUE = 1\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("lazy_top", "lazy_part"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    script = "import lazy_top\n\nlazy_top.call()\nraise SystemExit(1)\n"
+    warm([script])
+    assert "lazy_top" in sys.modules and "lazy_part" not in sys.modules  # the import lines alone
+    warm([script], samples_of([("wire.openai.chat.a", script), ("wire.openai.chat.b", "raise SystemExit")]))
+    assert "lazy_part" in sys.modules  # what the sample's run loaded, imported before the forks
+
+
+def test_the_warm_up_samples_one_script_per_kind_and_api():
+    scripts = [("wire.openai.chat.a", "A"), ("wire.openai.chat.b", "B"), ("process.anthropic.x.c", "C")]
+    assert samples_of(scripts) == ["A", "C"]
 
 
 def test_a_node_run_records_its_exit_and_which_named_functions_ran_by_v8s_coverage(tmp_path):

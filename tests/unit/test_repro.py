@@ -13,6 +13,7 @@ from dataclasses import replace
 import pytest
 
 from tests.conftest import CASES
+from wireconf.core.yaml_source import to_plain
 from wireconf.kinds.registry import open_corpus
 from wireconf.reports.jsonl import CaseRecord
 from wireconf.repro.build import (
@@ -176,7 +177,9 @@ def test_an_e2e_cases_request_is_checked_against_its_expect_request_and_linked_w
     assert shows(record, extra)
     assert shows(replace(record, impl="ai-sdk"), extra)  # called as its adapter's execute calls it
     assert not shows(replace(record, impl="prompty-ts"), extra)  # no e2e template of its own
-    assert not shows(record, _result_difference("$", "raised", ["x"]))  # an e2e result: not reproduced
+    raised = _result_difference("$", "raised", ["x"])  # after sending: the recorded response, served
+    assert shows(record, raised) and not shows(replace(record, impl="ai-sdk"), raised)
+    assert not shows(record, {**raised, "change": "value"})  # an e2e result's value: not reproduced
 
 
 REFUSES = "wire.anthropic.messages.tool-call-arguments-not-json-raises"
@@ -558,8 +561,12 @@ def test_an_e2e_raise_before_sending_is_one_check_that_the_runtime_sends(corpus,
         "prompty", "1", E2E_RAISES, "e2e", "openai.embeddings", [], "failed", 0.0, differences=[none, raised]
     )
     assert shows(record, none) and shows(record, raised)
-    sent = replace(record, differences=[raised])  # raised after sending (the answer): not reproduced
-    assert not shows(sent, raised)
+    sent = replace(record, differences=[raised])  # raised after sending: the recorded answer, served
+    assert shows(sent, raised) and not shows(replace(sent, impl="ai-sdk"), raised)
+    served = reproduction(
+        "prompty", "1", case, [raised], corpus.catalogue, Selection(), "c", "here", CASES.parent / "cassettes"
+    )
+    assert "ANSWER = {'status': 200" in served and "'change': 'raised'" in served  # not the canned 400
     check = found[0]
     done = _script(
         tmp_path,
@@ -693,7 +700,8 @@ def test_the_items_a_stream_yields_before_the_error_it_ends_with_are_checked(tmp
 def test_an_error_of_another_category_shows_until_the_runtime_raises_one_of_the_expected(tmp_path, corpus):
     """``wrong-error``: LlamaIndex raises RuntimeError on a safety finish where §8.8 raises ValueError
     (category blocked): the script reads the class raised as the harness does (``error_categories``);
-    an adapter's own outcome (NoResult) is not a runtime's class and is not reproduced."""
+    an adapter's outcome is not a runtime's class and is not reproduced, but NoResult, LiteLLM's return
+    without a choice, which the script shows as that return."""
     case = _case(corpus, "process.gemini.generate_content.safety-finish-raises")
     wrong = {
         **_result_difference("$", "wrong-error", ["8.8/blocked-finish-raises"]),
@@ -709,9 +717,20 @@ def test_an_error_of_another_category_shows_until_the_runtime_raises_one_of_the_
     shows = reproducible(corpus)
     record = CaseRecord("llamaindex", "1", case.id, "process", "gemini.generate_content", [], "failed", 0.0)
     assert shows(record, wrong)
-    assert not shows(replace(record, impl="ai-sdk"), wrong)  # a JavaScript class: the adapter's reading
-    outcome = {**wrong, "signature": "result $: wrong-error (uncategorised NoResult for empty-response)"}
+    assert shows(replace(record, impl="ai-sdk"), wrong)  # read by the adapter's table, inlined
+    assert not shows(replace(record, impl="prompty-ts"), wrong)  # a JavaScript runtime without one
+    # NoResult: the adapter's word for a return without a choice, shown as that return; another outcome
+    # (no request sent) is the adapter's doing, not reproduced
+    returned = {**wrong, "signature": "result $: wrong-error (uncategorised NoResult for empty-response)"}
+    assert shows(record, returned)
+    outcome = {**wrong, "signature": "result $: wrong-error (uncategorised NoRequestSent for blocked)"}
     assert not shows(record, outcome)
+    no_result = {
+        **_result_difference("$", "raised", ["8.8/no-text-empty-string"]),
+        "signature": "result $: raised (NoResult)",
+    }
+    (returned_check,) = result_checks(case, [no_result], corpus.catalogue, Selection())
+    assert (returned_check.change, returned_check.path) == ("value", "$")  # what it returned, judged
     done = _result_script(tmp_path, "(_ for _ in ()).throw(RuntimeError('terminated early'))", [check], None)
     assert (
         done.returncode == 1
@@ -722,3 +741,109 @@ def test_an_error_of_another_category_shows_until_the_runtime_raises_one_of_the_
         == 0
     )
     assert _result_script(tmp_path, "'text'", [check], None).returncode == 1  # returned: no error at all
+
+
+def test_a_wire_raise_of_another_category_shows_until_the_runtime_refuses_the_input_as_the_rule_says(
+    tmp_path, corpus
+):
+    """LlamaIndex raises KeyError for a tool message without an id, where §7.5 refuses the input
+    (invalid-input, ValueError in Python): the wire script reads the raise as the harness does, and a
+    request sent is no refusal either."""
+    case = _case(corpus, "wire.anthropic.messages.tool-message-without-id-raises")
+    wrong = {
+        **_difference("$", "wrong-error", ["7.5/tool-result-message"], subject="result"),
+        "signature": "result $: wrong-error (uncategorised KeyError for invalid-input)",
+    }
+    (check,) = checks(case, [wrong], corpus.catalogue, Selection())
+    assert (check.change, check.expected, check.raised) == (
+        "category",
+        {"category": "invalid-input", "status": None},
+        "KeyError",
+    )
+    record = CaseRecord("llamaindex", "1", case.id, "wire", "anthropic.messages", [], "failed", 0.0)
+    assert reproducible(corpus)(record, wrong)
+    done = _script(tmp_path, {}, sends="raise KeyError('tool_call_id')", found=[check])
+    assert done.returncode == 1, done.stdout
+    assert "expected: an error of category invalid-input (in Python: ValueError or TypeError)" in done.stdout
+    assert "actual:   it raised builtins.KeyError: 'tool_call_id'" in done.stdout
+    assert _script(tmp_path, {}, sends="raise ValueError('no id')", found=[check]).returncode == 0
+    sent = _script(tmp_path, {"messages": []}, found=[check])  # it sends: no refusal at all
+    assert sent.returncode == 1 and "raised before any request" in sent.stdout
+
+
+def test_the_javascript_frame_reads_a_raise_in_the_adapters_categories(tmp_path):
+    """The AI SDK's scripts read a raise as its adapter does: its CATEGORIES table, taken from
+    server.mjs (the class and an APICallError's statusCode), and an error that carries its category
+    (the adapter's reading of a stream's error part)."""
+    from wireconf.repro.js_templates import categories_code
+
+    table = categories_code()
+    assert '[InvalidPromptError, "invalid-input"]' in table and "error.statusCode >= 400" in table
+    assert table.rstrip().endswith('(await import("ai"));')
+    check = Check(
+        "8.4/error-raises", "raises", "$", "category", {"category": "provider-error", "status": None}
+    )
+    plain = _js(
+        tmp_path, {}, '(() => { throw new Error("Invalid JSON response"); })()', [check], mode="result"
+    )
+    assert plain.returncode == 1, plain.stderr
+    assert "expected: an error of category provider-error" in plain.stdout
+    assert (
+        "actual:   it raised Error: Invalid JSON response, read as none of the spec's errors" in plain.stdout
+    )
+    reported = '(() => { throw Object.assign(new Error("failed"), { category: "provider-error" }); })()'
+    assert _js(tmp_path, {}, reported, [check], mode="result").returncode == 0
+    assert _js(tmp_path, {}, '"text"', [check], mode="result").returncode == 1  # returned: no error
+
+
+TRACED = """from opentelemetry import trace
+with trace.get_tracer("runtime").start_as_current_span("chat") as span:
+    span.set_attributes(ATTRIBUTES)
+    span.set_attribute("not.gen_ai", 1)
+with trace.get_tracer("runtime").start_as_current_span("http"):
+    pass"""
+
+
+def test_a_trace_of_execute_captures_the_gen_ai_spans_with_the_sdks_exporter_until_they_are_the_expected(
+    tmp_path, corpus
+):
+    """prompty emits its execute span without ``gen_ai.response.finish_reasons``: the script runs the
+    call under the OpenTelemetry SDK's in-memory exporter, its tracing switched on as the adapter does,
+    and judges the spans with gen_ai attributes on the attributes the case lists."""
+    from wireconf.repro.trace_templates import traced_call
+
+    case = _case(corpus, "trace.anthropic.messages.default-max-tokens")
+    missing = {**_difference("$[0]", "missing-item", ["7.1.8/execute-span"], subject="spans")}
+    record = CaseRecord(
+        "prompty", "1", case.id, "trace", "anthropic.messages", [], "failed", 0.0, differences=[missing]
+    )
+    shows = reproducible(corpus)
+    assert shows(record, missing) and not shows(replace(record, impl="langchain"), missing)
+    text = reproduction(
+        "prompty",
+        "1",
+        case,
+        [missing],
+        corpus.catalogue,
+        Selection(),
+        "c",
+        "here",
+        CASES.parent / "cassettes",
+    )
+    assert "InMemorySpanExporter" in text and 'Tracer.add("otel", otel_tracer())' in text
+    assert "ANSWER = {'status': 200" in text and "'change': 'value'" in text
+    expected = to_plain(case.raw["expect"])
+    check = Check("7.1.8/execute-span", "one span", "$", "value", expected)
+
+    def run(attributes):
+        call = traced_call("other", Call(("nothing",), f"ATTRIBUTES = {attributes!r}", TRACED))
+        frame = ResultFrame("t", "wireconf repro", case.id, "here", stream=False, listed=True)
+        path = tmp_path / "repro.py"
+        path.write_text(render_result(frame, call, Answer(200, "application/json", "{}"), expected, [check]))
+        return subprocess.run([sys.executable, "-I", str(path)], capture_output=True, text=True, timeout=60)
+
+    wanted = dict(expected[0]["attributes"])
+    assert run(wanted).returncode == 0  # the attributes listed, an extra non-gen_ai one and a plain span
+    del wanted["gen_ai.response.finish_reasons"]
+    done = run(wanted)
+    assert done.returncode == 1 and "7.1.8/execute-span: one span" in done.stdout, done.stdout

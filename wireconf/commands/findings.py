@@ -355,6 +355,11 @@ def _render(args: argparse.Namespace, cases: Path, outcomes: list[tuple[dict[str
         records += found
     command = COMMAND + "".join(f" --impl {i}" for i in args.impl)
     size = sum(1 for _ in corpus.cases())
+    shows = reproducible(corpus)
+    proofs = {
+        runtime: load_impl_proofs(Path(args.baselines), runtime)
+        for runtime in sorted({record.impl for record in records})
+    }
     text = render_findings(
         records,
         corpus.catalogue,
@@ -362,16 +367,13 @@ def _render(args: argparse.Namespace, cases: Path, outcomes: list[tuple[dict[str
         command,
         size,
         [
-            *render_rules_view(records, corpus.catalogue),
+            *render_rules_view(records, corpus.catalogue, shows, proofs),
             *_side_by_side(records, corpus),
             *render_rejections(expected_rejections(corpus)),
         ],
         corpus.catalogue.version,
-        reproducible(corpus),
-        {
-            runtime: load_impl_proofs(Path(args.baselines), runtime)
-            for runtime in sorted({record.impl for record in records})
-        },
+        shows,
+        proofs,
     )
     write_atomic(Path(args.out), text)
     print(f"wrote {args.out}", file=sys.stderr)

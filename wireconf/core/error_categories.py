@@ -81,7 +81,7 @@ STATUS_ERRORS: dict[str, int] = {
 """The official SDKs' status error classes and their status, for an exception that crossed a process
 by its class names alone (an exec runtime of protocol 1 or 2) and so lost its ``status_code``."""
 
-_STATUS_BASES = ("APIStatusError", "APIError")
+STATUS_BASES = ("APIStatusError", "APIError")
 """The base classes the official SDKs name their HTTP errors after (OpenAI's and Anthropic's
 ``APIStatusError``, google-genai's ``APIError``): read by name, so that no provider is named here."""
 
@@ -156,7 +156,7 @@ def _status(exc: BaseException) -> int | None:
 def _status_error(exc: BaseException) -> Categorised | None:
     """An SDK's status error: the provider's HTTP error with its status; a status below 400 (an error
     event in a 200 stream, as the Anthropic SDK raises it) is an error the response reports."""
-    if not any(cls.__name__ in (*_STATUS_BASES, *STATUS_ERRORS) for cls in type(exc).__mro__):
+    if not any(cls.__name__ in (*STATUS_BASES, *STATUS_ERRORS) for cls in type(exc).__mro__):
         return None
     status = _status(exc)
     if status is None:

@@ -135,6 +135,15 @@ def _filed_by_reason(record: CaseRecord) -> tuple[str, str | None]:
     return fallback, reason
 
 
+REASONS_HEADING = "Cases by baseline reason"
+REASON_WORD = "Baseline reason"
+REASONS_NOTE = (
+    "The reason each case's baseline entry gives, as written (one per case, not per root cause): an"
+    " explanation of a root cause is the one its row above shows, proved or not."
+)
+"""The per-case reasons are shown as what they are, so that the page has one notion of an explained root
+cause: the table by difference's, counted as the page's table counts it."""
+
 UNREVIEWED = "(not reviewed yet: the baseline's reason is the harness's first diff line)"
 NOT_EXPLAINED = "not yet explained"
 
@@ -221,7 +230,7 @@ def _rule_heading(rule_id: str, catalogue: Catalogue) -> list[str]:
 
 
 def _cause_table(causes: list[RootCause], catalogue: Catalogue) -> list[str]:
-    out = ["| cases | root cause | rules broken | basis |", "|---:|---|---|---|"]
+    out = ["| cases | baseline reason | rules broken | basis |", "|---:|---|---|---|"]
     for cause in causes:
         text = cause.explanation or UNREVIEWED
         rules = cause.rules
@@ -277,6 +286,8 @@ Proofs = dict[str, dict[Key, Proof]]
 """The proofs of each runtime's explanations (``findings_proofs``), by the runtime's adapter name."""
 
 PROVED = " *(proved by its reproduction)*"
+NOT_PROVED = "*(explained, not yet proved)* "
+"""How a root cause's explanation that its reproduction has not proved opens: never a plain explanation."""
 
 
 def proof_of(
@@ -328,7 +339,9 @@ def _difference_table(
         explanation = cause_explanation(cause, by_id)
         rules = cause.rules_text(code=True)
         text = _cell(explanation or NOT_EXPLAINED)
-        text += PROVED if proved(cause, explanation, by_id, reproducible, proofs) else ""
+        if explanation is not None:
+            shown = proved(cause, explanation, by_id, reproducible, proofs)
+            text = text + PROVED if shown else NOT_PROVED + text
         command = _cell(repro_command(cause, by_id, reproducible))
         example = f"`{_cell(cause.example)}`"
         out.append(f"| {len(cause.cases)} | {rules} | {cause.tier_text} | {example} | {text} | {command} |")
@@ -342,7 +355,7 @@ def _deviations(cases: list[CaseRecord], rule_id: str) -> list[str]:
         count = len(cause.records)
         out += [
             "",
-            f"**Why** ({count} case{'s' if count > 1 else ''}): {cause.explanation or UNREVIEWED}",
+            f"**{REASON_WORD}** ({count} case{'s' if count > 1 else ''}): {cause.explanation or UNREVIEWED}",
             "",
         ]
         for record in cause.records:
@@ -373,13 +386,13 @@ def _rules_broken(groups: dict[str, list[CaseRecord]]) -> list[str]:
 def _counts_line(
     rt: RuntimeSummary,
     groups: dict[str, list[CaseRecord]],
-    by_difference: list[Cause],
+    rows: RowCounts,
     causes: list[RootCause],
 ) -> str:
     """The section's first sentence, whose every count is that of a table or list below it: the failed
     and not-judged cases, the rules they are filed under (Deviations by rule), the rows of "Root causes by
-    difference" and of "Root causes" (the explanations written in the baseline, and the row of the cases
-    not reviewed yet)."""
+    difference", those explained and those proved (the one notion of an explained root cause, as the
+    page's table counts it), and the cases whose baseline reason is still the generated one."""
     failed, errors = rt.counts["failed"], rt.counts["error"]
     rules = len(_rules_broken(groups))
     unruled = len(groups.get(NO_RULE, []))
@@ -387,12 +400,13 @@ def _counts_line(
     text += f" and {errors} could not be judged (error)" if errors else ""
     text += f", breaking {rules} rule(s)"
     text += f" ({unruled} case(s) with differences no rule declares)" if unruled else ""
-    explained = [c for c in causes if c.explanation is not None]
     unreviewed = sum(len(c.records) for c in causes if c.explanation is None)
-    tables = [f"{len(by_difference)} by difference"] if by_difference else []
-    tables.append(f"{len(explained)} explained in the baseline")
+    tables = [
+        f"{rows.rows} by difference",
+        f"{rows.explained} explained ({rows.proven} proved by their reproduction)",
+    ]
     if unreviewed:
-        tables.append(f"{unreviewed} case(s) not reviewed yet")
+        tables.append(f"{unreviewed} case(s) whose baseline reason is not reviewed yet")
     return text + f". Root causes: {', '.join(tables)}." if causes else text + "."
 
 
@@ -439,13 +453,12 @@ def _runtime_section(
 ) -> list[str]:
     out = ["", f"## {text(rt.label)}", ""]
     by_difference = difference_causes(rt)
-    counts = _counts_line(rt, groups, by_difference, causes)
     rows = row_counts(rt, by_difference, reproducible, proofs or {})
+    counts = _counts_line(rt, groups, rows, causes)
     if by_difference and rows.reproduced:
         counts += (
             f" Of the {rows.rows} by difference, {rows.reproduced} have a reproduction ({rows.shown} run by"
-            f" `wireconf repro --verify` and failing as their finding says); {rows.proven} of the"
-            f" {rows.explained} explained are proved by it."
+            " `wireconf repro --verify` and failing as their finding says)."
         )
     out.append(counts + _capabilities(rt))
     out += [
@@ -460,21 +473,23 @@ def _runtime_section(
     table = _difference_table(rt, by_difference, reproducible, proofs or {})
     if table:
         out += ["", "### Root causes by difference", "", *table]
-    out += ["", "### Root causes", "", *_cause_table(causes, catalogue), "", "### Deviations by rule"]
+    out += ["", f"### {REASONS_HEADING}", "", REASONS_NOTE, "", *_cause_table(causes, catalogue)]
+    out += ["", "### Deviations by rule"]
     for rule_id, cases in groups.items():
         out += ["", *_rule_heading(rule_id, catalogue)[:-1], *_deviations(cases, rule_id)]
     return out
 
 
 INTRO = [
-    "Each runtime's section opens with its root causes: an explanation written once in the runtime's",
-    "baseline (`conformance/<runtime>.yaml`, case id → `<rule>: <explanation>`) and the number of",
-    "failing cases it accounts for. Then every failing case, filed under the rule it breaks, with the",
-    "rule's text, the explanation and the harness's diff. The spec profile counts the cases whose diff",
-    "breaks no rule of the spec's text; the interop profile, those that pass once differences the",
-    "provider reads alike (its equivalences, with their sources) are set aside as representation; the",
-    "full profile, those that pass every rule. Root causes by",
-    "difference group the failures that break the same rule at the same place in the same way.",
+    "Each runtime's section opens with its root causes by difference: the failures that break the same",
+    "rule at the same place in the same way, each with one explanation (written in the runtime's",
+    "baseline, `conformance/<runtime>.yaml`, for that rule and place), marked proved when its",
+    "reproduction ran, failed as its finding says and called every function the explanation names,",
+    "else *explained, not yet proved*; the page's table counts the same root causes. Then every failing",
+    "case, filed under the rule it breaks, with the rule's text, its baseline reason as written and the",
+    "harness's diff. The spec profile counts the cases whose diff breaks no rule of the spec's text; the",
+    "interop profile, those that pass once differences the provider reads alike (its equivalences, with",
+    "their sources) are set aside as representation; the full profile, those that pass every rule.",
     "A rule whose basis is a *project decision* is",
     "where the specification is silent or ambiguous and wireconf decided (the decision is quoted with",
     "the rule, and in docs/rules.md); a runtime that differs there deserves a look rather than a verdict.",
@@ -530,7 +545,7 @@ def render_findings(
         "",
         "| runtime | "
         + " | ".join(COLUMNS)
-        + " | rules broken | root causes by difference | explained | spec profile | interop profile "
+        + " | rules broken | root causes by difference | explained (proved) | spec profile | interop profile "
         "| full profile |",
         "|---|" + "---|" * (len(COLUMNS) + 6),
     ]
@@ -544,9 +559,9 @@ def render_findings(
         counts = " | ".join(str(rt.counts[c]) for c in COLUMNS)
         figures = (rt.spec_conform, rt.interop_pass, rt.counts["passed"])
         profiles = " | ".join(f"{n}/{rt.judged}" for n in figures)
-        explained = sum(1 for c in causes if c.explanation is not None)
+        rows = row_counts(rt, difference_causes(rt), reproducible, proofs or {})
         rules = len(_rules_broken(groups))
-        causes_row = f"{rules} | {len(difference_causes(rt))} | {explained}"
+        causes_row = f"{rules} | {rows.rows} | {rows.explained} ({rows.proven} proved)"
         out.append(f"| {text(rt.label)} | {counts} | {causes_row} | {profiles} |")
     for item in not_run:
         out.append(f"| {text(item.impl)} | not run: {text(item.reason)} |" + " |" * (len(COLUMNS) + 5))

@@ -16,9 +16,19 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from wireconf.corpus.rules import Catalogue
-from wireconf.reports.findings import explanation_of
+from wireconf.reports.findings import (
+    NOT_PROVED,
+    PROVED,
+    Proofs,
+    Reproducible,
+    cause_explanation,
+    difference_causes,
+    explanation_of,
+    proved,
+)
 from wireconf.reports.jsonl import CaseRecord
 from wireconf.reports.markdown import text
+from wireconf.reports.matrix import build_matrix
 
 QUESTION_MINIMUM = 3
 EXAMPLE_LENGTH = 160
@@ -82,9 +92,30 @@ def _cell(value: str) -> str:
     return value.replace("|", "\\|").replace("\n", " ")
 
 
-def render_rules_view(records: list[CaseRecord], catalogue: Catalogue) -> list[str]:
+def proved_explanations(
+    records: list[CaseRecord], reproducible: Reproducible | None, proofs: Proofs
+) -> set[tuple[str, str]]:
+    """(runtime, explanation) of every root cause by difference whose reproduction proves its explanation
+    (``findings.proved``): the page's one notion of a proved explanation."""
+    out: set[tuple[str, str]] = set()
+    for rt in build_matrix(records).runtimes:
+        by_id = {r.id: r for r in rt.failures}
+        for cause in difference_causes(rt):
+            explanation = cause_explanation(cause, by_id)
+            if explanation is not None and proved(cause, explanation, by_id, reproducible, proofs):
+                out.update((by_id[case].runtime, explanation) for case in cause.cases)
+    return out
+
+
+def render_rules_view(
+    records: list[CaseRecord],
+    catalogue: Catalogue,
+    reproducible: Reproducible | None = None,
+    proofs: Proofs | None = None,
+) -> list[str]:
     """The page's section: the questions for the spec's authors, then every rule broken by two runtimes or
-    more, most runtimes first."""
+    more, most runtimes first; an explanation is marked proved by its reproduction, or not yet."""
+    shown = proved_explanations(records, reproducible, proofs or {})
     found = readings(records)
     broken = {rule: by for rule, by in found.items() if sum(1 for r in by.values() if r.broken) >= 2}
     order = sorted(broken, key=lambda rule: (-sum(1 for r in broken[rule].values() if r.broken), rule))
@@ -101,7 +132,7 @@ def render_rules_view(records: list[CaseRecord], catalogue: Catalogue) -> list[s
     if questions:
         out += ["", "### Questions for the spec's authors"]
     for rule_id in questions:
-        out += _question(rule_id, broken[rule_id], catalogue)
+        out += _question(rule_id, broken[rule_id], catalogue, shown)
     out += ["", "### Which runtimes break each rule", ""]
     out += ["| rule | broken by | runtimes and their difference |", "|---|---:|---|"]
     for rule_id in order:
@@ -112,7 +143,9 @@ def render_rules_view(records: list[CaseRecord], catalogue: Catalogue) -> list[s
     return out
 
 
-def _question(rule_id: str, by: dict[str, Reading], catalogue: Catalogue) -> list[str]:
+def _question(
+    rule_id: str, by: dict[str, Reading], catalogue: Catalogue, shown: set[tuple[str, str]]
+) -> list[str]:
     rule = catalogue.rules.get(rule_id)
     breaking = sorted(name for name, r in by.items() if r.broken)
     out = ["", f"#### `{rule_id}`: broken by {len(breaking)} of the {len(by)} runtimes judged on it", ""]
@@ -128,7 +161,11 @@ def _question(rule_id: str, by: dict[str, Reading], catalogue: Catalogue) -> lis
         reading = by[name]
         line = f"- {text(name)} ({len(reading.broken)} of {len(reading.judged)} case(s)): `{reading.example}`"
         explained = reading.explanations.most_common(1)
-        out.append(line + (f". Why: {explained[0][0]}" if explained else ". Why: not yet explained."))
+        if not explained:
+            out.append(line + ". Why: not yet explained.")
+            continue
+        why = explained[0][0]
+        out.append(line + (f". Why: {why}{PROVED}" if (name, why) in shown else f". Why: {NOT_PROVED}{why}"))
     passing = sorted(name for name, r in by.items() if not r.broken)
     if passing:
         out += ["", f"Judged on it and never breaking it: {', '.join(text(n) for n in passing)}."]

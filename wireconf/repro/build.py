@@ -10,10 +10,12 @@ case's serves the case's recorded response and checks what the runtime makes of 
 (``result_templates``, ``result_script``; prompty's processor handed a plain mapping, LlamaIndex's
 ``achat`` where only the async processor differs), as does a ``blocks`` or ``convert`` case's for the
 runtimes that consume LiteLLM's result (``seed_templates``); an ``extract`` case's hands the payloads
-to the runtime's extractors (``extract_templates``). A request the provider's contract rejects is
-checked at its place where the reason names one constraint (``contract_check``). Other kinds (spans,
-an e2e case's result or its several requests) get a ``ReproError`` saying so, as does a runtime with
-no template for the kind.
+to the runtime's extractors (``extract_templates``). An ``e2e`` case's raise after sending is served
+the case's recorded response (``e2e_result_reproduction``), a ``trace`` case's spans of ``execute``
+captured with the OpenTelemetry SDK's exporter (``trace_reproduction``). A request the provider's
+contract rejects is checked at its place where the reason names one constraint (``contract_check``).
+Other differences (an e2e case's result values or its several requests, other spans) get a
+``ReproError`` saying so, as does a runtime with no template for the kind.
 """
 
 from __future__ import annotations
@@ -27,10 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wireconf.adapter_contract import RuntimeOutcome
+from wireconf.adapter_contract import NoResult, RuntimeOutcome
 from wireconf.adapters.luthien_source import SRC_VARIABLE
 from wireconf.cassettes.downloads import named_media
-from wireconf.cassettes.store import CassetteStore
+from wireconf.cassettes.store import CassetteError, CassetteStore
 from wireconf.core.differences import generic_path
 from wireconf.core.errors import WireconfError
 from wireconf.core.yaml_source import to_plain
@@ -54,13 +56,14 @@ from wireconf.providers.registry import APIS
 from wireconf.reports.findings import REJECTED_RULE
 from wireconf.repro.extract_templates import EXTRACT_TEMPLATES
 from wireconf.repro.js_script import JsFrame, Mode, render_js
-from wireconf.repro.js_templates import JS_E2E, JS_TEMPLATES
+from wireconf.repro.js_templates import JS_CATEGORIES, JS_E2E, JS_TEMPLATES
 from wireconf.repro.llamaindex_template import UnwritableInput
 from wireconf.repro.result_script import EXTRACTED, HANDED, ResultFrame, render_result
 from wireconf.repro.result_templates import ASYNC_TEMPLATES, MAPPING_TEMPLATES, READS_HTTP, RESULT_TEMPLATES
 from wireconf.repro.script import Answer, Check, render
 from wireconf.repro.seed_templates import SEED_TEMPLATES
 from wireconf.repro.templates import ALIASED_APIS, E2E_TEMPLATES, TEMPLATES
+from wireconf.repro.trace_templates import TRACE_TEMPLATES, traced_call
 from wireconf.sdk.replay import SdkReplay
 
 if TYPE_CHECKING:
@@ -269,6 +272,13 @@ def checks(
             if selection.keeps(difference):
                 out.append(contract)
             continue
+        if case.kind == WIRE.name and difference.get("change") == "wrong-error":  # refused, otherwise
+            if selection.keeps(difference):
+                rule, sentence = selection.rule_of(difference, catalogue)
+                category = category_check(case, difference, rule, sentence)
+                if category is not None and category not in out:
+                    out.append(category)
+            continue
         if refused_input(case, difference):  # sent where the input was to be refused
             if selection.keeps(difference):
                 rule, sentence = selection.rule_of(difference, catalogue)
@@ -307,6 +317,14 @@ def reproduction(
             runtime, version, case, differences, catalogue, selection, command, location, cassettes
         )
     e2e = calls_execute(case)
+    if case.kind == TRACE.name and e2e and spans_judged(differences, selection):
+        return trace_reproduction(
+            runtime, version, case, differences, catalogue, selection, command, location, cassettes
+        )
+    if case.kind == E2E.name and raised_after_sending(case, differences, selection):
+        return e2e_result_reproduction(
+            runtime, version, case, differences, catalogue, selection, command, location, cassettes
+        )
     template = (E2E_TEMPLATES if e2e else TEMPLATES).get(runtime)
     if template is None and runtime not in (JS_E2E if e2e else JS_TEMPLATES):
         raise ReproError(f"no reproduction template for the runtime {runtime!r}", case=case.id)
@@ -355,6 +373,122 @@ def reproduction(
     )
 
 
+SPAN_CHANGES = ("missing-item", "unexpected-item", "value", "type", "missing-key", "unexpected-key")
+"""The differences of a ``trace`` case's spans a script checks (on the list of spans: the harness aligns
+it)."""
+
+
+def spans_judged(differences: list[dict[str, Any]], selection: Selection = Selection()) -> bool:
+    """Whether the selected differences of a ``trace`` case of ``execute`` are of the spans it finished
+    (not a raise before sending, which keeps its own script)."""
+    kept = [d for d in differences if selection.keeps(d)]
+    return bool(kept) and all(d.get("subject") == "spans" and d.get("change") in SPAN_CHANGES for d in kept)
+
+
+def trace_reproduction(
+    runtime: str,
+    version: str,
+    case: LoadedCase[Any],
+    differences: list[dict[str, Any]],
+    catalogue: Catalogue,
+    selection: Selection,
+    command: str,
+    location: str,
+    cassettes: Path | None,
+) -> str:
+    """The script reproducing a ``trace`` case's spans of ``execute``: the runtime called as its ``e2e``
+    template calls it against the case's recorded response, under the OpenTelemetry SDK's in-memory
+    exporter, its tracing switched on as its adapter does (``trace_templates``); the spans with
+    ``gen_ai.*`` attributes checked against the case's ``expect`` on the attributes it lists."""
+    template = E2E_TEMPLATES.get(runtime)
+    if template is None or runtime not in TRACE_TEMPLATES:
+        raise ReproError(f"no reproduction template for {runtime!r}'s spans", case=case.id)
+    kept = [d for d in differences if selection.keeps(d) and d.get("subject") == "spans"]
+    if not kept:
+        raise ReproError(f"{runtime}'s verdict on {case.id} has no difference of its spans", case=case.id)
+    rule, sentence = selection.rule_of(kept[0], catalogue)
+    expected = to_plain(case.raw.get("expect"))
+    found = [Check(rule, sentence, "$", "value", expected, True)]
+    store = CassetteStore(cassettes or case.path.parent)
+    try:
+        recorded = store.interaction(str(getattr(case.model, "cassette", "")), 0).response
+    except CassetteError as error:
+        raise ReproError(f"{case.id}: its recorded response cannot be read: {error}", case=case.id) from error
+    answer = Answer(
+        recorded.status,
+        recorded.header("content-type") or "application/json",
+        recorded.body.decode("utf-8"),
+    )
+    agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
+    call = traced_call(runtime, template(case.api, agent, to_plain(case.raw.get("messages", []))))
+    title = f"{runtime} {version}: {rule} ({case.id})"
+    frame = ResultFrame(title, command, case.id, location, False, True)
+    return render_result(frame, call, answer, expected, found)
+
+
+RAISES = (("result", "raised"), ("result", "wrong-error"))
+"""A verdict's raise where a result, or an error of another category, was expected."""
+
+
+def raised_after_sending(
+    case: LoadedCase[Any], differences: list[dict[str, Any]], selection: Selection = Selection()
+) -> bool:
+    """Whether the selected differences of an ``e2e`` verdict are a raise where a result (or an error of
+    another category) was expected, after the runtime sent its request, and nothing of the request: what
+    it made of the recorded response, which a script's canned error answer cannot cause (the request's
+    differences keep their own script)."""
+    kept = [d for d in differences if selection.keeps(d)]
+    raised = [d for d in kept if (d.get("subject"), d.get("change")) in RAISES]
+    request = [d for d in kept if d.get("subject") == "request"]
+    return case.kind == E2E.name and not sent_none(differences) and bool(raised) and not request
+
+
+def e2e_result_reproduction(
+    runtime: str,
+    version: str,
+    case: LoadedCase[Any],
+    differences: list[dict[str, Any]],
+    catalogue: Catalogue,
+    selection: Selection,
+    command: str,
+    location: str,
+    cassettes: Path | None,
+) -> str:
+    """The script reproducing an ``e2e`` case's raise after sending: the runtime called as its adapter's
+    ``execute`` calls it (``E2E_TEMPLATES``), every request answered with the case's recorded response
+    (its cassette's first interaction: one request), the raise checked as a response case's is."""
+    template = E2E_TEMPLATES.get(runtime)
+    if template is None:
+        raise ReproError(f"no reproduction template for {runtime!r}'s e2e call of a response", case=case.id)
+    if not isinstance(expected_request(case), dict):
+        raise ReproError(f"{case.id} expects several requests: only the first is reproduced", case=case.id)
+    found = result_checks(case, differences, catalogue, selection, categories=True)
+    if not found:
+        raise ReproError(
+            f"{runtime}'s verdict on {case.id} has no raise to check"
+            + (f" that matches {selection}" if selection != Selection() else ""),
+            case=case.id,
+        )
+    store = CassetteStore(cassettes or case.path.parent)
+    try:
+        recorded = store.interaction(str(getattr(case.model, "cassette", "")), 0).response
+    except CassetteError as error:
+        raise ReproError(f"{case.id}: its recorded response cannot be read: {error}", case=case.id) from error
+    answer = Answer(
+        recorded.status,
+        recorded.header("content-type") or "application/json",
+        recorded.body.decode("utf-8"),
+    )
+    agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
+    try:
+        call = template(case.api, agent, to_plain(case.raw.get("messages", [])))
+    except (UnwritableInput, ModuleNotFoundError) as error:
+        raise ReproError(f"{case.id}: {runtime} cannot be called here ({error})", case=case.id) from error
+    title = f"{runtime} {version}: {found[0].rule} ({case.id})"
+    frame = ResultFrame(title, command, case.id, location, False, False)
+    return render_result(frame, call, answer, to_plain(case.raw.get("expect")), found)
+
+
 RESPONSE_KINDS = (PROCESS.name, STREAM.name, BLOCKS.name, CONVERT.name)
 """The kinds whose case hands the runtime a recorded response: their scripts serve it and check what the
 runtime makes of it (``blocks`` and ``convert``: a runtime that consumes LiteLLM's result,
@@ -389,9 +523,11 @@ YIELDED = "yielded-before-error"
 ITEM_CHANGES = ("missing-item", "unexpected-item", "value", "type")
 _RAISED = re.compile(r": raised \((\w+)\)$")
 _WRONG_ERROR = re.compile(r": wrong-error \((?:\S+ )?(\w+) for [^)]*\)$")
-OUTCOMES = frozenset(c.__name__ for c in RuntimeOutcome.__subclasses__())
+OUTCOMES = frozenset(c.__name__ for c in RuntimeOutcome.__subclasses__()) - {NoResult.__name__}
 """What an adapter raises in its runtime's place (``adapter_contract.RuntimeOutcome``): no script raises
-those, so an error of one is not reproduced."""
+those, so an error of one is not reproduced; but ``NoResult``, the adapter's word for a return without
+the result its users read, which a script shows as that return (its template returns the runtime's
+response as it came: ``result_templates``)."""
 
 
 def category_check(
@@ -463,7 +599,11 @@ def result_checks(
             check = Check(rule, sentence, "$", change, _error_label(case))
         elif change == "raised":  # the class the harness saw: the same raise before any request shows it
             seen = _RAISED.search(str(difference.get("signature", "")))
-            check = Check(rule, sentence, "$", change, expected_result, raised=seen.group(1) if seen else "")
+            if seen is not None and seen.group(1) == NoResult.__name__:  # the adapter's word for a return
+                check = Check(rule, sentence, "$", "value", expected_result, True)  # judged as returned
+            else:
+                raised = seen.group(1) if seen else ""
+                check = Check(rule, sentence, "$", change, expected_result, raised=raised)
         else:
             present, expected = value_at(expected_result, path)
             check = Check(rule, sentence, path, "value", expected, present)
@@ -499,7 +639,7 @@ def result_reproduction(
         raise ReproError(f"{case.id} hands the runtime a mapping, not a response it reads", case=case.id)
     if mapping:
         template = MAPPING_TEMPLATES[runtime]
-    python = runtime not in JS_TEMPLATES  # its script reads a raised class's categories
+    python = runtime not in JS_TEMPLATES or runtime in JS_CATEGORIES  # its script reads a raise's category
     found = result_checks(case, differences, catalogue, selection, categories=python)
     if not found and runtime in ASYNC_TEMPLATES and case.kind == PROCESS.name:  # only process_async differs
         found = result_checks(case, differences, catalogue, selection, asynchronous=True, categories=python)
@@ -610,6 +750,13 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
                 or (subject in ("result", "spans") and change in ("raised", "wrong-error"))
             ):
                 return True
+        if record.id in executes and subject == "spans" and change in SPAN_CHANGES:  # its spans, served
+            return record.impl in TRACE_TEMPLATES and not sent_none(record.differences or [])
+        if record.id in one_request and subject == "result" and change in ("raised", "wrong-error"):
+            differences = record.differences or []  # raised after sending: what it made of the response
+            seen = _WRONG_ERROR.search(str(difference.get("signature", "")))
+            outcome = seen is not None and seen.group(1) in OUTCOMES
+            return record.impl in E2E_TEMPLATES and not sent_none(differences) and not outcome
         if subject == "request" and change == "provider-rejects" and contract_check(difference) is None:
             return False
         if subject == "request" and record.id in one_request:
@@ -621,6 +768,10 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
             )
         if subject == "result" and change == "returned" and record.id in refusing:  # a wire case's error
             return record.impl in TEMPLATES or record.impl in JS_TEMPLATES
+        if subject == "result" and change == "wrong-error" and record.id in refusing:  # another category
+            seen = _WRONG_ERROR.search(str(difference.get("signature", "")))
+            reads = record.impl in TEMPLATES or record.impl in JS_CATEGORIES
+            return reads and seen is not None and seen.group(1) not in OUTCOMES
         if subject == YIELDED and change in ITEM_CHANGES:  # checked as the items before the raise
             subject = "result"
         if subject != "result" or change not in (*RESULT_CHANGES, "raised", "wrong-error"):
@@ -631,7 +782,8 @@ def reproducible(corpus: Corpus) -> Callable[[CaseRecord, dict[str, Any]], bool]
             return record.impl in EXTRACT_TEMPLATES
         if change == "wrong-error":  # the category of a Python class, read as the harness reads it
             seen = _WRONG_ERROR.search(str(difference.get("signature", "")))
-            if record.impl not in RESULT_TEMPLATES or seen is None or seen.group(1) in OUTCOMES:
+            reads = record.impl in RESULT_TEMPLATES or record.impl in JS_CATEGORIES
+            if not reads or seen is None or seen.group(1) in OUTCOMES:
                 return False
         if not _served_template(record.impl, kinds.get(record.id, "")):
             return False

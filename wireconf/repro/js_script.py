@@ -111,6 +111,28 @@ function same(expected, actual) {
 
 const shown = (value) => (value === MISSING ? "nothing" : JSON.stringify(value));
 
+function categoryOf(error) {
+  // the spec's error category of a raise, as the runtime's adapter reads it (its CATEGORIES table, as
+  // the exec client's categoryOf walks it); null: none of the spec's errors
+  if (error !== null && typeof error === "object" && typeof error.category === "string") {
+    return { category: error.category, status: error.status };
+  }
+  for (const [base, category] of typeof CATEGORIES === "undefined" ? [] : CATEGORIES) {
+    if (!(error instanceof base)) continue;
+    const found = typeof category === "function" ? category(error) : category;
+    if (found === null || found === undefined) continue;
+    return typeof found === "string" ? { category: found } : found;
+  }
+  return null;
+}
+
+function raiseText(error) {
+  const status = error?.statusCode !== undefined ? ` (statusCode ${error.statusCode})` : "";
+  const read = categoryOf(error);
+  const as = read ? `read as ${read.category}` : "read as none of the spec's errors";
+  return `it raised ${error?.constructor?.name ?? typeof error}${status}: ${error?.message ?? error}, ${as}`;
+}
+
 const MEDIA = @MEDIA@;
 // The media URLs the case's input names: [media type, the bytes served for it (base64), a small valid file
 // of that type]: the runtime downloads them before it sends, answered from this file, as in wireconf's
@@ -164,25 +186,37 @@ async function main() {
     console.log(`all ${CHECKS.length} difference(s) fixed: the runtime raised before sending (${name})`);
     return 0;
   }
-  if (!SENT.length && raised !== null && !CHECKS.some((c) => c.change === "raised")) {
+  const categories = CHECKS.length && CHECKS.every((c) => c.change === "category");
+  if (!SENT.length && raised !== null && !CHECKS.some((c) => ["raised", "category"].includes(c.change))) {
     console.log(`not reproduced: the runtime sent no request here (it raised ${name})`);
     return 2;
   }
   if (MODE === "request") {
-    if (!SENT.length) {
+    if (!SENT.length && !categories) {
       console.log(`the runtime sent no request: it raised ${name}`);
       for (const check of CHECKS) console.log(`  ${check.rule}: ${check.sentence}`);
       return 1;
     }
-    result = JSON.parse(SENT[0][1] || "null");
+    result = SENT.length ? JSON.parse(SENT[0][1] || "null") : MISSING;
   }
-  const sentTo = `the request sent to ${SENT[0]?.[0]}`;
+  const sentTo = SENT.length ? `the request sent to ${SENT[0][0]}` : "the call (it sent no request)";
   const what = { request: sentTo, stream: "the items yielded", result: "the result" }[MODE];
   let failing = 0;
   for (const check of CHECKS) {
     let expected;
     let actual;
-    if (check.change === "returned" && MODE === "request") {
+    if (check.change === "category") {
+      // an error of the spec's category, as the adapter reads the class (and statusCode) raised
+      const want = check.expected;
+      const read = raised === null ? null : categoryOf(raised);
+      if (read && read.category === want.category && (want.status == null || want.status === read.status)) {
+        continue;
+      }
+      expected = `an error of category ${want.category}${want.status ? ` ${want.status}` : ""}`;
+      if (MODE === "request") expected += ", raised before any request";
+      const done = MODE === "request" ? "sent" : "returned";
+      actual = raised !== null ? raiseText(raised) : `it ${done} ${shown(result)}`;
+    } else if (check.change === "returned" && MODE === "request") {
       // the input was to be refused before anything was sent; the error the server answers is no refusal
       [expected, actual] = [`${check.expected}, raised before any request`, `it sent ${shown(result)}`];
     } else if (check.change === "returned") {

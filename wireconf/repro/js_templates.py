@@ -50,6 +50,21 @@ def mapping_code() -> str:
     return "class Inexpressible extends Error {}\n\n" + text
 
 
+def categories_code() -> str:
+    """``server.mjs``'s ``CATEGORIES``, as the adapter reads the AI SDK's errors in the spec's terms (a
+    decision of that adapter: the class raised, and an APICallError's statusCode), its classes taken from
+    "ai": what a script's ``category`` check reads the runtime's raise by."""
+    text = SERVER.read_text(encoding="utf-8")
+    start = text.index("\nconst CATEGORIES = [") + len("\nconst CATEGORIES = ")
+    table = text[start : text.index("\n];\n", start) + 2]
+    classes = ", ".join(dict.fromkeys(re.findall(r"^  \[(\w+),", table, flags=re.M)))
+    return (
+        "// the AI SDK's errors in the spec's terms, as wireconf's adapter reads them"
+        " (adapters/ai_sdk/server.mjs)\n"
+        f'const CATEGORIES = (({{ {classes} }}) => {table})(await import("ai"));'
+    )
+
+
 def pinned(*packages: str) -> tuple[str, ...]:
     """``name@version`` of each package as the adapter's lockfile pins it (the release judged)."""
     locked = json.loads(PACKAGE_LOCK.read_text(encoding="utf-8")).get("packages", {})
@@ -108,6 +123,7 @@ def ai_sdk(
             "const toolCall = (c) =>",
             "  ({ id: c.toolCallId, name: c.toolName, arguments: JSON.stringify(c.input) });",
             *([download_code()] if media else []),
+            categories_code(),
         ]
     )
     body = [
@@ -133,7 +149,10 @@ def ai_sdk(
             '    if (part.type === "text-delta") yield part.text;',
             '    else if (part.type === "tool-call") calls.push(toolCall(part));',
             '    else if (part.type === "error") {',
-            "      throw part.error instanceof Error ? part.error : new Error(JSON.stringify(part.error));",
+            "      if (part.error instanceof Error) throw part.error;",
+            "      // the error the response reports, as the adapter's streamError reads it",
+            "      const reported = new Error(JSON.stringify(part.error));",
+            '      throw Object.assign(reported, { category: "provider-error" });',
             "    }",
             "  }",
             "  yield* calls;",
@@ -172,6 +191,10 @@ def _prompty_ts(
 
 JS_TEMPLATES: dict[str, JsTemplate] = {"ai-sdk": ai_sdk, "prompty-ts": _prompty_ts}
 """The JavaScript runtimes a reproduction can call, by the adapter's name."""
+
+JS_CATEGORIES = frozenset({"ai-sdk"})
+"""The JavaScript runtimes whose scripts read a raise in the spec's error categories as their adapter
+does (``categories_code``): a ``wrong-error`` difference is reproduced for those."""
 
 JS_E2E = frozenset({"ai-sdk"})
 """The JavaScript runtimes whose template also calls them as their adapter's ``execute`` does (an

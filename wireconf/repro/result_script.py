@@ -20,9 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from wireconf.core.error_categories import _STATUS_BASES as STATUS_BASES
-from wireconf.core.error_categories import DEFAULT_MAPPING, STATUS_ERRORS
-from wireconf.repro.script import LOCAL_SERVER, MISSING, Answer, Call, Check, literal
+from wireconf.repro.script import LOCAL_SERVER, MISSING, Answer, Call, Check, category_code, literal
 
 
 @dataclass(frozen=True)
@@ -175,34 +173,7 @@ def shown(value):
     return "nothing" if value is MISSING else json.dumps(value, ensure_ascii=False)
 
 
-MAPPING = @MAPPING@
-"""What a Python exception class stands for in the spec's error categories (wireconf's reading): the
-spec's own ``raise ValueError(...)`` for five of them; an SDK's status error (STATUS_BASES) is the
-provider's HTTP error with its status (an error event's status below 400: the error the response
-reports)."""
-STATUS_BASES = @STATUS_BASES@
-
-
-def stands_for(error, wanted):
-    """Whether ``error`` is an error of ``wanted``'s category (and status) by its classes."""
-    names = [cls.__name__ for cls in type(error).__mro__]
-    status = next(
-        (v for v in (getattr(error, a, None) for a in ("status_code", "code", "status"))
-         if isinstance(v, int) and not isinstance(v, bool) and 100 <= v <= 599),
-        None,
-    )
-    if any(name in STATUS_BASES for name in names) and status is not None:
-        category = "provider-error" if status < 400 else "provider-http-error"
-        return wanted["category"] == category and wanted.get("status") in (None, status)
-    return any(wanted["category"] in categories for name, categories in MAPPING if name in names)
-
-
-def category_text(wanted):
-    found = [name for name, categories in MAPPING if wanted["category"] in categories]
-    status = f" {wanted['status']}" if wanted.get("status") else ""
-    python = f" (in Python: {' or '.join(found)})" if found else " (in Python: the SDK's status error)"
-    return wanted["category"] + status + python
-
+@CATEGORIES@
 
 def main():
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -299,8 +270,7 @@ def render_result(
         "@STREAM@": repr(frame.stream),
         "@LISTED@": repr(frame.listed),
         "@MISSING@": MISSING,
-        "@MAPPING@": literal([[name, sorted(found)] for name, found in DEFAULT_MAPPING]),
-        "@STATUS_BASES@": literal([*STATUS_BASES, *STATUS_ERRORS]),
+        "@CATEGORIES@": category_code(),
     }
     values["@BODY@"] = body
     # one pass over the frame: a recorded body holding a marker is never read as one

@@ -56,6 +56,8 @@ def litellm(api: str, agent: dict[str, Any], stream: bool) -> Call:
     if not stream:
         body = [
             f"result = litellm.completion(**ARGUMENTS, {base})",
+            "if not result.choices:  # no choice to read: the response as LiteLLM returned it",
+            "    return result",
             "message = result.choices[0].message",
             "if message.tool_calls:",
             "    return " + calls % "message.tool_calls",

@@ -196,6 +196,9 @@ def contract_text(contract):
     return "a value (the contract requires this key)"
 
 
+{categories}
+
+
 def refused_key(check, raised):
     """Whether ``raised`` is a call refusing, as a keyword, the top-level key the check says must not
     be sent: the runtime passed it to its SDK, whose method has no such parameter (Python's TypeError)."""
@@ -233,7 +236,16 @@ def main():
                 print(f"  actual:   it raised {{name}}: {{raised}}")
             print(f"{{len(refused)}} of {{len(CHECKS)}} difference(s) still show")
             return 1
-        if CHECKS and all(check["change"] == "returned" for check in CHECKS):
+        wrong = [c for c in CHECKS if c["change"] == "category" and not stands_for(raised, c["expected"])]
+        if wrong:  # it refused the input, as an error of another category than the rule's
+            name = f"{{type(raised).__module__}}.{{type(raised).__name__}}"
+            for check in wrong:
+                print(f"{{check['rule']}}: {{check['sentence']}}")
+                print(f"  expected: an error of category {{category_text(check['expected'])}}")
+                print(f"  actual:   it raised {{name}}: {{raised}}")
+            print(f"{{len(wrong)}} of {{len(CHECKS)}} difference(s) still show")
+            return 1
+        if CHECKS and all(check["change"] in ("returned", "category") for check in CHECKS):
             name = f"{{type(raised).__module__}}.{{type(raised).__name__}}"
             print(f"all {{len(CHECKS)}} difference(s) fixed: the runtime raised before sending ({{name}})")
             return 0
@@ -253,10 +265,13 @@ def main():
     for check in CHECKS:
         if check["change"] == "raised":
             continue  # the runtime raised where it should have sent a request: it sent one now
-        if check["change"] == "returned":  # it should have refused the input, before sending anything
+        if check["change"] in ("returned", "category"):  # it should have refused the input, unsent
             failing += 1
             print(f"{{check['rule']}}: {{check['sentence']}}")
-            print(f"  expected: {{check['expected']}}, raised before any request")
+            wanted = check["expected"]
+            if check["change"] == "category":
+                wanted = f"an error of category {{category_text(wanted)}}"
+            print(f"  expected: {{wanted}}, raised before any request")
             print(f"  actual:   it sent a request to {{SENT[0][0]}}: {{shown(sent)}}")
             continue
         if check["change"] == "contract":  # a request the provider's contract rejects at this place
@@ -392,7 +407,49 @@ def render(
         server=LOCAL_SERVER.lstrip("\n"),
         media=MEDIA.format(media=literal(media_fixtures(media))) if media else "\n",
         answer_media="answer_downloads()\n    " if media else "",
+        categories=category_code(),
     )
+
+
+CATEGORIES = '''MAPPING = @MAPPING@
+"""What a Python exception class stands for in the spec's error categories (wireconf's reading): the
+spec's own ``raise ValueError(...)`` for five of them; an SDK's status error (STATUS_BASES) is the
+provider's HTTP error with its status (an error event's status below 400: the error the response
+reports)."""
+STATUS_BASES = @STATUS_BASES@
+
+
+def stands_for(error, wanted):
+    """Whether ``error`` is an error of ``wanted``'s category (and status) by its classes."""
+    names = [cls.__name__ for cls in type(error).__mro__]
+    status = next(
+        (v for v in (getattr(error, a, None) for a in ("status_code", "code", "status"))
+         if isinstance(v, int) and not isinstance(v, bool) and 100 <= v <= 599),
+        None,
+    )
+    if any(name in STATUS_BASES for name in names) and status is not None:
+        category = "provider-error" if status < 400 else "provider-http-error"
+        return wanted["category"] == category and wanted.get("status") in (None, status)
+    return any(wanted["category"] in categories for name, categories in MAPPING if name in names)
+
+
+def category_text(wanted):
+    found = [name for name, categories in MAPPING if wanted["category"] in categories]
+    status = f" {wanted['status']}" if wanted.get("status") else ""
+    python = f" (in Python: {' or '.join(found)})" if found else " (in Python: the SDK's status error)"
+    return wanted["category"] + status + python
+'''
+"""A script's reading of a raised Python exception in the spec's error categories, as wireconf's
+(``core.error_categories``): inlined by ``category_code``, markers replaced."""
+
+
+def category_code() -> str:
+    """``CATEGORIES`` with wireconf's mapping and the SDKs' status error classes inlined."""
+    from wireconf.core.error_categories import DEFAULT_MAPPING, STATUS_BASES, STATUS_ERRORS
+
+    mapping = literal([[name, sorted(found)] for name, found in DEFAULT_MAPPING])
+    bases = literal([*STATUS_BASES, *STATUS_ERRORS])
+    return CATEGORIES.replace("@MAPPING@", mapping).replace("@STATUS_BASES@", bases).rstrip("\n")
 
 
 TEXT = '''

@@ -129,7 +129,7 @@ def prompty(api: str, agent: dict[str, Any], messages: list[dict[str, Any]]) -> 
         [
             f'connection = {{"kind": "key", "endpoint": base_url, "apiKey": "{PLACEHOLDER_KEY}"}}',
             'agent = Agent.load({**AGENT, "model": {**AGENT["model"], "connection": connection}})',
-            f'get_executor("{provider}").execute(agent, [Message.load(m) for m in MESSAGES])',
+            f'return get_executor("{provider}").execute(agent, [Message.load(m) for m in MESSAGES])',
         ]
     )
     return Call(pinned("prompty", _sdk(api)), prelude, body)

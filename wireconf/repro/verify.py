@@ -7,8 +7,9 @@ script, run with the runtime's Python while a profile hook notes which of the fu
 names (`` `module:qualname` ``; a class: one of its methods) are called, the local server's thread
 included. The scripts import the
 runtime alone; they run in a child forked from a process that has imported the runtime's modules
-once (the scripts' own import lines), so that three hundred scripts cost three hundred calls rather
-than three hundred imports of LiteLLM. A JavaScript runtime's scripts run with ``node`` beside its
+once (the scripts' own import lines, and what a run of one script per kind and api loaded: an SDK's
+lazily imported parts), so that three hundred scripts cost three hundred calls rather than three
+hundred imports of LiteLLM. A JavaScript runtime's scripts run with ``node`` beside its
 ``node_modules``, V8's own coverage (``NODE_V8_COVERAGE``) saying which named functions ran. The
 standalone run, in a fresh environment without wireconf, is what ``tests/integration/test_repro.py``
 proves for a sample.
@@ -17,6 +18,7 @@ proves for a sample.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import os
 import runpy
@@ -27,7 +29,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -48,15 +50,77 @@ class Run:
     called: frozenset[str]
 
 
-def warm(scripts: list[str]) -> None:
-    """Import, in this process, the modules the scripts import (their top-level import lines), so that
-    each forked run finds them loaded; a line that fails is left to the script to fail on."""
+WARM_SAMPLES = 16
+"""At most this many scripts run once before the others, to learn the modules they load lazily."""
+
+
+def warm(scripts: list[str], samples: Sequence[str] = ()) -> None:
+    """Import, in this process, the modules the scripts import, so that each forked run finds them
+    loaded: their top-level import lines, then every module a run of each of ``samples`` loaded (in a
+    forked child, ``loaded_by``): an SDK imports much of itself lazily, on its first call (a client's
+    resources, a parser), which each forked script would otherwise import again. A module that fails
+    to import here is left to the script to fail on."""
     lines = dict.fromkeys(
         line for text in scripts for line in text.splitlines() if line.startswith(("import ", "from "))
     )
     for line in lines:
         with contextlib.suppress(Exception):
             exec(compile(line, "<repro imports>", "exec"), {})
+    for sample in samples:
+        for name in loaded_by(sample):
+            if name not in sys.modules:
+                with contextlib.suppress(Exception):
+                    importlib.import_module(name)
+
+
+def samples_of(scripts: list[tuple[str, str]]) -> list[str]:
+    """One script per kind and api of the cases (``wire.openai.chat``: the first three parts of a case id),
+    up to ``WARM_SAMPLES``: the calls whose lazily loaded modules differ."""
+    first: dict[str, str] = {}
+    for case, script in scripts:
+        first.setdefault(".".join(case.split(".")[:3]), script)
+    return list(first.values())[:WARM_SAMPLES]
+
+
+def loaded_by(script: str, timeout: float = TIMEOUT) -> list[str]:
+    """The modules a run of ``script`` imports that this process has not, in the order it imported them:
+    the script run in a forked child (its output and exit code dropped)."""
+    with tempfile.TemporaryDirectory(prefix="wireconf-warm-") as tmp:
+        path, listed = Path(tmp) / "warm.py", Path(tmp) / "modules.json"
+        path.write_text(script, encoding="utf-8")
+        before = set(sys.modules)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the child never returns into the caller's code
+            try:
+                with (
+                    open(os.devnull, "w", encoding="utf-8") as sink,
+                    contextlib.redirect_stdout(sink),
+                    contextlib.redirect_stderr(sink),
+                    contextlib.suppress(BaseException),
+                ):
+                    runpy.run_path(str(path), run_name="__main__")
+                new = [n for n in list(sys.modules) if n not in before and not n.startswith("__")]
+                listed.write_text(json.dumps(new), encoding="utf-8")
+            finally:
+                os._exit(0)
+        _wait(pid, timeout)
+        return list(json.loads(listed.read_text(encoding="utf-8"))) if listed.is_file() else []
+
+
+def _wait(pid: int, timeout: float) -> int:
+    """A forked child's exit code, once it ends or is killed past ``timeout`` (then 2)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        done, raw = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(raw)
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return 2
+        time.sleep(0.05)
 
 
 def _profile(names: frozenset[str], seen: set[str]) -> Callable[[FrameType, str, Any], None]:
@@ -114,18 +178,7 @@ def run_script(script: Path, names: list[str], timeout: float = TIMEOUT) -> Run:
                 code = _child(script, frozenset(names), out, called)
             finally:
                 os._exit(code)
-        deadline = time.monotonic() + timeout
-        status = None
-        while status is None:
-            done, raw = os.waitpid(pid, os.WNOHANG)
-            if done:
-                status = os.waitstatus_to_exitcode(raw)
-            elif time.monotonic() > deadline:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                status = 2
-            else:
-                time.sleep(0.05)
+        status = _wait(pid, timeout)
         output = out.read_text(encoding="utf-8") if out.is_file() else ""
         seen = frozenset(json.loads(called.read_text(encoding="utf-8"))) if called.is_file() else frozenset()
     return Run(status if status >= 0 else 2, output, seen)
@@ -204,7 +257,7 @@ def verify(
     process (``run_script``), or a JavaScript runtime's ES module run by node as ``node`` says
     (``run_node``)."""
     if node is None:
-        warm([t.script for t in targets])
+        warm([t.script for t in targets], samples_of([(t.case, t.script) for t in targets]))
     with tempfile.TemporaryDirectory(prefix="wireconf-verify-") as tmp:
         if node is not None and node.modules is not None:
             (Path(tmp) / "node_modules").symlink_to(node.modules)
