@@ -5,6 +5,7 @@ case is run now, as ``wireconf findings`` runs it (conformance/runtimes.yaml's e
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -135,7 +136,19 @@ def _verify(args: argparse.Namespace) -> int:
         f" {proved} of {sum(1 for t in targets if t.explanation)} explanations proved",
         file=sys.stderr,
     )
-    return 0
+    return 0 if shown == len(proofs) else 1  # a reproduction that does not fail as its finding says
+
+
+def listed_environ(runtime: str, baselines: Path) -> dict[str, str]:
+    """The variables conformance/runtimes.yaml gives ``runtime`` (luthien's source checkout) that the
+    environment does not set already: without them its scripts would import nothing and every
+    reproduction would count as not shown, which is the command's input problem, not the runtime's."""
+    from wireconf.commands.findings import RUNTIMES_FILE, listed_runtimes
+
+    path = baselines / RUNTIMES_FILE
+    listed = listed_runtimes(path) if path.is_file() else []
+    env = next((rt.env for rt in listed if rt.name == runtime), {})
+    return {key: value for key, value in env.items() if key not in os.environ}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -143,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
     from wireconf.kinds.registry import open_corpus
     from wireconf.repro.build import ReproError, Selection, reproduction
 
+    os.environ.update(listed_environ(args.runtime, Path(args.baselines)))
     if args.verify:
         return _verify(args)
     if args.case_id is None:
