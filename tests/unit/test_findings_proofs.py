@@ -37,6 +37,9 @@ def test_the_functions_an_explanation_names_are_its_module_colon_qualname_spans(
     assert named_functions("repeats the diff") == []
     javascript = "`@ai-sdk/anthropic` `Model.getArgs` builds it, through `ai` `generateText`; `x` alone"
     assert named_functions(javascript) == ["@ai-sdk/anthropic:Model.getArgs", "ai:generateText"]
+    python = "`pkg.mod:to_part` writes it as a `google.genai` `Blob`"  # a type, not a function
+    assert named_functions(python, javascript=False) == ["pkg.mod:to_part"]
+    assert named_functions(python) == ["pkg.mod:to_part", "google.genai:Blob"]
 
 
 def test_v8s_coverage_names_a_function_that_ran_in_the_named_package_only(tmp_path):

@@ -36,12 +36,14 @@ class ProofsError(WireconfError):
     """A proofs file that cannot be read; the message names it."""
 
 
-def named_functions(explanation: str) -> list[str]:
+def named_functions(explanation: str, javascript: bool = True) -> list[str]:
     """The functions ``explanation`` names (``module:qualname``; an npm package's: ``package:name``), in
-    order, once each."""
+    order, once each. A Python runtime's text is read without the npm spelling (``javascript=False``):
+    "a `google.genai` `Blob`" names a type there, not a function of a package."""
+    patterns = (NAMED, NAMED_JS) if javascript else (NAMED,)
     found = [
         (m.start(), f"{m.group(1)}:{m.group(2)}")
-        for pattern in (NAMED, NAMED_JS)
+        for pattern in patterns
         for m in pattern.finditer(explanation)
     ]
     return list(dict.fromkeys(name for _, name in sorted(found)))

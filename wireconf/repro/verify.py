@@ -264,7 +264,7 @@ def verify(
         for index, target in enumerate(targets):
             script = Path(tmp) / (f"repro_{index}.mjs" if node is not None else f"repro_{index}.py")
             script.write_text(target.script, encoding="utf-8")
-            names = named_functions(target.explanation or "")
+            names = named_functions(target.explanation or "", javascript=node is not None)
             run = run_script(script, names) if node is None else run_node(script, names, how=node)
             shown = run.exit == 1 and f"{target.rule}: " in run.output
             if progress is not None:
