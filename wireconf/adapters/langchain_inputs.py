@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from wireconf.adapter_contract import Inexpressible
-from wireconf.adapters.openai_inputs import UnsupportedPart, is_url
+from wireconf.adapters.openai_inputs import UnsupportedPart, data_url, is_url
 
 OPTION_FIELDS = {
     "openai": {
@@ -56,11 +56,19 @@ def constructor_options(family: str, agent: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _source(part: dict[str, Any], default_type: str) -> dict[str, Any]:
+def _source(part: dict[str, Any]) -> dict[str, Any]:
+    """A part's data as a LangChain block's source. Base64 data without a media type has no form:
+    ``langchain_core.messages.content``'s image, audio, file and video blocks document ``mime_type`` as
+    "Required for base64 data", so a type made up here would judge the adapter's guess, not LangChain."""
     value = str(part.get("value", ""))
-    mime = part.get("mediaType") or default_type
+    mime = part.get("mediaType")
     if is_url(value):
-        return {"url": value, "mime_type": mime} if part.get("mediaType") else {"url": value}
+        return {"url": value, "mime_type": mime} if mime else {"url": value}
+    if not mime:
+        raise Inexpressible(
+            f"a base64 {part.get('kind')} part without a media type: LangChain's content blocks document"
+            " mime_type as required for base64 data (langchain_core.messages.content)"
+        )
     return {"base64": value, "mime_type": mime}
 
 
@@ -70,21 +78,16 @@ def content_block(part: dict[str, Any]) -> dict[str, Any]:
         return {"type": "text", "text": part.get("value", "")}
     if kind == "image":
         if part.get("detail"):
-            image = {"url": _data_url(part), "detail": part["detail"]}
+            image = {"url": data_url(part), "detail": part["detail"]}
             return {"type": "image_url", "image_url": image}
-        return {"type": "image", **_source(part, "image/png")}
+        return {"type": "image", **_source(part)}
     if kind == "audio":
-        return {"type": "audio", **_source(part, "audio/wav")}
+        return {"type": "audio", **_source(part)}
     if kind == "file":
-        return {"type": "file", **_source(part, "application/pdf")}
+        return {"type": "file", **_source(part)}
     if kind == "video":
-        return {"type": "video", **_source(part, "video/mp4")}
+        return {"type": "video", **_source(part)}
     raise UnsupportedPart(f"a part of kind {kind!r} has no LangChain content block")
-
-
-def _data_url(part: dict[str, Any]) -> str:
-    value = str(part.get("value", ""))
-    return value if is_url(value) else f"data:{part.get('mediaType') or 'image/png'};base64,{value}"
 
 
 def _content(parts: list[dict[str, Any]]) -> Any:

@@ -44,11 +44,19 @@ def is_url(value: str) -> bool:
     return value.startswith(("http://", "https://", "data:"))
 
 
-def data_url(part: dict[str, Any], default_type: str) -> str:
+def data_url(part: dict[str, Any]) -> str:
+    """A part's data as the OpenAI format takes it: its URL, or base64 data as a data URL, which names
+    the media type. Base64 data without one has no form there (``data:;base64,`` is text/plain by RFC
+    2397); a type made up here would judge the adapter's guess, not the runtime."""
     value = str(part.get("value", ""))
     if is_url(value):
         return value
-    return f"data:{part.get('mediaType') or default_type};base64,{value}"
+    if not part.get("mediaType"):
+        raise UnsupportedPart(
+            f"a base64 {part.get('kind')} part without a media type: the OpenAI format takes base64 data"
+            " only as a data URL, which names its media type"
+        )
+    return f"data:{part['mediaType']};base64,{value}"
 
 
 def content_part(part: dict[str, Any]) -> dict[str, Any]:
@@ -56,7 +64,7 @@ def content_part(part: dict[str, Any]) -> dict[str, Any]:
     if kind == "text":
         return {"type": "text", "text": part.get("value", "")}
     if kind == "image":
-        image: dict[str, Any] = {"url": data_url(part, "image/png")}
+        image: dict[str, Any] = {"url": data_url(part)}
         if part.get("detail"):
             image["detail"] = part["detail"]
         return {"type": "image_url", "image_url": image}
@@ -67,7 +75,7 @@ def content_part(part: dict[str, Any]) -> dict[str, Any]:
         audio_format = AUDIO_FORMATS.get(str(media), str(media).split("/")[-1])
         return {"type": "input_audio", "input_audio": {"data": part.get("value"), "format": audio_format}}
     if kind == "file":
-        return {"type": "file", "file": {"file_data": data_url(part, "application/pdf")}}
+        return {"type": "file", "file": {"file_data": data_url(part)}}
     raise UnsupportedPart(f"a part of kind {kind!r} has no OpenAI Chat content part")
 
 
