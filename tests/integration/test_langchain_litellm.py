@@ -163,6 +163,17 @@ def test_langchain_messages_are_langchains_own_objects():
         {"role": "assistant", "content": [], "metadata": {"tool_calls": [call]}}
     )
     assert isinstance(assistant, AIMessage) and assistant.tool_calls[0]["args"] == {"x": 1}
+    # an earlier Responses function_call item: a content block, as LangChain's own AIMessage of a
+    # Responses call holds it (langchain_openai sends such blocks back verbatim, id and status included)
+    item = {"type": "function_call", "id": "fc_1", "call_id": "c1", "name": "f", "arguments": "{}"}
+    answered = langchain_inputs.message(
+        {
+            "role": "assistant",
+            "content": [],
+            "metadata": {"tool_calls": [call], "responses_function_call": item},
+        }
+    )
+    assert answered.content == [item] and answered.tool_calls[0]["id"] == "c1"
     tool = langchain_inputs.message(
         {"role": "tool", "content": [{"kind": "text", "value": "ok"}], "metadata": {"tool_call_id": "c1"}}
     )

@@ -28,6 +28,7 @@ def test_a_tool_message_with_its_function_call_gets_the_assistant_turn_before_it
     assert written[1]["metadata"]["tool_calls"] == [
         {"id": "call_1", "name": "db_lookup", "arguments": '{"key": "start"}'}
     ]
+    assert written[1]["metadata"]["responses_function_call"] == CALL  # the item as it came, beside the call
     # as an OpenAI-format runtime's user writes it
     assert message(written[1])["tool_calls"] == [
         {

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from wireconf.adapter_contract import Inexpressible
-from wireconf.adapters.openai_inputs import UnsupportedPart, data_url, is_url
+from wireconf.adapters.openai_inputs import FUNCTION_CALL_KEY, UnsupportedPart, data_url, is_url
 
 OPTION_FIELDS = {
     "openai": {
@@ -130,6 +130,12 @@ def message(canonical: dict[str, Any]) -> Any:
         calls = [_tool_call(c) for c in metadata.get("tool_calls") or []]
         valid = [c for c in calls if c["type"] == "tool_call"]
         invalid = [c for c in calls if c["type"] == "invalid_tool_call"]
+        item = metadata.get(FUNCTION_CALL_KEY)
+        if isinstance(item, dict):  # as LangChain's own AIMessage from a Responses call holds it
+            # (``langchain_openai``'s ``_construct_lc_result_from_responses_api`` keeps each function_call
+            # output item as a content block; ``_construct_responses_api_input`` sends such blocks back)
+            text = [{"type": "text", "text": content}] if isinstance(content, str) and content else []
+            content = [dict(item), *(content if isinstance(content, list) else text)]
         return AIMessage(content=content, tool_calls=valid, invalid_tool_calls=invalid, **named)
     if role == "tool":
         if not isinstance(metadata.get("tool_call_id"), str):

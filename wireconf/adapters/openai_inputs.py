@@ -108,7 +108,9 @@ def calls_answered(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ``responses_function_call``: §7.4.1 keeps the call on the message that answers it) written as the users
     of a chat runtime write that turn: an assistant message with the call as its tool call, right before
     the tool message, unless an assistant message already carries a call of that id. The runtime then
-    sends the call as its own conversion of an assistant's tool call does."""
+    sends the call as its own conversion of an assistant's tool call does. The item is kept in that turn's
+    metadata too (``FUNCTION_CALL_KEY``), for a runtime whose assistant turn holds a Responses item as it
+    came (LangChain's AIMessage content); the others have no place for it."""
     written: list[dict[str, Any]] = []
     carried = {
         call.get("id")
@@ -125,7 +127,9 @@ def calls_answered(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "name": item.get("name"),
                 "arguments": item.get("arguments", ""),
             }
-            written.append({"role": "assistant", "content": [], "metadata": {"tool_calls": [call]}})
+            # the item itself beside the call, for a runtime whose assistant turn can hold it as it came
+            metadata = {"tool_calls": [call], FUNCTION_CALL_KEY: item}
+            written.append({"role": "assistant", "content": [], "metadata": metadata})
         written.append(m)
     return written
 
