@@ -173,7 +173,7 @@ JSON_TYPES = {{"string": (str,), "array": (list,), "object": (dict,), "integer":
 
 def accepted(contract, value):
     """Whether the provider's contract accepts ``value`` at the check's place: absent (a key it does not
-    have), present (a key it requires), one of its enum, of its JSON type."""
+    have), present (a key it requires), one of its enum, of its JSON type, no shorter array."""
     if contract.get("absent"):
         return value is MISSING
     if value is MISSING:
@@ -183,6 +183,8 @@ def accepted(contract, value):
     if "type" in contract:
         kinds = JSON_TYPES[contract["type"]]
         return isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
+    if "min_items" in contract:  # JSON Schema's minItems: binds an array only
+        return not isinstance(value, list) or len(value) >= contract["min_items"]
     return True
 
 
@@ -193,6 +195,8 @@ def contract_text(contract):
         return "one of " + json.dumps(contract["enum"])
     if "type" in contract:
         return "a value of type " + contract["type"]
+    if "min_items" in contract:
+        return f"no array of fewer than {{contract['min_items']}} item(s)"
     return "a value (the contract requires this key)"
 
 
