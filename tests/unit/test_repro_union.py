@@ -130,3 +130,17 @@ def test_an_empty_array_is_checked_against_min_items_a_string_passes(tmp_path: A
     assert _run(check, tmp_path, sent).returncode == 1
     assert _run(check, tmp_path, {"messages": [{"content": ""}]}).returncode == 0
     assert _run(check, tmp_path, {"messages": [{"content": [{"type": "text", "text": "x"}]}]}).returncode == 0
+
+
+def test_verify_runs_only_the_root_causes_case_rule_and_path_select() -> None:
+    import argparse
+
+    from wireconf.commands.repro import _selected
+
+    every = argparse.Namespace(case_id=None, rule=None, path=None)
+    assert _selected(every, "wire.x", "r", "$.a")
+    rule = argparse.Namespace(case_id=None, rule="provider-contract", path=None)
+    assert _selected(rule, "wire.x", "provider-contract", "$.a") and not _selected(rule, "wire.x", "r", "$.a")
+    case = argparse.Namespace(case_id="wire.y", rule=None, path="$.a")
+    assert _selected(case, "wire.y", "r", "$.a")
+    assert not _selected(case, "wire.x", "r", "$.a") and not _selected(case, "wire.y", "r", "$.b")
