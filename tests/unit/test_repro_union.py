@@ -21,10 +21,14 @@ def _responses(*content: dict[str, Any], role: str = "user") -> dict[str, Any]:
     return {"model": "m", "input": [USER, {"role": role, "content": list(content)}]}
 
 
-def _best(api: str, body: dict[str, Any]) -> tuple[str, str] | None:
+def _best(api: str, body: dict[str, Any], shape: str = "object") -> tuple[str, str] | None:
     (problem,) = problems(api, body)
     assert problem.message.startswith("no member of the union accepts it: ")  # the reason, unchanged
-    return problem.best
+    if problem.best is None:
+        return None
+    place, reason, kind = problem.best
+    assert kind == shape  # the JSON type of the value no member accepts
+    return place, reason
 
 
 def test_the_member_its_tag_and_keys_select_gives_the_one_constraint() -> None:
@@ -58,12 +62,12 @@ def test_the_member_its_tag_and_keys_select_gives_the_one_constraint() -> None:
 def test_a_value_of_the_type_one_member_wants_is_judged_by_that_member() -> None:
     # an array where a string or a non-empty array is wanted: the array member's minItems
     chat = {"model": "m", "messages": [{"role": "user", "content": []}]}
-    assert _best("openai.chat", chat) == ("$.messages[0].content", "[] should be non-empty")
+    assert _best("openai.chat", chat, "array") == ("$.messages[0].content", "[] should be non-empty")
     # a function call's output as Chat parts: the array member, and its first part's tag
     output = [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]
     call = {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}
     body = {"model": "m", "input": [call, {"type": "function_call_output", "call_id": "c", "output": output}]}
-    assert _best("openai.responses", body) == (
+    assert _best("openai.responses", body, "array") == (
         "$.input[1].output[0].type",
         "'text' is not one of ['input_text']",
     )
@@ -103,6 +107,7 @@ def test_the_report_carries_the_constraint_and_the_script_checks_it_at_its_place
     assert data["constraint"] == {
         "path": "$.input[1].content[0].type",
         "reason": "'output_text' is not one of ['input_text']",
+        "shape": "object",
     }
     check = contract_check(data)
     assert check is not None
@@ -110,7 +115,7 @@ def test_the_report_carries_the_constraint_and_the_script_checks_it_at_its_place
         "provider-contract",
         "$.input[1].content[0].type",
         "contract",
-        {"enum": ["input_text"]},
+        {"enum": ["input_text"], "union": {"path": "$.input[1].content[0]", "shape": "object"}},
     )
     shown = _run(check, tmp_path, sent)
     assert shown.returncode == 1, shown.stdout + shown.stderr
@@ -126,7 +131,8 @@ def test_an_empty_array_is_checked_against_min_items_a_string_passes(tmp_path: A
         "openai.chat", sent, {"model": "m", "messages": [{"role": "user", "content": ""}]}
     )
     check = contract_check(Attribution(difference, (), "provider-schema", None).to_data())
-    assert check is not None and (check.path, check.expected) == ("$.messages[0].content", {"min_items": 1})
+    assert check is not None and check.path == "$.messages[0].content"
+    assert check.expected == {"min_items": 1, "union": {"path": "$.messages[0].content", "shape": "array"}}
     assert _run(check, tmp_path, sent).returncode == 1
     assert _run(check, tmp_path, {"messages": [{"content": ""}]}).returncode == 0
     assert _run(check, tmp_path, {"messages": [{"content": [{"type": "text", "text": "x"}]}]}).returncode == 0
@@ -144,3 +150,22 @@ def test_verify_runs_only_the_root_causes_case_rule_and_path_select() -> None:
     case = argparse.Namespace(case_id="wire.y", rule=None, path="$.a")
     assert _selected(case, "wire.y", "r", "$.a")
     assert not _selected(case, "wire.x", "r", "$.a") and not _selected(case, "wire.y", "r", "$.b")
+
+
+def test_a_union_value_of_another_json_type_is_no_longer_judged_by_the_member_it_matched(
+    tmp_path: Any,
+) -> None:
+    """A function call's output sent as Chat parts, judged by the array member's first part's tag; sent
+    as a string (the string member's shape), that check holds: the script exits 0, not 1."""
+    call = {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}
+    output = [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]
+    sent = {"model": "m", "input": [call, {"type": "function_call_output", "call_id": "c", "output": output}]}
+    fixed = {"model": "m", "input": [call, {"type": "function_call_output", "call_id": "c", "output": "a"}]}
+    (difference,) = rejections("openai.responses", sent, fixed)
+    check = contract_check(Attribution(difference, (), "provider-schema", None).to_data())
+    assert check is not None and check.path == "$.input[1].output[0].type"
+    assert _run(check, tmp_path, sent).returncode == 1
+    assert _run(check, tmp_path, fixed).returncode == 0
+    parts = [{"type": "input_text", "text": "a"}]
+    assert _run(check, tmp_path, {"input": [call, {"output": parts}]}).returncode == 0
+    assert _run(check, tmp_path, {"input": [call, {"output": [{"type": "text"}]}]}).returncode == 1

@@ -104,7 +104,8 @@ class Attribution:
         if d.variant:
             data["variant"] = d.variant
         if d.constraint is not None:
-            data["constraint"] = {"path": d.constraint[0], "reason": d.constraint[1]}
+            place, reason, shape = d.constraint
+            data["constraint"] = {"path": place, "reason": reason, "shape": shape}
         if self.representation:
             data["representation"] = self.representation
         return data

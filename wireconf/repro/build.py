@@ -221,7 +221,9 @@ def contract_check(difference: dict[str, Any]) -> Check | None:
     the contract does not have (absent once fixed), a key it requires (present), a value outside its enum,
     of another JSON type, or an empty array where it wants items; where no member of a union accepts the
     value, that of the one constraint of the member that matches best (the report's ``constraint``:
-    ``contract.Problem.best``), at its own place; ``None`` for any other reason."""
+    ``contract.Problem.best``), at its own place, and held once the value at the union's place is of
+    another JSON type (another member's shape, which this one constraint cannot judge); ``None`` for any
+    other reason."""
     found = _REJECTS.match(str(difference.get("text", "")))
     if difference.get("change") != "provider-rejects" or found is None:
         return None
@@ -232,10 +234,16 @@ def contract_check(difference: dict[str, Any]) -> Check | None:
         best = difference.get("constraint")
         if not isinstance(best, dict) or not isinstance(best.get("path"), str):
             return None  # a report written before it was recorded
+        within = {"path": path, "shape": str(best.get("shape", ""))}  # the value no member accepts
         path, one = best["path"], str(best.get("reason", ""))
         said = f"no member of the union accepts it; the member that matches best: {one}"
         sentence = f"the provider's contract ({schema}) rejects the request: {said}"
-        reason = one
+        wanted = _constraint(one)
+        return (
+            None
+            if wanted is None
+            else Check(REJECTED_RULE, sentence, path, "contract", {**wanted, "union": within})
+        )
     wanted = _constraint(reason)
     if wanted is None:
         return None
