@@ -13,7 +13,8 @@ runtimes that consume LiteLLM's result (``seed_templates``); an ``extract`` case
 to the runtime's extractors (``extract_templates``). An ``e2e`` case's raise after sending is served
 the case's recorded response (``e2e_result_reproduction``), a ``trace`` case's spans of ``execute``
 captured with the OpenTelemetry SDK's exporter (``trace_reproduction``). A request the provider's
-contract rejects is checked at its place where the reason names one constraint (``contract_check``).
+contract rejects is checked at its place where the reason names one constraint, and where no member of
+a union accepts the value, at the one constraint of the member that matches best (``contract_check``).
 Other differences (an e2e case's result values or its several requests, other spans) get a
 ``ReproError`` saying so, as does a runtime with no template for the kind.
 """
