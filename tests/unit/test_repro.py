@@ -477,7 +477,8 @@ def _rejects(path, reason, schema="CreateChatCompletionRequest"):
 
 def test_a_request_the_contract_rejects_is_checked_where_its_reason_names_a_testable_constraint(corpus):
     """The schema checker's reasons (``wireconf.judging.schema_check``) read back: a key the contract has
-    not, one it requires, an enum, a JSON type; a union's reason (no member accepts it) is not a check."""
+    not, one it requires, an enum, a JSON type; a union's reason (no member accepts it) is not a check
+    without the best member's constraint beside it (``tests/unit/test_repro_union.py``)."""
     cases = {
         "the contract has no such key": {"absent": True},
         "required by the contract, and missing": {"present": True},

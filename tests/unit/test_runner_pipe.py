@@ -102,7 +102,8 @@ def test_no_class_is_built_from_the_pipe_not_even_a_result(pipe):
         ("status", "passed"),
         ("message", b"bytes"),
         ("lines", ["text", ("request", "$.x")]),
-        ("lines", [("request", "$.x", "value", 7, "", None, "", 1, 2)]),
+        ("lines", [("request", "$.x", "value", 7, "", None, "", 1, 2, None)]),
+        ("lines", [("request", "$.x", "value", "t", "", None, "", 1, 2, ("$.x.type", 3))]),
         ("attempts", [1]),
         ("recorded", "not a list"),
         ("logs", ["not a record"]),
@@ -129,12 +130,20 @@ def test_a_result_crosses_in_its_fields_order():
     assert tuple(f.name for f in dataclasses.fields(CaseResult)) == pipe_module._RESULT_FIELDS
     assert tuple(f.name for f in dataclasses.fields(Difference)) == pipe_module._DIFFERENCE_FIELDS
     difference = Difference("request", "$.n", "value", "1 != 2", "int", "process_async", "  ", 1, [2])
+    union = Difference(
+        "request", "$.c", "provider-rejects", "$.c: no", constraint=("$.c.type", "'a' is not", "object")
+    )
     full = CaseResult(
-        "error", "m", ["l", difference], ["a"], ["r"], "w", ["c"], ["u"], "o", "e", [{"msg": "x"}], 0.5
+        "error", "m", ["l", difference, union], ["a"], ["r"], "w", ["c"], ["u"], "o", "e", [{"msg": "x"}], 0.5
     )
     read = check_message(("done", 1, result_data(full)), 1)
     assert isinstance(read, CaseResult) and read == full
     assert (read.lines[1].expected, read.lines[1].actual) == (1, [2])  # not compared by ==
+    assert read.lines[2].constraint == (
+        "$.c.type",
+        "'a' is not",
+        "object",
+    )  # the report's, for wireconf repro
 
 
 def test_a_negative_size_is_refused_and_a_closed_pipe_is_the_end(pipe):

@@ -103,6 +103,8 @@ def _verify(args: argparse.Namespace) -> int:
                 continue  # two differences at one place (a key missing, another unexpected): one script
             seen.add((target[0].id, target[1], target[2]))
             record, rule, place = target
+            if not _selected(args, record.id, rule, place):
+                continue
             version, impl = record.version, record.impl
             command = f"{COMMAND} --runtime {args.runtime} {record.id} --rule {rule} --path '{place}'"
             try:
@@ -149,6 +151,13 @@ def listed_environ(runtime: str, baselines: Path) -> dict[str, str]:
     listed = listed_runtimes(path) if path.is_file() else []
     env = next((rt.env for rt in listed if rt.name == runtime), {})
     return {key: value for key, value in env.items() if key not in os.environ}
+
+
+def _selected(args: argparse.Namespace, case_id: str, rule: str | None, place: str) -> bool:
+    """Whether ``--verify`` runs this root cause: CASE_ID, ``--rule`` and ``--path``, where given, select
+    (a few rows, not the whole report)."""
+    wanted = ((args.case_id, case_id), (args.rule, rule), (args.path, place))
+    return all(want is None or want == have for want, have in wanted)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -204,8 +213,9 @@ def register(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--verify",
         action="store_true",
-        help="run the reproduction of every root cause of --report, recording what each shows and whether"
-        " the functions its explanation names ran (default -o: BASELINES/proofs/RUNTIME.yaml)",
+        help="run the reproduction of every root cause of --report (those of CASE_ID, --rule, --path where"
+        " given), recording what each shows and whether the functions its explanation names ran (default"
+        " -o: BASELINES/proofs/RUNTIME.yaml)",
     )
     parser.add_argument(
         "--runtime",

@@ -70,6 +70,10 @@ class Difference:
     provider equivalences (``wireconf.providers.equivalence``) read it, e.g. ``"stream": false`` omitted."""
     actual: JSON = field(default=None, compare=False, repr=False)
     """The runtime's value at ``path`` (``None`` for a ``missing-key`` / ``missing-item``)."""
+    constraint: tuple[str, str, str] | None = field(default=None, compare=False, repr=False)
+    """A ``provider-rejects`` difference no member of whose union accepts the value: the one constraint of
+    the member that matches best, its place, its reason and the JSON type of the value
+    (``contract.Problem.best``), which a reproduction checks."""
 
     def __str__(self) -> str:
         return self.indent + self.text

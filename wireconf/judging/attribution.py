@@ -103,6 +103,9 @@ class Attribution:
         }
         if d.variant:
             data["variant"] = d.variant
+        if d.constraint is not None:
+            place, reason, shape = d.constraint
+            data["constraint"] = {"path": place, "reason": reason, "shape": shape}
         if self.representation:
             data["representation"] = self.representation
         return data

@@ -29,7 +29,9 @@ __all__ = ["Problem", "difference", "problems", "rejections"]
 
 def difference(problem: Problem) -> Difference:
     """A problem of the runtime's request, as the difference that fails the case."""
-    return Difference("request", problem.path, "provider-rejects", problem.text, problem.schema)
+    return Difference(
+        "request", problem.path, "provider-rejects", problem.text, problem.schema, constraint=problem.best
+    )
 
 
 def rejections(api: str, actual: JSON, expected: JSON) -> list[Difference]:

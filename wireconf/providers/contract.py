@@ -16,7 +16,7 @@ import functools
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +54,11 @@ class Problem:
     path: str
     message: str
     schema: str
+    best: tuple[str, str, str] | None = field(default=None, compare=False)
+    """Where no member of a union accepts the value: the one constraint of the member that matches best
+    (``_best``), as its place, its reason in a single constraint's words and the JSON type of the value
+    no member accepts (``("$.input[1].content[0].type", "'output_text' is not one of ['input_text']",
+    "object")``), which a reproduction checks; the reason itself still lists every member's."""
 
     @property
     def text(self) -> str:
@@ -157,6 +162,57 @@ def _wanted(error: Any) -> str:
     return f"no member of the union accepts it: {shown}" if shown else "no member of the union accepts it"
 
 
+def _json_type(value: Any) -> str:
+    """``value``'s JSON type, as JSON Schema names it."""
+    if isinstance(value, bool) or value is None:
+        return "boolean" if isinstance(value, bool) else "null"
+    kinds = {str: "string", list: "array", dict: "object", int: "integer", float: "number"}
+    return next((name for kind, name in kinds.items() if isinstance(value, kind)), "object")
+
+
+def _member_rank(error: Any, defs: Mapping[str, Any]) -> tuple[bool, int, bool, int]:
+    """How far the union member an error belongs to is from the value (less is closer): it wants
+    another JSON type at the union's place, the value's keys it does not declare, it refuses the value's
+    tag (``type``/``role``), how many errors it has."""
+    union = error.parent
+    member = error.relative_schema_path[0]
+    errors = [e for e in union.context if e.relative_schema_path[0] == member]
+    own = len(union.absolute_path)
+    retyped = any(e.validator == "type" and len(e.absolute_path) == own for e in errors)
+    value = union.instance
+    declared = _declared(union.validator_value[member], defs) if isinstance(value, dict) else set()
+    unknown = sum(1 for key in value if key not in declared) if isinstance(value, dict) else 0
+    tag = any(
+        e.validator in ("enum", "const")
+        and len(e.absolute_path) == own + 1
+        and e.absolute_path[-1] in ("type", "role")
+        for e in errors
+    )
+    return (retyped, unknown, tag, len(errors))
+
+
+def _best(union: Any, defs: Mapping[str, Any]) -> Any:
+    """Where no member of a union accepts a value: the one constraint of the member a reader would pick.
+    ``jsonschema.exceptions.best_match`` ranks a union's errors by jsonschema's relevance (``by_relevance``,
+    the deeper first) but stops at the union when two of them tie, as
+    they do for a value every member refuses by its tag; so the members are ranked first by how near each
+    is to the value (``_member_rank``), then by jsonschema's relevance, then by place (a stable order),
+    and a member that is a union itself is entered the same way."""
+    from jsonschema.exceptions import best_match, by_relevance
+
+    relevance = by_relevance()
+
+    def key(error: Any) -> tuple[Any, ...]:
+        rank = _member_rank(error, defs) if error.parent is not None else ()
+        ranked: Any = relevance(error)  # a tuple; its place as text: a key and an index do not compare
+        deeper, _, *kinds = ranked
+        return (rank, deeper, [str(part) for part in error.path], *kinds, _place(error))
+
+    # best_match descends from the union into the least of its errors by ``key``, into a nested
+    # union's the same way; ``_place`` leaves no tie, so it never stops at a union
+    return best_match([union], key=key)
+
+
 def _declared(schema: Any, defs: Mapping[str, Any], seen: frozenset[str] = frozenset()) -> set[str]:
     """The keys an object schema declares, with those of the schemas it is composed of."""
     if not isinstance(schema, Mapping):
@@ -191,7 +247,11 @@ def _problems_of(error: Any, name: str, defs: Mapping[str, Any]) -> list[Problem
                 Problem(_shown([*path, k]), "required by the contract, and missing", name) for k in missing
             ]
     if leaf.validator in ("oneOf", "anyOf"):
-        return [Problem(_shown(path), _wanted(leaf), name)]
+        best = _problems_of(_best(leaf, defs), name, defs) if leaf.context else []
+        one = (
+            (best[0].path, best[0].message, _json_type(leaf.instance)) if best and not best[0].best else None
+        )
+        return [Problem(_shown(path), _wanted(leaf), name, one)]
     message = leaf.message if len(leaf.message) <= 300 else leaf.message[:297] + "..."
     return [Problem(_shown(path), message, name)]
 

@@ -13,7 +13,8 @@ runtimes that consume LiteLLM's result (``seed_templates``); an ``extract`` case
 to the runtime's extractors (``extract_templates``). An ``e2e`` case's raise after sending is served
 the case's recorded response (``e2e_result_reproduction``), a ``trace`` case's spans of ``execute``
 captured with the OpenTelemetry SDK's exporter (``trace_reproduction``). A request the provider's
-contract rejects is checked at its place where the reason names one constraint (``contract_check``).
+contract rejects is checked at its place where the reason names one constraint, and where no member of
+a union accepts the value, at the one constraint of the member that matches best (``contract_check``).
 Other differences (an e2e case's result values or its several requests, other spans) get a
 ``ReproError`` saying so, as does a runtime with no template for the kind.
 """
@@ -219,29 +220,53 @@ _NOT_OF_TYPE = re.compile(r"^.* is not of type '(\w+)'$", re.S)
 def contract_check(difference: dict[str, Any]) -> Check | None:
     """The check of a ``provider-rejects`` difference whose reason a script can test at its place: a key
     the contract does not have (absent once fixed), a key it requires (present), a value outside its enum,
-    or of another JSON type; ``None`` for any other reason (a union no member of which accepts it)."""
+    of another JSON type, or an empty array where it wants items; where no member of a union accepts the
+    value, that of the one constraint of the member that matches best (the report's ``constraint``:
+    ``contract.Problem.best``), at its own place, and held once the value at the union's place is of
+    another JSON type (another member's shape, which this one constraint cannot judge); ``None`` for any
+    other reason."""
     found = _REJECTS.match(str(difference.get("text", "")))
     if difference.get("change") != "provider-rejects" or found is None:
         return None
     schema, reason = found.groups()
-    wanted: dict[str, Any]
-    if reason.startswith("no member of the union"):  # each member's reason: no one constraint to test
+    path = str(difference.get("path", "$"))
+    sentence = f"the provider's contract ({schema}) rejects the request: {reason}"
+    if reason.startswith("no member of the union"):  # each member's reason: check the best member's one
+        best = difference.get("constraint")
+        if not isinstance(best, dict) or not isinstance(best.get("path"), str):
+            return None  # a report written before it was recorded
+        within = {"path": path, "shape": str(best.get("shape", ""))}  # the value no member accepts
+        path, one = best["path"], str(best.get("reason", ""))
+        said = f"no member of the union accepts it; the member that matches best: {one}"
+        sentence = f"the provider's contract ({schema}) rejects the request: {said}"
+        wanted = _constraint(one)
+        return (
+            None
+            if wanted is None
+            else Check(REJECTED_RULE, sentence, path, "contract", {**wanted, "union": within})
+        )
+    wanted = _constraint(reason)
+    if wanted is None:
         return None
+    return Check(REJECTED_RULE, sentence, path, "contract", wanted)
+
+
+def _constraint(reason: str) -> dict[str, Any] | None:
+    """What the contract wants at a place, from its reason in a single constraint's words."""
     if reason == "the contract has no such key":
-        wanted = {"absent": True}
-    elif reason == "required by the contract, and missing":
-        wanted = {"present": True}
-    elif (enum := _NOT_ONE_OF.match(reason)) is not None:
+        return {"absent": True}
+    if reason == "required by the contract, and missing":
+        return {"present": True}
+    if reason.endswith(" should be non-empty"):  # minItems 1 (jsonschema's words)
+        return {"min_items": 1}
+    if (enum := _NOT_ONE_OF.match(reason)) is not None:
         try:
-            wanted = {"enum": ast.literal_eval(enum.group(1))}
+            return {"enum": ast.literal_eval(enum.group(1))}
         except (ValueError, SyntaxError):
             return None
-    elif (typed := _NOT_OF_TYPE.match(reason)) is not None:
-        wanted = {"type": typed.group(1)}
-    else:
-        return None
-    sentence = f"the provider's contract ({schema}) rejects the request: {reason}"
-    return Check(REJECTED_RULE, sentence, str(difference.get("path", "$")), "contract", wanted)
+    if (typed := _NOT_OF_TYPE.match(reason)) is not None:
+        return {"type": typed.group(1)}
+    return None
 
 
 def checks(

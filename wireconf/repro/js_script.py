@@ -228,7 +228,8 @@ async function main() {
     } else if (check.change === "raised") {
       continue;
     } else if (check.change === "contract") {
-      // a request the provider's contract rejects at this place: absent, present, in its enum, its type
+      // a request the provider's contract rejects at this place: absent, present, in its enum, its type,
+      // no shorter array
       const found = at(result, check.path);
       const want = check.expected;
       const types = { string: "string", number: "number", integer: "number", boolean: "boolean" };
@@ -236,11 +237,18 @@ async function main() {
         t === "array" ? Array.isArray(v) : t === "null" ? v === null
         : t === "object" ? v !== null && typeof v === "object" && !Array.isArray(v)
         : typeof v === types[t] && (t !== "integer" || Number.isInteger(v));
-      const allowed = want.enum ? want.enum.includes(found) : want.type ? typed(found, want.type) : true;
-      const ok = want.absent ? found === MISSING : found !== MISSING && allowed;
+      const allowed = want.enum ? want.enum.includes(found) : want.type ? typed(found, want.type)
+        : want.min_items ? !Array.isArray(found) || found.length >= want.min_items : true;
+      // a union's value of another JSON type now: another member's shape, which this check cannot judge
+      const whole = want.union ? at(result, want.union.path) : MISSING;
+      const kind = (v) => (Array.isArray(v) ? "array" : v === null ? "null"
+        : typeof v === "number" ? (Number.isInteger(v) ? "integer" : "number") : typeof v);
+      const reshaped = whole !== MISSING && kind(whole) !== want.union.shape;
+      const ok = reshaped || (want.absent ? found === MISSING : found !== MISSING && allowed);
       if (ok) continue;
       expected = want.absent ? "nothing (the contract has no such key)"
         : want.enum ? `one of ${JSON.stringify(want.enum)}` : want.type ? `a value of type ${want.type}`
+        : want.min_items ? `no array of fewer than ${want.min_items} item(s)`
         : "a value (the contract requires this key)";
       actual = shown(found);
     } else {

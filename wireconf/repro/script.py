@@ -173,7 +173,7 @@ JSON_TYPES = {{"string": (str,), "array": (list,), "object": (dict,), "integer":
 
 def accepted(contract, value):
     """Whether the provider's contract accepts ``value`` at the check's place: absent (a key it does not
-    have), present (a key it requires), one of its enum, of its JSON type."""
+    have), present (a key it requires), one of its enum, of its JSON type, no shorter array."""
     if contract.get("absent"):
         return value is MISSING
     if value is MISSING:
@@ -183,7 +183,25 @@ def accepted(contract, value):
     if "type" in contract:
         kinds = JSON_TYPES[contract["type"]]
         return isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
+    if "min_items" in contract:  # JSON Schema's minItems: binds an array only
+        return not isinstance(value, list) or len(value) >= contract["min_items"]
     return True
+
+
+def json_type(value):
+    if isinstance(value, bool):
+        return "boolean"
+    return next((name for name, kinds in JSON_TYPES.items() if isinstance(value, kinds)), "object")
+
+
+def reshaped(contract, sent):
+    """Whether the value no member of the contract's union accepted now has another JSON type: another
+    member's shape, which the check of the one constraint of the member it matched cannot judge."""
+    union = contract.get("union")
+    if not union:
+        return False
+    value = at(sent, union["path"])
+    return value is not MISSING and json_type(value) != union["shape"]
 
 
 def contract_text(contract):
@@ -193,6 +211,8 @@ def contract_text(contract):
         return "one of " + json.dumps(contract["enum"])
     if "type" in contract:
         return "a value of type " + contract["type"]
+    if "min_items" in contract:
+        return f"no array of fewer than {{contract['min_items']}} item(s)"
     return "a value (the contract requires this key)"
 
 
@@ -276,7 +296,7 @@ def main():
             continue
         if check["change"] == "contract":  # a request the provider's contract rejects at this place
             actual = at(sent, check["path"])
-            if accepted(check["expected"], actual):
+            if accepted(check["expected"], actual) or reshaped(check["expected"], sent):
                 continue
             failing += 1
             print(f"{{check['rule']}}: {{check['sentence']}}")

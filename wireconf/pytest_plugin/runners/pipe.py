@@ -23,7 +23,10 @@ _RESULT_FIELDS = (
     *("stdout", "stderr", "logs", "runtime_seconds"),
 )
 """``CaseResult``'s fields in their order (``result_of`` unpacks them so; a test holds it to the class)."""
-_DIFFERENCE_FIELDS = ("subject", "path", "change", "text", "shape", "variant", "indent", "expected", "actual")
+_DIFFERENCE_FIELDS = (
+    *("subject", "path", "change", "text", "shape", "variant", "indent", "expected", "actual"),
+    "constraint",
+)
 """``Difference``'s fields in their order (``_difference_data``, ``Difference(*fields)``; a test holds it
 to the class)."""
 _STATUSES: dict[str, Status] = {
@@ -39,7 +42,18 @@ def _difference_data(line: Line) -> JSON:
     if isinstance(line, str):
         return line
     d = line
-    return (d.subject, d.path, d.change, d.text, d.shape, d.variant, d.indent, d.expected, d.actual)
+    return (
+        d.subject,
+        d.path,
+        d.change,
+        d.text,
+        d.shape,
+        d.variant,
+        d.indent,
+        d.expected,
+        d.actual,
+        d.constraint,
+    )
 
 
 def result_data(result: CaseResult) -> tuple[JSON, ...]:
@@ -73,9 +87,11 @@ def _line_of(data: JSON) -> Line:
         return data
     if type(data) is not tuple or len(data) != len(_DIFFERENCE_FIELDS):
         raise _refuse("line is neither text nor a difference")
-    subject, path, change, text, shape, variant, indent, _, _ = data  # its values last: plain data
-    if {type(subject), type(path), type(change), type(text), type(shape), type(indent)} != {str} or (
-        variant is not None and type(variant) is not str
+    subject, path, change, text, shape, variant, indent, _, _, constraint = data  # its values: plain data
+    if (
+        {type(subject), type(path), type(change), type(text), type(shape), type(indent)} != {str}
+        or (variant is not None and type(variant) is not str)
+        or not (constraint is None or (type(constraint) is tuple and {type(c) for c in constraint} == {str}))
     ):
         raise _refuse("difference holds something other than text")
     return Difference(*data)
