@@ -116,6 +116,25 @@ def test_only_problems_the_expectation_does_not_share_are_charged() -> None:
     assert difference.change == "provider-rejects" and difference.path == "$.seed"
 
 
+def test_a_union_that_takes_neither_value_at_one_place_is_not_charged() -> None:
+    """The spec's own assistant text part (no ``annotations``) and a runtime's (with them) are both
+    refused by every member of the union at ``$.input[0].content[0]``; the reasons differ, the place is
+    the spec's, and a problem elsewhere is still charged."""
+    spec = {"role": "assistant", "content": [{"type": "output_text", "text": "hi"}]}
+    runtime = {"role": "assistant", "content": [{"type": "output_text", "text": "hi", "annotations": []}]}
+    expected = {"model": "m", "input": [spec]}
+    actual = {"model": "m", "input": [runtime]}
+    (theirs,), (ours,) = problems("openai.responses", actual), problems("openai.responses", expected)
+    assert theirs.best is not None and (theirs.path, theirs.schema) == (ours.path, ours.schema)
+    assert theirs.text != ours.text
+    assert rejections("openai.responses", actual, expected) == []
+    (elsewhere,) = rejections("openai.responses", {**actual, "top_k": 3}, expected)
+    assert elsewhere.path == "$.top_k"
+    # a union at a place where the expectation's value is accepted stays charged
+    (charged,) = rejections("openai.responses", actual, {"model": "m", "input": "hi"})
+    assert charged.path == theirs.path
+
+
 def test_every_request_the_spec_builds_that_the_contract_rejects_is_declared_by_a_rule_it_cites() -> None:
     """The corpus's expected requests (the reference's, the spec's pseudocode) that the contract rejects
     are findings about the spec: a rule the case cites must say so (``provider_rejects``), and a rule
