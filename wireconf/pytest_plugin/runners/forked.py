@@ -206,6 +206,9 @@ class ForkedRunner(CaseRunner):
         self._send_ahead(item)
         if not self._greeted:  # started early: its hello comes before any result
             self._greet()
+        # the runner has answered the case before this one: it is free for this one from now at the
+        # latest, however long ago this one was sent (ahead, behind up to ``AHEAD`` others)
+        sent.at = max(sent.at, time.monotonic())
         results = self._results
         assert results is not None
         timeout = self.session.timeout or None
