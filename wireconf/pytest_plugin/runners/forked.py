@@ -46,10 +46,13 @@ class ForkedRunner(CaseRunner):
 
     name = "process"
     network = "a runner process with a network namespace of its own (started with the run loop)"
-    AHEAD = 64
+    AHEAD = 256
     """Cases sent beyond the one pytest waits for (one on an xdist worker: it knows only the next). The
-    cases come file by file, and a file's cases cost the runner alike (a stream file's much more than
-    a wire file's): a long lead lets it work through quick cases while this process reports slow ones.
+    cases come file by file, and a file's cases cost the runner alike (a stream file's several times
+    what this process spends reporting one, a wire file's less than half): a long lead lets it work
+    through quick cases while this process reports them, and come to the slow ones ahead
+    (``items.streams_last`` puts them last). Its results wait in the pipe meanwhile: a few hundred
+    small ones fit in a socket's buffer, and a runner that fills it waits for this process to read.
     The lead is topped up in one message once half of it is used (one send and one receive for many
     cases), and only while the pipe has room: were this process to block on a send while the runner
     blocks on sending answers, neither would go on."""
