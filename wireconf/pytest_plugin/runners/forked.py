@@ -7,6 +7,7 @@ import contextlib
 import os
 import pickle
 import select
+import socket
 import sys
 import time
 import traceback
@@ -46,16 +47,22 @@ class ForkedRunner(CaseRunner):
 
     name = "process"
     network = "a runner process with a network namespace of its own (started with the run loop)"
-    AHEAD = 256
+    AHEAD = 512
     """Cases sent beyond the one pytest waits for (one on an xdist worker: it knows only the next). The
     cases come file by file, and a file's cases cost the runner alike (a stream file's several times
     what this process spends reporting one, a wire file's less than half): a long lead lets it work
     through quick cases while this process reports them, and come to the slow ones ahead
-    (``items.streams_last`` puts them last). Its results wait in the pipe meanwhile: a few hundred
-    small ones fit in a socket's buffer, and a runner that fills it waits for this process to read.
+    (``items.streams_last`` puts them last). Its results wait in the pipe meanwhile (``RESULTS_BUFFER``);
+    a runner that fills it waits for this process to read.
     The lead is topped up in one message once half of it is used (one send and one receive for many
     cases), and only while the pipe has room: were this process to block on a send while the runner
     blocks on sending answers, neither would go on."""
+
+    RESULTS_BUFFER = 1 << 21
+    """Bytes the runner's end of the pipe may hold unread (``SO_SNDBUF``, which the kernel caps at
+    ``net.core.wmem_max``): a passing case's result is some 100 bytes, but each message is accounted
+    with its buffer's overhead (about a kibibyte), so the default (about 200 KiB) holds some 200
+    results, fewer than ``AHEAD``."""
 
     def __init__(self, session: CaseHost) -> None:
         super().__init__(session)
@@ -78,6 +85,8 @@ class ForkedRunner(CaseRunner):
         if self.forks == 0:
             warm_up(self.session, item)
         ours, theirs = Pipe()
+        with contextlib.suppress(OSError), socket.socket(fileno=os.dup(theirs.fileno())) as end:
+            end.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.RESULTS_BUFFER)  # the socket itself
         passage = open_passage(os.environ) if self.session.records else None
         sys.stdout.flush()
         sys.stderr.flush()
