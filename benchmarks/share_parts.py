@@ -27,6 +27,13 @@ preparation of the inputs (``prepare_case``), the adapter call with its outcome 
 capture, and its start: the process's whole CPU time less the parts; the measuring itself, two clock
 reads and two ``getrusage`` calls a part, lands there too), each in CPU µs and in page faults per
 case (the copy-on-write faults the fork brings show there), the minimum over ``--repeat`` sessions.
+Beside it, the run's **stretches** (the cases of one kind in a row, in the order they run): for each,
+the CPU µs per case of the pytest process and of the runner process, and the milliseconds the pytest
+process waited for the runner's results (wall time, blocked in the pipe's poll; the first case's apart:
+the fork, the runner's isolation and its first case). The runner works ahead of pytest, so where it
+is the faster of the two the wait is nil; a stretch where its CPU per case is the larger one (the
+stream cases: the SDK parsing each event as the reference reads it) is where the marginal cost per
+case exceeds the pytest process's CPU, less whatever lead the runner built up before it.
 
 Every figure is CPU time (the process and its reaped children: steady on a loaded machine where wall
 time is not): a session less the same session with every case deselected, per case, the median of
@@ -46,14 +53,19 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, redirect_stdout
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import pytest
 
 from wireconf.pytest_plugin import case_run
 from wireconf.pytest_plugin.case_run import CaseResult
-from wireconf.pytest_plugin.runners import child, forked, wait_reaped
+from wireconf.pytest_plugin.runners import child, forked, pipe, wait_reaped
+
+if TYPE_CHECKING:
+    from wireconf.pytest_plugin.case_host import RunnableCase
 
 REPO = Path(__file__).resolve().parent.parent
 SELECTION = [str(REPO / "cases"), "-q", "-p", "no:cacheprovider", "-k", "not mcp"]
@@ -172,10 +184,13 @@ def _runner_parts(out: Path) -> Iterator[None]:
     def serve_timed(*args: object) -> None:
         cpu, faults, cases = time.process_time(), _faults(), 0
         send = child.send
+        done_cpu: list[float] = []  # the process's CPU seconds as each case's result goes
 
         def counted(conn: object, message: object) -> None:
             nonlocal cases
-            cases += isinstance(message, tuple) and message[:1] == ("done",)
+            if isinstance(message, tuple) and message[:1] == ("done",):
+                cases += 1
+                done_cpu.append(time.process_time() - cpu)
             send(conn, message)  # type: ignore[arg-type]
 
         child.send = counted  # type: ignore[assignment]
@@ -186,7 +201,8 @@ def _runner_parts(out: Path) -> Iterator[None]:
             parts = {name: spent.get(name, [0.0, 0.0]) for _, name, _ in RUNNER_PARTS}
             loop = [whole[i] - sum(p[i] for p in parts.values()) for i in (0, 1)]
             with out.open("a") as lines:
-                lines.write(json.dumps({"cases": cases, **parts, "loop": loop}) + "\n")
+                line = {"cases": cases, **parts, "loop": loop, "done_cpu": done_cpu}
+                lines.write(json.dumps(line) + "\n")
 
     def close_awaited(self: forked.ForkedRunner) -> None:
         pid, conn = self._pid, self._conn
@@ -207,14 +223,102 @@ def _runner_parts(out: Path) -> Iterator[None]:
         forked.serve, forked.ForkedRunner.close = serve, close  # type: ignore[method-assign]
 
 
+@dataclass
+class Asked:
+    """A case the forked runner was asked for: its kind, the wall seconds the pytest process waited for
+    the runner's messages meanwhile (blocked in the pipe's poll), and that process's CPU seconds when
+    the result came."""
+
+    kind: str
+    waited: float
+    cpu: float
+
+
+@dataclass
+class Stretch:
+    """Consecutive cases of one kind in run order (``first``: the run's first case alone): CPU seconds
+    of each process over them, wall seconds the pytest process waited for the runner."""
+
+    kind: str
+    cases: int = 0
+    waited: float = 0.0
+    own: float = 0.0
+    runner: float = 0.0
+
+
+@contextmanager
+def _asked(cases: list[Asked]) -> Iterator[None]:
+    """Each case the forked runner is asked for in the block adds its ``Asked`` to ``cases``."""
+    run, ready = forked.ForkedRunner.run, pipe.Results.ready
+    waited = [0.0]
+
+    def ready_timed(self: pipe.Results, seconds: float | None) -> bool:
+        started = time.perf_counter()
+        try:
+            return ready(self, seconds)
+        finally:
+            waited[0] += time.perf_counter() - started
+
+    def run_noted(self: forked.ForkedRunner, item: RunnableCase) -> CaseResult:
+        waited[0] = 0.0
+        result = run(self, item)
+        cases.append(Asked(item.loaded.kind, waited[0], time.process_time()))
+        return result
+
+    pipe.Results.ready = ready_timed  # type: ignore[method-assign]
+    forked.ForkedRunner.run = run_noted  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        pipe.Results.ready, forked.ForkedRunner.run = ready, run  # type: ignore[method-assign]
+
+
+def stretches(asked: list[Asked], done_cpu: list[float]) -> list[Stretch]:
+    """A session's stretches: ``asked`` its cases in run order, ``done_cpu`` the runner's CPU seconds as
+    it sent each one's result (the same cases, in the same order)."""
+    out: list[Stretch] = []
+    for index, case in enumerate(asked):
+        if index == 0:
+            out.append(Stretch("first", 1, case.waited))
+            continue
+        if out[-1].kind != case.kind or len(out) == 1:
+            out.append(Stretch(case.kind))
+        last = out[-1]
+        last.cases += 1
+        last.waited += case.waited
+        last.own += case.cpu - asked[index - 1].cpu
+        if index < len(done_cpu):
+            last.runner += done_cpu[index] - done_cpu[index - 1]
+    return out
+
+
+def _stretch_table(paired: list[list[Stretch]]) -> None:
+    """The median over sessions of each stretch (by its place in the run)."""
+    print(f"the run's stretches (the cases of one kind in a row), the median of {len(paired)} sessions")
+    print("| stretch | cases | pytest process CPU µs a case | runner CPU µs a case | waited, ms |")
+    print("|---|---|---|---|---|")
+    for position, first in enumerate(paired[0]):
+        same = [p[position] for p in paired if len(p) > position and p[position].kind == first.kind]
+        waited = statistics.median(s.waited for s in same) * 1e3
+        if first.kind == "first":
+            print(f"| the first case (the fork, the runner's start) | 1 | | | {waited:.1f} |")
+            continue
+        own = statistics.median(s.own / s.cases for s in same) * 1e6
+        runner = statistics.median(s.runner / s.cases for s in same) * 1e6
+        print(f"| {first.kind} | {first.cases} | {own:.0f} | {runner:.0f} | {waited:.1f} |")
+
+
 def runner_parts(selection: list[str], repeat: int) -> None:
     """The ``--runner-parts`` table (see the module's docstring)."""
     with tempfile.TemporaryDirectory(prefix="wireconf-parts-") as tmp:
         out = Path(tmp) / "parts.jsonl"
         _session(selection)  # the SDKs imported and the corpus parsed once
+        runs: list[list[Asked]] = []
         with _runner_parts(out):
             for _ in range(repeat):
-                _session(selection)
+                runs.append([])
+                with _asked(runs[-1]):
+                    _session(selection)
         sessions = [json.loads(line) for line in out.read_text().splitlines()]
     sessions = [s for s in sessions if s["cases"]]
     rest = "the rest: its loop (marks, guard, output capture) and its start"
@@ -228,6 +332,10 @@ def runner_parts(selection: list[str], repeat: int) -> None:
         print(f"| {label} (`{name}`) | {cpu:.1f} | {faults:.1f} |")
     total = min(sum(s[n][0] for n in labels) / s["cases"] for s in sessions) * 1e6
     print(f"| the whole runner process | {total:.1f} | |")
+    # one runner process per session (none was killed): its results are the session's cases in order
+    paired = [stretches(asked, s["done_cpu"]) for asked, s in zip(runs, sessions, strict=False)]
+    print()
+    _stretch_table([p for p in paired if p])
 
 
 def main() -> None:

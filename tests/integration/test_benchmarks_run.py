@@ -66,7 +66,8 @@ def test_the_scaled_corpus_is_the_corpus_plus_unique_copies(tmp_path, corpus, mo
 
 
 def test_share_parts_runs_to_the_runner_parts() -> None:
-    """``share_parts.py --runner-parts``: the runner process's time part by part (its own mode)."""
+    """``share_parts.py --runner-parts``: the runner process's time part by part (its own mode), and the
+    run's stretches (each process's CPU a case, the pytest process's wait for the runner)."""
     script = str(REPO / "benchmarks" / "share_parts.py")
     done = subprocess.run(
         [sys.executable, script, "--runner-parts", "--repeat", "1", "--kinds", "stream"],
@@ -79,3 +80,6 @@ def test_share_parts_runs_to_the_runner_parts() -> None:
     rows = [line for line in done.stdout.splitlines() if line.startswith("| ") and "`" in line]
     assert len(rows) == 6, done.stdout  # the five parts and the rest
     assert all(re.search(r"\| \d+\.\d \| \d+\.\d \|$", row) for row in rows), done.stdout
+    # the stretches: the first case's wait, then the stream cases' one stretch, each process's CPU a case
+    assert re.search(r"^\| the first case \(.*\) \| 1 \| \| \| \d+\.\d \|$", done.stdout, re.M), done.stdout
+    assert re.search(r"^\| stream \| \d+ \| \d+ \| \d+ \| \d+\.\d \|$", done.stdout, re.M), done.stdout

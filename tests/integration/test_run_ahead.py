@@ -78,7 +78,8 @@ def notes(tmp_path, monkeypatch):
 def test_a_write_into_the_cassettes_folder_is_blamed_on_the_case_that_made_it(
     run_corpus, probe, tmp_path, monkeypatch
 ):
-    """The stream case writes while the process case before it is being reported: only it is an error."""
+    """The stream case writes while the cases before it are being reported: only it is an error. It runs
+    after them (``items.streams_last``), though the corpus collects it between them."""
     cassettes = tmp_path / "cassettes"
     cassettes.mkdir()
     for path in (REPO / "cassettes").iterdir():
@@ -94,6 +95,7 @@ def test_a_write_into_the_cassettes_folder_is_blamed_on_the_case_that_made_it(
     )  # fmt: skip
     assert run.with_outcome("error") == {STREAM}, run.longreprs
     assert run.with_outcome("passed") == {PROCESS, WIRE}
+    assert list(run.outcomes) == [PROCESS, WIRE, STREAM]  # in the order pytest reported them
     assert "openai/written-by-runtime.yaml" in run.longreprs[STREAM]
     ahead, _ = probe()
     assert ahead == 2  # the stream case and the wire case were both started before pytest asked

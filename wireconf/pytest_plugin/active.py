@@ -17,7 +17,8 @@ from wireconf.adapter_contract import out_of_process
 from wireconf.corpus.loader import is_case_file
 from wireconf.corpus.rules import RULES_FILE
 from wireconf.pytest_plugin.installed_run import deselect_outside, plan_installed_run
-from wireconf.pytest_plugin.items import CaseFile, CaseItem, RulesFile, plan_entries
+from wireconf.pytest_plugin.items import CaseFile, CaseItem, RulesFile, plan_entries, streams_last
+from wireconf.pytest_plugin.runners import CaseRunner, ForkedRunner
 from wireconf.pytest_plugin.session import (
     SESSION_KEY,
     WireconfSession,
@@ -112,21 +113,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_runtestloop(session: pytest.Session) -> None:
     """Hand the runner the run's cases, in the order pytest runs them, once: it decides what it starts
     early (``runners.Plan``); then start it (``CaseRunner.start_early``: the forked runner's process
-    isolates itself while pytest begins the first item). Not on an xdist controller (its workers run the
-    cases) nor on a worker, which is handed its items as it goes (``pytest_runtest_protocol``)."""
+    isolates itself while pytest begins the first item). For the forked runner, which works ahead, the
+    cases whose input is an SDK stream run after the others (``items.streams_last``). Not on an xdist
+    controller (its workers run the cases) nor on a worker, which is handed its items as it goes
+    (``pytest_runtest_protocol``)."""
     config = session.config
     if hasattr(config, "workerinput") or config.pluginmanager.has_plugin("dsession"):
         return
     if session.config.option.collectonly:
         return
     wireconf = get_session(config)
-    wireconf.plan.extend(plan_entries(session.items))  # before the fork: no page of it copied
-    first = next((i for i in session.items if isinstance(i, CaseItem) and i._unsupported is None), None)
     # pytest's own run loop stops at once after an error of collection: no runner for it
     stops = session.testsfailed and not config.option.continue_on_collection_errors
-    if first is not None and not stops:  # its process isolates itself while pytest begins the first item
+    runner: CaseRunner | None = None
+    if not stops and any(isinstance(i, CaseItem) and i._unsupported is None for i in session.items):
+        with contextlib.suppress(Exception):  # the first case makes it again: what fails is its error
+            runner = wireconf.runner
+    if isinstance(runner, ForkedRunner) and not wireconf.records:  # it works ahead of pytest
+        streams_last(session.items)
+    wireconf.plan.extend(plan_entries(session.items))  # before the fork: no page of it copied
+    first = next((i for i in session.items if isinstance(i, CaseItem) and i._unsupported is None), None)
+    if runner is not None and first is not None:  # its process isolates itself while pytest begins
         with contextlib.suppress(Exception):  # the first case starts it again: what fails is its error
-            wireconf.runner.start_early(first)
+            runner.start_early(first)
 
 
 @pytest.hookimpl(tryfirst=True)

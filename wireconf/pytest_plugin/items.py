@@ -362,6 +362,25 @@ class CaseItem(ShownAsWritten):
         return self.path, self.loaded.line - 1, f"{self.loaded.kind} {self.loaded.api}: {self.loaded.id}"
 
 
+def streams_last(items: list[pytest.Item]) -> None:
+    """Reorder ``items`` in place so that the cases whose input is an SDK stream (their kind's
+    ``streams_only``: ``stream``, ``blocks``) come after the other cases; nothing else moves (the other
+    tests keep their places, each group its own order, a case file its cases together).
+
+    For the forked runner, which works ahead of pytest: in those cases the SDK parses every event as
+    the runtime reads it, so the runner spends several times the pytest process's time on each, and
+    pytest waits for it, unless the runner comes to them with a lead. The cheaper cases before them
+    give it one (in the corpus's own order, ``process``, ``stream``, ``wire``, the stream cases came
+    before the wire cases' slack). Every case still runs alone, in the order pytest reports it."""
+    places = [i for i, item in enumerate(items) if isinstance(item, CaseItem)]
+    cases = [cast(CaseItem, items[i]) for i in places]
+    ordered = [c for c in cases if not c.case_kind.streams_only] + [
+        c for c in cases if c.case_kind.streams_only
+    ]
+    for place, case in zip(places, ordered, strict=True):
+        items[place] = case
+
+
 def plan_entries(items: Iterable[pytest.Item]) -> Iterator[CaseItem | None]:
     """The ``runners.Plan`` entries of ``items``, in their order: a case whose setup asks the runner for
     it unless its adapter's answer decides otherwise (the runner may start it early); ``None`` for a case

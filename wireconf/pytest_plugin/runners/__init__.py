@@ -13,11 +13,12 @@
   forks the first one before the first case (``CaseRunner.start_early``): it isolates itself while the
   pytest process begins the first item. While the pytest process reports a case, the runner already runs
   the next ones (up to ``ForkedRunner.AHEAD`` of them, from the ``Plan`` the run loop hands the session
-  once, ``plan.py``: the cases in the order pytest runs them, each marked whether anything but its
-  adapter's answer can keep it from running): the two processes overlap on two cores, and each case still
-  runs alone, in order, under its own time limit (read off a shared page, ``progress.py``), with its own
-  output, log records (``logs.py``) and cassette-folder changes (the runner reads the folder's watch after
-  each case). An item never looks ahead; it asks the runner for its own case.
+  once, ``plan.py``: the cases in the order pytest runs them, those whose input is an SDK stream last,
+  each marked whether anything but its adapter's answer can keep it from running): the two processes
+  overlap on two cores, and each case still runs alone, in order, under its own time limit (read off a
+  shared page, ``progress.py``), with its own output, log records (``logs.py``) and cassette-folder
+  changes (the runner reads the folder's watch after each case). An item never looks ahead; it asks the
+  runner for its own case.
 - ``thread`` (``thread.py``): the calls run on a worker thread that is abandoned on timeout (Windows, or
   a debugger or coverage tool that does not follow a fork); the guard is installed for the whole session.
 - out-of-process adapters (``exec:``) run inline (``inline.py``), after the same warm-up: the adapter

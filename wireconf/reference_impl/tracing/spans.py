@@ -4,7 +4,10 @@
 ``"{operation} {model}"`` as the semantic conventions suggest; wireconf does not judge names).
 ``process_span`` wraps a process function so that every call emits §8's process span, also when the
 processor raises (the span then records the exception). When ``execute`` processes the response, the
-process span is a child of the execute span.
+process span is a child of the execute span. While no tracer provider is set (the API's proxy stands
+for "not set yet"), every span is the API's no-op one, which records nothing and carries the enclosing
+span's context: the process span is then left out, which nobody can observe, and the processor is
+spared the no-op's three context managers (about 10 µs a call, two calls a ``process`` case).
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ def process_span(process: Callable[[dict[str, Any], Any], Any]) -> Callable[[dic
 
     @functools.wraps(process)
     def traced(agent: dict[str, Any], response: Any) -> Any:
+        if isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider):
+            return process(agent, response)  # no provider: the span would be the no-op one
         with TRACER.start_as_current_span("process"):
             return process(agent, response)
 
