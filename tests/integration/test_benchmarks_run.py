@@ -32,7 +32,9 @@ ARGUMENTS = {
     "hostile_timeouts.py": ["--only", "in-process"],
     # one kind stands for the four, one moved adapter for both
     "emulator_overhead.py": ["--kinds", "process", "--moved", "litellm"],
-    "exec_overhead.py": ["--whole-runs", "1"],  # one round of its 9 whole runs (the default takes 3)
+    "exec_overhead.py": ["--whole-runs", "1", "--protocols", "4"],  # one round, the default protocol
+    "emulator_floor.py": ["--kinds", "process"],  # one kind stands for the four
+    "emulator_cost.py": ["--calls", "5", "--gate-calls", "2", "--record-calls", "5"],
     "exec_endpoints.py": ["--kinds", "stream"],  # one kind stands for the three
     "share_parts.py": ["--kinds", "stream"],
 }
