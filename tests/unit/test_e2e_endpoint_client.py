@@ -116,3 +116,24 @@ def test_an_adapter_without_the_endpoint_gets_the_client_as_before(case, built):
     got = _run(ClientOnly(), case)
     assert isinstance(got["arguments"][3], openai.OpenAI)
     assert built == ["openai.chat"]
+
+
+def test_an_exec_runtime_over_endpoints_is_asked_for_no_client():
+    """The exec proxy of ``execute`` over endpoints (``exec_protocol.adapter.without_client``) declares
+    no client, so the kind builds none; the proxied call gets ``None`` in the client's place, which it
+    drops for the endpoint."""
+    from wireconf.exec_protocol.adapter import without_client
+
+    called: list[Any] = []
+
+    def call(*arguments: Any, endpoint: Any = None) -> Any:
+        called.append((arguments, endpoint))
+        return "text"
+
+    class Proxy:
+        execute = staticmethod(without_client(call, e2e.EXECUTE))
+
+    assert e2e.EXECUTE.takes_endpoint(Proxy())
+    assert not e2e.takes_client(Proxy())
+    assert Proxy().execute("openai.chat", {"a": 1}, [], endpoint="E") == "text"
+    assert called == [(("openai.chat", {"a": 1}, [], None), "E")]
