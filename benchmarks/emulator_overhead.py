@@ -58,7 +58,7 @@ from wireconf.adapters.own_clients import PROCESS_MESSAGES, without_stream  # no
 from wireconf.cassettes.downloads import Downloads  # noqa: E402
 from wireconf.cassettes.store import CassetteStore  # noqa: E402
 from wireconf.emulator import settle  # noqa: E402
-from wireconf.emulator.handler import Handler  # noqa: E402
+from wireconf.emulator.handler import Handler, HostServer  # noqa: E402
 from wireconf.exec_protocol.http_bridge import HttpBridge  # noqa: E402
 from wireconf.kinds.base import HarnessContext  # noqa: E402
 from wireconf.kinds.registry import KINDS, open_corpus  # noqa: E402
@@ -78,27 +78,45 @@ def cases_of(kind: str) -> list[Any]:
 
 
 class EmulatorCpu:
-    """CPU the emulator's own threads spend (``settle.OWN_THREADS``): each request's handling measured
-    on its connection's thread (``Handler.handle_one_request`` wrapped, for this benchmark only), and
-    the serving loops' threads (accepting, starting a thread per connection) read by their clocks. What
-    is left of a pass's CPU beside the caller's thread is the runtime's own threads (an SDK's, LiteLLM's
-    logging pool) and the harness's."""
+    """CPU the emulator's own threads spend (``settle.OWN_THREADS``): each connection's thread measured
+    in itself (``HostServer.process_request_thread`` wrapped, for this benchmark only: its handler's
+    set-up and tear-down counted when the connection ends, each request's handling as it ends, so that
+    a keep-alive connection's requests count in the pass they were made in), and the serving loops'
+    threads (accepting, starting a thread per connection) read by their clocks. What is left of a
+    pass's CPU beside the caller's thread is the runtime's own threads (an SDK's, LiteLLM's logging
+    pool) and the harness's. Installed once per process (the plugin runs import this module again)."""
 
     def __init__(self) -> None:
         self.handled = 0.0
         self._lock = threading.Lock()
-        real = Handler.handle_one_request
+        self._mine = threading.local()
+        if getattr(HostServer.process_request_thread, "wireconf_timed", False):
+            return
+        real_request, real_connection = Handler.handle_one_request, HostServer.process_request_thread
 
         def handle_one_request(handler: Any) -> None:
             started = time.thread_time()
             try:
-                real(handler)
+                real_request(handler)
             finally:
                 spent = time.thread_time() - started
-                with self._lock:
-                    self.handled += spent
+                self._mine.counted = getattr(self._mine, "counted", 0.0) + spent
+                self._add(spent)
 
+        def process_request_thread(server: Any, request: Any, address: Any) -> None:
+            started, self._mine.counted = time.thread_time(), 0.0
+            try:
+                real_connection(server, request, address)
+            finally:
+                self._add(time.thread_time() - started - self._mine.counted)
+
+        process_request_thread.wireconf_timed = True  # type: ignore[attr-defined]
         Handler.handle_one_request = handle_one_request  # type: ignore[method-assign]
+        HostServer.process_request_thread = process_request_thread  # type: ignore[method-assign]
+
+    def _add(self, seconds: float) -> None:
+        with self._lock:
+            self.handled += seconds
 
     def total(self) -> float:
         loops = 0.0
