@@ -255,6 +255,7 @@ def without_client(call: Callable[..., Any], method: AdapterMethod) -> Callable[
     named = (*(("api",) if method.takes_api else ()), *(p for p in method.params if p != method.http_client))
     positional = [inspect.Parameter(name, inspect.Parameter.POSITIONAL_ONLY) for name in named]
     keyword = inspect.Parameter("endpoint", inspect.Parameter.KEYWORD_ONLY, default=None)
+    # inspect.signature reads __signature__ (PEP 362), which typeshed does not declare on a function
     proxy.__signature__ = inspect.Signature([*positional, keyword])  # type: ignore[attr-defined]
     return proxy
 
