@@ -231,8 +231,8 @@ def compare(
     sent = kept(ctx, endpoint, cases)
     raw = Raw({f"{kind}:{c.api}" for c in cases})
     passes = {
-        "sdk objects": lambda: one_pass(ctx, ReferenceAdapter(), cases),
-        "endpoint": lambda: one_pass(ctx, endpoint, cases),
+        "sdk objects": lambda: one_pass(ctx, ReferenceAdapter(), cases).seconds,
+        "endpoint": lambda: one_pass(ctx, endpoint, cases).seconds,
         "raw": lambda: raw_pass(ctx, raw, cases, sent),
     }
     for run in passes.values():

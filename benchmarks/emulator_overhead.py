@@ -14,9 +14,11 @@ pays per case), judging left out (the same for both). CPU time is the process's,
 emulator's server thread included); wall time beside it. Best of ``--repeat`` passes, the two variants
 taking turns kind by kind, after one pass that warms both up.
 
-Printed per kind: ms per case for each, the ratio, and the endpoint path's CPU spent in threads other
-than the caller's (the emulator's server threads): what is left is the client's own HTTP path (the
-SDK building and sending its request, reading and parsing the response) and the harness's site.
+Printed per kind: ms per case for each, the ratio, and each variant's CPU split by the thread that spent
+it (``EmulatorCpu``): the caller's (the runtime's call: the SDK building and sending its request,
+reading and parsing the response; the harness's preparation and site), the emulator's threads (what the
+emulator itself costs), the runtime's other threads (LiteLLM's success-logging pool, an SDK's).
+Through the plugin, the emulator's threads' share is printed beside the ratio.
 
 Then the adapters moved onto the endpoint (LangChain's and LiteLLM's ``wire``, ``process``, ``stream``
 and ``e2e``, where the chat model / ``completion`` is pointed at the case's site), each against
@@ -33,8 +35,10 @@ import argparse
 import contextlib
 import io
 import sys
+import threading
 import time
 from contextlib import redirect_stdout
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +57,8 @@ from wireconf.adapters.litellm import LiteLLMAdapter  # noqa: E402
 from wireconf.adapters.own_clients import PROCESS_MESSAGES, without_stream  # noqa: E402
 from wireconf.cassettes.downloads import Downloads  # noqa: E402
 from wireconf.cassettes.store import CassetteStore  # noqa: E402
+from wireconf.emulator import settle  # noqa: E402
+from wireconf.emulator.handler import Handler, HostServer  # noqa: E402
 from wireconf.exec_protocol.http_bridge import HttpBridge  # noqa: E402
 from wireconf.kinds.base import HarnessContext  # noqa: E402
 from wireconf.kinds.registry import KINDS, open_corpus  # noqa: E402
@@ -71,9 +77,83 @@ def cases_of(kind: str) -> list[Any]:
     return [c for c in chosen if kind != "wire" or c.api in WIRE_APIS]
 
 
-def one_pass(ctx: HarnessContext, adapter: Any, cases: list[Any]) -> tuple[float, float, float]:
-    """CPU (every thread), wall, and CPU of the threads but this one (the emulator's server, on the
-    endpoint path) for ``cases`` run once on ``adapter``."""
+class EmulatorCpu:
+    """CPU the emulator's own threads spend (``settle.OWN_THREADS``): each connection's thread measured
+    in itself (``HostServer.process_request_thread`` wrapped, for this benchmark only: its handler's
+    set-up and tear-down counted when the connection ends, each request's handling as it ends, so that
+    a keep-alive connection's requests count in the pass they were made in), and the serving loops'
+    threads (accepting, starting a thread per connection) read by their clocks. What is left of a
+    pass's CPU beside the caller's thread is the runtime's own threads (an SDK's, LiteLLM's logging
+    pool) and the harness's. Installed once per process (the plugin runs import this module again)."""
+
+    def __init__(self) -> None:
+        self.handled = 0.0
+        self._lock = threading.Lock()
+        self._mine = threading.local()
+        if getattr(HostServer.process_request_thread, "wireconf_timed", False):
+            return
+        real_request, real_connection = Handler.handle_one_request, HostServer.process_request_thread
+
+        def handle_one_request(handler: Any) -> None:
+            started = time.thread_time()
+            try:
+                real_request(handler)
+            finally:
+                spent = time.thread_time() - started
+                self._mine.counted = getattr(self._mine, "counted", 0.0) + spent
+                self._add(spent)
+
+        def process_request_thread(server: Any, request: Any, address: Any) -> None:
+            started, self._mine.counted = time.thread_time(), 0.0
+            try:
+                real_connection(server, request, address)
+            finally:
+                self._add(time.thread_time() - started - self._mine.counted)
+
+        process_request_thread.wireconf_timed = True  # type: ignore[attr-defined]
+        Handler.handle_one_request = handle_one_request  # type: ignore[method-assign]
+        HostServer.process_request_thread = process_request_thread  # type: ignore[method-assign]
+
+    def _add(self, seconds: float) -> None:
+        with self._lock:
+            self.handled += seconds
+
+    def total(self) -> float:
+        loops = 0.0
+        for thread in threading.enumerate():
+            if thread.name == settle.OWN_THREADS and thread.ident is not None:
+                with contextlib.suppress(OSError):
+                    loops += time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
+        return self.handled + loops
+
+
+EMULATOR_CPU = EmulatorCpu()
+
+
+@dataclass
+class Spent:
+    """One pass's seconds: CPU of every thread, wall, and the CPU split by whose thread spent it."""
+
+    cpu: float
+    wall: float
+    caller: float
+    emulator: float
+
+    @property
+    def others(self) -> float:
+        """The runtime's own threads (and the harness's, if it had any): neither the caller nor the
+        emulator."""
+        return self.cpu - self.caller - self.emulator
+
+    @property
+    def seconds(self) -> tuple[float, float, float]:
+        """CPU, wall, and CPU of the threads but the caller's."""
+        return self.cpu, self.wall, self.cpu - self.caller
+
+
+def one_pass(ctx: HarnessContext, adapter: Any, cases: list[Any]) -> Spent:
+    """What ``cases`` run once on ``adapter`` cost, split by thread owner."""
+    emulator = EMULATOR_CPU.total()
     own, cpu, wall = time.thread_time(), time.process_time(), time.perf_counter()
     for case in cases:
         ctx.sites = CaseSites(adapter)
@@ -85,20 +165,22 @@ def one_pass(ctx: HarnessContext, adapter: Any, cases: list[Any]) -> tuple[float
         finally:
             ctx.sites.close()
     cpu, wall, own = time.process_time() - cpu, time.perf_counter() - wall, time.thread_time() - own
-    return cpu, wall, cpu - own
+    return Spent(cpu, wall, own, EMULATOR_CPU.total() - emulator)
 
 
-def plugin_cpu(paths: list[str], impl: str, select: str) -> tuple[float, int]:
+def plugin_cpu(paths: list[str], impl: str, select: str) -> tuple[float, float, int]:
     """CPU seconds of one ``pytest`` run in this process (``--case-runner thread``: the cases, the
-    harness and the emulator all run here) and the number of cases it ran."""
+    harness and the emulator all run here), the emulator's threads' share of it, and the number of
+    cases it ran."""
     counter = _Count()
+    emulator = EMULATOR_CPU.total()
     started = time.process_time()
     with redirect_stdout(io.StringIO()):
         pytest.main(
             [*paths, "-q", "-p", "no:cacheprovider", f"--impl={impl}", "--case-runner=thread", "-k", select],
             plugins=[counter],
         )
-    return time.process_time() - started, counter.cases
+    return time.process_time() - started, EMULATOR_CPU.total() - emulator, counter.cases
 
 
 class _Count:
@@ -116,19 +198,25 @@ def through_plugin(
     collection): what the 1.2x target is about."""
     names = list(impls)
     print(f"\n{label} through the plugin (thread runner), marginal CPU per case, best of {repeat}")
-    print(f"{'kind':8} {'cases':>5}  {names[0]:>11}  {names[1]:>11}  {'ratio':>6}")
+    print(f"(emulator: its threads' share of {names[1]}'s)")
+    print(f"{'kind':8} {'cases':>5}  {names[0]:>11}  {names[1]:>11}  {'ratio':>6}  {'emulator':>8}")
     for kind in kinds:
         apis = WIRE_APIS if kind == "wire" else sorted({c.api for c in cases_of(kind)})
         paths = [str(REPO / "cases" / kind / api) for api in apis if (REPO / "cases" / kind / api).is_dir()]
-        best: dict[str, float] = {}
+        best: dict[str, tuple[float, float]] = {}
         count = 0
         for _ in range(repeat):
             for name, impl in impls.items():
-                empty, _ = plugin_cpu(paths, impl, "wireconf_selects_no_case")
-                whole, count = plugin_cpu(paths, impl, "not mcp")
-                best[name] = min(best.get(name, float("inf")), (whole - empty) / max(count, 1))
-        a, b = best[names[0]], best[names[1]]
-        print(f"{kind:8} {count:5d}  {a * 1e3:8.3f} ms  {b * 1e3:8.3f} ms  {b / a:6.2f}x")
+                empty, _, _ = plugin_cpu(paths, impl, "wireconf_selects_no_case")
+                whole, emulator, count = plugin_cpu(paths, impl, "not mcp")
+                got = ((whole - empty) / max(count, 1), emulator / max(count, 1))
+                if name not in best or got[0] < best[name][0]:
+                    best[name] = got
+        a, b = best[names[0]][0], best[names[1]][0]
+        print(
+            f"{kind:8} {count:5d}  {a * 1e3:8.3f} ms  {b * 1e3:8.3f} ms  {b / a:6.2f}x  "
+            f"{best[names[1]][1] * 1e3:5.2f} ms"
+        )
 
 
 class LangChainBefore(LangChainAdapter):
@@ -227,10 +315,16 @@ MOVED = {
 
 
 def compare(ctx: HarnessContext, label: str, variants: dict[str, Any], kinds: list[str], repeat: int) -> None:
-    """Each kind's cases (those the first variant declares) on both variants, best of ``repeat``."""
+    """Each kind's cases (those the first variant declares) on both variants, best of ``repeat``; each
+    variant's CPU split by thread owner: the caller's thread (the runtime's call, the harness's
+    preparation and site), the emulator's threads, the other threads (the runtime's own)."""
     names = list(variants)
-    print(f"\n{label}: per case, best of {repeat} (CPU of every thread; wall beside it)")
-    print(f"{'kind':8} {'cases':>5}  {names[0]:>20}  {names[1]:>20}  {'ratio cpu':>9}  {'server':>9}")
+    print(f"\n{label}: per case, best of {repeat}: CPU of every thread (wall), ms; the ratio of CPU;")
+    print("each variant's CPU split caller / emulator / the runtime's other threads")
+    print(
+        f"{'kind':8} {'cases':>5}  {names[0]:>16}  {names[1]:>16}  {'ratio':>6}  "
+        f"{names[0] + ' split':>20}  {names[1] + ' split':>22}"
+    )
     for kind in kinds:
         declared = next(iter(variants.values())).capabilities()
         cases = [c for c in cases_of(kind) if f"{kind}:{c.api}" in declared]
@@ -238,18 +332,23 @@ def compare(ctx: HarnessContext, label: str, variants: dict[str, Any], kinds: li
             continue
         for adapter in variants.values():  # warm: SDK imports, parsed responses, the emulator started
             one_pass(ctx, adapter, cases)
-        best: dict[str, tuple[float, float, float]] = {}
+        best: dict[str, Spent] = {}
         for _ in range(repeat):
             for name, adapter in variants.items():
                 got = one_pass(ctx, adapter, cases)
-                if name not in best or got[0] < best[name][0]:
+                if name not in best or got.cpu < best[name].cpu:
                     best[name] = got
         n = len(cases)
-        (cpu_a, wall_a, _), (cpu_b, wall_b, server_b) = best[names[0]], best[names[1]]
-        shown = [f"{c / n * 1e3:6.3f} ms ({w / n * 1e3:6.3f})" for c, w in ((cpu_a, wall_a), (cpu_b, wall_b))]
+        a, b = best[names[0]], best[names[1]]
+
+        def ms(seconds: float, n: int = n) -> str:
+            return f"{seconds / n * 1e3:.2f}"
+
+        shown = [f"{ms(s.cpu)} ({ms(s.wall)})" for s in (a, b)]
+        split = [f"{ms(s.caller)}/{ms(s.emulator)}/{ms(s.others)}" for s in (a, b)]
         print(
-            f"{kind:8} {n:5d}  {shown[0]:>20}  {shown[1]:>20}  {cpu_b / cpu_a:8.2f}x  "
-            f"{server_b / n * 1e3:5.2f} ms"
+            f"{kind:8} {n:5d}  {shown[0]:>16}  {shown[1]:>16}  {b.cpu / a.cpu:5.2f}x  "
+            f"{split[0]:>20}  {split[1]:>22}"
         )
 
 

@@ -6,7 +6,8 @@ Each method declares the keyword-only ``endpoint`` and points the official SDK a
 then runs the reference's own functions on what the SDK read over HTTP: ``wire`` sends the body the
 reference builds and returns nothing (the emulator captured it), ``process`` / ``stream`` ignore the
 SDK object they are handed and ask the endpoint for the response (the recorded bytes, parsed by the
-SDK's real HTTP path), ``e2e`` sends through its own client rather than the one handed over. The SDK
+SDK's real HTTP path), ``e2e`` sends through its own client (its ``execute`` takes no ``client``: the
+harness builds none). The SDK
 objects it is handed are never read (but ``response_as: mapping`` cases, whose input is a dict and
 no SDK call: they are the reference's as given).
 
@@ -134,7 +135,6 @@ class Adapter:
         api: str,
         agent: dict[str, Any],
         messages: list[dict[str, Any]],
-        client_: Any,
         *,
         endpoint: Endpoint,
     ) -> Any:
@@ -198,7 +198,6 @@ class AsyncOnly:
         api: str,
         agent: dict[str, Any],
         messages: list[dict[str, Any]],
-        client_: Any,
         *,
         endpoint: Endpoint,
     ) -> AsyncIterator[Any] | Any:

@@ -504,14 +504,45 @@ def test_a_listener_stopped_is_served_no_more_and_the_others_are():
         assert [stray.why for stray in emulator.strays] == ["no open site has this token"]
 
 
-def test_while_the_emulator_serves_a_request_waits_for_the_gil_at_most_its_switch_interval():
+def test_for_a_runtime_in_another_process_a_request_waits_for_the_gil_at_most_its_switch_interval():
     """A runtime in another process waits on each answer while this process's main thread computes: the
-    interpreter's switch interval (5 ms by default) bounds how long the answering thread waits."""
+    interpreter's switch interval (5 ms by default) bounds how long the answering thread waits, lowered
+    once the emulator is told (``hurry``: an ``exec:`` runtime's case, a namespace's listener served).
+    For a runtime in this process it stays: its thread waits without the GIL, and a shorter interval
+    only costs its other threads' CPU."""
     import sys
 
     from wireconf.emulator.server import SWITCH_INTERVAL
 
     before = sys.getswitchinterval()
-    with Emulator():
+    with Emulator() as emulator:
+        assert sys.getswitchinterval() == before
+        emulator.hurry()
+        emulator.hurry()
         assert sys.getswitchinterval() == min(before, SWITCH_INTERVAL) < 0.005
+    assert sys.getswitchinterval() == before
+
+
+def test_an_exec_runtimes_case_hurries_the_emulator_and_an_in_process_ones_does_not(monkeypatch):
+    import sys
+
+    from wireconf.emulator.answers import RecordedAnswers
+    from wireconf.kinds import sites
+
+    class InProcess:
+        pass
+
+    class Remote:  # adapter_contract.OutOfProcess's members, as ExecAdapter has them
+        def send_ahead(self, case: str, call: Any) -> None: ...
+
+        def time_limit(self, seconds: float | None) -> Any: ...
+
+    before = sys.getswitchinterval()
+    with Emulator() as emulator:
+        monkeypatch.setattr(sites, "emulator", lambda: emulator)
+        for adapter, hurried in ((InProcess(), False), (Remote(), True)):
+            case = sites.CaseSites(adapter)
+            case.open("openai.chat", RecordedAnswers("openai.chat", []))
+            assert case.close() == []
+            assert (sys.getswitchinterval() < before) is hurried
     assert sys.getswitchinterval() == before

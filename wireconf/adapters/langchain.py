@@ -219,13 +219,12 @@ class LangChainAdapter:
         api: str,
         agent: dict[str, Any],
         messages: list[dict[str, Any]],
-        client: Any,
         *,
         endpoint: Endpoint,
     ) -> Any:
         """``invoke`` (``stream`` when the agent asks for a stream) on the chat model pointed at the
         case's ``endpoint``, as in ``process``: the case's recorded exchange answers each request its SDK
-        client sends there (``client``, the harness's in-process client, is not used)."""
+        client sends there."""
         written = [langchain_inputs.message(m) for m in openai_inputs.calls_answered(messages)]
         streamed, agent = without_stream(agent)
         run = self._stream if streamed else self._invoke

@@ -231,14 +231,12 @@ class LiteLLMAdapter:
         api: str,
         agent: dict[str, Any],
         messages: list[dict[str, Any]],
-        client: Any,
         *,
         endpoint: Endpoint,
     ) -> Any:
         """``completion(...)`` as in ``wire``, with ``stream=True`` when the agent asks for a stream (its
         ``additionalProperties``, passed as they are) and ``api_base`` the case's ``endpoint``: the
-        case's recorded exchange answers each request LiteLLM sends there (``client``, the harness's
-        in-process client, is not used)."""
+        case's recorded exchange answers each request LiteLLM sends there."""
         arguments = self._arguments(
             api, agent, [openai_inputs.message(m) for m in openai_inputs.calls_answered(messages)]
         )

@@ -243,13 +243,11 @@ class LlamaIndexAdapter:
         api: str,
         agent: dict[str, Any],
         messages: list[dict[str, Any]],
-        client: Any,
         *,
         endpoint: Endpoint,
     ) -> Any:
         """``chat`` (``stream_chat`` when the agent asks for a stream) at the case's endpoint, where the
-        case's recorded exchange answers each request (``client``, the harness's in-process client, is
-        not used)."""
+        case's recorded exchange answers each request."""
         written = [llamaindex_inputs.message(m) for m in openai_inputs.calls_answered(messages)]
         streamed, agent = without_stream(agent)
         call = _Call(written, _ModelDescribed(messages), pointed_at(api, endpoint))

@@ -28,8 +28,9 @@ from wireconf.emulator.site import Site
 from wireconf.emulator.tls import Authority
 
 SWITCH_INTERVAL = 0.0005
-"""The interpreter's thread switch interval while an emulator serves (seconds): how long a request that
-came in waits at most for the thread that computes to let its own thread run."""
+"""The interpreter's thread switch interval while an emulator serves a runtime in another process
+(seconds, ``Emulator.hurry``): how long a request that came in waits at most for the thread that
+computes to let its own thread run."""
 
 
 class Emulator:
@@ -50,6 +51,7 @@ class Emulator:
         self._authority: Authority | None = None
         self._thread: threading.Thread | None = None
         self._switch = sys.getswitchinterval()
+        self._hurried = False
         self._listeners: list[tuple[HostServer, threading.Thread]] = []
         self.strays: list[Refused] = []
         """Requests no open site can be told for (an unknown or closed token, no proxy credentials)."""
@@ -63,11 +65,6 @@ class Emulator:
 
     def start(self) -> Emulator:
         if self._thread is None:
-            # a request is answered on a thread of this process while its main thread computes (the
-            # harness judging, an in-process runtime): it takes the GIL only after the switch interval,
-            # 5 ms by default, paid per request by a runtime in another process waiting on the answer
-            self._switch = sys.getswitchinterval()
-            sys.setswitchinterval(min(self._switch, SWITCH_INTERVAL))
             self._thread = threading.Thread(
                 target=self._server.serve_forever,
                 kwargs={"poll_interval": 0.5},
@@ -76,6 +73,21 @@ class Emulator:
             )
             self._thread.start()
         return self
+
+    def hurry(self) -> None:
+        """A runtime in another process waits on this emulator's answers: a request is answered on a
+        thread of this process while its main thread computes (the harness judging, reporting), and
+        takes the GIL only after the switch interval, 5 ms by default, paid per request by that
+        runtime; lowered to ``SWITCH_INTERVAL`` until the emulator closes. Not for a runtime in this
+        process: its thread waits on the answer without the GIL, and a shorter interval only makes
+        its other threads (LiteLLM's logging pool) hand the GIL back and forth, on the CPU of every
+        case (``benchmarks/emulator_overhead.py``)."""
+        with self._lock:
+            if self._hurried or self._thread is None:
+                return
+            self._hurried = True
+            self._switch = sys.getswitchinterval()
+            sys.setswitchinterval(min(self._switch, SWITCH_INTERVAL))
 
     def serve_listener(
         self, listener: socket.socket, diag: socket.socket | None = None
@@ -93,6 +105,7 @@ class Emulator:
                 f"a listener on {host}:{port} cannot serve this emulator's sites, whose URLs name "
                 f"{self.address[0]}:{self.address[1]}"
             )
+        self.hurry()  # the namespace's runtime is another process
         server = HostServer(self, self.address, listener, settle.Diag(diag) if diag is not None else None)
         thread = threading.Thread(
             target=server.serve_forever, kwargs={"poll_interval": 0.5}, daemon=True, name=settle.OWN_THREADS
@@ -116,7 +129,8 @@ class Emulator:
         with self._lock:
             servers = [(self._server, self._thread), *self._listeners]
             self._listeners = []
-        if self._thread is not None:
+        if self._hurried:
+            self._hurried = False
             sys.setswitchinterval(self._switch)
         self._thread = None
         for server, thread in servers:

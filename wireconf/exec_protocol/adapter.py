@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import inspect
 import itertools
 import os
 import shlex
@@ -174,6 +175,8 @@ class ExecAdapter:
         def plain(*arguments: Any) -> Any:
             return call(*arguments)
 
+        if endpoints and method.http_client is not None and not method.awaited:  # (lane emu34c's hunk)
+            return without_client(call, method)
         if not method.awaited:
             return call if endpoints else plain
 
@@ -238,6 +241,23 @@ def _given_as_sdk(method: AdapterMethod, name: str, value: Any) -> bool:
     """An SDK argument the harness parsed (a response, a stream of events): not plain data
     (``response_as: mapping``, sent as it is)."""
     return name in method.sdk and not isinstance(value, Mapping)
+
+
+def without_client(call: Callable[..., Any], method: AdapterMethod) -> Callable[..., Any]:
+    """``call`` (a proxy of ``method``, which takes an SDK client) declared without the client: over
+    endpoints the runtime is never handed it, so the kind builds none (``kinds.e2e.takes_client``
+    reads this signature); ``call`` gets ``None`` in its place."""
+    at = method.params.index(str(method.http_client)) + (1 if method.takes_api else 0)
+
+    def proxy(*arguments: Any, endpoint: Endpoint | None = None) -> Any:
+        return call(*arguments[:at], None, *arguments[at:], endpoint=endpoint)
+
+    named = (*(("api",) if method.takes_api else ()), *(p for p in method.params if p != method.http_client))
+    positional = [inspect.Parameter(name, inspect.Parameter.POSITIONAL_ONLY) for name in named]
+    keyword = inspect.Parameter("endpoint", inspect.Parameter.KEYWORD_ONLY, default=None)
+    # inspect.signature reads __signature__ (PEP 362), which typeshed does not declare on a function
+    proxy.__signature__ = inspect.Signature([*positional, keyword])  # type: ignore[attr-defined]
+    return proxy
 
 
 HAND_OVER_WAIT = 10.0

@@ -67,7 +67,28 @@ NOT_SERVABLE = tuple(
 )
 """Capabilities this helper does not serve: those that cannot cross a process (trace's spans stay on
 the runtime's side) and those whose call hands over an SDK client (e2e: a Python adapter in another
-process would need its HTTP bridged back, which this helper does not do)."""
+process would need its HTTP bridged back, which this helper does not do), but for an adapter whose
+method takes the case's endpoint and no client (``served_over_endpoints``)."""
+
+
+def served_over_endpoints(adapter: AdapterObject, protocol: int) -> tuple[str, ...]:
+    """The kinds of ``NOT_SERVABLE`` this helper serves ``adapter`` after all: under protocol 4 the call
+    carries the case's endpoint, which the case's cassette answers, and no client: an ``execute(api,
+    agent, messages, *, endpoint)`` (``kinds.e2e.takes_client``) sends its requests there itself,
+    nothing to bridge."""
+    if protocol < 4:
+        return ()
+    from wireconf.kinds.e2e import takes_client
+
+    return tuple(
+        f"{kind.name}:"
+        for kind in KINDS.values()
+        if kind.exec_protocol is not None
+        and kind.method is not None
+        and kind.method.http_client is not None
+        and kind.method.takes_endpoint(adapter)
+        and not takes_client(adapter)
+    )
 
 
 class _End(Exception):
@@ -159,7 +180,9 @@ class Server:
         # wireconf/pytest_plugin/runners/warm.py); it resumes, over what the calls allocate, at `warm`
         collecting = gc.isenabled()
         gc.disable()
-        caps = sorted(str(c) for c in self.adapter.capabilities() if not str(c).startswith(NOT_SERVABLE))
+        served = served_over_endpoints(self.adapter, self.protocol)
+        refused = tuple(prefix for prefix in NOT_SERVABLE if prefix not in served)
+        caps = sorted(str(c) for c in self.adapter.capabilities() if not str(c).startswith(refused))
         # hello first, then the SDKs' imports (seconds): the harness goes on with its own start-up
         # meanwhile, and waits for `warm` before the first case's time limit starts
         hello = Hello(
@@ -216,10 +239,18 @@ class Server:
                 return
             function = getattr(self.adapter, method.name)
             given = {"endpoint": _endpoint(call["endpoint"])} if "endpoint" in call else {}
+            if method.http_client is not None and given:  # the client stays in the harness: left out
+                named = zip(ARGUMENTS[method.name], args, strict=True)
+                args = [value for name, value in named if name != method.http_client]
             result = function(call["api"], *args, **given) if method.takes_api else function(*args, **given)
             if method.awaited:  # on one loop reused from call to call, as in-process
                 result = run_to_completion(result)
             sdk_json = _sdk_json(call.get("api"))
+            if method.may_stream and isinstance(result, Iterator):  # a stream: its items, as they come
+                for item in result:
+                    self.send({"type": "yield", "id": call_id, "item": result_json(item, sdk_json)})
+                self.send({"type": "result", "id": call_id, "value": None, "streamed": True})
+                return
             if method.yields:
                 for item in result:
                     self.send(

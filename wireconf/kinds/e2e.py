@@ -3,7 +3,9 @@ harness hands it → the recorded response → the runtime's result.
 
 The adapter's ``execute(api, agent, messages, client)`` receives a new SDK client (``openai.OpenAI``,
 ``anthropic.Anthropic`` or ``google.genai.Client``) whose transport captures every request and answers
-it from the case's cassette (``wireconf.sdk.cassette_transport``). The case checks two things, each
+it from the case's cassette (``wireconf.sdk.cassette_transport``); an ``execute(api, agent, messages,
+*, endpoint)`` that leaves ``client`` out gets the case's endpoint alone, answered by the same
+exchange, and no client is built for it (``takes_client``). The case checks two things, each
 exactly and with a diff: the JSON body of the request the runtime really sent (``expect_request``;
 a list when it sends several; Gemini's fields read under their JSON names, the api record's ``request_body``)
 and its result (``expect`` or ``expect_error``). A result that is an
@@ -19,6 +21,9 @@ atomically) when the call ends, whatever its outcome.
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field
@@ -83,9 +88,41 @@ def _load(ctx: HarnessContext, name: str) -> tuple[Cassette | None, bool]:
     return cassette, writable
 
 
+@cache
+def _positional_room(function: Callable[..., Any]) -> int:
+    """How many positional arguments ``function`` takes (a large number for ``*args``)."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):  # no signature to read: it may take anything
+        return 1 << 16
+    if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in parameters):
+        return 1 << 16
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return sum(p.kind in positional for p in parameters)
+
+
+def takes_client(adapter: AdapterObject) -> bool:
+    """Whether ``adapter``'s ``execute`` is handed the in-process SDK client: unless it declares
+    ``endpoint`` and has no place for the client (``execute(self, api, agent, messages, *, endpoint)``),
+    a method that reads the case over HTTP only; an ``execute`` that still names ``client`` beside
+    ``endpoint``, as adapters did before, gets it. Building the client costs an e2e case a new SDK
+    client; nothing asks for it then."""
+    method = getattr(adapter, EXECUTE.name, None)
+    if method is None or not EXECUTE.takes_endpoint(adapter):
+        return True
+    function = getattr(method, "__func__", method)
+    bound = 1 if function is not method else 0  # ``self``, given by the bound method
+    try:
+        room = _positional_room(function)
+    except TypeError:  # an unhashable callable: read each time
+        room = _positional_room.__wrapped__(function)
+    return room - bound > len(EXECUTE.params)
+
+
 def open_exchange(ctx: HarnessContext, case: LoadedCase[CaseBase], name: str) -> tuple[Exchange, SDKObject]:
-    """The case's exchange over cassette ``name`` and the SDK client that talks through it (skips
-    when the record policy says so; a missing cassette in replay mode is a ``CaseInputError``)."""
+    """The case's exchange over cassette ``name`` and the SDK client that talks through it, ``None``
+    where the adapter's ``execute`` takes the endpoint and no client (``takes_client``) (skips when
+    the record policy says so; a missing cassette in replay mode is a ``CaseInputError``)."""
     provider = PROVIDER_OF[case.api]
     policy = ctx.recording
     cassette, writable = _load(ctx, name)
@@ -110,6 +147,8 @@ def open_exchange(ctx: HarnessContext, case: LoadedCase[CaseBase], name: str) ->
     exchange = Exchange(name, path, cassette, mode, case.api, provider.name, policy.environ)
     exchange.on_written = ctx.on_written
     ctx.opened.append(exchange)
+    if ctx.sites.asks(EXECUTE) and not takes_client(ctx.sites.adapter):
+        return exchange, None
     return exchange, e2e_client(case.api, exchange)
 
 
@@ -138,11 +177,13 @@ def run_execute(
     endpoint: Endpoint | None = None,
 ) -> Outcome[Exchange]:
     """``adapter.execute`` through ``client`` (and ``endpoint``, a site answered by the same exchange,
-    for an adapter that asks for it), a returned iterator drained item by item; the exchange is
-    finished (recorded cassettes written) whatever happens."""
+    for an adapter that asks for it; ``client`` is ``None``, and left out of the call, for one that
+    takes the endpoint alone), a returned iterator drained item by item; the exchange is finished
+    (recorded cassettes written) whatever happens."""
+    given = (agent, messages) if client is None else (agent, messages, client)
     try:
         outcome: Outcome[Exchange] = EXECUTE.invoke(
-            adapter, case.api, agent, messages, client, probes=exchange.probes, endpoint=endpoint
+            adapter, case.api, *given, probes=exchange.probes, endpoint=endpoint
         )
     finally:
         exchange.finish(case.id, _label(adapter))

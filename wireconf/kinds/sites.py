@@ -98,6 +98,12 @@ def running() -> Emulator | None:
     return running[1] if running is not None and running[0] == os.getpid() else None
 
 
+def in_another_process(adapter: AdapterObject) -> bool:
+    """Whether ``adapter``'s runtime runs in another process (an ``exec:`` one: the members of
+    ``adapter_contract.OutOfProcess``, read by name, as this layer does not import the contract)."""
+    return callable(getattr(adapter, "send_ahead", None)) and callable(getattr(adapter, "time_limit", None))
+
+
 class CaseSites:
     """The sites of the case being prepared and run, and the emulator's strays and failures since it
     began. ``adapter`` is the session's: a site is opened only for a method of it that asks."""
@@ -107,6 +113,7 @@ class CaseSites:
         self.sites: list[Site] = []
         self._seated: tuple[Seat, Site] | None = None
         self._seats = getattr(adapter, SEATED, False) is True
+        self._remote = in_another_process(adapter)
         current = running()
         self._marks = (len(current.strays), len(current.failures)) if current is not None else (0, 0)
         self._emulator = current
@@ -125,6 +132,8 @@ class CaseSites:
             serving = emulator()
         except EmulatorError as exc:
             raise CaseInputError(str(exc)) from exc
+        if self._remote:
+            serving.hurry()  # its runtime waits on the answers from another process
         if self._emulator is not serving:  # started by this case: nothing before it is its
             self._emulator, self._marks = serving, (len(serving.strays), len(serving.failures))
         site = serving.open_site(api, responder, messages, recorded_uri)
