@@ -7,21 +7,20 @@ import contextlib
 import os
 import pickle
 import select
-import socket
 import sys
 import time
 import traceback
 import warnings
 from collections import deque
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, Pipe
+from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING
 
 from wireconf.cassettes.passage import close_quietly, open_passage
 from wireconf.pytest_plugin.case_run import JUDGE_LIMIT, PREPARE_LIMIT, CaseResult
 from wireconf.pytest_plugin.runners.base import CaseRunner
 from wireconf.pytest_plugin.runners.child import serve
-from wireconf.pytest_plugin.runners.pipe import Results, RunnerStartError, check_message
+from wireconf.pytest_plugin.runners.pipe import Results, RunnerStartError, check_message, runner_pipe
 from wireconf.pytest_plugin.runners.progress import Progress
 from wireconf.pytest_plugin.runners.reaping import exit_status, kill_group, reap_later
 from wireconf.pytest_plugin.runners.warm import warm_up
@@ -48,21 +47,16 @@ class ForkedRunner(CaseRunner):
     name = "process"
     network = "a runner process with a network namespace of its own (started with the run loop)"
     AHEAD = 512
-    """Cases sent beyond the one pytest waits for (one on an xdist worker: it knows only the next). The
-    cases come file by file, and a file's cases cost the runner alike (a stream file's several times
-    what this process spends reporting one, a wire file's less than half): a long lead lets it work
-    through quick cases while this process reports them, and come to the slow ones ahead
-    (``items.streams_last`` puts them last). Its results wait in the pipe meanwhile (``RESULTS_BUFFER``);
-    a runner that fills it waits for this process to read.
-    The lead is topped up in one message once half of it is used (one send and one receive for many
-    cases), and only while the pipe has room: were this process to block on a send while the runner
-    blocks on sending answers, neither would go on."""
+    """Cases sent beyond the one pytest waits for (one on an xdist worker: it knows only the next). A
+    long lead lets the runner work through quick cases while this process reports them, and come to the
+    slow ones (stream files', which ``items.streams_last`` puts last) ahead; its results wait in the pipe
+    (``RESULTS_BUFFER``). The lead is topped up in one message once half of it is used, and only while
+    the pipe has room: were this process to block on a send while the runner blocks on sending answers,
+    neither would go on."""
 
     RESULTS_BUFFER = 1 << 21
-    """Bytes the runner's end of the pipe may hold unread (``SO_SNDBUF``, which the kernel caps at
-    ``net.core.wmem_max``): a passing case's result is some 100 bytes, but each message is accounted
-    with its buffer's overhead (about a kibibyte), so the default (about 200 KiB) holds some 200
-    results, fewer than ``AHEAD``."""
+    """``SO_SNDBUF`` of the runner's end (the kernel caps it at ``net.core.wmem_max``): each result is
+    accounted at about a kibibyte, so the default (~200 KiB) holds fewer results than ``AHEAD``."""
 
     def __init__(self, session: CaseHost) -> None:
         super().__init__(session)
@@ -84,9 +78,7 @@ class ForkedRunner(CaseRunner):
         (``_greet``): it isolates itself meanwhile, and the cases sent wait in the pipe."""
         if self.forks == 0:
             warm_up(self.session, item)
-        ours, theirs = Pipe()
-        with contextlib.suppress(OSError), socket.socket(fileno=os.dup(theirs.fileno())) as end:
-            end.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.RESULTS_BUFFER)  # the socket itself
+        ours, theirs = runner_pipe(self.RESULTS_BUFFER)
         passage = open_passage(os.environ) if self.session.records else None
         sys.stdout.flush()
         sys.stderr.flush()
@@ -218,9 +210,7 @@ class ForkedRunner(CaseRunner):
         self._send_ahead(item)
         if not self._greeted:  # started early: its hello comes before any result
             self._greet()
-        # the runner has answered the case before this one: it is free for this one from now at the
-        # latest, however long ago this one was sent (ahead, behind up to ``AHEAD`` others)
-        sent.at = max(sent.at, time.monotonic())
+        sent.at = max(sent.at, time.monotonic())  # the runner is free for it from now, however early sent
         results = self._results
         assert results is not None
         timeout = self.session.timeout or None

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import pickle
 import select
+import socket
 import struct
-from multiprocessing.connection import Connection
+from multiprocessing.connection import Connection, Pipe
 from typing import Literal
 
 from wireconf.core.differences import Difference, Line
@@ -17,6 +19,16 @@ from wireconf.core.untyped import JSON
 from wireconf.pytest_plugin.case_run import CaseResult
 
 Status = Literal["judged", "error", "skipped", "unsupported"]
+
+
+def runner_pipe(unread: int) -> tuple[Connection, Connection]:
+    """The pytest process's end and the runner's, the runner's able to hold ``unread`` bytes of results
+    nobody has read yet (``SO_SNDBUF``, which the kernel caps at ``net.core.wmem_max``)."""
+    ours, theirs = Pipe()
+    with contextlib.suppress(OSError), socket.socket(fileno=os.dup(theirs.fileno())) as end:
+        end.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, unread)  # the socket itself, not the copy
+    return ours, theirs
+
 
 _RESULT_FIELDS = (
     *("status", "message", "lines", "attempts", "recorded", "watched", "changed", "unknown"),
