@@ -434,21 +434,23 @@ def trace_reproduction(
     rule, sentence = selection.rule_of(kept[0], catalogue)
     expected = to_plain(case.raw.get("expect"))
     found = [Check(rule, sentence, "$", "value", expected, True)]
-    store = CassetteStore(cassettes or case.path.parent)
-    try:
-        recorded = store.interaction(str(getattr(case.model, "cassette", "")), 0).response
-    except CassetteError as error:
-        raise ReproError(f"{case.id}: its recorded response cannot be read: {error}", case=case.id) from error
-    answer = Answer(
-        recorded.status,
-        recorded.header("content-type") or "application/json",
-        recorded.body.decode("utf-8"),
-    )
+    answer = _first_recorded(case, cassettes)
     agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
     call = traced_call(runtime, template(case.api, agent, to_plain(case.raw.get("messages", []))))
     title = f"{runtime} {version}: {rule} ({case.id})"
     frame = ResultFrame(title, command, case.id, location, False, True)
     return render_result(frame, call, answer, expected, found)
+
+
+def _first_recorded(case: LoadedCase[Any], cassettes: Path | None) -> Answer:
+    """The response of the case's cassette's first interaction, as a script serves it."""
+    store = CassetteStore(cassettes or case.path.parent)
+    try:
+        recorded = store.interaction(str(getattr(case.model, "cassette", "")), 0).response
+    except CassetteError as error:
+        raise ReproError(f"{case.id}: its recorded response cannot be read: {error}", case=case.id) from error
+    content_type = recorded.header("content-type") or "application/json"
+    return Answer(recorded.status, content_type, recorded.body.decode("utf-8"))
 
 
 RAISES = (("result", "raised"), ("result", "wrong-error"))
@@ -494,16 +496,7 @@ def e2e_result_reproduction(
             + (f" that matches {selection}" if selection != Selection() else ""),
             case=case.id,
         )
-    store = CassetteStore(cassettes or case.path.parent)
-    try:
-        recorded = store.interaction(str(getattr(case.model, "cassette", "")), 0).response
-    except CassetteError as error:
-        raise ReproError(f"{case.id}: its recorded response cannot be read: {error}", case=case.id) from error
-    answer = Answer(
-        recorded.status,
-        recorded.header("content-type") or "application/json",
-        recorded.body.decode("utf-8"),
-    )
+    answer = _first_recorded(case, cassettes)
     agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
     try:
         call = template(case.api, agent, to_plain(case.raw.get("messages", [])))
