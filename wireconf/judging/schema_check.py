@@ -48,9 +48,6 @@ def rejections(api: str, actual: JSON, expected: JSON) -> list[Difference]:
     shared = set(problems(api, expected)) if isinstance(expected, Mapping) else set()
     # where no member of a union takes the expectation's own value either, the spec has no form there
     # the provider accepts: what the runtime sends in its place is judged by the rules, not the contract
-    unions = {(p.path, p.schema) for p in shared if p.best is not None}
-    return [
-        difference(p)
-        for p in found
-        if p not in shared and not (p.best is not None and (p.path, p.schema) in unions)
-    ]
+    unions = {(p.path, p.schema) for p in shared if p.union}
+    charged = [p for p in found if p not in shared and not (p.union and (p.path, p.schema) in unions)]
+    return [difference(p) for p in charged]

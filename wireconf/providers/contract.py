@@ -24,6 +24,7 @@ from wireconf.core.untyped import JSON
 from wireconf.providers.equivalence import Equivalence
 
 CONTRACTS_DIR = Path(__file__).parent / "contracts"
+NO_MEMBER = "no member of the union accepts it"
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,11 @@ class Problem:
     (``_best``), as its place, its reason in a single constraint's words and the JSON type of the value
     no member accepts (``("$.input[1].content[0].type", "'output_text' is not one of ['input_text']",
     "object")``), which a reproduction checks; the reason itself still lists every member's."""
+
+    @property
+    def union(self) -> bool:
+        """Whether no member of a union took the value (the reason lists each member's refusal)."""
+        return self.message.startswith(NO_MEMBER)
 
     @property
     def text(self) -> str:
@@ -159,7 +165,7 @@ def _wanted(error: Any) -> str:
 
     said = list(dict.fromkeys(messages(error)))
     shown = " | ".join(said[:4]) + (f" | … {len(said) - 4} more" if len(said) > 4 else "")
-    return f"no member of the union accepts it: {shown}" if shown else "no member of the union accepts it"
+    return f"{NO_MEMBER}: {shown}" if shown else NO_MEMBER
 
 
 def _json_type(value: Any) -> str:
