@@ -42,3 +42,21 @@ def test_a_runtime_without_variables_or_not_listed_gets_none(baselines: Path, tm
     assert listed_environ("litellm", baselines) == {}
     assert listed_environ("mypkg", baselines) == {}
     assert listed_environ("luthien-abc", tmp_path / "no-such-folder") == {}
+
+
+def test_verify_of_selected_rows_names_its_file_so_the_runtime_s_proofs_are_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Written to the runtime's proofs file, a selection would leave only its rows there."""
+    from wireconf.cli import main
+
+    proofs = tmp_path / "proofs"
+    proofs.mkdir()
+    kept = proofs / "mypkg.yaml"
+    kept.write_text("runtime: mypkg\nproofs: []\n", encoding="utf-8")
+    report = tmp_path / "mypkg.jsonl"
+    report.write_text("", encoding="utf-8")
+    args = ["repro", "--verify", "--runtime", "mypkg", "--report", str(report), "--baselines", str(tmp_path)]
+    assert main([*args, "--rule", "provider-contract"]) != 0
+    assert "name the file with -o" in capsys.readouterr().err
+    assert kept.read_text(encoding="utf-8") == "runtime: mypkg\nproofs: []\n"

@@ -83,6 +83,11 @@ def _verify(args: argparse.Namespace) -> int:
         raise ReproError(
             "--verify reads the runtime's verdicts from --report (a report of `wireconf findings`)"
         )
+    if args.output is None and any(v is not None for v in (args.case_id, args.rule, args.path)):
+        raise ReproError(  # the runtime's proofs file would keep only the rows selected
+            "--verify of selected rows (CASE_ID, --rule, --path) writes only their proofs: name the file"
+            " with -o, so that the runtime's proofs (BASELINES/proofs) are kept"
+        )
     cases = corpus_folder(args.corpus)
     corpus = open_corpus(cases)
     by_case = {c.id: c for c in corpus.cases()}
