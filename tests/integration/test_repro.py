@@ -588,26 +588,30 @@ def test_a_prompty_ts_reproduction_fails_as_its_finding_says_without_wireconf(
     )
 
 
+def _patched_anthropic(tmp: Path, runtime: Path, fix: tuple[str, str, str]) -> Path:
+    """The runtime's folder again, its Anthropic package a copy with the one line of ``fix`` changed
+    (the file, the line, its replacement); the other packages and node_modules linked."""
+    patched = tmp / "typescript"
+    (patched / "packages").mkdir(parents=True)
+    (patched / "node_modules").symlink_to(runtime / "node_modules")
+    for package in (runtime / "packages").iterdir():
+        if package.name != "anthropic":
+            (patched / "packages" / package.name).symlink_to(package)
+    shutil.copytree(runtime / "packages" / "anthropic", patched / "packages" / "anthropic", symlinks=True)
+    source = patched / fix[0]
+    text = source.read_text(encoding="utf-8")
+    assert text.count(fix[1]) == 1, f"the line to fix moved in {fix[0]}: update the fix for this build"
+    source.write_text(text.replace(fix[1], fix[2]), encoding="utf-8")
+    return patched
+
+
 def test_a_prompty_ts_reproduction_passes_against_the_runtime_patched_where_the_fix_is_one_line(
     tmp_path, prompty_ts_runtime
 ):
     case, rule = PROMPTY_TS_CASES[1]
     script = _prompty_ts_script(tmp_path, case, rule)
     assert _node_with(script, prompty_ts_runtime).returncode == 1  # the finding, unpatched
-    patched = tmp_path / "typescript"  # the runtime's folder, its Anthropic package a patched copy
-    (patched / "packages").mkdir(parents=True)
-    (patched / "node_modules").symlink_to(prompty_ts_runtime / "node_modules")
-    for package in (prompty_ts_runtime / "packages").iterdir():
-        if package.name != "anthropic":
-            (patched / "packages" / package.name).symlink_to(package)
-    shutil.copytree(
-        prompty_ts_runtime / "packages" / "anthropic", patched / "packages" / "anthropic", symlinks=True
-    )
-    source = patched / PROMPTY_TS_FIX[0]
-    text = source.read_text(encoding="utf-8")
-    assert text.count(PROMPTY_TS_FIX[1]) == 1, "the line to fix moved: update PROMPTY_TS_FIX for this build"
-    source.write_text(text.replace(PROMPTY_TS_FIX[1], PROMPTY_TS_FIX[2]), encoding="utf-8")
-    done = _node_with(script, patched)
+    done = _node_with(script, _patched_anthropic(tmp_path, prompty_ts_runtime, PROMPTY_TS_FIX))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "all 1 difference(s) fixed" in done.stdout, done.stdout
 
@@ -741,20 +745,7 @@ def test_a_javascript_wire_reproduction_shows_a_request_sent_where_the_input_was
     done = _node_with(script, prompty_ts_runtime)
     assert done.returncode == 1, done.stdout + done.stderr
     assert f"{rule}: " in done.stdout and "raised before any request" in done.stdout, done.stdout
-    patched = tmp_path / "typescript"
-    (patched / "packages").mkdir(parents=True)
-    (patched / "node_modules").symlink_to(prompty_ts_runtime / "node_modules")
-    for package in (prompty_ts_runtime / "packages").iterdir():
-        if package.name != "anthropic":
-            (patched / "packages" / package.name).symlink_to(package)
-    shutil.copytree(
-        prompty_ts_runtime / "packages" / "anthropic", patched / "packages" / "anthropic", symlinks=True
-    )
-    source = patched / PROMPTY_TS_REFUSAL_FIX[0]
-    text = source.read_text(encoding="utf-8")
-    assert text.count(PROMPTY_TS_REFUSAL_FIX[1]) == 1, "the line to fix moved: update PROMPTY_TS_REFUSAL_FIX"
-    source.write_text(text.replace(PROMPTY_TS_REFUSAL_FIX[1], PROMPTY_TS_REFUSAL_FIX[2]), encoding="utf-8")
-    done = _node_with(script, patched)
+    done = _node_with(script, _patched_anthropic(tmp_path, prompty_ts_runtime, PROMPTY_TS_REFUSAL_FIX))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "fixed: the runtime raised before sending" in done.stdout, done.stdout
 
