@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import inspect
 import io
 import sys
 import threading
@@ -41,6 +42,7 @@ from contextlib import redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -52,17 +54,26 @@ from previous_paths import REFUSED, answering, forwarding, recorded_answer  # no
 
 from tests.fakes.endpoint_reference import Adapter as EndpointReference  # noqa: E402
 from wireconf.adapters import langchain, litellm  # noqa: E402
+from wireconf.adapters.http_answer import Answer  # noqa: E402
 from wireconf.adapters.langchain import LangChainAdapter  # noqa: E402
 from wireconf.adapters.litellm import LiteLLMAdapter  # noqa: E402
 from wireconf.adapters.own_clients import PROCESS_MESSAGES, without_stream  # noqa: E402
 from wireconf.cassettes.downloads import Downloads  # noqa: E402
 from wireconf.cassettes.store import CassetteStore  # noqa: E402
 from wireconf.emulator import settle  # noqa: E402
-from wireconf.emulator.handler import Handler, HostServer  # noqa: E402
+from wireconf.emulator.answers import Answer as SiteAnswer  # noqa: E402
+from wireconf.emulator.handler import (  # noqa: E402
+    FRAMING_HEADERS,
+    Handler,
+    HostServer,
+)
 from wireconf.exec_protocol.http_bridge import HttpBridge  # noqa: E402
 from wireconf.kinds.base import HarnessContext  # noqa: E402
 from wireconf.kinds.registry import KINDS, open_corpus  # noqa: E402
-from wireconf.kinds.sites import CaseSites  # noqa: E402
+from wireconf.kinds.sites import (  # noqa: E402
+    CaseSites,
+    running,
+)
 from wireconf.providers.registry import PROVIDER_OF  # noqa: E402
 from wireconf.reference_impl.adapter import ReferenceAdapter  # noqa: E402
 from wireconf.sdk.replay import SdkReplay  # noqa: E402
@@ -197,9 +208,16 @@ def through_plugin(
     """Per case through the plugin, marginal (the run minus one that selects no case, start-up and
     collection): what the 1.2x target is about."""
     names = list(impls)
+    last = names[-1]
     print(f"\n{label} through the plugin (thread runner), marginal CPU per case, best of {repeat}")
-    print(f"(emulator: its threads' share of {names[1]}'s)")
-    print(f"{'kind':8} {'cases':>5}  {names[0]:>11}  {names[1]:>11}  {'ratio':>6}  {'emulator':>8}")
+    print(f"({last}'s against each other's; emulator: its threads' share of {last}'s)")
+    print(
+        f"{'kind':8} {'cases':>5}  "
+        + "  ".join(f"{name:>11}" for name in names)
+        + "  "
+        + "  ".join(f"{'vs ' + name:>14}" for name in names[:-1])
+        + f"  {'emulator':>8}"
+    )
     for kind in kinds:
         apis = WIRE_APIS if kind == "wire" else sorted({c.api for c in cases_of(kind)})
         paths = [str(REPO / "cases" / kind / api) for api in apis if (REPO / "cases" / kind / api).is_dir()]
@@ -212,11 +230,63 @@ def through_plugin(
                 got = ((whole - empty) / max(count, 1), emulator / max(count, 1))
                 if name not in best or got[0] < best[name][0]:
                     best[name] = got
-        a, b = best[names[0]][0], best[names[1]][0]
         print(
-            f"{kind:8} {count:5d}  {a * 1e3:8.3f} ms  {b * 1e3:8.3f} ms  {b / a:6.2f}x  "
-            f"{best[names[1]][1] * 1e3:5.2f} ms"
+            f"{kind:8} {count:5d}  "
+            + "  ".join(f"{best[name][0] * 1e3:8.3f} ms" for name in names)
+            + "  "
+            + "  ".join(f"{best[last][0] / best[name][0]:13.2f}x" for name in names[:-1])
+            + f"  {best[last][1] * 1e3:5.2f} ms"
         )
+
+
+def site_in_memory(request: Any) -> Answer:
+    """What the case's site answers ``request`` (sent to its URL), handed over in memory: the emulator's
+    capture and reply, without its server, the socket, or the client's HTTP parsing of the bytes."""
+    emulator = running()
+    url = urlsplit(str(request.url))
+    token, _, rest = url.path.lstrip("/").partition("/")
+    site = emulator.site(token) if emulator is not None else None
+    if site is None:
+        return REFUSED
+    headers = tuple((str(k), str(v)) for k, v in request.headers.multi_items())
+    reply = site.reply(site.capture(request.method, "/" + rest, url.query, headers, request.content))
+    if not isinstance(reply, SiteAnswer):
+        return REFUSED
+    response = reply.response
+    kept = [
+        (k, v) for k, values in response.headers.items() for v in values if k.lower() not in FRAMING_HEADERS
+    ]
+    body = reply.probe.chunks() if reply.probe is not None else response.body
+    return Answer(response.status, kept, body)
+
+
+class ReferenceInMemory(EndpointReference):
+    """The reference over its endpoint as ``EndpointReference``, every request its SDK sends answered in
+    memory by the case's site (``site_in_memory``): the same SDK calls, capture and answers, but no
+    server, socket or HTTP bytes. Against it, the endpoint's ratio is what the emulator's HTTP adds to a
+    runtime that already goes through its SDK's HTTP client (an ``e2e`` case's client path today)."""
+
+    def build_request(self, api: str, agent: dict[str, Any], messages: Any, *, endpoint: Any) -> None:
+        with answering(site_in_memory):
+            super().build_request(api, agent, messages, endpoint=endpoint)
+
+    def process(self, api: str, agent: dict[str, Any], response: Any, *, endpoint: Any) -> Any:
+        with answering(site_in_memory):
+            return super().process(api, agent, response, endpoint=endpoint)
+
+    def process_stream(self, api: str, agent: dict[str, Any], events: Any, *, endpoint: Any) -> Any:
+        with answering(site_in_memory):
+            yield from super().process_stream(api, agent, events, endpoint=endpoint)
+
+    def execute(self, api: str, agent: dict[str, Any], messages: Any, *, endpoint: Any) -> Any:
+        with answering(site_in_memory):
+            answer = super().execute(api, agent, messages, endpoint=endpoint)
+        return self._streamed(answer) if inspect.isgenerator(answer) else answer
+
+    @staticmethod
+    def _streamed(items: Any) -> Any:
+        with answering(site_in_memory):
+            yield from items
 
 
 class LangChainBefore(LangChainAdapter):
@@ -315,15 +385,21 @@ MOVED = {
 
 
 def compare(ctx: HarnessContext, label: str, variants: dict[str, Any], kinds: list[str], repeat: int) -> None:
-    """Each kind's cases (those the first variant declares) on both variants, best of ``repeat``; each
-    variant's CPU split by thread owner: the caller's thread (the runtime's call, the harness's
-    preparation and site), the emulator's threads, the other threads (the runtime's own)."""
+    """Each kind's cases (those the first variant declares) on every variant, best of ``repeat``; the
+    last variant's CPU against each earlier one's; each variant's CPU split by thread owner: the
+    caller's thread (the runtime's call, the harness's preparation and site), the emulator's threads,
+    the other threads (the runtime's own)."""
     names = list(variants)
-    print(f"\n{label}: per case, best of {repeat}: CPU of every thread (wall), ms; the ratio of CPU;")
-    print("each variant's CPU split caller / emulator / the runtime's other threads")
+    last = names[-1]
+    print(f"\n{label}: per case, best of {repeat}: CPU of every thread (wall), ms; {last}'s CPU against")
+    print("each other's; each variant's CPU split caller / emulator / the runtime's other threads")
     print(
-        f"{'kind':8} {'cases':>5}  {names[0]:>16}  {names[1]:>16}  {'ratio':>6}  "
-        f"{names[0] + ' split':>20}  {names[1] + ' split':>22}"
+        f"{'kind':8} {'cases':>5}  "
+        + "  ".join(f"{name:>16}" for name in names)
+        + "  "
+        + "  ".join(f"{'vs ' + name:>14}" for name in names[:-1])
+        + "  "
+        + "  ".join(f"{name + ' split':>22}" for name in names)
     )
     for kind in kinds:
         declared = next(iter(variants.values())).capabilities()
@@ -339,16 +415,20 @@ def compare(ctx: HarnessContext, label: str, variants: dict[str, Any], kinds: li
                 if name not in best or got.cpu < best[name].cpu:
                     best[name] = got
         n = len(cases)
-        a, b = best[names[0]], best[names[1]]
 
         def ms(seconds: float, n: int = n) -> str:
             return f"{seconds / n * 1e3:.2f}"
 
-        shown = [f"{ms(s.cpu)} ({ms(s.wall)})" for s in (a, b)]
-        split = [f"{ms(s.caller)}/{ms(s.emulator)}/{ms(s.others)}" for s in (a, b)]
+        shown = [f"{ms(best[name].cpu)} ({ms(best[name].wall)})" for name in names]
+        ratios = [f"{best[last].cpu / best[name].cpu:13.2f}x" for name in names[:-1]]
+        split = [f"{ms(best[n_].caller)}/{ms(best[n_].emulator)}/{ms(best[n_].others)}" for n_ in names]
         print(
-            f"{kind:8} {n:5d}  {shown[0]:>16}  {shown[1]:>16}  {b.cpu / a.cpu:5.2f}x  "
-            f"{split[0]:>20}  {split[1]:>22}"
+            f"{kind:8} {n:5d}  "
+            + "  ".join(f"{x:>16}" for x in shown)
+            + "  "
+            + "  ".join(ratios)
+            + "  "
+            + "  ".join(f"{x:>22}" for x in split)
         )
 
 
@@ -365,7 +445,11 @@ def main() -> None:
     options = parser.parse_args()
     ctx = HarnessContext(CassetteStore(REPO / "cassettes"), SdkReplay())
     kinds = options.kinds.split(",")
-    reference = {"sdk objects": ReferenceAdapter(), "endpoint": EndpointReference()}
+    reference = {
+        "sdk objects": ReferenceAdapter(),
+        "in memory": ReferenceInMemory(),
+        "endpoint": EndpointReference(),
+    }
     compare(ctx, "the reference", reference, kinds, options.repeat)
     moved = [name for name in options.moved.split(",") if name in MOVED]
     for name in moved:
@@ -375,7 +459,11 @@ def main() -> None:
             moved_kinds = [k for k in kinds if k in MOVED[name][1]]
             compare(ctx, name, {"before": before, "endpoint": after}, moved_kinds, options.repeat)
     if not options.no_plugin:
-        reference = {"sdk objects": "reference", "endpoint": "tests.fakes.endpoint_reference:adapter"}
+        reference = {
+            "sdk objects": "reference",
+            "in memory": "emulator_overhead:ReferenceInMemory",
+            "endpoint": "tests.fakes.endpoint_reference:adapter",
+        }
         through_plugin(kinds, options.repeat, reference)
         for name in moved:
             cls, moved_kinds = MOVED[name]

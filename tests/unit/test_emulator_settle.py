@@ -5,6 +5,7 @@ CPU), is not settled; one blocked for more bytes is, in this process or in a chi
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -108,3 +109,86 @@ def test_a_connection_no_process_here_holds_is_not_watched(listener):
     client.close()
     accepted.close()
     assert settle.watch(accepted) is None
+
+
+def test_a_look_reads_no_thread_while_bytes_are_unread(listener, monkeypatch):
+    """Bytes unread already say "not settled": the look does not read every thread's two files (each
+    read hands the interpreter's lock to the runtime's thread and back while it works)."""
+    client = socket.create_connection(listener.getsockname())
+    accepted, _ = listener.accept()
+    try:
+        found = settle.watch(accepted)
+        assert found is not None
+        read: list[int] = []
+        real = settle._threads
+        monkeypatch.setattr(settle, "_threads", lambda watched: read.append(1) or real(watched))
+        accepted.sendall(b"x" * 10)
+        assert until(lambda: found.look().unread == 10, 5)
+        assert read == [], "threads read while bytes were unread"
+        assert client.recv(10) == b"x" * 10
+        assert until(lambda: found.look().unread == 0, 5)
+        assert read, "nothing unread: the threads are the question"
+    finally:
+        client.close()
+        accepted.close()
+
+
+def test_this_processs_thread_files_are_kept_across_watches_and_closed_when_the_thread_ends(listener):
+    """A runtime in this process is looked at by every gated stream's watch: its threads' files are
+    opened once (``_OwnTasks``), not per watch, and a thread that ended has its files closed."""
+    client = socket.create_connection(listener.getsockname())
+    accepted, _ = listener.accept()
+    stop = threading.Event()
+    worker = threading.Thread(target=stop.wait, daemon=True)
+    worker.start()
+    try:
+        first = settle.watch(accepted)
+        assert first is not None
+        first.look()
+        key = (os.getpid(), worker.native_id)
+        kept = settle._OWN.files.get(key)
+        assert kept is not None, "the thread's files are kept"
+        first.close()
+        second = settle.watch(accepted)
+        assert second is not None
+        second.look()
+        assert settle._OWN.files.get(key) == kept, "the next watch reads the same descriptors"
+        assert not settle._holds(os.getpid(), 0) and str(kept[0]) in settle._OWN.fds()
+        stop.set()
+        worker.join(5)
+        second.look()
+        assert key not in settle._OWN.files
+        for fd in kept:
+            with pytest.raises(OSError):
+                os.fstat(fd)
+    finally:
+        stop.set()
+        client.close()
+        accepted.close()
+
+
+def test_a_connection_closed_while_its_holder_is_sought_is_settled_at_once(listener, monkeypatch):
+    """The runtime closed its end between the kernel's first answer and the search for its holder (it
+    stopped reading at its provider's terminal event): its watch is settled at once, without a walk of
+    every process's ``/proc`` for a holder that is gone."""
+    client = socket.create_connection(listener.getsockname())
+    accepted, _ = listener.accept()
+
+    def closed_meanwhile(pid: int, inode: int) -> bool:
+        client.close()
+        return False
+
+    def no_walk(root: int) -> list[int]:
+        raise AssertionError("every process was walked for a connection that is gone")
+
+    monkeypatch.setattr(settle, "_holds", closed_meanwhile)
+    monkeypatch.setattr(settle, "_descendants", no_walk)
+    try:
+        found = settle.watch(accepted)
+        assert found is not None and found.pids == (os.getpid(),)
+        started = time.monotonic()
+        assert found.settled(SPAN)
+        assert time.monotonic() - started < SPAN, "settled without waiting its span"
+    finally:
+        client.close()
+        accepted.close()

@@ -116,7 +116,8 @@ _HERE_LOCK = threading.Lock()
 @dataclass(frozen=True)
 class Snapshot:
     """What one look at the runtime's side saw: the client end's unread bytes (``None``: the connection
-    is gone, nothing more will be read), and each watched thread's state letter and CPU time (ns)."""
+    is gone, nothing more will be read), and each watched thread's state letter and CPU time (ns), read
+    only when nothing is unread (``Watch.look``)."""
 
     unread: int | None
     threads: dict[tuple[int, int], tuple[str, int]]
@@ -139,9 +140,10 @@ class Watch:
     """Native ids of this process's threads that are the emulator's (``OWN_THREADS``), the gate's
     among them: not watched."""
     files: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
-    """Each watched thread's ``stat`` and ``schedstat`` opened once and read again at each look
-    (``os.pread``: procfs makes a file's text anew at offset 0), not opened and closed per look; closed
-    by ``close``."""
+    """Each watched thread of another process: its ``stat`` and ``schedstat`` opened once and read
+    again at each look (``os.pread``: procfs makes a file's text anew at offset 0), not opened and
+    closed per look; closed by ``close``. This process's threads' are kept for every watch
+    (``_OwnTasks``)."""
 
     def close(self) -> None:
         """The gate is done: the ``/proc`` files it kept open are closed."""
@@ -160,7 +162,11 @@ class Watch:
         return found[1] if found is not None and found[2] else None
 
     def look(self) -> Snapshot:
-        return Snapshot(self.unread(), _threads(self))
+        """The client end's unread bytes, and its holders' threads only where that is still a question:
+        a look that finds bytes unread (not settled) or the connection gone (settled at once) has its
+        answer without reading each thread's two files."""
+        unread = self.unread()
+        return Snapshot(unread, _threads(self) if unread == 0 else {})
 
     def settled(self, span: float) -> bool:
         """Blocks for up to ``span`` seconds: whether a look at its start and one at its end saw nothing
@@ -198,7 +204,16 @@ def watch(connection: socket.socket, diag: Diag | None = None) -> Watch | None:
         return None
     inode, me = found[2], os.getpid()
     # an in-process runtime holds it here; an ``exec:`` one in a process below this one
-    holders = [me] if _holds(me, inode) else [pid for pid in _descendants(me) if _holds(pid, inode)]
+    holders = [me] if _holds(me, inode) else []
+    if not holders:
+        again = diag.socket_of(connection.family, client, server)
+        if again is None or again[0] != _ESTABLISHED or again[2] != inode:
+            # closed since the first look (a runtime that stopped reading at its provider's terminal
+            # event): no process holds it, and its watch is settled at once (``Watch.settled``),
+            # without a walk of every process's ``/proc`` looking for a holder that is gone
+            holders = [me]
+        else:
+            holders = [pid for pid in _descendants(me) if _holds(pid, inode)]
     if not holders:
         return None
     pids = tuple(dict.fromkeys([*holders, me]))
@@ -212,14 +227,18 @@ def watch(connection: socket.socket, diag: Diag | None = None) -> Watch | None:
 
 def _holds(pid: int, inode: int) -> bool:
     target = f"socket:[{inode}]"
-    fds = PROC / str(pid) / "fd"
+    fds = f"/proc/{pid}/fd/"
     try:
         names = os.listdir(fds)
     except OSError:
         return False
+    # this process's thread files the gate keeps open (``_OwnTasks``) are no socket: not read
+    kept = _OWN.fds() if pid == os.getpid() else frozenset()
     for name in names:
+        if name in kept:
+            continue
         try:
-            if os.readlink(fds / name) == target:
+            if os.readlink(fds + name) == target:
                 return True
         except OSError:
             continue
@@ -253,39 +272,104 @@ def _stat_fields(path: Path) -> list[str] | None:
 
 
 def _threads(watched: Watch) -> dict[tuple[int, int], tuple[str, int]]:
-    """Each watched thread's state letter and CPU time (ns). This process's threads that are the
+    """Each watched thread's state letter and CPU time (ns), up to the first runnable one (the look is
+    not idle: the rest are not read). This process's threads that are the
     emulator's are left out as they are now, not as they were when the watch began: a connection
     accepted since (another stream's gate, looking on its own) is the harness's too. A thread's two
     files are opened at the first look that lists it and read again at each (``Watch.files``)."""
     found: dict[tuple[int, int], tuple[str, int]] = {}
     me = os.getpid()
     own = watched.own | {t.native_id for t in threading.enumerate() if t.name.startswith(OWN_THREADS)}
-    files = watched.files
     for pid in watched.pids:
         tasks = f"/proc/{pid}/task/"
         try:
             tids = os.listdir(tasks)
         except OSError:
             continue
-        for tid in tids:
-            key = (pid, int(tid))
-            if pid == me and key[1] in own:
-                continue
-            fds = files.get(key) or _open(f"{tasks}{tid}/")
-            if fds is None:
-                continue  # the thread ended between the listing and the open
-            files[key] = fds
-            try:
-                stat, schedstat = os.pread(fds[0], 4096, 0), os.pread(fds[1], 4096, 0)
-                cpu = int(schedstat.split(None, 1)[0])
-            except (OSError, IndexError, ValueError):  # it ended since (ESRCH)
-                for fd in files.pop(key):
-                    os.close(fd)
-                continue
-            end = stat.rfind(b")")
-            if end > 0 and len(stat) > end + 2:
-                found[key] = (chr(stat[end + 2]), cpu)
+        if pid == me:
+            with _OWN.lock:
+                _OWN.keep_only(tids)
+                runnable = _read(pid, tasks, tids, own, _OWN.files, found)
+        else:
+            runnable = _read(pid, tasks, tids, frozenset(), watched.files, found)
+        if runnable:
+            break
     return found
+
+
+def _read(
+    pid: int,
+    tasks: str,
+    tids: list[str],
+    skipped: frozenset[int],
+    files: dict[tuple[int, int], tuple[int, int]],
+    found: dict[tuple[int, int], tuple[str, int]],
+) -> bool:
+    """Each thread of ``tids`` (but ``skipped``): its state letter and CPU time into ``found``, its
+    files opened into ``files`` at the first read and read again at each. Stops at the first runnable
+    thread (returns ``True``): the look is not idle whatever the others say, and each read costs
+    more while the runtime works (each ``pread`` hands the interpreter's lock to its thread and back)."""
+    for tid in tids:
+        key = (pid, int(tid))
+        if key[1] in skipped:
+            continue
+        fds = files.get(key) or _open(f"{tasks}{tid}/")
+        if fds is None:
+            continue  # the thread ended between the listing and the open
+        files[key] = fds
+        try:
+            stat, schedstat = os.pread(fds[0], 4096, 0), os.pread(fds[1], 4096, 0)
+            cpu = int(schedstat.split(None, 1)[0])
+        except (OSError, IndexError, ValueError):  # it ended since (ESRCH)
+            for fd in files.pop(key):
+                os.close(fd)
+            continue
+        end = stat.rfind(b")")
+        if end > 0 and len(stat) > end + 2:
+            found[key] = state = (chr(stat[end + 2]), cpu)
+            if state[0] == "R":
+                return True
+    return False
+
+
+class _OwnTasks:
+    """This process's threads' ``stat`` and ``schedstat``, opened once per thread and kept while it
+    lives, for every gate of the process: a runtime in this process (LiteLLM keeps ~50 threads) is
+    looked at twice or more per gated stream, and opening and closing two files per thread per gate
+    cost more than the reads (``benchmarks/emulator_overhead.py``). A thread that is gone is closed
+    at the next look (``keep_only``); a forked child closes what it inherited (it watches its own)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.pid = os.getpid()
+        self.files: dict[tuple[int, int], tuple[int, int]] = {}
+        self._fds: frozenset[str] = frozenset()
+
+    def keep_only(self, tids: list[str]) -> None:
+        """Held under ``lock``: the files of threads not in ``tids`` (ended) closed; all of them in a
+        process forked since they were opened (they are its parent's threads')."""
+        me = os.getpid()
+        if self.pid != me:
+            self.pid, stale = me, list(self.files)
+        else:
+            listed = {int(tid) for tid in tids}
+            stale = [key for key in self.files if key[1] not in listed]
+        for key in stale:
+            for fd in self.files.pop(key):
+                os.close(fd)
+        self._fds = frozenset()
+
+    def fds(self) -> frozenset[str]:
+        """The descriptors kept open, as ``/proc/self/fd`` names them (none in a forked child)."""
+        with self.lock:
+            if self.pid != os.getpid():
+                return frozenset()
+            if not self._fds and self.files:
+                self._fds = frozenset(str(fd) for pair in self.files.values() for fd in pair)
+            return self._fds
+
+
+_OWN = _OwnTasks()
 
 
 def _open(task: str) -> tuple[int, int] | None:
