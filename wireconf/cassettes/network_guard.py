@@ -113,7 +113,8 @@ class NetworkGuard:
             self.attempts.append(attempt)
         return NetworkBlocked(
             f"wireconf replay blocks the network: {action} {host}:{port} was refused "
-            "(a runtime must use the SDK client the harness hands it; record with --record-mode)"
+            "(a runtime reaches a provider only at the case's endpoint or through the SDK client the "
+            "harness hands it; record with --record-mode)"
         )
 
     def _patch(self) -> None:

@@ -61,8 +61,9 @@ from wireconf.pytest_plugin.timeout import CaseAborted
 from wireconf.reports.provider_schema import expected_problems_of
 
 NETWORK_HELP = (
-    "A runtime under test gets provider traffic only through the SDK client the harness hands to "
-    "execute (e2e cases); everything else runs on recorded bytes."
+    "A runtime under test reaches a provider only at the case's endpoint on the harness's emulator (the "
+    "base URL its methods get as `endpoint`) or through the SDK client the harness hands to execute (e2e "
+    "cases); everything else runs on recorded bytes."
 )
 _DECIDED_BEFORE_SETUP = frozenset({"skip", "skipif", "xfail"})
 """Marks (on the item or a parent, as ``iter_markers`` finds them) with which pytest may skip an item
