@@ -256,43 +256,55 @@ keys."""
 
 
 def assistant_output_text_in_input(defs: dict[str, Any]) -> None:
-    """Correction: in Responses ``input``, an assistant message (``EasyInputMessage``'s form: ``role``,
-    ``content``, ``phase``, ``type``) takes a string or ``output_text`` parts (``text``, with
-    ``annotations`` and ``logprobs`` optional) and ``refusal`` parts, and nothing else: the live API
-    refuses ``input_text`` there (its 400 names ``output_text`` and ``refusal`` as the values it
-    supports) and OpenAI's own client sends ``output_text`` without ``annotations``/``logprobs``
-    (``ASSISTANT_OUTPUT_SOURCES``). ``EasyInputMessage`` keeps the other roles; the output message item
-    (``OutputMessage``, with ``id`` and ``status``) is unchanged."""
-    easy = defs["EasyInputMessage"]
-    roles = easy["properties"]["role"]["enum"]
-    if "assistant" not in roles or "OutputTextContent" not in defs or "RefusalContent" not in defs:
+    """Correction: in Responses ``input``, an assistant message (``EasyInputMessage``) takes as content a
+    string or a list of ``output_text`` parts (``type`` and ``text``; ``annotations`` and ``logprobs``
+    optional) and ``refusal`` parts, and no input part: the live API refuses ``input_text`` there (its 400
+    names ``output_text`` and ``refusal`` as the values it supports) and OpenAI's own client sends
+    ``output_text`` without ``annotations``/``logprobs`` (``ASSISTANT_OUTPUT_SOURCES``). The other roles
+    keep the document's content (a string or ``InputMessageContentList``); the output message item
+    (``OutputMessage``, with ``id`` and ``status``) is unchanged. One message schema, its content chosen
+    by its role (``if``/``then``/``else``), so that a refused role or part is reported against the
+    document's own list of roles."""
+    easy = defs.get("EasyInputMessage", {})
+    content = easy.get("properties", {}).get("content", {})
+    roles = easy.get("properties", {}).get("role", {}).get("enum", [])
+    if "assistant" not in roles or "anyOf" not in content or "OutputTextContent" not in defs:
         raise ContractBuildError("assistant_output_text_in_input: the document no longer has its schemas")
     text = copy.deepcopy(defs["OutputTextContent"])
     text["required"] = ["type", "text"]
     text["description"] = "A text output of the model, sent back in an assistant message (a correction)."
-    parts = {
+    text["x-correction"] = "assistant-output-text-in-input"
+    defs["AssistantOutputTextContent"] = text
+    defs["AssistantMessageContentList"] = {
         "type": "array",
+        "title": "Assistant message content list",
+        "description": "The parts of an assistant message sent back as input (a correction).",
+        "x-correction": "assistant-output-text-in-input",
         "items": {
-            "oneOf": [{"$ref": "#/$defs/AssistantOutputTextContent"}, {"$ref": "#/$defs/RefusalContent"}]
+            "anyOf": [{"$ref": "#/$defs/AssistantOutputTextContent"}, {"$ref": "#/$defs/RefusalContent"}]
         },
     }
-    assistant = copy.deepcopy(easy)
-    assistant["title"] = "Assistant input message"
-    assistant["description"] = "A previous assistant message sent back as input (a correction)."
-    assistant["properties"]["role"] = {"type": "string", "enum": ["assistant"]}
-    assistant["properties"]["content"] = {"oneOf": [{"type": "string"}, parts]}
-    easy["properties"]["role"]["enum"] = [role for role in roles if role != "assistant"]
-    easy["properties"]["role"]["description"] += "(`assistant`: AssistantInputMessage, a correction.)\n"
-    defs["AssistantOutputTextContent"] = text
-    defs["AssistantInputMessage"] = assistant
-    defs["InputItem"]["oneOf"].insert(1, {"$ref": "#/$defs/AssistantInputMessage"})
+    text_input = next(m for m in content["anyOf"] if m.get("type") == "string")
+    assistant = {"anyOf": [text_input, {"$ref": "#/$defs/AssistantMessageContentList"}]}
+    others = {"anyOf": content.pop("anyOf")}
+    content["description"] += "(Its parts by role: allOf, a correction.)\n"
+    easy["allOf"] = [
+        *easy.get("allOf", []),
+        {
+            "if": {"properties": {"role": {"const": "assistant"}}, "required": ["role"]},
+            "then": {"properties": {"content": assistant}},
+            "else": {"properties": {"content": others}},
+            "x-correction": "assistant-output-text-in-input",
+        },
+    ]
 
 
 OPENAI_CORRECTIONS: dict[str, tuple[Callable[[dict[str, Any]], None], tuple[str, ...]]] = {
     "assistant-output-text-in-input": (assistant_output_text_in_input, ASSISTANT_OUTPUT_SOURCES),
 }
 """Each correction of OpenAI's document: its name → (the change, its sources). Applied in this order to
-the schemas read from the document, before their unions and objects are read as JSON Schema."""
+the contract's JSON Schema (after its unions and objects are read as such, so that what a correction
+writes is JSON Schema as it stands)."""
 
 
 def openai_contract(document: Path) -> dict[str, Any]:
@@ -309,11 +321,11 @@ def openai_contract(document: Path) -> dict[str, Any]:
         requests[api] = ref.rsplit("/", 1)[1]
     names = _closure(sorted(set(requests.values())), schemas, "#/components/schemas/")
     defs = {name: _openapi_to_json_schema(copy.deepcopy(schemas[name]), name) for name in names}
+    unions_as_any_of(defs)
+    close_objects(defs)
     for correct, _ in OPENAI_CORRECTIONS.values():
         correct(defs)
     defs = dict(sorted(defs.items()))
-    unions_as_any_of(defs)
-    close_objects(defs)
     version = f"openai-openapi f85dbe22 (API {doc['info']['version']})"
     out = _document("openai", OPENAI_SOURCE, version, requests, defs)
     out["x-contract"]["corrections"] = {
