@@ -12,7 +12,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from wireconf.providers import contract_build
-from wireconf.providers.contract import CONTRACTS_DIR, load, versions
+from wireconf.providers.contract import CONTRACTS_DIR, load, problems, versions
 
 
 def test_every_builtin_provider_has_a_contract_naming_its_source_and_version() -> None:
@@ -82,6 +82,64 @@ def test_a_union_written_one_of_takes_a_value_two_members_describe() -> None:
     assert not _valid(defs, {"role": "user"})  # JSON Schema's oneOf: matches two
     contract_build.unions_as_any_of(defs)
     assert _valid(defs, {"role": "user"})
+
+
+def _input(*items: Any) -> dict[str, Any]:
+    return {"model": "m", "input": [{"role": "user", "content": "hi"}, *items]}
+
+
+def _refused(*items: Any) -> list[str]:
+    """Where the judge's contract check (``problems``, as ``judging/schema_check`` calls it) refuses a
+    Responses request with these input items after a user message."""
+    return [p.path for p in problems("openai.responses", _input(*items))]
+
+
+def _assistant(*parts: Any, **keys: Any) -> dict[str, Any]:
+    return {"role": "assistant", "content": list(parts), **keys}
+
+
+def test_an_assistant_message_sent_back_takes_output_text_without_annotations_and_refusals() -> None:
+    """The correction ``assistant-output-text-in-input``: what OpenAI's own client (Codex) sends for a
+    previous assistant turn, the spec's §7.4.1 shape, a part with ``annotations``/``logprobs`` and a
+    refusal part (the API's 400 names ``output_text`` and ``refusal`` as what it supports there)."""
+    text = {"type": "output_text", "text": "Water is wet."}
+    assert _refused(_assistant(text, type="message")) == []  # Codex: ContentItem::OutputText { text }
+    assert _refused(_assistant(text, {"type": "output_text", "text": "Fire is hot."})) == []
+    assert _refused(_assistant({**text, "annotations": [], "logprobs": []}, phase="final_answer")) == []
+    assert _refused(_assistant({"type": "refusal", "refusal": "I can't."})) == []
+    assert _refused({"role": "assistant", "content": "Water is wet."}) == []  # a string, as before
+    item = {"type": "message", "id": "msg_1", "status": "completed", "role": "assistant"}
+    assert _refused({**item, "content": [{**text, "annotations": [], "logprobs": []}]}) == []  # OutputMessage
+
+
+def test_the_correction_loosens_nothing_else() -> None:
+    """What the live API refuses stays refused: an input part in an assistant message (its 400:
+    "Invalid value: 'input_text'. Supported values are: 'output_text' and 'refusal'."), a part of a type
+    it does not know, a text that is not a string, a key no part declares, an output part from the user,
+    an annotation that is not one."""
+    at = "$.input[1].content[0]"
+    assert _refused(_assistant({"type": "input_text", "text": "x"})) == [at]
+    assert _refused(
+        _assistant({"type": "input_image", "image_url": "https://e.x/a.png", "detail": "auto"})
+    ) == [at]
+    assert _refused(_assistant({"type": "output_blob", "text": "x"})) == [at]
+    assert _refused(_assistant({"type": "output_text", "text": 3})) == [f"{at}.text"]
+    assert _refused(_assistant({"type": "output_text"})) == [f"{at}.text"]
+    assert _refused(_assistant({"type": "output_text", "text": "x", "note": 1})) == [f"{at}.note"]
+    assert _refused(_assistant({"type": "output_text", "text": "x", "annotations": [{"type": "x"}]})) != []
+    assert _refused(_assistant({"type": "refusal"})) == [f"{at}.refusal"]
+    assert _refused({"role": "user", "content": [{"type": "output_text", "text": "x"}]}) == [at]
+    assert _refused({"role": "tool", "content": [{"type": "output_text", "text": "x"}]}) != []
+
+
+def test_every_correction_of_the_openai_contract_is_named_with_its_sources() -> None:
+    contract = load("openai")
+    assert contract is not None
+    listed = contract.document["x-contract"]["corrections"]
+    assert set(listed) == set(contract_build.OPENAI_CORRECTIONS)
+    for name, (_, sources) in contract_build.OPENAI_CORRECTIONS.items():
+        assert listed[name] == list(sources) and sources, name
+        assert any("http" in s or "/" in s for s in sources)  # where each can be read
 
 
 DETERMINISM = """

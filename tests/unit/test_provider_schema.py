@@ -117,11 +117,11 @@ def test_only_problems_the_expectation_does_not_share_are_charged() -> None:
 
 
 def test_a_union_that_takes_neither_value_at_one_place_is_not_charged() -> None:
-    """The spec's own assistant text part (no ``annotations``) and a runtime's (with them) are both
-    refused by every member of the union at ``$.input[0].content[0]``; the reasons differ, the place is
-    the spec's, and a problem elsewhere is still charged."""
-    spec = {"role": "assistant", "content": [{"type": "output_text", "text": "hi"}]}
-    runtime = {"role": "assistant", "content": [{"type": "output_text", "text": "hi", "annotations": []}]}
+    """An expected output part in a user message (no ``annotations``) and a runtime's (with them) are
+    both refused by every member of the union at ``$.input[0].content[0]``; the reasons differ, the place
+    is the expectation's, and a problem elsewhere is still charged."""
+    spec = {"role": "user", "content": [{"type": "output_text", "text": "hi"}]}
+    runtime = {"role": "user", "content": [{"type": "output_text", "text": "hi", "annotations": []}]}
     expected = {"model": "m", "input": [spec]}
     actual = {"model": "m", "input": [runtime]}
     (theirs,), (ours,) = problems("openai.responses", actual), problems("openai.responses", expected)

@@ -32,12 +32,18 @@ def _best(api: str, body: dict[str, Any], shape: str = "object") -> tuple[str, s
 
 
 def test_the_member_its_tag_and_keys_select_gives_the_one_constraint() -> None:
-    # an assistant's text as Responses' output part, in an input message (EasyInputMessage): every member
-    # refuses the tag; the one that declares both keys (InputTextContent) is the one a reader picks
-    body = _responses({"type": "output_text", "text": "yo"}, role="assistant")
+    # the model's output part in a user message (EasyInputMessage): every member refuses the tag; the one
+    # that declares both keys (InputTextContent) is the one a reader picks
+    body = _responses({"type": "output_text", "text": "yo"})
     assert _best("openai.responses", body) == (
         "$.input[1].content[0].type",
         "'output_text' is not one of ['input_text']",
+    )
+    # and an input part in an assistant message (the contract's correction: output_text or refusal)
+    back = _responses({"type": "input_text", "text": "yo"}, role="assistant")
+    assert _best("openai.responses", back) == (
+        "$.input[1].content[0].type",
+        "'input_text' is not one of ['output_text']",
     )
     # Chat Completions' part shapes in Responses: the member that declares the part's keys
     text = _responses({"type": "text", "text": "hi"})
@@ -99,8 +105,8 @@ except urllib.error.HTTPError:
 
 
 def test_the_report_carries_the_constraint_and_the_script_checks_it_at_its_place(tmp_path: Any) -> None:
-    sent = _responses({"type": "output_text", "text": "yo"}, role="assistant")
-    expected = _responses({"type": "input_text", "text": "yo"}, role="assistant")
+    sent = _responses({"type": "output_text", "text": "yo"})
+    expected = _responses({"type": "input_text", "text": "yo"})
     (difference,) = rejections("openai.responses", sent, expected)
     data = Attribution(difference, (), "provider-schema", None, "openai.responses").to_data()
     assert data["path"] == "$.input[1].content[0]" and "no member of the union" in data["text"]

@@ -29,7 +29,10 @@ and ``x-requests`` (api → the schema of its request body). Three sources, one 
 Every object a contract declares is closed (``unevaluatedProperties: false``; a free-form map declares
 its own ``additionalProperties``): the providers answer 400 to a parameter they do not define
 (OpenAI's ``Unrecognized request argument supplied``, Google's ``Unknown name ... Cannot find field``,
-Anthropic's ``Extra inputs are not permitted``). That is the one thing added to what they publish.
+Anthropic's ``Extra inputs are not permitted``). That is the one thing added to what they publish, but
+for the **corrections** (``OPENAI_CORRECTIONS``): where a published source contradicts what the live
+API does, as shown by the provider's own client and its own 400 messages, one small named change of
+the schemas involved, each with its sources, listed in the contract's ``x-contract.corrections``.
 """
 
 from __future__ import annotations
@@ -230,6 +233,80 @@ def _openapi_to_json_schema(node: JSON, name: str) -> JSON:
     return out
 
 
+ASSISTANT_OUTPUT_SOURCES = (
+    "openai/codex codex-rs/protocol/src/models.rs (at 001cb8e2): OpenAI's own client sends a previous"
+    " assistant turn as ResponseItem::Message {role, content: Vec<ContentItem>} (no id, no status), its text"
+    ' as ContentItem::OutputText { text }, serialised {"type": "output_text", "text": ...}: no annotations,'
+    " no logprobs; codex-rs/core/src/client_common.rs (same commit): a turn's request input is those items",
+    "https://community.openai.com/t/responses-api-endpoint-reference-documentation-errors-and-issues/1140994:"
+    ' the API Playground sends {"role": "assistant", "content": [{"type": "output_text", "text": ...}]}',
+    "the API's 400 to an input_text part in an assistant message: \"Invalid value: 'input_text'. Supported"
+    " values are: 'output_text' and 'refusal'.\" (param input[N].content[0]), quoted by its users, e.g."
+    " https://dev.to/flarecanary/openai-responses-api-started-rejecting-inputtext-with-no-warning-heres-"
+    "the-fix-and-why-it-keeps-2l49 (since 2025-10-21)",
+    "BerriAI/litellm#35213: OpenAI's public API takes output_text without annotations (a stricter"
+    " Azure-style validator does not); langchain-ai/langchain#32557: the refusal of that shape came from"
+    " vLLM, not OpenAI",
+)
+"""Where ``assistant_output_text_in_input`` comes from. Against it: openapi.yaml at f85dbe22 (an assistant
+``EasyInputMessage`` takes ``InputContent``; ``OutputTextContent`` requires ``annotations`` and
+``logprobs``) and openai-python's ``ResponseOutputTextParam`` (``annotations`` Required, ``logprobs`` not):
+the published types, which the live API is stricter than on the part's type and looser than on its
+keys."""
+
+
+def assistant_output_text_in_input(defs: dict[str, Any]) -> None:
+    """Correction: in Responses ``input``, an assistant message (``EasyInputMessage``) takes as content a
+    string or a list of ``output_text`` parts (``type`` and ``text``; ``annotations`` and ``logprobs``
+    optional) and ``refusal`` parts, and no input part: the live API refuses ``input_text`` there (its 400
+    names ``output_text`` and ``refusal`` as the values it supports) and OpenAI's own client sends
+    ``output_text`` without ``annotations``/``logprobs`` (``ASSISTANT_OUTPUT_SOURCES``). The other roles
+    keep the document's content (a string or ``InputMessageContentList``); the output message item
+    (``OutputMessage``, with ``id`` and ``status``) is unchanged. One message schema, its content chosen
+    by its role (``if``/``then``/``else``), so that a refused role or part is reported against the
+    document's own list of roles."""
+    easy = defs.get("EasyInputMessage", {})
+    content = easy.get("properties", {}).get("content", {})
+    roles = easy.get("properties", {}).get("role", {}).get("enum", [])
+    if "assistant" not in roles or "anyOf" not in content or "OutputTextContent" not in defs:
+        raise ContractBuildError("assistant_output_text_in_input: the document no longer has its schemas")
+    text = copy.deepcopy(defs["OutputTextContent"])
+    text["required"] = ["type", "text"]
+    text["description"] = "A text output of the model, sent back in an assistant message (a correction)."
+    text["x-correction"] = "assistant-output-text-in-input"
+    defs["AssistantOutputTextContent"] = text
+    defs["AssistantMessageContentList"] = {
+        "type": "array",
+        "title": "Assistant message content list",
+        "description": "The parts of an assistant message sent back as input (a correction).",
+        "x-correction": "assistant-output-text-in-input",
+        "items": {
+            "anyOf": [{"$ref": "#/$defs/AssistantOutputTextContent"}, {"$ref": "#/$defs/RefusalContent"}]
+        },
+    }
+    text_input = next(m for m in content["anyOf"] if m.get("type") == "string")
+    assistant = {"anyOf": [text_input, {"$ref": "#/$defs/AssistantMessageContentList"}]}
+    others = {"anyOf": content.pop("anyOf")}
+    content["description"] += "(Its parts by role: allOf, a correction.)\n"
+    easy["allOf"] = [
+        *easy.get("allOf", []),
+        {
+            "if": {"properties": {"role": {"const": "assistant"}}, "required": ["role"]},
+            "then": {"properties": {"content": assistant}},
+            "else": {"properties": {"content": others}},
+            "x-correction": "assistant-output-text-in-input",
+        },
+    ]
+
+
+OPENAI_CORRECTIONS: dict[str, tuple[Callable[[dict[str, Any]], None], tuple[str, ...]]] = {
+    "assistant-output-text-in-input": (assistant_output_text_in_input, ASSISTANT_OUTPUT_SOURCES),
+}
+"""Each correction of OpenAI's document: its name → (the change, its sources). Applied in this order to
+the contract's JSON Schema (after its unions and objects are read as such, so that what a correction
+writes is JSON Schema as it stands)."""
+
+
 def openai_contract(document: Path) -> dict[str, Any]:
     """The contract of OpenAI's apis from its OpenAPI document (``OPENAI_DOCUMENT``)."""
     import yaml
@@ -246,8 +323,15 @@ def openai_contract(document: Path) -> dict[str, Any]:
     defs = {name: _openapi_to_json_schema(copy.deepcopy(schemas[name]), name) for name in names}
     unions_as_any_of(defs)
     close_objects(defs)
+    for correct, _ in OPENAI_CORRECTIONS.values():
+        correct(defs)
+    defs = dict(sorted(defs.items()))
     version = f"openai-openapi f85dbe22 (API {doc['info']['version']})"
-    return _document("openai", OPENAI_SOURCE, version, requests, defs)
+    out = _document("openai", OPENAI_SOURCE, version, requests, defs)
+    out["x-contract"]["corrections"] = {
+        name: list(sources) for name, (_, sources) in OPENAI_CORRECTIONS.items()
+    }
+    return out
 
 
 # --- Anthropic: the pinned SDK's request types -----------------------------------------------------
