@@ -44,6 +44,10 @@ from wireconf.core.errors import ContractError
 
 LITELLM_OFFLINE = "LITELLM_LOCAL_MODEL_COST_MAP"
 """Set before litellm is imported, so that it reads its bundled model cost map instead of fetching it."""
+LITELLM_OFFLINE_MODE = "LITELLM_OFFLINE_MODE"
+"""LiteLLM's one switch (from about 1.109) for what it fetches on its own (its cost map, Anthropic's beta
+headers config, tokenizers): its bundled copies, as in a network-less deployment. Without it, an
+Anthropic case's first call fetches the beta headers config from GitHub, a network attempt (an error)."""
 
 PROVIDERS = {"openai.chat": "openai", "anthropic.messages": "anthropic", "gemini.generate_content": "gemini"}
 
@@ -56,10 +60,20 @@ UNNAMED_MODEL = {
 
 
 def import_litellm() -> Any:
-    """``litellm``, imported offline (its cost map from the package, never from the network)."""
+    """``litellm``, imported offline (its cost map and configs from the package, never from the network).
+
+    A media URL of the input is fetched as LiteLLM fetches it, answered from the case's fixtures
+    (``http_answer.observing``), but without ``litellm.user_url_validation`` (from about 1.109, on by
+    default): that check resolves the URL's host itself to refuse private addresses, and the harness
+    resolves no host (it answers the URLs the input names, whatever their address). For the public
+    URLs the corpus names the check passes in production, so what LiteLLM sends the provider is the
+    same; a case with a private address would differ, and none has one."""
     os.environ.setdefault(LITELLM_OFFLINE, "True")
+    os.environ.setdefault(LITELLM_OFFLINE_MODE, "true")
     import litellm
 
+    if hasattr(litellm, "user_url_validation"):
+        litellm.user_url_validation = False
     return litellm
 
 

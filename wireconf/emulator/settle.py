@@ -276,10 +276,15 @@ def _threads(watched: Watch) -> dict[tuple[int, int], tuple[str, int]]:
     not idle: the rest are not read). This process's threads that are the
     emulator's are left out as they are now, not as they were when the watch began: a connection
     accepted since (another stream's gate, looking on its own) is the harness's too. A thread's two
-    files are opened at the first look that lists it and read again at each (``Watch.files``)."""
+    files are opened at the first look that lists it and read again at each (``Watch.files``;
+    ``_OwnTasks`` for this process's)."""
     found: dict[tuple[int, int], tuple[str, int]] = {}
     me = os.getpid()
-    own = watched.own | {t.native_id for t in threading.enumerate() if t.name.startswith(OWN_THREADS)}
+    own = watched.own | {
+        t.native_id
+        for t in threading.enumerate()
+        if t.name.startswith(OWN_THREADS) and t.native_id is not None
+    }
     for pid in watched.pids:
         tasks = f"/proc/{pid}/task/"
         try:
