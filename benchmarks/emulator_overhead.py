@@ -211,13 +211,7 @@ def through_plugin(
     last = names[-1]
     print(f"\n{label} through the plugin (thread runner), marginal CPU per case, best of {repeat}")
     print(f"({last}'s against each other's; emulator: its threads' share of {last}'s)")
-    print(
-        f"{'kind':8} {'cases':>5}  "
-        + "  ".join(f"{name:>11}" for name in names)
-        + "  "
-        + "  ".join(f"{'vs ' + name:>14}" for name in names[:-1])
-        + f"  {'emulator':>8}"
-    )
+    print(_line(f"{'kind':8} {'cases':>5}", [f"{name:>11}" for name in names], names, f"{'emulator':>8}"))
     for kind in kinds:
         apis = WIRE_APIS if kind == "wire" else sorted({c.api for c in cases_of(kind)})
         paths = [str(REPO / "cases" / kind / api) for api in apis if (REPO / "cases" / kind / api).is_dir()]
@@ -230,13 +224,18 @@ def through_plugin(
                 got = ((whole - empty) / max(count, 1), emulator / max(count, 1))
                 if name not in best or got[0] < best[name][0]:
                     best[name] = got
-        print(
-            f"{kind:8} {count:5d}  "
-            + "  ".join(f"{best[name][0] * 1e3:8.3f} ms" for name in names)
-            + "  "
-            + "  ".join(f"{best[last][0] / best[name][0]:13.2f}x" for name in names[:-1])
-            + f"  {best[last][1] * 1e3:5.2f} ms"
-        )
+        ratios = {name: best[last][0] / best[name][0] for name in names}
+        shown = [f"{best[name][0] * 1e3:8.3f} ms" for name in names]
+        print(_line(f"{kind:8} {count:5d}", shown, names, f"{best[last][1] * 1e3:5.2f} ms", ratios))
+
+
+def _line(
+    lead: str, cells: list[str], names: list[str], tail: str, ratios: dict[str, float] | None = None
+) -> str:
+    """One line of a table: the lead, a cell per variant, the last variant against each other one (their
+    heads where ``ratios`` is not given), the tail."""
+    against = [f"{'vs ' + name:>14}" if ratios is None else f"{ratios[name]:13.2f}x" for name in names[:-1]]
+    return f"{lead}  " + "  ".join(cells) + "  " + "  ".join(against) + f"  {tail}"
 
 
 def site_in_memory(request: Any) -> Answer:
@@ -393,14 +392,8 @@ def compare(ctx: HarnessContext, label: str, variants: dict[str, Any], kinds: li
     last = names[-1]
     print(f"\n{label}: per case, best of {repeat}: CPU of every thread (wall), ms; {last}'s CPU against")
     print("each other's; each variant's CPU split caller / emulator / the runtime's other threads")
-    print(
-        f"{'kind':8} {'cases':>5}  "
-        + "  ".join(f"{name:>16}" for name in names)
-        + "  "
-        + "  ".join(f"{'vs ' + name:>14}" for name in names[:-1])
-        + "  "
-        + "  ".join(f"{name + ' split':>22}" for name in names)
-    )
+    splits = "  ".join(f"{name + ' split':>22}" for name in names)
+    print(_line(f"{'kind':8} {'cases':>5}", [f"{name:>16}" for name in names], names, splits))
     for kind in kinds:
         declared = next(iter(variants.values())).capabilities()
         cases = [c for c in cases_of(kind) if f"{kind}:{c.api}" in declared]
@@ -419,17 +412,10 @@ def compare(ctx: HarnessContext, label: str, variants: dict[str, Any], kinds: li
         def ms(seconds: float, n: int = n) -> str:
             return f"{seconds / n * 1e3:.2f}"
 
-        shown = [f"{ms(best[name].cpu)} ({ms(best[name].wall)})" for name in names]
-        ratios = [f"{best[last].cpu / best[name].cpu:13.2f}x" for name in names[:-1]]
+        shown = [f"{ms(best[name].cpu) + ' (' + ms(best[name].wall) + ')':>16}" for name in names]
+        ratios = {name: best[last].cpu / best[name].cpu for name in names}
         split = [f"{ms(best[n_].caller)}/{ms(best[n_].emulator)}/{ms(best[n_].others)}" for n_ in names]
-        print(
-            f"{kind:8} {n:5d}  "
-            + "  ".join(f"{x:>16}" for x in shown)
-            + "  "
-            + "  ".join(ratios)
-            + "  "
-            + "  ".join(f"{x:>22}" for x in split)
-        )
+        print(_line(f"{kind:8} {n:5d}", shown, names, "  ".join(f"{x:>22}" for x in split), ratios))
 
 
 def main() -> None:
