@@ -200,3 +200,34 @@ def test_a_connection_closed_while_its_holder_is_sought_is_settled_at_once(liste
     finally:
         client.close()
         accepted.close()
+
+
+def test_a_forked_child_starts_with_no_thread_files_and_a_free_lock(listener):
+    """A child forked while a gate looks (its lock held) has neither the parent's threads' files nor a
+    lock no thread of its own will release."""
+    client = socket.create_connection(listener.getsockname())
+    accepted, _ = listener.accept()
+    try:
+        found = settle.watch(accepted)
+        assert found is not None
+        assert until(lambda: (found.look(), bool(settle._OWN.files))[1], 10)
+        kept = [fd for pair in settle._OWN.files.values() for fd in pair]
+        with settle._OWN.lock:
+            child = os.fork()
+            if child == 0:  # pragma: no cover - the child's verdict is its exit status
+                closed = all(_closed(fd) for fd in kept)
+                os._exit(0 if closed and not settle._OWN.files and not settle._OWN.lock.locked() else 1)
+        _, status = os.waitpid(child, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        assert all(not _closed(fd) for fd in kept), "the parent keeps its own"
+    finally:
+        client.close()
+        accepted.close()
+
+
+def _closed(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return True
+    return False

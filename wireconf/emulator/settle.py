@@ -23,6 +23,7 @@ gate keeps its clock (``StreamProbe.hold``).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import struct
@@ -206,7 +207,10 @@ def watch(connection: socket.socket, diag: Diag | None = None) -> Watch | None:
     # an in-process runtime holds it here; an ``exec:`` one in a process below this one
     holders = [me] if _holds(me, inode) else []
     if not holders:
-        again = diag.socket_of(connection.family, client, server)
+        try:
+            again = diag.socket_of(connection.family, client, server)
+        except OSError:
+            return None
         if again is None or again[0] != _ESTABLISHED or again[2] != inode:
             # closed since the first look (a runtime that stopped reading at its provider's terminal
             # event): no process holds it, and its watch is settled at once (``Watch.settled``),
@@ -342,39 +346,44 @@ class _OwnTasks:
     lives, for every gate of the process: a runtime in this process (LiteLLM keeps ~50 threads) is
     looked at twice or more per gated stream, and opening and closing two files per thread per gate
     cost more than the reads (``benchmarks/emulator_overhead.py``). A thread that is gone is closed
-    at the next look (``keep_only``); a forked child closes what it inherited (it watches its own)."""
+    at the next look (``keep_only``); a forked child starts with none (``_forked``)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.pid = os.getpid()
         self.files: dict[tuple[int, int], tuple[int, int]] = {}
         self._fds: frozenset[str] = frozenset()
 
     def keep_only(self, tids: list[str]) -> None:
-        """Held under ``lock``: the files of threads not in ``tids`` (ended) closed; all of them in a
-        process forked since they were opened (they are its parent's threads')."""
-        me = os.getpid()
-        if self.pid != me:
-            self.pid, stale = me, list(self.files)
-        else:
-            listed = {int(tid) for tid in tids}
-            stale = [key for key in self.files if key[1] not in listed]
-        for key in stale:
+        """Held under ``lock``: the files of the threads not in ``tids`` (ended) closed."""
+        listed = {int(tid) for tid in tids}
+        for key in [key for key in self.files if key[1] not in listed]:
             for fd in self.files.pop(key):
                 os.close(fd)
         self._fds = frozenset()
 
     def fds(self) -> frozenset[str]:
-        """The descriptors kept open, as ``/proc/self/fd`` names them (none in a forked child)."""
+        """The descriptors kept open, as ``/proc/self/fd`` names them."""
         with self.lock:
-            if self.pid != os.getpid():
-                return frozenset()
             if not self._fds and self.files:
                 self._fds = frozenset(str(fd) for pair in self.files.values() for fd in pair)
             return self._fds
 
 
 _OWN = _OwnTasks()
+
+
+def _forked() -> None:
+    """In a forked child: the parent's threads' files closed and a lock of its own (the parent's may
+    have been held by a gate's thread, which the child does not have)."""
+    global _OWN
+    inherited, _OWN = _OWN.files, _OwnTasks()
+    for pair in inherited.values():
+        for fd in pair:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 def _open(task: str) -> tuple[int, int] | None:
