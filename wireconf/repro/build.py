@@ -320,6 +320,33 @@ def checks(
     return out
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """One runtime's verdict on one case, as its script is made: the runtime and its version, the case
+    and its attributed ``differences``, the rules' ``catalogue``, the ``selection`` of differences to
+    check, the ``command`` and ``location`` the script names, the folder of ``cassettes``."""
+
+    runtime: str
+    version: str
+    case: LoadedCase[Any]
+    differences: list[dict[str, Any]]
+    catalogue: Catalogue
+    selection: Selection
+    command: str
+    location: str
+    cassettes: Path | None
+
+    def title(self, rule: str) -> str:
+        return f"{self.runtime} {self.version}: {rule} ({self.case.id})"
+
+    def nothing_to_check(self, what: str) -> ReproError:
+        """The error of a verdict whose selected differences give the script nothing to check."""
+        matching = f" that matches {self.selection}" if self.selection != Selection() else ""
+        return ReproError(
+            f"{self.runtime}'s verdict on {self.case.id} has no {what} to check{matching}", case=self.case.id
+        )
+
+
 def reproduction(
     runtime: str,
     version: str,
@@ -333,23 +360,16 @@ def reproduction(
 ) -> str:
     """The script reproducing ``runtime``'s verdict on ``case`` (its attributed ``differences``); a
     response case's recorded response is read from ``cassettes`` (the folder beside the corpus)."""
+    verdict = Verdict(runtime, version, case, differences, catalogue, selection, command, location, cassettes)
     if case.kind in RESPONSE_KINDS:
-        return result_reproduction(
-            runtime, version, case, differences, catalogue, selection, command, location, cassettes
-        )
+        return result_reproduction(verdict)
     if case.kind == EXTRACT.name:
-        return extract_reproduction(
-            runtime, version, case, differences, catalogue, selection, command, location, cassettes
-        )
+        return extract_reproduction(verdict)
     e2e = calls_execute(case)
     if case.kind == TRACE.name and e2e and spans_judged(differences, selection):
-        return trace_reproduction(
-            runtime, version, case, differences, catalogue, selection, command, location, cassettes
-        )
+        return trace_reproduction(verdict)
     if case.kind == E2E.name and raised_after_sending(case, differences, selection):
-        return e2e_result_reproduction(
-            runtime, version, case, differences, catalogue, selection, command, location, cassettes
-        )
+        return e2e_result_reproduction(verdict)
     template = (E2E_TEMPLATES if e2e else TEMPLATES).get(runtime)
     if template is None and runtime not in (JS_E2E if e2e else JS_TEMPLATES):
         raise ReproError(f"no reproduction template for the runtime {runtime!r}", case=case.id)
@@ -363,14 +383,10 @@ def reproduction(
         raise ReproError(f"{case.id} expects several requests: only the first is reproduced", case=case.id)
     found = checks(case, differences, catalogue, selection)
     if not found:
-        raise ReproError(
-            f"{runtime}'s verdict on {case.id} has no difference of the request to check"
-            + (f" that matches {selection}" if selection != Selection() else ""),
-            case=case.id,
-        )
+        raise verdict.nothing_to_check("difference of the request")
     agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
     messages = to_plain(case.raw.get("messages", []))
-    title = f"{runtime} {version}: {found[0].rule} ({case.id})"
+    title = verdict.title(found[0].rule)
     if template is None:  # a JavaScript runtime's
         frame = JsFrame(title, command, case.id, location, "request", listed=False)
         js = JS_TEMPLATES[runtime](case.api, agent, messages, "request", e2e, bool(named_media(messages)))
@@ -386,7 +402,7 @@ def reproduction(
             case=case.id,
         ) from error
     return render(
-        title=f"{runtime} {version}: {found[0].rule} ({case.id})",
+        title=title,
         command=command,
         case_id=case.id,
         location=location,
@@ -410,35 +426,26 @@ def spans_judged(differences: list[dict[str, Any]], selection: Selection = Selec
     return bool(kept) and all(d.get("subject") == "spans" and d.get("change") in SPAN_CHANGES for d in kept)
 
 
-def trace_reproduction(
-    runtime: str,
-    version: str,
-    case: LoadedCase[Any],
-    differences: list[dict[str, Any]],
-    catalogue: Catalogue,
-    selection: Selection,
-    command: str,
-    location: str,
-    cassettes: Path | None,
-) -> str:
+def trace_reproduction(verdict: Verdict) -> str:
     """The script reproducing a ``trace`` case's spans of ``execute``: the runtime called as its ``e2e``
     template calls it against the case's recorded response, under the OpenTelemetry SDK's in-memory
     exporter, its tracing switched on as its adapter does (``trace_templates``); the spans with
     ``gen_ai.*`` attributes checked against the case's ``expect`` on the attributes it lists."""
+    runtime, case, selection = verdict.runtime, verdict.case, verdict.selection
     template = E2E_TEMPLATES.get(runtime)
     if template is None or runtime not in TRACE_TEMPLATES:
         raise ReproError(f"no reproduction template for {runtime!r}'s spans", case=case.id)
-    kept = [d for d in differences if selection.keeps(d) and d.get("subject") == "spans"]
+    kept = [d for d in verdict.differences if selection.keeps(d) and d.get("subject") == "spans"]
     if not kept:
         raise ReproError(f"{runtime}'s verdict on {case.id} has no difference of its spans", case=case.id)
-    rule, sentence = selection.rule_of(kept[0], catalogue)
+    rule, sentence = selection.rule_of(kept[0], verdict.catalogue)
     expected = to_plain(case.raw.get("expect"))
     found = [Check(rule, sentence, "$", "value", expected, True)]
-    answer = _first_recorded(case, cassettes)
+    answer = _first_recorded(case, verdict.cassettes)
     agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
     call = traced_call(runtime, template(case.api, agent, to_plain(case.raw.get("messages", []))))
-    title = f"{runtime} {version}: {rule} ({case.id})"
-    frame = ResultFrame(title, command, case.id, location, False, True)
+    title = verdict.title(rule)
+    frame = ResultFrame(title, verdict.command, case.id, verdict.location, False, True)
     return render_result(frame, call, answer, expected, found)
 
 
@@ -470,40 +477,27 @@ def raised_after_sending(
     return case.kind == E2E.name and not sent_none(differences) and bool(raised) and not request
 
 
-def e2e_result_reproduction(
-    runtime: str,
-    version: str,
-    case: LoadedCase[Any],
-    differences: list[dict[str, Any]],
-    catalogue: Catalogue,
-    selection: Selection,
-    command: str,
-    location: str,
-    cassettes: Path | None,
-) -> str:
+def e2e_result_reproduction(verdict: Verdict) -> str:
     """The script reproducing an ``e2e`` case's raise after sending: the runtime called as its adapter's
     ``execute`` calls it (``E2E_TEMPLATES``), every request answered with the case's recorded response
     (its cassette's first interaction: one request), the raise checked as a response case's is."""
+    runtime, case, selection = verdict.runtime, verdict.case, verdict.selection
     template = E2E_TEMPLATES.get(runtime)
     if template is None:
         raise ReproError(f"no reproduction template for {runtime!r}'s e2e call of a response", case=case.id)
     if not isinstance(expected_request(case), dict):
         raise ReproError(f"{case.id} expects several requests: only the first is reproduced", case=case.id)
-    found = result_checks(case, differences, catalogue, selection, categories=True)
+    found = result_checks(case, verdict.differences, verdict.catalogue, selection, categories=True)
     if not found:
-        raise ReproError(
-            f"{runtime}'s verdict on {case.id} has no raise to check"
-            + (f" that matches {selection}" if selection != Selection() else ""),
-            case=case.id,
-        )
-    answer = _first_recorded(case, cassettes)
+        raise verdict.nothing_to_check("raise")
+    answer = _first_recorded(case, verdict.cassettes)
     agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
     try:
         call = template(case.api, agent, to_plain(case.raw.get("messages", [])))
     except (UnwritableInput, ModuleNotFoundError) as error:
         raise ReproError(f"{case.id}: {runtime} cannot be called here ({error})", case=case.id) from error
-    title = f"{runtime} {version}: {found[0].rule} ({case.id})"
-    frame = ResultFrame(title, command, case.id, location, False, False)
+    title = verdict.title(found[0].rule)
+    frame = ResultFrame(title, verdict.command, case.id, verdict.location, False, False)
     return render_result(frame, call, answer, to_plain(case.raw.get("expect")), found)
 
 
@@ -629,19 +623,10 @@ def result_checks(
     return list(out.values())
 
 
-def result_reproduction(
-    runtime: str,
-    version: str,
-    case: LoadedCase[Any],
-    differences: list[dict[str, Any]],
-    catalogue: Catalogue,
-    selection: Selection,
-    command: str,
-    location: str,
-    cassettes: Path | None,
-) -> str:
+def result_reproduction(verdict: Verdict) -> str:
     """The script reproducing ``runtime``'s verdict on a ``process`` or ``stream`` case: its recorded
     response inlined and served, what the runtime makes of it checked."""
+    runtime, case, selection = verdict.runtime, verdict.case, verdict.selection
     template = RESULT_TEMPLATES.get(runtime)
     if not _served_template(runtime, case.kind):
         raise ReproError(
@@ -658,18 +643,16 @@ def result_reproduction(
     if mapping:
         template = MAPPING_TEMPLATES[runtime]
     python = runtime not in JS_TEMPLATES or runtime in JS_CATEGORIES  # its script reads a raise's category
-    found = result_checks(case, differences, catalogue, selection, categories=python)
+    found = result_checks(case, verdict.differences, verdict.catalogue, selection, categories=python)
     if not found and runtime in ASYNC_TEMPLATES and case.kind == PROCESS.name:  # only process_async differs
-        found = result_checks(case, differences, catalogue, selection, asynchronous=True, categories=python)
+        found = result_checks(
+            case, verdict.differences, verdict.catalogue, selection, asynchronous=True, categories=python
+        )
         template = ASYNC_TEMPLATES[runtime] if found else template
     if not found:
-        raise ReproError(
-            f"{runtime}'s verdict on {case.id} has no difference of the result to check"
-            + (f" that matches {selection}" if selection != Selection() else ""),
-            case=case.id,
-        )
+        raise verdict.nothing_to_check("difference of the result")
     stream = case.kind in (STREAM.name, BLOCKS.name) or bool(getattr(case.model, "stream", False))
-    ctx = HarnessContext(CassetteStore(cassettes or case.path.parent), SdkReplay())
+    ctx = HarnessContext(CassetteStore(verdict.cassettes or case.path.parent), SdkReplay())
     recorded = recorded_response(ctx, case, case.model.response, stream=stream)
     answer = Answer(
         recorded.status,
@@ -677,16 +660,16 @@ def result_reproduction(
         recorded.body.decode("utf-8"),
     )
     listed = getattr(case.model, "expect_keys", "all") == "listed"
-    title = f"{runtime} {version}: {found[0].rule} ({case.id})"
+    title = verdict.title(found[0].rule)
     if case.kind in (BLOCKS.name, CONVERT.name):  # the runtime's input is LiteLLM's result
         seed = SEED_TEMPLATES[runtime][1](case.api, stream, answer, os.environ.get(SRC_VARIABLE, ""))
-        seed_frame = ResultFrame(title, command, case.id, location, False, listed)
+        seed_frame = ResultFrame(title, verdict.command, case.id, verdict.location, False, listed)
         return render_result(seed_frame, seed, answer, to_plain(case.raw.get("expect")), found)
     agent = resolve_agent_paths(to_plain(case.raw["agent"]), case.path.parent)
     if template is None:  # a JavaScript runtime's
         mode: Mode = "stream" if stream else "result"
         js = JS_TEMPLATES[runtime](case.api, agent, None, mode, False, False)
-        js_frame = JsFrame(title, command, case.id, location, mode, listed)
+        js_frame = JsFrame(title, verdict.command, case.id, verdict.location, mode, listed)
         return render_js(js_frame, js, answer, to_plain(case.raw.get("expect")), found)
     try:  # LangChain's template writes LangChain's own message objects: it runs where that is installed
         call = template(case.api, agent, stream)
@@ -696,38 +679,27 @@ def result_reproduction(
             f" environment (`wireconf findings --runtime {runtime} --make-envs` names it)",
             case=case.id,
         ) from error
-    frame = ResultFrame(title, command, case.id, location, stream, listed, about=HANDED if mapping else "")
+    frame = ResultFrame(
+        title, verdict.command, case.id, verdict.location, stream, listed, about=HANDED if mapping else ""
+    )
     return render_result(frame, call, answer, to_plain(case.raw.get("expect")), found)
 
 
-def extract_reproduction(
-    runtime: str,
-    version: str,
-    case: LoadedCase[Any],
-    differences: list[dict[str, Any]],
-    catalogue: Catalogue,
-    selection: Selection,
-    command: str,
-    location: str,
-    cassettes: Path | None,
-) -> str:
+def extract_reproduction(verdict: Verdict) -> str:
     """The script reproducing ``runtime``'s verdict on an ``extract`` case: the payloads the kind hands
     the adapter inlined, what the runtime's extractors return for them checked."""
+    runtime, case, selection = verdict.runtime, verdict.case, verdict.selection
     template = EXTRACT_TEMPLATES.get(runtime)
     if template is None:
         raise ReproError(f"no reproduction template for {runtime!r}'s payload extractors", case=case.id)
-    found = result_checks(case, differences, catalogue, selection)
+    found = result_checks(case, verdict.differences, verdict.catalogue, selection)
     if not found:
-        raise ReproError(
-            f"{runtime}'s verdict on {case.id} has no difference of the result to check"
-            + (f" that matches {selection}" if selection != Selection() else ""),
-            case=case.id,
-        )
-    ctx = HarnessContext(CassetteStore(cassettes or case.path.parent), SdkReplay())
+        raise verdict.nothing_to_check("difference of the result")
+    ctx = HarnessContext(CassetteStore(verdict.cassettes or case.path.parent), SdkReplay())
     request, response = payloads(ctx, case)
     listed = getattr(case.model, "expect_keys", "all") == "listed"
-    title = f"{runtime} {version}: {found[0].rule} ({case.id})"
-    frame = ResultFrame(title, command, case.id, location, False, listed, about=EXTRACTED)
+    title = verdict.title(found[0].rule)
+    frame = ResultFrame(title, verdict.command, case.id, verdict.location, False, listed, about=EXTRACTED)
     call = template(case.api, request, response)
     return render_result(frame, call, None, to_plain(case.raw.get("expect")), found)
 
