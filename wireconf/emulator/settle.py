@@ -351,7 +351,6 @@ class _OwnTasks:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.files: dict[tuple[int, int], tuple[int, int]] = {}
-        self._fds: frozenset[str] = frozenset()
 
     def keep_only(self, tids: list[str]) -> None:
         """Held under ``lock``: the files of the threads not in ``tids`` (ended) closed."""
@@ -359,14 +358,11 @@ class _OwnTasks:
         for key in [key for key in self.files if key[1] not in listed]:
             for fd in self.files.pop(key):
                 os.close(fd)
-        self._fds = frozenset()
 
     def fds(self) -> frozenset[str]:
         """The descriptors kept open, as ``/proc/self/fd`` names them."""
         with self.lock:
-            if not self._fds and self.files:
-                self._fds = frozenset(str(fd) for pair in self.files.values() for fd in pair)
-            return self._fds
+            return frozenset(str(fd) for pair in self.files.values() for fd in pair)
 
 
 _OWN = _OwnTasks()
